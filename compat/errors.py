@@ -1,0 +1,39 @@
+"""Typed errors raised by `compat`.
+
+Every error a user can cause by bad input (a flag, a TF_CONFIG, a data folder) is a
+`CompatError`. Command-line entry points turn it into one line on stderr and exit code 2
+(`compat.cli.main_guard`), so a user never sees a traceback for a mistake of theirs.
+"""
+
+
+class CompatError(Exception):
+    """Base of all errors caused by the user's input or environment."""
+
+
+class FlagConflictError(CompatError):
+    """A flag was defined twice with definitions that cannot both hold."""
+
+
+class TFConfigError(CompatError, ValueError):
+    """TF_CONFIG (or CLUSTER_SPEC) is malformed; the message names the field.
+
+    Subclasses ValueError too: code that guarded TensorFlow's own parsing with
+    `except ValueError` keeps working.
+    """
+
+    def __init__(self, field, problem):
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{field}: {problem}" if field else problem)
+
+
+class DistConfigError(CompatError):
+    """The platform's `uai_dist` API was used in a way the original crashed on."""
+
+
+class DataError(CompatError):
+    """Input data is missing or malformed; the message names the file or record."""
+
+
+class DeviceError(CompatError):
+    """A device layout cannot be built (e.g. a batch that does not split over towers)."""

@@ -1,0 +1,78 @@
+"""absl's global flag registry, made tolerant of the platform's dashed names and auto-parsing.
+
+Every TF flags API (`tf.compat.v1.flags`, `tf.compat.v1.app.run`) parses through
+`absl.flags.FlagValues.__call__`; patching that one method makes dashed names work for
+scripts that never import `compat.flags` directly (e.g. unmodified `uflag` users), without
+touching any other behaviour.
+"""
+
+import sys
+
+from absl import flags as absl_flags
+
+from compat.flags._argv import normalize_argv
+
+_ORIGINAL_CALL = absl_flags.FlagValues.__call__
+
+
+def _dash_tolerant_call(self, argv, known_only=False):
+    return _ORIGINAL_CALL(self, normalize_argv(list(argv), self), known_only=known_only)
+
+
+def install_dash_tolerance():
+    """Idempotently route absl parsing through `normalize_argv`."""
+    if absl_flags.FlagValues.__call__ is not _dash_tolerant_call:
+        absl_flags.FlagValues.__call__ = _dash_tolerant_call
+
+
+class AutoParsingFlagValues:
+    """`FLAGS` as `tf.app.flags.FLAGS` behaved: reading a flag before parsing parses sys.argv.
+
+    TF1 scripts read `FLAGS.x` at import time or call their `main` without `app.run`;
+    absl's own FLAGS raises `UnparsedFlagAccessError` there. Unknown arguments are tolerated
+    (known_only), as TF1 did, so argparse-based scripts can share the command line.
+    """
+
+    def __init__(self, wrapped):
+        object.__setattr__(self, "_wrapped", wrapped)
+
+    def _ensure_parsed(self):
+        wrapped = self._wrapped
+        if not wrapped.is_parsed():
+            wrapped(sys.argv, known_only=True)
+
+    def __getattr__(self, name):
+        wrapped = self._wrapped
+        if name in wrapped:
+            self._ensure_parsed()
+        return getattr(wrapped, name)
+
+    def __setattr__(self, name, value):
+        setattr(self._wrapped, name, value)
+
+    def __delattr__(self, name):
+        delattr(self._wrapped, name)
+
+    def __getitem__(self, name):
+        return self._wrapped[name]
+
+    def __contains__(self, name):
+        return name in self._wrapped
+
+    def __iter__(self):
+        return iter(self._wrapped)
+
+    def __len__(self):
+        return len(self._wrapped)
+
+    def __call__(self, argv, known_only=False):
+        return self._wrapped(argv, known_only=known_only)
+
+    def __dir__(self):
+        return dir(self._wrapped)
+
+    def __repr__(self):
+        return f"<compat FLAGS over {self._wrapped!r}>"
+
+
+FLAGS = AutoParsingFlagValues(absl_flags.FLAGS)

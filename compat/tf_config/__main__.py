@@ -1,0 +1,57 @@
+"""`python -m compat.tf_config`: show the cluster in TF_CONFIG, or convert it to another dialect."""
+
+import argparse
+import json
+import sys
+
+from compat.cli import main_guard
+from compat.tf_config import DIALECTS, from_environment, from_string, to_dict
+
+
+def _summary(config):
+    if not config.is_distributed:
+        return "no cluster: TF_CONFIG and CLUSTER_SPEC are unset (local run)"
+    lines = [f"dialect: {config.dialect}"]
+    for job, addresses in config.cluster.items():
+        lines.append(f"{job}: {', '.join(addresses)}")
+    if config.task:
+        lines.append(f"this task: {config.task} at {config.task_address or '(outside the cluster)'}")
+        lines.append(
+            f"chief: {'yes' if config.is_chief else 'no'}; workers incl. chief: {config.num_workers}; "
+            f"global worker id: {config.global_worker_id}"
+        )
+    return "\n".join(lines)
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="python -m compat.tf_config",
+        description="Validate a TF_CONFIG (from the environment, or --config) and print it, or convert it "
+        "to another dialect with --to.",
+    )
+    parser.add_argument("--config", help="TF_CONFIG JSON text to read instead of the environment ('-' for stdin)")
+    parser.add_argument(
+        "--to",
+        choices=sorted(DIALECTS),
+        help="print TF_CONFIG in this dialect: chief (TF2 strategies), master (Estimator/TF1), "
+        "uai (the platform parser's view), kubeflow, sagemaker, vertex",
+    )
+    return parser
+
+
+@main_guard
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    if args.config is None:
+        config = from_environment()
+    else:
+        config = from_string(sys.stdin.read() if args.config == "-" else args.config, source="--config")
+    if args.to:
+        print(json.dumps(to_dict(config, args.to), indent=2, sort_keys=True))
+    else:
+        print(_summary(config))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""One validated, dialect-free model of a training cluster and of this process's task in it.
+
+Job names are canonical TF2 names: `chief` (an Estimator/UAI `master` is stored as `chief`),
+`worker`, `ps`, `evaluator`. The dialect a config came from is kept, so it can be rendered
+back the way it was written.
+"""
+
+import dataclasses
+import types
+from typing import Mapping, Optional, Tuple
+
+CHIEF, WORKER, PS, EVALUATOR = "chief", "worker", "ps", "evaluator"
+JOBS = (CHIEF, WORKER, PS, EVALUATOR)
+
+
+@dataclasses.dataclass(frozen=True)
+class Task:
+    type: str
+    index: int
+
+    def __str__(self):
+        return f"{self.type}:{self.index}"
+
+
+@dataclasses.dataclass(frozen=True)
+class ClusterConfig:
+    """A cluster (job -> addresses) and the current task; `ClusterConfig.local()` when there is none."""
+
+    cluster: Mapping[str, Tuple[str, ...]]
+    task: Optional[Task]
+    dialect: str = "chief"
+    environment: Optional[str] = None
+    rpc_layer: Optional[str] = None
+    extra: Mapping[str, object] = dataclasses.field(default_factory=dict)
+
+    def __post_init__(self):
+        # Frozen and hashable-looking: callers must not be able to edit the cluster in place.
+        frozen = {job: tuple(addrs) for job, addrs in self.cluster.items() if addrs}
+        object.__setattr__(self, "cluster", types.MappingProxyType(frozen))
+        object.__setattr__(self, "extra", types.MappingProxyType(dict(self.extra)))
+
+    @classmethod
+    def local(cls):
+        return cls(cluster={}, task=None, dialect="local")
+
+    # -- questions every runtime asks ------------------------------------------------------
+    @property
+    def is_distributed(self):
+        return bool(self.cluster)
+
+    def addresses(self, job):
+        return self.cluster.get(job, ())
+
+    def num_tasks(self, job):
+        return len(self.addresses(job))
+
+    @property
+    def num_ps(self):
+        return self.num_tasks(PS)
+
+    @property
+    def num_workers(self):
+        """Training workers, the chief included (what the platform's `num_worker()` counts)."""
+        return self.num_tasks(CHIEF) + self.num_tasks(WORKER)
+
+    @property
+    def worker_addresses(self):
+        """Chief first, then workers: the order of TF2's global worker ids and of UAI's list."""
+        return self.addresses(CHIEF) + self.addresses(WORKER)
+
+    @property
+    def task_type(self):
+        return self.task.type if self.task else None
+
+    @property
+    def task_index(self):
+        return self.task.index if self.task else 0
+
+    @property
+    def task_address(self):
+        if not self.task or self.task.type not in self.cluster:
+            return None
+        return self.cluster[self.task.type][self.task.index]
+
+    @property
+    def is_chief(self):
+        """The task that writes checkpoints: `chief:0`, else `worker:0` when there is no chief; also a local run."""
+        if not self.is_distributed:
+            return True
+        if self.task_type == CHIEF:
+            return True
+        return self.task_type == WORKER and self.task_index == 0 and not self.addresses(CHIEF)
+
+    @property
+    def is_ps(self):
+        return self.task_type == PS
+
+    @property
+    def is_evaluator(self):
+        return self.task_type == EVALUATOR
+
+    @property
+    def global_worker_id(self):
+        """Index among training workers, chief first (worker i -> i + number of chiefs); None for ps/evaluator."""
+        if not self.is_distributed:
+            return 0
+        if self.task_type == CHIEF:
+            return self.task_index
+        if self.task_type == WORKER:
+            return self.task_index + self.num_tasks(CHIEF)
+        return None
+
+    def replace(self, **changes):
+        return dataclasses.replace(self, **changes)

@@ -1,0 +1,164 @@
+"""Read TF_CONFIG (or Vertex AI's CLUSTER_SPEC) in any dialect into a validated `ClusterConfig`."""
+
+import json
+import os
+
+from compat.errors import TFConfigError
+from compat.tf_config._address import check_address
+from compat.tf_config._model import CHIEF, EVALUATOR, JOBS, PS, WORKER, ClusterConfig, Task
+
+# Vertex AI names worker pools by position instead of by role.
+VERTEX_POOLS = {"workerpool0": CHIEF, "workerpool1": WORKER, "workerpool2": PS, "workerpool3": EVALUATOR}
+_SINGLETON_JOBS = (CHIEF, EVALUATOR)
+
+
+def from_environment(environ=None):
+    """The cluster this process runs in: TF_CONFIG, else CLUSTER_SPEC (Vertex), else `ClusterConfig.local()`."""
+    environ = os.environ if environ is None else environ
+    for variable in ("TF_CONFIG", "CLUSTER_SPEC"):
+        text = environ.get(variable, "").strip()
+        if text:
+            return from_string(text, source=variable)
+    return ClusterConfig.local()
+
+
+def from_string(text, source="TF_CONFIG"):
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError) as err:
+        raise TFConfigError(source, f"not valid JSON ({err})") from None
+    return from_dict(value, source=source)
+
+
+def from_dict(value, source="TF_CONFIG"):
+    if not isinstance(value, dict):
+        raise TFConfigError(source, f"must be a JSON object, got {type(value).__name__}")
+    raw_cluster = value.get("cluster") or {}
+    if not isinstance(raw_cluster, dict):
+        raise TFConfigError(f"{source}.cluster", "must be an object mapping job names to address lists")
+    raw_task = value.get("task")
+    if not raw_cluster:
+        if raw_task:
+            raise TFConfigError(f"{source}.cluster", "missing or empty while a task is set")
+        return ClusterConfig.local()
+
+    dialect, cluster = _read_cluster(source, raw_cluster)
+    task, task_extra = _read_task(source, raw_task, cluster, dialect)
+    extra = {k: v for k, v in value.items() if k not in ("cluster", "task", "environment", "rpc_layer")}
+    if task_extra:
+        extra["task"] = task_extra
+    for key in ("environment", "rpc_layer"):
+        if key in value and not isinstance(value[key], str):
+            raise TFConfigError(f"{source}.{key}", f"must be a string, got {value[key]!r}")
+    return ClusterConfig(
+        cluster=cluster,
+        task=task,
+        dialect=dialect,
+        environment=value.get("environment"),
+        rpc_layer=value.get("rpc_layer"),
+        extra=extra,
+    )
+
+
+def _dialect_of(source, jobs):
+    if any(job in VERTEX_POOLS for job in jobs):
+        return "vertex"
+    if "master" in jobs and CHIEF in jobs:
+        raise TFConfigError(f"{source}.cluster", "has both 'master' and 'chief'; they are the same role, keep one")
+    return "master" if "master" in jobs else "chief"
+
+
+def _canonical_job(source, dialect, job):
+    if dialect == "vertex":
+        if job not in VERTEX_POOLS:
+            raise TFConfigError(f"{source}.cluster.{job}", f"unknown worker pool (expected one of {sorted(VERTEX_POOLS)})")
+        return VERTEX_POOLS[job]
+    if job == "master":
+        return CHIEF
+    if job not in JOBS:
+        raise TFConfigError(f"{source}.cluster.{job}", "unknown job (expected master or chief, worker, ps, evaluator)")
+    return job
+
+
+def _read_cluster(source, raw_cluster):
+    dialect = _dialect_of(source, raw_cluster)
+    cluster = {}
+    seen = {}
+    for job, addresses in raw_cluster.items():
+        field = f"{source}.cluster.{job}"
+        canonical = _canonical_job(source, dialect, job)
+        if isinstance(addresses, str):
+            raise TFConfigError(field, "must be a list of 'host:port' strings, got a single string")
+        if not isinstance(addresses, list):
+            raise TFConfigError(field, f"must be a list of 'host:port' strings, got {type(addresses).__name__}")
+        for i, address in enumerate(addresses):
+            check_address(f"{field}[{i}]", address)
+            if address in seen:
+                raise TFConfigError(f"{field}[{i}]", f"duplicate address {address!r}, also at {seen[address]}")
+            seen[address] = f"{field}[{i}]"
+        if canonical in _SINGLETON_JOBS and len(addresses) > 1:
+            raise TFConfigError(field, f"has {len(addresses)} addresses; a cluster has at most one {job}")
+        if addresses:
+            cluster[canonical] = tuple(addresses)
+    if cluster and not (cluster.get(CHIEF) or cluster.get(WORKER)):
+        raise TFConfigError(f"{source}.cluster", "has no master/chief and an empty worker list; training needs at least one")
+    return dialect, cluster
+
+
+def _read_index(field, index):
+    if isinstance(index, bool) or not isinstance(index, (int, str)):
+        raise TFConfigError(field, f"must be a whole number, got {index!r}")
+    if isinstance(index, str):
+        if not index.strip().isdigit():
+            raise TFConfigError(field, f"must be a whole number, got {index!r}")
+        index = int(index)
+    if index < 0:
+        raise TFConfigError(field, f"must not be negative, got {index}")
+    return index
+
+
+def _read_task(source, raw_task, cluster, dialect):
+    if raw_task is None:
+        return None, {}
+    if not isinstance(raw_task, dict):
+        raise TFConfigError(f"{source}.task", "must be an object with 'type' and 'index'")
+    if "type" not in raw_task:
+        raise TFConfigError(f"{source}.task.type", "missing")
+    if "index" not in raw_task:
+        raise TFConfigError(f"{source}.task.index", "missing")
+    raw_type = raw_task["type"]
+    if not isinstance(raw_type, str):
+        raise TFConfigError(f"{source}.task.type", f"must be a string, got {raw_type!r}")
+    if dialect == "vertex":
+        task_type = VERTEX_POOLS.get(raw_type)
+    else:
+        task_type = CHIEF if raw_type == "master" else raw_type if raw_type in JOBS else None
+    if task_type is None or (dialect != "vertex" and raw_type in (CHIEF, "master") and raw_type != _chief_key(dialect)):
+        jobs = sorted(_raw_jobs(cluster, dialect))
+        raise TFConfigError(f"{source}.task.type", f"{raw_type!r} is not a job in the cluster (jobs: {', '.join(jobs)})")
+    index = _read_index(f"{source}.task.index", raw_task["index"])
+    tasks = cluster.get(task_type, ())
+    # An evaluator may stand outside the cluster (older Kubeflow and AI Platform drop it).
+    if task_type == EVALUATOR and not tasks:
+        if index != 0:
+            raise TFConfigError(f"{source}.task.index", f"{index} is out of range: there is one evaluator")
+    elif not tasks:
+        jobs = sorted(_raw_jobs(cluster, dialect))
+        raise TFConfigError(f"{source}.task.type", f"{raw_type!r} is not a job in the cluster (jobs: {', '.join(jobs)})")
+    elif index >= len(tasks):
+        raise TFConfigError(
+            f"{source}.task.index", f"{index} is out of range for job {raw_type!r} with {len(tasks)} task(s)"
+        )
+    extra = {k: v for k, v in raw_task.items() if k not in ("type", "index")}
+    return Task(task_type, index), extra
+
+
+def _chief_key(dialect):
+    return "master" if dialect == "master" else CHIEF
+
+
+def _raw_jobs(cluster, dialect):
+    if dialect == "vertex":
+        names = {role: pool for pool, role in VERTEX_POOLS.items()}
+        return [names[job] for job in cluster]
+    return [_chief_key(dialect) if job == CHIEF else job for job in cluster]

@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Run a project task with only python3 present: `python3 dev.py test` / `python3 dev.py demo`.
+
+Creates `.nox/_tools` with the pinned nox on first use, then runs nox sessions from
+noxfile.py. Anyone with nox installed can run `nox -s <session>` instead.
+"""
+
+import os
+import subprocess
+import sys
+import venv
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOOLS = os.path.join(HERE, ".nox", "_tools")
+TASKS = {
+    "test": ["tests-tf1", "tests-tf2"],
+    "test-tf1": ["tests-tf1"],
+    "test-tf2": ["tests-tf2"],
+    "demo": ["demo"],
+    "bench": ["bench"],
+}
+
+
+def _tools_python():
+    python = os.path.join(TOOLS, "bin", "python")
+    stamp = os.path.join(TOOLS, "requirements.txt")
+    wanted = open(os.path.join(HERE, "requirements", "nox.txt")).read()
+    if not os.path.exists(python) or not os.path.exists(stamp) or open(stamp).read() != wanted:
+        print("dev.py: setting up nox in .nox/_tools ...", file=sys.stderr, flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(TOOLS)
+        subprocess.run([python, "-m", "pip", "install", "-q", "-r", os.path.join(HERE, "requirements", "nox.txt")], check=True)
+        with open(stamp, "w") as out:
+            out.write(wanted)
+    return python
+
+
+def main(argv):
+    if not argv or argv[0] in ("-h", "--help") or argv[0] not in TASKS:
+        print(__doc__.strip(), file=sys.stderr)
+        print("\ntasks: " + ", ".join(TASKS) + "   (extra arguments after `--` go to the task)", file=sys.stderr)
+        return 0 if argv and argv[0] in ("-h", "--help") else 2
+    sessions = TASKS[argv[0]]
+    command = [_tools_python(), "-m", "nox", "-f", os.path.join(HERE, "noxfile.py"), "-s", *sessions, *argv[1:]]
+    return subprocess.call(command, cwd=HERE)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
