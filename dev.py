@@ -12,12 +12,13 @@ import venv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.join(HERE, ".nox", "_tools")
+# task -> (nox sessions = environments, the task run inside them)
 TASKS = {
-    "test": ["tests-tf1", "tests-tf2"],
-    "test-tf1": ["tests-tf1"],
-    "test-tf2": ["tests-tf2"],
-    "demo": ["demo"],
-    "bench": ["bench"],
+    "test": (["tf1", "tf2"], "tests"),
+    "test-tf1": (["tf1"], "tests"),
+    "test-tf2": (["tf2"], "tests"),
+    "demo": (["tf2"], "demo"),
+    "bench": (["tf1", "tf2"], "bench"),
 }
 
 
@@ -39,8 +40,11 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         print("\ntasks: " + ", ".join(TASKS) + "   (extra arguments after `--` go to the task)", file=sys.stderr)
         return 0 if argv and argv[0] in ("-h", "--help") else 2
-    sessions = TASKS[argv[0]]
-    command = [_tools_python(), "-m", "nox", "-f", os.path.join(HERE, "noxfile.py"), "-s", *sessions, *argv[1:]]
+    sessions, task = TASKS[argv[0]]
+    extra = argv[1:]
+    if extra[:1] == ["--"]:
+        extra = extra[1:]
+    command = [_tools_python(), "-m", "nox", "-f", os.path.join(HERE, "noxfile.py"), "-s", *sessions, "--", task, *extra]
     return subprocess.call(command, cwd=HERE)
 
 

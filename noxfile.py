@@ -1,8 +1,12 @@
-"""The project's environments and tasks. `python3 dev.py <task>` runs these without nox installed.
+"""The project's two TensorFlow environments, one nox session (and one venv) each.
 
-Two TensorFlow environments, each one venv reused by every session that needs it:
+    nox -s tf1 tf2                 # both test suites (what `python3 dev.py test` runs)
+    nox -s tf2 -- demo             # a task other than the tests, in that environment's venv
+    nox -s tf2 -- tests -k flags   # the tests, with pytest arguments
+
   tf1: tensorflow-cpu 2.15.1 (real Estimator, Keras 2.15) + tf-slim
   tf2: tensorflow-cpu 2.21.0 + tf-keras / tensorflow-estimator 2.15 (--no-deps) + tf-slim + libcst
+One session per environment (not per task) so every task reuses the environment's venv.
 """
 
 import os
@@ -11,14 +15,19 @@ import nox
 
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_venv = "yes"
-nox.options.sessions = ["tests-tf1", "tests-tf2"]
-nox.options.error_on_missing_interpreters = True
+nox.options.sessions = ["tf1", "tf2"]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # tests/common runs in both environments; each environment adds its own folders.
 SUITES = {
     "tf1": ["tests/common", "tests/tf1"],
     "tf2": ["tests/common", "tests/tf2", "tests/codemods"],
+}
+# task -> command run in the environment; extra arguments after the task name are appended.
+TASKS = {
+    "tests": None,
+    "demo": ["python", "-m", "modern_tf2.demo"],
+    "bench": ["python", "bench/run_all.py"],
 }
 
 
@@ -29,31 +38,24 @@ def install(session, env):
     session.install("-q", "--no-deps", "--no-build-isolation", "-e", ".")
 
 
-def _pytest(session, env):
+def run_task(session, env):
     install(session, env)
-    paths = [p for p in SUITES[env] if os.path.isdir(os.path.join(HERE, p))]
-    session.run("python", "-m", "pytest", *paths, *session.posargs, env={"UAI_TEST_ENV": env})
+    args = list(session.posargs)
+    task = args.pop(0) if args and args[0] in TASKS else "tests"
+    if task == "tests":
+        paths = [p for p in SUITES[env] if os.path.isdir(os.path.join(HERE, p))]
+        session.run("python", "-m", "pytest", *paths, *args, env={"UAI_TEST_ENV": env})
+    else:
+        session.run(*TASKS[task], *args)
 
 
-@nox.session(name="tests-tf1", venv_location=".nox/tf1")
-def tests_tf1(session):
-    """The suite for TF 2.15 (real Estimator): tests/common + tests/tf1."""
-    _pytest(session, "tf1")
+@nox.session
+def tf1(session):
+    """TF 2.15 (real Estimator): runs tests/common + tests/tf1, or the task named after `--`."""
+    run_task(session, "tf1")
 
 
-@nox.session(name="tests-tf2", venv_location=".nox/tf2")
-def tests_tf2(session):
-    """The suite for TF 2.21: tests/common + tests/tf2 + tests/codemods."""
-    _pytest(session, "tf2")
-
-
-@nox.session(name="env-tf1", venv_location=".nox/tf1")
-def env_tf1(session):
-    """Create or update the tf1 environment only."""
-    install(session, "tf1")
-
-
-@nox.session(name="env-tf2", venv_location=".nox/tf2")
-def env_tf2(session):
-    """Create or update the tf2 environment only."""
-    install(session, "tf2")
+@nox.session
+def tf2(session):
+    """TF 2.21: runs tests/common + tests/tf2 + tests/codemods, or the task named after `--`."""
+    run_task(session, "tf2")

@@ -1,0 +1,5 @@
+import sys
+
+from compat.launch.cli import main
+
+sys.exit(main())

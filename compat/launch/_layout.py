@@ -1,0 +1,68 @@
+"""A local cluster layout (how many tasks of each job) turned into one TF_CONFIG per task."""
+
+import dataclasses
+import socket
+
+from compat import tf_config
+from compat.errors import TFConfigError
+
+LAUNCH_DIALECTS = ("master", "chief", "kubeflow", "sagemaker")
+
+
+def free_ports(count, host="127.0.0.1"):
+    """`count` distinct ports free right now; all are held open together so none repeats."""
+    sockets = []
+    try:
+        for _ in range(count):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.bind((host, 0))
+            sockets.append(sock)
+        return [sock.getsockname()[1] for sock in sockets]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+@dataclasses.dataclass(frozen=True)
+class Layout:
+    chief: int = 1
+    workers: int = 1
+    ps: int = 0
+    evaluator: bool = False
+    dialect: str = "chief"
+
+    def validate(self):
+        if self.dialect not in LAUNCH_DIALECTS:
+            raise TFConfigError("--dialect", f"unknown dialect {self.dialect!r} (expected one of {', '.join(LAUNCH_DIALECTS)})")
+        if self.chief not in (0, 1):
+            raise TFConfigError("--chief", f"a cluster has at most one chief, got {self.chief}")
+        if min(self.workers, self.ps) < 0:
+            raise TFConfigError("--workers/--ps", "counts must not be negative")
+        if self.chief + self.workers == 0:
+            raise TFConfigError("--workers", "no chief and no workers: training needs at least one")
+        if self.ps and not self.workers:
+            raise TFConfigError("--workers", "parameter-server training needs at least one worker besides the chief")
+        if self.evaluator and self.dialect in ("master", "sagemaker"):
+            raise TFConfigError(
+                "--evaluator", f"the {self.dialect} dialect cannot express an evaluator; use --dialect chief or kubeflow"
+            )
+        return self
+
+    def tasks(self):
+        """(job, index) pairs, chief first, in start order: ps before the workers that connect to them."""
+        order = [("ps", self.ps), ("chief", self.chief), ("worker", self.workers), ("evaluator", int(self.evaluator))]
+        return [tf_config.Task(job, i) for job, count in order for i in range(count)]
+
+    def cluster(self, host="127.0.0.1"):
+        """A `ClusterConfig` (no task yet) with a free port per task."""
+        self.validate()
+        tasks = sorted(self.tasks(), key=lambda t: tf_config.JOBS.index(t.type))
+        ports = iter(free_ports(len(tasks), host))
+        jobs = {}
+        for task in tasks:
+            jobs.setdefault(task.type, []).append(f"{host}:{next(ports)}")
+        return tf_config.ClusterConfig(cluster=jobs, task=None, dialect=self.dialect)
+
+    def task_configs(self, cluster):
+        """{Task: TF_CONFIG JSON for that task, in this layout's dialect}."""
+        return {task: tf_config.to_json(cluster.replace(task=task), self.dialect) for task in self.tasks()}
