@@ -1,14 +1,53 @@
 """uai-compat runtime: TF1-era training code (platform SDK, Estimator, tf-slim) on TF 2.15 and TF 2.21.
 
-Importing `compat` prepares the process before TensorFlow loads: on TF >= 2.16 it selects
-legacy Keras (tf-keras) so `tf.compat.v1.layers` and tf-slim work. Everything that differs
+Importing `compat` is cheap and never imports TensorFlow. It prepares the process:
+  - on TF >= 2.16 it selects legacy Keras (tf-keras) so `tf.compat.v1.layers` and tf-slim
+    work (`compat._keras_setup`);
+  - on TF >= 2.16 it makes `tf.estimator` / `tf.compat.v1.estimator` appear when TensorFlow
+    is imported, backed by the released tensorflow-estimator 2.15 (`compat._estimator_support`).
+`compat.install()` does all runtime fixes at once, eagerly (it imports TensorFlow): call it
+when TensorFlow was imported before compat, or to fail early. Everything that differs
 between TensorFlow versions lives in this package; nothing else in the project tests the
 TF version.
 
 Public modules: `compat.flags` (uflag / tf.app.flags), `compat.dist` (uai_dist),
-`compat.tf_config` (TF_CONFIG dialects), `compat.errors`.
+`compat.tf_config` (TF_CONFIG dialects), `compat.errors`, `compat.devices` (device setters,
+logical CPUs), `compat.strategy` (strategy and Estimator RunConfig from TF_CONFIG).
+Lazy shortcuts: `compat.device(setter)`, `compat.strategy(...)`.
 """
 
-from compat import _keras_setup
+import importlib
+
+from compat import _estimator_support, _keras_setup
 
 _keras_setup.prefer_legacy_keras()
+_estimator_support.watch()
+
+# name -> (module, attribute): resolved on first use so `import compat` stays TensorFlow-free.
+_LAZY = {
+    "device": ("compat.devices", "device"),
+    "strategy": ("compat.strategy", "strategy"),
+    "run_config": ("compat.strategy", "run_config"),
+    "logical_cpus": ("compat.devices", "logical_cpus"),
+}
+
+
+def install():
+    """Activate every runtime fix now (imports TensorFlow); safe to call more than once.
+
+    Legacy Keras for `tf.compat.v1.layers` (raises `compat.errors.KerasSetupError` in one line
+    if Keras 3 was already bound too early to be fixed), and `tf.estimator` on TF >= 2.16.
+    """
+    _keras_setup.prefer_legacy_keras()
+    _keras_setup.check_loaded_tensorflow()
+    _estimator_support.activate()
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        module_name, attribute = _LAZY[name]
+        value = getattr(importlib.import_module(module_name), attribute)
+        if module_name.rsplit(".", 1)[1] != name:  # never shadow the submodule `compat.strategy`
+            globals()[name] = value
+        return value
+    raise AttributeError(f"module 'compat' has no attribute {name!r}")

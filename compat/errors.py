@@ -37,3 +37,7 @@ class DataError(CompatError):
 
 class DeviceError(CompatError):
     """A device layout cannot be built (e.g. a batch that does not split over towers)."""
+
+
+class EstimatorSupportError(CompatError):
+    """A part of tf.estimator that cannot run on this TensorFlow (e.g. TPUEstimator on TF >= 2.16)."""

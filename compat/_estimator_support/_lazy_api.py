@@ -1,0 +1,58 @@
+"""Lazy `estimator` attributes on the TensorFlow API modules, as TF <= 2.15 had them.
+
+Importing tensorflow_estimator costs about a second; like TensorFlow's own loader in 2.15,
+the attribute imports it only when a script first reads from it.
+"""
+
+import importlib
+import sys
+import types
+
+_V1 = "tensorflow_estimator.python.estimator.api._v1.estimator"
+_V2 = "tensorflow_estimator.python.estimator.api._v2.estimator"
+# (path from `tensorflow`, sys.modules name) of each API module -> the estimator API it gets.
+# Both are needed: TF 2.21 keeps two distinct wrapper objects for `compat.v1`.
+_TARGETS = {
+    ("", "tensorflow"): _V2,
+    ("compat.v2", "tensorflow._api.v2.compat.v2"): _V2,
+    ("compat.v1", "tensorflow._api.v2.compat.v1"): _V1,
+}
+
+
+class LazyEstimatorAPI(types.ModuleType):
+    """Stands for an estimator API module; the first attribute read imports the real one."""
+
+    def __init__(self, target, prepare):
+        super().__init__(target)
+        self._target = target
+        self._prepare = prepare
+
+    def _load(self):
+        self._prepare()
+        return importlib.import_module(self._target)
+
+    def __getattr__(self, name):
+        if name.startswith("_") and name in ("_target", "_prepare"):
+            raise AttributeError(name)
+        return getattr(self._load(), name)
+
+    def __dir__(self):
+        return dir(self._load())
+
+    def __repr__(self):
+        return f"<lazy estimator API {self._target!r}>"
+
+
+def _api_modules(path, module_name):
+    module = sys.modules["tensorflow"]
+    for part in filter(None, path.split(".")):
+        module = getattr(module, part)
+    return {id(m): m for m in (module, sys.modules.get(module_name)) if m is not None}.values()
+
+
+def install(prepare):
+    for (path, module_name), target in _TARGETS.items():
+        lazy = LazyEstimatorAPI(target, prepare)
+        for module in _api_modules(path, module_name):
+            if "estimator" not in vars(module):
+                setattr(module, "estimator", lazy)

@@ -1,0 +1,48 @@
+"""Stand-ins for TPU modules TF 2.16+ removed; only TPUEstimator used them.
+
+tensorflow-estimator imports `tpu_embedding`, `tpu_embedding_gradient` and `session_support`
+at module level, so they must exist for `tf.estimator` to import at all. Every name in them
+is a placeholder class: `isinstance` checks against it are simply False, and creating or
+calling one raises `EstimatorSupportError` saying TPUEstimator is not supported.
+"""
+
+import sys
+import types
+
+from compat.errors import EstimatorSupportError
+
+MODULES = ("tpu_embedding", "tpu_embedding_gradient", "session_support")
+PACKAGE = "tensorflow.python.tpu"
+
+
+class _Unavailable:
+    _qualname = "?"
+
+    def __init__(self, *args, **kwargs):
+        raise EstimatorSupportError(
+            f"{self._qualname} was removed in TensorFlow 2.16: TPUEstimator does not run on this TensorFlow "
+            "(use tf.estimator.Estimator, or a tf.distribute strategy)"
+        )
+
+
+class _StandinModule(types.ModuleType):
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        placeholder = type(name, (_Unavailable,), {"_qualname": f"{self.__name__}.{name}"})
+        setattr(self, name, placeholder)
+        return placeholder
+
+
+def install():
+    """Register the stand-ins for the modules this TensorFlow lacks; keep real ones."""
+    import importlib.util
+
+    package = sys.modules.get(PACKAGE) or __import__(PACKAGE, fromlist=["_"])
+    for short in MODULES:
+        full = f"{PACKAGE}.{short}"
+        if full in sys.modules or importlib.util.find_spec(full) is not None:
+            continue
+        module = _StandinModule(full, f"compat stand-in for {full} (removed in TF 2.16)")
+        sys.modules[full] = module
+        setattr(package, short, module)
