@@ -21,6 +21,7 @@ import importlib
 from compat import _estimator_support, _keras_setup
 
 _keras_setup.prefer_legacy_keras()
+_keras_setup.repair_loaded_tensorflow()  # cheap: does nothing unless TensorFlow is already imported
 _estimator_support.watch()
 
 # name -> (module, attribute): resolved on first use so `import compat` stays TensorFlow-free.

@@ -1,15 +1,25 @@
 """Choose legacy Keras (tf-keras) on TF >= 2.16 before TensorFlow reads the choice.
 
-TF reads TF_USE_LEGACY_KERAS when `tf.keras` is first touched, so setting it at `import
-compat` works even after `import tensorflow`, as long as nothing used Keras yet. On TF 2.15
-the same variable makes `tf.keras` look for the tf_keras package (and fail when absent):
-we set it only where Keras 3 is the default.
+TF reads TF_USE_LEGACY_KERAS lazily: each Keras entry point of the TF API (`tf.keras`,
+`tf.compat.v1.layers`, ...) is a loader that resolves the variable on its first use. So
+setting it at `import compat` works even after `import tensorflow`, as long as nothing used
+Keras yet. Measured on TF 2.21 when a script used Keras before importing compat:
+  - `tf.compat.v1.layers.dense` had raised "not available with Keras 3": its loader stays
+    in place, so we reset it and it resolves again, now to tf-keras (`repair_loaded_tensorflow`);
+  - `tf.keras.<anything>` had bound `tf.keras` to the Keras 3 module itself: that cannot be
+    undone in the process, so `compat.install()` fails with one line saying what to move.
+On TF 2.15 the variable makes `tf.keras` look for the tf_keras package (and fail when
+absent): we set it only where Keras 3 is the default.
 """
 
 import importlib.util
 import os
+import sys
 
 from compat._version import has_keras3
+from compat.errors import KerasSetupError
+
+_API_MODULES = ("tensorflow", "tensorflow._api.v2.compat.v1", "tensorflow._api.v2.compat.v2")
 
 
 def prefer_legacy_keras(environ=None):
@@ -21,3 +31,49 @@ def prefer_legacy_keras(environ=None):
         return False
     environ["TF_USE_LEGACY_KERAS"] = "1"
     return True
+
+
+def _wants_legacy():
+    return os.environ.get("TF_USE_LEGACY_KERAS") in ("1", "true", "True")
+
+
+def _api_namespaces():
+    """The dicts of TF's API modules (and of their deprecation wrappers) holding Keras loaders."""
+    tf = sys.modules["tensorflow"]
+    modules = [tf, getattr(getattr(tf, "compat", None), "v1", None), getattr(getattr(tf, "compat", None), "v2", None)]
+    modules += [sys.modules.get(name) for name in _API_MODULES]
+    namespaces = {}
+    for module in filter(None, modules):
+        for candidate in (module, getattr(module, "_tfmw_wrapped_module", None)):
+            if candidate is not None:
+                namespaces[id(candidate)] = vars(candidate)
+    return namespaces.values()
+
+
+def repair_loaded_tensorflow():
+    """Re-resolve Keras loaders that chose Keras 3 before legacy Keras was selected; return their names."""
+    if "tensorflow" not in sys.modules or not has_keras3() or not _wants_legacy():
+        return []
+    repaired = []
+    for namespace in _api_namespaces():
+        for name, value in list(namespace.items()):
+            state = vars(value) if hasattr(value, "_tfll_name") else {}
+            if state.get("_tfll_initialized") and state.get("_tfll_keras_version") == "keras_3":
+                state["_tfll_initialized"] = False
+                repaired.append(name)
+    return repaired
+
+
+def check_loaded_tensorflow():
+    """Repair what can be repaired; raise KerasSetupError (one line) if `tf.keras` is already Keras 3."""
+    repair_loaded_tensorflow()
+    if "tensorflow" not in sys.modules or not has_keras3() or not _wants_legacy():
+        return
+    for namespace in _api_namespaces():
+        bound = namespace.get("keras")
+        if getattr(bound, "__name__", "").startswith("keras.") and not hasattr(bound, "_tfll_name"):
+            raise KerasSetupError(
+                "tf.keras was used before `import compat` and is bound to Keras 3, so tf.compat.v1.layers and "
+                "tf-slim cannot use legacy Keras: move `import compat` above the first use of tf.keras "
+                "(or set TF_USE_LEGACY_KERAS=1 before starting Python)"
+            )

@@ -41,3 +41,7 @@ class DeviceError(CompatError):
 
 class EstimatorSupportError(CompatError):
     """A part of tf.estimator that cannot run on this TensorFlow (e.g. TPUEstimator on TF >= 2.16)."""
+
+
+class KerasSetupError(CompatError):
+    """Legacy Keras (needed by tf.compat.v1.layers and tf-slim) can no longer be selected in this process."""
