@@ -1,0 +1,141 @@
+"""Device placement that works the same on TF 2.15 and TF 2.21, in graph mode and for Estimator.
+
+    with compat.device(tf.train.replica_device_setter(cluster=cluster)):   # not tf.device(fn)
+    with compat.device(tower_setter("/cpu:1", ps_devices=["/cpu:0"])):     # a model tower
+    compat.logical_cpus(2)                       # TF2 code: 2 CPU devices before TF initialises
+    config = session_config(2)                   # TF1 sessions / Estimator RunConfig(session_config=...)
+
+`tf.device(function)` raises "tf.device does not support functions" on both runtimes; the
+graph's own `device()` still takes a function. Estimator with MirroredStrategy over 2 CPUs
+hangs unless its session has 2 CPU devices and soft placement: `session_config` gives both.
+"""
+
+from compat.errors import DeviceError
+
+VARIABLE_OPS = frozenset({"Variable", "VariableV2", "VarHandleOp"})
+
+
+def device(name_or_function):
+    """Context manager placing ops by a device string, `DeviceSpec` or a function of the op (graph mode)."""
+    import tensorflow as tf
+
+    if callable(name_or_function) and tf.executing_eagerly():
+        raise DeviceError(
+            "a device function places ops of a graph; in eager mode use a device string, or build the model "
+            "inside tf.Graph().as_default() / tf.compat.v1.disable_v2_behavior()"
+        )
+    return tf.compat.v1.get_default_graph().device(name_or_function)
+
+
+def _node_def(op):
+    return op if hasattr(op, "attr") and not hasattr(op, "node_def") else op.node_def
+
+
+def variable_bytes(op):
+    """Bytes a variable op allocates (0 when its shape is unknown): the greedy balancer's load."""
+    import tensorflow as tf
+
+    node = _node_def(op)
+    if "shape" not in node.attr or "dtype" not in node.attr:
+        return 0
+    shape = tf.TensorShape(node.attr["shape"].shape)
+    if not shape.is_fully_defined():
+        return 0
+    return shape.num_elements() * tf.as_dtype(node.attr["dtype"].type).size
+
+
+class RoundRobin:
+    """Next device in turn for each variable."""
+
+    def __init__(self, devices):
+        self.devices = list(devices)
+        self._next = 0
+
+    def __call__(self, op):
+        chosen = self.devices[self._next % len(self.devices)]
+        self._next += 1
+        return chosen
+
+
+class GreedyByBytes:
+    """The device holding the fewest variable bytes so far (ties: the earliest device)."""
+
+    def __init__(self, devices):
+        self.devices = list(devices)
+        self.load = [0] * len(self.devices)
+
+    def __call__(self, op):
+        index = min(range(len(self.devices)), key=self.load.__getitem__)
+        self.load[index] += variable_bytes(op)
+        return self.devices[index]
+
+
+BALANCERS = {"round_robin": RoundRobin, "greedy": GreedyByBytes}
+
+
+def tower_setter(worker_device, ps_devices=("/cpu:0",), balance="round_robin"):
+    """A device function for one model tower: variables on the parameter devices, everything else on `worker_device`.
+
+    `ps_devices` are balanced round-robin or greedily by byte size (`balance`). A device set
+    explicitly on an op (an inner `with device(...)`) wins over the tower's choice.
+    """
+    import tensorflow as tf
+
+    if balance not in BALANCERS:
+        raise DeviceError(f"balance must be one of {', '.join(BALANCERS)}, got {balance!r}")
+    if not ps_devices:
+        raise DeviceError("a tower needs at least one parameter device")
+    choose = BALANCERS[balance](ps_devices)
+
+    def place(op):
+        target = choose(op) if _node_def(op).op in VARIABLE_OPS else worker_device
+        explicit = tf.DeviceSpec.from_string(op.device or "")
+        return tf.DeviceSpec.from_string(target).make_merged_spec(explicit).to_string()
+
+    return place
+
+
+def clone_device(clone_index, num_ps_tasks=0, replica_id=0, on_cpu=False):
+    """Device of a TF-slim model_deploy clone: `/job:worker/task:<replica>` first when there are ps tasks."""
+    prefix = f"/job:worker/task:{replica_id}" if num_ps_tasks > 0 else ""
+    return prefix + ("/device:CPU:0" if on_cpu else f"/device:GPU:{clone_index}")
+
+
+def slim_variables_device(num_ps_tasks=0, replica_id=0):
+    """model_deploy's variables device: round-robin over `/job:ps/task:t`, else the worker's CPU."""
+    if num_ps_tasks <= 0:
+        return "/device:CPU:0"
+    return tower_setter(
+        f"/job:worker/task:{replica_id}/device:CPU:0", [f"/job:ps/task:{t}/device:CPU:0" for t in range(num_ps_tasks)]
+    )
+
+
+def logical_cpus(count):
+    """Split the CPU into `count` logical devices for TF2 code; return their names.
+
+    Must run before TensorFlow initialises its devices (the first op or device query);
+    afterwards it succeeds only if the split is already as asked.
+    """
+    import tensorflow as tf
+
+    if count < 1:
+        raise DeviceError(f"need at least one CPU device, got {count}")
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    try:
+        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * count)
+    except RuntimeError as error:  # devices already initialised
+        have = len(tf.config.list_logical_devices("CPU"))
+        if have != count:
+            raise DeviceError(
+                f"TensorFlow already initialised {have} CPU device(s); call logical_cpus({count}) before the first op"
+            ) from error
+    return [f"/cpu:{i}" for i in range(count)]
+
+
+def session_config(num_cpus=1, **fields):
+    """`ConfigProto` for TF1 sessions and Estimator: `num_cpus` CPU devices with soft placement."""
+    import tensorflow as tf
+
+    fields.setdefault("allow_soft_placement", True)
+    return tf.compat.v1.ConfigProto(device_count={"CPU": num_cpus}, **fields)
+
