@@ -27,7 +27,7 @@ _estimator_support.watch()
 # name -> (module, attribute): resolved on first use so `import compat` stays TensorFlow-free.
 _LAZY = {
     "device": ("compat.devices", "device"),
-    "strategy": ("compat.strategy", "strategy"),
+    "strategy": ("compat.strategy", None),  # the module is callable: compat.strategy(...)
     "run_config": ("compat.strategy", "run_config"),
     "logical_cpus": ("compat.devices", "logical_cpus"),
 }
@@ -47,8 +47,8 @@ def install():
 def __getattr__(name):
     if name in _LAZY:
         module_name, attribute = _LAZY[name]
-        value = getattr(importlib.import_module(module_name), attribute)
-        if module_name.rsplit(".", 1)[1] != name:  # never shadow the submodule `compat.strategy`
-            globals()[name] = value
+        module = importlib.import_module(module_name)
+        value = module if attribute is None else getattr(module, attribute)
+        globals()[name] = value
         return value
     raise AttributeError(f"module 'compat' has no attribute {name!r}")

@@ -1,0 +1,157 @@
+"""The distribution strategy, or the Estimator `RunConfig`, a cluster calls for: one call, any TF_CONFIG dialect.
+
+    import compat
+    strategy = compat.strategy()              # from TF_CONFIG (any dialect) and the local devices
+    config = compat.run_config(model_dir=d, num_devices=2)      # Estimator code
+
+Choice (`kind`): no cluster -> one device, or Mirrored over the local devices; a `ps` job ->
+ParameterServer (the chief coordinates; ps and worker tasks serve); workers without ps ->
+MultiWorkerMirrored; an evaluator task -> one device, evaluation only.
+
+TF2 strategies reject a `master` job, so TF_CONFIG is rewritten in the `chief` dialect in
+`os.environ` before TensorFlow reads it (`export`). Keras 3 `fit` fails under
+MultiWorkerMirrored and ParameterServer; `import compat` selects tf-keras, whose `fit` works.
+
+This module is itself callable: `compat.strategy(...)` is `compat.strategy.strategy(...)`.
+"""
+
+import os
+import sys
+import types
+
+from compat import devices, tf_config
+from compat.errors import DistConfigError
+
+ONE_DEVICE, MIRRORED, MULTI_WORKER, PARAMETER_SERVER, EVALUATOR = (
+    "one_device",
+    "mirrored",
+    "multi_worker_mirrored",
+    "parameter_server",
+    "evaluator",
+)
+
+
+def _config(config):
+    return tf_config.from_environment() if config is None else config
+
+
+def kind(config=None, num_devices=1):
+    """Which strategy `config` and `num_devices` local devices call for (one of the constants above)."""
+    config = _config(config)
+    if config.is_evaluator:
+        return EVALUATOR
+    if not config.is_distributed:
+        return MIRRORED if num_devices > 1 else ONE_DEVICE
+    if config.num_ps:
+        return PARAMETER_SERVER
+    return MULTI_WORKER
+
+
+def export(config=None, dialect="chief", environ=None):
+    """Write `config` as TF_CONFIG in `dialect` into the environment TensorFlow reads; return it."""
+    config = _config(config)
+    environ = os.environ if environ is None else environ
+    if config.is_distributed:
+        environ["TF_CONFIG"] = tf_config.to_json(config, dialect)
+    else:
+        environ.pop("TF_CONFIG", None)
+    return config
+
+
+def local_devices(num_devices=None):
+    """Names of the devices one task trains on: its GPUs, else `num_devices` logical CPUs."""
+    import tensorflow as tf
+
+    gpus = tf.config.list_physical_devices("GPU")
+    if gpus:
+        return [f"/gpu:{i}" for i in range(num_devices or len(gpus))]
+    return devices.logical_cpus(num_devices or len(tf.config.list_logical_devices("CPU")))
+
+
+def serve(config=None):
+    """Run this task's `tf.distribute.Server` until the process is stopped (ps and PS-strategy workers)."""
+    import tensorflow as tf
+
+    config = export(_config(config))
+    spec = tf.train.ClusterSpec({job: list(addrs) for job, addrs in config.cluster.items()})
+    server = tf.distribute.Server(spec, job_name=config.task_type, task_index=config.task_index, start=True)
+    server.join()
+
+
+def strategy(config=None, num_devices=None, join=True):
+    """The `tf.distribute` strategy for this task.
+
+    Under parameter-server training only the chief gets a strategy; a ps or worker task
+    serves: with `join=True` it blocks in `serve()` (as TF's own recipe does), else this
+    raises `DistConfigError`.
+    """
+    config = export(_config(config))
+    import tensorflow as tf
+
+    names = local_devices(num_devices)
+    chosen = kind(config, len(names))
+    if chosen == PARAMETER_SERVER:
+        if not config.is_chief:
+            if not join:
+                raise DistConfigError(f"{config.task} serves in parameter-server training; only the chief has a strategy")
+            serve(config)
+        resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+        return tf.distribute.experimental.ParameterServerStrategy(resolver)
+    if chosen == MULTI_WORKER:
+        return tf.distribute.MultiWorkerMirroredStrategy()
+    if chosen == MIRRORED:
+        return tf.distribute.MirroredStrategy(names)
+    return tf.distribute.OneDeviceStrategy(names[0])
+
+
+def coordinator(parameter_server_strategy):
+    """The `ClusterCoordinator` the chief schedules PS training with."""
+    import tensorflow as tf
+
+    return tf.distribute.experimental.coordinator.ClusterCoordinator(parameter_server_strategy)
+
+
+def _estimator_strategy(config, num_devices):
+    """Estimator's (TF1-API) strategy for `config`, or None for plain between-graph replication."""
+    import tensorflow as tf
+
+    chosen = kind(config, num_devices)
+    if chosen == MIRRORED:
+        return tf.distribute.MirroredStrategy([f"/cpu:{i}" for i in range(num_devices)])
+    if chosen == PARAMETER_SERVER:
+        return tf.compat.v1.distribute.experimental.ParameterServerStrategy()
+    if chosen == MULTI_WORKER:
+        return tf.compat.v1.distribute.experimental.MultiWorkerMirroredStrategy()
+    return None
+
+
+def run_config(config=None, num_devices=1, train_distribute=None, session_config=None, **kwargs):
+    """`tf.estimator.RunConfig` for this task, from TF_CONFIG in any dialect.
+
+    `train_distribute="auto"` picks the strategy from the cluster (`kind`); None keeps
+    Estimator's classic between-graph replication. Estimator runs a cluster with a strategy
+    only through the distribute coordinator, which needs the `chief` dialect; without one it
+    takes either, and `chief` also expresses an evaluator, so TF_CONFIG is always exported as
+    `chief`. `num_devices` CPU devices with soft placement go into the session config, without
+    which a Mirrored Estimator over CPUs hangs.
+    """
+    import tensorflow as tf
+
+    import compat._estimator_support as estimator_support
+
+    estimator_support.activate()
+    config = export(_config(config))
+    if train_distribute == "auto":
+        train_distribute = _estimator_strategy(config, num_devices)
+    if session_config is None:
+        session_config = devices.session_config(num_devices)
+    return tf.compat.v1.estimator.RunConfig(train_distribute=train_distribute, session_config=session_config, **kwargs)
+
+
+class _CallableModule(types.ModuleType):
+    def __call__(self, *args, **kwargs):
+        return strategy(*args, **kwargs)
+
+
+# `compat.strategy` is both this module (for `run_config`, `kind`, ...) and the function.
+sys.modules[__name__].__class__ = _CallableModule
