@@ -65,7 +65,10 @@ def local_devices(num_devices=None):
     gpus = tf.config.list_physical_devices("GPU")
     if gpus:
         return [f"/gpu:{i}" for i in range(num_devices or len(gpus))]
-    return devices.logical_cpus(num_devices or len(tf.config.list_logical_devices("CPU")))
+    # The configured split, read without initialising the runtime (MultiWorkerMirrored
+    # must be created before that happens).
+    configured = tf.config.get_logical_device_configuration(tf.config.list_physical_devices("CPU")[0])
+    return devices.logical_cpus(num_devices or len(configured or [None]))
 
 
 def serve(config=None):
@@ -88,8 +91,10 @@ def strategy(config=None, num_devices=None, join=True):
     config = export(_config(config))
     import tensorflow as tf
 
-    names = local_devices(num_devices)
-    chosen = kind(config, len(names))
+    chosen = kind(config)
+    if chosen in (ONE_DEVICE, MIRRORED, EVALUATOR):
+        names = local_devices(num_devices)
+        chosen = kind(config, len(names))
     if chosen == PARAMETER_SERVER:
         if not config.is_chief:
             if not join:
