@@ -1,0 +1,67 @@
+"""Results keyed by the content hash of a file, the options and the engine's own code.
+
+A re-run on an unchanged tree then reads and hashes each file and parses none. The key holds a
+fingerprint of every codemods source file and of libcst, so editing a rule invalidates it.
+"""
+
+import base64
+import functools
+import hashlib
+import json
+import os
+import pathlib
+from importlib import metadata
+
+from codemods._report import Entry, Outcome
+from codemods._write import atomic_write
+
+
+@functools.lru_cache(maxsize=1)
+def engine_fingerprint():
+    digest = hashlib.sha256(metadata.version("libcst").encode())
+    for path in sorted(pathlib.Path(__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def default_dir():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "uai-migrate")
+
+
+class Cache:
+    def __init__(self, directory, options):
+        self.directory = pathlib.Path(directory)
+        self._salt = f"{engine_fingerprint()}|{options}".encode()
+
+    def key(self, kind, data):
+        return hashlib.sha256(self._salt + kind.encode() + b"\0" + data).hexdigest()
+
+    def _path(self, key):
+        return self.directory / key[:2] / f"{key}.json"
+
+    def get(self, key):
+        try:
+            record = json.loads(self._path(key).read_text())
+            return Outcome(
+                new=base64.b64decode(record["new"]) if record["new"] is not None else None,
+                entries=[Entry.from_dict(e) for e in record["entries"]],
+                diffs=[tuple(d) for d in record["diffs"]],
+                skipped=record["skipped"],
+            )
+        except (OSError, ValueError, KeyError, TypeError):
+            return None  # missing or unreadable: compute again
+
+    def put(self, key, outcome):
+        record = {
+            "new": base64.b64encode(outcome.new).decode() if outcome.new is not None else None,
+            "entries": [e.to_dict() for e in outcome.entries],
+            "diffs": outcome.diffs,
+            "skipped": outcome.skipped,
+        }
+        path = self._path(key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(path, json.dumps(record).encode(), mode=0o644)
+        except OSError:
+            pass  # a cache that cannot be written only costs speed

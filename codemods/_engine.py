@@ -1,0 +1,126 @@
+"""Migrate one file's bytes: the work a worker process does. Pure: bytes in, outcome out."""
+
+import ast
+import dataclasses
+import difflib
+import re
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+
+from codemods import _names, _source
+from codemods._apply import apply_rules, claims_of
+from codemods._report import PARSE, Entry, Outcome
+from codemods.rules import select
+
+# A file that mentions none of these cannot use anything a rule rewrites: skip it unparsed.
+PREFILTER = re.compile(rb"tensorflow|uaitrain|uflag|uai_dist")
+_PY2_HINTS = ("Missing parentheses in call to", "print", "exec")
+PY2_MANUAL = "port this file to Python 3, then run uai-migrate again"
+
+
+@dataclasses.dataclass(frozen=True)
+class Options:
+    select: tuple = ()
+    ignore: tuple = ()
+    level: str = "safe"
+
+
+def _diff(old, new):
+    lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), "a", "b")
+    body = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+    return body.split("\n", 2)[2]  # the caller writes the ---/+++ header with the path
+
+
+def _syntax_entry(err, what="file"):
+    text = err.msg or "invalid syntax"
+    py2 = any(hint in text for hint in _PY2_HINTS) or (err.text or "").lstrip().startswith(("print ", "exec "))
+    reason = "Python 2 source" if py2 else "does not parse as Python 3"
+    return Entry(
+        rule=PARSE,
+        severity="error",
+        message=f"{what} skipped: {reason}: {text}",
+        line=err.lineno or 0,
+        col=err.offset or 0,
+        manual=PY2_MANUAL if py2 else "fix the syntax error, then run uai-migrate again",
+    )
+
+
+def _transform(text, table, options):
+    rules = select(options.select, options.ignore, options.level)
+    if not rules:
+        return text, []
+    context = CodemodContext()
+    instances = [rule(context, level=options.level) for rule in rules]
+    applied = apply_rules(cst.parse_module(text), instances, table, claims_of(rules))
+    return applied.module.code, applied.entries
+
+
+def migrate_python(data, options):
+    if not PREFILTER.search(data):
+        return Outcome(None, [])
+    try:
+        text, encoding = _source.decode(data)
+    except _source.SourceError as err:
+        return Outcome(None, [Entry(rule=PARSE, severity="error", message=str(err))], skipped=True)
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as err:
+        return Outcome(None, [_syntax_entry(err)], skipped=True)
+    except ValueError as err:  # e.g. null bytes
+        return Outcome(None, [Entry(rule=PARSE, severity="error", message=f"file skipped: {err}")], skipped=True)
+    try:
+        new_text, entries = _transform(text, _names.scan([tree]), options)
+    except cst.ParserSyntaxError as err:
+        entry = Entry(rule=PARSE, severity="error", message=f"file skipped: libcst cannot parse it: {err.message}")
+        entry.line, entry.col = err.raw_line, err.raw_column + 1
+        return Outcome(None, [entry], skipped=True)
+    if new_text == text:
+        return Outcome(None, entries)
+    return Outcome(_source.encode(new_text, encoding), entries, [("", _diff(text, new_text))])
+
+
+def _parse_cell(text):
+    """(tree, masked text, saved magic lines) or raises SyntaxError."""
+    try:
+        return ast.parse(text), text, []
+    except SyntaxError:
+        masked, saved = _source.mask_magics(text)
+        if not saved:
+            raise
+        return ast.parse(masked), masked, saved
+
+
+def migrate_notebook(data, options):
+    try:
+        notebook = _source.load_notebook(data)
+    except _source.SourceError as err:
+        return Outcome(None, [Entry(rule=PARSE, severity="error", message=str(err))], skipped=True)
+    if not PREFILTER.search(data):
+        return Outcome(None, [])
+    cells, entries = [], []
+    for index, cell in enumerate(notebook["cells"]):
+        text = _source.cell_text(cell)
+        if cell.get("cell_type") != "code" or _source.is_cell_magic(text):
+            continue
+        try:
+            cells.append((index, cell, text, *_parse_cell(text)))
+        except SyntaxError as err:
+            entries.append(dataclasses.replace(_syntax_entry(err, what="cell"), cell=index))
+    # Cells share one namespace: `import tensorflow as tf` in one cell names `tf` in the others.
+    table = _names.scan([tree for _, _, _, tree, _, _ in cells])
+    diffs = []
+    for index, cell, text, _, masked, saved in cells:
+        new_masked, cell_entries = _transform(masked, table, options)
+        entries.extend(dataclasses.replace(e, cell=index) for e in cell_entries)
+        new_text = _source.unmask_magics(new_masked, saved)
+        if new_text != text:
+            _source.set_cell_text(cell, new_text)
+            diffs.append((f" [cell {index}]", _diff(text, new_text)))
+    if not diffs:
+        return Outcome(None, entries)
+    return Outcome(_source.dump_notebook(notebook, data), entries, diffs)
+
+
+def migrate(kind, data, options):
+    return (migrate_notebook if kind == "notebook" else migrate_python)(data, options)

@@ -1,0 +1,142 @@
+"""Which names in a module are TensorFlow (or the platform SDK), without paying for scope analysis.
+
+libcst's QualifiedNameProvider answers this exactly but costs several times a parse (traps.md).
+Most scripts bind `tf` (and the like) once, by an import, and never re-bind it: then a per-module
+table {bound name -> imported qualified name} built from Python's C parser gives the same answer.
+Only when a watched name is also bound by something else (a parameter, an assignment, a second
+import ...) does the file get the full providers, where that binding's scope decides.
+"""
+
+import ast
+import collections
+import dataclasses
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+from libcst.metadata import MetadataWrapper, QualifiedNameProvider
+
+# Imports from these packages make a name "watched": re-binding it elsewhere needs real scopes.
+WATCHED_ROOTS = frozenset({"tensorflow", "uaitrain"})
+
+
+@dataclasses.dataclass(frozen=True)
+class NameTable:
+    imports: dict  # name bound only by one import -> its qualified name
+    bound: frozenset  # every name bound anywhere (for picking a free alias)
+    rebound: frozenset  # watched names bound by something besides their one import
+    # names bound once, at module level, to an imported name (`import a.b as x`, `x = tf.app.flags`)
+    toplevel: dict = dataclasses.field(default_factory=dict)
+
+    @property
+    def needs_scope(self):
+        return bool(self.rebound)
+
+
+def _bindings(tree):
+    """Yield (name, qualified name or None) for every binding in an `ast` tree."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    yield alias.asname, alias.name
+                else:
+                    head = alias.name.split(".")[0]
+                    yield head, head
+        elif isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            for alias in node.names:
+                if alias.name != "*":
+                    yield alias.asname or alias.name, f"{module}.{alias.name}" if node.module else None
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            yield node.id, None
+        elif isinstance(node, ast.arg):
+            yield node.arg, None
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node.name, None
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            yield node.name, None
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            yield node.name, None
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            yield node.rest, None
+
+
+def _dotted(node):
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr}" if head else None
+    return None
+
+
+def _toplevel(trees, unique, imported, other):
+    names = {}
+    for tree in trees:
+        for stmt in tree.body:
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                names.update((n, unique[n]) for n in (a.asname or a.name for a in stmt.names) if n in unique)
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                name, dotted = stmt.targets[0].id, _dotted(stmt.value)
+                head, _, rest = (dotted or "").partition(".")
+                if head in unique and other[name] == 1 and name not in imported:
+                    names[name] = f"{unique[head]}.{rest}" if rest else unique[head]
+    return names
+
+
+def scan(trees):
+    """Build the NameTable of a module (or of all cells of a notebook) from `ast` trees."""
+    imported, other = {}, collections.Counter()
+    for tree in trees:
+        for name, qualified in _bindings(tree):
+            if qualified is None:
+                other[name] += 1
+            else:
+                imported.setdefault(name, set()).add(qualified)
+    watched = {n for n, qs in imported.items() if any(q.split(".")[0] in WATCHED_ROOTS for q in qs)}
+    rebound = frozenset(n for n in watched if len(imported[n]) > 1 or n in other)
+    unique = {n: next(iter(qs)) for n, qs in imported.items() if len(qs) == 1 and n not in other}
+    return NameTable(
+        imports=unique,
+        bound=frozenset(imported) | frozenset(other),
+        rebound=rebound,
+        toplevel=_toplevel(trees, unique, imported, other),
+    )
+
+
+class TableNames:
+    """Qualified names from the module's import table (exact when no watched name is re-bound)."""
+
+    def __init__(self, table):
+        self._imports = table.imports
+
+    def qualified(self, node):
+        if not isinstance(node, (cst.Name, cst.Attribute)):
+            return frozenset()
+        dotted = get_full_name_for_node(node)
+        if dotted is None:
+            return frozenset()
+        head, _, rest = dotted.partition(".")
+        target = self._imports.get(head)
+        if target is None:
+            return frozenset()
+        return frozenset({f"{target}.{rest}" if rest else target})
+
+
+class ScopeNames:
+    """Qualified names from libcst's scope analysis, for modules where a watched name is re-bound."""
+
+    def __init__(self, module):
+        # The transform visits these very nodes, so no copy of the tree.
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        self._names = wrapper.resolve(QualifiedNameProvider)
+
+    def qualified(self, node):
+        value = self._names.get(node, ())
+        if callable(value):  # QualifiedNameProvider computes lazily (libcst LazyValue)
+            value = value()
+        return frozenset(q.name for q in value)
+
+
+def resolver(module, table):
+    return ScopeNames(module) if table.needs_scope else TableNames(table)

@@ -1,0 +1,128 @@
+"""What a run did: entries per file, rendered as text or JSON, and the exit code it implies."""
+
+import dataclasses
+import json
+
+SEVERITIES = ("info", "warning", "error")
+# Rule ids the engine itself uses for files it could not handle.
+PARSE = "parse"
+IO = "io"
+
+
+@dataclasses.dataclass
+class Entry:
+    """One thing a person may want to know about a file: a change made, or one that could not be."""
+
+    rule: str
+    message: str
+    severity: str = "info"
+    line: int = 0
+    col: int = 0
+    manual: str | None = None  # for errors: the step a person has to take
+    level: str = "safe"  # "native" marks rewrites that can change behaviour
+    cell: int | None = None  # notebooks: index of the cell in the notebook
+    path: str = ""
+
+    def to_dict(self):
+        return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}
+
+    @classmethod
+    def from_dict(cls, data):
+        return cls(**data)
+
+    def location(self):
+        cell = f"[cell {self.cell}]" if self.cell is not None else ""
+        return f"{self.path}{cell}:{self.line}:{self.col}"
+
+
+@dataclasses.dataclass
+class Outcome:
+    """What migrating one file's bytes gave (computed by a worker, or read from the cache)."""
+
+    new: bytes | None  # None: unchanged
+    entries: list
+    diffs: list = dataclasses.field(default_factory=list)  # (suffix naming the part, unified diff body)
+    skipped: bool = False
+
+
+@dataclasses.dataclass
+class FileResult:
+    path: str
+    status: str  # unchanged | changed | skipped | error
+    entries: list = dataclasses.field(default_factory=list)
+    diff: str = ""
+    cached: bool = False
+
+    def to_dict(self, with_diff):
+        data = {"path": self.path, "status": self.status, "entries": [e.to_dict() for e in self.entries]}
+        if with_diff and self.diff:
+            data["diff"] = self.diff
+        return data
+
+
+@dataclasses.dataclass
+class Report:
+    mode: str  # diff | write | out | check
+    level: str
+    files: list = dataclasses.field(default_factory=list)
+    entries: list = dataclasses.field(default_factory=list)  # not tied to a migrated file (e.g. skipped symlinks)
+
+    def all_entries(self):
+        for result in self.files:
+            yield from result.entries
+        yield from self.entries
+
+    def summary(self):
+        counts = {s: 0 for s in SEVERITIES}
+        for entry in self.all_entries():
+            counts[entry.severity] += 1
+        statuses = [f.status for f in self.files]
+        return {
+            "files": len(self.files),
+            "changed": statuses.count("changed"),
+            "skipped": statuses.count("skipped") + statuses.count("error"),
+            "cached": sum(f.cached for f in self.files),
+            **counts,
+        }
+
+    def exit_code(self):
+        """0: nothing left for a person; 1: something needs attention; 2: a file could not be read/written."""
+        entries = list(self.all_entries())
+        if any(e.rule == IO and e.severity == "error" for e in entries):
+            return 2
+        if any(e.severity in ("warning", "error") for e in entries):
+            return 1
+        if self.mode == "check" and any(f.status == "changed" for f in self.files):
+            return 1
+        return 0
+
+    def to_json(self):
+        interesting = [f for f in self.files if f.status != "unchanged" or f.entries]
+        data = {
+            "version": 1,
+            "mode": self.mode,
+            "level": self.level,
+            "summary": self.summary(),
+            "exit_code": self.exit_code(),
+            "files": [f.to_dict(with_diff=self.mode in ("diff", "check")) for f in interesting],
+            "entries": [e.to_dict() for e in self.entries],
+        }
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+    def to_text(self):
+        lines = []
+        if self.mode in ("diff", "check"):
+            lines.extend(f.diff.rstrip("\n") for f in self.files if f.diff)
+        for entry in self.all_entries():
+            native = " [native]" if entry.level == "native" else ""
+            lines.append(f"{entry.location()}: {entry.severity} {entry.rule}{native}: {entry.message}")
+            if entry.manual:
+                lines.append(f"    manual step: {entry.manual}")
+        s = self.summary()
+        verb = {"write": "rewritten", "out": "migrated into the output tree"}.get(self.mode, "would change")
+        lines.append(
+            f"{s['files']} files scanned, {s['changed']} {verb}, {s['skipped']} skipped; "
+            f"{s['error']} errors, {s['warning']} warnings, {s['info']} changes noted"
+            + (f" ({s['cached']} from cache)" if s["cached"] else "")
+        )
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,85 @@
+"""The base class of every migration rule: a libcst codemod with an id, a level and report entries."""
+
+import dataclasses
+from typing import ClassVar
+
+from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+
+from codemods._report import Entry
+
+LEVELS = ("safe", "native")
+
+
+@dataclasses.dataclass
+class FileState:
+    """What the rules of one file share during its single pass."""
+
+    names: object  # TableNames or ScopeNames
+    table: object  # NameTable
+    claims: tuple  # qualified-name prefixes rewritten by the active rules
+    reports: list = dataclasses.field(default_factory=list)  # (original node, Entry)
+    taken: set = dataclasses.field(default_factory=set)  # aliases the rules have chosen so far
+
+
+class Rule(VisitorBasedCodemodCommand):
+    """Subclass with ID, DESCRIPTION, LEVEL and `visit_*`/`leave_*` methods (no matcher decorators).
+
+    All active rules of a file run in ONE pass (codemods._apply dispatches each node to them),
+    so a rule must not rely on `self.module` or metadata of its own: ask `qualified_names(node)`,
+    which is scope-correct; schedule imports with `add_needed_import` / `remove_unused_import`.
+    Used alone (tests: `CodemodTest.assertCodemod`), a rule runs through the same engine.
+    """
+
+    ID: ClassVar[str] = ""
+    LEVEL: ClassVar[str] = "safe"  # the lowest --level at which the rule runs
+    # Qualified-name prefixes this rule rewrites, so the catch-all rules do not also report them.
+    CLAIMS: ClassVar[tuple] = ()
+
+    def __init__(self, context: CodemodContext, level: str = "safe"):
+        super().__init__(context)
+        if level not in LEVELS:
+            raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
+        self.level = level
+        self.state = None
+
+    # -- called by the engine
+    def begin_file(self, state):
+        self.state = state
+
+    # -- for rule bodies
+    def qualified_names(self, node):
+        return self.state.names.qualified(node)
+
+    def match(self, node, names):
+        """The qualified name of `node` if it is one of `names` (a set), else None."""
+        found = self.qualified_names(node) & names
+        return min(found) if found else None
+
+    def match_prefix(self, node, prefixes):
+        for name in self.qualified_names(node):
+            if any(name == p or name.startswith(p + ".") for p in prefixes):
+                return name
+        return None
+
+    def free_name(self, preferred, fallback):
+        """An alias for a new import: `preferred` unless the module already binds it otherwise."""
+        for name in (preferred, fallback):
+            if name in self.state.taken or name not in self.state.table.bound:
+                self.state.taken.add(name)
+                return name
+        raise ValueError(f"both {preferred!r} and {fallback!r} are bound in this module")
+
+    def report(self, node, message, severity="info", manual=None, native=False):
+        entry = Entry(
+            rule=self.ID, message=message, severity=severity, manual=manual, level="native" if native else "safe"
+        )
+        self.state.reports.append((node, entry))
+
+    # -- standalone use, e.g. in CodemodTest
+    def transform_module(self, tree):
+        from codemods._apply import apply_rules
+
+        return apply_rules(tree, [self]).module
+
+    def transform_module_impl(self, tree):  # pragma: no cover - transform_module replaces it
+        raise NotImplementedError

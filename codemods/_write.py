@@ -1,0 +1,42 @@
+"""Writing a user's file so that it is always either wholly old or wholly new."""
+
+import os
+import shutil
+import stat
+import tempfile
+
+TMP_SUFFIX = ".uai-migrate.tmp"
+
+
+def atomic_write(path, data, mode=None):
+    """Write `data` to a temp file in the same folder, fsync, then rename over `path`.
+
+    `mode` defaults to the current mode of `path`. A crash leaves the old file (and at worst a
+    `*.uai-migrate.tmp` file); `path` itself is never half-written.
+    """
+    path = os.fspath(path)
+    if mode is None:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    folder, name = os.path.split(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=TMP_SUFFIX, dir=folder or ".")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def copy_into(source, dest):
+    """Copy a file (mode and times kept) or re-create a symlink, making the folders."""
+    os.makedirs(os.path.dirname(dest) or ".", exist_ok=True)
+    if os.path.lexists(dest):
+        os.unlink(dest)
+    shutil.copy2(source, dest, follow_symlinks=False)

@@ -1,0 +1,38 @@
+"""The registry of uai-migrate rules.
+
+Adding a rule = one module here + one row in RULES:
+  1. `codemods/rules/<name>.py` with a class deriving `codemods._rule.Rule` (or, for "this module
+     moved", `codemods.rules._moves.ModuleMoveRule`, which only needs tables). Give it
+     ID (kebab-case, what --select/--ignore take), DESCRIPTION (one line), LEVEL ("safe", or
+     "native" for idiomatic rewrites that can change behaviour) and visit_<Node>/leave_<Node>
+     methods. Ask `self.qualified_names(node)` / `self.match(node, names)` for what a name is
+     (scope-correct, see codemods/_names.py); `self.report(node, message, severity, manual=...)`
+     for the report; `self.add_needed_import(...)` / `self.remove_unused_import(...)` for imports.
+     If it rewrites qualified names, list their prefixes in CLAIMS so `contrib-removed` and
+     other catch-alls do not report them too.
+  2. a row in RULES below. Order matters only between rules touching the same node: the catch-all
+     reporters go last.
+  3. `tests/codemods/test_rule_<name>.py`: CodemodTest before/after fixtures, and cases where the
+     rule must NOT fire (a shadowed local, a string, a comment).
+"""
+
+from codemods.rules.contrib import ContribRule
+from codemods.rules.flags import FlagsRule
+from codemods.rules.slim import SlimRule
+
+RULES = (
+    FlagsRule,
+    SlimRule,
+    ContribRule,  # catch-all reporter: last
+)
+
+BY_ID = {rule.ID: rule for rule in RULES}
+
+
+def select(select=(), ignore=(), level="safe"):
+    """The rule classes to run for --select/--ignore/--level; unknown ids raise KeyError."""
+    for rule_id in (*select, *ignore):
+        if rule_id not in BY_ID:
+            raise KeyError(rule_id)
+    chosen = [r for r in RULES if (not select or r.ID in select) and r.ID not in ignore]
+    return tuple(r for r in chosen if level == "native" or r.LEVEL == "safe")

@@ -1,0 +1,222 @@
+"""Base of the rules that move a TF1 module (or a name in it) to a new home, in every import form.
+
+A subclass only fills tables:
+    MOVES     {old qualified name: (new module, new attribute or None)}
+              e.g. "tensorflow.app.flags": ("compat.flags", None), "tensorflow.app.run": ("compat.flags", "run")
+    PACKAGES  {old package: new package} for names imported from below it (`from old.sub import x`)
+    ALIASES   {new module: (preferred alias, fallback alias)} for uses that need a new import
+    RUNTIME   a module to import for its side effects when a PACKAGES rewrite happened (or None)
+and gets, keeping the user's own alias:
+    import old as a / from old_parent import old [as a] / a = <old expression>  ->  import new as a
+    from old_parent import moved_function [as f]                             ->  from new import attr [as f]
+    from old.sub import x                                                    ->  from new_package.sub import x
+    <expression resolving to old>                                            ->  alias[.attr]
+"""
+
+from typing import ClassVar
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from codemods._rule import Rule
+
+
+def _dotted_node(name):
+    head, *rest = name.split(".")
+    node = cst.Name(head)
+    for part in rest:
+        node = cst.Attribute(value=node, attr=cst.Name(part))
+    return node
+
+
+def _import(module, asname):
+    alias = cst.AsName(name=cst.Name(asname)) if asname and asname != module else None
+    return cst.Import(names=[cst.ImportAlias(name=_dotted_node(module), asname=alias)])
+
+
+def _import_from(module, names):
+    aliases = [
+        cst.ImportAlias(name=cst.Name(name), asname=cst.AsName(name=cst.Name(asname)) if asname != name else None)
+        for name, asname in names
+    ]
+    return cst.ImportFrom(module=_dotted_node(module), names=aliases)
+
+
+class ModuleMoveRule(Rule):
+    MOVES: ClassVar[dict] = {}
+    PACKAGES: ClassVar[dict] = {}
+    ALIASES: ClassVar[dict] = {}
+    RUNTIME: ClassVar[str | None] = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.CLAIMS = tuple(cls.MOVES) + tuple(cls.PACKAGES)
+
+    def begin_file(self, state):
+        super().begin_file(state)
+        self._in_import = 0
+        self._aliases = {}  # new module -> alias used in this file
+        self._imported = set()  # new modules this file now imports under an alias
+        self._need_runtime = False
+        self._assigned = set()  # `a = <old module>` values: the statement is rewritten, not the expression
+
+    # -- the move of one name
+    def _package_move(self, name):
+        for old, new in self.PACKAGES.items():
+            if name == old or name.startswith(old + "."):
+                return new + name[len(old) :]
+        return None
+
+    def _note(self, node, old, new):
+        self.report(node, f"{old} -> {new}")
+
+    # -- imports
+    def visit_Import(self, node):
+        self._in_import += 1
+
+    def visit_ImportFrom(self, node):
+        self._in_import += 1
+
+    def leave_Import(self, original_node, updated_node):
+        self._in_import -= 1
+        return updated_node
+
+    def leave_ImportFrom(self, original_node, updated_node):
+        self._in_import -= 1
+        return updated_node
+
+    def _rewrite_import(self, stmt):
+        """The statements replacing one import statement, or None to keep it."""
+        out, kept, moved_from = [], [], {}
+        if isinstance(stmt, cst.Import):
+            for alias in stmt.names:
+                full = get_full_name_for_node(alias.name)
+                asname = alias.evaluated_alias
+                target = self.MOVES.get(full)
+                package = self._package_move(full)
+                if target and target[1] is None and asname:
+                    out.append(_import(target[0], asname))
+                    self._imported.add(target[0])
+                    self._note(stmt, f"import {full}", target[0])
+                elif package and asname:
+                    out.append(_import(package, asname))
+                    self._need_runtime = True
+                    self._note(stmt, f"import {full}", package)
+                elif target or package:
+                    # `import old.module` binds only the top package; uses are rewritten as expressions.
+                    out.append(_import(full.split(".")[0], None))
+                else:
+                    kept.append(alias)
+            if len(kept) == len(stmt.names):
+                return None
+            if kept:
+                kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                out.insert(0, stmt.with_changes(names=kept))
+            return out
+        if stmt.relative or isinstance(stmt.names, cst.ImportStar) or stmt.module is None:
+            return None
+        module = get_full_name_for_node(stmt.module)
+        package = self._package_move(module)
+        for alias in stmt.names:
+            name = get_full_name_for_node(alias.name)
+            bound = alias.evaluated_alias or name
+            target = self.MOVES.get(f"{module}.{name}")
+            if target and target[1] is None:
+                out.append(_import(target[0], bound))
+                self._imported.add(target[0])
+                self._note(stmt, f"from {module} import {name}", target[0])
+            elif target:
+                moved_from.setdefault(target[0], []).append((target[1], bound))
+                self._note(stmt, f"from {module} import {name}", f"{target[0]}.{target[1]}")
+            elif package:
+                moved_from.setdefault(package, []).append((name, bound))
+                self._need_runtime = True
+                self._note(stmt, f"from {module} import {name}", f"{package}.{name}")
+            else:
+                kept.append(alias)
+        if len(kept) == len(stmt.names):
+            return None
+        out.extend(_import_from(new, names) for new, names in moved_from.items())
+        if kept:
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            out.insert(0, stmt.with_changes(names=kept, lpar=None, rpar=None))
+        return out
+
+    def _module_moves(self):
+        return {old for old, (_, attr) in self.MOVES.items() if attr is None}
+
+    def visit_Assign(self, node):
+        if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            if self.match(node.value, self._module_moves()):
+                self._assigned.add(id(node.value))
+
+    def _rewrite_assignment(self, stmt):
+        """`a = <old module expression>` -> `import new as a` (keeps the user's alias, drops a dead module)."""
+        if not (isinstance(stmt, cst.Assign) and len(stmt.targets) == 1):
+            return None
+        target = stmt.targets[0].target
+        if not isinstance(target, cst.Name):
+            return None
+        old = self.match(stmt.value, self._module_moves())
+        if old is None:
+            return None
+        new = self.MOVES[old][0]
+        self._imported.add(new)
+        self._note(stmt, f"{target.value} = {old}", f"import {new} as {target.value}")
+        return [_import(new, target.value)]
+
+    def leave_SimpleStatementLine(self, original_node, updated_node):
+        lines, changed = [], False
+        for original, updated in zip(original_node.body, updated_node.body):
+            if isinstance(original, (cst.Import, cst.ImportFrom)):
+                new = self._rewrite_import(original)
+            else:
+                new = self._rewrite_assignment(original)
+            changed |= new is not None
+            lines.extend(new if new is not None else [updated])
+        if not changed:
+            return updated_node
+        first = updated_node.with_changes(body=[lines[0].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)])
+        rest = [cst.SimpleStatementLine(body=[stmt.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)]) for stmt in lines[1:]]
+        return cst.FlattenSentinel([first, *rest]) if rest else first
+
+    # -- expressions
+    def _alias_for(self, module, old_names):
+        if module in self._aliases:
+            return self._aliases[module]
+        existing = [n for n, q in self.state.table.toplevel.items() if q in old_names]
+        if existing:
+            alias = existing[0]  # the first binding in source order
+        else:
+            alias = self.free_name(*self.ALIASES[module])
+            self.add_needed_import(module, asname=alias)
+        self._aliases[module] = alias
+        return alias
+
+    def _forget_dead_import(self, node, old):
+        """`from tensorflow import app` becomes dead once `app.flags` is rewritten: drop it if unused."""
+        head = get_full_name_for_node(node).split(".")[0]
+        source = self.state.table.imports.get(head)
+        if source and "." in source and old.startswith(source + ".") and source not in self.MOVES:
+            parent, _, obj = source.rpartition(".")
+            self.remove_unused_import(parent, obj, head if head != obj else None)
+
+    def leave_Attribute(self, original_node, updated_node):
+        if self._in_import or id(original_node) in self._assigned:
+            return updated_node
+        old = self.match(original_node, set(self.MOVES))
+        if old is None:
+            return updated_node
+        module, attr = self.MOVES[old]
+        alias = self._alias_for(module, {k for k, (m, a) in self.MOVES.items() if m == module and a is None})
+        self._forget_dead_import(original_node, old)
+        new = cst.Name(alias) if attr is None else cst.Attribute(value=cst.Name(alias), attr=cst.Name(attr))
+        self._note(original_node, get_full_name_for_node(original_node), f"{alias}.{attr}" if attr else alias)
+        return new
+
+    def leave_Module(self, original_node, updated_node):
+        if self._need_runtime and self.RUNTIME and self.RUNTIME not in self._imported:
+            self.add_needed_import(self.RUNTIME)
+        return updated_node
+
+

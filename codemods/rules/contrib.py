@@ -1,0 +1,76 @@
+"""Report every tf.contrib name no rule rewrites: contrib is gone from TensorFlow 2."""
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from codemods._rule import Rule
+
+CONTRIB = "tensorflow.contrib"
+MANUAL = (
+    "tf.contrib was removed in TensorFlow 2: use the TF2 or tf_slim equivalent of {name} "
+    "(see the TF 2 migration guide, 'contrib' section), or keep this file on TensorFlow 1"
+)
+
+
+class ContribRule(Rule):
+    ID = "contrib-removed"
+    DESCRIPTION = "Report uses of tensorflow.contrib that no other rule converts, with the manual step."
+
+    def begin_file(self, state):
+        super().begin_file(state)
+        self._covered = set()
+        self._in_import = 0
+
+    def _unclaimed(self, name):
+        inside = name == CONTRIB or name.startswith(CONTRIB + ".")
+        claimed = any(name == p or name.startswith(p + ".") for p in self.state.claims)
+        return inside and not claimed
+
+    def _flag(self, node, name):
+        self.report(node, f"{name} has no automatic conversion", severity="error", manual=MANUAL.format(name=name))
+
+    def visit_Import(self, node):
+        self._in_import += 1
+        for alias in node.names:
+            name = get_full_name_for_node(alias.name)
+            if self._unclaimed(name):
+                self._flag(node, name)
+
+    def visit_ImportFrom(self, node):
+        self._in_import += 1
+        if node.relative or node.module is None:
+            return
+        module = get_full_name_for_node(node.module)
+        if isinstance(node.names, cst.ImportStar):
+            names = [module]
+        else:
+            names = [f"{module}.{get_full_name_for_node(alias.name)}" for alias in node.names]
+        for name in names:
+            if self._unclaimed(name):
+                self._flag(node, name)
+
+    def leave_Import(self, original_node, updated_node):
+        self._in_import -= 1
+        return updated_node
+
+    def leave_ImportFrom(self, original_node, updated_node):
+        self._in_import -= 1
+        return updated_node
+
+    def _check_use(self, node):
+        # Report a dotted chain once, at its outermost node.
+        if self._in_import or id(node) in self._covered:
+            return
+        inner = node
+        while isinstance(inner, cst.Attribute):
+            inner = inner.value
+            self._covered.add(id(inner))
+        names = [n for n in self.qualified_names(node) if self._unclaimed(n)]
+        if names:
+            self._flag(node, min(names))
+
+    def visit_Attribute(self, node):
+        self._check_use(node)
+
+    def visit_Name(self, node):
+        self._check_use(node)
