@@ -58,7 +58,8 @@ class ContribRule(Rule):
         return updated_node
 
     def _check_use(self, node):
-        # Report a dotted chain once, at its outermost node.
+        # Report a dotted chain once, at its outermost node. (Bare names are not checked: the
+        # import that bound them is reported, and a Name can be an attribute or keyword.)
         if self._in_import or id(node) in self._covered:
             return
         inner = node
@@ -70,7 +71,4 @@ class ContribRule(Rule):
             self._flag(node, min(names))
 
     def visit_Attribute(self, node):
-        self._check_use(node)
-
-    def visit_Name(self, node):
         self._check_use(node)

@@ -1,0 +1,56 @@
+"""contrib-removed: every tf.contrib name no rule converts is an error entry with a manual step."""
+
+import libcst as cst
+from libcst.codemod import CodemodContext, CodemodTest
+
+from codemods._apply import apply_rules
+from codemods.rules import RULES
+from codemods.rules.contrib import ContribRule
+
+
+def _entries(source):
+    context = CodemodContext()
+    applied = apply_rules(cst.parse_module(source), [rule(context) for rule in RULES])
+    return [(e.rule, e.severity, e.line, e.message) for e in applied.entries if e.rule == ContribRule.ID]
+
+
+class TestContribRule(CodemodTest):
+    TRANSFORM = ContribRule
+
+    def test_reports_but_never_changes_code(self):
+        source = """
+            import tensorflow as tf
+            hparams = tf.contrib.training.HParams(lr=0.1)
+        """
+        self.assertCodemod(source, source)
+
+
+def test_each_use_reported_once_at_the_outermost_name_with_a_manual_step():
+    source = (
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib import layers\n"
+        "x = tf.contrib.layers.conv2d(1)\n"
+        "y = layers.flatten(x)\n"
+    )
+    assert _entries(source) == [
+        ("contrib-removed", "error", 2, "tensorflow.contrib.layers has no automatic conversion"),
+        ("contrib-removed", "error", 3, "tensorflow.contrib.layers.conv2d has no automatic conversion"),
+        ("contrib-removed", "error", 4, "tensorflow.contrib.layers.flatten has no automatic conversion"),
+    ]
+    context = CodemodContext()
+    applied = apply_rules(cst.parse_module(source), [ContribRule(context)])
+    assert all(e.manual and "tf.contrib was removed" in e.manual for e in applied.entries)
+
+
+def test_names_another_rule_converts_are_not_reported():
+    assert _entries("import tensorflow as tf\nnet = tf.contrib.slim.conv2d(x, 1, 3)\n") == []
+
+
+def test_must_not_fire_on_shadowed_tf_strings_or_comments():
+    source = (
+        "import tensorflow as tf\n"
+        "def f(tf):\n"
+        "    return tf.contrib.layers  # tf.contrib.layers\n"
+        "s = 'tf.contrib.layers.conv2d'\n"
+    )
+    assert _entries(source) == []

@@ -1,0 +1,110 @@
+"""tf-flags: tf.app.flags / tf.flags / tf.app.run / uflag -> compat.flags, keeping the user's alias."""
+
+from libcst.codemod import CodemodTest
+
+from codemods.rules.flags import FlagsRule
+
+
+class TestFlagsRule(CodemodTest):
+    TRANSFORM = FlagsRule
+
+    def test_app_flags_and_run(self):
+        before = """
+            import tensorflow as tf
+
+            tf.app.flags.DEFINE_integer("steps", 20, "training steps")
+            FLAGS = tf.app.flags.FLAGS
+
+            if __name__ == "__main__":
+                tf.app.run()
+        """
+        after = """
+            import tensorflow as tf
+            import compat.flags as flags
+
+            flags.DEFINE_integer("steps", 20, "training steps")
+            FLAGS = flags.FLAGS
+
+            if __name__ == "__main__":
+                flags.run()
+        """
+        self.assertCodemod(before, after)
+
+    def test_alias_assignment_becomes_the_import(self):
+        before = """
+            import tensorflow as tf
+            flags = tf.flags
+            flags.DEFINE_string("data_dir", "/data", "input")
+            tf.app.run(main=main)
+        """
+        after = """
+            import tensorflow as tf
+            import compat.flags as flags
+            flags.DEFINE_string("data_dir", "/data", "input")
+            flags.run(main=main)
+        """
+        self.assertCodemod(before, after)
+
+    def test_platform_uflag_keeps_its_name_and_the_other_imports(self):
+        before = """
+            from uaitrain.arch.tensorflow import uflag, uai_dist  # platform SDK
+            uflag.DEFINE_integer("batch_size", 8, "images per step")
+        """
+        after = """
+            from uaitrain.arch.tensorflow import uai_dist  # platform SDK
+            import compat.flags as uflag
+            uflag.DEFINE_integer("batch_size", 8, "images per step")
+        """
+        self.assertCodemod(before, after)
+
+    def test_from_imports_of_flags_and_app(self):
+        before = """
+            from tensorflow import flags as f
+            from tensorflow.compat.v1.app import run
+            from tensorflow import app
+            f.DEFINE_bool("fast", False, "")
+            app.flags.DEFINE_bool("slow", False, "")
+            run()
+        """
+        after = """
+            import compat.flags as f
+            from compat.flags import run
+            f.DEFINE_bool("fast", False, "")
+            f.DEFINE_bool("slow", False, "")
+            run()
+        """
+        self.assertCodemod(before, after)
+
+    def test_name_flags_taken_uses_the_fallback_alias(self):
+        before = """
+            import tensorflow as tf
+            flags = ["--fast"]
+            tf.app.flags.DEFINE_bool("fast", False, "")
+        """
+        after = """
+            import tensorflow as tf
+            import compat.flags as compat_flags
+
+            flags = ["--fast"]
+            compat_flags.DEFINE_bool("fast", False, "")
+        """
+        self.assertCodemod(before, after)
+
+    def test_must_not_fire_on_shadowed_tf_strings_or_comments(self):
+        source = """
+            import tensorflow as tf
+
+            def configure(tf):
+                # tf.app.flags is a local object here, not TensorFlow
+                tf.app.flags.DEFINE_integer("n", 1, "")
+                return "tf.app.run()"
+        """
+        self.assertCodemod(source, source)
+
+    def test_must_not_fire_without_tensorflow(self):
+        source = """
+            import myproject as tf
+            tf.app.flags.DEFINE_integer("n", 1, "")
+            tf.app.run()
+        """
+        self.assertCodemod(source, source)

@@ -1,0 +1,73 @@
+"""contrib-slim: tf.contrib.slim in all its import forms -> compat.slim / tf_slim."""
+
+from libcst.codemod import CodemodTest
+
+from codemods.rules.slim import SlimRule
+
+
+class TestSlimRule(CodemodTest):
+    TRANSFORM = SlimRule
+
+    def test_import_as(self):
+        before = """
+            import tensorflow as tf
+            import tensorflow.contrib.slim as slim
+            net = slim.conv2d(images, 32, [3, 3])
+        """
+        after = """
+            import tensorflow as tf
+            import compat.slim as slim
+            net = slim.conv2d(images, 32, [3, 3])
+        """
+        self.assertCodemod(before, after)
+
+    def test_from_contrib_import_slim_keeps_alias_and_other_names(self):
+        before = """
+            from tensorflow.contrib import slim as s, layers
+        """
+        after = """
+            from tensorflow.contrib import layers
+            import compat.slim as s
+        """
+        self.assertCodemod(before, after)
+
+    def test_assignment_and_inline_uses(self):
+        before = """
+            import tensorflow as tf
+            slim = tf.contrib.slim
+
+            def head(net):
+                return tf.contrib.slim.fully_connected(net, 10)
+        """
+        after = """
+            import tensorflow as tf
+            import compat.slim as slim
+
+            def head(net):
+                return slim.fully_connected(net, 10)
+        """
+        self.assertCodemod(before, after)
+
+    def test_submodules_go_to_tf_slim_with_the_runtime_fix_imported(self):
+        before = """
+            from tensorflow.contrib.slim.nets import resnet_v1
+            from tensorflow.contrib.slim import arg_scope
+            import tensorflow.contrib.slim.nets as nets
+        """
+        after = """
+            from tf_slim.nets import resnet_v1
+            from tf_slim import arg_scope
+            import tf_slim.nets as nets
+            import compat.slim
+        """
+        self.assertCodemod(before, after)
+
+    def test_must_not_fire_on_shadowed_tf_strings_or_comments(self):
+        source = """
+            import tensorflow as tf
+
+            def build(tf):
+                slim = tf.contrib.slim  # a stand-in object, not TensorFlow
+                return slim, "import tensorflow.contrib.slim as slim"
+        """
+        self.assertCodemod(source, source)
