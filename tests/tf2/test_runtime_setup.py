@@ -23,6 +23,8 @@ def test_import_compat_is_light_and_tf_estimator_appears_with_tensorflow(run_py)
 @pytest.mark.parametrize("keras_first", [False, True])
 def test_tensorflow_imported_before_compat(run_py, keras_first):
     result = run_py(f"""
+        import os
+        os.environ.pop("TF_USE_LEGACY_KERAS", None)  # inherited from pytest, whose process imported compat
         import tensorflow.compat.v1 as tf
         tf.disable_v2_behavior()
         try:
