@@ -8,8 +8,16 @@ import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from codemods import _names
-from codemods._rule import FileState, Rule
+from codemods import _imports, _names
+from codemods._rule import FastInit, FileState, Rule
+
+
+class _AddImports(FastInit, AddImportsVisitor):
+    pass
+
+
+class _RemoveImports(FastInit, RemoveImportsVisitor):
+    pass
 
 
 class _Dispatcher(cst.CSTTransformer):
@@ -70,7 +78,8 @@ def apply_rules(module, rules, table=None, claims=None):
         rule.begin_file(state)
     new = module.visit(_Dispatcher(rules))
     context = rules[0].context
-    for visitor in (AddImportsVisitor, RemoveImportsVisitor):
+    new = _imports.add_plain_imports(new, context)
+    for visitor in (_AddImports, _RemoveImports):
         if context.scratch.get(visitor.CONTEXT_KEY):
             new = visitor(context).transform_module(new)
     return Applied(new, _positioned(module, state.reports))

@@ -1,0 +1,65 @@
+"""Property: Python sources without TensorFlow come out byte-identical, whatever else they hold."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from codemods._engine import Options, migrate_python
+
+NAMES = st.sampled_from(["tf", "flags", "slim", "app", "tensorflow", "contrib", "x", "uflag"])
+MODULES = st.sampled_from(["os", "json", "myproject.tensorflow_utils", "numpy", "tensorflow_like", "uaitrain_lib"])
+# Text that passes the cheap pre-filter, so the full libcst pass runs on these files too.
+MENTIONS = st.sampled_from(
+    [
+        "tf.app.flags.DEFINE_integer('n', 1, '')",
+        "import tensorflow.contrib.slim as slim",
+        "from uaitrain.arch.tensorflow import uflag",
+        "tf.contrib.layers.conv2d",
+    ]
+)
+
+
+@st.composite
+def statements(draw, depth=0):
+    name, other = draw(NAMES), draw(NAMES)
+    filler = draw(st.text("ab \t", max_size=5))
+    simple = [
+        f"{name} = {other}",
+        f"import {draw(MODULES)} as {name}",
+        f"{name}.app.flags.DEFINE_integer('steps', {draw(st.integers(0, 99))}, 'doc')",
+        f"{name} = {other}.contrib.slim.conv2d({name}, 3)",
+        f"{name}.app.run()",
+        f"# {draw(MENTIONS)}",
+        f"{name} = {draw(MENTIONS)!r}",
+        f"{name} = '''{draw(MENTIONS)}\n{filler}'''",
+        f"{name} = [{other},  {other}]  # {draw(MENTIONS)}",
+    ]
+    line = draw(st.sampled_from(simple))
+    if depth < 2 and draw(st.booleans()):
+        indent = draw(st.sampled_from(["    ", "\t", "  "]))
+        body = draw(st.lists(statements(depth + 1), min_size=1, max_size=3))
+        head = draw(st.sampled_from([f"def {name}({other}):", f"class {name.upper()}:", f"for {name} in {other}:",
+                                     f"if {name}:", f"with {other} as {name}:"]))
+        inner = "".join(indent + part for stmt in ["pass\n", *body] for part in stmt.splitlines(keepends=True))
+        return f"{head}\n{inner}"
+    return line + draw(st.sampled_from(["", "  ", "\t"])) + "\n"
+
+
+@st.composite
+def sources(draw):
+    text = "".join(draw(st.lists(statements(), min_size=1, max_size=12)))
+    newline = draw(st.sampled_from(["\n", "\r\n"]))
+    text = text.replace("\n", newline)
+    if draw(st.booleans()):
+        text = text.rstrip("\r\n")  # no final newline
+    prefix = draw(st.sampled_from([b"", b"\xef\xbb\xbf", b"# -*- coding: latin-1 -*-\n"]))
+    return prefix + text.encode("latin-1" if b"latin-1" in prefix else "utf-8")
+
+
+@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sources())
+def test_sources_without_tensorflow_come_out_byte_identical(data):
+    for level in ("safe", "native"):
+        outcome = migrate_python(data, Options(level=level))
+        assert outcome.new is None
+        assert not outcome.skipped, outcome.entries
+        assert outcome.entries == []
