@@ -23,8 +23,9 @@ class _RemoveImports(FastInit, RemoveImportsVisitor):
 class _Dispatcher(cst.CSTTransformer):
     """Calls each rule's own visit_<Node>/leave_<Node> methods, in registry order."""
 
-    def __init__(self, rules):
+    def __init__(self, rules, state):
         super().__init__()
+        self._state, self._depth = state, 0
         self._visit = collections.defaultdict(list)
         self._leave = collections.defaultdict(list)
         for rule in rules:
@@ -34,11 +35,22 @@ class _Dispatcher(cst.CSTTransformer):
                     getattr(self, "_" + kind)[node_type].append(getattr(rule, name))
 
     def on_visit(self, node):
+        if self._depth == 1 and isinstance(node, cst.BaseStatement):
+            self._state.top += 1  # entering the next top-level statement (for report positions)
+        self._depth += 1
         for method in self._visit.get(type(node).__name__, ()):
             method(node)
         return True
 
+    # Rules have no visit_<Node>_<field> methods: skip libcst's per-field lookups (a third of a pass).
+    def on_visit_attribute(self, node, attribute):
+        pass
+
+    def on_leave_attribute(self, original_node, attribute):
+        pass
+
     def on_leave(self, original_node, updated_node):
+        self._depth -= 1
         for method in self._leave.get(type(original_node).__name__, ()):
             updated_node = method(original_node, updated_node)
             if type(updated_node) is not type(original_node):
@@ -76,7 +88,7 @@ def apply_rules(module, rules, table=None, claims=None):
     state = FileState(names=_names.resolver(module, table), table=table, claims=claims)
     for rule in rules:
         rule.begin_file(state)
-    new = module.visit(_Dispatcher(rules))
+    new = module.visit(_Dispatcher(rules, state))
     context = rules[0].context
     new = _imports.add_plain_imports(new, context)
     for visitor in (_AddImports, _RemoveImports):
@@ -85,15 +97,34 @@ def apply_rules(module, rules, table=None, claims=None):
     return Applied(new, _positioned(module, state.reports))
 
 
+def _statement_lines(code):
+    """First line of each top-level statement as libcst groups them (`a; b` is one line)."""
+    lines, end = [], 0
+    for stmt in ast.parse(code).body:
+        # like libcst's positions, `lineno` of a decorated def/class is its `def`/`class` line
+        if stmt.lineno > end or not lines:
+            lines.append(stmt.lineno)
+        end = stmt.end_lineno
+    return lines
+
+
 def _positioned(module, reports):
+    """Give entries line:col. PositionProvider on the whole module costs about a code generation
+    pass; instead each reported top-level statement is positioned alone and offset by the line
+    Python's parser gives it."""
     if not reports:
         return []
-    # Positions cost a code-generation pass: only files with something to report pay for it.
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    entries = []
-    for node, entry in reports:
-        where = positions.get(node)
-        if where is not None:
-            entry.line, entry.col = where.start.line, where.start.column + 1
-        entries.append(entry)
+    starts = _statement_lines(module.code)
+    by_statement = collections.defaultdict(list)
+    for top, node, entry in reports:
+        by_statement[top].append((node, entry))
+    for top, items in by_statement.items():
+        stmt = module.body[top]
+        positions = MetadataWrapper(cst.Module(body=[stmt]), unsafe_skip_copy=True).resolve(PositionProvider)
+        offset = starts[top] - positions[stmt].start.line
+        for node, entry in items:
+            where = positions.get(node)
+            if where is not None:
+                entry.line, entry.col = where.start.line + offset, where.start.column + 1
+    entries = [entry for _, _, entry in reports]
     return sorted(entries, key=lambda e: (e.line, e.col))

@@ -109,10 +109,16 @@ class TableNames:
 
     def __init__(self, table):
         self._imports = table.imports
+        self._heads = frozenset(table.imports)
 
     def qualified(self, node):
         if not isinstance(node, (cst.Name, cst.Attribute)):
             return frozenset()
+        head = node
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        if not (isinstance(head, cst.Name) and head.value in self._heads):
+            return frozenset()  # the common case, decided without building the dotted name
         dotted = get_full_name_for_node(node)
         if dotted is None:
             return frozenset()

@@ -30,7 +30,8 @@ class FileState:
     names: object  # TableNames or ScopeNames
     table: object  # NameTable
     claims: tuple  # qualified-name prefixes rewritten by the active rules
-    reports: list = dataclasses.field(default_factory=list)  # (original node, Entry)
+    reports: list = dataclasses.field(default_factory=list)  # (top-level statement index, original node, Entry)
+    top: int = -1  # index of the top-level statement being visited
     taken: set = dataclasses.field(default_factory=set)  # aliases the rules have chosen so far
 
 
@@ -86,7 +87,7 @@ class Rule(FastInit, VisitorBasedCodemodCommand):
         entry = Entry(
             rule=self.ID, message=message, severity=severity, manual=manual, level="native" if native else "safe"
         )
-        self.state.reports.append((node, entry))
+        self.state.reports.append((self.state.top, node, entry))
 
     # -- standalone use, e.g. in CodemodTest
     def transform_module(self, tree):

@@ -1,0 +1,223 @@
+"""uai-migrate speed on a generated tree of TF1-style code, against tf_upgrade_v2 and libcst's floor.
+
+    python bench/migrate_bench.py [--lines 40000] [--jobs N] [--keep DIR]
+
+One run measures, on the same files (wall time, each tool in its own process):
+  tf_upgrade_v2 --intree      TensorFlow's own upgrade script (tf2 env), TF import included
+  floor                        libcst parse + code generation of every file, no transforms, one process
+  uai-migrate -j1 / -jN        first run (empty cache), migrated copy written with --out
+  uai-migrate rerun            same tree again, result cache warm
+and prints the ratio table recorded in bench/RESULTS.md. Targets (issue 7): <= 0.5x tf_upgrade_v2,
+<= 1.5x the floor, re-run <= 0.1x.
+"""
+
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FLOOR = """
+import pathlib, sys, libcst
+for path in sorted(pathlib.Path(sys.argv[1]).rglob("*.py")):
+    libcst.parse_module(path.read_text()).code
+"""
+
+HEADER = '''"""Generated TF1-era training module {index}."""
+import os
+
+import numpy as np
+import tensorflow as tf
+{slim_import}
+from uaitrain.arch.tensorflow import uflag
+
+flags = tf.app.flags
+flags.DEFINE_integer("batch_size_{index}", 32, "images per step")
+flags.DEFINE_float("learning_rate_{index}", 0.1, "initial learning rate")
+tf.app.flags.DEFINE_string("model_dir_{index}", "/tmp/model", "checkpoints")
+FLAGS = tf.app.flags.FLAGS
+'''
+
+SLIM_IMPORTS = [
+    "import tensorflow.contrib.slim as slim",
+    "from tensorflow.contrib import slim",
+    "slim = tf.contrib.slim",
+]
+
+BLOCKS = [
+    '''
+
+def conv_block_{n}(inputs, filters, is_training):
+    """A conv - batch norm - relu block."""
+    with tf.variable_scope("block_{n}"):
+        net = tf.layers.conv2d(inputs, filters, 3, padding="same", use_bias=False)
+        net = tf.layers.batch_normalization(net, training=is_training)
+        net = tf.nn.relu(net)
+        if filters > 64:
+            net = tf.layers.max_pooling2d(net, 2, 2)
+        return net
+''',
+    '''
+
+def slim_head_{n}(net, num_classes, keep_prob=0.8):
+    with slim.arg_scope([slim.fully_connected], activation_fn=tf.nn.relu):
+        net = slim.flatten(net)
+        net = slim.fully_connected(net, 256, scope="fc_{n}")
+        net = tf.nn.dropout(net, keep_prob=keep_prob)
+        logits = slim.fully_connected(net, num_classes, activation_fn=None, scope="logits_{n}")
+    return logits
+''',
+    '''
+
+def loss_{n}(logits, labels, weight_decay=1e-4):
+    cross_entropy = tf.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
+    l2 = weight_decay * tf.add_n([tf.nn.l2_loss(v) for v in tf.trainable_variables()])
+    tf.summary.scalar("cross_entropy_{n}", cross_entropy)
+    accuracy = tf.reduce_mean(tf.to_float(tf.equal(tf.argmax(logits, 1), labels)), reduction_indices=[0])
+    return cross_entropy + l2, accuracy
+''',
+    '''
+
+def train_op_{n}(total_loss, global_step):
+    learning_rate = tf.train.piecewise_constant(global_step, [1000, 2000], [0.1, 0.01, 0.001])
+    optimizer = tf.train.MomentumOptimizer(learning_rate, momentum=0.9)
+    update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+    with tf.control_dependencies(update_ops):
+        return optimizer.minimize(total_loss, global_step=global_step)
+''',
+    '''
+
+def input_fn_{n}(data_dir, batch_size):
+    files = tf.gfile.Glob(os.path.join(data_dir, "train-*"))
+
+    def parse(record):
+        features = tf.parse_single_example(record, {{
+            "image/encoded": tf.FixedLenFeature([], tf.string),
+            "image/class/label": tf.FixedLenFeature([], tf.int64),
+        }})
+        image = tf.image.decode_jpeg(features["image/encoded"], channels=3)
+        image = tf.image.resize_images(image, [32, 32])
+        return image, features["image/class/label"]
+
+    dataset = tf.data.TFRecordDataset(files).map(parse).shuffle(1024).repeat()
+    return dataset.batch(batch_size).make_one_shot_iterator().get_next()
+''',
+    '''
+
+def run_session_{n}(train_op, loss, steps):
+    init = tf.global_variables_initializer()
+    config = tf.ConfigProto(allow_soft_placement=True)
+    with tf.Session(config=config) as sess:
+        sess.run(init)
+        for step in range(steps):
+            _, value = sess.run([train_op, loss])
+            if step % 10 == 0:
+                tf.logging.info("step %d loss %.3f", step, value)
+    return value
+''',
+    '''
+
+class Model_{n}(object):
+    """A small model object, as TF1 code often had."""
+
+    def __init__(self, num_classes, data_format="channels_last"):
+        self.num_classes = num_classes
+        self.data_format = data_format
+
+    def __call__(self, inputs, training):
+        net = tf.layers.conv2d(inputs, 16, 3, data_format=self.data_format)
+        net = tf.layers.flatten(net)
+        return tf.layers.dense(net, self.num_classes)
+''',
+]
+
+FOOTER = '''
+
+def main(_):
+    tf.logging.set_verbosity(tf.logging.INFO)
+    return FLAGS.batch_size_{index}
+
+
+if __name__ == "__main__":
+    tf.app.run()
+'''
+
+
+def generate(root, lines):
+    """Write TF1-style modules under `root` until they hold at least `lines` lines; return the count."""
+    rng = random.Random(7)
+    total = index = 0
+    while total < lines:
+        parts = [HEADER.format(index=index, slim_import=SLIM_IMPORTS[index % 3])]
+        parts += [rng.choice(BLOCKS).format(n=n) for n in range(rng.randint(8, 16))]
+        parts.append(FOOTER.format(index=index))
+        text = "".join(parts)
+        path = os.path.join(root, f"pkg{index % 10}", f"model_{index}.py")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as handle:
+            handle.write(text)
+        total += text.count("\n")
+        index += 1
+    return total, index
+
+
+def timed(cmd, env=None):
+    start = time.perf_counter()
+    result = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if result.returncode not in (0, 1):
+        raise SystemExit(f"{cmd[:3]} failed ({result.returncode}): {result.stderr[-2000:]}")
+    return elapsed, result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=int, default=40000)
+    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
+    parser.add_argument("--keep", help="generate the tree here and keep it")
+    args = parser.parse_args()
+    work = args.keep or tempfile.mkdtemp(prefix="migrate-bench-")
+    tree = os.path.join(work, "tree")
+    shutil.rmtree(tree, ignore_errors=True)
+    lines, files = generate(tree, args.lines)
+    env = dict(os.environ, PYTHONPATH=REPO, XDG_CACHE_HOME=os.path.join(work, "cache"), TF_CPP_MIN_LOG_LEVEL="3")
+    shutil.rmtree(os.path.join(work, "cache"), ignore_errors=True)
+    upgrade = os.path.join(os.path.dirname(sys.executable), "tf_upgrade_v2")
+    migrate = [sys.executable, "-m", "codemods", "--format", "json"]
+
+    def out(name):
+        path = os.path.join(work, name)
+        shutil.rmtree(path, ignore_errors=True)
+        return path
+
+    rows = {}
+    rows["tf_upgrade_v2 --intree"], _ = timed(
+        [upgrade, "--intree", tree, "--outtree", out("upgraded"), "--reportfile", os.path.join(work, "report.txt")], env
+    )
+    rows["floor: libcst parse + codegen (1 process)"], _ = timed([sys.executable, "-c", FLOOR, tree], env)
+    rows["uai-migrate -j1 --no-cache"], _ = timed([*migrate, "-j1", "--no-cache", "--out", out("m1"), tree], env)
+    rows[f"uai-migrate -j{args.jobs} (first run)"], first = timed([*migrate, f"-j{args.jobs}", "--out", out("mN"), tree], env)
+    rows[f"uai-migrate -j{args.jobs} (re-run, cache warm)"], again = timed(
+        [*migrate, f"-j{args.jobs}", "--out", out("mN2"), tree], env
+    )
+    import json
+
+    summary, summary_again = json.loads(first.stdout)["summary"], json.loads(again.stdout)["summary"]
+    anchor = rows["tf_upgrade_v2 --intree"]
+    floor = rows["floor: libcst parse + codegen (1 process)"]
+    first_run = rows[f"uai-migrate -j{args.jobs} (first run)"]
+    print(f"tree: {files} files, {lines} lines; uai-migrate changed {summary['changed']} files, "
+          f"{summary['info']} changes, {summary['error']} errors reported; re-run: {summary_again['cached']} from cache")
+    print(f"{'run':48} {'wall s':>8} {'/ tf_upgrade_v2':>16} {'/ floor':>8} {'/ first run':>12}")
+    for name, seconds in rows.items():
+        print(f"{name:48} {seconds:8.2f} {seconds / anchor:16.2f} {seconds / floor:8.2f} {seconds / first_run:12.2f}")
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
