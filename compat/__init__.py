@@ -42,6 +42,9 @@ def install():
     _keras_setup.prefer_legacy_keras()
     _keras_setup.check_loaded_tensorflow()
     _estimator_support.activate()
+    from compat import _slim_fix
+
+    _slim_fix.install()
 
 
 def __getattr__(name):

@@ -1,56 +1,63 @@
-"""Make tf-slim 1.1.0 (its newest release) build `slim.batch_norm` on TF 2.15 and TF 2.21.
+"""Make tf-slim 1.1.0 (the newest release) work on TF 2.15 and TF 2.21.
 
-What breaks: tf-slim imports `tensorflow.python.layers.normalization`, whose TF shim loads
-`tf_keras.legacy_tf_layers.normalization` lazily. That module path exists in no released
-Keras: tf-keras 2.21 ships it as `tf_keras.src.legacy_tf_layers`, Keras 2.15 as
-`keras.src.legacy_tf_layers`, and TF 2.15 has no tf_keras at all. So `slim.batch_norm`, and
-with it most of `tf_slim.nets`, raises ModuleNotFoundError on both versions.
-
-The fix registers the real module under the missing names in `sys.modules` (TF's lazy loader
-imports by full dotted name, which Python answers from `sys.modules` without importing the
-parents). Conv, pooling and dense layers of tf-slim come from TF's own bundled copy and need
-nothing. `install()` is idempotent and cheap after the first call.
+tf-slim was released for TF 2.2 and reaches into TensorFlow internals that moved since:
+  - `tensorflow.python.framework.ops.Tensor` (gone: the class lives in
+    `tensorflow.python.framework.tensor`), used by `slim.batch_norm` and `smart_cond`;
+  - `tensorflow.python.layers.normalization` and friends forward to
+    `<keras>.legacy_tf_layers`, a module that only exists as `tf_keras.src.legacy_tf_layers`
+    (TF 2.21 + tf-keras) or `keras.src.legacy_tf_layers` (TF 2.15 + Keras 2.15).
+We provide the old names at runtime, without editing installed files, before tf_slim runs.
 """
 
 import importlib
+import importlib.util
 import sys
 
-from compat.errors import KerasSetupError
+# (missing module name, where its contents live now), first match wins.
+_LEGACY_LAYER_HOMES = (
+    ("tf_keras.legacy_tf_layers", "tf_keras.src.legacy_tf_layers"),
+    ("keras.legacy_tf_layers", "keras.src.legacy_tf_layers"),
+)
 
-MISSING = "tf_keras.legacy_tf_layers"
-# Where each Keras that TF 2.15 / 2.21 can be paired with keeps the legacy tf.layers.
-_PROVIDERS = ("tf_keras.src.legacy_tf_layers", "keras.src.legacy_tf_layers")
+_installed = False
 
 
-def _import_optional(name):
+def _alias_package(missing, home):
+    if missing in sys.modules or importlib.util.find_spec(home.split(".")[0]) is None:
+        return
     try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as err:
-        if err.name and name.startswith(err.name):
-            return None  # the module (or its package) is absent; a broken install raises
-        raise
-
-
-def provider():
-    """Name of the installed package that really holds the legacy tf.layers, or None."""
-    for name in _PROVIDERS:
-        if _import_optional(name + ".normalization") is not None:
-            return name
-    return None
+        package = importlib.import_module(home)
+    except ImportError:
+        return
+    sys.modules[missing] = package
+    for sub in ("base", "core", "convolutional", "normalization", "pooling", "variable_scope_shim"):
+        try:
+            sys.modules[f"{missing}.{sub}"] = importlib.import_module(f"{home}.{sub}")
+        except ImportError:
+            continue
 
 
 def install():
-    """Register `tf_keras.legacy_tf_layers[.normalization]` if the name is missing; return the provider used."""
-    if MISSING + ".normalization" in sys.modules:
-        return sys.modules[MISSING].__name__
-    if _import_optional(MISSING + ".normalization") is not None:
-        return MISSING  # a future tf-keras that ships the name itself
-    source = provider()
-    if source is None:
-        raise KerasSetupError(
-            "tf-slim needs the legacy tf.layers of tf-keras (TF >= 2.16) or Keras 2 (TF <= 2.15); "
-            "neither tf_keras.src.legacy_tf_layers nor keras.src.legacy_tf_layers can be imported"
-        )
-    sys.modules[MISSING] = importlib.import_module(source)
-    sys.modules[MISSING + ".normalization"] = importlib.import_module(source + ".normalization")
-    return source
+    """Idempotently provide what tf-slim expects; imports TensorFlow."""
+    global _installed
+    if _installed:
+        return
+    from tensorflow.python.framework import ops
+
+    if not hasattr(ops, "Tensor"):
+        from tensorflow.python.framework import tensor
+
+        ops.Tensor = tensor.Tensor
+    for missing, home in _LEGACY_LAYER_HOMES:
+        _alias_package(missing, home)
+    # tf_keras itself must resolve for TF 2.15's forwarding modules when only keras exists.
+    if importlib.util.find_spec("tf_keras") is None and "tf_keras" not in sys.modules:
+        try:
+            keras = importlib.import_module("keras")
+            sys.modules["tf_keras"] = keras
+            sys.modules["tf_keras.legacy_tf_layers"] = sys.modules.get("keras.legacy_tf_layers") or importlib.import_module(
+                "keras.src.legacy_tf_layers"
+            )
+        except ImportError:
+            pass
+    _installed = True
