@@ -1,0 +1,7 @@
+"""Models written once for both runtimes.
+
+`resnet.ResNet`: ResNet v1/v2 (ImageNet sizes 18-200, CIFAR-size 8/14/20) as a Keras model
+that works inside an Estimator `model_fn` (graph mode, TF 2.15 and TF 2.21 via compat) and
+under tf.distribute strategies. `names`: stable variable names for checkpoints that cross
+runtimes. `slim_zoo`: tf-slim nets by `model_name`.
+"""

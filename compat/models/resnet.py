@@ -1,0 +1,145 @@
+"""ResNet v1 and v2, one Keras definition for Estimator graph code and for TF2 strategies.
+
+    model = ResNet(resnet_size=50, num_classes=1001, version=2)
+    logits = model(images, training=True)        # images: [batch, height, width, 3], float
+
+Sizes 18/34 use basic blocks, 50/101/152/200 bottleneck blocks (ImageNet stem: 7x7/2 conv +
+3x3/2 max-pool, four stages); sizes 8/14/20 (6n+2) are the CIFAR-size nets for 32x32 images
+(3x3 stem, three stages of 16/32/64 filters). Layer names are fixed (`conv0`, `stage1_block0/
+conv2`, `logits`, ...): `compat.models.names` turns them into checkpoint names both runtimes
+share. The model computes no loss: weight decay is the caller's (`l2_weights`).
+"""
+
+import tensorflow as tf
+
+IMAGENET_LAYOUT = {
+    18: ("basic", (2, 2, 2, 2)),
+    34: ("basic", (3, 4, 6, 3)),
+    50: ("bottleneck", (3, 4, 6, 3)),
+    101: ("bottleneck", (3, 4, 23, 3)),
+    152: ("bottleneck", (3, 8, 36, 3)),
+    200: ("bottleneck", (3, 24, 36, 3)),
+}
+CIFAR_SIZES = (8, 14, 20)
+SIZES = tuple(sorted(set(IMAGENET_LAYOUT) | set(CIFAR_SIZES)))
+
+
+def layout(resnet_size):
+    """(block kind, blocks per stage, filters of the first stage, ImageNet stem?) for a size."""
+    if resnet_size in IMAGENET_LAYOUT:
+        kind, blocks = IMAGENET_LAYOUT[resnet_size]
+        return kind, blocks, 64, True
+    if resnet_size in CIFAR_SIZES:
+        return "basic", ((resnet_size - 2) // 6,) * 3, 16, False
+    raise ValueError(f"resnet_size must be one of {SIZES}, got {resnet_size}")
+
+
+class _Block(tf.keras.layers.Layer):
+    """A residual block: basic (two 3x3) or bottleneck (1x1, 3x3, 1x1 x4), v1 or v2 order."""
+
+    def __init__(self, kind, filters, strides, version, bn, projection, name):
+        super().__init__(name=name)
+        self.version = version
+        out_filters = filters * 4 if kind == "bottleneck" else filters
+        shapes = [(1, filters, 1), (3, filters, strides), (1, out_filters, 1)] if kind == "bottleneck" else [
+            (3, filters, strides),
+            (3, filters, 1),
+        ]
+        self.convs = [
+            tf.keras.layers.Conv2D(f, k, s, padding="same", use_bias=False, name=f"conv{i + 1}")
+            for i, (k, f, s) in enumerate(shapes)
+        ]
+        self.bns = [bn(f"bn{i + 1}") for i in range(len(shapes))]
+        self.shortcut = (
+            tf.keras.layers.Conv2D(out_filters, 1, strides, use_bias=False, name="shortcut") if projection else None
+        )
+        # v1 normalises the projected shortcut; v2 feeds it the pre-activated input instead.
+        self.shortcut_bn = bn("shortcut_bn") if projection and version == 1 else None
+
+    def call(self, inputs, training=False):
+        if self.version == 2:
+            return self._call_v2(inputs, training)
+        shortcut = inputs
+        if self.shortcut is not None:
+            shortcut = self.shortcut_bn(self.shortcut(inputs), training=training)
+        net = inputs
+        for i, (conv, bn) in enumerate(zip(self.convs, self.bns)):
+            net = bn(conv(net), training=training)
+            if i < len(self.convs) - 1:
+                net = tf.nn.relu(net)
+        return tf.nn.relu(net + shortcut)
+
+    def _call_v2(self, inputs, training):
+        shortcut = inputs
+        net = inputs
+        for i, (conv, bn) in enumerate(zip(self.convs, self.bns)):
+            net = tf.nn.relu(bn(net, training=training))
+            if i == 0 and self.shortcut is not None:
+                shortcut = self.shortcut(net)
+            net = conv(net)
+        return net + shortcut
+
+
+class ResNet(tf.keras.Model):
+    def __init__(
+        self,
+        resnet_size=50,
+        num_classes=1001,
+        version=2,
+        data_format=None,
+        batch_norm_decay=0.997,
+        batch_norm_epsilon=1e-5,
+        name="resnet",
+    ):
+        super().__init__(name=name)
+        if version not in (1, 2):
+            raise ValueError(f"version must be 1 or 2, got {version}")
+        kind, blocks, filters, imagenet_stem = layout(resnet_size)
+        self.resnet_size, self.version, self.num_classes = resnet_size, version, num_classes
+        # CPU kernels for pooling and fused batch norm exist for NHWC only: channels_first is
+        # accepted (GPU users pass it) but computed as channels_last here.
+        self.data_format = data_format or "channels_last"
+
+        def bn(layer_name):
+            return tf.keras.layers.BatchNormalization(
+                momentum=batch_norm_decay, epsilon=batch_norm_epsilon, name=layer_name
+            )
+
+        self.conv0 = tf.keras.layers.Conv2D(
+            filters, 7 if imagenet_stem else 3, 2 if imagenet_stem else 1, padding="same", use_bias=False, name="conv0"
+        )
+        self.bn0 = bn("bn0") if version == 1 else None
+        self.pool0 = tf.keras.layers.MaxPool2D(3, 2, padding="same", name="pool0") if imagenet_stem else None
+        self.blocks = []
+        in_filters = filters
+        for stage, count in enumerate(blocks):
+            stage_filters = filters * 2**stage
+            out_filters = stage_filters * 4 if kind == "bottleneck" else stage_filters
+            for index in range(count):
+                strides = 2 if stage > 0 and index == 0 else 1
+                projection = index == 0 and (strides != 1 or in_filters != out_filters)
+                self.blocks.append(
+                    _Block(kind, stage_filters, strides, version, bn, projection, name=f"stage{stage}_block{index}")
+                )
+                in_filters = out_filters
+        self.final_bn = bn("final_bn") if version == 2 else None
+        self.logits = tf.keras.layers.Dense(num_classes, name="logits")
+
+    def call(self, images, training=False):
+        net = self.conv0(images)
+        if self.bn0 is not None:
+            net = tf.nn.relu(self.bn0(net, training=training))
+        if self.pool0 is not None:
+            net = self.pool0(net)
+        for block in self.blocks:
+            net = block(net, training=training)
+        if self.final_bn is not None:
+            net = tf.nn.relu(self.final_bn(net, training=training))
+        net = tf.reduce_mean(net, axis=[1, 2])
+        return self.logits(net)
+
+
+def l2_weights(variables):
+    """Sum of squares / 2 over the weights the example decays: every kernel, not batch-norm parameters."""
+    kernels = [v for v in variables if "kernel" in v.name]
+    return tf.add_n([tf.nn.l2_loss(tf.cast(v, tf.float32)) for v in kernels])
