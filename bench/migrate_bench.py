@@ -5,6 +5,7 @@
 One run measures, on the same files (wall time, each tool in its own process):
   tf_upgrade_v2 --intree      TensorFlow's own upgrade script (tf2 env), TF import included
   floor                        libcst parse + code generation of every file, no transforms, one process
+  no-op transformer            the floor plus one libcst transformer pass that changes nothing
   uai-migrate -j1 / -jN        first run (empty cache), migrated copy written with --out
   uai-migrate rerun            same tree again, result cache warm
 and prints the ratio table recorded in bench/RESULTS.md. Targets (issue 7): <= 0.5x tf_upgrade_v2,
@@ -12,6 +13,7 @@ and prints the ratio table recorded in bench/RESULTS.md. Targets (issue 7): <= 0
 """
 
 import argparse
+import json
 import os
 import random
 import shutil
@@ -23,8 +25,10 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FLOOR = """
 import pathlib, sys, libcst
+visit = sys.argv[2] == "visit"
 for path in sorted(pathlib.Path(sys.argv[1]).rglob("*.py")):
-    libcst.parse_module(path.read_text()).code
+    module = libcst.parse_module(path.read_text())
+    (module.visit(libcst.CSTTransformer()) if visit else module).code
 """
 
 HEADER = '''"""Generated TF1-era training module {index}."""
@@ -198,14 +202,13 @@ def main():
     rows["tf_upgrade_v2 --intree"], _ = timed(
         [upgrade, "--intree", tree, "--outtree", out("upgraded"), "--reportfile", os.path.join(work, "report.txt")], env
     )
-    rows["floor: libcst parse + codegen (1 process)"], _ = timed([sys.executable, "-c", FLOOR, tree], env)
+    rows["floor: libcst parse + codegen (1 process)"], _ = timed([sys.executable, "-c", FLOOR, tree, "-"], env)
+    rows["libcst parse + no-op transformer + codegen"], _ = timed([sys.executable, "-c", FLOOR, tree, "visit"], env)
     rows["uai-migrate -j1 --no-cache"], _ = timed([*migrate, "-j1", "--no-cache", "--out", out("m1"), tree], env)
     rows[f"uai-migrate -j{args.jobs} (first run)"], first = timed([*migrate, f"-j{args.jobs}", "--out", out("mN"), tree], env)
     rows[f"uai-migrate -j{args.jobs} (re-run, cache warm)"], again = timed(
         [*migrate, f"-j{args.jobs}", "--out", out("mN2"), tree], env
     )
-    import json
-
     summary, summary_again = json.loads(first.stdout)["summary"], json.loads(again.stdout)["summary"]
     anchor = rows["tf_upgrade_v2 --intree"]
     floor = rows["floor: libcst parse + codegen (1 process)"]
