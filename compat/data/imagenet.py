@@ -1,0 +1,106 @@
+"""ImageNet TFRecords -> tf.data, for Estimator `input_fn`s and for tf.distribute strategies.
+
+    ds = imagenet.dataset(data_dir, is_training=True, batch_size=64, image_size=32)
+    strategy.distribute_datasets_from_function(
+        lambda ctx: imagenet.dataset(data_dir, True, global_batch, 32, input_context=ctx))
+
+Files: `train-%05d-of-NNNNN` / `validation-%05d-of-NNNNN`, the shard count taken from the
+files present. Labels stay as written (1..1000; 0 is background in the 1001-class model).
+A record whose label is outside [0, num_classes) fails with its file named.
+"""
+
+import os
+
+import tensorflow as tf
+
+from compat.data import records
+from compat.errors import DataError
+
+SPLITS = {True: "train", False: "validation"}
+
+
+def shard_files(data_dir, is_training, pattern=None):
+    """Sorted shard paths of a split; DataError when the folder or the shards are missing."""
+    split = SPLITS[bool(is_training)]
+    if not tf.io.gfile.isdir(data_dir):
+        raise DataError(f"data dir {data_dir!r} does not exist")
+    files = sorted(tf.io.gfile.glob(os.path.join(data_dir, pattern or f"{split}-*-of-*")))
+    if not files:
+        raise DataError(f"no {split} shards matching {pattern or split + '-*-of-*'} in {data_dir!r}")
+    return files
+
+
+def _checked(filename, parsed, num_classes):
+    label = tf.cast(parsed["image/class/label"], tf.int32)
+    in_range = tf.logical_and(label >= 0, label < num_classes)
+    check = tf.debugging.Assert(in_range, [f"label out of range [0, {num_classes}) in a record of", filename, label])
+    with tf.control_dependencies([check]):
+        return tf.identity(label)
+
+
+def records_dataset(files, is_training, input_context=None, seed=None):
+    """(filename, serialized record) pairs; sharded per input pipeline, shuffled by file when training."""
+    ds = tf.data.Dataset.from_tensor_slices(files)
+    if input_context is not None and input_context.num_input_pipelines > 1:
+        if len(files) >= input_context.num_input_pipelines:
+            ds = ds.shard(input_context.num_input_pipelines, input_context.input_pipeline_id)
+        else:  # fewer files than pipelines: split records instead, so no pipeline sees nothing
+            return _with_names(ds, is_training, seed).shard(
+                input_context.num_input_pipelines, input_context.input_pipeline_id
+            )
+    return _with_names(ds, is_training, seed)
+
+
+def _with_names(files, is_training, seed):
+    if is_training:
+        files = files.shuffle(1024, seed=seed)
+    return files.interleave(
+        lambda name: tf.data.TFRecordDataset(name).map(lambda record: (name, record)),
+        cycle_length=4,
+        num_parallel_calls=tf.data.AUTOTUNE,
+        deterministic=seed is not None or not is_training,
+    )
+
+
+def dataset(
+    data_dir,
+    is_training,
+    batch_size,
+    image_size,
+    num_classes=1001,
+    fast=False,
+    input_context=None,
+    repeat=True,
+    seed=None,
+    shuffle_buffer=1024,
+    pattern=None,
+):
+    """Batches of (float image [b, s, s, 3], int32 label [b]).
+
+    `batch_size` is global; with an `input_context` each replica gets its share.
+    """
+    if input_context is not None:
+        batch_size = input_context.get_per_replica_batch_size(batch_size)
+    files = shard_files(data_dir, is_training, pattern)
+    ds = records_dataset(files, is_training, input_context, seed)
+    if is_training:
+        ds = ds.shuffle(shuffle_buffer, seed=seed)
+    if repeat:
+        ds = ds.repeat()
+
+    def decode(filename, record):
+        parsed = records.parse(record)
+        label = _checked(filename, parsed, num_classes)
+        return records.preprocess(parsed, is_training, image_size, fast), label
+
+    ds = ds.map(decode, num_parallel_calls=tf.data.AUTOTUNE)
+    return ds.batch(batch_size, drop_remainder=is_training or repeat).prefetch(tf.data.AUTOTUNE)
+
+
+def input_fn(data_dir, is_training, batch_size, image_size, **kwargs):
+    """An Estimator `input_fn` (a callable taking no arguments, or `params`)."""
+
+    def make(params=None):
+        return dataset(data_dir, is_training, batch_size, image_size, **kwargs)
+
+    return make
