@@ -26,7 +26,7 @@ SUITES = {
 # task -> command run in the environment; extra arguments after the task name are appended.
 TASKS = {
     "tests": None,
-    "demo": ["python", "-m", "modern_tf2.demo"],
+    "demo": ["python", "-m", "codemods.demo"],
     "bench": ["python", "bench/run_all.py"],
 }
 

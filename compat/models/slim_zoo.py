@@ -1,0 +1,71 @@
+"""The TF-slim zoo by `model_name`, as research/slim's nets_factory mapped it.
+
+    logits, end_points = slim_zoo.build("resnet_v1_50", images, num_classes=1001, is_training=True)
+
+Graph mode (TF 2.15 and 2.21) through `compat.slim`; for TF2 strategies, `SlimNetLayer` wraps
+a net in a Keras layer with `track_tf1_style_variables`. Adding a net is one table row.
+tf-slim 1.1.0 ships no mobilenet, so `mobilenet_v1` is not offered.
+"""
+
+import functools
+
+import tensorflow as tf
+
+import compat.slim as slim
+from compat.slim import nets
+
+# model_name -> (net function, arg_scope function, default image size). vgg's `fc6` is a 7x7
+# VALID conv: it needs its default size; resnets take any size, inception_v3 at least 75.
+NETS = {
+    "resnet_v1_50": (nets.resnet_v1.resnet_v1_50, nets.resnet_v1.resnet_arg_scope, 224),
+    "resnet_v1_101": (nets.resnet_v1.resnet_v1_101, nets.resnet_v1.resnet_arg_scope, 224),
+    "resnet_v2_50": (nets.resnet_v2.resnet_v2_50, nets.resnet_v2.resnet_arg_scope, 224),
+    "resnet_v2_101": (nets.resnet_v2.resnet_v2_101, nets.resnet_v2.resnet_arg_scope, 224),
+    "vgg_16": (nets.vgg.vgg_16, nets.vgg.vgg_arg_scope, 224),
+    "vgg_19": (nets.vgg.vgg_19, nets.vgg.vgg_arg_scope, 224),
+    "inception_v1": (nets.inception.inception_v1, nets.inception.inception_v1_arg_scope, 224),
+    "inception_v3": (nets.inception.inception_v3, nets.inception.inception_v3_arg_scope, 299),
+    "alexnet_v2": (nets.alexnet.alexnet_v2, nets.alexnet.alexnet_v2_arg_scope, 224),
+}
+
+
+def _net(model_name):
+    if model_name not in NETS:
+        raise ValueError(f"unknown model_name {model_name!r}; the slim zoo has {', '.join(sorted(NETS))}")
+    return NETS[model_name]
+
+
+def default_image_size(model_name):
+    return _net(model_name)[2]
+
+
+def build(model_name, images, num_classes, is_training, weight_decay=0.0, **kwargs):
+    """(logits [batch, num_classes], end_points) with the net's own arg_scope defaults."""
+    net_fn, arg_scope_fn, _ = _net(model_name)
+    scope_args = {"weight_decay": weight_decay} if weight_decay else {}
+    with slim.arg_scope(arg_scope_fn(**scope_args)):
+        logits, end_points = net_fn(images, num_classes=num_classes, is_training=is_training, **kwargs)
+    if len(logits.shape) == 4:
+        logits = tf.squeeze(logits, [1, 2])
+    return logits, end_points
+
+
+class SlimNetLayer(tf.keras.layers.Layer):
+    """A slim net as a Keras layer, for tf.distribute strategies (variables tracked by Keras)."""
+
+    def __init__(self, model_name, num_classes, **kwargs):
+        super().__init__(name=model_name, **kwargs)
+        _net(model_name)
+        self.model_name, self.num_classes = model_name, num_classes
+
+    @tf.compat.v1.keras.utils.track_tf1_style_variables
+    def call(self, images, training=False):
+        return build(self.model_name, images, self.num_classes, is_training=training)[0]
+
+
+
+
+def get_network_fn(model_name, num_classes, is_training=False, weight_decay=0.0):
+    """research/slim's `nets_factory.get_network_fn`: images -> (logits, end_points)."""
+    _net(model_name)
+    return functools.partial(build, model_name, num_classes=num_classes, is_training=is_training, weight_decay=weight_decay)
