@@ -13,28 +13,33 @@ import importlib
 import importlib.util
 import sys
 
-# (missing module name, where its contents live now), first match wins.
-_LEGACY_LAYER_HOMES = (
-    ("tf_keras.legacy_tf_layers", "tf_keras.src.legacy_tf_layers"),
-    ("keras.legacy_tf_layers", "keras.src.legacy_tf_layers"),
-)
+# TF's forwarding modules (tensorflow/python/layers/*.py) import `tf_keras.legacy_tf_layers.*`;
+# its contents live in whichever Keras 2 is installed.
+_MISSING = "tf_keras.legacy_tf_layers"
+_HOMES = ("tf_keras.src.legacy_tf_layers", "keras.src.legacy_tf_layers")
+_SUBMODULES = ("base", "core", "convolutional", "normalization", "pooling", "variable_scope_shim")
 
 _installed = False
 
 
-def _alias_package(missing, home):
-    if missing in sys.modules or importlib.util.find_spec(home.split(".")[0]) is None:
+def _register_legacy_layers():
+    """Register only the missing module names, never a fake `tf_keras` package."""
+    if _MISSING in sys.modules:
         return
-    try:
-        package = importlib.import_module(home)
-    except ImportError:
-        return
-    sys.modules[missing] = package
-    for sub in ("base", "core", "convolutional", "normalization", "pooling", "variable_scope_shim"):
+    for home in _HOMES:
+        if importlib.util.find_spec(home.split(".")[0]) is None:
+            continue
         try:
-            sys.modules[f"{missing}.{sub}"] = importlib.import_module(f"{home}.{sub}")
+            package = importlib.import_module(home)
         except ImportError:
             continue
+        sys.modules[_MISSING] = package
+        for sub in _SUBMODULES:
+            try:
+                sys.modules[f"{_MISSING}.{sub}"] = importlib.import_module(f"{home}.{sub}")
+            except ImportError:
+                continue
+        return
 
 
 def install():
@@ -48,16 +53,5 @@ def install():
         from tensorflow.python.framework import tensor
 
         ops.Tensor = tensor.Tensor
-    for missing, home in _LEGACY_LAYER_HOMES:
-        _alias_package(missing, home)
-    # tf_keras itself must resolve for TF 2.15's forwarding modules when only keras exists.
-    if importlib.util.find_spec("tf_keras") is None and "tf_keras" not in sys.modules:
-        try:
-            keras = importlib.import_module("keras")
-            sys.modules["tf_keras"] = keras
-            sys.modules["tf_keras.legacy_tf_layers"] = sys.modules.get("keras.legacy_tf_layers") or importlib.import_module(
-                "keras.src.legacy_tf_layers"
-            )
-        except ImportError:
-            pass
+    _register_legacy_layers()
     _installed = True
