@@ -27,7 +27,23 @@ def shard_files(data_dir, is_training, pattern=None):
     files = sorted(tf.io.gfile.glob(os.path.join(data_dir, pattern or f"{split}-*-of-*")))
     if not files:
         raise DataError(f"no {split} shards matching {pattern or split + '-*-of-*'} in {data_dir!r}")
+    for path in files:
+        check_first_record(path)
     return files
+
+
+def check_first_record(path):
+    """DataError naming `path` when it is not a TFRecord file (a wrong or truncated shard).
+
+    Reading one record per shard is cheap and catches the usual mistakes up front, where tf.data
+    would fail later without naming the file. Corruption deeper in a shard still surfaces as
+    TensorFlow's DataLossError when it is read.
+    """
+    try:
+        for _ in tf.compat.v1.io.tf_record_iterator(path):
+            break
+    except tf.errors.OpError as err:
+        raise DataError(f"{path}: not a readable TFRecord file ({err.message.strip()})") from None
 
 
 def _checked(filename, parsed, num_classes):
