@@ -45,3 +45,7 @@ class EstimatorSupportError(CompatError):
 
 class KerasSetupError(CompatError):
     """Legacy Keras (needed by tf.compat.v1.layers and tf-slim) can no longer be selected in this process."""
+
+
+class ClusterError(CompatError):
+    """A running cluster lost a task it cannot continue without (e.g. a MultiWorkerMirrored peer)."""
