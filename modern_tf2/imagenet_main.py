@@ -1,0 +1,102 @@
+"""ResNet on ImageNet TFRecords with the tf.distribute strategy TF_CONFIG calls for.
+
+    python -m modern_tf2.imagenet_main --data_dir D --output_dir O --resnet_size 8 --image_size 32 --max_step 100
+
+The legacy program's flags (`compat.training.resnet_flags`) and the platform's; the strategy,
+loop, checkpoints and export are `modern_tf2.run_loop`'s. Bad input (TF_CONFIG, a batch that
+does not split over the replicas, missing data) is one line on stderr and exit 2.
+"""
+
+import compat  # noqa: F401 - first: selects tf-keras before TensorFlow binds Keras
+import compat.flags as flags
+from compat.cli import fail, main_guard
+from compat.errors import ClusterError
+from compat.training import resnet_flags
+
+resnet_flags.define_resnet_flags()
+FLAGS = flags.FLAGS
+
+
+def log_dir(values):
+    """`--log_dir` when given, else the output folder (the platform's default folder may not exist locally)."""
+    return values.log_dir if values["log_dir"].present else values.output_dir
+
+
+def settings(values):
+    from compat.training import schedule
+    from modern_tf2 import run_loop
+
+    return run_loop.Settings(
+        output_dir=values.output_dir,
+        log_dir=log_dir(values),
+        train_steps=schedule.train_steps(values.max_step, values.train_epochs, values.train_images, values.train_batch_size),
+        global_batch=values.train_batch_size,
+        num_devices=max(values.num_gpus, 1),
+        save_every=values.save_checkpoints_steps,
+        log_every=values.log_every_n_steps,
+        export=values.export,
+    )
+
+
+def program(values):
+    import tensorflow as tf
+
+    from compat.data import imagenet
+    from compat.models.resnet import ResNet, l2_weights
+    from compat.training import schedule
+    from modern_tf2 import run_loop, trainer
+
+    imagenet.shard_files(values.data_dir, is_training=True)  # a missing data dir fails here, in one line
+    seed = values.seed or None
+    if seed:
+        tf.keras.utils.set_random_seed(seed)
+    batches_per_epoch = schedule.steps_per_epoch(values.train_images, values.train_batch_size)
+
+    def build_model():
+        return ResNet(
+            resnet_size=values.resnet_size,
+            num_classes=values.num_classes,
+            version=int(values.resnet_version),
+            data_format=values.data_format,
+            batch_norm_decay=values.batch_norm_decay,
+            batch_norm_epsilon=values.batch_norm_epsilon,
+        )
+
+    def train_dataset(input_context):
+        return imagenet.dataset(
+            values.data_dir, True, values.train_batch_size, values.image_size, values.num_classes,
+            input_context=input_context, seed=seed,
+        )
+
+    def eval_dataset():
+        return imagenet.dataset(
+            values.data_dir, False, values.eval_batch_size, values.image_size, values.num_classes, repeat=False
+        )
+
+    return run_loop.Program(
+        build_model=build_model,
+        build_optimizer=lambda: trainer.sgd_momentum(
+            trainer.resnet_learning_rate(values.learning_rate, batches_per_epoch), values.momentum
+        ),
+        train_dataset=train_dataset,
+        eval_dataset=eval_dataset,
+        weight_decay=values.weight_decay,
+        decayed_weights=l2_weights,
+        image_size=values.image_size,
+    )
+
+
+@main_guard
+def main(argv):
+    del argv
+    from modern_tf2 import run_loop
+
+    try:
+        run_loop.run(program(FLAGS), settings(FLAGS))
+    except ClusterError as err:
+        fail(str(err), code=1)  # not the user's input: a runtime failure, exit 1
+    return 0
+
+
+if __name__ == "__main__":
+    flags.run(main)

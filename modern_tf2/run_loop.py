@@ -1,0 +1,186 @@
+"""The training loop both TF2 programs share: strategy from TF_CONFIG, train, checkpoint, export.
+
+    result = run_loop.run(program, settings)      # Program: model, optimizer, data; Settings: steps, folders
+
+Strategy (`compat.strategy`, TF_CONFIG in any dialect, rewritten to `chief` for TensorFlow):
+one device; Mirrored over the local devices (`--num_gpus` GPUs, or as many logical CPUs);
+MultiWorkerMirrored (workers, no ps); ParameterServer (the chief schedules steps through a
+`ClusterCoordinator`; ps and worker tasks only serve, inside `compat.strategy`); an evaluator
+task only evaluates the checkpoints the chief writes.
+
+Why a custom loop and not Keras `fit`: Keras 3 `fit` fails under MultiWorkerMirrored and
+ParameterServer (shared/spec/traps.md); tf-keras `fit` works, but needs a `DatasetCreator`
+under PS and a `BackupAndRestore` callback whose folder layout differs from the
+`CheckpointManager` one the evaluator, the export and a restarted chief read. One loop,
+`Trainer.distributed_step` either called (synchronous strategies) or scheduled (PS), runs
+under every strategy with either Keras, and its per-step loss is the one the equivalence
+test compares with the Estimator program's.
+
+Resumption: every task restores the latest checkpoint of `output_dir` before training, so a
+restarted job continues at the step it had saved (`BackupAndRestore` semantics).
+"""
+
+import dataclasses
+import os
+from typing import Callable, Optional
+
+import compat  # noqa: F401 - selects tf-keras before TensorFlow binds Keras
+import tensorflow as tf
+
+import compat.strategy as strategies
+from compat import tf_config
+from compat.errors import ClusterError, DeviceError
+from modern_tf2 import export
+from modern_tf2.checkpoints import ChiefCheckpoints
+from modern_tf2.progress import Progress
+from modern_tf2.trainer import Trainer
+
+# A peer that died makes collectives and remote calls fail with one of these.
+_LOST_PEER_ERRORS = (tf.errors.UnavailableError, tf.errors.DeadlineExceededError, tf.errors.CancelledError, tf.errors.AbortedError)
+
+
+@dataclasses.dataclass
+class Program:
+    """What a main supplies: all callables, run under the chosen strategy's scope."""
+
+    build_model: Callable[[], tf.keras.Model]
+    build_optimizer: Callable[[], tf.keras.optimizers.Optimizer]
+    train_dataset: Callable  # (tf.distribute.InputContext) -> dataset of (images, labels), per-replica batch
+    eval_dataset: Optional[Callable]  # () -> finite dataset of (images, labels), or None
+    weight_decay: float
+    decayed_weights: Callable  # (trainable variables) -> scalar to multiply by weight_decay
+    image_size: int
+
+
+@dataclasses.dataclass
+class Settings:
+    output_dir: str
+    log_dir: str
+    train_steps: int
+    global_batch: int
+    num_devices: int = 1
+    save_every: int = 100
+    log_every: int = 10
+    export: bool = True
+    evaluator_timeout: float = 600.0
+
+
+def run(program, settings, config=None):
+    """Train (or, on an evaluator task, evaluate) as the cluster in TF_CONFIG asks; return a summary dict."""
+    config = tf_config.from_environment() if config is None else config
+    chosen = strategies.kind(config, settings.num_devices)
+    strategy = strategies.strategy(config, settings.num_devices)  # ps and PS-worker tasks serve in here
+    if chosen == strategies.EVALUATOR:
+        return evaluate_checkpoints(program, settings)
+    replicas = strategy.num_replicas_in_sync
+    if settings.global_batch % replicas:
+        raise DeviceError(f"the batch of {settings.global_batch} does not split evenly over {replicas} replicas")
+    print(f"strategy {chosen} ({type(strategy).__name__}, {replicas} replica(s) in sync)", flush=True)
+    try:
+        return _train(program, settings, config, chosen, strategy)
+    except _LOST_PEER_ERRORS as err:
+        if chosen != strategies.MULTI_WORKER:
+            raise
+        first_line = (err.message or type(err).__name__).strip().splitlines()[0]
+        raise ClusterError(
+            f"{config.task}: a MultiWorkerMirrored peer was lost ({type(err).__name__}: {first_line[:200]}); "
+            f"restart the whole job to resume from the last checkpoint in {settings.output_dir}"
+        ) from None
+
+
+def _train(program, settings, config, chosen, strategy):
+    with strategy.scope():
+        model = program.build_model()
+        model(tf.zeros([1, program.image_size, program.image_size, 3]), training=False)
+        optimizer = program.build_optimizer()
+        optimizer.build(model.trainable_variables)
+        trainer = Trainer(model, optimizer, program.weight_decay, strategy, program.decayed_weights)
+    checkpoints = ChiefCheckpoints(tf.train.Checkpoint(model=model, optimizer=optimizer), settings.output_dir, config.is_chief)
+    restored = checkpoints.restore()
+    step = int(optimizer.iterations.numpy())
+    if restored:
+        print(f"restored {restored} at step {step}", flush=True)
+
+    if chosen == strategies.PARAMETER_SERVER:
+        coordinator = strategies.coordinator(strategy)
+        iterator = iter(coordinator.create_per_worker_dataset(lambda: strategy.distribute_datasets_from_function(program.train_dataset)))
+
+        def steps(count):
+            results = [coordinator.schedule(trainer.distributed_step, args=(iterator,)) for _ in range(count)]
+            coordinator.join()
+            return results[-1].fetch()
+
+    else:
+        iterator = iter(strategy.distribute_datasets_from_function(program.train_dataset))
+
+        def steps(count):
+            for _ in range(count):
+                loss = trainer.distributed_step(iterator)
+            return loss
+
+    progress = Progress(settings.log_dir, settings.global_batch, settings.train_steps, write=config.is_chief)
+    progress.start(step)
+    while step < settings.train_steps:
+        boundary = min(_next_multiple(step, settings.log_every), _next_multiple(step, settings.save_every), settings.train_steps)
+        loss = float(steps(boundary - step))
+        step = int(optimizer.iterations.numpy())
+        if step % settings.log_every == 0 or step >= settings.train_steps:
+            values = dict(loss=loss, learning_rate=float(_current_rate(optimizer)), **trainer.metrics())
+            progress.report(step, values)
+            trainer.reset_metrics()
+        if step % settings.save_every == 0 or step >= settings.train_steps:
+            checkpoints.save(step)
+    return _finish(program, settings, config, model, step, restored)
+
+
+def _finish(program, settings, config, model, step, restored):
+    weights = export.read_weights(model)  # a collective under MultiWorkerMirrored: every task reads
+    result = {"step": step, "restored": restored, "export": None, "eval": None}
+    if not config.is_chief:
+        return result
+    plain = export.plain_copy(program.build_model, weights, program.image_size)
+    if settings.export:
+        result["export"] = export.save(plain, os.path.join(settings.output_dir, "export"), step, program.image_size)
+        print(f"exported {result['export']}", flush=True)
+    if program.eval_dataset is not None:
+        result["eval"] = _report_eval(plain, program, settings, step)
+    print(f"done at step {step}", flush=True)
+    return result
+
+
+def _report_eval(model, program, settings, step):
+    values = export.evaluate(model, program.eval_dataset())
+    with tf.summary.create_file_writer(os.path.join(settings.log_dir, "eval")).as_default(step=step):
+        for name in ("top_1_accuracy", "top_5_accuracy"):
+            tf.summary.scalar(name, values[name])
+    print(
+        f"eval step {step} top_1_accuracy {values['top_1_accuracy']:.4f} "
+        f"top_5_accuracy {values['top_5_accuracy']:.4f} images {values['images']}",
+        flush=True,
+    )
+    return values
+
+
+def evaluate_checkpoints(program, settings):
+    """The evaluator task: evaluate each new checkpoint of `output_dir` until the one of the last step."""
+    model = program.build_model()
+    model(tf.zeros([1, program.image_size, program.image_size, 3]), training=False)
+    checkpoint = tf.train.Checkpoint(model=model)
+    last = None
+    for path in tf.train.checkpoints_iterator(settings.output_dir, timeout=settings.evaluator_timeout):
+        checkpoint.restore(path).expect_partial()
+        step = int(path.rsplit("-", 1)[1])
+        last = _report_eval(model, program, settings, step)
+        if step >= settings.train_steps:
+            break
+    return {"eval": last}
+
+
+def _next_multiple(step, every):
+    every = max(1, every)
+    return (step // every + 1) * every
+
+
+def _current_rate(optimizer):
+    rate = optimizer.learning_rate
+    return rate(optimizer.iterations) if callable(rate) else rate

@@ -1,0 +1,111 @@
+"""One training step of a classifier, the same under every `tf.distribute` strategy (or none).
+
+    optimizer = trainer.sgd_momentum(trainer.resnet_learning_rate(0.1, batches_per_epoch), 0.9)
+    steps = trainer.Trainer(model, optimizer, weight_decay=1e-4)
+    loss = steps.step(images, labels)            # eager caller, one device: one batch -> float loss
+    losses = trainer.train_steps(model, optimizer, batches, weight_decay=1e-4)
+
+The loss is the legacy Estimator program's (`legacy_tf1.resnet_model_fn.loss_of`): mean sparse
+softmax cross-entropy + weight_decay * `l2_weights(trainable_variables)`. Under a strategy each
+replica minimises its share, loss / replicas: the optimizer sums the replicas' gradients, so the
+update is the one of the global batch's mean loss, as the Estimator's tower average was.
+
+Momentum: Keras SGD keeps v = m*v - lr*g (TF1's MomentumOptimizer keeps a = m*a + g and steps
+lr*a). The two are the same update while the rate is constant; they differ only in the steps
+right after a learning-rate boundary (epochs 30/60/80/90), where Keras damps the old rate's
+velocity instead of rescaling it.
+"""
+
+import functools
+
+import compat  # noqa: F401 - selects tf-keras before TensorFlow binds Keras
+import tensorflow as tf
+
+from compat.models.resnet import l2_weights
+from compat.training import schedule
+
+
+class StepSchedule(tf.keras.optimizers.schedules.LearningRateSchedule):
+    """A learning-rate schedule from any `rate_of_step(step)` function (Keras passes the step before the update)."""
+
+    def __init__(self, rate_of_step):
+        self.rate_of_step = rate_of_step
+
+    def __call__(self, step):
+        return self.rate_of_step(step)
+
+    def get_config(self):
+        return {}
+
+
+def resnet_learning_rate(base_rate, batches_per_epoch):
+    """The legacy program's piecewise-constant schedule (`compat.training.schedule.learning_rate`)."""
+    return StepSchedule(functools.partial(schedule.learning_rate, base_rate=base_rate, batches_per_epoch=batches_per_epoch))
+
+
+def sgd_momentum(learning_rate, momentum):
+    return tf.keras.optimizers.SGD(learning_rate=learning_rate, momentum=momentum)
+
+
+def classification_loss(logits, labels):
+    return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+
+
+class Trainer:
+    """Forward, loss, gradients and update of `model` on one batch per replica, plus top-1/top-5 accuracy.
+
+    `decayed_weights(variables)` is the weight-decay term before scaling (ResNet: `l2_weights`, kernels
+    only). Build the model, optimizer and Trainer under `strategy.scope()` when there is a strategy.
+    """
+
+    def __init__(self, model, optimizer, weight_decay, strategy=None, decayed_weights=l2_weights):
+        self.model = model
+        self.optimizer = optimizer
+        self.weight_decay = weight_decay
+        self.decayed_weights = decayed_weights
+        self.strategy = strategy or tf.distribute.get_strategy()
+        with self.strategy.scope():
+            self.top_1 = tf.keras.metrics.SparseCategoricalAccuracy("top_1_accuracy")
+            self.top_5 = tf.keras.metrics.SparseTopKCategoricalAccuracy(5, "top_5_accuracy")
+        self.distributed_step = tf.function(self._distributed_step)
+        self._batch_step = tf.function(self._run)
+
+    def loss(self, logits, labels):
+        """The loss the legacy Estimator program minimises, for one replica's batch."""
+        return classification_loss(logits, labels) + self.weight_decay * self.decayed_weights(self.model.trainable_variables)
+
+    def replica_step(self, images, labels):
+        """One replica's step; returns its share of the global loss (loss / replicas)."""
+        variables = self.model.trainable_variables
+        with tf.GradientTape() as tape:
+            logits = self.model(images, training=True)
+            share = self.loss(logits, labels) / self.strategy.num_replicas_in_sync
+        self.optimizer.apply_gradients(zip(tape.gradient(share, variables), variables))
+        self.top_1.update_state(labels, logits)
+        self.top_5.update_state(labels, logits)
+        return share
+
+    def _run(self, images, labels):
+        shares = self.strategy.run(self.replica_step, args=(images, labels))
+        return self.strategy.reduce(tf.distribute.ReduceOp.SUM, shares, axis=None)
+
+    def _distributed_step(self, iterator):
+        images, labels = next(iterator)
+        return self._run(images, labels)
+
+    def step(self, images, labels):
+        """Train on one batch given by the caller (eager code, tests); return the loss before the update."""
+        return float(self._batch_step(tf.convert_to_tensor(images), tf.convert_to_tensor(labels)))
+
+    def metrics(self):
+        return {"top_1_accuracy": float(self.top_1.result()), "top_5_accuracy": float(self.top_5.result())}
+
+    def reset_metrics(self):
+        self.top_1.reset_state()
+        self.top_5.reset_state()
+
+
+def train_steps(model, optimizer, batches, weight_decay, decayed_weights=l2_weights):
+    """Train on each (images, labels) of `batches` in turn, on the current strategy; return the losses."""
+    trainer = Trainer(model, optimizer, weight_decay, decayed_weights=decayed_weights)
+    return [trainer.step(images, labels) for images, labels in batches]
