@@ -182,5 +182,6 @@ def _next_multiple(step, every):
 
 
 def _current_rate(optimizer):
+    """The rate of the last step (tf-keras keeps it in a possibly distributed variable)."""
     rate = optimizer.learning_rate
-    return rate(optimizer.iterations) if callable(rate) else rate
+    return rate(optimizer.iterations) if callable(rate) else tf.convert_to_tensor(rate)
