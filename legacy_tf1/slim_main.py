@@ -1,0 +1,270 @@
+"""TF-slim's train_image_classifier: the platform's slim example, graph mode, on TF 2.15 and 2.21.
+
+    python -m legacy_tf1.slim_main --data_dir D --output_dir O --model_name lenet --max_step 100
+    python -m legacy_tf1.slim_main ... --num_gpus 2          # 2 clones (logical CPUs without GPUs)
+    python -m legacy_tf1.slim_main ... --checkpoint_path C --checkpoint_exclude_scopes LeNet/fc4
+
+Slim's flags (`compat.training.slim_flags`) with the platform's mapping: `dataset_dir = data_dir`,
+`train_dir = output_dir`, `num_clones = max(num_gpus, 1)`, steps from `--max_step`.
+`--batch_size` is per clone, as in slim. Clones follow `legacy_tf1.model_deploy`.
+
+Distributed (TF_CONFIG in any dialect, `master` included): the master is worker 0 and the
+chief; ps tasks serve variables (round-robin) and join; workers train asynchronously with
+`master=server.target` (`--sync_replicas`: SyncReplicasOptimizer).
+"""
+
+import time
+
+import compat
+
+compat.install()
+
+import tensorflow as tf  # noqa: E402
+from absl import flags as absl_flags  # noqa: E402
+
+import compat.flags as flags  # noqa: E402
+import compat.slim as slim  # noqa: E402
+from compat import devices, tf_config  # noqa: E402
+from compat.cli import main_guard  # noqa: E402
+from compat.data import imagenet, slim_layout  # noqa: E402
+from compat.errors import DataError, TFConfigError  # noqa: E402
+from compat.training import slim_flags  # noqa: E402
+from compat.training.resnet_flags import IMAGENET_TRAIN_IMAGES  # noqa: E402
+from legacy_tf1 import model_deploy, slim_finetune, slim_nets, slim_optimization  # noqa: E402
+
+v1 = tf.compat.v1
+IMAGENET_CLASSES = 1001
+# "lenet" decodes, resizes and scales to about [-1, 1] (small images); the others crop and flip
+# like inception, mean-subtracted.
+PREPROCESSINGS = ("inception", "vgg", "lenet")
+LENET_SCALE = 128.0
+
+slim_flags.define_slim_flags()
+flags.DEFINE_integer("num_classes", 0, "Classes incl. background (0: the dataset's, 1001 for imagenet).")
+flags.DEFINE_integer("num_samples_per_epoch", 0, "Images per epoch, for the decay (0: ImageNet's, else counted).")
+absl_flags.register_validator(
+    "model_name", lambda name: name in slim_nets.model_names(), f"must be one of {', '.join(slim_nets.model_names())}"
+)
+absl_flags.register_validator(
+    "preprocessing_name", lambda name: name is None or name in PREPROCESSINGS, f"must be one of {', '.join(PREPROCESSINGS)}"
+)
+FLAGS = flags.FLAGS
+
+
+# -- the dataset -----------------------------------------------------------------------------
+def dataset_classes():
+    """Classes of the raw labels (before `--labels_offset`)."""
+    if FLAGS.num_classes:
+        return FLAGS.num_classes
+    if FLAGS.dataset_name == "imagenet":
+        return IMAGENET_CLASSES
+    labels = slim_layout.read_labels(FLAGS.dataset_dir)
+    if not labels:
+        raise DataError(f"no labels.txt in {FLAGS.dataset_dir!r} to count the classes of; pass --num_classes")
+    return max(labels) + 1
+
+
+def dataset_pattern():
+    if FLAGS.dataset_name != "imagenet":
+        return f"{FLAGS.dataset_name}_{FLAGS.dataset_split_name}_*.tfrecord"
+    if FLAGS.dataset_split_name not in imagenet.SPLITS.values():
+        raise DataError(f"the imagenet dataset has splits train and validation, not {FLAGS.dataset_split_name!r}")
+    return f"{FLAGS.dataset_split_name}-*-of-*"
+
+
+def dataset_files():
+    """The split's files; DataError when the folder or the files are missing."""
+    return imagenet.shard_files(FLAGS.dataset_dir, FLAGS.dataset_split_name == "train", dataset_pattern())
+
+
+def samples_per_epoch(files):
+    if FLAGS.num_samples_per_epoch:
+        return FLAGS.num_samples_per_epoch
+    if FLAGS.dataset_name == "imagenet" and FLAGS.dataset_split_name == "train":
+        return IMAGENET_TRAIN_IMAGES
+    return sum(1 for path in files for _ in tf.compat.v1.io.tf_record_iterator(path))
+
+
+def input_batches(image_size, num_classes):
+    """One batch of `--batch_size` (image, label - labels_offset) per `get_next()`."""
+    preprocessing = FLAGS.preprocessing_name or slim_nets.default_preprocessing(FLAGS.model_name)
+    ds = imagenet.dataset(
+        FLAGS.dataset_dir,
+        FLAGS.dataset_split_name == "train",
+        FLAGS.batch_size,
+        image_size,
+        num_classes=num_classes,
+        fast=preprocessing == "lenet",
+        pattern=dataset_pattern(),
+    )
+    scale = LENET_SCALE if preprocessing == "lenet" else 1.0
+    return ds.map(lambda image, label: (image / scale, label - FLAGS.labels_offset))
+
+
+# -- the model and its training op ---------------------------------------------------------
+def clone_fn(iterator, network, num_classes):
+    """One clone: a batch, the net, cross-entropy losses (aux logits weighted 0.4) in tf.losses."""
+    images, labels = iterator.get_next()
+    logits, end_points = network(images)
+    onehot = tf.one_hot(labels, num_classes)
+    if "AuxLogits" in end_points:
+        v1.losses.softmax_cross_entropy(
+            onehot, end_points["AuxLogits"], label_smoothing=FLAGS.label_smoothing, weights=0.4, scope="aux_loss"
+        )
+    v1.losses.softmax_cross_entropy(onehot, logits, label_smoothing=FLAGS.label_smoothing, weights=1.0)
+    return end_points
+
+
+def add_summaries(clones, total_loss, learning_rate):
+    for clone in clones:
+        for loss in model_deploy.clone_losses(clone):
+            v1.summary.scalar(f"losses/{loss.op.name}", loss)
+    for variable in slim.get_model_variables():
+        v1.summary.histogram(variable.op.name, variable)
+    v1.summary.scalar("total_loss", total_loss)
+    v1.summary.scalar("learning_rate", learning_rate)
+
+
+def build_training(deploy, files, distributed):
+    """(train tensor: the loss after the update, global step after the update, optimizer)."""
+    with devices.device(deploy.variables_device()):
+        global_step = v1.train.get_or_create_global_step()
+    num_classes = dataset_classes()
+    model_classes = num_classes - FLAGS.labels_offset
+    image_size = FLAGS.train_image_size or slim_nets.default_image_size(FLAGS.model_name)
+    with tf.device(deploy.inputs_device()):
+        iterator = v1.data.make_one_shot_iterator(input_batches(image_size, num_classes))
+    network = slim_nets.network_fn(FLAGS.model_name, model_classes, is_training=True, weight_decay=FLAGS.weight_decay)
+    clones = model_deploy.create_clones(deploy, clone_fn, (iterator, network, model_classes))
+
+    averages, averaged = None, None
+    if FLAGS.moving_average_decay:
+        averaged = slim.get_model_variables()
+        averages = v1.train.ExponentialMovingAverage(FLAGS.moving_average_decay, global_step)
+    with tf.device(deploy.optimizer_device()):
+        learning_rate = slim_optimization.learning_rate(FLAGS, samples_per_epoch(files), global_step)
+        optimizer = slim_optimization.optimizer(FLAGS, learning_rate)
+    update_ops = list(model_deploy.first_clone_update_ops(clones))
+    if FLAGS.sync_replicas and distributed:
+        optimizer = v1.train.SyncReplicasOptimizer(
+            optimizer,
+            replicas_to_aggregate=FLAGS.replicas_to_aggregate,
+            total_num_replicas=deploy.num_replicas,
+            variable_averages=averages,
+            variables_to_average=averaged,
+        )
+    elif averages is not None:
+        with tf.device(deploy.optimizer_device()):
+            update_ops.append(averages.apply(averaged))
+
+    total_loss, gradients = model_deploy.optimize_clones(
+        clones, optimizer, var_list=slim_finetune.variables_to_train(FLAGS.trainable_scopes)
+    )
+    add_summaries(clones, total_loss, learning_rate)
+    update_ops.append(optimizer.apply_gradients(gradients, global_step=global_step))
+    with tf.control_dependencies([tf.group(*update_ops)]):
+        return tf.identity(total_loss, name="train_op"), global_step.read_value(), optimizer
+
+
+# -- the cluster ----------------------------------------------------------------------------
+def start_server(cluster, session_config):
+    """This task's tf.distribute.Server: job `worker` (master first, as worker 0) or `ps`."""
+    jobs = {"worker": list(cluster.worker_addresses)}
+    if cluster.num_ps:
+        jobs["ps"] = list(cluster.addresses(tf_config.PS))
+    job, index = ("ps", cluster.task_index) if cluster.is_ps else ("worker", cluster.global_worker_id)
+    return tf.distribute.Server(tf.train.ClusterSpec(jobs), job_name=job, task_index=index, config=session_config)
+
+
+def deployment(cluster):
+    if cluster.is_evaluator:
+        raise TFConfigError("TF_CONFIG.task.type", "train_image_classifier has no evaluator task; drop it from the job")
+    if cluster.is_distributed:
+        replica, replicas, ps_tasks = cluster.global_worker_id, cluster.num_workers, cluster.num_ps
+    else:
+        replica, replicas, ps_tasks = FLAGS.task, FLAGS.worker_replicas, FLAGS.num_ps_tasks
+    return model_deploy.DeploymentConfig(
+        num_clones=FLAGS.num_clones,
+        clone_on_cpu=FLAGS.clone_on_cpu,
+        replica_id=replica,
+        num_replicas=replicas,
+        num_ps_tasks=ps_tasks,
+    )
+
+
+def wait_for_chief(master, session_config, poll_secs=0.5):
+    """Block until the chief has initialised the variables.
+
+    MonitoredTrainingSession's own wait polls every 30 s; a worker that checks just before the
+    chief is ready would idle that long.
+    """
+    not_ready = v1.report_uninitialized_variables()
+    with v1.Session(master, config=session_config) as session:
+        while session.run(not_ready).size:
+            time.sleep(poll_secs)
+
+
+def scaffold():
+    restore = slim_finetune.restore_fn(
+        FLAGS.checkpoint_path, FLAGS.checkpoint_exclude_scopes, FLAGS.train_dir, FLAGS.ignore_missing_vars
+    )
+    return v1.train.Scaffold(init_fn=(lambda _, session: restore(session)) if restore else None)
+
+
+# -- the program ------------------------------------------------------------------------------
+def train(deploy, master, is_chief, session_config, files, distributed):
+    with tf.Graph().as_default():
+        train_tensor, global_step, optimizer = build_training(deploy, files, distributed)
+        hooks = []
+        if FLAGS.max_number_of_steps:
+            hooks.append(v1.train.StopAtStepHook(last_step=FLAGS.max_number_of_steps))
+        if isinstance(optimizer, v1.train.SyncReplicasOptimizer):
+            hooks.append(optimizer.make_session_run_hook(is_chief))
+        train_scaffold = scaffold()
+        if not is_chief:
+            wait_for_chief(master, session_config)
+        step = 0
+        with v1.train.MonitoredTrainingSession(
+            master=master,
+            is_chief=is_chief,
+            checkpoint_dir=FLAGS.train_dir,
+            scaffold=train_scaffold,
+            hooks=hooks,
+            save_checkpoint_secs=FLAGS.save_interval_secs,
+            save_summaries_secs=FLAGS.save_summaries_secs,
+            log_step_count_steps=FLAGS.log_every_n_steps,
+            config=session_config,
+        ) as session:
+            while not session.should_stop():
+                started = time.time()
+                loss, step = session.run([train_tensor, global_step])
+                if step % FLAGS.log_every_n_steps == 0:
+                    print(f"global step {step}: loss = {loss:.4f} ({time.time() - started:.3f} sec/step)", flush=True)
+        print(f"finished training at global step {step}", flush=True)
+
+
+@main_guard
+def main(argv):
+    del argv
+    slim_flags.platform_overrides(FLAGS)
+    cluster = tf_config.from_environment()
+    deploy = deployment(cluster)
+    session_config = deploy.session_config()
+    files = None if cluster.is_ps else dataset_files()
+    master = FLAGS.master
+    if cluster.is_distributed:
+        if cluster.num_ps and not cluster.is_ps:
+            # A worker talks to the ps tasks and itself only: it neither waits for nor depends on other workers.
+            session_config.device_filters.extend(["/job:ps", f"/job:worker/task:{deploy.replica_id}"])
+        server = start_server(cluster, session_config)
+        if cluster.is_ps:
+            print(f"ps task {cluster.task_index} serving at {server.target}", flush=True)
+            server.join()
+            return 0
+        master = server.target
+    train(deploy, master, deploy.replica_id == 0, session_config, files, cluster.is_distributed)
+    return 0
+
+
+if __name__ == "__main__":
+    flags.run(main)
