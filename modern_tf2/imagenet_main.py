@@ -17,18 +17,13 @@ resnet_flags.define_resnet_flags()
 FLAGS = flags.FLAGS
 
 
-def log_dir(values):
-    """`--log_dir` when given, else the output folder (the platform's default folder may not exist locally)."""
-    return values.log_dir if values["log_dir"].present else values.output_dir
-
-
 def settings(values):
     from compat.training import schedule
     from modern_tf2 import run_loop
 
     return run_loop.Settings(
         output_dir=values.output_dir,
-        log_dir=log_dir(values),
+        log_dir=run_loop.platform_log_dir(values),
         train_steps=schedule.train_steps(values.max_step, values.train_epochs, values.train_images, values.train_batch_size),
         global_batch=values.train_batch_size,
         num_devices=max(values.num_gpus, 1),

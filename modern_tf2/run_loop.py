@@ -33,7 +33,7 @@ from compat.errors import ClusterError, DeviceError
 from modern_tf2 import export
 from modern_tf2.checkpoints import ChiefCheckpoints
 from modern_tf2.progress import Progress
-from modern_tf2.trainer import Trainer
+from modern_tf2.trainer import Trainer, classification_loss
 
 # A peer that died makes collectives and remote calls fail with one of these.
 _LOST_PEER_ERRORS = (tf.errors.UnavailableError, tf.errors.DeadlineExceededError, tf.errors.CancelledError, tf.errors.AbortedError)
@@ -50,6 +50,7 @@ class Program:
     weight_decay: float
     decayed_weights: Callable  # (trainable variables) -> scalar to multiply by weight_decay
     image_size: int
+    data_loss: Callable = classification_loss  # (logits, labels) -> scalar, before weight decay
 
 
 @dataclasses.dataclass
@@ -94,7 +95,9 @@ def _train(program, settings, config, chosen, strategy):
         model(tf.zeros([1, program.image_size, program.image_size, 3]), training=False)
         optimizer = program.build_optimizer()
         optimizer.build(model.trainable_variables)
-        trainer = Trainer(model, optimizer, program.weight_decay, strategy, program.decayed_weights)
+        trainer = Trainer(
+            model, optimizer, program.weight_decay, strategy, program.decayed_weights, program.data_loss
+        )
     checkpoints = ChiefCheckpoints(tf.train.Checkpoint(model=model, optimizer=optimizer), settings.output_dir, config.is_chief)
     restored = checkpoints.restore()
     step = int(optimizer.iterations.numpy())
@@ -174,6 +177,11 @@ def evaluate_checkpoints(program, settings):
         if step >= settings.train_steps:
             break
     return {"eval": last}
+
+
+def platform_log_dir(values, fallback=None):
+    """`--log_dir` when given, else `fallback` or `--output_dir` (the platform's default may not exist locally)."""
+    return values.log_dir if values["log_dir"].present else fallback or values.output_dir
 
 
 def _next_multiple(step, every):

@@ -55,11 +55,14 @@ class Trainer:
     """Forward, loss, gradients and update of `model` on one batch per replica, plus top-1/top-5 accuracy.
 
     `decayed_weights(variables)` is the weight-decay term before scaling (ResNet: `l2_weights`, kernels
-    only). Build the model, optimizer and Trainer under `strategy.scope()` when there is a strategy.
+    only); `data_loss(logits, labels)` the rest (default: mean sparse softmax cross-entropy). Build the model, optimizer and Trainer under `strategy.scope()` when there is a strategy.
     """
 
-    def __init__(self, model, optimizer, weight_decay, strategy=None, decayed_weights=l2_weights):
+    def __init__(
+        self, model, optimizer, weight_decay, strategy=None, decayed_weights=l2_weights, data_loss=classification_loss
+    ):
         self.model = model
+        self.data_loss = data_loss
         self.optimizer = optimizer
         self.weight_decay = weight_decay
         self.decayed_weights = decayed_weights
@@ -72,7 +75,7 @@ class Trainer:
 
     def loss(self, logits, labels):
         """The loss the legacy Estimator program minimises, for one replica's batch."""
-        return classification_loss(logits, labels) + self.weight_decay * self.decayed_weights(self.model.trainable_variables)
+        return self.data_loss(logits, labels) + self.weight_decay * self.decayed_weights(self.model.trainable_variables)
 
     def replica_step(self, images, labels):
         """One replica's step; returns its share of the global loss (loss / replicas)."""
