@@ -1,0 +1,164 @@
+"""The ResNet Estimator `model_fn`, in the platform example's multi-GPU design.
+
+With `towers > 1` the global batch is split over towers; each tower runs on its own device
+under a compat device setter that puts the variables on the parameter devices; gradients
+are averaged on each variable's device; batch-norm statistics are updated from tower 0 only.
+With one tower no setter is installed, so a parameter-server Estimator's own device function
+(from TF_CONFIG) places the variables.
+
+`params` (an Estimator params dict): resnet_size, resnet_version, num_classes, data_format,
+batch_norm_decay, batch_norm_epsilon, image_size, weight_decay, momentum, learning_rate,
+batches_per_epoch, towers, tower_devices, parameter_devices, balance, sync_replicas (workers
+to aggregate, 0 = asynchronous), is_chief, log_dir (a second summary folder, or None), summary_steps.
+"""
+
+import contextlib
+
+import tensorflow as tf
+
+import compat
+from compat import devices
+from compat.models.resnet import ResNet, l2_weights
+from compat.training import schedule
+
+v1 = tf.compat.v1
+# The variables live under this scope in every mode: the checkpoint the towers write is the
+# one evaluation, export and `compat.models.names` read.
+SCOPE = "resnet"
+
+
+def build_model(params):
+    """The shared ResNet with its variables created, under the current device."""
+    model = ResNet(
+        resnet_size=params["resnet_size"],
+        num_classes=params["num_classes"],
+        version=int(params["resnet_version"]),
+        data_format=params.get("data_format"),
+        batch_norm_decay=params["batch_norm_decay"],
+        batch_norm_epsilon=params["batch_norm_epsilon"],
+    )
+    # Created here rather than by the first tower's call, whose name scope (`tower_0/`) would
+    # otherwise end up in every variable name.
+    with v1.variable_scope(SCOPE):
+        model.build((None, params["image_size"], params["image_size"], 3))
+    return model
+
+
+def loss_of(model, logits, labels, weight_decay):
+    """Mean cross-entropy plus L2 weight decay: the loss both runtimes minimise."""
+    cross_entropy = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+    return cross_entropy + weight_decay * l2_weights(model.trainable_variables)
+
+
+def _tower_setters(params):
+    if params["towers"] == 1:
+        return [None]
+    return [
+        devices.tower_setter(device, params["parameter_devices"], params.get("balance", "round_robin"))
+        for device in params["tower_devices"]
+    ]
+
+
+def _tower_updates(model, tower):
+    """The batch-norm moving-average updates made in `tower`'s name scope.
+
+    Keras layers keep their updates on the model (`model.updates`), not in UPDATE_OPS; every
+    tower adds its own, and the example applies tower 0's.
+    """
+    prefix = f"tower_{tower}/"
+    return [u for u in model.updates if getattr(u, "op", u).name.startswith(prefix)]
+
+
+def _towers(model, images, labels, params):
+    """Per tower: (logits, loss, gradients of the trainable variables)."""
+    variables = model.trainable_variables
+    results = []
+    splits = zip(tf.split(images, params["towers"]), tf.split(labels, params["towers"]))
+    for index, ((tower_images, tower_labels), setter) in enumerate(zip(splits, _tower_setters(params))):
+        placement = compat.device(setter) if setter else contextlib.nullcontext()
+        with tf.name_scope(f"tower_{index}"), placement:
+            logits = model(tower_images, training=True)
+            loss = loss_of(model, logits, tower_labels, params["weight_decay"])
+            results.append((logits, loss, tf.gradients(loss, variables)))
+    return results
+
+
+def _average(tower_gradients, variables):
+    """Gradients averaged over towers, each on its variable's device."""
+    averaged = []
+    for variable, grads in zip(variables, zip(*tower_gradients)):
+        with tf.device(variable.device):
+            averaged.append((tf.add_n(list(grads)) / len(grads), variable))
+    return averaged
+
+
+def _optimizer(params, global_step):
+    rate = schedule.learning_rate(global_step, params["learning_rate"], params["batches_per_epoch"])
+    v1.summary.scalar("learning_rate", rate)
+    optimizer = v1.train.MomentumOptimizer(rate, params["momentum"])
+    hooks = []
+    if params.get("sync_replicas"):
+        replicas = params["sync_replicas"]
+        optimizer = v1.train.SyncReplicasOptimizer(optimizer, replicas_to_aggregate=replicas, total_num_replicas=replicas)
+        hooks.append(optimizer.make_session_run_hook(params["is_chief"]))
+    return optimizer, hooks
+
+
+def _train_spec(model, features, labels, params):
+    mode = tf.estimator.ModeKeys.TRAIN
+    towers = _towers(model, features, labels, params)
+    global_step = v1.train.get_or_create_global_step()
+    optimizer, hooks = _optimizer(params, global_step)
+    averaged = _average([grads for _, _, grads in towers], model.trainable_variables)
+    loss = tf.reduce_mean([loss for _, loss, _ in towers])
+    logits = tf.concat([logits for logits, _, _ in towers], 0)
+    accuracy = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(logits, 1, output_type=tf.int32), labels), tf.float32))
+    v1.summary.scalar("train_accuracy", accuracy)
+    # Every tower's gradients are computed before any update: TF1 ref variables alias their
+    # buffers, so an early update could otherwise race another tower's backprop.
+    with tf.control_dependencies([g for g, _ in averaged] + _tower_updates(model, 0)):
+        train_op = optimizer.apply_gradients(averaged, global_step)
+    if params.get("log_dir"):
+        summaries = v1.summary.merge_all()
+        hooks.append(v1.train.SummarySaverHook(params["summary_steps"], output_dir=params["log_dir"], summary_op=summaries))
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op, training_hooks=hooks)
+
+
+def _eval_spec(model, features, labels, params):
+    logits = model(features, training=False)
+    loss = loss_of(model, logits, labels, params["weight_decay"])
+    metrics = {
+        "top_1_accuracy": v1.metrics.accuracy(labels, tf.argmax(logits, 1, output_type=tf.int32)),
+        "top_5_accuracy": v1.metrics.mean(tf.cast(tf.math.in_top_k(targets=labels, predictions=logits, k=5), tf.float32)),
+    }
+    return tf.estimator.EstimatorSpec(tf.estimator.ModeKeys.EVAL, loss=loss, eval_metric_ops=metrics)
+
+
+def _predict_spec(model, features):
+    images = features["images"] if isinstance(features, dict) else features
+    logits = model(images, training=False)
+    predictions = {"classes": tf.argmax(logits, 1, output_type=tf.int32), "probabilities": tf.nn.softmax(logits)}
+    outputs = {"serving_default": tf.estimator.export.PredictOutput(predictions)}
+    return tf.estimator.EstimatorSpec(tf.estimator.ModeKeys.PREDICT, predictions=predictions, export_outputs=outputs)
+
+
+def model_fn(features, labels, mode, params):
+    """Estimator `model_fn` for TRAIN (towers), EVAL (top-1/top-5) and PREDICT (classes, probabilities)."""
+    first_setter = _tower_setters(params)[0] if mode == tf.estimator.ModeKeys.TRAIN else None
+    with compat.device(first_setter) if first_setter else contextlib.nullcontext():
+        model = build_model(params)
+    if mode == tf.estimator.ModeKeys.TRAIN:
+        return _train_spec(model, features, labels, params)
+    if mode == tf.estimator.ModeKeys.EVAL:
+        return _eval_spec(model, features, labels, params)
+    return _predict_spec(model, features)
+
+
+def serving_input_receiver_fn(image_size):
+    """Export signature: float images [batch, size, size, 3], preprocessed as for evaluation."""
+
+    def receiver():
+        images = v1.placeholder(tf.float32, [None, image_size, image_size, 3], name="images")
+        return tf.estimator.export.ServingInputReceiver({"images": images}, {"images": images})
+
+    return receiver
