@@ -22,6 +22,7 @@ flags.DEFINE_integer("num_classes", 1001, "Classes of the dataset (labels_offset
 flags.DEFINE_integer("train_images", IMAGENET_TRAIN_IMAGES, "Images per epoch (sets the decay steps).")
 flags.DEFINE_integer("save_checkpoints_steps", 100, "Steps between checkpoints.")
 flags.DEFINE_integer("eval_batch_size", 100, "Batch of the final evaluation on the validation split.")
+flags.DEFINE_boolean("export", True, "Export a SavedModel to <train_dir>/export at the end.")
 FLAGS = flags.FLAGS
 
 
@@ -149,6 +150,7 @@ def settings(values):
         num_devices=values.num_clones,
         save_every=values.save_checkpoints_steps,
         log_every=values.log_every_n_steps,
+        export=values.export,
     )
 
 
