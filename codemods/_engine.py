@@ -56,6 +56,15 @@ def _transform(text, table, options):
     return applied.module.code, applied.entries
 
 
+def _python2_port(text, options):
+    """A Python 2 file ported to Python 3 (the py2-port rule), or None: rules parse Python 3 only."""
+    from codemods.rules import py2
+
+    if py2.ID not in {rule.ID for rule in select(options.select, options.ignore, options.level)}:
+        return None
+    return py2.port(text)
+
+
 def migrate_python(data, options):
     if not PREFILTER.search(data):
         return Outcome(None, [])
@@ -63,14 +72,19 @@ def migrate_python(data, options):
         text, encoding = _source.decode(data)
     except _source.SourceError as err:
         return Outcome(None, [Entry(rule=PARSE, severity="error", message=str(err))], skipped=True)
+    source, ported = text, []
     try:
         tree = ast.parse(text)
     except SyntaxError as err:
-        return Outcome(None, [_syntax_entry(err)], skipped=True)
+        port = _python2_port(text, options)
+        if port is None:
+            return Outcome(None, [_syntax_entry(err)], skipped=True)
+        (source, ported), tree = port, ast.parse(port[0])
     except ValueError as err:  # e.g. null bytes
         return Outcome(None, [Entry(rule=PARSE, severity="error", message=f"file skipped: {err}")], skipped=True)
     try:
-        new_text, entries = _transform(text, _names.scan([tree]), options)
+        new_text, entries = _transform(source, _names.scan([tree]), options)
+        entries = ported + entries
     except cst.ParserSyntaxError as err:
         entry = Entry(rule=PARSE, severity="error", message=f"file skipped: libcst cannot parse it: {err.message}")
         entry.line, entry.col = err.raw_line, err.raw_column + 1

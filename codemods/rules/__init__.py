@@ -17,12 +17,30 @@ Adding a rule = one module here + one row in RULES:
 """
 
 from codemods.rules.contrib import ContribRule
+from codemods.rules.device import DeviceRule
+from codemods.rules.dist import DistRule
+from codemods.rules.estimator import EstimatorRule
 from codemods.rules.flags import FlagsRule
+from codemods.rules.graph_mode import GraphModeRule
+from codemods.rules.layers import LayersRule
+from codemods.rules.private import PrivateRule
+from codemods.rules.py2 import Py2Rule
 from codemods.rules.slim import SlimRule
+from codemods.rules.tf1_api import Tf1ApiRule
+from codemods.rules.tf_config import TFConfigRule
 
 RULES = (
+    Py2Rule,  # also ports files Python 3 cannot parse, before any other rule (codemods._engine)
     FlagsRule,
+    DistRule,
+    TFConfigRule,
     SlimRule,
+    PrivateRule,
+    EstimatorRule,
+    DeviceRule,
+    LayersRule,
+    Tf1ApiRule,  # after the rules claiming particular tf.* names
+    GraphModeRule,
     ContribRule,  # catch-all reporter: last
 )
 

@@ -1,0 +1,160 @@
+"""Derive the TF1 -> TF2 symbol table from the installed TensorFlow: `python -m codemods.rules._gen_tf_api`.
+
+Run it in the `tf2` environment; it writes `codemods/rules/tf_api.json`, which the `tf1-api` and
+`tf-private` rules read (so migrating never imports TensorFlow). For every public name of
+`tf.compat.v1` (Estimator, Keras and compat itself left to their own rules) it records:
+  moved     the TF2 API has the very same object under another name (`tf.log` -> `tf.math.log`);
+  v1_only   TF2 has nothing under that name or elsewhere: it stays TF1 code, as `tf.compat.v1.<name>`;
+  differs   both APIs have the name with different objects: classes always differ in behaviour,
+            functions only when a call uses a parameter the TF2 one lacks or places positionally
+            an argument the TF2 one reads as something else, so their parameters are kept;
+  private   for the `tensorflow.python.*` modules TF1 examples imported, each public object's
+            public name (TF2 first, else `compat.v1.*`) and its `compat.v1.*` name.
+"""
+
+import inspect
+import json
+import os
+import sys
+import types
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf_api.json")
+API = ("tensorflow._api.", "tensorflow.compat.", "tf_keras.api.", "keras.api.")
+SKIP = ("compat", "keras", "estimator", "raw_ops", "contrib")
+# TF1 examples' private imports (the seeds' device setters, hooks, training_util, logging ...).
+PRIVATE = (
+    "tensorflow.python.training.device_setter",
+    "tensorflow.python.training.training_util",
+    "tensorflow.python.training.session_run_hook",
+    "tensorflow.python.training.basic_session_run_hooks",
+    "tensorflow.python.training.monitored_session",
+    "tensorflow.python.training.saver",
+    "tensorflow.python.training.server_lib",
+    "tensorflow.python.training.optimizer",
+    "tensorflow.python.training.training",
+    "tensorflow.python.platform.tf_logging",
+    "tensorflow.python.platform.gfile",
+    "tensorflow.python.framework.ops",
+    "tensorflow.python.framework.dtypes",
+    "tensorflow.python.framework.tensor_shape",
+    "tensorflow.python.framework.constant_op",
+    "tensorflow.python.ops.array_ops",
+    "tensorflow.python.ops.math_ops",
+    "tensorflow.python.ops.nn_ops",
+    "tensorflow.python.ops.init_ops",
+    "tensorflow.python.ops.variable_scope",
+    "tensorflow.python.ops.variables",
+    "tensorflow.python.ops.control_flow_ops",
+    "tensorflow.python.ops.state_ops",
+    "tensorflow.python.summary.summary",
+    "tensorflow.python.client.session",
+)
+# Same name, same parameters, different behaviour: v2 summaries need a default writer and a step.
+BEHAVIOUR_DIFFERS = ("summary.",)
+
+
+def _walk(module, prefix, out, seen):
+    for name in dir(module):
+        if name.startswith("_") or (not prefix and name in SKIP):
+            continue
+        try:
+            obj = getattr(module, name)
+        except Exception:  # lazily loaded parts that do not import on this runtime
+            continue
+        path = prefix + name
+        out[path] = obj
+        # not into implementation modules leaking through the API namespace (tf.dtensor.python ...)
+        if isinstance(obj, types.ModuleType) and obj.__name__.startswith(API) and id(obj) not in seen:
+            seen.add(id(obj))
+            _walk(obj, path + ".", out, seen)
+    return out
+
+
+def _rank(path):
+    return (path.count("."), "experimental" in path, path)
+
+
+def _params(func):
+    """(positional parameter names, every parameter name) or None when not inspectable."""
+    try:
+        signature = inspect.signature(func)
+    except (TypeError, ValueError):
+        return None
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    positional = [p.name for p in signature.parameters.values() if p.kind in kinds]
+    names = [p.name for p in signature.parameters.values() if p.kind != inspect.Parameter.VAR_KEYWORD]
+    if any(p.kind == inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values()):
+        names.append("**")
+    return positional, names
+
+
+def _identity(obj):
+    return callable(obj) or isinstance(obj, types.ModuleType)
+
+
+def build(tf):
+    v1 = _walk(tf.compat.v1, "", {}, set())
+    v2 = _walk(tf, "", {}, set())
+    homes = {}
+    for path, obj in v2.items():
+        if _identity(obj):
+            homes.setdefault(id(obj), []).append(path)
+    for v1_path, obj in v1.items():
+        if _identity(obj):
+            homes.setdefault(id(obj), []).append("compat.v1." + v1_path)
+    moved, v1_only, differs = {}, [], {}
+    for path, obj in sorted(v1.items()):
+        if path in v2:
+            if v2[path] is obj or isinstance(obj, types.ModuleType):
+                continue
+            if inspect.isclass(obj) or path.startswith(BEHAVIOUR_DIFFERS) or not callable(obj):
+                differs[path] = None
+                continue
+            old, new = _params(obj), _params(v2[path])
+            differs[path] = None if old is None or new is None else {"v1": old[0], "v2": new[0], "v2_names": new[1]}
+            continue
+        public = [p for p in homes.get(id(obj), ()) if not p.startswith("compat.")] if _identity(obj) else []
+        if public:
+            moved[path] = min(public, key=_rank)
+        else:
+            v1_only.append(path)
+    private = {}
+    for module_name in PRIVATE:
+        module = sys.modules.get(module_name) or __import__(module_name, fromlist=["_"])
+        names = {}
+        for name in dir(module):
+            obj = getattr(module, name)
+            paths = homes.get(id(obj)) if not name.startswith("__") and _identity(obj) else None
+            if paths:
+                # [the public name, its tf.compat.v1 name for `from tensorflow.compat.v1.<module> import x`]
+                v1_paths = [p for p in paths if p.startswith("compat.v1.")]
+                best = min(paths, key=lambda p: (p.startswith("compat."), *_rank(p)))
+                names[name] = [best, min(v1_paths, key=_rank) if v1_paths else None]
+        private[module_name] = names
+    # v1-only modules: a whole `tf.<module>` chain becomes `tf.compat.v1.<module>`
+    modules = sorted(p for p in v1_only if isinstance(v1[p], types.ModuleType))
+    return {
+        "tensorflow": tf.__version__,
+        "moved": moved,
+        "v1_only": v1_only,
+        "v1_only_modules": modules,
+        "differs": differs,
+        "private": private,
+    }
+
+
+def main():
+    import compat  # noqa: F401 - legacy Keras, as migrated scripts run with it
+
+    import tensorflow as tf
+
+    table = build(tf)
+    with open(OUT, "w") as handle:
+        json.dump(table, handle, indent=0, sort_keys=True)
+        handle.write("\n")
+    print(f"{OUT}: TensorFlow {tf.__version__}, {len(table['moved'])} moved, {len(table['v1_only'])} v1 only, "
+          f"{len(table['differs'])} differing")
+
+
+if __name__ == "__main__":
+    main()

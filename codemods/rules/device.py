@@ -1,0 +1,36 @@
+"""`tf.device(<device function>)` -> `compat.device(...)`: TF2's `tf.device` raises "does not support functions"."""
+
+import libcst as cst
+
+from codemods._rule import Rule
+from codemods.rules import _tf
+
+DEVICE = "tensorflow.device"
+
+
+def _is_device_string(node):
+    """A literal, formatted or `%`/`.format` built string, or None: TF2's tf.device takes these."""
+    if isinstance(node, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+        return True
+    if isinstance(node, cst.Name) and node.value == "None":
+        return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+        return _is_device_string(node.left)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "format":
+        return _is_device_string(node.func.value)
+    return False
+
+
+class DeviceRule(_tf.CompatImport, Rule):
+    ID = "tf-device"
+    DESCRIPTION = "tf.device(<device function or setter>) -> compat.device(...), which places ops by a function."
+    CLAIMS = (DEVICE,)
+
+    def leave_Call(self, original_node, updated_node):
+        if not self.match(original_node.func, {DEVICE}) or not original_node.args:
+            return updated_node
+        if _is_device_string(original_node.args[0].value):
+            return updated_node
+        _tf.ensure_compat(self)
+        self.report(original_node, "tf.device(<device function>) -> compat.device(...)")
+        return updated_node.with_changes(func=_tf.dotted("compat.device"))

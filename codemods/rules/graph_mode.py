@@ -1,0 +1,115 @@
+"""Graph-mode TF1 scripts (Session, placeholder, queue runners ...) get `tf.compat.v1.disable_eager_execution()` once.
+
+Where: first thing in the `if __name__ == "__main__":` block, so importing the module changes
+nothing; in a script without one that builds graphs at module level, right after its imports.
+A module that only uses them inside functions and has no main block is a library: the call
+belongs in the program that imports it, so that is reported instead. Not added when the file
+already switches eager execution or v2 behaviour off (or on).
+"""
+
+import libcst as cst
+
+from codemods._rule import Rule
+from codemods.rules import _tf
+
+GRAPH_ONLY = (
+    "Session",
+    "InteractiveSession",
+    "placeholder",
+    "placeholder_with_default",
+    "sparse_placeholder",
+    "train.MonitoredTrainingSession",
+    "train.MonitoredSession",
+    "train.SingularMonitoredSession",
+    "train.Supervisor",
+    "train.start_queue_runners",
+    "train.QueueRunner",
+    "train.string_input_producer",
+    "train.batch",
+    "train.shuffle_batch",
+)
+SWITCHES = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution", "enable_v2_behavior")
+GRAPH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in GRAPH_ONLY for p in ("", "compat.v1."))
+SWITCH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in SWITCHES for p in ("", "compat.v1."))
+
+
+def _is_main_guard(stmt):
+    if not isinstance(stmt, cst.If) or not isinstance(stmt.test, cst.Comparison):
+        return False
+    parts = [stmt.test.left, *(c.comparator for c in stmt.test.comparisons)]
+    texts = {p.value if isinstance(p, cst.Name) else p.evaluated_value if isinstance(p, cst.SimpleString) else None for p in parts}
+    return texts == {"__name__", "__main__"}
+
+
+def _is_import(stmt):
+    return isinstance(stmt, cst.SimpleStatementLine) and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body)
+
+
+class GraphModeRule(Rule):
+    ID = "graph-mode"
+    DESCRIPTION = "Scripts using Session/placeholder/queue runners: tf.compat.v1.disable_eager_execution() once."
+
+    def begin_file(self, state):
+        super().begin_file(state)
+        self._uses, self._switched, self._top_level_use = [], False, False
+        self._depth = 0  # function nesting
+
+    def visit_FunctionDef(self, node):
+        self._depth += 1
+
+    def leave_FunctionDef(self, original_node, updated_node):
+        self._depth -= 1
+        return updated_node
+
+    def visit_Attribute(self, node):
+        names = self.qualified_names(node)
+        if names & SWITCH_NAMES:
+            self._switched = True
+        elif names & GRAPH_NAMES:
+            if not self._uses:
+                self._first_top = self.state.top  # for the report's position
+            self._uses.append(node)
+            self._top_level_use |= self._depth == 0
+
+    def visit_Name(self, node):
+        self.visit_Attribute(node)  # `from tensorflow import Session`
+
+    def _call(self):
+        for name, qualified in self.state.table.toplevel.items():
+            if qualified == "tensorflow.compat.v1":
+                return _tf.dotted(f"{name}.disable_eager_execution")
+        return _tf.dotted(f"{_tf.tf_alias(self)}.compat.v1.disable_eager_execution")
+
+    def _statement(self):
+        return cst.SimpleStatementLine(body=[cst.Expr(cst.Call(func=self._call()))])
+
+    def leave_Module(self, original_node, updated_node):
+        if not self._uses or self._switched:
+            return updated_node
+        self.state.top = self._first_top
+        body = list(updated_node.body)
+        guards = [i for i, stmt in enumerate(body) if _is_main_guard(stmt)]
+        first = self._uses[0]
+        if guards:
+            guard = body[guards[0]]
+            block = guard.body
+            body[guards[0]] = guard.with_changes(body=block.with_changes(body=[self._statement(), *block.body]))
+            self.report(first, "graph-mode TF1 code: tf.compat.v1.disable_eager_execution() first in the __main__ block")
+        elif self._top_level_use:
+            at = 0
+            for index, stmt in enumerate(body):
+                if _is_import(stmt) or (index == 0 and isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Expr)):
+                    at = index + 1
+                elif at:
+                    break
+            body.insert(at, self._statement())
+            self.report(first, "graph-mode TF1 code at module level: tf.compat.v1.disable_eager_execution() after the imports")
+        else:
+            self.report(
+                first,
+                "graph-mode TF1 code in a module without a __main__ block",
+                severity="warning",
+                manual="call tf.compat.v1.disable_eager_execution() at the start of the program that uses this module",
+            )
+            return updated_node
+        return updated_node.with_changes(body=body)

@@ -1,0 +1,52 @@
+"""`tf.layers.*` -> `tf.compat.v1.layers.*` with `import compat`, which selects tf-keras where Keras 3 is the default.
+
+On TF 2.21 `tf.compat.v1.layers.dense` raises "not available with Keras 3" unless legacy Keras
+is chosen before Keras loads; `import compat` does that (compat/_keras_setup.py).
+"""
+
+import libcst as cst
+
+from codemods._rule import Rule
+from codemods.rules import _tf
+
+LAYERS = "tensorflow.layers"
+
+
+class LayersRule(_tf.CompatImport, Rule):
+    ID = "tf-layers"
+    DESCRIPTION = "tf.layers -> tf.compat.v1.layers, working with Keras 3 installed (legacy Keras via compat)."
+    CLAIMS = (LAYERS,)
+
+    def begin_file(self, state):
+        super().begin_file(state)
+        self._inner = set()
+
+    def visit_Attribute(self, node):
+        self._inner.add(id(node.value))
+
+    def leave_Attribute(self, original_node, updated_node):
+        if id(original_node) in self._inner:
+            return updated_node
+        head = original_node
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        if _tf.TF not in self.qualified_names(head):
+            return updated_node  # `from tensorflow import layers`: the import is rewritten instead
+        name = self.match_prefix(original_node, (LAYERS,))
+        if name is None:
+            return updated_node
+        _tf.ensure_compat(self)
+        path = _tf.tf_path(name)
+        self.report(original_node, f"tf.{path} -> tf.compat.v1.{path} (legacy Keras through compat)")
+        return _tf.dotted(f"{_tf.tf_alias(self, original_node)}.compat.v1.{path}")
+
+    def leave_ImportFrom(self, original_node, updated_node):
+        module = _tf.full_name(original_node.module) if original_node.module and not original_node.relative else ""
+        names = [] if isinstance(original_node.names, cst.ImportStar) else [_tf.full_name(a.name) for a in original_node.names]
+        if module == LAYERS or module.startswith(LAYERS + ".") or (module == _tf.TF and names == ["layers"]):
+            _tf.ensure_compat(self)
+            new = "tensorflow.compat.v1" + module[len(_tf.TF):]
+            self.report(original_node, f"from {module} -> from {new} (legacy Keras through compat)")
+            return updated_node.with_changes(module=_tf.dotted(new))
+        return updated_node
+

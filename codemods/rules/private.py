@@ -1,0 +1,124 @@
+"""Private `tensorflow.python.*` imports (device_setter, training_util, hooks ...) -> public TensorFlow or compat.
+
+The public name of each object is looked up in the table derived from the installed TensorFlow
+(`python -m codemods.rules._gen_tf_api`): `device_setter.replica_device_setter(...)` ->
+`tf.compat.v1.train.replica_device_setter(...)`. The seeds' one private helper with a compat
+equivalent is hand-written: `device_setter._RoundRobinStrategy(n)` -> `compat.devices.RoundRobin(range(n))`
+(the same task indices in turn). Anything else private is an error entry.
+"""
+
+import libcst as cst
+
+from codemods._rule import Rule
+from codemods.rules import _tf
+
+PRIVATE = "tensorflow.python"
+ROUND_ROBIN = "tensorflow.python.training.device_setter._RoundRobinStrategy"
+MANUAL = "tensorflow.python is TensorFlow's private implementation: use the public tf.* or tf.compat.v1.* name of {name}"
+
+
+class PrivateRule(_tf.CompatImport, Rule):
+    ID = "tf-private"
+    DESCRIPTION = "Private tensorflow.python.* imports -> public tf / tf.compat.v1 / compat names, else an error entry."
+    CLAIMS = (PRIVATE,)
+
+    def begin_file(self, state):
+        super().begin_file(state)
+        self._private = _tf.api()["private"]
+        self._in_import = 0
+        self._inner = set()
+        self._unconverted = set()  # local names whose import must stay
+
+    def visit_Attribute(self, node):
+        self._inner.add(id(node.value))
+
+    def _claimed(self, name):
+        return _tf.claimed_by_others(self, name)
+
+    def _public(self, name):
+        module, _, attr = name.rpartition(".")
+        found = self._private.get(module, {}).get(attr)
+        return found
+
+    # -- uses: module.attr
+    def leave_Call(self, original_node, updated_node):
+        if self.match(original_node.func, {ROUND_ROBIN}) and len(original_node.args) == 1:
+            _tf.ensure_compat(self)
+            self.add_needed_import("compat.devices")
+            self.report(original_node, "device_setter._RoundRobinStrategy(n) -> compat.devices.RoundRobin(range(n))")
+            self._drop_import(original_node.func)
+            arg = cst.Arg(cst.Call(func=cst.Name("range"), args=[original_node.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)]))
+            return cst.Call(func=_tf.dotted("compat.devices.RoundRobin"), args=[arg])
+        return updated_node
+
+    def leave_Attribute(self, original_node, updated_node):
+        if self._in_import or id(original_node) in self._inner:
+            return updated_node
+        name = self.match_prefix(original_node, (PRIVATE,))
+        if name is None or self._claimed(name) or name.startswith(ROUND_ROBIN):
+            return updated_node
+        public = None
+        parts = name.split(".")
+        for cut in range(len(parts), 2, -1):  # the longest private prefix with a public name
+            found = self._public(".".join(parts[:cut]))
+            if found:
+                public = ".".join([found[0], *parts[cut:]])
+                break
+        if public is None:
+            self._error(original_node, name)
+            return updated_node
+        self.report(original_node, f"{name} -> tf.{public}")
+        self._drop_import(original_node)
+        return _tf.dotted(f"{_tf.tf_alias(self)}.{public}")
+
+    def _drop_import(self, node):
+        head = node
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        source = self.state.table.imports.get(head.value) if isinstance(head, cst.Name) else None
+        if source and source.startswith(PRIVATE + ".") and head.value not in self._unconverted:
+            parent, _, obj = source.rpartition(".")
+            self.remove_unused_import(parent, obj, head.value if head.value != obj else None)
+
+    def _error(self, node, name):
+        head = node
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        if isinstance(head, cst.Name):
+            self._unconverted.add(head.value)
+        self.report(node, f"{name} is private TensorFlow with no public equivalent", severity="error", manual=MANUAL.format(name=name))
+
+    # -- imports
+    def visit_Import(self, node):
+        self._in_import += 1
+
+    def leave_Import(self, original_node, updated_node):
+        self._in_import -= 1
+        return updated_node
+
+    def visit_ImportFrom(self, node):
+        self._in_import += 1
+
+    def leave_ImportFrom(self, original_node, updated_node):
+        """`from tensorflow.python.x.mod import name` -> `from tensorflow.compat.v1.<module> import name`."""
+        self._in_import -= 1
+        if original_node.relative or original_node.module is None or isinstance(original_node.names, cst.ImportStar):
+            return updated_node
+        module = _tf.full_name(original_node.module)
+        if not module.startswith(PRIVATE + ".") or module not in self._private or self._claimed(module):
+            return updated_node
+        homes = set()
+        for alias in original_node.names:
+            found = self._public(f"{module}.{_tf.full_name(alias.name)}")
+            v1 = found[1] if found else None
+            if v1 is None or v1.rpartition(".")[2] != _tf.full_name(alias.name):
+                self._error(original_node, f"{module}.{_tf.full_name(alias.name)}")
+                return updated_node
+            homes.add(v1.rpartition(".")[0])
+        if len(homes) != 1:
+            self.report(original_node, f"names from {module} live in several public modules", severity="error",
+                        manual=MANUAL.format(name=module))
+            return updated_node
+        new = f"tensorflow.{homes.pop()}"
+        self.report(original_node, f"from {module} import ... -> from {new} import ...")
+        return updated_node.with_changes(module=_tf.dotted(new))

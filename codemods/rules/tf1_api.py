@@ -1,0 +1,212 @@
+"""TF1 names -> their TF2 home or `tf.compat.v1.*`, from the table derived from the installed TensorFlow.
+
+`tf.log` -> `tf.math.log` (the very same object in TF2), `tf.Session` -> `tf.compat.v1.Session`
+(TF1 only), `tf.data.TFRecordDataset` -> `tf.compat.v1.data.TFRecordDataset` (a class whose TF2
+namesake behaves differently, e.g. no `make_one_shot_iterator`), `tf.argmax(x, dimension=1)` ->
+`tf.compat.v1.argmax(...)` (a call TF2's function would read differently). Hand-written on top:
+the semantic changes of TF2 that have a faithful rewrite (`tf.to_float(x)` -> `tf.cast(x, tf.float32)`,
+`keep_dims=` -> `keepdims=`, `reduction_indices=` -> `axis=`, dropout's `keep_prob=k` -> `rate=1 - k`).
+The user's alias stays (`tensorflow.Session` stays `tensorflow.compat.v1.Session`).
+"""
+
+import libcst as cst
+
+from codemods._rule import Rule
+from codemods.rules import _tf
+
+CASTS = {
+    "to_float": "float32",
+    "to_double": "float64",
+    "to_int32": "int32",
+    "to_int64": "int64",
+    "to_bfloat16": "bfloat16",
+    "to_complex64": "complex64",
+    "to_complex128": "complex128",
+}
+# TF1 keyword -> its TF2 name, applied when the TF2 function has the new name and not the old one
+KEYWORDS = {"keep_dims": "keepdims", "reduction_indices": "axis", "dim": "axis", "dimension": "axis", "squeeze_dims": "axis"}
+# Needs legacy Keras on TF 2.21 (`import compat`): tf.compat.v1.layers and rnn cells are tf-keras.
+NEEDS_COMPAT = ("layers", "nn.rnn_cell", "keras")
+
+
+def _keyword(arg):
+    return arg.keyword.value if arg.keyword is not None else None
+
+
+def _one_minus(value):
+    if not isinstance(value, (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.Call, cst.Subscript)):
+        value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return cst.BinaryOperation(left=cst.Integer("1"), operator=cst.Subtract(), right=value)
+
+
+def compatible(args, params):
+    """Does the TF2 function read these call arguments as the TF1 one did?"""
+    positional = [a for a in args if a.keyword is None]
+    if any(a.star for a in args):
+        return False
+    n = len(positional)
+    if params["v1"][:n] != params["v2"][:n]:
+        return False
+    names = params["v2_names"]
+    return all(_keyword(a) in names or "**" in names for a in args if a.keyword is not None)
+
+
+class Tf1ApiRule(_tf.CompatImport, Rule):
+    ID = "tf1-api"
+    DESCRIPTION = "TF1 symbols -> TF2 home or tf.compat.v1 (table derived from TensorFlow), TF2 semantic changes."
+
+    def begin_file(self, state):
+        super().begin_file(state)
+        self._api = _tf.api()
+        self._done = set()  # chains already rewritten at an inner part
+        self._in_import = 0
+        self._inner = set()  # attribute chains that are the value of a longer chain
+        self._called = set()
+
+    def visit_Attribute(self, node):
+        self._inner.add(id(node.value))
+
+    def visit_Call(self, node):
+        self._called.add(id(node.func))
+
+    def visit_Import(self, node):
+        self._in_import += 1
+
+    def leave_Import(self, original_node, updated_node):
+        self._in_import -= 1
+        return updated_node
+
+    def visit_ImportFrom(self, node):
+        self._in_import += 1
+
+    # -- which TF name, where it goes
+    def _path(self, node):
+        for qualified in self.qualified_names(node):
+            path = _tf.tf_path(qualified)
+            if path and not path.startswith(("compat.", "python.")) and not _tf.claimed_by_others(self, qualified):
+                return path
+        return None
+
+    def _target(self, path):
+        """The new path (relative to `tensorflow`) for a name, or None to keep it (or decide per call)."""
+        api = self._api
+        if path in api["moved"]:
+            return api["moved"][path]
+        if path in api["v1_only"] or (path in api["differs"] and api["differs"][path] is None):
+            return "compat.v1." + path
+        return None
+
+    def _rename(self, original, path, new_path):
+        if new_path.startswith("compat.v1.") and path.startswith(NEEDS_COMPAT):
+            _tf.ensure_compat(self)
+        alias = _tf.tf_alias(self, original)
+        self.report(original, f"tf.{path} -> tf.{new_path}")
+        return _tf.dotted(f"{alias}.{new_path}")
+
+    def leave_Attribute(self, original_node, updated_node):
+        if self._in_import:
+            return updated_node
+        if id(original_node.value) in self._done:
+            self._done.add(id(original_node))
+            return updated_node
+        path = self._path(original_node)
+        if path in self._api["v1_only_modules"] and id(original_node) in self._inner:
+            return updated_node  # `tf.app.flags.X`: decided for the whole chain (another rule may claim it)
+        if path in CASTS and id(original_node) in self._called:
+            return updated_node  # leave_Call turns it into tf.cast
+        new_path = self._target(path) if path else None
+        if new_path is None:
+            return updated_node
+        self._done.add(id(original_node))
+        return self._rename(original_node, path, new_path)
+
+    # -- calls: semantic changes, and TF1 calls a TF2 namesake would read differently
+    def leave_Call(self, original_node, updated_node):
+        path = self._path(original_node.func)
+        if path is None:
+            return updated_node
+        if path in CASTS and updated_node.args:
+            alias = _tf.tf_alias(self, original_node.func)
+            dtype = cst.Arg(_tf.dotted(f"{alias}.{CASTS[path]}"))
+            first = updated_node.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            args = [first.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), dtype]
+            if len(updated_node.args) > 1:
+                args[-1] = dtype.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+                args.extend(updated_node.args[1:])
+            self.report(original_node, f"tf.{path}(x) -> tf.cast(x, tf.{CASTS[path]})")
+            return updated_node.with_changes(func=_tf.dotted(f"{alias}.cast"), args=args)
+        params = self._api["differs"].get(path)
+        if not params:
+            return updated_node
+        args = list(updated_node.args)
+        for index, arg in enumerate(args):
+            new = KEYWORDS.get(_keyword(arg))
+            if new and new in params["v2_names"] and _keyword(arg) not in params["v2_names"]:
+                args[index] = arg.with_changes(keyword=cst.Name(new))
+                self.report(original_node, f"tf.{path}: {_keyword(arg)}= -> {new}=")
+        if path == "nn.dropout":
+            args = self._dropout(original_node, args)
+        updated_node = updated_node.with_changes(args=args)
+        if compatible(args, params):
+            return updated_node
+        return updated_node.with_changes(func=self._rename(original_node.func, path, "compat.v1." + path))
+
+    def _dropout(self, node, args):
+        keep = [i for i, a in enumerate(args) if _keyword(a) == "keep_prob"]
+        if not keep and len(args) > 1 and args[1].keyword is None:
+            keep = [1]
+        if not keep:
+            return args
+        i = keep[0]
+        arg = args[i]
+        args[i] = arg.with_changes(
+            keyword=cst.Name("rate"),
+            equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+            value=_one_minus(arg.value),
+        )
+        if i == 1 and arg.keyword is None:
+            # later positional arguments would now come after a keyword: name them
+            v2 = self._api["differs"]["nn.dropout"]["v1"]
+            for j in range(2, len(args)):
+                if args[j].keyword is None:
+                    args[j] = args[j].with_changes(
+                        keyword=cst.Name(v2[j]),
+                        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+                    )
+        self.report(node, "tf.nn.dropout: keep_prob=k -> rate=1 - k")
+        return args
+
+    # -- `from tensorflow import Session` -> `from tensorflow.compat.v1 import Session`
+    def leave_ImportFrom(self, original_node, updated_node):
+        self._in_import -= 1
+        if original_node.relative or original_node.module is None or isinstance(original_node.names, cst.ImportStar):
+            return updated_node
+        module = _tf.full_name(original_node.module)
+        if module != _tf.TF and not module.startswith(_tf.TF + "."):
+            return updated_node
+        base = module[len(_tf.TF) + 1 :]
+        if base.startswith(("compat", "python", "contrib", "estimator")):
+            return updated_node
+        moving = []
+        for alias in original_node.names:
+            path = f"{base}.{_tf.full_name(alias.name)}".lstrip(".")
+            qualified = f"{_tf.TF}.{path}"
+            if _tf.claimed_by_others(self, qualified):
+                continue
+            if self._target(path) is not None or path in self._api["differs"]:
+                moving.append(path)
+        if not moving:
+            return updated_node
+        if len(moving) != len(original_node.names):
+            self.report(
+                original_node,
+                f"from {module} import ... mixes TF1-only names ({', '.join(moving)}) with TF2 ones",
+                severity="warning",
+                manual=f"import {', '.join(moving)} from tensorflow.compat.v1{'.' + base if base else ''} instead",
+            )
+            return updated_node
+        if any(p.startswith(NEEDS_COMPAT) for p in moving):
+            _tf.ensure_compat(self)
+        new_module = "tensorflow.compat.v1" + (f".{base}" if base else "")
+        self.report(original_node, f"from {module} import {', '.join(moving)} -> from {new_module}")
+        return updated_node.with_changes(module=_tf.dotted(new_module))

@@ -1,0 +1,115 @@
+"""The hand-written TF_CONFIG `master` -> `chief` rewrites users copied from the TF 2.0 example -> compat.tf_config.
+
+The example read TF_CONFIG, renamed the `master` job and task type to `chief` and wrote it back,
+so that TF2 strategies accept it; it crashed on a cluster without `master` and on one worker.
+A function (or a top-level `if` block) that does exactly this - reads and assigns
+os.environ["TF_CONFIG"], mentions "master" and "chief", takes no argument and returns nothing -
+gets compat's validated translation, which accepts every dialect. Anything else that rewrites
+TF_CONFIG by hand (an evaluator carved out of the workers, a returned dict ...) is reported.
+"""
+
+import libcst as cst
+
+from codemods._rule import Rule
+
+MANUAL = (
+    "replace the hand-written TF_CONFIG rewrite with `from compat import tf_config; "
+    "cfg = tf_config.from_environment()` and `tf_config.use(cfg, 'chief')` (or tf_config.to_json(cfg, 'chief'))"
+)
+
+
+class _Facts(cst.CSTVisitor):
+    def __init__(self):
+        self.strings, self.writes, self.returns = set(), False, False
+
+    def visit_SimpleString(self, node):
+        try:
+            self.strings.add(node.evaluated_value)
+        except Exception:  # bytes or odd escapes: not one of ours
+            pass
+
+    def visit_Return(self, node):
+        self.returns |= node.value is not None
+
+    def visit_AssignTarget(self, node):
+        target = node.target
+        if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Attribute):
+            if target.value.attr.value == "environ":
+                index = target.slice[0].slice if target.slice else None
+                if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+                    self.writes |= index.value.evaluated_value == "TF_CONFIG"
+
+
+def _facts(node):
+    facts = _Facts()
+    node.visit(facts)
+    return facts
+
+
+def _rewrites_tf_config(facts):
+    return facts.writes and {"TF_CONFIG", "master", "chief"} <= facts.strings
+
+
+class TFConfigRule(Rule):
+    ID = "tf-config"
+    DESCRIPTION = "Hand-written TF_CONFIG master->chief rewrites -> compat.tf_config (validated, every dialect)."
+
+    def _replacement(self):
+        alias = self.free_name("tf_config", "compat_tf_config")
+        self.add_needed_import("compat", "tf_config", asname=alias if alias != "tf_config" else None)
+        code = (
+            f"_cluster = {alias}.from_environment()\n"
+            "if _cluster.is_distributed:\n"
+            f"    os.environ[\"TF_CONFIG\"] = {alias}.to_json(_cluster, \"chief\")\n"
+        )
+        return list(cst.parse_module(code).body)
+
+    def _handle(self, original, kind):
+        facts = _facts(original)
+        if not _rewrites_tf_config(facts):
+            return None
+        simple = "evaluator" not in facts.strings and not facts.returns
+        if kind == "def":
+            simple &= not original.params.params and not original.params.star_arg and not original.params.kwonly_params
+        if not simple:
+            self.report(original, "hand-written TF_CONFIG rewrite not converted", severity="error", manual=MANUAL)
+            return None
+        self.add_needed_import("os")
+        self.report(original, "hand-written TF_CONFIG master->chief rewrite -> compat.tf_config (chief dialect)")
+        return self._replacement()
+
+    def begin_file(self, state):
+        super().begin_file(state)
+        self._depth = 0
+
+    def visit_FunctionDef(self, node):
+        self._depth += 1
+
+    def leave_FunctionDef(self, original_node, updated_node):
+        self._depth -= 1
+        new = self._handle(original_node, "def")
+        if new is None:
+            return updated_node
+        body = updated_node.body.body
+        keep = [body[0]] if body and _is_docstring(body[0]) else []
+        return updated_node.with_changes(body=updated_node.body.with_changes(body=[*keep, *new]))
+
+    def leave_If(self, original_node, updated_node):
+        if self._depth or not isinstance(original_node.test, cst.Comparison):
+            return updated_node
+        if not _mentions_tf_config(original_node.test):
+            return updated_node
+        new = self._handle(original_node, "if")
+        return cst.FlattenSentinel(new) if new is not None else updated_node
+
+
+def _is_docstring(stmt):
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def _mentions_tf_config(test):
+    return "TF_CONFIG" in _facts(test).strings
