@@ -70,7 +70,9 @@ class TFConfigRule(Rule):
             return None
         simple = "evaluator" not in facts.strings and not facts.returns
         if kind == "def":
-            simple &= not original.params.params and not original.params.star_arg and not original.params.kwonly_params
+            params = original.params
+            simple &= not (params.params or params.kwonly_params or params.posonly_params)
+            simple &= not isinstance(params.star_arg, cst.Param) and params.star_kwarg is None
         if not simple:
             self.report(original, "hand-written TF_CONFIG rewrite not converted", severity="error", manual=MANUAL)
             return None

@@ -1,0 +1,60 @@
+"""tf-estimator: code kept, `import compat` ensured (Estimator on TF 2.21), every use reported."""
+
+import libcst as cst
+from libcst.codemod import CodemodContext, CodemodTest
+
+from codemods._apply import apply_rules
+from codemods.rules.estimator import EstimatorRule
+
+
+class TestEstimatorRule(CodemodTest):
+    TRANSFORM = EstimatorRule
+
+    def test_adds_compat_import_keeps_code(self):
+        before = """
+            import tensorflow as tf
+            est = tf.estimator.Estimator(model_fn=model_fn)
+        """
+        after = """
+            import tensorflow as tf
+            import compat
+
+            est = tf.estimator.Estimator(model_fn=model_fn)
+        """
+        self.assertCodemod(before, after)
+
+    def test_compat_already_imported(self):
+        source = """
+            import compat
+            import tensorflow as tf
+            spec = tf.estimator.EstimatorSpec(mode, loss=loss)
+        """
+        self.assertCodemod(source, source)
+
+    def test_must_not_fire_on_shadowed_names_strings_comments(self):
+        source = """
+            import tensorflow as tf
+
+            def run(tf):
+                return tf.estimator.Estimator()  # tf.estimator of a local object
+            name = "tf.estimator.Estimator"
+        """
+        self.assertCodemod(source, source)
+
+
+def test_each_use_is_reported_once_at_its_line():
+    # a name bound by a from-import is reported at its import
+    source = (
+        "import tensorflow as tf\n"
+        "from tensorflow.estimator import RunConfig\n"
+        "config = RunConfig()\n"
+        "est = tf.estimator.Estimator(model_fn, config=config)\n"
+        "mode = tf.estimator.ModeKeys.TRAIN\n"
+    )
+    applied = apply_rules(cst.parse_module(source), [EstimatorRule(CodemodContext())])
+    got = [(e.line, e.message.split(":")[0]) for e in applied.entries]
+    assert got == [
+        (2, "tensorflow.estimator.RunConfig"),
+        (4, "tensorflow.estimator.Estimator"),
+        (5, "tensorflow.estimator.ModeKeys.TRAIN"),
+    ]

@@ -1,0 +1,81 @@
+"""graph-mode: tf.compat.v1.disable_eager_execution() once, at the right place; not for TF2-style code."""
+
+import libcst as cst
+from libcst.codemod import CodemodContext, CodemodTest
+
+from codemods._apply import apply_rules
+from codemods.rules.graph_mode import GraphModeRule
+
+
+class TestGraphModeRule(CodemodTest):
+    TRANSFORM = GraphModeRule
+
+    def test_first_in_the_main_block(self):
+        before = """
+            import tensorflow as tf
+
+            def main(_):
+                x = tf.placeholder(tf.float32)
+                with tf.Session() as sess:
+                    pass
+
+            if __name__ == "__main__":
+                tf.app.run()
+        """
+        after = """
+            import tensorflow as tf
+
+            def main(_):
+                x = tf.placeholder(tf.float32)
+                with tf.Session() as sess:
+                    pass
+
+            if __name__ == "__main__":
+                tf.compat.v1.disable_eager_execution()
+                tf.app.run()
+        """
+        self.assertCodemod(before, after)
+
+    def test_module_level_script_after_the_imports(self):
+        before = """
+            \"\"\"A tutorial script.\"\"\"
+            import tensorflow.compat.v1 as tf
+            x = tf.placeholder(tf.float32)
+            sess = tf.Session()
+        """
+        after = """
+            \"\"\"A tutorial script.\"\"\"
+            import tensorflow.compat.v1 as tf
+            tf.disable_eager_execution()
+            x = tf.placeholder(tf.float32)
+            sess = tf.Session()
+        """
+        self.assertCodemod(before, after)
+
+    def test_must_not_fire_on_tf2_code_switched_scripts_shadowed_names_strings(self):
+        for source in (
+            """
+            import tensorflow as tf
+            model = tf.keras.Sequential()  # tf.Session is gone
+            text = "tf.placeholder"
+            """,
+            """
+            import tensorflow as tf
+            tf.compat.v1.disable_v2_behavior()
+            sess = tf.compat.v1.Session()
+            """,
+            """
+            import tensorflow as tf
+            def f(tf):
+                return tf.Session()
+            """,
+        ):
+            self.assertCodemod(source, source)
+
+
+def test_a_library_module_is_reported_not_changed():
+    source = "import tensorflow as tf\n\ndef run(x):\n    return tf.Session().run(x)\n"
+    applied = apply_rules(cst.parse_module(source), [GraphModeRule(CodemodContext())])
+    assert applied.module.code == source
+    [entry] = applied.entries
+    assert (entry.severity, entry.line) == ("warning", 4) and "disable_eager_execution" in entry.manual

@@ -1,0 +1,48 @@
+"""tf-layers: tf.layers -> tf.compat.v1.layers with `import compat` (legacy Keras where Keras 3 is the default)."""
+
+from libcst.codemod import CodemodTest
+
+from codemods.rules.layers import LayersRule
+
+
+class TestLayersRule(CodemodTest):
+    TRANSFORM = LayersRule
+
+    def test_uses_and_the_compat_import(self):
+        before = """
+            import tensorflow as tf
+            net = tf.layers.conv2d(images, 16, 3)
+            net = tf.layers.dense(tf.layers.flatten(net), 10)
+        """
+        after = """
+            import tensorflow as tf
+            import compat
+
+            net = tf.compat.v1.layers.conv2d(images, 16, 3)
+            net = tf.compat.v1.layers.dense(tf.compat.v1.layers.flatten(net), 10)
+        """
+        self.assertCodemod(before, after)
+
+    def test_from_import(self):
+        before = """
+            from tensorflow import layers
+            net = layers.dense(x, 3)
+        """
+        after = """
+            from tensorflow.compat.v1 import layers
+            import compat
+
+            net = layers.dense(x, 3)
+        """
+        self.assertCodemod(before, after)
+
+    def test_must_not_fire_on_keras_layers_shadowed_names_strings_comments(self):
+        source = """
+            import tensorflow as tf
+
+            def build(tf):
+                return tf.layers.dense(1)  # tf.layers.dense of a local object
+            dense = tf.keras.layers.Dense(3)
+            doc = "tf.layers.dense"
+        """
+        self.assertCodemod(source, source)

@@ -1,0 +1,57 @@
+"""tf-private: tensorflow.python.* -> public tf / tf.compat.v1 / compat names, else an error entry."""
+
+import libcst as cst
+from libcst.codemod import CodemodContext, CodemodTest
+
+from codemods._apply import apply_rules
+from codemods.rules.private import PrivateRule
+
+
+class TestPrivateRule(CodemodTest):
+    TRANSFORM = PrivateRule
+
+    def test_module_uses_become_public_names_and_the_import_goes(self):
+        before = """
+            import tensorflow as tf
+            from tensorflow.python.training import device_setter, training_util
+            fn = device_setter.replica_device_setter(cluster=c)
+            step = training_util.get_or_create_global_step()
+            strategy = device_setter._RoundRobinStrategy(2)
+        """
+        after = """
+            import tensorflow as tf
+            import compat.devices
+
+            fn = tf.compat.v1.train.replica_device_setter(cluster=c)
+            step = tf.compat.v1.train.get_or_create_global_step()
+            strategy = compat.devices.RoundRobin(range(2))
+        """
+        self.assertCodemod(before, after)
+
+    def test_from_private_module_import_names(self):
+        before = """
+            from tensorflow.python.training.session_run_hook import SessionRunHook, SessionRunArgs
+        """
+        after = """
+            from tensorflow.compat.v1.train import SessionRunHook, SessionRunArgs
+        """
+        self.assertCodemod(before, after)
+
+    def test_must_not_fire_on_shadowed_names_strings_comments(self):
+        source = """
+            import tensorflow as tf
+
+            def f(device_setter):
+                return device_setter.replica_device_setter()  # tensorflow.python.training.device_setter
+            text = "from tensorflow.python.training import device_setter"
+        """
+        self.assertCodemod(source, source)
+
+
+def test_private_names_without_a_public_equivalent_are_errors_with_a_manual_step():
+    source = "from tensorflow.python.client import device_lib\ndevs = device_lib.list_local_devices()\n"
+    applied = apply_rules(cst.parse_module(source), [PrivateRule(CodemodContext())])
+    assert applied.module.code == source
+    [entry] = applied.entries
+    assert (entry.line, entry.severity) == (2, "error")
+    assert "tensorflow.python.client.device_lib.list_local_devices" in entry.message and "public" in entry.manual

@@ -1,0 +1,111 @@
+"""tf1-api: TF1 names -> TF2 home or tf.compat.v1 (derived table), semantic call changes, the user's alias kept."""
+
+import json
+
+from libcst.codemod import CodemodTest
+
+from codemods.rules import _tf
+from codemods.rules.tf1_api import Tf1ApiRule
+
+
+class TestTf1ApiRule(CodemodTest):
+    TRANSFORM = Tf1ApiRule
+
+    def test_moved_v1_only_and_differing_classes(self):
+        before = """
+            import tensorflow as tf
+            x = tf.placeholder(tf.float32, [None, 3])
+            y = tf.log(x)
+            spec = tf.FixedLenFeature([], tf.string)
+            ds = tf.data.TFRecordDataset(files)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+            keys = tf.GraphKeys.UPDATE_OPS
+            tf.logging.set_verbosity(tf.logging.INFO)
+        """
+        after = """
+            import tensorflow as tf
+            x = tf.compat.v1.placeholder(tf.float32, [None, 3])
+            y = tf.math.log(x)
+            spec = tf.io.FixedLenFeature([], tf.string)
+            ds = tf.compat.v1.data.TFRecordDataset(files)
+            with tf.compat.v1.Session() as sess:
+                sess.run(tf.compat.v1.global_variables_initializer())
+            keys = tf.compat.v1.GraphKeys.UPDATE_OPS
+            tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.INFO)
+        """
+        self.assertCodemod(before, after)
+
+    def test_semantic_changes(self):
+        before = """
+            import tensorflow as T
+            a = T.to_float(x)
+            b = T.to_int64(x, name="b")
+            c = T.reduce_mean(x, reduction_indices=[1, 2], keep_dims=True)
+            d = T.nn.dropout(x, keep_prob=0.8)
+            e = T.nn.dropout(x, keep)
+            f = T.nn.dropout(x, 1 - p)
+            g = T.argmax(x, dimension=1)
+            h = T.reduce_sum(x, axis=1)
+        """
+        after = """
+            import tensorflow as T
+            a = T.cast(x, T.float32)
+            b = T.cast(x, T.int64, name="b")
+            c = T.reduce_mean(x, axis=[1, 2], keepdims=True)
+            d = T.nn.dropout(x, rate=1 - 0.8)
+            e = T.nn.dropout(x, rate=1 - keep)
+            f = T.nn.dropout(x, rate=1 - (1 - p))
+            g = T.argmax(x, axis=1)
+            h = T.reduce_sum(x, axis=1)
+        """
+        self.assertCodemod(before, after)
+
+    def test_calls_tf2_would_read_differently_go_to_compat_v1(self):
+        before = """
+            import tensorflow as tf
+            c = tf.constant(1, tf.int32, [1], "c", True)
+            g = tf.gradients(loss, params, colocate_gradients_with_ops=True)
+        """
+        after = """
+            import tensorflow as tf
+            c = tf.compat.v1.constant(1, tf.int32, [1], "c", True)
+            g = tf.compat.v1.gradients(loss, params, colocate_gradients_with_ops=True)
+        """
+        self.assertCodemod(before, after)
+
+    def test_from_imports(self):
+        before = """
+            from tensorflow import Session, placeholder
+            from tensorflow.train import AdamOptimizer
+        """
+        after = """
+            from tensorflow.compat.v1 import Session, placeholder
+            from tensorflow.compat.v1.train import AdamOptimizer
+        """
+        self.assertCodemod(before, after)
+
+    def test_must_not_fire_on_tf2_code_compat_v1_shadowed_names_strings_comments(self):
+        source = """
+            import tensorflow as tf
+            import tensorflow.compat.v1 as v1
+
+            def f(tf):
+                return tf.Session()  # tf.Session is a local object here
+
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            s = v1.Session()
+            t = "tf.placeholder(tf.float32)"
+            y = tf.reduce_mean(x, axis=1, keepdims=True)
+            z = tf.compat.v1.placeholder(tf.float32)
+        """
+        self.assertCodemod(source, source)
+
+
+def test_the_table_is_derived_from_tensorflow_not_typed():
+    with open(_tf.TABLE) as handle:
+        table = json.load(handle)
+    assert table["tensorflow"].startswith("2.")
+    assert table["moved"]["log"] == "math.log"
+    assert "Session" in table["v1_only"] and "train.AdamOptimizer" in table["v1_only"]
+    assert len(table["moved"]) > 100 and len(table["v1_only"]) > 500  # the full API, not a short list
