@@ -22,6 +22,7 @@ restarted job continues at the step it had saved (`BackupAndRestore` semantics).
 
 import dataclasses
 import os
+import re
 from typing import Callable, Optional
 
 import compat  # noqa: F401 - selects tf-keras before TensorFlow binds Keras
@@ -82,7 +83,8 @@ def run(program, settings, config=None):
     except _LOST_PEER_ERRORS as err:
         if chosen != strategies.MULTI_WORKER:
             raise
-        first_line = (err.message or type(err).__name__).strip().splitlines()[0]
+        # TensorFlow prefixes the op's function name in {{...}}: keep the cause only.
+        first_line = re.sub(r"\{\{.*?\}\}\s*", "", err.message or type(err).__name__).strip().splitlines()[0]
         raise ClusterError(
             f"{config.task}: a MultiWorkerMirrored peer was lost ({type(err).__name__}: {first_line[:200]}); "
             f"restart the whole job to resume from the last checkpoint in {settings.output_dir}"
@@ -111,21 +113,22 @@ def _train(program, settings, config, chosen, strategy):
         def steps(count):
             results = [coordinator.schedule(trainer.distributed_step, args=(iterator,)) for _ in range(count)]
             coordinator.join()
-            return results[-1].fetch()
+            return sum(result.fetch() for result in results) / count
 
     else:
         iterator = iter(strategy.distribute_datasets_from_function(program.train_dataset))
 
         def steps(count):
+            total = 0.0  # summed as tensors: no wait for each step's result
             for _ in range(count):
-                loss = trainer.distributed_step(iterator)
-            return loss
+                total += trainer.distributed_step(iterator)
+            return total / count
 
     progress = Progress(settings.log_dir, settings.global_batch, settings.train_steps, write=config.is_chief)
     progress.start(step)
     while step < settings.train_steps:
         boundary = min(_next_multiple(step, settings.log_every), _next_multiple(step, settings.save_every), settings.train_steps)
-        loss = float(steps(boundary - step))
+        loss = float(steps(boundary - step))  # mean over the steps since the last report
         step = int(optimizer.iterations.numpy())
         if step % settings.log_every == 0 or step >= settings.train_steps:
             values = dict(loss=loss, learning_rate=float(_current_rate(optimizer)), **trainer.metrics())
