@@ -1,0 +1,41 @@
+"""modern_tf2.imagenet_main as real multi-process clusters (compat.launch, 127.0.0.1) from a `master`-dialect TF_CONFIG."""
+
+import os
+
+import pytest
+
+from tests.tf2.test_modern_programs import Job, checkpoint_index, data_dir, imagenet_args, losses  # noqa: F401 - fixture
+
+
+def only_chief_wrote(job, out):
+    """The chief's checkpoints and summaries are in `out`; the workers' scratch saves were removed."""
+    assert checkpoint_index(out) == ["ckpt-10", "ckpt-20"]
+    assert len([name for name in os.listdir(out) if name.startswith("events.out")]) == 1
+    assert os.listdir(job.tmp) == []
+
+
+@pytest.mark.slow
+def test_multi_worker_mirrored_chief_and_worker(data_dir, tmp_path):
+    out = tmp_path / "run"
+    with Job(tmp_path, imagenet_args(data_dir, out, 20), chief=1, workers=1, dialect="master") as job:
+        status = job.cluster.wait(timeout=240)
+    assert status == 0, job.text()[-3000:]
+    for task in ("chief:0", "worker:0"):
+        assert "strategy multi_worker_mirrored (CollectiveAllReduceStrategy, 2 replica(s) in sync)" in job.text(task)
+    assert sorted(losses(job.text("chief:0"))) == [5, 10, 15, 20]
+    assert "exported" not in job.text("worker:0") and losses(job.text("worker:0")) == {}
+    assert (out / "export" / "20" / "saved_model.pb").exists()
+    only_chief_wrote(job, out)
+
+
+@pytest.mark.slow
+def test_parameter_server_chief_worker_ps(data_dir, tmp_path):
+    out = tmp_path / "run"
+    with Job(tmp_path, imagenet_args(data_dir, out, 20), chief=1, workers=1, ps=1, dialect="master") as job:
+        status = job.cluster.wait(timeout=240, grace=1)  # ps and worker serve until stopped
+    assert status == 0, job.text()[-3000:]
+    assert "strategy parameter_server (ParameterServerStrategyV2, 1 replica(s) in sync)" in job.text("chief:0")
+    assert sorted(losses(job.text("chief:0"))) == [5, 10, 15, 20] and "done at step 20" in job.text("chief:0")
+    for task in ("worker:0", "ps:0"):  # they only serve
+        assert "strategy" not in job.text(task) and losses(job.text(task)) == {}
+    only_chief_wrote(job, out)
