@@ -1,0 +1,37 @@
+"""Run several scripts as real subprocesses at once (2 cores: TensorFlow imports overlap with work)."""
+
+import concurrent.futures
+import subprocess
+import sys
+
+from tests.conftest import python_env
+
+
+def clean_env(extra=None):
+    """The environment of a user's shell: no Keras choice inherited from this test process."""
+    env = python_env(extra)
+    env.pop("TF_USE_LEGACY_KERAS", None)
+    return env
+
+
+def run(command, cwd, timeout=300, env=None):
+    return subprocess.run(
+        command, cwd=str(cwd), env=env or clean_env(), capture_output=True, text=True, timeout=timeout
+    )
+
+
+def run_all(commands, cwd, workers=2, timeout=300):
+    """{key: CompletedProcess} for {key: argv}, run `workers` at a time."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {key: pool.submit(run, argv, cwd, timeout) for key, argv in commands.items()}
+        return {key: future.result() for key, future in futures.items()}
+
+
+def migrate(*args, cwd):
+    return run([sys.executable, "-m", "codemods", "--no-cache", *map(str, args)], cwd)
+
+
+def tf_upgrade_v2(src, out, cwd):
+    main = "tensorflow.tools.compatibility.tf_upgrade_v2_main"
+    return run([sys.executable, "-m", main, "--intree", str(src), "--outtree", str(out), "--reportfile",
+                str(out) + ".txt"], cwd)
