@@ -14,6 +14,7 @@ with `/job:worker/task:<replica>` and variables go round-robin on `/job:ps/task:
 """
 
 import collections
+import contextlib
 
 import tensorflow as tf
 
@@ -76,11 +77,17 @@ def create_clones(config, model_fn, args=(), kwargs=None):
     with slim.arg_scope([slim.model_variable, slim.variable], device=config.variables_device()):
         for index in range(config.num_clones):
             scope, device = config.clone_scope(index), config.clone_device(index)
-            with v1.name_scope(scope or None), tf.device(device):
+            with _name_scope(scope), tf.device(device):
                 with v1.variable_scope(v1.get_variable_scope(), reuse=True if index > 0 else None):
                     outputs = model_fn(*args, **(kwargs or {}))
             clones.append(Clone(outputs, scope, device))
     return clones
+
+
+def _name_scope(clone_scope):
+    # "clone_0/" names the scope absolutely: optimize_clones re-enters the scope create_clones
+    # made (a plain "clone_0" would open "clone_0_1"), and collections filter on that prefix.
+    return v1.name_scope(clone_scope + "/") if clone_scope else contextlib.nullcontext()
 
 
 def clone_losses(clone):
@@ -121,7 +128,7 @@ def optimize_clones(clones, optimizer, regularization_losses=None, **kwargs):
         regularization_losses = v1.losses.get_regularization_losses()
     losses, clone_grads = [], []
     for index, clone in enumerate(clones):
-        with v1.name_scope(clone.scope or None), tf.device(clone.device):
+        with _name_scope(clone.scope), tf.device(clone.device):
             loss = _clone_loss(clone, len(clones), regularization_losses if index == 0 else None)
             if loss is None:
                 continue

@@ -250,7 +250,11 @@ def main(argv):
     cluster = tf_config.from_environment()
     deploy = deployment(cluster)
     session_config = deploy.session_config()
-    files = None if cluster.is_ps else dataset_files()
+    files = None
+    if not cluster.is_ps:  # bad input fails here, in one line, before any server or graph exists
+        if FLAGS.checkpoint_path:
+            slim_finetune.checkpoint_file(FLAGS.checkpoint_path)
+        files = dataset_files()
     master = FLAGS.master
     if cluster.is_distributed:
         if cluster.num_ps and not cluster.is_ps:

@@ -20,7 +20,6 @@ def lenet_arg_scope(weight_decay=0.0):
     with slim.arg_scope(
         [slim.conv2d, slim.fully_connected],
         weights_regularizer=slim.l2_regularizer(weight_decay) if weight_decay else None,
-        weights_initializer=tf.compat.v1.truncated_normal_initializer(stddev=0.1),
         activation_fn=tf.nn.relu,
     ) as scope:
         return scope

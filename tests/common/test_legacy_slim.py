@@ -1,0 +1,214 @@
+"""legacy_tf1.slim_main (TF-slim train_image_classifier) as a process, on generated TFRecords.
+
+Both environments: TF 2.15 (tf1) and TF 2.21 through compat (tf2), same source.
+"""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from compat.data import synth
+from tests.conftest import REPO, python_env, run_script
+
+NUM_CLASSES = 5  # labels 1..5; the model has 6 outputs, 0 being background as in ImageNet
+TINY = [
+    "--model_name=lenet",
+    "--train_image_size=32",
+    f"--num_classes={NUM_CLASSES + 1}",
+    "--batch_size=16",
+    "--optimizer=sgd",
+    "--learning_rate=0.01",
+    "--log_every_n_steps=5",
+]
+# slim's progress line: "global step 20: loss = 0.6615 (0.332 sec/step)".
+LOSS_LINE = re.compile(r"^global step (\d+): loss = ([0-9.]+|nan)", re.M)
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("imagenet")
+    synth.generate(str(out), train_shards=2, validation_shards=1, images=128, validation_images=16, size=32,
+                   num_classes=NUM_CLASSES, seed=3)
+    return out
+
+
+def run(data_dir, output_dir, *extra, env=None, timeout=300):
+    command = [sys.executable, "-m", "legacy_tf1.slim_main", f"--data_dir={data_dir}", f"--output_dir={output_dir}",
+               *TINY, *extra]
+    return subprocess.run(command, cwd=REPO, env=python_env(env), capture_output=True, text=True, timeout=timeout)
+
+
+def losses(stdout):
+    return [float(loss) for _, loss in LOSS_LINE.findall(stdout)]
+
+
+def checkpoint(folder):
+    import tensorflow as tf
+
+    return tf.train.load_checkpoint(str(folder))
+
+
+@pytest.fixture(scope="module")
+def trained(data_dir, tmp_path_factory):
+    """One clone, 40 steps: (train_dir, CompletedProcess)."""
+    out = tmp_path_factory.mktemp("slim_train")
+    return out, run(data_dir, out, "--max_step=40")
+
+
+def test_trains_loss_falls_and_checkpoint_reloads(trained):
+    import numpy as np
+
+    out, result = trained
+    assert result.returncode == 0, result.stderr[-3000:]
+    curve = losses(result.stdout)
+    assert len(curve) == 8 and np.all(np.isfinite(curve)), result.stdout
+    assert np.mean(curve[-2:]) < curve[0] / 2, curve
+    assert "finished training at global step 40" in result.stdout
+    reader = checkpoint(out)
+    assert reader.get_tensor("global_step") == 40
+    assert reader.get_variable_to_shape_map()["LeNet/fc4/weights"] == [1024, NUM_CLASSES + 1]
+    # Without clones there are no clone scopes: the graph is that of a one-device slim model.
+    assert "clone_0/" not in (out / "graph.pbtxt").read_text()
+
+
+def node_devices(graph_pbtxt):
+    """{node name: requested device} from a GraphDef in text form, without variable reads.
+
+    Reads of a resource variable are built outside any device scope (TensorFlow clears it) and
+    are placed with their variable.
+    """
+    from google.protobuf import text_format
+    import tensorflow as tf
+
+    graph = text_format.Parse(graph_pbtxt.read_text(), tf.compat.v1.GraphDef())
+    return {node.name: node.device for node in graph.node if node.op != "ReadVariableOp"}
+
+
+def test_two_clones_on_two_logical_cpus(data_dir, tmp_path):
+    import numpy as np
+
+    out = tmp_path / "out"
+    result = run(data_dir, out, "--max_step=10", "--num_gpus=2", "--batch_size=8", "--moving_average_decay=0.99")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert np.all(np.isfinite(losses(result.stdout))), result.stdout
+    devices = node_devices(out / "graph.pbtxt")
+    for clone in (0, 1):
+        # The clone's batch comes off the shared iterator, which lives on the inputs device (CPU:0).
+        assert devices[f"clone_{clone}/IteratorGetNext"] == "/device:CPU:0"
+        ops = {d for name, d in devices.items() if name.startswith(f"clone_{clone}/") and "IteratorGetNext" not in name}
+        assert ops == {f"/device:CPU:{clone}"}, (clone, ops)
+    # Variables (created by clone 0) live on CPU:0; each one's clone gradients are summed.
+    assert devices["LeNet/conv1/weights"] == "/device:CPU:0"
+    assert any(name.endswith("sum_grads") for name in devices), sorted(devices)[:50]
+    # The clone losses are each divided by 2, and regularization is added on clone 0 only.
+    assert "clone_0/scaled_clone_loss" in devices and "clone_1/scaled_clone_loss" in devices
+    assert "clone_0/regularization_loss" in devices and "clone_1/regularization_loss" not in devices
+    reader = checkpoint(out)
+    assert reader.get_tensor("global_step") == 10
+    assert "LeNet/conv1/weights/ExponentialMovingAverage" in reader.get_variable_to_shape_map()
+
+
+def slim_layout_copy(data_dir, folder, name):
+    """The generated train shards as slim's `<name>_train_*.tfrecord` files with a labels.txt."""
+    folder.mkdir()
+    for index, shard in enumerate(sorted(data_dir.glob("train-*"))):
+        shutil.copy(shard, folder / f"{name}_train_{index:05d}.tfrecord")
+    names = ["background"] + [f"class{i}" for i in range(1, NUM_CLASSES + 1)]
+    (folder / "labels.txt").write_text("".join(f"{i}:{label}\n" for i, label in enumerate(names)))
+    return folder
+
+
+def test_fine_tune_restores_all_but_excluded_scopes(trained, data_dir, tmp_path):
+    import numpy as np
+
+    base, _ = trained
+    data = slim_layout_copy(data_dir, tmp_path / "mini", "mini")
+    out = tmp_path / "out"
+    result = run(
+        data, out, "--max_step=5", "--dataset_name=mini", "--num_classes=0", f"--checkpoint_path={base}",
+        "--checkpoint_exclude_scopes=LeNet/fc4", "--trainable_scopes=LeNet/fc4",
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    old, new = checkpoint(base), checkpoint(out)
+    assert new.get_tensor("global_step") == 5
+    # Restored and frozen (outside --trainable_scopes): exactly the base run's weights.
+    for frozen in ("LeNet/conv1/weights", "LeNet/fc3/biases"):
+        np.testing.assert_array_equal(new.get_tensor(frozen), old.get_tensor(frozen))
+    # Excluded from the restore: freshly initialised, then trained.
+    assert not np.allclose(new.get_tensor("LeNet/fc4/weights"), old.get_tensor("LeNet/fc4/weights"))
+
+
+OPTIMIZER_SCRIPT = """
+    import json
+    import compat
+    compat.install()
+    import tensorflow as tf
+    import compat.flags as flags
+    from compat.training import slim_flags
+    from legacy_tf1 import slim_optimization
+
+    v1 = tf.compat.v1
+    slim_flags.define_slim_flags()
+    options = flags.FLAGS
+    options(["prog", "--batch_size=10", "--num_epochs_per_decay=1", "--learning_rate=0.5"])
+    SAMPLES = 30  # 3 steps per decay
+    results = []
+    for optimizer in slim_flags.OPTIMIZERS:
+        for decay in slim_flags.DECAY_TYPES:
+            options.optimizer, options.learning_rate_decay_type = optimizer, decay
+            with tf.Graph().as_default():
+                step = v1.train.get_or_create_global_step()
+                weight = v1.get_variable("w", initializer=[0.0, 4.0])
+                rate = slim_optimization.learning_rate(options, SAMPLES, step)
+                train = slim_optimization.optimizer(options, rate).minimize(
+                    tf.reduce_sum(tf.square(weight - 1.0)), global_step=step)
+                with v1.Session() as session:
+                    session.run(v1.global_variables_initializer())
+                    session.run(train)
+                    moved = session.run(weight).tolist()
+                    rates = []
+                    for at in (1, 3, 6):
+                        step.load(at, session)
+                        rates.append(float(session.run(rate)))
+            results.append({"optimizer": optimizer, "decay": decay, "weight": moved, "rates": rates})
+    print(json.dumps(results))
+"""
+
+
+def test_every_optimizer_and_decay_type_runs_a_step(tmp_path):
+    result = run_script(tmp_path, OPTIMIZER_SCRIPT)
+    assert result.returncode == 0, result.stderr[-3000:]
+    results = json.loads(result.stdout.strip().splitlines()[-1])
+    assert len(results) == 7 * 3
+    base, factor, end = 0.5, 0.94, 0.0001  # --learning_rate and slim's defaults
+    expected = {
+        "fixed": [base, base, base],
+        "exponential": [base, base * factor, base * factor**2],  # staircase every 3 steps
+        "polynomial": [base - (base - end) / 3, end, end],  # linear to the end rate over 3 steps, then held
+    }
+    for row in results:
+        # Every optimizer moves both weights toward 1 from (0, 4) in one step.
+        assert row["weight"][0] > 0 and row["weight"][1] < 4, row
+        assert row["rates"] == pytest.approx(expected[row["decay"]], rel=1e-5), row
+
+
+@pytest.mark.parametrize(
+    "extra, env, message",
+    [
+        ([], {"TF_CONFIG": json.dumps({"cluster": {"master": ["127.0.0.1:1"]}, "task": {"type": "worker", "index": 0}})},
+         "worker"),
+        (["--data_dir=/nonexistent/imagenet"], None, "does not exist"),
+        (["--model_name=resnet_v9"], None, "must be one of"),
+        (["--checkpoint_path=/nonexistent/model.ckpt"], None, "does not exist"),
+    ],
+    ids=["task-not-in-cluster", "missing-data-dir", "unknown-model", "missing-checkpoint"],
+)
+def test_bad_input_is_one_line_and_exit_2(data_dir, tmp_path, extra, env, message):
+    result = run(data_dir, tmp_path / "out", *extra, env=env)
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert len(lines) == 1 and message in lines[0] and "Traceback" not in result.stderr, result.stderr
