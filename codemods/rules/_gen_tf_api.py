@@ -92,6 +92,24 @@ def _identity(obj):
     return callable(obj) or isinstance(obj, types.ModuleType)
 
 
+def _add_constants(module, names, tf):
+    """Constants (`tf_logging.INFO`) live where the module's functions went, under the same name and value."""
+    homes = {path.rpartition(".")[0] for path, _ in names.values() if "." in path}
+    if len(homes) != 1:
+        return
+    home = homes.pop()
+    public = tf
+    for part in home.split("."):
+        public = getattr(public, part)
+    for name in dir(module):
+        value = getattr(module, name)
+        if name in names or name.startswith("_") or not isinstance(value, (int, float, str)):
+            continue
+        if getattr(public, name, object()) == value:
+            path = f"{home}.{name}"
+            names[name] = [path, path if path.startswith("compat.v1.") else None]
+
+
 def build(tf):
     v1 = _walk(tf.compat.v1, "", {}, set())
     v2 = _walk(tf, "", {}, set())
@@ -130,6 +148,7 @@ def build(tf):
                 v1_paths = [p for p in paths if p.startswith("compat.v1.")]
                 best = min(paths, key=lambda p: (p.startswith("compat."), *_rank(p)))
                 names[name] = [best, min(v1_paths, key=_rank) if v1_paths else None]
+        _add_constants(module, names, tf)
         private[module_name] = names
     # v1-only modules: a whole `tf.<module>` chain becomes `tf.compat.v1.<module>`
     modules = sorted(p for p in v1_only if isinstance(v1[p], types.ModuleType))

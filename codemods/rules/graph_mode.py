@@ -1,4 +1,4 @@
-"""Graph-mode TF1 scripts (Session, placeholder, queue runners ...) get `tf.compat.v1.disable_eager_execution()` once.
+"""Graph-mode TF1 scripts (Session, placeholder, queue runners, slim.learning.train ...) get `tf.compat.v1.disable_eager_execution()` once.
 
 Where: first thing in the `if __name__ == "__main__":` block, so importing the module changes
 nothing; in a script without one that builds graphs at module level, right after its imports.
@@ -28,8 +28,12 @@ GRAPH_ONLY = (
     "train.batch",
     "train.shuffle_batch",
 )
+# tf-slim's training and evaluation loops build their own Supervisor sessions
+SLIM_LOOPS = ("learning.train", "evaluation.evaluation_loop", "evaluation.evaluate_once")
 SWITCHES = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution", "enable_v2_behavior")
-GRAPH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in GRAPH_ONLY for p in ("", "compat.v1."))
+GRAPH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in GRAPH_ONLY for p in ("", "compat.v1.")) | frozenset(
+    f"{p}.{n}" for n in SLIM_LOOPS for p in ("tensorflow.contrib.slim", "tf_slim", "compat.slim")
+)
 SWITCH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in SWITCHES for p in ("", "compat.v1."))
 
 

@@ -1,0 +1,81 @@
+"""Run the fixture corpus (tests/corpus) the way its manifest says: shared by test_corpus.py and bench/fidelity.py."""
+
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CORPUS = os.path.join(REPO, "tests", "corpus")
+
+
+def manifest():
+    with open(os.path.join(CORPUS, "manifest.json"), encoding="utf-8") as handle:
+        entries = json.load(handle)
+    entries.pop("_doc")
+    return entries
+
+
+def copy_corpus(dest):
+    shutil.copytree(CORPUS, dest, ignore=shutil.ignore_patterns("manifest.json", "__pycache__"))
+    return dest
+
+
+def generate_data(dest):
+    """A few ImageNet-format TFRecords (32x32), in a subprocess so the caller need not import TensorFlow."""
+    command = [sys.executable, "-m", "compat.data.synth", "--out", dest, "--train-shards", "1",
+               "--validation-shards", "1", "--images", "16", "--size", "32"]
+    subprocess.run(command, env=environment(), check=True, capture_output=True, timeout=120)
+    return dest
+
+
+def environment(extra=None):
+    """A user's shell: the repo importable, no Keras choice or TF_CONFIG inherited from the caller."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (REPO, env.get("PYTHONPATH")) if p)
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    for name in ("TF_USE_LEGACY_KERAS", "TF_CONFIG"):
+        env.pop(name, None)
+    env.update(extra or {})
+    return env
+
+
+def _script(folder, name):
+    """The file to run: notebooks run as their code cells joined, magics and shell lines left out."""
+    path = os.path.join(folder, name)
+    if not name.endswith(".ipynb"):
+        return path
+    with open(path, encoding="utf-8") as handle:
+        cells = json.load(handle)["cells"]
+    lines = []
+    for cell in cells:
+        if cell["cell_type"] == "code":
+            source = "".join(cell["source"])
+            lines.extend(line for line in source.splitlines() if not line.lstrip().startswith(("%", "!")))
+    script = path[: -len(".ipynb")] + "_notebook.py"
+    with open(script, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+    return script
+
+
+def run_one(folder, name, entry, data, out, timeout=300):
+    """(worked, CompletedProcess or None): exit 0 and the expected text on stdout."""
+    args = [a.format(data=data, out=os.path.join(out, name.replace("/", "_"))) for a in entry.get("args", [])]
+    try:
+        result = subprocess.run(
+            [sys.executable, _script(folder, name), *args], cwd=folder, env=environment(entry.get("env")),
+            capture_output=True, text=True, timeout=timeout,
+        )
+    except subprocess.TimeoutExpired as err:
+        return False, subprocess.CompletedProcess(err.cmd, -9, "", f"timed out after {timeout} s")
+    return result.returncode == 0 and entry.get("expect", "") in result.stdout, result
+
+
+def run_corpus(folder, data, out, names=None, workers=2):
+    """{name: (worked, result)} for the runnable entries (not the 'reported' ones), `workers` at a time."""
+    entries = {n: e for n, e in manifest().items() if not e.get("reported") and (names is None or n in names)}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {n: pool.submit(run_one, folder, n, e, data, out) for n, e in entries.items()}
+        return {n: f.result() for n, f in futures.items()}
