@@ -173,6 +173,39 @@ def test_master_worker_ps_cluster_finishes(data_dir, tmp_path):
     assert any("exported SavedModel" in text for task, text in logs.items() if task.type == "chief"), logs
 
 
+def test_sync_builds_a_sync_replicas_training_graph(run_py):
+    """`--sync`: gradients of all workers aggregated per step (SyncReplicasOptimizer and its chief hook).
+
+    Built in-process rather than in a cluster: TF1's SyncReplicasOptimizer leaves the last
+    task to finish blocked in its token queue for Coordinator's 120 s grace period.
+    """
+    result = run_py(
+        """
+        import compat
+        compat.install()
+        import tensorflow as tf
+        from legacy_tf1 import resnet_model_fn
+
+        params = dict(resnet_size=8, resnet_version=2, num_classes=6, batch_norm_decay=0.9, batch_norm_epsilon=1e-5,
+                      image_size=32, weight_decay=1e-4, momentum=0.9, learning_rate=0.1, batches_per_epoch=10,
+                      towers=1, tower_devices=["/cpu:0"], parameter_devices=["/cpu:0"], is_chief=True)
+        for replicas in (0, 2):
+            with tf.Graph().as_default() as graph:
+                spec = resnet_model_fn.model_fn(tf.zeros([4, 32, 32, 3]), tf.zeros([4], tf.int32),
+                                                tf.estimator.ModeKeys.TRAIN, dict(params, sync_replicas=replicas))
+                accumulators = sum(op.type.endswith("ConditionalAccumulator") for op in graph.get_operations())
+                hooks = [type(hook).__name__ for hook in spec.training_hooks]
+                print("SYNC", replicas, accumulators, len(tf.compat.v1.trainable_variables()), hooks)
+        """
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = [line.split(" ", 4) for line in result.stdout.splitlines() if line.startswith("SYNC")]
+    (_, _, async_accumulators, _, async_hooks), (_, _, sync_accumulators, variables, sync_hooks) = rows
+    assert async_accumulators == "0" and async_hooks == "[]"
+    # One accumulator per trainable variable, and the hook that runs the chief's queue.
+    assert sync_accumulators == variables and "_SyncReplicasOptimizerHook" in sync_hooks
+
+
 @pytest.mark.slow
 def test_killed_chief_restarts_from_its_last_checkpoint(data_dir, tmp_path):
     """SIGKILL mid-run, start again: training resumes from model_dir's checkpoint and finishes."""
