@@ -126,17 +126,18 @@ def _train(program, settings, config, chosen, strategy):
 
     progress = Progress(settings.log_dir, settings.global_batch, settings.train_steps, write=config.is_chief)
     progress.start(step)
+    reports = []  # every progress line's values, for callers that measure (bench/train_bench.py)
     while step < settings.train_steps:
         boundary = min(_next_multiple(step, settings.log_every), _next_multiple(step, settings.save_every), settings.train_steps)
         loss = float(steps(boundary - step))  # mean over the steps since the last report
         step = int(optimizer.iterations.numpy())
         if step % settings.log_every == 0 or step >= settings.train_steps:
             values = dict(loss=loss, learning_rate=float(_current_rate(optimizer)), **trainer.metrics())
-            progress.report(step, values)
+            reports.append(progress.report(step, values))
             trainer.reset_metrics()
         if step % settings.save_every == 0 or step >= settings.train_steps:
             checkpoints.save(step)
-    return _finish(program, settings, config, model, step, restored)
+    return dict(_finish(program, settings, config, model, step, restored), reports=reports)
 
 
 def _finish(program, settings, config, model, step, restored):
