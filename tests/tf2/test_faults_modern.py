@@ -19,7 +19,7 @@ def fault_result(fault, happened, steps_lost, recovery):
 
 @pytest.mark.slow
 def test_parameter_server_job_finishes_after_a_worker_is_killed(data_dir, tmp_path):
-    steps = 60
+    steps = 40
     args = imagenet_args(data_dir, tmp_path / "run", steps)
     with Job(tmp_path, args, chief=1, workers=2, ps=1, dialect="master", keep_going=True) as job:
         job.wait_for(r"step 10/")
@@ -44,7 +44,7 @@ def saved_step(out):
 
 @pytest.mark.slow
 def test_parameter_server_chief_killed_and_restarted_resumes_from_its_checkpoint(data_dir, tmp_path):
-    steps, out = 60, tmp_path / "run"
+    steps, out = 40, tmp_path / "run"
     with Job(tmp_path, imagenet_args(data_dir, out, steps), chief=1, workers=1, ps=1, dialect="master") as job:
         job.wait_for(r"step 25/")
         chief = job.task("chief:0")
