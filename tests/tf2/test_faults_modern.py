@@ -69,7 +69,7 @@ def test_parameter_server_chief_killed_and_restarted_resumes_from_its_checkpoint
 
 @pytest.mark.slow
 def test_multi_worker_mirrored_fails_fast_when_a_worker_dies_and_a_restart_resumes(data_dir, tmp_path):
-    steps, out = 25, tmp_path / "run"
+    steps, out = 20, tmp_path / "run"
     job = Job(tmp_path, imagenet_args(data_dir, out, steps), chief=1, workers=1, dialect="master")
     with job:
         job.wait_for(r"step 15/")  # ckpt-10 is written
