@@ -18,7 +18,6 @@ Adding a rule = one module here + one row in RULES:
 
 from codemods.rules.contrib import ContribRule
 from codemods.rules.device import DeviceRule
-from codemods.rules.dist import DistRule
 from codemods.rules.estimator import EstimatorRule
 from codemods.rules.flags import FlagsRule
 from codemods.rules.graph_mode import GraphModeRule
@@ -28,11 +27,12 @@ from codemods.rules.py2 import Py2Rule
 from codemods.rules.slim import SlimRule
 from codemods.rules.tf1_api import Tf1ApiRule
 from codemods.rules.tf_config import TFConfigRule
+from codemods.rules.uai_sdk import UaiSdkRule
 
 RULES = (
     Py2Rule,  # also ports files Python 3 cannot parse, before any other rule (codemods._engine)
     FlagsRule,
-    DistRule,
+    UaiSdkRule,
     TFConfigRule,
     SlimRule,
     PrivateRule,

@@ -1,4 +1,4 @@
-"""tf.app.flags / tf.flags / tf.app.run and the platform's `uflag` -> compat.flags (absl underneath)."""
+"""tf.app.flags / tf.flags / tf.app.run -> compat.flags (absl underneath; the platform's uflag: rules/uai_sdk.py)."""
 
 from codemods.rules._moves import ModuleMoveRule
 
@@ -8,14 +8,13 @@ _RUN = ("compat.flags", "run")
 
 class FlagsRule(ModuleMoveRule):
     ID = "tf-flags"
-    DESCRIPTION = "TF1 flag modules, tf.app.run and the platform's uflag -> compat.flags (same registry as absl)."
+    DESCRIPTION = "TF1 flag modules and tf.app.run -> compat.flags (same registry as absl)."
     MOVES = {
         "tensorflow.app.flags": _FLAGS,
         "tensorflow.flags": _FLAGS,
         "tensorflow.compat.v1.app.flags": _FLAGS,
         "tensorflow.compat.v1.flags": _FLAGS,
         "tensorflow.python.platform.flags": _FLAGS,
-        "uaitrain.arch.tensorflow.uflag": _FLAGS,
         "tensorflow.app.run": _RUN,
         "tensorflow.compat.v1.app.run": _RUN,
         "tensorflow.python.platform.app.run": _RUN,

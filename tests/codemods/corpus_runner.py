@@ -73,9 +73,9 @@ def run_one(folder, name, entry, data, out, timeout=300):
     return result.returncode == 0 and entry.get("expect", "") in result.stdout, result
 
 
-def run_corpus(folder, data, out, names=None, workers=2):
-    """{name: (worked, result)} for the runnable entries (not the 'reported' ones), `workers` at a time."""
-    entries = {n: e for n, e in manifest().items() if not e.get("reported") and (names is None or n in names)}
+def run_corpus(folder, data, out, workers=2, reported=False):
+    """{name: (worked, result)} for the runnable entries (and the 'reported' ones if asked), `workers` at a time."""
+    entries = {n: e for n, e in manifest().items() if reported or not e.get("reported")}
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         futures = {n: pool.submit(run_one, folder, n, e, data, out) for n, e in entries.items()}
         return {n: f.result() for n, f in futures.items()}

@@ -1,4 +1,4 @@
-"""tf-flags: tf.app.flags / tf.flags / tf.app.run / uflag -> compat.flags, keeping the user's alias."""
+"""tf-flags: tf.app.flags / tf.flags / tf.app.run -> compat.flags, keeping the user's alias."""
 
 from libcst.codemod import CodemodTest
 
@@ -42,18 +42,6 @@ class TestFlagsRule(CodemodTest):
             import compat.flags as flags
             flags.DEFINE_string("data_dir", "/data", "input")
             flags.run(main=main)
-        """
-        self.assertCodemod(before, after)
-
-    def test_platform_uflag_keeps_its_name_and_the_other_imports(self):
-        before = """
-            from uaitrain.arch.tensorflow import uflag, uai_dist  # platform SDK
-            uflag.DEFINE_integer("batch_size", 8, "images per step")
-        """
-        after = """
-            from uaitrain.arch.tensorflow import uai_dist  # platform SDK
-            import compat.flags as uflag
-            uflag.DEFINE_integer("batch_size", 8, "images per step")
         """
         self.assertCodemod(before, after)
 
