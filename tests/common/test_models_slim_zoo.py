@@ -1,0 +1,73 @@
+"""The TF-slim zoo by model_name: every net builds, the listed ones train 2 steps, in graph mode, in both environments.
+
+One subprocess for all nets (TensorFlow is imported once). Inputs are the smallest each net
+takes: resnets and inception_v3 at 75x75 (without its auxiliary head, which needs 299);
+vgg, alexnet and inception_v1 at their fixed 224 (a VALID fully connected conv, a fixed 7x7 pool).
+"""
+
+import json
+
+from compat.models import slim_zoo
+
+# The nets issue 4 lists (tf-slim 1.1.0 ships no mobilenet); the rest of the zoo is built only.
+TRAINED = ("inception_v3", "resnet_v1_50", "resnet_v2_50", "vgg_16", "vgg_19")
+PROGRAM = """
+    import json
+    import numpy as np
+    import compat
+    compat.install()
+    import tensorflow as tf
+    from compat.models import slim_zoo
+
+    v1 = tf.compat.v1
+    v1.disable_eager_execution()
+    TRAINED = %r
+    SMALL = {"resnet_v1_50": 75, "resnet_v1_101": 75, "resnet_v2_50": 75, "resnet_v2_101": 75, "inception_v3": 75}
+    config = v1.ConfigProto()
+    # Grappler's rewrites of these large graphs cost more than the two steps they speed up.
+    config.graph_options.rewrite_options.disable_meta_optimizer = True
+    results = {}
+    for name in sorted(slim_zoo.NETS):
+        size = SMALL.get(name, slim_zoo.default_image_size(name))
+        extra = {"create_aux_logits": False} if name == "inception_v3" else {}
+        with tf.Graph().as_default():
+            v1.set_random_seed(0)
+            images = tf.constant(np.random.RandomState(0).rand(2, size, size, 3).astype("float32"))
+            logits, _ = slim_zoo.build(name, images, num_classes=5, is_training=True, weight_decay=1e-4, **extra)
+            results[name] = {"logits": logits.shape.as_list()}
+            if name not in TRAINED:
+                continue
+            loss = v1.losses.sparse_softmax_cross_entropy([1, 3], logits) + v1.losses.get_regularization_loss()
+            updates = v1.get_collection(v1.GraphKeys.UPDATE_OPS)
+            with tf.control_dependencies(updates):
+                train = v1.train.GradientDescentOptimizer(0.01).minimize(loss)
+            first = v1.trainable_variables()[0]
+            with v1.Session(config=config) as session:
+                session.run(v1.global_variables_initializer())
+                before = session.run(first)
+                losses = [float(session.run([loss, train])[0]) for _ in range(2)]
+                changed = bool(np.any(session.run(first) != before))
+            results[name].update(losses=losses, changed=changed, bn_updates=len(updates))
+    print("ZOO " + json.dumps(results))
+"""
+
+
+def test_every_slim_net_builds_and_trains_two_steps_in_graph_mode(run_py):
+    import numpy as np
+
+    result = run_py(PROGRAM % (TRAINED,), timeout=900)
+    assert result.returncode == 0, result.stderr[-4000:]
+    zoo = json.loads(next(line for line in result.stdout.splitlines() if line.startswith("ZOO "))[4:])
+    assert sorted(zoo) == sorted(slim_zoo.NETS)
+    assert all(net["logits"] == [2, 5] for net in zoo.values()), zoo
+    for name in TRAINED:
+        assert np.all(np.isfinite(zoo[name]["losses"])) and zoo[name]["changed"], (name, zoo[name])
+    # slim.batch_norm (the call broken on TF 2.15 and 2.21 as released) ran and registered its updates.
+    assert all(zoo[name]["bn_updates"] > 0 for name in ("resnet_v1_50", "resnet_v2_50", "inception_v3")), zoo
+
+
+def test_unknown_model_name_lists_the_zoo():
+    import pytest
+
+    with pytest.raises(ValueError, match="resnet_v1_50"):
+        slim_zoo.default_image_size("resnet_v9")
