@@ -33,11 +33,17 @@ def test_compat_never_imports_the_layers_above_it(package):
     assert offenders == []
 
 
+# Files that read the version only to record it (no branch on it): the generator stamps the
+# API table with the TensorFlow it was derived from.
+RECORDS_VERSION = {"codemods/rules/_gen_tf_api.py"}
+
+
 @pytest.mark.parametrize("package", UPPER)
 def test_tensorflow_version_checks_live_only_in_compat(package):
     offenders = [
         str(path.relative_to(REPO))
         for path in _sources(package)
-        if "tf.__version__" in path.read_text() or "tensorflow.__version__" in path.read_text() or "compat._version" in path.read_text()
+        if str(path.relative_to(REPO)) not in RECORDS_VERSION
+        and "tf.__version__" in path.read_text() or "tensorflow.__version__" in path.read_text() or "compat._version" in path.read_text()
     ]
     assert offenders == []
