@@ -19,19 +19,12 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods._rule import Rule
-
-
-def _dotted_node(name):
-    head, *rest = name.split(".")
-    node = cst.Name(head)
-    for part in rest:
-        node = cst.Attribute(value=node, attr=cst.Name(part))
-    return node
+from codemods.rules._syntax import InsideImport, dotted
 
 
 def _import(module, asname):
     alias = cst.AsName(name=cst.Name(asname)) if asname and asname != module else None
-    return cst.Import(names=[cst.ImportAlias(name=_dotted_node(module), asname=alias)])
+    return cst.Import(names=[cst.ImportAlias(name=dotted(module), asname=alias)])
 
 
 def _import_from(module, names):
@@ -39,10 +32,10 @@ def _import_from(module, names):
         cst.ImportAlias(name=cst.Name(name), asname=cst.AsName(name=cst.Name(asname)) if asname != name else None)
         for name, asname in names
     ]
-    return cst.ImportFrom(module=_dotted_node(module), names=aliases)
+    return cst.ImportFrom(module=dotted(module), names=aliases)
 
 
-class ModuleMoveRule(Rule):
+class ModuleMoveRule(InsideImport, Rule):
     MOVES: ClassVar[dict] = {}
     PACKAGES: ClassVar[dict] = {}
     ALIASES: ClassVar[dict] = {}
@@ -54,7 +47,6 @@ class ModuleMoveRule(Rule):
 
     def begin_file(self, state):
         super().begin_file(state)
-        self._in_import = 0
         self._aliases = {}  # new module -> alias used in this file
         self._imported = set()  # new modules this file now imports under an alias
         self._need_runtime = False
@@ -69,21 +61,6 @@ class ModuleMoveRule(Rule):
 
     def _note(self, node, old, new):
         self.report(node, f"{old} -> {new}")
-
-    # -- imports
-    def visit_Import(self, node):
-        self._in_import += 1
-
-    def visit_ImportFrom(self, node):
-        self._in_import += 1
-
-    def leave_Import(self, original_node, updated_node):
-        self._in_import -= 1
-        return updated_node
-
-    def leave_ImportFrom(self, original_node, updated_node):
-        self._in_import -= 1
-        return updated_node
 
     def _rewrite_import(self, stmt):
         """The statements replacing one import statement, or None to keep it."""
@@ -202,7 +179,7 @@ class ModuleMoveRule(Rule):
             self.remove_unused_import(parent, obj, head if head != obj else None)
 
     def leave_Attribute(self, original_node, updated_node):
-        if self._in_import or id(original_node) in self._assigned:
+        if self.in_import or id(original_node) in self._assigned:
             return updated_node
         old = self.match(original_node, set(self.MOVES))
         if old is None:

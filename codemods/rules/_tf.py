@@ -8,6 +8,8 @@ import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
+from codemods.rules._syntax import dotted  # noqa: F401 - the rules use it as _tf.dotted
+
 TF = "tensorflow"
 # markers in FileState.taken (names no Python source can bind)
 NEEDS_COMPAT, COMPAT_ADDED = "<needs compat>", "<compat added>"
@@ -22,14 +24,6 @@ def api():
     for key in ("v1_only", "v1_only_modules"):
         table[key] = frozenset(table[key])
     return table
-
-
-def dotted(name):
-    head, *rest = name.split(".")
-    node = cst.Name(head)
-    for part in rest:
-        node = cst.Attribute(value=node, attr=cst.Name(part))
-    return node
 
 
 def tf_path(qualified):

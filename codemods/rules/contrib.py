@@ -4,6 +4,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods._rule import Rule
+from codemods.rules._syntax import InsideImport
 
 CONTRIB = "tensorflow.contrib"
 MANUAL = (
@@ -12,14 +13,13 @@ MANUAL = (
 )
 
 
-class ContribRule(Rule):
+class ContribRule(InsideImport, Rule):
     ID = "contrib-removed"
     DESCRIPTION = "Report uses of tensorflow.contrib that no other rule converts, with the manual step."
 
     def begin_file(self, state):
         super().begin_file(state)
         self._covered = set()
-        self._in_import = 0
 
     def _unclaimed(self, name):
         inside = name == CONTRIB or name.startswith(CONTRIB + ".")
@@ -30,14 +30,14 @@ class ContribRule(Rule):
         self.report(node, f"{name} has no automatic conversion", severity="error", manual=MANUAL.format(name=name))
 
     def visit_Import(self, node):
-        self._in_import += 1
+        super().visit_Import(node)
         for alias in node.names:
             name = get_full_name_for_node(alias.name)
             if self._unclaimed(name):
                 self._flag(node, name)
 
     def visit_ImportFrom(self, node):
-        self._in_import += 1
+        super().visit_ImportFrom(node)
         if node.relative or node.module is None:
             return
         module = get_full_name_for_node(node.module)
@@ -49,18 +49,10 @@ class ContribRule(Rule):
             if self._unclaimed(name):
                 self._flag(node, name)
 
-    def leave_Import(self, original_node, updated_node):
-        self._in_import -= 1
-        return updated_node
-
-    def leave_ImportFrom(self, original_node, updated_node):
-        self._in_import -= 1
-        return updated_node
-
     def _check_use(self, node):
         # Report a dotted chain once, at its outermost node. (Bare names are not checked: the
         # import that bound them is reported, and a Name can be an attribute or keyword.)
-        if self._in_import or id(node) in self._covered:
+        if self.in_import or id(node) in self._covered:
             return
         inner = node
         while isinstance(inner, cst.Attribute):

@@ -10,6 +10,7 @@ equivalent is hand-written: `device_setter._RoundRobinStrategy(n)` -> `compat.de
 import libcst as cst
 
 from codemods._rule import Rule
+from codemods.rules._syntax import InsideImport
 from codemods.rules import _tf
 
 PRIVATE = "tensorflow.python"
@@ -17,7 +18,7 @@ ROUND_ROBIN = "tensorflow.python.training.device_setter._RoundRobinStrategy"
 MANUAL = "tensorflow.python is TensorFlow's private implementation: use the public tf.* or tf.compat.v1.* name of {name}"
 
 
-class PrivateRule(_tf.CompatImport, Rule):
+class PrivateRule(_tf.CompatImport, InsideImport, Rule):
     ID = "tf-private"
     DESCRIPTION = "Private tensorflow.python.* imports -> public tf / tf.compat.v1 / compat names, else an error entry."
     CLAIMS = (PRIVATE,)
@@ -25,7 +26,6 @@ class PrivateRule(_tf.CompatImport, Rule):
     def begin_file(self, state):
         super().begin_file(state)
         self._private = _tf.api()["private"]
-        self._in_import = 0
         self._inner = set()
         self._unconverted = set()  # local names whose import must stay
 
@@ -52,7 +52,7 @@ class PrivateRule(_tf.CompatImport, Rule):
         return updated_node
 
     def leave_Attribute(self, original_node, updated_node):
-        if self._in_import or id(original_node) in self._inner:
+        if self.in_import or id(original_node) in self._inner:
             return updated_node
         name = self.match_prefix(original_node, (PRIVATE,))
         if name is None or self._claimed(name) or name.startswith(ROUND_ROBIN):
@@ -89,19 +89,9 @@ class PrivateRule(_tf.CompatImport, Rule):
         self.report(node, f"{name} is private TensorFlow with no public equivalent", severity="error", manual=MANUAL.format(name=name))
 
     # -- imports
-    def visit_Import(self, node):
-        self._in_import += 1
-
-    def leave_Import(self, original_node, updated_node):
-        self._in_import -= 1
-        return updated_node
-
-    def visit_ImportFrom(self, node):
-        self._in_import += 1
-
     def leave_ImportFrom(self, original_node, updated_node):
         """`from tensorflow.python.x.mod import name` -> `from tensorflow.compat.v1.<module> import name`."""
-        self._in_import -= 1
+        updated_node = super().leave_ImportFrom(original_node, updated_node)
         if original_node.relative or original_node.module is None or isinstance(original_node.names, cst.ImportStar):
             return updated_node
         module = _tf.full_name(original_node.module)

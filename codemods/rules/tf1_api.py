@@ -12,6 +12,7 @@ The user's alias stays (`tensorflow.Session` stays `tensorflow.compat.v1.Session
 import libcst as cst
 
 from codemods._rule import Rule
+from codemods.rules._syntax import InsideImport
 from codemods.rules import _tf
 
 CASTS = {
@@ -51,7 +52,7 @@ def compatible(args, params):
     return all(_keyword(a) in names or "**" in names for a in args if a.keyword is not None)
 
 
-class Tf1ApiRule(_tf.CompatImport, Rule):
+class Tf1ApiRule(_tf.CompatImport, InsideImport, Rule):
     ID = "tf1-api"
     DESCRIPTION = "TF1 symbols -> TF2 home or tf.compat.v1 (table derived from TensorFlow), TF2 semantic changes."
 
@@ -59,7 +60,6 @@ class Tf1ApiRule(_tf.CompatImport, Rule):
         super().begin_file(state)
         self._api = _tf.api()
         self._done = set()  # chains already rewritten at an inner part
-        self._in_import = 0
         self._inner = set()  # attribute chains that are the value of a longer chain
         self._called = set()
 
@@ -68,16 +68,6 @@ class Tf1ApiRule(_tf.CompatImport, Rule):
 
     def visit_Call(self, node):
         self._called.add(id(node.func))
-
-    def visit_Import(self, node):
-        self._in_import += 1
-
-    def leave_Import(self, original_node, updated_node):
-        self._in_import -= 1
-        return updated_node
-
-    def visit_ImportFrom(self, node):
-        self._in_import += 1
 
     # -- which TF name, where it goes
     def _path(self, node):
@@ -104,7 +94,7 @@ class Tf1ApiRule(_tf.CompatImport, Rule):
         return _tf.dotted(f"{alias}.{new_path}")
 
     def leave_Attribute(self, original_node, updated_node):
-        if self._in_import:
+        if self.in_import:
             return updated_node
         if id(original_node.value) in self._done:
             self._done.add(id(original_node))
@@ -178,7 +168,7 @@ class Tf1ApiRule(_tf.CompatImport, Rule):
 
     # -- `from tensorflow import Session` -> `from tensorflow.compat.v1 import Session`
     def leave_ImportFrom(self, original_node, updated_node):
-        self._in_import -= 1
+        updated_node = super().leave_ImportFrom(original_node, updated_node)
         if original_node.relative or original_node.module is None or isinstance(original_node.names, cst.ImportStar):
             return updated_node
         module = _tf.full_name(original_node.module)
