@@ -44,7 +44,7 @@ def run_task(session, env):
     task = args.pop(0) if args and args[0] in TASKS else "tests"
     if task == "tests":
         paths = [p for p in SUITES[env] if os.path.isdir(os.path.join(HERE, p))]
-        session.run("python", "-m", "pytest", *paths, *args, env={"UAI_TEST_ENV": env})
+        session.run("python", "-m", "pytest", "--durations=12", *paths, *args, env={"UAI_TEST_ENV": env})
     else:
         session.run(*TASKS[task], *args)
 
