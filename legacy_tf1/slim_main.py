@@ -211,6 +211,16 @@ def scaffold():
     return v1.train.Scaffold(init_fn=(lambda _, session: restore(session)) if restore else None)
 
 
+class FinalStep(v1.train.SessionRunHook):
+    """The global step when the session ends: with other replicas stepping too, our last fetch may lag it."""
+
+    def __init__(self, global_step):
+        self.global_step, self.value = global_step, None
+
+    def end(self, session):
+        self.value = int(session.run(self.global_step))
+
+
 # -- the program ------------------------------------------------------------------------------
 def train(deploy, master, is_chief, session_config, files, distributed):
     with tf.Graph().as_default():
@@ -223,7 +233,9 @@ def train(deploy, master, is_chief, session_config, files, distributed):
         train_scaffold = scaffold()
         if not is_chief:
             wait_for_chief(master, session_config)
-        step = 0
+        final = FinalStep(v1.train.get_global_step())
+        hooks.append(final)
+        local_steps = 0
         with v1.train.MonitoredTrainingSession(
             master=master,
             is_chief=is_chief,
@@ -238,9 +250,10 @@ def train(deploy, master, is_chief, session_config, files, distributed):
             while not session.should_stop():
                 started = time.time()
                 loss, step = session.run([train_tensor, global_step])
+                local_steps += 1
                 if step % FLAGS.log_every_n_steps == 0:
                     print(f"global step {step}: loss = {loss:.4f} ({time.time() - started:.3f} sec/step)", flush=True)
-        print(f"finished training at global step {step}", flush=True)
+        print(f"finished training at global step {final.value} after {local_steps} steps here", flush=True)
 
 
 @main_guard

@@ -12,6 +12,7 @@ import sys
 import pytest
 
 from compat.data import synth
+from tests.cluster_helpers import run_cluster
 from tests.conftest import REPO, python_env, run_script
 
 NUM_CLASSES = 5  # labels 1..5; the model has 6 outputs, 0 being background as in ImageNet
@@ -26,6 +27,7 @@ TINY = [
 ]
 # slim's progress line: "global step 20: loss = 0.6615 (0.332 sec/step)".
 LOSS_LINE = re.compile(r"^global step (\d+): loss = ([0-9.]+|nan)", re.M)
+FINISHED = re.compile(r"^finished training at global step (\d+) after (\d+) steps here$", re.M)
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +69,7 @@ def test_trains_loss_falls_and_checkpoint_reloads(trained):
     curve = losses(result.stdout)
     assert len(curve) == 8 and np.all(np.isfinite(curve)), result.stdout
     assert np.mean(curve[-2:]) < curve[0] / 2, curve
-    assert "finished training at global step 40" in result.stdout
+    assert FINISHED.search(result.stdout).groups() == ("40", "40"), result.stdout
     reader = checkpoint(out)
     assert reader.get_tensor("global_step") == 40
     assert reader.get_variable_to_shape_map()["LeNet/fc4/weights"] == [1024, NUM_CLASSES + 1]
@@ -212,3 +214,27 @@ def test_bad_input_is_one_line_and_exit_2(data_dir, tmp_path, extra, env, messag
     lines = result.stderr.strip().splitlines()
     assert result.returncode == 2, result.stderr[-2000:]
     assert len(lines) == 1 and message in lines[0] and "Traceback" not in result.stderr, result.stderr
+
+
+CLUSTER_TASK = """
+    import runpy, sys
+    sys.argv = ["slim_main", *sys.argv[1:], *{args!r}]
+    runpy.run_module("legacy_tf1.slim_main", run_name="__main__")
+"""
+
+
+@pytest.mark.slow
+def test_master_worker_ps_cluster_trains_asynchronously(data_dir, tmp_path):
+    """The platform's cluster: master (worker 0, chief) + worker + ps, TF_CONFIG in the master dialect."""
+    out = tmp_path / "out"
+    args = [f"--data_dir={data_dir}", f"--output_dir={out}", *TINY, "--max_step=30"]
+    status, logs = run_cluster(
+        tmp_path, CLUSTER_TASK.format(args=args), timeout=240, chief=1, workers=1, ps=1, dialect="master"
+    )
+    assert status == 0, logs
+    assert "ps task 0 serving at grpc://127.0.0.1:" in logs["ps:0"]
+    # Both replicas stepped the one global step (on the ps), asynchronously, up to the limit.
+    for task in ("chief:0", "worker:0"):
+        finished = FINISHED.search(logs[task])
+        assert finished and int(finished.group(1)) >= 30 and int(finished.group(2)) >= 1, logs[task][-3000:]
+    assert checkpoint(out).get_tensor("global_step") >= 30
