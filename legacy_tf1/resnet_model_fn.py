@@ -59,6 +59,10 @@ def _tower_setters(params):
     ]
 
 
+def _placed(setter):
+    return compat.device(setter) if setter else contextlib.nullcontext()
+
+
 def _tower_updates(model, tower):
     """The batch-norm moving-average updates made in `tower`'s name scope.
 
@@ -69,14 +73,13 @@ def _tower_updates(model, tower):
     return [u for u in model.updates if getattr(u, "op", u).name.startswith(prefix)]
 
 
-def _towers(model, images, labels, params):
+def _towers(model, images, labels, params, setters):
     """Per tower: (logits, loss, gradients of the trainable variables)."""
     variables = model.trainable_variables
     results = []
     splits = zip(tf.split(images, params["towers"]), tf.split(labels, params["towers"]))
-    for index, ((tower_images, tower_labels), setter) in enumerate(zip(splits, _tower_setters(params))):
-        placement = compat.device(setter) if setter else contextlib.nullcontext()
-        with tf.name_scope(f"tower_{index}"), placement:
+    for index, ((tower_images, tower_labels), setter) in enumerate(zip(splits, setters)):
+        with tf.name_scope(f"tower_{index}"), _placed(setter):
             logits = model(tower_images, training=True)
             loss = loss_of(model, logits, tower_labels, params["weight_decay"])
             results.append((logits, loss, tf.gradients(loss, variables)))
@@ -104,9 +107,9 @@ def _optimizer(params, global_step):
     return optimizer, hooks
 
 
-def _train_spec(model, features, labels, params):
+def _train_spec(model, features, labels, params, setters):
     mode = tf.estimator.ModeKeys.TRAIN
-    towers = _towers(model, features, labels, params)
+    towers = _towers(model, features, labels, params, setters)
     global_step = v1.train.get_or_create_global_step()
     optimizer, hooks = _optimizer(params, global_step)
     averaged = _average([grads for _, _, grads in towers], model.trainable_variables)
@@ -144,11 +147,12 @@ def _predict_spec(model, features):
 
 def model_fn(features, labels, mode, params):
     """Estimator `model_fn` for TRAIN (towers), EVAL (top-1/top-5) and PREDICT (classes, probabilities)."""
-    first_setter = _tower_setters(params)[0] if mode == tf.estimator.ModeKeys.TRAIN else None
-    with compat.device(first_setter) if first_setter else contextlib.nullcontext():
+    # The variables are created under tower 0's setter, which places them on the parameter devices.
+    setters = _tower_setters(params) if mode == tf.estimator.ModeKeys.TRAIN else [None]
+    with _placed(setters[0]):
         model = build_model(params)
     if mode == tf.estimator.ModeKeys.TRAIN:
-        return _train_spec(model, features, labels, params)
+        return _train_spec(model, features, labels, params, setters)
     if mode == tf.estimator.ModeKeys.EVAL:
         return _eval_spec(model, features, labels, params)
     return _predict_spec(model, features)
