@@ -46,7 +46,9 @@ absl_flags.register_validator(
     "model_name", lambda name: name in slim_nets.model_names(), f"must be one of {', '.join(slim_nets.model_names())}"
 )
 absl_flags.register_validator(
-    "preprocessing_name", lambda name: name is None or name in PREPROCESSINGS, f"must be one of {', '.join(PREPROCESSINGS)}"
+    "preprocessing_name",
+    lambda name: name is None or name in PREPROCESSINGS,
+    f"must be one of {', '.join(PREPROCESSINGS)}",
 )
 FLAGS = flags.FLAGS
 

@@ -198,11 +198,13 @@ def test_every_optimizer_and_decay_type_runs_a_step(tmp_path):
         assert row["rates"] == pytest.approx(expected[row["decay"]], rel=1e-5), row
 
 
+NO_SUCH_TASK = {"type": "worker", "index": 0}  # the cluster has a master only
+
+
 @pytest.mark.parametrize(
     "extra, env, message",
     [
-        ([], {"TF_CONFIG": json.dumps({"cluster": {"master": ["127.0.0.1:1"]}, "task": {"type": "worker", "index": 0}})},
-         "worker"),
+        ([], {"TF_CONFIG": json.dumps({"cluster": {"master": ["127.0.0.1:1"]}, "task": NO_SUCH_TASK})}, "worker"),
         (["--data_dir=/nonexistent/imagenet"], None, "does not exist"),
         (["--model_name=resnet_v9"], None, "must be one of"),
         (["--checkpoint_path=/nonexistent/model.ckpt"], None, "does not exist"),
@@ -238,3 +240,7 @@ def test_master_worker_ps_cluster_trains_asynchronously(data_dir, tmp_path):
         finished = FINISHED.search(logs[task])
         assert finished and int(finished.group(1)) >= 30 and int(finished.group(2)) >= 1, logs[task][-3000:]
     assert checkpoint(out).get_tensor("global_step") >= 30
+    # model_deploy's placement on the chief (worker 0): variables on the ps, the model on its own task.
+    devices = node_devices(out / "graph.pbtxt")
+    assert devices["global_step"] == devices["LeNet/fc4/weights"] == "/job:ps/task:0/device:CPU:0"
+    assert devices["LeNet/conv1/Conv2D"] == "/job:worker/task:0/device:CPU:0"
