@@ -1,17 +1,25 @@
 """Training throughput (images/s) of the project's loops against hand-written native loops, in one run.
 
-    python bench/train_bench.py [--steps 120] [--interval 20] [--rounds 2] [--batch 64]
+    python bench/train_bench.py [--steps 120] [--interval 20] [--rounds 3] [--batch 64]
 
 Every runner trains the same tiny ResNet (size 8, 32x32 images, SGD with momentum and the
 legacy weight decay) on the same generated ImageNet-schema TFRecords read by the same
-`compat.data.imagenet` pipeline. A runner returns the images/s of each interval of
-`--interval` steps; the first interval (tracing, warm-up) is dropped and the median of the
-rest is the runner's rate. Runners alternate over `--rounds` rounds in one process (the
-machine is noisy: compare ratios measured together); the table shows the median rate per
-runner and its ratio to its native anchor: modern_tf2 against a plain TF2 tf.function loop,
-legacy_tf1 (the Estimator program's model_fn under tf.estimator) against a plain TF1 graph
-loop (Session.run of a MomentumOptimizer train op). Add a runner as one entry of RUNNERS
-and name its anchor in ANCHORS.
+`compat.data.imagenet` pipeline, and yields the images/s of each interval of `--interval`
+steps. Pairs compared (runner -> its native anchor):
+  modern_tf2 -> native_tf2   `modern_tf2.run_loop.run` as imagenet_main drives it (one device,
+                             metrics, progress lines) vs a plain tf.function + GradientTape loop
+  legacy_tf1 -> native_tf1   the Estimator program's graph (`legacy_tf1.resnet_model_fn.model_fn`,
+                             TRAIN, one tower) stepped in a MonitoredTrainingSession with the hooks
+                             Estimator.train adds, vs `Session.run(train_op)` of the same model,
+                             loss and MomentumOptimizer built by hand
+The machine is shared and noisy, so the runners interleave: within a round they take turns
+interval by interval (the order flips every interval), and `run_loop.run`, which owns its
+loop, runs whole between two intervals of the others. Each runner's first interval (tracing,
+warm-up, initial checkpoint) is dropped; a round's rate is the median of the other intervals.
+The table shows the median over rounds and the median of the per-round ratios to the anchor.
+Graph-mode runners build in their own tf.Graph and never leave it as the default between
+turns, so eager and graph runners share the process. Add a runner as one entry of RUNNERS
+(a generator of interval rates) and name its anchor in ANCHORS.
 """
 
 import argparse
@@ -27,28 +35,27 @@ import tensorflow as tf
 from compat.data import imagenet, synth
 from compat.models.resnet import ResNet, l2_weights
 
+v1 = tf.compat.v1
 NUM_CLASSES, IMAGE_SIZE, RESNET_SIZE, WEIGHT_DECAY, RATE, MOMENTUM = 11, 32, 8, 1e-4, 0.05, 0.9
 
 
-def train_data(data_dir, batch):
-    return imagenet.dataset(data_dir, True, batch, IMAGE_SIZE, NUM_CLASSES)
+def train_data(data_dir, batch, input_context=None):
+    return imagenet.dataset(data_dir, True, batch, IMAGE_SIZE, NUM_CLASSES, input_context=input_context)
 
 
-def timed_intervals(run_step, args):
-    """images/s of each `args.interval` steps of `run_step()` (which returns once the step is done)."""
-    rates = []
-    for _ in range(args.steps // args.interval):
+def intervals(run_interval, args):
+    """Forever: the images/s of one `run_interval()` call (`args.interval` steps, done when it returns)."""
+    while True:
         start = time.perf_counter()
-        for _ in range(args.interval):
-            run_step()
-        rates.append(args.interval * args.batch / (time.perf_counter() - start))
-    return rates
+        run_interval()
+        yield args.interval * args.batch / (time.perf_counter() - start)
 
 
 def native_tf2(data_dir, args):
-    """The anchor: a plain tf.function step with GradientTape, no strategy, no project code but model and data."""
+    """The TF2 anchor: a tf.function step with GradientTape, no strategy; one host sync per interval."""
     model = ResNet(RESNET_SIZE, NUM_CLASSES)
     optimizer = tf.keras.optimizers.SGD(RATE, momentum=MOMENTUM)
+    batches = iter(train_data(data_dir, args.batch))
 
     @tf.function
     def step(images, labels):
@@ -59,14 +66,16 @@ def native_tf2(data_dir, args):
         optimizer.apply_gradients(zip(tape.gradient(loss, model.trainable_variables), model.trainable_variables))
         return loss
 
-    batches = iter(train_data(data_dir, args.batch))
-    return timed_intervals(lambda: float(step(*next(batches))), args)
+    def run_interval():
+        float(sum(step(*next(batches)) for _ in range(args.interval)))
+
+    yield from intervals(run_interval, args)
 
 
 def native_tf1(data_dir, args):
     """The TF1 anchor: the same model and loss as a graph, `session.run(train_op)` in a plain loop."""
-    v1 = tf.compat.v1
-    with tf.Graph().as_default():
+    graph = tf.Graph()
+    with graph.as_default():
         images, labels = v1.data.make_one_shot_iterator(train_data(data_dir, args.batch)).get_next()
         model = ResNet(RESNET_SIZE, NUM_CLASSES)
         logits = model(images, training=True)
@@ -74,52 +83,67 @@ def native_tf1(data_dir, args):
         loss = cross_entropy + WEIGHT_DECAY * l2_weights(model.trainable_variables)
         with tf.control_dependencies(model.updates):
             train_op = v1.train.MomentumOptimizer(RATE, MOMENTUM).minimize(loss, v1.train.get_or_create_global_step())
-        with v1.Session() as session:
-            session.run(v1.global_variables_initializer())
-            return timed_intervals(lambda: session.run(train_op), args)
+        initialize = v1.global_variables_initializer()
+    # Not `with session`: that would keep this graph the default while other runners take their turn.
+    session = v1.Session(graph=graph)
+    try:
+        session.run(initialize)
 
+        def run_interval():
+            for _ in range(args.interval):
+                session.run(train_op)
 
-class _IntervalRates(tf.compat.v1.train.SessionRunHook):
-    def __init__(self, args):
-        self.args, self.rates, self.steps, self.start = args, [], 0, None
-
-    def before_run(self, run_context):
-        if self.start is None:
-            self.start = time.perf_counter()
-
-    def after_run(self, run_context, run_values):
-        self.steps += 1
-        if self.steps % self.args.interval == 0:
-            now = time.perf_counter()
-            self.rates.append(self.args.interval * self.args.batch / (now - self.start))
-            self.start = now
+        yield from intervals(run_interval, args)
+    finally:
+        session.close()
 
 
 def legacy_tf1(data_dir, args):
-    """legacy_tf1's Estimator program (its model_fn, RunConfig and input_fn), one device, timed by a hook."""
+    """The Estimator program's model_fn graph, stepped as Estimator.train steps it (same session hooks)."""
     from legacy_tf1 import resnet_model_fn
 
     params = dict(resnet_size=RESNET_SIZE, resnet_version=2, num_classes=NUM_CLASSES, batch_norm_decay=0.997,
                   batch_norm_epsilon=1e-5, image_size=IMAGE_SIZE, weight_decay=WEIGHT_DECAY, momentum=MOMENTUM,
                   learning_rate=RATE, batches_per_epoch=10**6, towers=1, tower_devices=["/cpu:0"],
                   parameter_devices=["/cpu:0"], is_chief=True)
-    rates = _IntervalRates(args)
-    with tempfile.TemporaryDirectory() as out:
-        config = tf.estimator.RunConfig(model_dir=out, save_checkpoints_steps=10**9, log_step_count_steps=10**9)
-        estimator = tf.estimator.Estimator(resnet_model_fn.model_fn, config=config, params=params)
-        estimator.train(imagenet.input_fn(data_dir, True, args.batch, IMAGE_SIZE, num_classes=NUM_CLASSES),
-                        max_steps=args.steps, hooks=[rates])
-    return rates.rates
+    with tempfile.TemporaryDirectory() as model_dir:
+        graph = tf.Graph()
+        with graph.as_default():
+            global_step = v1.train.get_or_create_global_step()
+            dataset = imagenet.input_fn(data_dir, True, args.batch, IMAGE_SIZE, num_classes=NUM_CLASSES)()
+            images, labels = v1.data.make_one_shot_iterator(dataset).get_next()
+            spec = resnet_model_fn.model_fn(images, labels, tf.estimator.ModeKeys.TRAIN, params)
+            # What Estimator.train adds around the spec (the program logs and summarises every
+            # --log_every_n_steps, here one interval; checkpoints only at start and end here).
+            hooks = list(spec.training_hooks) + [
+                v1.train.NanTensorHook(spec.loss),
+                v1.train.LoggingTensorHook({"loss": spec.loss, "step": global_step}, every_n_iter=args.interval),
+            ]
+            session = v1.train.MonitoredTrainingSession(
+                checkpoint_dir=model_dir, hooks=hooks, chief_only_hooks=list(spec.training_chief_hooks),
+                save_checkpoint_steps=10**9, save_checkpoint_secs=None, save_summaries_steps=args.interval,
+                log_step_count_steps=args.interval,
+            )
+        try:
+
+            def run_interval():
+                for _ in range(args.interval):
+                    session.run(spec.train_op)
+
+            yield from intervals(run_interval, args)
+        finally:
+            with graph.as_default():  # the end hooks save a checkpoint: graph-mode savers
+                session.close()
 
 
 def modern_tf2(data_dir, args):
-    """`modern_tf2.run_loop.run` as imagenet_main drives it (one device), rates from its progress lines."""
+    """`modern_tf2.run_loop.run` as imagenet_main drives it (one device); rates from its progress lines."""
     from modern_tf2 import run_loop, trainer
 
     program = run_loop.Program(
         build_model=lambda: ResNet(RESNET_SIZE, NUM_CLASSES),
         build_optimizer=lambda: trainer.sgd_momentum(trainer.resnet_learning_rate(RATE, 10**6), MOMENTUM),
-        train_dataset=lambda context: imagenet.dataset(data_dir, True, args.batch, IMAGE_SIZE, NUM_CLASSES, input_context=context),
+        train_dataset=lambda context: train_data(data_dir, args.batch, context),
         eval_dataset=None,
         weight_decay=WEIGHT_DECAY,
         decayed_weights=l2_weights,
@@ -131,7 +155,7 @@ def modern_tf2(data_dir, args):
             save_every=10**9, log_every=args.interval, export=False,
         )
         result = run_loop.run(program, settings)
-    return [report["images_per_sec"] for report in result["reports"]]
+    yield from (report["images_per_sec"] for report in result["reports"])
 
 
 RUNNERS = {"native_tf2": native_tf2, "modern_tf2": modern_tf2, "native_tf1": native_tf1, "legacy_tf1": legacy_tf1}
@@ -139,23 +163,36 @@ RUNNERS = {"native_tf2": native_tf2, "modern_tf2": modern_tf2, "native_tf1": nat
 ANCHORS = {"native_tf2": "native_tf2", "modern_tf2": "native_tf2", "native_tf1": "native_tf1", "legacy_tf1": "native_tf1"}
 
 
-def measure(runners, data_dir, args):
-    """{runner: [median images/s of each round]}, runners alternating within each round."""
+def one_round(runners, data_dir, args, flip):
+    """{runner: median images/s of its intervals but the first}, the runners taking turns per interval."""
+    streams = {name: runner(data_dir, args) for name, runner in runners.items()}
     rates = {name: [] for name in runners}
-    for _ in range(args.rounds):
-        for name, runner in runners.items():
-            intervals = runner(data_dir, args)[1:]  # the first interval traces and warms up
-            rates[name].append(statistics.median(intervals))
-    return rates
+    try:
+        for index in range(args.steps // args.interval):
+            order = list(streams) if (index + flip) % 2 == 0 else list(reversed(streams))
+            for name in order:
+                rates[name].append(next(streams[name]))
+    finally:
+        for stream in streams.values():
+            stream.close()
+    return {name: statistics.median(values[1:]) for name, values in rates.items()}
+
+
+def measure(runners, data_dir, args):
+    """{runner: [rate of each round]}."""
+    rounds = [one_round(runners, data_dir, args, flip) for flip in range(args.rounds)]
+    return {name: [r[name] for r in rounds] for name in runners}
 
 
 def table(rates):
-    lines = [f"{'runner':<14}{'images/s':>10}{'vs anchor':>11}  {'anchor':<12}rounds"]
+    lines = [f"{'runner':<12}{'images/s':>10}{'vs anchor':>11}  {'anchor':<12}{'per-round ratios':<24}rounds (images/s)"]
     for name, values in rates.items():
-        rate = statistics.median(values)
-        anchor = statistics.median(rates[ANCHORS[name]])
-        rounds = " ".join(f"{v:.0f}" for v in values)
-        lines.append(f"{name:<14}{rate:>10.0f}{rate / anchor:>10.3f}x  {ANCHORS[name]:<12}{rounds}")
+        anchor = rates[ANCHORS[name]]
+        ratios = [value / base for value, base in zip(values, anchor)]
+        lines.append(
+            f"{name:<12}{statistics.median(values):>10.0f}{statistics.median(ratios):>10.3f}x  {ANCHORS[name]:<12}"
+            f"{' '.join(f'{r:.3f}' for r in ratios):<24}{' '.join(f'{v:.0f}' for v in values)}"
+        )
     return "\n".join(lines)
 
 
@@ -163,19 +200,22 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=120, help="steps per runner and round (default: 120)")
     parser.add_argument("--interval", type=int, default=20, help="steps per measured interval (default: 20)")
-    parser.add_argument("--rounds", type=int, default=2, help="rounds over all runners (default: 2)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds over all runners (default: 3)")
     parser.add_argument("--batch", type=int, default=64, help="global batch (default: 64)")
     parser.add_argument("--runners", default=",".join(RUNNERS), help=f"comma-separated subset of {', '.join(RUNNERS)}")
     args = parser.parse_args(argv)
     names = args.runners.split(",")
     if any(name not in RUNNERS or ANCHORS[name] not in names for name in names):
         parser.error(f"--runners: names of {', '.join(RUNNERS)}, each with its anchor ({ANCHORS})")
-    load_before = os.getloadavg()[0]
+    if args.steps < 2 * args.interval:
+        parser.error("--steps: at least two intervals (the first is warm-up)")
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as data_dir:
         synth.generate(data_dir, train_shards=2, validation_shards=1, images=512, size=40, num_classes=NUM_CLASSES - 1)
         rates = measure({name: RUNNERS[name] for name in names}, data_dir, args)
+    print(f"TensorFlow {tf.__version__}, {args.rounds} rounds of {args.steps} steps, batch {args.batch}")
     print(table(rates))
-    print(f"load average (1 min) at start {load_before:.2f}, at end {os.getloadavg()[0]:.2f}")
+    print("load average (1/5/15 min) at start {:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(*load_before, *os.getloadavg()))
     return 0
 
 
