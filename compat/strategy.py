@@ -88,7 +88,7 @@ def strategy(config=None, num_devices=None, join=True):
     serves: with `join=True` it blocks in `serve()` (as TF's own recipe does), else this
     raises `DistConfigError`.
     """
-    config = export(_config(config))
+    config = export(_training_cluster(_config(config)))
     import tensorflow as tf
 
     chosen = kind(config)
@@ -107,6 +107,17 @@ def strategy(config=None, num_devices=None, join=True):
     if chosen == MIRRORED:
         return tf.distribute.MirroredStrategy(names)
     return tf.distribute.OneDeviceStrategy(names[0])
+
+
+def _training_cluster(config):
+    """`config` as a training task must see it: without the evaluator.
+
+    The evaluator only reads checkpoints and runs no server; a ParameterServer chief given a
+    cluster that lists it waits for that server forever.
+    """
+    if config.is_evaluator or tf_config.EVALUATOR not in config.cluster:
+        return config
+    return config.replace(cluster={job: addrs for job, addrs in config.cluster.items() if job != tf_config.EVALUATOR})
 
 
 def coordinator(parameter_server_strategy):

@@ -39,3 +39,17 @@ def test_parameter_server_chief_worker_ps(data_dir, tmp_path):
     for task in ("worker:0", "ps:0"):  # they only serve
         assert "strategy" not in job.text(task) and losses(job.text(task)) == {}
     only_chief_wrote(job, out)
+
+
+@pytest.mark.slow
+def test_evaluator_task_evaluates_the_chiefs_checkpoints_and_ends(data_dir, tmp_path):
+    """An evaluator (chief dialect: `master` cannot express one) only evaluates, each checkpoint up to the last."""
+    out = tmp_path / "run"
+    layout = dict(chief=1, workers=1, ps=1, evaluator=True, dialect="chief")
+    with Job(tmp_path, imagenet_args(data_dir, out, 20), **layout) as job:
+        assert job.cluster.wait(timeout=240, grace=1) == 0, job.text()[-3000:]
+        job.wait_for(r"eval step 20 top_1_accuracy [0-9.]+ top_5_accuracy [0-9.]+ images \d+", task="evaluator:0")
+        assert job.cluster.tasks[job.task("evaluator:0")].wait(timeout=60) == 0, job.text("evaluator:0")[-3000:]
+    evaluator = job.text("evaluator:0")
+    assert "strategy" not in evaluator and losses(evaluator) == {}  # it never trains
+    assert (out / "eval").is_dir() and "exported" not in evaluator
