@@ -21,7 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def plan(full):
     benches = [
         ["input_bench.py"] + ([] if full else ["--rounds", "3"]),
-        ["train_bench.py"] + ([] if full else ["--steps", "80", "--rounds", "2"]),
+        ["train_bench.py"] + ([] if full else ["--steps", "60", "--rounds", "2"]),
     ]
     if importlib.util.find_spec("libcst") is not None:
         benches.append(["migrate_bench.py"] + ([] if full else ["--lines", "8000"]))

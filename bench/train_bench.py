@@ -209,6 +209,7 @@ def main(argv=None):
         parser.error(f"--runners: names of {', '.join(RUNNERS)}, each with its anchor ({ANCHORS})")
     if args.steps < 2 * args.interval:
         parser.error("--steps: at least two intervals (the first is warm-up)")
+    tf.get_logger().setLevel("ERROR")  # TF1 deprecation notices would bury the table
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory() as data_dir:
         synth.generate(data_dir, train_shards=2, validation_shards=1, images=512, size=40, num_classes=NUM_CLASSES - 1)
