@@ -38,6 +38,10 @@ IMAGENET_CLASSES = 1001
 # like inception, mean-subtracted.
 PREPROCESSINGS = ("inception", "vgg", "lenet")
 LENET_SCALE = 128.0
+# At the end of synchronous training the chief's queue runner waits for gradients of workers
+# that have already stopped: give up on it after 5 s, not the default 2 minutes. Closing the
+# session then cancels its step, and TensorFlow prints that thread's CancelledError (harmless).
+SYNC_STOP_GRACE_SECS = 5
 
 slim_flags.define_slim_flags()
 flags.DEFINE_integer("num_classes", 0, "Classes incl. background (0: the dataset's, 1001 for imagenet).")
@@ -213,14 +217,19 @@ def scaffold():
     return v1.train.Scaffold(init_fn=(lambda _, session: restore(session)) if restore else None)
 
 
-class FinalStep(v1.train.SessionRunHook):
-    """The global step when the session ends: with other replicas stepping too, our last fetch may lag it."""
+class FinishReport(v1.train.SessionRunHook):
+    """Prints the global step when training ends (with other replicas stepping, our last fetch may lag
+    it) and the steps this replica ran; before the session closes, so no thread it stops prints into it."""
 
     def __init__(self, global_step):
-        self.global_step, self.value = global_step, None
+        self.global_step, self.steps = global_step, 0
+
+    def after_run(self, run_context, run_values):
+        self.steps += 1
 
     def end(self, session):
-        self.value = int(session.run(self.global_step))
+        step = int(session.run(self.global_step))
+        print(f"finished training at global step {step} after {self.steps} steps here", flush=True)
 
 
 # -- the program ------------------------------------------------------------------------------
@@ -230,14 +239,13 @@ def train(deploy, master, is_chief, session_config, files, distributed):
         hooks = []
         if FLAGS.max_number_of_steps:
             hooks.append(v1.train.StopAtStepHook(last_step=FLAGS.max_number_of_steps))
-        if isinstance(optimizer, v1.train.SyncReplicasOptimizer):
+        sync = isinstance(optimizer, v1.train.SyncReplicasOptimizer)
+        if sync:
             hooks.append(optimizer.make_session_run_hook(is_chief))
         train_scaffold = scaffold()
         if not is_chief:
             wait_for_chief(master, session_config)
-        final = FinalStep(v1.train.get_global_step())
-        hooks.append(final)
-        local_steps = 0
+        hooks.append(FinishReport(v1.train.get_global_step()))
         with v1.train.MonitoredTrainingSession(
             master=master,
             is_chief=is_chief,
@@ -248,14 +256,13 @@ def train(deploy, master, is_chief, session_config, files, distributed):
             save_summaries_secs=FLAGS.save_summaries_secs,
             log_step_count_steps=FLAGS.log_every_n_steps,
             config=session_config,
+            stop_grace_period_secs=SYNC_STOP_GRACE_SECS if sync else 120,
         ) as session:
             while not session.should_stop():
                 started = time.time()
                 loss, step = session.run([train_tensor, global_step])
-                local_steps += 1
                 if step % FLAGS.log_every_n_steps == 0:
                     print(f"global step {step}: loss = {loss:.4f} ({time.time() - started:.3f} sec/step)", flush=True)
-        print(f"finished training at global step {final.value} after {local_steps} steps here", flush=True)
 
 
 @main_guard

@@ -226,20 +226,28 @@ CLUSTER_TASK = """
 
 
 @pytest.mark.slow
-def test_master_worker_ps_cluster_trains_asynchronously(data_dir, tmp_path):
-    """The platform's cluster: master (worker 0, chief) + worker + ps, TF_CONFIG in the master dialect."""
+@pytest.mark.parametrize("sync", [False, True], ids=["async", "sync-replicas"])
+def test_master_worker_ps_cluster_trains(data_dir, tmp_path, sync):
+    """The platform's cluster: master (worker 0, chief) + worker + ps, TF_CONFIG in the master dialect.
+
+    Asynchronous as the example ran, or with `--sync_replicas` aggregating both workers' gradients.
+    """
     out = tmp_path / "out"
-    args = [f"--data_dir={data_dir}", f"--output_dir={out}", *TINY, "--max_step=30"]
+    steps = 10 if sync else 30  # a synchronous step waits for both workers: fewer keep the test short
+    args = [f"--data_dir={data_dir}", f"--output_dir={out}", *TINY, f"--max_step={steps}"]
+    if sync:
+        args += ["--sync_replicas", "--replicas_to_aggregate=2"]
     status, logs = run_cluster(
         tmp_path, CLUSTER_TASK.format(args=args), timeout=240, chief=1, workers=1, ps=1, dialect="master"
     )
     assert status == 0, logs
     assert "ps task 0 serving at grpc://127.0.0.1:" in logs["ps:0"]
-    # Both replicas stepped the one global step (on the ps), asynchronously, up to the limit.
+    assert ("sync_replicas/" in (out / "graph.pbtxt").read_text()) == sync
+    # Both replicas stepped the one global step (on the ps) up to the limit.
     for task in ("chief:0", "worker:0"):
         finished = FINISHED.search(logs[task])
-        assert finished and int(finished.group(1)) >= 30 and int(finished.group(2)) >= 1, logs[task][-3000:]
-    assert checkpoint(out).get_tensor("global_step") >= 30
+        assert finished and int(finished.group(1)) >= steps and int(finished.group(2)) >= 1, logs[task][-3000:]
+    assert checkpoint(out).get_tensor("global_step") >= steps
     # model_deploy's placement on the chief (worker 0): variables on the ps, the model on its own task.
     devices = node_devices(out / "graph.pbtxt")
     assert devices["global_step"] == devices["LeNet/fc4/weights"] == "/job:ps/task:0/device:CPU:0"
