@@ -5,8 +5,9 @@
 Both read the same generated ImageNet-schema TFRecords (`compat.data.synth`) and decode JPEG,
 crop, resize and batch to `--image-size`. The anchor is written directly with tf.data's tools:
 parallel interleave over the shards, AUTOTUNE map, batch, prefetch; no label checks, no file
-names. The runners alternate within each round and the table shows each one's median over
-the rounds with its ratio to the anchor (measured together, so machine load cancels).
+names. The runners alternate within each round and the table shows each one's median images/s
+over the rounds and the median of its per-round ratios to the anchor (measured back to back,
+so machine load largely cancels).
 """
 
 import argparse
@@ -73,11 +74,11 @@ def main(argv=None):
             for mode in ("train", "eval"):
                 for name, build in RUNNERS.items():
                     rates[mode, name].append(images_per_second(build(data_dir, mode == "train", args), args))
-    print(f"{'pipeline':<24}{'mode':<7}{'images/s':>10}{'vs anchor':>11}   rounds")
+    print(f"{'pipeline':<24}{'mode':<7}{'images/s':>10}{'vs anchor':>11}   per-round ratios / rounds")
     for (mode, name), values in rates.items():
-        rate, anchor_rate = statistics.median(values), statistics.median(rates[mode, ANCHOR])
-        rounds = " ".join(f"{v:.0f}" for v in values)
-        print(f"{name:<24}{mode:<7}{rate:>10.0f}{rate / anchor_rate:>10.3f}x   {rounds}")
+        ratios = [value / base for value, base in zip(values, rates[mode, ANCHOR])]
+        rounds = " ".join(f"{r:.2f}" for r in ratios) + " / " + " ".join(f"{v:.0f}" for v in values)
+        print(f"{name:<24}{mode:<7}{statistics.median(values):>10.0f}{statistics.median(ratios):>10.3f}x   {rounds}")
     print(f"load average (1 min) at start {load_before:.2f}, at end {os.getloadavg()[0]:.2f}")
     return 0
 
