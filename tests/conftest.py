@@ -33,6 +33,13 @@ def run_script(tmp_path, source, args=(), env=None, timeout=300, name="script.py
     )
 
 
+def assert_one_line_error(result, message):
+    """A CLI edge's bad-input contract: exit 2, one stderr line naming the problem, no traceback."""
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2, result.stderr[-2000:]
+    assert len(lines) == 1 and message in lines[0] and "Traceback" not in result.stderr, result.stderr
+
+
 @pytest.fixture
 def run_py(tmp_path):
     def run(source, *args, env=None, timeout=300):

@@ -15,7 +15,7 @@ import pytest
 
 from compat.data import synth
 from compat.launch import Layout, LocalCluster
-from tests.conftest import REPO, python_env
+from tests.conftest import REPO, assert_one_line_error, python_env
 
 NUM_CLASSES = 5
 TINY = [
@@ -149,9 +149,7 @@ def test_mirrored_strategy_variant_trains(data_dir, tmp_path):
 )
 def test_bad_input_is_one_line_and_exit_2(data_dir, tmp_path, extra, env, message):
     result = run(data_dir, tmp_path / "out", *extra, env=env)
-    lines = result.stderr.strip().splitlines()
-    assert result.returncode == 2, result.stderr[-2000:]
-    assert len(lines) == 1 and message in lines[0] and "Traceback" not in result.stderr, result.stderr
+    assert_one_line_error(result, message)
 
 
 @pytest.mark.slow

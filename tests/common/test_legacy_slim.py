@@ -13,7 +13,7 @@ import pytest
 
 from compat.data import synth
 from tests.cluster_helpers import run_cluster
-from tests.conftest import REPO, python_env, run_script
+from tests.conftest import REPO, assert_one_line_error, python_env, run_script
 
 NUM_CLASSES = 5  # labels 1..5; the model has 6 outputs, 0 being background as in ImageNet
 TINY = [
@@ -213,9 +213,7 @@ NO_SUCH_TASK = {"type": "worker", "index": 0}  # the cluster has a master only
 )
 def test_bad_input_is_one_line_and_exit_2(data_dir, tmp_path, extra, env, message):
     result = run(data_dir, tmp_path / "out", *extra, env=env)
-    lines = result.stderr.strip().splitlines()
-    assert result.returncode == 2, result.stderr[-2000:]
-    assert len(lines) == 1 and message in lines[0] and "Traceback" not in result.stderr, result.stderr
+    assert_one_line_error(result, message)
 
 
 CLUSTER_TASK = """
