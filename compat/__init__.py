@@ -12,7 +12,9 @@ TF version.
 
 Public modules: `compat.flags` (uflag / tf.app.flags), `compat.dist` (uai_dist),
 `compat.tf_config` (TF_CONFIG dialects), `compat.errors`, `compat.devices` (device setters,
-logical CPUs), `compat.strategy` (strategy and Estimator RunConfig from TF_CONFIG).
+logical CPUs), `compat.strategy` (strategy and Estimator RunConfig from TF_CONFIG), `compat.slim`
+(tf-slim, repaired), `compat.estimator` (tf.estimator to import names from), `compat.hparams`
+(tf.contrib.training.HParams).
 Lazy shortcuts: `compat.device(setter)`, `compat.strategy(...)`.
 """
 

@@ -49,3 +49,10 @@ class KerasSetupError(CompatError):
 
 class ClusterError(CompatError):
     """A running cluster lost a task it cannot continue without (e.g. a MultiWorkerMirrored peer)."""
+
+
+class HParamsError(CompatError, ValueError):
+    """A hyper-parameter is unknown, redefined, or given a value its type cannot hold.
+
+    Subclasses ValueError, which tf.contrib.training.HParams raised for the same mistakes.
+    """

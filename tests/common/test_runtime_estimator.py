@@ -24,3 +24,20 @@ def test_tower_estimator_trains_evaluates_predicts_and_exports(tmp_path):
     assert out["placed"]["convolutions"] == ["/device:CPU:0", "/device:CPU:1"]
     # tf1 runs TensorFlow's own Estimator; tf2 the released 2.15 package through compat.
     assert out["estimator_module"] == "tensorflow_estimator.python.estimator.estimator"
+
+
+def test_names_import_from_compat_estimator_and_run_config_reads_the_master_dialect(tmp_path):
+    # What `uai-migrate` writes for `from tensorflow.contrib.learn import RunConfig`: tf.estimator is no
+    # module on either TF, so compat.estimator is the module to import names from.
+    cluster = {"master": ["m:2222"], "worker": ["w:2222"], "ps": ["p:2222"]}
+    source = """
+        from compat.estimator import Estimator, RunConfig
+        import tensorflow as tf
+        config = RunConfig(model_dir="model")
+        print(RunConfig is tf.estimator.RunConfig, Estimator is tf.estimator.Estimator)
+        print(config.model_dir, config.master, config.task_type, config.is_chief, config.num_worker_replicas)
+    """
+    env = {"TF_CONFIG": json.dumps({"cluster": cluster, "task": {"type": "worker", "index": 0}})}
+    result = run_script(tmp_path, source, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.split() == ["True", "True", "model", "grpc://w:2222", "worker", "False", "2"]
