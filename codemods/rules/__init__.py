@@ -17,6 +17,7 @@ Adding a rule = one module here + one row in RULES:
 """
 
 from codemods.rules.contrib import ContribRule
+from codemods.rules.contrib_equivalents import ContribEquivalentsRule
 from codemods.rules.device import DeviceRule
 from codemods.rules.estimator import EstimatorRule
 from codemods.rules.flags import FlagsRule
@@ -35,6 +36,7 @@ RULES = (
     UaiSdkRule,
     TFConfigRule,
     SlimRule,
+    ContribEquivalentsRule,
     PrivateRule,
     EstimatorRule,
     DeviceRule,

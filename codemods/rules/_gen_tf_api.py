@@ -9,7 +9,10 @@ Run it in the `tf2` environment; it writes `codemods/rules/tf_api.json`, which t
             functions only when a call uses a parameter the TF2 one lacks or places positionally
             an argument the TF2 one reads as something else, so their parameters are kept;
   private   for the `tensorflow.python.*` modules TF1 examples imported, each public object's
-            public name (TF2 first, else `compat.v1.*`) and its `compat.v1.*` name.
+            public name (TF2 first, else `compat.v1.*`) and its `compat.v1.*` name;
+  slim      tf-slim's own public names (what `compat.slim` offers): tf_slim is tf.contrib.slim with
+            the contrib.layers and contrib.framework pieces it was built on, so a `tf.contrib.layers`
+            or `tf.contrib.framework` name found here moves to `compat.slim` unchanged.
 """
 
 import inspect
@@ -110,6 +113,21 @@ def _add_constants(module, names, tf):
             names[name] = [path, path if path.startswith("compat.v1.") else None]
 
 
+def slim_names():
+    """tf-slim's public functions and classes defined by tf-slim itself (not the TF modules it re-exports)."""
+    import compat.slim  # noqa: F401 - tf_slim needs compat's fix to import on current TensorFlow
+    import tf_slim
+
+    names = []
+    for name in dir(tf_slim):
+        obj = getattr(tf_slim, name)
+        if not name.startswith("_") and _identity(obj) and not isinstance(obj, types.ModuleType):
+            defined = getattr(obj, "func", obj)  # `relu` is a functools.partial of fully_connected
+            if getattr(defined, "__module__", "").startswith("tf_slim."):
+                names.append(name)
+    return sorted(names)
+
+
 def build(tf):
     v1 = _walk(tf.compat.v1, "", {}, set())
     v2 = _walk(tf, "", {}, set())
@@ -159,6 +177,7 @@ def build(tf):
         "v1_only_modules": modules,
         "differs": differs,
         "private": private,
+        "slim": slim_names(),
     }
 
 

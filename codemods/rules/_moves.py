@@ -171,12 +171,14 @@ class ModuleMoveRule(InsideImport, Rule):
         return alias
 
     def _forget_dead_import(self, node, old):
-        """`from tensorflow import app` becomes dead once `app.flags` is rewritten: drop it if unused."""
+        """`from tensorflow import app` / `import tensorflow.contrib.layers as layers` become dead once
+        `app.flags` / `layers.conv2d` are rewritten: drop them if unused (whichever form bound the name)."""
         head = get_full_name_for_node(node).split(".")[0]
         source = self.state.table.imports.get(head)
         if source and "." in source and old.startswith(source + ".") and source not in self.MOVES:
             parent, _, obj = source.rpartition(".")
             self.remove_unused_import(parent, obj, head if head != obj else None)
+            self.remove_unused_import(source, None, head)
 
     def leave_Attribute(self, original_node, updated_node):
         if self.in_import or id(original_node) in self._assigned:

@@ -72,6 +72,7 @@ class CompatImport:
     """Mixin for rules calling `ensure_compat`: adds the import when the pass ends."""
 
     def leave_Module(self, original_node, updated_node):
+        updated_node = super().leave_Module(original_node, updated_node)
         if NEEDS_COMPAT in self.state.taken and COMPAT_ADDED not in self.state.taken:
             self.state.taken.add(COMPAT_ADDED)
             scheduled = self.context.scratch.get(AddImportsVisitor.CONTEXT_KEY, [])

@@ -23,8 +23,11 @@ class ContribRule(InsideImport, Rule):
 
     def _unclaimed(self, name):
         inside = name == CONTRIB or name.startswith(CONTRIB + ".")
-        claimed = any(name == p or name.startswith(p + ".") for p in self.state.claims)
-        return inside and not claimed
+        return inside and not any(name == p or name.startswith(p + ".") for p in self.state.claims)
+
+    def _partly_claimed(self, module):
+        """A contrib module some of whose names other rules convert: its unconverted uses are reported, not its import."""
+        return any(p.startswith(module + ".") for p in self.state.claims)
 
     def _flag(self, node, name):
         self.report(node, f"{name} has no automatic conversion", severity="error", manual=MANUAL.format(name=name))
@@ -33,7 +36,7 @@ class ContribRule(InsideImport, Rule):
         super().visit_Import(node)
         for alias in node.names:
             name = get_full_name_for_node(alias.name)
-            if self._unclaimed(name):
+            if self._unclaimed(name) and not self._partly_claimed(name):
                 self._flag(node, name)
 
     def visit_ImportFrom(self, node):
@@ -45,6 +48,7 @@ class ContribRule(InsideImport, Rule):
             names = [module]
         else:
             names = [f"{module}.{get_full_name_for_node(alias.name)}" for alias in node.names]
+            names = [name for name in names if not self._partly_claimed(name)]
         for name in names:
             if self._unclaimed(name):
                 self._flag(node, name)

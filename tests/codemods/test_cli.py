@@ -17,7 +17,7 @@ TF1_MIGRATED = (
     "flags.DEFINE_integer('steps', 3, 'training steps')\n"
     "FLAGS = flags.FLAGS\n"
 )
-CONTRIB = "import tensorflow as tf\nx = tf.contrib.layers.flatten\n"
+CONTRIB = "import tensorflow as tf\nx = tf.contrib.layers.embed_sequence\n"
 PLAIN = "import os\nprint(os.sep)\n"
 PY2 = "import tensorflow as tf\nprint 'hello'\n"
 

@@ -20,7 +20,7 @@ class TestContribRule(CodemodTest):
     def test_reports_but_never_changes_code(self):
         source = """
             import tensorflow as tf
-            hparams = tf.contrib.training.HParams(lr=0.1)
+            cell = tf.contrib.rnn.LSTMBlockCell(8)
         """
         self.assertCodemod(source, source)
 
@@ -28,14 +28,14 @@ class TestContribRule(CodemodTest):
 def test_each_use_reported_once_at_the_outermost_name_with_a_manual_step():
     source = (
         "import tensorflow as tf\n"
-        "from tensorflow.contrib import layers\n"
-        "x = tf.contrib.layers.conv2d(1)\n"
-        "y = layers.flatten(x)\n"
+        "from tensorflow.contrib import rnn\n"
+        "x = tf.contrib.rnn.LSTMBlockCell(1)\n"
+        "y = rnn.GRUBlockCell(x)\n"
     )
     assert _entries(source) == [
-        ("contrib-removed", "error", 2, "tensorflow.contrib.layers has no automatic conversion"),
-        ("contrib-removed", "error", 3, "tensorflow.contrib.layers.conv2d has no automatic conversion"),
-        ("contrib-removed", "error", 4, "tensorflow.contrib.layers.flatten has no automatic conversion"),
+        ("contrib-removed", "error", 2, "tensorflow.contrib.rnn has no automatic conversion"),
+        ("contrib-removed", "error", 3, "tensorflow.contrib.rnn.LSTMBlockCell has no automatic conversion"),
+        ("contrib-removed", "error", 4, "tensorflow.contrib.rnn.GRUBlockCell has no automatic conversion"),
     ]
     context = CodemodContext()
     applied = apply_rules(cst.parse_module(source), [ContribRule(context)])
@@ -44,6 +44,17 @@ def test_each_use_reported_once_at_the_outermost_name_with_a_manual_step():
 
 def test_names_another_rule_converts_are_not_reported():
     assert _entries("import tensorflow as tf\nnet = tf.contrib.slim.conv2d(x, 1, 3)\n") == []
+
+
+def test_a_partly_converted_module_is_reported_at_its_unconverted_uses_not_its_import():
+    source = (
+        "from tensorflow.contrib import layers\n"
+        "init = layers.xavier_initializer()\n"  # tf-slim has it: contrib-slim converts it
+        "emb = layers.embed_sequence(ids, 10, 4)\n"  # tf-slim has not
+    )
+    assert _entries(source) == [
+        ("contrib-removed", "error", 3, "tensorflow.contrib.layers.embed_sequence has no automatic conversion"),
+    ]
 
 
 def test_must_not_fire_on_shadowed_tf_strings_or_comments():

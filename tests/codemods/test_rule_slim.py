@@ -62,6 +62,44 @@ class TestSlimRule(CodemodTest):
         """
         self.assertCodemod(before, after)
 
+    def test_contrib_layers_and_framework_names_tf_slim_kept_move_to_compat_slim(self):
+        before = """
+            import tensorflow as tf
+            from tensorflow.contrib.framework import arg_scope
+            import tensorflow.contrib.layers as layers
+
+            with arg_scope([layers.conv2d], weights_initializer=tf.contrib.layers.xavier_initializer()):
+                net = layers.conv2d(images, 32, [3, 3], weights_regularizer=layers.l2_regularizer(1e-4))
+        """
+        after = """
+            import tensorflow as tf
+            from compat.slim import arg_scope
+            import compat.slim as slim
+
+            with arg_scope([slim.conv2d], weights_initializer=slim.xavier_initializer()):
+                net = slim.conv2d(images, 32, [3, 3], weights_regularizer=slim.l2_regularizer(1e-4))
+        """
+        self.assertCodemod(before, after)
+
+    def test_contrib_layers_names_reuse_the_files_slim_alias_and_leave_what_tf_slim_lacks(self):
+        before = """
+            import tensorflow as tf
+            import tensorflow.contrib.slim as slim
+            from tensorflow.contrib import layers
+
+            net = slim.conv2d(images, 8, 3, weights_initializer=layers.variance_scaling_initializer())
+            emb = layers.embed_sequence(ids, 10, 4)
+        """
+        after = """
+            import tensorflow as tf
+            import compat.slim as slim
+            from tensorflow.contrib import layers
+
+            net = slim.conv2d(images, 8, 3, weights_initializer=slim.variance_scaling_initializer())
+            emb = layers.embed_sequence(ids, 10, 4)
+        """
+        self.assertCodemod(before, after)
+
     def test_must_not_fire_on_shadowed_tf_strings_or_comments(self):
         source = """
             import tensorflow as tf

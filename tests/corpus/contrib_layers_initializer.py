@@ -1,7 +1,14 @@
-"""Uses tf.contrib pieces no rule converts: the report names each with a manual step."""
+"""tf.contrib.layers initializers and regularizers, contrib.framework's arg_scope and contrib.training.HParams."""
 import tensorflow as tf
+from tensorflow.contrib.framework import arg_scope
 
+hparams = tf.contrib.training.HParams(learning_rate=0.1, weight_decay=1e-4)
+hparams.parse("learning_rate=0.05")
 init = tf.contrib.layers.xavier_initializer()
-hparams = tf.contrib.training.HParams(learning_rate=0.1)
-w = tf.get_variable("w", [3, 3], initializer=init)
-print(hparams.learning_rate)
+with arg_scope([tf.contrib.layers.fully_connected], weights_initializer=init,
+               weights_regularizer=tf.contrib.layers.l2_regularizer(hparams.weight_decay)):
+    x = tf.placeholder(tf.float32, [None, 3])
+    y = tf.contrib.layers.fully_connected(x, 2)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print("learning_rate", hparams.learning_rate, "output", sess.run(y, {x: [[1.0, 2.0, 3.0]]}).shape)
