@@ -16,10 +16,16 @@ VARIABLE_OPS = frozenset({"Variable", "VariableV2", "VarHandleOp"})
 
 
 def device(name_or_function):
-    """Context manager placing ops by a device string, `DeviceSpec` or a function of the op (graph mode)."""
+    """Context manager placing ops by a device string, `DeviceSpec` or a function of the op (graph mode).
+
+    `uai-migrate` writes `compat.device(x)` wherever it cannot tell that `x` is a string, so strings
+    go to `tf.device`, which places eager ops too; only functions need the graph's own `device`.
+    """
     import tensorflow as tf
 
-    if callable(name_or_function) and tf.executing_eagerly():
+    if not callable(name_or_function):
+        return tf.device(name_or_function)
+    if tf.executing_eagerly():
         raise DeviceError(
             "a device function places ops of a graph; in eager mode use a device string, or build the model "
             "inside tf.Graph().as_default() / tf.compat.v1.disable_v2_behavior()"

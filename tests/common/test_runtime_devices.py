@@ -62,6 +62,32 @@ def test_device_setters_and_mirrored_estimator(run_py):
     assert out["mirrored"] == ["MirroredStrategy", 2, 3]
 
 
+def test_device_strings_place_eager_ops_and_device_functions_need_a_graph(run_py):
+    # `uai-migrate` rewrites `tf.device(name)` to `compat.device(name)` when `name` is a variable it cannot
+    # read: a string there must place eager ops as tf.device does.
+    result = run_py("""
+        import compat
+        import tensorflow as tf
+        from compat.errors import DeviceError
+        compat.logical_cpus(2)
+        name = "/device:CPU:1"
+        with compat.device(name):
+            x = tf.constant(1.0) + 1
+        with compat.device(None):
+            y = tf.constant(2.0) * 2
+        try:
+            with compat.device(lambda op: name):
+                pass
+        except DeviceError as error:
+            print("refused:", error)
+        print(x.device, y.device)
+    """, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    refused, placed = result.stdout.strip().splitlines()[-2:]
+    assert refused.startswith("refused: a device function places ops of a graph")
+    assert placed.split()[0].endswith("/device:CPU:1") and placed.split()[1].endswith("/device:CPU:0")
+
+
 def test_slim_model_deploy_devices():
     assert clone_device(1) == "/device:GPU:1"
     assert clone_device(0, num_ps_tasks=2, replica_id=3, on_cpu=True) == "/job:worker/task:3/device:CPU:0"
