@@ -1,7 +1,7 @@
 """Results keyed by the content hash of a file, the options and the engine's own code.
 
 A re-run on an unchanged tree then reads and hashes each file and parses none. The key holds a
-fingerprint of every codemods source file and of libcst, so editing a rule invalidates it.
+fingerprint of every codemods source and table file and of libcst, so editing a rule invalidates it.
 """
 
 import base64
@@ -19,7 +19,9 @@ from codemods._write import atomic_write
 @functools.lru_cache(maxsize=1)
 def engine_fingerprint():
     digest = hashlib.sha256(metadata.version("libcst").encode())
-    for path in sorted(pathlib.Path(__file__).parent.rglob("*.py")):
+    package = pathlib.Path(__file__).parent
+    # the rules' derived tables (rules/tf_api.json) decide results as much as the code does
+    for path in sorted([*package.rglob("*.py"), *package.rglob("*.json")]):
         digest.update(path.read_bytes())
     return digest.hexdigest()
 

@@ -1,6 +1,8 @@
 """Never lose a user's file: atomic writes, modes, symlinks, encodings, line endings, no needless writes."""
 
+import importlib.util
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -8,6 +10,7 @@ import sys
 import textwrap
 import time
 
+from codemods import _cache
 from tests.codemods.test_cli import PLAIN, TF1, TF1_MIGRATED, _tree
 from tests.conftest import python_env
 
@@ -114,3 +117,25 @@ def test_a_rerun_comes_from_the_cache(tmp_path, migrate):
     second = migrate("--format", "json", tree, check_json=True)
     assert first.json["summary"]["cached"] == 0 and second.json["summary"]["cached"] == 2
     assert first.json["files"] == second.json["files"]
+
+
+def test_the_cache_key_changes_with_the_rules_code_and_their_derived_tables(tmp_path):
+    # A regenerated rules/tf_api.json changes what the rules do as much as an edited rule:
+    # results cached under the old table must not be served.
+    package = tmp_path / "codemods"
+    shutil.copytree(os.path.dirname(_cache.__file__), package, ignore=shutil.ignore_patterns("__pycache__"))
+
+    def fingerprint():
+        spec = importlib.util.spec_from_file_location("copied_cache", package / "_cache.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.engine_fingerprint()
+
+    original = fingerprint()
+    assert original == fingerprint()
+    for edited in (package / "rules" / "tf_api.json", package / "rules" / "slim.py"):
+        text = edited.read_text()
+        edited.write_text(text + "\n")
+        assert fingerprint() != original, edited.name
+        edited.write_text(text)
+    assert fingerprint() == original
