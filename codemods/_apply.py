@@ -3,13 +3,14 @@
 import ast
 import collections
 import dataclasses
+import functools
 
 import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from codemods import _imports, _names
-from codemods._rule import FastInit, FileState, Rule
+from codemods._rule import Claims, FastInit, FileState, Rule
 
 
 class _AddImports(FastInit, AddImportsVisitor):
@@ -73,14 +74,21 @@ class Applied:
     entries: list
 
 
+@functools.lru_cache(maxsize=None)
 def claims_of(rules):
-    return tuple(prefix for rule in rules for prefix in rule.CLAIMS)
+    """The Claims of a tuple of rule classes (the same few tuples for every file of a run)."""
+    return Claims(prefix for rule in rules for prefix in rule.CLAIMS)
 
 
-def apply_rules(module, rules, table=None, claims=None):
-    """Run `rules` (sharing one CodemodContext) over `module`; return the new module and the entries."""
+def apply_rules(module, rules, table=None, claims=None, tree=None):
+    """Run `rules` (sharing one CodemodContext) over `module`; return the new module and the entries.
+
+    `tree` is the module's `ast`, which the engine parsed already (else it is parsed here).
+    """
+    if tree is None:
+        tree = ast.parse(module.code)
     if table is None:
-        table = _names.scan([ast.parse(module.code)])
+        table = _names.scan([tree])
     if claims is None:
         from codemods.rules import RULES  # standalone rule: assume the full rule set claims its names
 
@@ -94,13 +102,13 @@ def apply_rules(module, rules, table=None, claims=None):
     for visitor in (_AddImports, _RemoveImports):
         if context.scratch.get(visitor.CONTEXT_KEY):
             new = visitor(context).transform_module(new)
-    return Applied(new, _positioned(module, state.reports))
+    return Applied(new, _positioned(module, tree, state.reports))
 
 
-def _statement_lines(code):
+def _statement_lines(tree):
     """First line of each top-level statement as libcst groups them (`a; b` is one line)."""
     lines, end = [], 0
-    for stmt in ast.parse(code).body:
+    for stmt in tree.body:
         # like libcst's positions, `lineno` of a decorated def/class is its `def`/`class` line
         if stmt.lineno > end or not lines:
             lines.append(stmt.lineno)
@@ -108,13 +116,13 @@ def _statement_lines(code):
     return lines
 
 
-def _positioned(module, reports):
+def _positioned(module, tree, reports):
     """Give entries line:col. PositionProvider on the whole module costs about a code generation
     pass; instead each reported top-level statement is positioned alone and offset by the line
     Python's parser gives it."""
     if not reports:
         return []
-    starts = _statement_lines(module.code)
+    starts = _statement_lines(tree)
     by_statement = collections.defaultdict(list)
     for top, node, entry in reports:
         by_statement[top].append((node, entry))

@@ -46,13 +46,13 @@ def _syntax_entry(err, what="file"):
     )
 
 
-def _transform(text, table, options):
+def _transform(text, tree, table, options):
     rules = select(options.select, options.ignore, options.level)
     if not rules:
         return text, []
     context = CodemodContext()
     instances = [rule(context, level=options.level) for rule in rules]
-    applied = apply_rules(cst.parse_module(text), instances, table, claims_of(rules))
+    applied = apply_rules(cst.parse_module(text), instances, table, claims_of(rules), tree)
     return applied.module.code, applied.entries
 
 
@@ -83,7 +83,7 @@ def migrate_python(data, options):
     except ValueError as err:  # e.g. null bytes
         return Outcome(None, [Entry(rule=PARSE, severity="error", message=f"file skipped: {err}")], skipped=True)
     try:
-        new_text, entries = _transform(source, _names.scan([tree]), options)
+        new_text, entries = _transform(source, tree, _names.scan([tree]), options)
         entries = ported + entries
     except cst.ParserSyntaxError as err:
         entry = Entry(rule=PARSE, severity="error", message=f"file skipped: libcst cannot parse it: {err.message}")
@@ -124,8 +124,8 @@ def migrate_notebook(data, options):
     # Cells share one namespace: `import tensorflow as tf` in one cell names `tf` in the others.
     table = _names.scan([tree for _, _, _, tree, _, _ in cells])
     diffs = []
-    for index, cell, text, _, masked, saved in cells:
-        new_masked, cell_entries = _transform(masked, table, options)
+    for index, cell, text, tree, masked, saved in cells:
+        new_masked, cell_entries = _transform(masked, tree, table, options)
         entries.extend(dataclasses.replace(e, cell=index) for e in cell_entries)
         new_text = _source.unmask_magics(new_masked, saved)
         if new_text != text:

@@ -43,7 +43,10 @@ class ModuleMoveRule(InsideImport, Rule):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        cls.CLAIMS = tuple(cls.MOVES) + tuple(cls.PACKAGES)
+        cls.CLAIMS = frozenset(cls.MOVES) | frozenset(cls.PACKAGES)
+        # looked up for every attribute and assignment of every file: built once
+        cls._OLD_NAMES = frozenset(cls.MOVES)
+        cls._MODULE_MOVES = frozenset(old for old, (_, attr) in cls.MOVES.items() if attr is None)
 
     def begin_file(self, state):
         super().begin_file(state)
@@ -119,12 +122,9 @@ class ModuleMoveRule(InsideImport, Rule):
             out.insert(0, stmt.with_changes(names=kept, lpar=None, rpar=None))
         return out
 
-    def _module_moves(self):
-        return {old for old, (_, attr) in self.MOVES.items() if attr is None}
-
     def visit_Assign(self, node):
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-            if self.match(node.value, self._module_moves()):
+            if self.match(node.value, self._MODULE_MOVES):
                 self._assigned.add(id(node.value))
 
     def _rewrite_assignment(self, stmt):
@@ -134,7 +134,7 @@ class ModuleMoveRule(InsideImport, Rule):
         target = stmt.targets[0].target
         if not isinstance(target, cst.Name):
             return None
-        old = self.match(stmt.value, self._module_moves())
+        old = self.match(stmt.value, self._MODULE_MOVES)
         if old is None:
             return None
         new = self.MOVES[old][0]
@@ -183,7 +183,7 @@ class ModuleMoveRule(InsideImport, Rule):
     def leave_Attribute(self, original_node, updated_node):
         if self.in_import or id(original_node) in self._assigned:
             return updated_node
-        old = self.match(original_node, set(self.MOVES))
+        old = self.match(original_node, self._OLD_NAMES)
         if old is None:
             return updated_node
         module, attr = self.MOVES[old]

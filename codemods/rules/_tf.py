@@ -83,10 +83,7 @@ class CompatImport:
 
 
 def claimed_by_others(rule, qualified):
-    own = rule.CLAIMS
-    return any(
-        (qualified == p or qualified.startswith(p + ".")) and p not in own for p in rule.state.claims
-    )
+    return any(p not in rule.CLAIMS for p in rule.state.claims.covering(qualified))
 
 
 def full_name(node):

@@ -23,11 +23,11 @@ class ContribRule(InsideImport, Rule):
 
     def _unclaimed(self, name):
         inside = name == CONTRIB or name.startswith(CONTRIB + ".")
-        return inside and not any(name == p or name.startswith(p + ".") for p in self.state.claims)
+        return inside and not self.state.claims.covering(name)
 
     def _partly_claimed(self, module):
         """A contrib module some of whose names other rules convert: its unconverted uses are reported, not its import."""
-        return any(p.startswith(module + ".") for p in self.state.claims)
+        return self.state.claims.has_below(module)
 
     def _flag(self, node, name):
         self.report(node, f"{name} has no automatic conversion", severity="error", manual=MANUAL.format(name=name))

@@ -82,13 +82,20 @@ class TFConfigRule(Rule):
 
     def begin_file(self, state):
         super().begin_file(state)
-        self._depth = 0
+        # one flag per enclosing def: does it hold a "TF_CONFIG" literal? Only those get the (costly,
+        # whole-subtree) _facts look, not every function of every file.
+        self._open = []
 
     def visit_FunctionDef(self, node):
-        self._depth += 1
+        self._open.append(False)
+
+    def visit_SimpleString(self, node):
+        if self._open and "TF_CONFIG" in node.value:
+            self._open = [True] * len(self._open)
 
     def leave_FunctionDef(self, original_node, updated_node):
-        self._depth -= 1
+        if not self._open.pop():
+            return updated_node
         new = self._handle(original_node, "def")
         if new is None:
             return updated_node
@@ -97,7 +104,7 @@ class TFConfigRule(Rule):
         return updated_node.with_changes(body=updated_node.body.with_changes(body=[*keep, *new]))
 
     def leave_If(self, original_node, updated_node):
-        if self._depth or not isinstance(original_node.test, cst.Comparison):
+        if self._open or not isinstance(original_node.test, cst.Comparison):
             return updated_node
         if not _mentions_tf_config(original_node.test):
             return updated_node
