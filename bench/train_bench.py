@@ -13,8 +13,9 @@ steps. Pairs compared (runner -> its native anchor):
                              Estimator.train adds, vs `Session.run(train_op)` of the same model,
                              loss and MomentumOptimizer built by hand
 The machine is shared and noisy, so the runners interleave: within a round they take turns
-interval by interval (the order flips every interval), and `run_loop.run`, which owns its
-loop, runs whole between two intervals of the others. Each runner's first interval (tracing,
+interval by interval (the order flips every interval); `run_loop.run`, which owns its loop,
+runs in a thread paused at each progress report (`Settings.after_report`) until its next
+turn, the pause left out of its rate. Each runner's first interval (tracing,
 warm-up, initial checkpoint) is dropped; a round's rate is the median of the other intervals.
 The table shows the median over rounds and the median of the per-round ratios to the anchor.
 Graph-mode runners build in their own tf.Graph and never leave it as the default between
@@ -24,9 +25,11 @@ turns, so eager and graph runners share the process. Add a runner as one entry o
 
 import argparse
 import os
+import queue
 import statistics
 import sys
 import tempfile
+import threading
 import time
 
 import compat  # noqa: F401 - selects tf-keras before TensorFlow binds Keras
@@ -136,9 +139,24 @@ def legacy_tf1(data_dir, args):
                 session.close()
 
 
+class _Stopped(Exception):
+    """Ends a paused run_loop when its stream is closed."""
+
+
 def modern_tf2(data_dir, args):
-    """`modern_tf2.run_loop.run` as imagenet_main drives it (one device); rates from its progress lines."""
+    """`modern_tf2.run_loop.run` as imagenet_main drives it (one device); rates from its progress lines.
+
+    The loop runs in a thread that waits at each report for its next turn: one loop runs at a time.
+    """
     from modern_tf2 import run_loop, trainer
+
+    rates, turn, stopping = queue.Queue(), threading.Semaphore(0), threading.Event()
+
+    def after_report(values):
+        rates.put(values["images_per_sec"])
+        turn.acquire()
+        if stopping.is_set():
+            raise _Stopped
 
     program = run_loop.Program(
         build_model=lambda: ResNet(RESNET_SIZE, NUM_CLASSES),
@@ -149,13 +167,32 @@ def modern_tf2(data_dir, args):
         decayed_weights=l2_weights,
         image_size=IMAGE_SIZE,
     )
-    with tempfile.TemporaryDirectory() as out:
+    def train(out):
         settings = run_loop.Settings(
             output_dir=out, log_dir=out, train_steps=args.steps, global_batch=args.batch,
-            save_every=10**9, log_every=args.interval, export=False,
+            save_every=10**9, log_every=args.interval, export=False, after_report=after_report,
         )
-        result = run_loop.run(program, settings)
-    yield from (report["images_per_sec"] for report in result["reports"])
+        try:
+            run_loop.run(program, settings)
+        except _Stopped:
+            pass
+        except BaseException as error:  # noqa: BLE001 - handed to the measuring thread
+            rates.put(error)
+
+    with tempfile.TemporaryDirectory() as out:
+        thread = threading.Thread(target=train, args=(out,), daemon=True)
+        thread.start()
+        try:
+            while True:
+                rate = rates.get()
+                if isinstance(rate, BaseException):
+                    raise rate
+                yield rate
+                turn.release()
+        finally:
+            stopping.set()
+            turn.release()
+            thread.join()
 
 
 RUNNERS = {"native_tf2": native_tf2, "modern_tf2": modern_tf2, "native_tf1": native_tf1, "legacy_tf1": legacy_tf1}

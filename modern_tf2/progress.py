@@ -17,6 +17,10 @@ class Progress:
     def start(self, step):
         self._last_step, self._last_time = step, time.perf_counter()
 
+    def leave_out(self, seconds):
+        """Keep `seconds` the loop spent paused (e.g. by Settings.after_report) out of the next rate."""
+        self._last_time += seconds
+
     def report(self, step, values):
         """Print and record `values` ({name: float}) at `step`, with the rates since the last report."""
         now = time.perf_counter()

@@ -23,6 +23,7 @@ restarted job continues at the step it had saved (`BackupAndRestore` semantics).
 import dataclasses
 import os
 import re
+import time
 from typing import Callable, Optional
 
 import compat  # noqa: F401 - selects tf-keras before TensorFlow binds Keras
@@ -65,6 +66,9 @@ class Settings:
     log_every: int = 10
     export: bool = True
     evaluator_timeout: float = 600.0
+    # called with each progress line's values; the time it takes is left out of the next rate
+    # (bench/train_bench.py pauses the loop there so other loops can take their turn)
+    after_report: Optional[Callable[[dict], None]] = None
 
 
 def run(program, settings, config=None):
@@ -126,18 +130,21 @@ def _train(program, settings, config, chosen, strategy):
 
     progress = Progress(settings.log_dir, settings.global_batch, settings.train_steps, write=config.is_chief)
     progress.start(step)
-    reports = []  # every progress line's values, for callers that measure (bench/train_bench.py)
     while step < settings.train_steps:
         boundary = min(_next_multiple(step, settings.log_every), _next_multiple(step, settings.save_every), settings.train_steps)
         loss = float(steps(boundary - step))  # mean over the steps since the last report
         step = int(optimizer.iterations.numpy())
         if step % settings.log_every == 0 or step >= settings.train_steps:
             values = dict(loss=loss, learning_rate=float(_current_rate(optimizer)), **trainer.metrics())
-            reports.append(progress.report(step, values))
+            reported = progress.report(step, values)
             trainer.reset_metrics()
+            if settings.after_report is not None:
+                paused = time.perf_counter()
+                settings.after_report(reported)
+                progress.leave_out(time.perf_counter() - paused)
         if step % settings.save_every == 0 or step >= settings.train_steps:
             checkpoints.save(step)
-    return dict(_finish(program, settings, config, model, step, restored), reports=reports)
+    return _finish(program, settings, config, model, step, restored)
 
 
 def _finish(program, settings, config, model, step, restored):
