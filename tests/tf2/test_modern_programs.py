@@ -4,6 +4,7 @@ Also holds the helpers the distributed and fault tests of modern_tf2 share (gene
 the tiny-ResNet command line, a launched job whose output lines are timed).
 """
 
+import json
 import math
 import os
 import re
@@ -179,3 +180,35 @@ def test_bad_input_is_one_line_and_exit_2(data_dir, tmp_path, extra, env, messag
     errors = [line for line in result.stderr.splitlines() if ": error: " in line]
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-3000:]
     assert len(errors) == 1 and message in errors[0], result.stderr[-3000:]
+
+
+def test_after_report_sees_each_progress_line_and_its_pause_is_left_out_of_the_rate(tmp_path, run_py):
+    # bench/train_bench.py pauses the loop here while other loops take their turn.
+    result = run_py(f"""
+        import json, time
+        import tensorflow as tf
+        from modern_tf2 import run_loop, trainer
+
+        seen = []
+
+        def after_report(values):
+            seen.append(values)
+            time.sleep(0.5)
+
+        program = run_loop.Program(
+            build_model=lambda: tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(3)]),
+            build_optimizer=lambda: trainer.sgd_momentum(0.1, 0.9),
+            train_dataset=lambda context: tf.data.Dataset.from_tensors(
+                (tf.zeros([4, 4, 4, 3]), tf.zeros([4], tf.int32))).repeat(),
+            eval_dataset=None, weight_decay=0.0, decayed_weights=lambda variables: 0.0, image_size=4,
+        )
+        settings = run_loop.Settings(output_dir=r"{tmp_path / 'out'}", log_dir=r"{tmp_path / 'log'}", train_steps=8,
+                                     global_batch=4, log_every=2, save_every=100, export=False, after_report=after_report)
+        run_loop.run(program, settings)
+        print("RATES " + json.dumps([v["images_per_sec"] for v in seen]))
+    """, timeout=180)
+    assert result.returncode == 0, result.stderr[-3000:]
+    rates = json.loads(result.stdout.split("RATES ", 1)[1])
+    assert len(rates) == 4
+    # 2 steps of 4 images per report: with the 0.5 s pause counted a rate could not pass 16 images/s
+    assert all(rate > 32 for rate in rates[1:]), rates
