@@ -46,13 +46,30 @@ def _syntax_entry(err, what="file"):
     )
 
 
+# options -> (rule classes, their instances): libcst transformers cost ~1 ms each to construct, and
+# every rule keeps its per-file state in begin_file, so a worker builds them once, not per file.
+_INSTANCES = {}
+
+
+def _rules_for(options):
+    if options not in _INSTANCES:
+        rules = select(options.select, options.ignore, options.level)
+        _INSTANCES[options] = rules, [rule(CodemodContext(), level=options.level) for rule in rules]
+    return _INSTANCES[options]
+
+
 def _transform(text, tree, table, options):
-    rules = select(options.select, options.ignore, options.level)
+    rules, instances = _rules_for(options)
     if not rules:
         return text, []
-    context = CodemodContext()
-    instances = [rule(context, level=options.level) for rule in rules]
-    applied = apply_rules(cst.parse_module(text), instances, table, claims_of(rules), tree)
+    context = CodemodContext()  # the imports scheduled for this file
+    for instance in instances:
+        instance.context = context
+    try:
+        applied = apply_rules(cst.parse_module(text), instances, table, claims_of(rules), tree)
+    except BaseException:
+        _INSTANCES.pop(options, None)  # a pass cut short may leave a rule mid-file: build afresh
+        raise
     return applied.module.code, applied.entries
 
 

@@ -1,4 +1,6 @@
-"""Property: Python sources without TensorFlow come out byte-identical, whatever else they hold."""
+"""Engine properties: sources without TensorFlow come out byte-identical; reused rules carry no state between files."""
+
+import os
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -63,3 +65,23 @@ def test_sources_without_tensorflow_come_out_byte_identical(data):
         assert outcome.new is None
         assert not outcome.skipped, outcome.entries
         assert outcome.entries == []
+
+
+def test_rule_instances_reused_across_files_carry_nothing_from_one_file_to_the_next():
+    # A worker builds the rules once (codemods._engine._INSTANCES): every file of the corpus must
+    # come out as it does from freshly built rules, whichever files were migrated before it.
+    from codemods import _engine
+    from tests.codemods.corpus_runner import CORPUS
+
+    sources = []
+    for root, _, files in os.walk(CORPUS):
+        sources += [os.path.join(root, name) for name in sorted(files) if name.endswith(".py")]
+    assert len(sources) >= 30
+    reused = {}
+    for path in sources:
+        with open(path, "rb") as handle:
+            reused[path] = migrate_python(handle.read(), Options())
+    for path in reversed(sources):
+        _engine._INSTANCES.clear()
+        with open(path, "rb") as handle:
+            assert migrate_python(handle.read(), Options()) == reused[path], path
