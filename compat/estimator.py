@@ -1,8 +1,8 @@
 """`from compat.estimator import RunConfig`: tf.estimator as a module you can import names from.
 
-`tf.estimator` is an attribute TensorFlow attaches lazily, not a module, so `from tensorflow.estimator
-import RunConfig` fails on TF 2.x; on TF >= 2.16 the attribute exists only through compat. Names
-are looked up in `tf.estimator` on first use, after compat made it exist.
+On TF >= 2.16 `tf.estimator` exists only as an attribute compat attaches to TensorFlow, so
+`from tensorflow.estimator import RunConfig` fails there (TF 2.15 still ships the module). This
+module works on both: names are looked up in `tf.estimator` on first use, after compat made it exist.
 """
 
 import compat

@@ -28,7 +28,8 @@ class ContribEquivalentsRule(_tf.CompatImport, ModuleMoveRule):
     ID = "contrib-equivalents"
     DESCRIPTION = "tf.contrib.training.HParams -> compat.hparams.HParams; tf.contrib.learn.RunConfig -> tf.estimator.RunConfig."
     # `from tensorflow.contrib.learn import RunConfig` -> `from compat.estimator import RunConfig`
-    # (tf.estimator is no module to import from); `<tf>.contrib.learn.RunConfig` -> `<tf>.estimator.RunConfig`.
+    # (on TF 2.21 `tensorflow.estimator` is no module to import from); `<tf>.contrib.learn.RunConfig` ->
+    # `<tf>.estimator.RunConfig`.
     MOVES = {
         "tensorflow.contrib.training.HParams": ("compat.hparams", "HParams"),
         RUN_CONFIG: ("compat.estimator", "RunConfig"),

@@ -27,8 +27,8 @@ def test_tower_estimator_trains_evaluates_predicts_and_exports(tmp_path):
 
 
 def test_names_import_from_compat_estimator_and_run_config_reads_the_master_dialect(tmp_path):
-    # What `uai-migrate` writes for `from tensorflow.contrib.learn import RunConfig`: tf.estimator is no
-    # module on either TF, so compat.estimator is the module to import names from.
+    # What `uai-migrate` writes for `from tensorflow.contrib.learn import RunConfig`: on TF 2.21
+    # `tensorflow.estimator` is no module (compat attaches the attribute), compat.estimator works on both.
     cluster = {"master": ["m:2222"], "worker": ["w:2222"], "ps": ["p:2222"]}
     source = """
         from compat.estimator import Estimator, RunConfig
