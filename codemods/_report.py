@@ -24,7 +24,9 @@ class Entry:
     path: str = ""
 
     def to_dict(self):
-        return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}
+        # vars(), not dataclasses.asdict: the fields are plain values, and asdict's deep copy made
+        # the report and the cache writes of a large tree cost seconds
+        return {k: v for k, v in vars(self).items() if v is not None}
 
     @classmethod
     def from_dict(cls, data):
