@@ -1,4 +1,8 @@
-"""`tf.estimator`: kept as written; `import compat` makes it run on TF 2.21 (compat's Estimator). Each use is reported."""
+"""`tf.estimator`: kept as written; `import compat` makes it run on TF 2.21 (compat's Estimator). Each use is reported.
+
+`from tensorflow.estimator import X` -> `from compat.estimator import X`: on TF 2.21 tf.estimator is an
+attribute compat attaches, not a module Python can import names from.
+"""
 
 import libcst as cst
 
@@ -7,6 +11,8 @@ from codemods.rules import _tf
 
 ESTIMATOR = ("tensorflow.estimator", "tensorflow.compat.v1.estimator", "tensorflow_estimator")
 NOTE = "runs on TF 2.21 through compat's Estimator (tensorflow-estimator 2.15 repaired by `import compat`)"
+# `from tensorflow.estimator import X` needs a module, which TF 2.21 lacks: compat.estimator is one
+IMPORTABLE_FROM = "tensorflow.estimator"
 
 
 class EstimatorRule(_tf.CompatImport, Rule):
@@ -44,5 +50,21 @@ class EstimatorRule(_tf.CompatImport, Rule):
         module = _tf.full_name(node.module)
         for alias in node.names:
             name = f"{module}.{_tf.full_name(alias.name)}"
-            if name.startswith(ESTIMATOR):
+            if module == IMPORTABLE_FROM:
+                _tf.ensure_compat(self)
+                self.report(node, f"from {module} import {_tf.full_name(alias.name)} -> from compat.estimator import ... "
+                                  "(on TF 2.21 tensorflow.estimator is no module to import from)")
+            elif module.startswith(IMPORTABLE_FROM + "."):
+                _tf.ensure_compat(self)
+                self.report(node, f"{module} is no module on TF 2.21: `from {module} import ...` fails there",
+                            severity="warning", manual=f"import tensorflow as tf and use tf.{module[len('tensorflow.'):]}.{_tf.full_name(alias.name)}")
+            elif name.startswith(ESTIMATOR):
                 self._found(node, name)
+
+    def leave_ImportFrom(self, original_node, updated_node):
+        module = original_node.module
+        if module is None or original_node.relative or isinstance(original_node.names, cst.ImportStar):
+            return updated_node
+        if _tf.full_name(module) == IMPORTABLE_FROM:
+            return updated_node.with_changes(module=_tf.dotted("compat.estimator"))
+        return updated_node

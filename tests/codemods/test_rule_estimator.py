@@ -31,6 +31,21 @@ class TestEstimatorRule(CodemodTest):
         """
         self.assertCodemod(source, source)
 
+    def test_names_imported_from_tensorflow_estimator_come_from_compat_estimator(self):
+        before = """
+            from tensorflow.estimator import RunConfig, Estimator as E
+            from tensorflow.estimator.export import ServingInputReceiver
+            est = E(model_fn, config=RunConfig())
+        """
+        after = """
+            from compat.estimator import RunConfig, Estimator as E
+            from tensorflow.estimator.export import ServingInputReceiver
+            import compat
+
+            est = E(model_fn, config=RunConfig())
+        """
+        self.assertCodemod(before, after)
+
     def test_must_not_fire_on_shadowed_names_strings_comments(self):
         source = """
             import tensorflow as tf
@@ -54,7 +69,16 @@ def test_each_use_is_reported_once_at_its_line():
     applied = apply_rules(cst.parse_module(source), [EstimatorRule(CodemodContext())])
     got = [(e.line, e.message.split(":")[0]) for e in applied.entries]
     assert got == [
-        (2, "tensorflow.estimator.RunConfig"),
+        (2, "from tensorflow.estimator import RunConfig -> from compat.estimator import ... "
+            "(on TF 2.21 tensorflow.estimator is no module to import from)"),
         (4, "tensorflow.estimator.Estimator"),
         (5, "tensorflow.estimator.ModeKeys.TRAIN"),
     ]
+
+
+def test_names_from_submodules_of_tensorflow_estimator_are_a_warning_with_the_manual_step():
+    source = "from tensorflow.estimator.export import ServingInputReceiver\n"
+    applied = apply_rules(cst.parse_module(source), [EstimatorRule(CodemodContext())])
+    [entry] = applied.entries
+    assert entry.severity == "warning" and "is no module on TF 2.21" in entry.message
+    assert entry.manual == "import tensorflow as tf and use tf.estimator.export.ServingInputReceiver"

@@ -1,6 +1,7 @@
 """tf.estimator.train_and_evaluate with a linear model on synthetic numpy data."""
 import numpy as np
 import tensorflow as tf
+from tensorflow.estimator import EvalSpec, TrainSpec
 
 flags = tf.flags
 flags.DEFINE_string("model_dir", "/tmp/tae", "")
@@ -17,8 +18,8 @@ def input_fn():
 def main(argv):
     columns = [tf.feature_column.numeric_column("x", shape=[4])]
     est = tf.estimator.LinearClassifier(columns, model_dir=FLAGS.model_dir)
-    train = tf.estimator.TrainSpec(input_fn, max_steps=FLAGS.steps)
-    evaluate = tf.estimator.EvalSpec(input_fn, steps=1, throttle_secs=0)
+    train = TrainSpec(input_fn, max_steps=FLAGS.steps)
+    evaluate = EvalSpec(input_fn, steps=1, throttle_secs=0)
     tf.estimator.train_and_evaluate(est, train, evaluate)
     print("global step", est.get_variable_value("global_step"))
 
