@@ -80,8 +80,8 @@ class HParams:
             self.add_hparam(name, value)
 
     def add_hparam(self, name, value):
-        if name in self._declared or hasattr(HParams, name):
-            raise HParamsError(f"hyper-parameter {name!r} already exists (or is the name of an HParams method)")
+        if name in self._declared or hasattr(HParams, name) or name.startswith("_"):
+            raise HParamsError(f"hyper-parameter {name!r} already exists, names an HParams method or starts with _")
         if isinstance(value, (list, tuple)):
             if len({type(v) for v in value}) > 1 or not all(isinstance(v, _SCALARS) for v in value):
                 raise HParamsError(f"hyper-parameter {name!r}: a list must hold values of one of bool/int/float/str")

@@ -42,7 +42,7 @@ def test_bad_overrides_raise_one_typed_error_naming_the_parameter(override, name
 
 def test_declaring_twice_a_method_name_or_an_unsupported_type_is_refused():
     hparams = HParams(lr=0.1)
-    for name, value in (("lr", 0.2), ("parse", 1), ("shape", (1, "a")), ("table", {"a": 1})):
+    for name, value in (("lr", 0.2), ("parse", 1), ("_declared", 1), ("shape", (1, "a")), ("table", {"a": 1})):
         with pytest.raises(HParamsError):
             hparams.add_hparam(name, value)
     with pytest.raises(HParamsError, match="hparam_def"):
