@@ -7,9 +7,8 @@ import functools
 
 import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
-from libcst.metadata import PositionProvider
 
-from codemods import _imports, _names
+from codemods import _imports, _names, _positions
 from codemods._rule import Claims, FastInit, FileState, Rule
 
 
@@ -80,13 +79,16 @@ def claims_of(rules):
     return Claims(prefix for rule in rules for prefix in rule.CLAIMS)
 
 
-def apply_rules(module, rules, table=None, claims=None, tree=None):
+def apply_rules(module, rules, table=None, claims=None, tree=None, source=None):
     """Run `rules` (sharing one CodemodContext) over `module`; return the new module and the entries.
 
-    `tree` is the module's `ast`, which the engine parsed already (else it is parsed here).
+    `source` is the module's text and `tree` its `ast`, which the engine has already (else both
+    are made here).
     """
+    if source is None:
+        source = module.code
     if tree is None:
-        tree = ast.parse(module.code)
+        tree = ast.parse(source)
     if table is None:
         table = _names.scan([tree])
     if claims is None:
@@ -102,46 +104,4 @@ def apply_rules(module, rules, table=None, claims=None, tree=None):
     for visitor in (_AddImports, _RemoveImports):
         if context.scratch.get(visitor.CONTEXT_KEY):
             new = visitor(context).transform_module(new)
-    return Applied(new, _positioned(module, tree, state.reports))
-
-
-def _statement_lines(tree):
-    """First line of each top-level statement as libcst groups them (`a; b` is one line)."""
-    lines, end = [], 0
-    for stmt in tree.body:
-        # like libcst's positions, `lineno` of a decorated def/class is its `def`/`class` line
-        if stmt.lineno > end or not lines:
-            lines.append(stmt.lineno)
-        end = stmt.end_lineno
-    return lines
-
-
-def _positions(stmt):
-    """libcst's PositionProvider run on one statement directly. Through MetadataWrapper.resolve it
-    costs twice as much: the resolver also walks the tree for batchable providers, even when there
-    are none. (tests/codemods/test_positions.py checks the result against the wrapper's.)"""
-    provider = PositionProvider()
-    provider._gen_impl(cst.Module(body=[stmt]))
-    return provider._computed
-
-
-def _positioned(module, tree, reports):
-    """Give entries line:col. PositionProvider on the whole module costs about a code generation
-    pass; instead each reported top-level statement is positioned alone and offset by the line
-    Python's parser gives it."""
-    if not reports:
-        return []
-    starts = _statement_lines(tree)
-    by_statement = collections.defaultdict(list)
-    for top, node, entry in reports:
-        by_statement[top].append((node, entry))
-    for top, items in by_statement.items():
-        stmt = module.body[top]
-        positions = _positions(stmt)
-        offset = starts[top] - positions[stmt].start.line
-        for node, entry in items:
-            where = positions.get(node)
-            if where is not None:
-                entry.line, entry.col = where.start.line + offset, where.start.column + 1
-    entries = [entry for _, _, entry in reports]
-    return sorted(entries, key=lambda e: (e.line, e.col))
+    return Applied(new, _positions.positioned(module, tree, source, state.reports))
