@@ -64,6 +64,6 @@ class Cache:
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(path, json.dumps(record).encode(), mode=0o644)
+            atomic_write(path, json.dumps(record).encode(), mode=0o644, durable=False)
         except OSError:
             pass  # a cache that cannot be written only costs speed

@@ -8,11 +8,12 @@ import tempfile
 TMP_SUFFIX = ".uai-migrate.tmp"
 
 
-def atomic_write(path, data, mode=None):
+def atomic_write(path, data, mode=None, durable=True):
     """Write `data` to a temp file in the same folder, fsync, then rename over `path`.
 
     `mode` defaults to the current mode of `path`. A crash leaves the old file (and at worst a
-    `*.uai-migrate.tmp` file); `path` itself is never half-written.
+    `*.uai-migrate.tmp` file); `path` itself is never half-written. `durable=False` skips the
+    fsync, for files whose loss in a power cut costs nothing but time (the result cache).
     """
     path = os.fspath(path)
     if mode is None:
@@ -23,7 +24,8 @@ def atomic_write(path, data, mode=None):
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:

@@ -88,6 +88,9 @@ def test_json_report_file_and_json_stdout_agree(tmp_path, migrate):
     assert (error["line"], error["col"]) == (2, 5)
     assert error["manual"]
     assert result.json["summary"]["error"] == 1 and result.json["exit_code"] == 1
+    # one line per file (grep-able, and written by json's C encoder)
+    lines = [line for line in result.stdout.splitlines() if line.lstrip().startswith('{"path"')]
+    assert sorted(json.loads(line.strip().rstrip(","))["path"] for line in lines) == sorted(files[n]["path"] for n in files)
 
 
 def test_select_and_ignore_by_rule_id(tmp_path, migrate):
