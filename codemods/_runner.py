@@ -51,8 +51,9 @@ def _compute(jobs, n_workers, progress):
             yield _migrate_one(job)
             progress.step()
         return
+    # small chunks (~32 per worker): at the end no worker idles long while another finishes a big one
     with concurrent.futures.ProcessPoolExecutor(max_workers=min(n_workers, len(jobs))) as pool:
-        for outcome in pool.map(_migrate_one, jobs, chunksize=max(1, len(jobs) // (n_workers * 8))):
+        for outcome in pool.map(_migrate_one, jobs, chunksize=max(1, len(jobs) // (n_workers * 32))):
             yield outcome
             progress.step()
 
