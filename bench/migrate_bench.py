@@ -1,15 +1,17 @@
 """uai-migrate speed on a generated tree of TF1-style code, against tf_upgrade_v2 and libcst's floor.
 
-    python bench/migrate_bench.py [--lines 40000] [--jobs N] [--keep DIR]
+    python bench/migrate_bench.py [--lines 40000] [--jobs N] [--rounds 3] [--keep DIR]
 
-One run measures, on the same files (wall time, each tool in its own process):
+Each round measures, on the same files (wall time, each tool in its own process):
   tf_upgrade_v2 --intree      TensorFlow's own upgrade script (tf2 env), TF import included
   floor                        libcst parse + code generation of every file, no transforms, one process
   no-op transformer            the floor plus one libcst transformer pass that changes nothing
   uai-migrate -j1 / -jN        first run (empty cache), migrated copy written with --out
   uai-migrate rerun            same tree again, result cache warm
-and prints the ratio table recorded in bench/RESULTS.md. Targets (issue 7): <= 0.5x tf_upgrade_v2,
-<= 1.5x the floor, re-run <= 0.1x.
+The machine is shared and its load swings within a minute, so one pass is not a measurement:
+the rows run in turn, round after round (order reversed every other round), and the table shows
+each row's median wall time and the median of its per-round ratios. Targets (issue 7): <= 0.5x
+tf_upgrade_v2, <= 1.5x the floor, re-run <= 0.1x.
 """
 
 import argparse
@@ -17,6 +19,7 @@ import json
 import os
 import random
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -178,10 +181,41 @@ def timed(cmd, env=None):
     return elapsed, result
 
 
+def one_round(tree, work, env, args, flip):
+    """{row: wall seconds} of one pass over every row, and the first run's and re-run's JSON summaries."""
+    upgrade = os.path.join(os.path.dirname(sys.executable), "tf_upgrade_v2")
+    migrate = [sys.executable, "-m", "codemods", "--format", "json"]
+    shutil.rmtree(os.path.join(work, "cache"), ignore_errors=True)
+
+    def out(name):
+        path = os.path.join(work, name)
+        shutil.rmtree(path, ignore_errors=True)
+        return path
+
+    # units run in turn; a first run and its re-run stay together, in that order
+    units = [
+        [("tf_upgrade_v2 --intree", lambda: [upgrade, "--intree", tree, "--outtree", out("upgraded"),
+                                             "--reportfile", os.path.join(work, "report.txt")])],
+        [("floor: libcst parse + codegen (1 process)", lambda: [sys.executable, "-c", FLOOR, tree, "-"])],
+        [("libcst parse + no-op transformer + codegen", lambda: [sys.executable, "-c", FLOOR, tree, "visit"])],
+        [("uai-migrate -j1 --no-cache", lambda: [*migrate, "-j1", "--no-cache", "--out", out("m1"), tree])],
+        [(f"uai-migrate -j{args.jobs} (first run)", lambda: [*migrate, f"-j{args.jobs}", "--out", out("mN"), tree]),
+         (f"uai-migrate -j{args.jobs} (re-run, cache warm)", lambda: [*migrate, f"-j{args.jobs}", "--out", out("mN2"), tree])],
+    ]
+    rows, summaries = {}, []
+    for unit in (reversed(units) if flip else units):
+        for name, command in unit:
+            rows[name], result = timed(command(), env)
+            if name.startswith("uai-migrate -j") and "--no-cache" not in name:
+                summaries.append(json.loads(result.stdout)["summary"])
+    return rows, summaries
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=40000)
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
+    parser.add_argument("--rounds", type=int, default=3, help="passes over every row (default: 3)")
     parser.add_argument("--keep", help="generate the tree here and keep it")
     args = parser.parse_args()
     work = args.keep or tempfile.mkdtemp(prefix="migrate-bench-")
@@ -189,35 +223,28 @@ def main():
     shutil.rmtree(tree, ignore_errors=True)
     lines, files = generate(tree, args.lines)
     env = dict(os.environ, PYTHONPATH=REPO, XDG_CACHE_HOME=os.path.join(work, "cache"), TF_CPP_MIN_LOG_LEVEL="3")
-    shutil.rmtree(os.path.join(work, "cache"), ignore_errors=True)
-    upgrade = os.path.join(os.path.dirname(sys.executable), "tf_upgrade_v2")
-    migrate = [sys.executable, "-m", "codemods", "--format", "json"]
+    load_before = os.getloadavg()
+    rounds = []
+    for index in range(args.rounds):
+        rows, (summary, summary_again) = one_round(tree, work, env, args, flip=index % 2 == 1)
+        rounds.append(rows)
+        print(f"round {index + 1}/{args.rounds}: " + " | ".join(f"{n} {s:.1f} s" for n, s in rows.items()), file=sys.stderr, flush=True)
+    names = list(rounds[0])
+    anchor, floor = "tf_upgrade_v2 --intree", "floor: libcst parse + codegen (1 process)"
+    first_run = f"uai-migrate -j{args.jobs} (first run)"
 
-    def out(name):
-        path = os.path.join(work, name)
-        shutil.rmtree(path, ignore_errors=True)
-        return path
+    def ratio(name, base):
+        return statistics.median(r[name] / r[base] for r in rounds)
 
-    rows = {}
-    rows["tf_upgrade_v2 --intree"], _ = timed(
-        [upgrade, "--intree", tree, "--outtree", out("upgraded"), "--reportfile", os.path.join(work, "report.txt")], env
-    )
-    rows["floor: libcst parse + codegen (1 process)"], _ = timed([sys.executable, "-c", FLOOR, tree, "-"], env)
-    rows["libcst parse + no-op transformer + codegen"], _ = timed([sys.executable, "-c", FLOOR, tree, "visit"], env)
-    rows["uai-migrate -j1 --no-cache"], _ = timed([*migrate, "-j1", "--no-cache", "--out", out("m1"), tree], env)
-    rows[f"uai-migrate -j{args.jobs} (first run)"], first = timed([*migrate, f"-j{args.jobs}", "--out", out("mN"), tree], env)
-    rows[f"uai-migrate -j{args.jobs} (re-run, cache warm)"], again = timed(
-        [*migrate, f"-j{args.jobs}", "--out", out("mN2"), tree], env
-    )
-    summary, summary_again = json.loads(first.stdout)["summary"], json.loads(again.stdout)["summary"]
-    anchor = rows["tf_upgrade_v2 --intree"]
-    floor = rows["floor: libcst parse + codegen (1 process)"]
-    first_run = rows[f"uai-migrate -j{args.jobs} (first run)"]
     print(f"tree: {files} files, {lines} lines; uai-migrate changed {summary['changed']} files, "
           f"{summary['info']} changes, {summary['error']} errors reported; re-run: {summary_again['cached']} from cache")
-    print(f"{'run':48} {'wall s':>8} {'/ tf_upgrade_v2':>16} {'/ floor':>8} {'/ first run':>12}")
-    for name, seconds in rows.items():
-        print(f"{name:48} {seconds:8.2f} {seconds / anchor:16.2f} {seconds / floor:8.2f} {seconds / first_run:12.2f}")
+    print(f"{args.rounds} rounds; wall s = median of rounds; ratios = median of the per-round ratios")
+    print(f"{'run':48} {'wall s':>8} {'/ tf_upgrade_v2':>16} {'/ floor':>8} {'/ first run':>12}  per-round / tf_upgrade_v2")
+    for name in names:
+        per_round = " ".join(f"{r[name] / r[anchor]:.2f}" for r in rounds)
+        print(f"{name:48} {statistics.median(r[name] for r in rounds):8.2f} {ratio(name, anchor):16.2f} "
+              f"{ratio(name, floor):8.2f} {ratio(name, first_run):12.2f}  {per_round}")
+    print("load average (1/5/15 min) at start {:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(*load_before, *os.getloadavg()))
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
 
