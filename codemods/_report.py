@@ -109,9 +109,12 @@ class Report:
             "files": [f.to_dict(with_diff=self.mode in ("diff", "check")) for f in interesting],
             "entries": [e.to_dict() for e in self.entries],
         }
-        # One line per file and per entry: readable, and json's C encoder stays in use (any
-        # `indent` switches to the pure-Python one, seconds for a large tree's report).
-        lines = [f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}" for key, value in data.items() if key not in ("files", "entries")]
+        # One line per file (and per entry not tied to a file): readable, and json's C encoder
+        # stays in use (any `indent` switches to the pure-Python one: seconds for a large tree).
+        lines = [
+            f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
+            for key, value in data.items() if key not in ("files", "entries")
+        ]
         for key in ("files", "entries"):
             items = ",\n".join(f"    {json.dumps(item, ensure_ascii=False)}" for item in data[key])
             lines.append(f"  {json.dumps(key)}: [\n{items}\n  ]" if items else f"  {json.dumps(key)}: []")

@@ -55,9 +55,10 @@ class EstimatorRule(_tf.CompatImport, Rule):
                 self.report(node, f"from {module} import {_tf.full_name(alias.name)} -> from compat.estimator import ... "
                                   "(on TF 2.21 tensorflow.estimator is no module to import from)")
             elif module.startswith(IMPORTABLE_FROM + "."):
-                _tf.ensure_compat(self)
+                _tf.ensure_compat(self)  # what the manual step leads to needs it
+                use = f"tf.{module[len('tensorflow.'):]}.{_tf.full_name(alias.name)}"
                 self.report(node, f"{module} is no module on TF 2.21: `from {module} import ...` fails there",
-                            severity="warning", manual=f"import tensorflow as tf and use tf.{module[len('tensorflow.'):]}.{_tf.full_name(alias.name)}")
+                            severity="warning", manual=f"import tensorflow as tf and use {use}")
             elif name.startswith(ESTIMATOR):
                 self._found(node, name)
 
