@@ -153,14 +153,15 @@ def test_bad_input_is_one_line_and_exit_2(data_dir, tmp_path, extra, env, messag
 
 
 @pytest.mark.slow
-def test_master_worker_ps_cluster_finishes(data_dir, tmp_path):
+@pytest.mark.parametrize("mode", ["async", "sync"])
+def test_master_worker_ps_cluster_finishes(data_dir, tmp_path, mode):
     """The platform's cluster: master + worker + ps, TF_CONFIG in the master dialect, between-graph training."""
     import tensorflow as tf
 
     out = tmp_path / "out"
     cluster = LocalCluster(
         Layout(chief=1, workers=1, ps=1, dialect="master"),
-        command(data_dir, out, "--max_step=8", "--save_checkpoints_steps=4"),
+        command(data_dir, out, "--max_step=8", "--save_checkpoints_steps=4", *(["--sync"] if mode == "sync" else [])),
         str(tmp_path / "logs"), env=python_env(), cwd=REPO,
     )
     with cluster:
@@ -174,8 +175,7 @@ def test_master_worker_ps_cluster_finishes(data_dir, tmp_path):
 def test_sync_builds_a_sync_replicas_training_graph(run_py):
     """`--sync`: gradients of all workers aggregated per step (SyncReplicasOptimizer and its chief hook).
 
-    Built in-process rather than in a cluster: TF1's SyncReplicasOptimizer leaves the last
-    task to finish blocked in its token queue for Coordinator's 120 s grace period.
+    The graph, built in-process so its accumulators can be counted; the cluster test above runs it.
     """
     result = run_py(
         """
