@@ -11,12 +11,18 @@ FLAGS = tf.app.flags.FLAGS
 class StepCounter(session_run_hook.SessionRunHook):
     def begin(self):
         self.step = training_util.get_global_step()
+        self.runs = 0
 
     def before_run(self, run_context):
         return session_run_hook.SessionRunArgs(self.step)
 
     def after_run(self, run_context, run_values):
+        # the step read races the train op's increment: count the runs, print what was seen
+        self.runs += 1
         print("hook saw step", run_values.results)
+
+    def end(self, session):
+        print("hook ran", self.runs, "times")
 
 
 def model_fn(features, labels, mode):
