@@ -10,6 +10,8 @@ from compat.tf_config import DIALECTS, from_environment, from_string, to_dict
 
 def _summary(config):
     if not config.is_distributed:
+        if config.source:
+            return f"no cluster: {config.source} is set but its 'cluster' is missing or empty (local run)"
         return "no cluster: TF_CONFIG and CLUSTER_SPEC are unset (local run)"
     lines = [f"dialect: {config.dialect}"]
     for job, addresses in config.cluster.items():

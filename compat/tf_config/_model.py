@@ -32,6 +32,8 @@ class ClusterConfig:
     environment: Optional[str] = None
     rpc_layer: Optional[str] = None
     extra: Mapping[str, object] = dataclasses.field(default_factory=dict)
+    # Where the config was read ("TF_CONFIG", "--config", ...), for messages; not part of its value.
+    source: Optional[str] = dataclasses.field(default=None, compare=False)
 
     def __post_init__(self):
         # Frozen and hashable-looking: callers must not be able to edit the cluster in place.
@@ -40,8 +42,9 @@ class ClusterConfig:
         object.__setattr__(self, "extra", types.MappingProxyType(dict(self.extra)))
 
     @classmethod
-    def local(cls):
-        return cls(cluster={}, task=None, dialect="local")
+    def local(cls, source: Optional[str] = None) -> "ClusterConfig":
+        """No cluster: a one-process run (`source` names the document that set none, if any)."""
+        return cls(cluster={}, task=None, dialect="local", source=source)
 
     # -- questions every runtime asks ------------------------------------------------------
     @property

@@ -4,12 +4,14 @@ import json
 import os
 
 from compat.errors import TFConfigError
-from compat.tf_config._address import check_address
+from compat.tf_config._address import ascii_number, check_address
 from compat.tf_config._model import CHIEF, EVALUATOR, JOBS, PS, WORKER, ClusterConfig, Task
 
 # Vertex AI names worker pools by position instead of by role.
 VERTEX_POOLS = {"workerpool0": CHIEF, "workerpool1": WORKER, "workerpool2": PS, "workerpool3": EVALUATOR}
 _SINGLETON_JOBS = (CHIEF, EVALUATOR)
+# No cluster has this many tasks; the bound keeps huge numbers out of int() and of messages.
+_MAX_INDEX = 2**31 - 1
 
 
 def from_environment(environ=None):
@@ -27,20 +29,24 @@ def from_string(text, source="TF_CONFIG"):
         value = json.loads(text)
     except (TypeError, ValueError) as err:
         raise TFConfigError(source, f"not valid JSON ({err})") from None
+    except RecursionError:
+        # json's decoder recurses once per nesting level; a real TF_CONFIG is four levels deep.
+        raise TFConfigError(source, "nested too deeply to be a TF_CONFIG") from None
     return from_dict(value, source=source)
 
 
 def from_dict(value, source="TF_CONFIG"):
     if not isinstance(value, dict):
         raise TFConfigError(source, f"must be a JSON object, got {type(value).__name__}")
-    raw_cluster = value.get("cluster") or {}
+    raw_cluster = value.get("cluster")
+    raw_cluster = {} if raw_cluster is None else raw_cluster
     if not isinstance(raw_cluster, dict):
         raise TFConfigError(f"{source}.cluster", "must be an object mapping job names to address lists")
     raw_task = value.get("task")
     if not raw_cluster:
         if raw_task:
             raise TFConfigError(f"{source}.cluster", "missing or empty while a task is set")
-        return ClusterConfig.local()
+        return ClusterConfig.local(source=source)
 
     dialect, cluster = _read_cluster(source, raw_cluster)
     task, task_extra = _read_task(source, raw_task, cluster, dialect)
@@ -57,6 +63,7 @@ def from_dict(value, source="TF_CONFIG"):
         environment=value.get("environment"),
         rpc_layer=value.get("rpc_layer"),
         extra=extra,
+        source=source,
     )
 
 
@@ -109,11 +116,15 @@ def _read_index(field, index):
     if isinstance(index, bool) or not isinstance(index, (int, str)):
         raise TFConfigError(field, f"must be a whole number, got {index!r}")
     if isinstance(index, str):
-        if not index.strip().isdigit():
-            raise TFConfigError(field, f"must be a whole number, got {index!r}")
+        if not ascii_number(index.strip()):
+            raise TFConfigError(field, f"must be a whole number in ASCII digits, got {index!r}")
+        if len(index.strip()) > len(str(_MAX_INDEX)):
+            raise TFConfigError(field, f"{index.strip()[:12]}... is out of range")
         index = int(index)
     if index < 0:
         raise TFConfigError(field, f"must not be negative, got {index}")
+    if index > _MAX_INDEX:
+        raise TFConfigError(field, f"is out of range (larger than {_MAX_INDEX})")
     return index
 
 

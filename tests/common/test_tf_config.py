@@ -1,4 +1,4 @@
-"""compat.tf_config: every dialect in shared/spec/tf-config-dialects.md, validation, rendering."""
+"""compat.tf_config: every dialect the platforms write, validation, rendering."""
 
 import json
 import os
@@ -156,6 +156,17 @@ def test_master_dialect_cannot_express_an_evaluator():
         ({"cluster": {"gpu": [W1]}}, "TF_CONFIG.cluster.gpu"),
         ({"cluster": {"master": [M]}, "task": {"type": "chief", "index": 0}}, "TF_CONFIG.task.type"),
         ({"task": {"type": "worker", "index": 0}}, "TF_CONFIG.cluster"),
+        # Characters str.isdigit() accepts but int() or a socket does not: superscripts, other scripts.
+        ({"cluster": {"worker": [W1]}, "task": {"type": "worker", "index": "\u00b2"}}, "TF_CONFIG.task.index"),
+        ({"cluster": {"worker": [W1]}, "task": {"type": "worker", "index": "\u0660"}}, "TF_CONFIG.task.index"),
+        ({"cluster": {"worker": [W1]}, "task": {"type": "worker", "index": "9" * 5000}}, "TF_CONFIG.task.index"),
+        ({"cluster": {"worker": ["w:\u00b2"]}}, "TF_CONFIG.cluster.worker[0]"),
+        ({"cluster": {"worker": ["w:\u0662\u0662\u0662\u0662"]}}, "TF_CONFIG.cluster.worker[0]"),
+        ({"cluster": {"worker": ["w:" + "9" * 5000]}}, "TF_CONFIG.cluster.worker[0]"),
+        ({"cluster": {"worker": [" w :2222"]}}, "TF_CONFIG.cluster.worker[0]"),
+        ({"cluster": {"worker": ["w\u00e9:2222"]}}, "TF_CONFIG.cluster.worker[0]"),
+        ({"cluster": []}, "TF_CONFIG.cluster"),
+        ("[" * 100000 + "]" * 100000, "TF_CONFIG"),
     ],
 )
 def test_validation_names_the_field(raw, field):
@@ -210,3 +221,16 @@ def test_cli_prints_converts_and_fails_in_one_line():
     assert bad.stderr.strip() == "python -m compat.tf_config: error: --config.cluster.worker[0]: address 'w1' has no port (expected 'host:port')"
     local = _cli()
     assert local.returncode == 0 and "local run" in local.stdout
+
+
+def test_cli_says_which_document_has_an_empty_cluster():
+    # Set but empty is a local run too, and the summary must not claim the variable is unset.
+    for args, env, source in (
+        (("--config", '{"cluster": {}}'), None, "--config"),
+        ((), {"TF_CONFIG": '{"cluster": {}, "task": {}}'}, "TF_CONFIG"),
+        ((), {"CLUSTER_SPEC": '{"environment": "cloud"}'}, "CLUSTER_SPEC"),
+    ):
+        shown = _cli(*args, env=env)
+        assert shown.returncode == 0, shown.stderr
+        assert "unset" not in shown.stdout and source in shown.stdout and "no cluster" in shown.stdout, shown.stdout
+    assert "TF_CONFIG and CLUSTER_SPEC are unset" in _cli().stdout
