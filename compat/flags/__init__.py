@@ -8,6 +8,7 @@
 Shares absl's registry, so `tf.compat.v1.flags` and `absl.flags` users see the same flags.
 Dashed names (`--train-batch-size`) parse as their underscore flags; a compatible second
 definition of a flag is accepted; `FLAGS.x` before parsing parses sys.argv as TF1 did.
+A mistake (a conflicting redefinition, a bad value) is one line on stderr and exit 2.
 """
 
 from absl.flags import FlagValues, mark_flag_as_required  # noqa: F401 - re-exported
@@ -26,9 +27,10 @@ from compat.flags._defines import (  # noqa: N811
 )
 from compat.flags._platform import PLATFORM_FLAGS, register_platform_flags
 from compat.flags._registry import FLAGS, install_dash_tolerance
-from compat.flags._run import run
+from compat.flags._run import install_error_hook, run
 
 install_dash_tolerance()
+install_error_hook()
 register_platform_flags()
 
 __all__ = [

@@ -2,17 +2,20 @@
 
 Platform scripts define names the SDK also defines (`data_dir`, `num_gpus`, ...). A second
 definition with the same kind of flag replaces the default and help (the script's own
-words win, as if the SDK had not defined it); a definition of another kind is a
-`FlagConflictError` naming the flag and both definitions.
+words win, as if the SDK had not defined it); a definition of another kind, or an enum with
+other values, is a `FlagConflictError` naming the flag and both definitions.
 """
-
-import sys
 
 from absl import flags as absl_flags
 
 from compat.errors import FlagConflictError
 
 _FLAGS = absl_flags.FLAGS
+_UNKNOWN = "<unknown module>"
+
+# absl credits a flag to the module that called DEFINE_*: disclaiming this one credits the
+# user's script, so its flags show in its --help / --helpfull as with plain absl.
+absl_flags.disclaim_key_flags()
 
 
 def _kind(flag):
@@ -20,32 +23,35 @@ def _kind(flag):
     return multi + flag.parser.flag_type()
 
 
-def _caller_module():
-    # Two frames up is the user's DEFINE_* call: absl would otherwise credit this module.
-    return sys._getframe(3).f_globals.get("__name__", "<unknown module>")
+def _enum_values(flag):
+    return getattr(flag.parser, "enum_values", None)
+
+
+def _describe(flag, module):
+    values = _enum_values(flag)
+    return f"{_kind(flag)}{'' if values is None else f' {values!r}'} default={flag.default!r} in {module}"
 
 
 def _define(absl_define, name, default, help, flag_values=_FLAGS, **kwargs):
-    kwargs.setdefault("module_name", _caller_module())
     if name not in flag_values:
         return absl_define(name, default, help, flag_values=flag_values, **kwargs)
     existing = flag_values[name]
     scratch = absl_flags.FlagValues()
-    candidate = absl_define(name, default, help, flag_values=scratch, **kwargs)
+    absl_define(name, default, help, flag_values=scratch, **kwargs)
     new_flag = scratch[name]
-    if _kind(existing) != _kind(new_flag) or getattr(existing.parser, "enum_values", None) != getattr(
-        new_flag.parser, "enum_values", None
-    ):
+    module = scratch.find_module_defining_flag(name, default=_UNKNOWN)
+    differs = "types" if _kind(existing) != _kind(new_flag) else "enum values"
+    if differs == "types" or _enum_values(existing) != _enum_values(new_flag):
         raise FlagConflictError(
-            f"flag --{name} is defined twice with different types: "
-            f"{_kind(existing)} default={existing.default!r} in "
-            f"{flag_values.find_module_defining_flag(name, default='<unknown module>')}, "
-            f"and {_kind(new_flag)} default={new_flag.default!r} in {kwargs['module_name']}"
+            f"flag --{name} is defined twice with different {differs}: "
+            f"{_describe(existing, flag_values.find_module_defining_flag(name, default=_UNKNOWN))}, "
+            f"and {_describe(new_flag, module)}"
         )
     existing.help = new_flag.help
     if not flag_values.is_parsed() or not existing.present:
         flag_values.set_default(name, new_flag.default)
-    del candidate
+    # The script's own definition: list the flag in its --help too.
+    flag_values.register_key_flag_for_module(module, existing)
     return absl_flags.FlagHolder(flag_values, existing)
 
 

@@ -10,6 +10,7 @@ import sys
 
 from absl import flags as absl_flags
 
+from compat.cli import fail
 from compat.flags._argv import normalize_argv
 
 _ORIGINAL_CALL = absl_flags.FlagValues.__call__
@@ -17,6 +18,19 @@ _ORIGINAL_CALL = absl_flags.FlagValues.__call__
 
 def _dash_tolerant_call(self, argv, known_only=False):
     return _ORIGINAL_CALL(self, normalize_argv(list(argv), self), known_only=known_only)
+
+
+def parse_known_or_exit(argv: list, flag_values: absl_flags.FlagValues = absl_flags.FLAGS) -> list:
+    """Parse the defined flags in `argv` and return the rest; a bad value is one line on stderr and exit 2.
+
+    Others are left to the script (known_only): TF1's `tf.app.run` handed them to `main(argv)`
+    and argparse-based scripts rely on that.
+    """
+    try:
+        return flag_values(argv, known_only=True)
+    # absl raises a bare ValueError for a value given to a negated boolean (`--nosync=1`).
+    except (absl_flags.Error, ValueError) as err:
+        fail(f"{err} (--helpfull lists the flags)")
 
 
 def install_dash_tolerance():
@@ -39,7 +53,7 @@ class AutoParsingFlagValues:
     def _ensure_parsed(self):
         wrapped = self._wrapped
         if not wrapped.is_parsed():
-            wrapped(sys.argv, known_only=True)
+            parse_known_or_exit(sys.argv, wrapped)
 
     def __getattr__(self, name):
         wrapped = self._wrapped

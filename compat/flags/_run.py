@@ -1,26 +1,37 @@
-"""`run(main)`: what `tf.app.run` did, on absl."""
+"""`run(main)`: what `tf.app.run` did, on absl; and one line, not a traceback, for a mistake at import."""
 
 import sys
 
 from absl import app as absl_app
-from absl import flags as absl_flags
 
 from compat.cli import fail
-
-
-def _parse_tolerating_unknown(argv):
-    # TF1's tf.app.run tolerated flags it did not know and handed them to main(argv): scripts
-    # that parse the rest with argparse rely on that.
-    from compat.flags._registry import FLAGS
-
-    try:
-        return FLAGS(argv, known_only=True)
-    except absl_flags.Error as err:
-        fail(f"{err} (--helpfull lists the flags)")
+from compat.errors import CompatError
+from compat.flags._registry import parse_known_or_exit
 
 
 def run(main=None, argv=None):
     """Parse flags from argv (dashed names accepted) and call `main(remaining_argv)`; exit with its result."""
     if main is None:
         main = sys.modules["__main__"].main
-    absl_app.run(main, argv=argv, flags_parser=_parse_tolerating_unknown)
+    absl_app.run(main, argv=argv, flags_parser=parse_known_or_exit)
+
+
+def install_error_hook() -> None:
+    """Make an uncaught `CompatError` one line on stderr and exit 2, wherever the script raised it.
+
+    A flag script's mistakes surface at import (a flag redefined with another type, a bad value
+    read at module level), outside any `main` a guard could wrap. CPython exits with a
+    SystemExit raised by the hook itself (measured on 3.11: status 2, atexit handlers run).
+    Other exceptions go to the hook that was installed before.
+    """
+    previous = sys.excepthook
+    if getattr(previous, "compat_one_line", False):
+        return
+
+    def hook(kind, value, traceback):
+        if isinstance(value, CompatError):
+            fail(str(value))
+        previous(kind, value, traceback)
+
+    hook.compat_one_line = True
+    sys.excepthook = hook

@@ -2,6 +2,8 @@
 
 import json
 
+from tests.conftest import assert_one_line_error
+
 SHOW = """
 import json, sys
 {imports}
@@ -203,3 +205,32 @@ if __name__ == "__main__":
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == ["/o", 1, ["m:1", "w:2"], False]
+
+
+SCRIPT_WITH_FLAGS = """
+import compat.flags as flags
+flags.DEFINE_integer("resnet_size", 50, "depth of the residual net")
+flags.DEFINE_enum("variable_strategy", "CPU", ["CPU", "GPU"], "where variables live")
+flags.DEFINE_string("data_dir", "/my/data", "where my records are")
+flags.run(lambda argv: print("ran"))
+"""
+
+
+def test_help_lists_the_script_own_flags_as_absl_does(run_py):
+    for option in ("--help", "--helpfull"):
+        result = run_py(SCRIPT_WITH_FLAGS, option)
+        assert "Traceback" not in result.stderr and "ran" not in result.stdout, result.stderr
+        shown = result.stdout + result.stderr
+        for text in ("--resnet_size", "depth of the residual net", "--variable_strategy", "where my records are"):
+            assert text in shown, (option, text, shown[:3000])
+
+
+def test_redefinition_with_another_type_at_import_is_one_line(run_py):
+    result = run_py('import compat.flags as flags\nflags.DEFINE_integer("data_dir", 3, "not a path")\nprint("went on")\n')
+    assert_one_line_error(result, "flag --data_dir is defined twice with different types")
+    assert "went on" not in result.stdout
+
+
+def test_a_bad_value_read_at_import_is_one_line(run_py):
+    result = run_py("from compat.flags import FLAGS\nprint(FLAGS.num_gpus)\n", "--num_gpus=two")
+    assert_one_line_error(result, "--num_gpus=two")
