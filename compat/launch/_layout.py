@@ -6,7 +6,7 @@ import socket
 from compat import tf_config
 from compat.errors import TFConfigError
 
-LAUNCH_DIALECTS = ("master", "chief", "kubeflow", "sagemaker")
+LAUNCH_DIALECTS = tf_config.LAUNCH_DIALECTS
 
 
 def free_ports(count, host="127.0.0.1"):
@@ -32,8 +32,7 @@ class Layout:
     dialect: str = "chief"
 
     def validate(self):
-        if self.dialect not in LAUNCH_DIALECTS:
-            raise TFConfigError("--dialect", f"unknown dialect {self.dialect!r} (expected one of {', '.join(LAUNCH_DIALECTS)})")
+        dialect = tf_config.dialect_named(self.dialect, "--dialect", LAUNCH_DIALECTS)
         if self.chief not in (0, 1):
             raise TFConfigError("--chief", f"a cluster has at most one chief, got {self.chief}")
         if min(self.workers, self.ps) < 0:
@@ -42,9 +41,10 @@ class Layout:
             raise TFConfigError("--workers", "no chief and no workers: training needs at least one")
         if self.ps and not self.workers:
             raise TFConfigError("--workers", "parameter-server training needs at least one worker besides the chief")
-        if self.evaluator and self.dialect in ("master", "sagemaker"):
+        if self.evaluator and not dialect.evaluator:
+            able = " or ".join(name for name in LAUNCH_DIALECTS if tf_config.DIALECTS[name].evaluator)
             raise TFConfigError(
-                "--evaluator", f"the {self.dialect} dialect cannot express an evaluator; use --dialect chief or kubeflow"
+                "--evaluator", f"the {self.dialect} dialect cannot express an evaluator; use --dialect {able}"
             )
         return self
 

@@ -5,7 +5,7 @@ import json
 import sys
 
 from compat.cli import main_guard
-from compat.tf_config import DIALECTS, from_environment, from_string, to_dict
+from compat.tf_config import DIALECTS, describe, from_environment, from_string, to_dict
 
 
 def _summary(config):
@@ -35,8 +35,7 @@ def build_parser():
     parser.add_argument(
         "--to",
         choices=sorted(DIALECTS),
-        help="print TF_CONFIG in this dialect: chief (TF2 strategies), master (Estimator/TF1), "
-        "uai (the platform parser's view), kubeflow, sagemaker, vertex",
+        help=f"print TF_CONFIG in this dialect: {describe()}",
     )
     return parser
 

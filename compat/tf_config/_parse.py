@@ -5,10 +5,9 @@ import os
 
 from compat.errors import TFConfigError
 from compat.tf_config._address import ascii_number, check_address
-from compat.tf_config._model import CHIEF, EVALUATOR, JOBS, PS, WORKER, ClusterConfig, Task
+from compat.tf_config._dialects import dialect_of
+from compat.tf_config._model import CHIEF, EVALUATOR, WORKER, ClusterConfig, Task
 
-# Vertex AI names worker pools by position instead of by role.
-VERTEX_POOLS = {"workerpool0": CHIEF, "workerpool1": WORKER, "workerpool2": PS, "workerpool3": EVALUATOR}
 _SINGLETON_JOBS = (CHIEF, EVALUATOR)
 # No cluster has this many tasks; the bound keeps huge numbers out of int() and of messages.
 _MAX_INDEX = 2**31 - 1
@@ -59,7 +58,7 @@ def from_dict(value, source="TF_CONFIG"):
     return ClusterConfig(
         cluster=cluster,
         task=task,
-        dialect=dialect,
+        dialect=dialect.name,
         environment=value.get("environment"),
         rpc_layer=value.get("rpc_layer"),
         extra=extra,
@@ -67,33 +66,16 @@ def from_dict(value, source="TF_CONFIG"):
     )
 
 
-def _dialect_of(source, jobs):
-    if any(job in VERTEX_POOLS for job in jobs):
-        return "vertex"
-    if "master" in jobs and CHIEF in jobs:
-        raise TFConfigError(f"{source}.cluster", "has both 'master' and 'chief'; they are the same role, keep one")
-    return "master" if "master" in jobs else "chief"
-
-
-def _canonical_job(source, dialect, job):
-    if dialect == "vertex":
-        if job not in VERTEX_POOLS:
-            raise TFConfigError(f"{source}.cluster.{job}", f"unknown worker pool (expected one of {sorted(VERTEX_POOLS)})")
-        return VERTEX_POOLS[job]
-    if job == "master":
-        return CHIEF
-    if job not in JOBS:
-        raise TFConfigError(f"{source}.cluster.{job}", "unknown job (expected master or chief, worker, ps, evaluator)")
-    return job
-
-
 def _read_cluster(source, raw_cluster):
-    dialect = _dialect_of(source, raw_cluster)
+    dialect = dialect_of(f"{source}.cluster", raw_cluster)
     cluster = {}
     seen = {}
     for job, addresses in raw_cluster.items():
         field = f"{source}.cluster.{job}"
-        canonical = _canonical_job(source, dialect, job)
+        canonical = dialect.job_of(job)
+        if canonical is None:
+            names = ", ".join(dialect.jobs.values())
+            raise TFConfigError(field, f"unknown job in the {dialect.name} dialect (expected one of {names})")
         if isinstance(addresses, str):
             raise TFConfigError(field, "must be a list of 'host:port' strings, got a single string")
         if not isinstance(addresses, list):
@@ -140,11 +122,8 @@ def _read_task(source, raw_task, cluster, dialect):
     raw_type = raw_task["type"]
     if not isinstance(raw_type, str):
         raise TFConfigError(f"{source}.task.type", f"must be a string, got {raw_type!r}")
-    if dialect == "vertex":
-        task_type = VERTEX_POOLS.get(raw_type)
-    else:
-        task_type = CHIEF if raw_type == "master" else raw_type if raw_type in JOBS else None
-    if task_type is None or (dialect != "vertex" and raw_type in (CHIEF, "master") and raw_type != _chief_key(dialect)):
+    task_type = dialect.job_of(raw_type)
+    if task_type is None:
         jobs = sorted(_raw_jobs(cluster, dialect))
         raise TFConfigError(f"{source}.task.type", f"{raw_type!r} is not a job in the cluster (jobs: {', '.join(jobs)})")
     index = _read_index(f"{source}.task.index", raw_task["index"])
@@ -164,12 +143,5 @@ def _read_task(source, raw_task, cluster, dialect):
     return Task(task_type, index), extra
 
 
-def _chief_key(dialect):
-    return "master" if dialect == "master" else CHIEF
-
-
 def _raw_jobs(cluster, dialect):
-    if dialect == "vertex":
-        names = {role: pool for pool, role in VERTEX_POOLS.items()}
-        return [names[job] for job in cluster]
-    return [_chief_key(dialect) if job == CHIEF else job for job in cluster]
+    return [dialect.job_name(job) for job in cluster]
