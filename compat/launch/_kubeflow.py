@@ -1,15 +1,36 @@
 """A Kubeflow TFJob manifest (kubeflow.org/v1) for the same layout a user ran locally."""
 
 import json
+import re
+from typing import List
+
+from compat.launch._errors import LaunchError, reason
 
 # The training operator finds the training container by this name and injects TF_CONFIG.
 CONTAINER_NAME = "tensorflow"
 DEFAULT_PORT = 2222
 _REPLICA_TYPES = (("chief", "Chief"), ("worker", "Worker"), ("ps", "PS"), ("evaluator", "Evaluator"))
+# Kubernetes accepts a TFJob name only as an RFC 1123 label; the operator also names each
+# replica's pod and service after it.
+_RFC1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
 
 
-def tfjob_manifest(layout, command, image, name="uai-job", restart_policy="OnFailure"):
+def check_name(name: str) -> str:
+    """`name` if Kubernetes accepts it as a TFJob name; `LaunchError` naming `--name` if not."""
+    if not _RFC1123_LABEL.fullmatch(name):
+        raise LaunchError(
+            "--name",
+            f"{name!r} is not a valid Kubernetes name: at most 63 of a-z, 0-9 and '-', "
+            "starting and ending with a letter or digit",
+        )
+    return name
+
+
+def tfjob_manifest(layout, command: List[str], image: str, name: str = "uai-job", restart_policy: str = "OnFailure"):
     """The TFJob as a dict; `json.dumps` of it is also valid YAML for `kubectl apply -f`."""
+    check_name(name)
+    if not image:
+        raise LaunchError("--image", "a TFJob needs the container image each task runs")
     counts = {"chief": layout.chief, "worker": layout.workers, "ps": layout.ps, "evaluator": int(layout.evaluator)}
     specs = {}
     for job, replica_type in _REPLICA_TYPES:
@@ -38,7 +59,10 @@ def tfjob_manifest(layout, command, image, name="uai-job", restart_policy="OnFai
     }
 
 
-def write_manifest(path, manifest):
-    with open(path, "w") as out:
-        json.dump(manifest, out, indent=2)
-        out.write("\n")
+def write_manifest(path: str, manifest: dict) -> None:
+    text = json.dumps(manifest, indent=2) + "\n"
+    try:
+        with open(path, "w") as out:
+            out.write(text)
+    except (OSError, ValueError) as err:  # ValueError: a NUL byte in the path
+        raise LaunchError("--kubeflow", f"cannot write {path!r}: {reason(err)}") from None

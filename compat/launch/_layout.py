@@ -5,8 +5,12 @@ import socket
 
 from compat import tf_config
 from compat.errors import TFConfigError
+from compat.launch._errors import LaunchError
 
 LAUNCH_DIALECTS = tf_config.LAUNCH_DIALECTS
+# Every task of a local cluster runs on this machine and costs the launcher a reserved port, a
+# pipe and a log file; beyond this many tasks a run exhausts the usual limit of 1024 open files.
+MAX_LOCAL_TASKS = 256
 
 
 def free_ports(count, host="127.0.0.1"):
@@ -15,9 +19,11 @@ def free_ports(count, host="127.0.0.1"):
     try:
         for _ in range(count):
             sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            sock.bind((host, 0))
             sockets.append(sock)
+            sock.bind((host, 0))
         return [sock.getsockname()[1] for sock in sockets]
+    except OSError as err:
+        raise LaunchError("--workers/--ps", f"cannot reserve {count} ports on {host}: {err.strerror}") from None
     finally:
         for sock in sockets:
             sock.close()
@@ -35,8 +41,9 @@ class Layout:
         dialect = tf_config.dialect_named(self.dialect, "--dialect", LAUNCH_DIALECTS)
         if self.chief not in (0, 1):
             raise TFConfigError("--chief", f"a cluster has at most one chief, got {self.chief}")
-        if min(self.workers, self.ps) < 0:
-            raise TFConfigError("--workers/--ps", "counts must not be negative")
+        for field, count in (("--chief", self.chief), ("--workers", self.workers), ("--ps", self.ps)):
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise TFConfigError(field, f"a count must be a whole number >= 0, got {count!r}")
         if self.chief + self.workers == 0:
             raise TFConfigError("--workers", "no chief and no workers: training needs at least one")
         if self.ps and not self.workers:
@@ -56,6 +63,9 @@ class Layout:
     def cluster(self, host="127.0.0.1"):
         """A `ClusterConfig` (no task yet) with a free port per task."""
         self.validate()
+        total = self.chief + self.workers + self.ps + int(self.evaluator)
+        if total > MAX_LOCAL_TASKS:
+            raise TFConfigError("--workers/--ps", f"{total} tasks: a local cluster runs at most {MAX_LOCAL_TASKS}")
         tasks = sorted(self.tasks(), key=lambda t: tf_config.JOBS.index(t.type))
         ports = iter(free_ports(len(tasks), host))
         jobs = {}

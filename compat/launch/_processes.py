@@ -1,31 +1,81 @@
 """Processes of a local cluster: start, prefix and log their output, stop them all, always."""
 
-import ctypes
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
+from typing import Dict, List, Mapping, Optional
 
-_PR_SET_PDEATHSIG = 1
+from compat.launch._errors import LaunchError, reason
 
-
-def _die_with_launcher():
-    # Runs in the child between fork and exec. Its own session lets us signal the task's whole
-    # process tree; PDEATHSIG kills it if the launcher dies without cleaning up (SIGKILL).
-    os.setsid()
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+_WATCHDOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_watchdog.py")
 
 
-def exit_status(returncode):
+def exit_status(returncode: int) -> int:
     """A shell-style status: a task killed by signal N counts as 128 + N."""
     return 128 - returncode if returncode < 0 else returncode
 
 
+def check_command(command: List[str], env: Mapping[str, str], cwd: Optional[str] = None) -> None:
+    """Raise `LaunchError` unless `command[0]` is an executable file the tasks can start.
+
+    Resolved the way the tasks' exec resolves it: a name through the tasks' PATH, a path with
+    a slash relative to the tasks' working folder.
+    """
+    program = command[0]
+    if os.sep in program:
+        path = os.path.join(cwd or os.getcwd(), program)
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            raise LaunchError("command", f"{program!r} is not an executable file")
+    elif shutil.which(program, path=env.get("PATH", os.defpath)) is None:
+        raise LaunchError("command", f"{program!r} not found on PATH (or not executable)")
+
+
+class _Watchdog:
+    """A process that kills the tasks' groups if this one dies without stopping them (see _watchdog.py)."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-I", "-S", _WATCHDOG],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        self._lock = threading.Lock()
+
+    def _send(self, line: str) -> None:
+        with self._lock:
+            try:
+                self.process.stdin.write(line.encode() + b"\n")
+                self.process.stdin.flush()
+            except (BrokenPipeError, ValueError):
+                pass  # the watchdog is gone (killed by someone); stopping the tasks is still ours
+
+    def watch(self, group: int) -> None:
+        self._send(f"+{group}")
+
+    def forget(self, group: int) -> None:
+        self._send(f"-{group}")
+
+    def close(self) -> None:
+        with self._lock:
+            try:
+                self.process.stdin.close()
+            except BrokenPipeError:
+                pass
+        self.process.wait()
+
+
 class TaskProcess:
-    """One task: its process, its log file, and a thread copying its output with a `[job:i]` prefix."""
+    """One task: its process group, its log file, and a thread copying its output with a `[job:i]` prefix.
+
+    The task leads a session of its own, so a signal reaches its children too, and they are
+    stopped with it even when the task itself has already exited.
+    """
 
     def __init__(self, task, command, env, log_path, echo, cwd=None):
         self.task = task
@@ -36,53 +86,100 @@ class TaskProcess:
         self.cwd = cwd
         self.process = None
         self._pump = None
+        self._group_gone = False
 
-    def start(self):
+    @property
+    def group(self) -> int:
+        return self.process.pid
+
+    def start(self) -> "TaskProcess":
         log = open(self.log_path, "ab")
-        self.process = subprocess.Popen(
-            self.command,
-            env=self.env,
-            cwd=self.cwd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            preexec_fn=_die_with_launcher,
-        )
+        try:
+            self.process = subprocess.Popen(
+                self.command,
+                env=self.env,
+                cwd=self.cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        except (OSError, ValueError) as err:  # ValueError: a NUL byte in an argument
+            log.close()
+            raise LaunchError("command", f"cannot start {self.command[0]!r}: {reason(err)}") from None
         self._pump = threading.Thread(target=self._copy_output, args=(log,), daemon=True)
         self._pump.start()
         return self
 
     def _copy_output(self, log):
+        # Reads to the end whatever fails downstream: a task writing to a pipe nobody reads blocks.
         prefix = f"[{self.task}] ".encode()
+        echo = self.echo
         with log:
             for line in iter(self.process.stdout.readline, b""):
-                log.write(line)
-                log.flush()
-                if self.echo is not None:
-                    self.echo(prefix + line)
+                if log is not None:
+                    try:
+                        log.write(line)
+                        log.flush()
+                    except OSError:
+                        log = None  # disk full: the echo still shows the output
+                if echo is not None:
+                    try:
+                        echo(prefix + line)
+                    except OSError:
+                        echo = None  # a closed stdout (`| head`): the log still has the output
         self.process.stdout.close()
 
     def poll(self):
         return self.process.poll()
 
-    def signal(self, signum):
-        if self.process is not None and self.process.poll() is None:
+    def group_alive(self) -> bool:
+        """True while the task or anything left in its process group runs.
+
+        Once the group is seen empty it is never signalled again: its id, the task's pid, is
+        free for the kernel to reuse from then on (not before: a pid stays reserved while
+        the task is unreaped or any process of its group lives).
+        """
+        if self.process is None or self._group_gone:
+            return False
+        if self.process.poll() is None:
+            return True
+        try:
+            os.killpg(self.group, 0)
+        except ProcessLookupError:
+            self._group_gone = True
+        return not self._group_gone
+
+    def signal(self, signum: int) -> None:
+        """Send `signum` to the task's whole process group, including what outlived the task itself."""
+        if self.group_alive():
             try:
-                os.killpg(self.process.pid, signum)
+                os.killpg(self.group, signum)
             except ProcessLookupError:
-                pass
+                self._group_gone = True
 
     def wait(self, timeout=None):
         code = self.process.wait(timeout)
-        self._pump.join(5)
+        # The output pipe ends only when the task's children have closed it too: while they run,
+        # the reader gets a moment to copy what the task itself wrote, not the full 5 s.
+        self._pump.join(0.5 if self.group_alive() else 5)
         return code
+
+
+class Interrupted(Exception):
+    """The launcher got SIGINT or SIGTERM; `signum` is the first one."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(f"interrupted by {signal.Signals(signum).name}")
 
 
 class LocalCluster:
     """Run `command` once per task of `layout` on 127.0.0.1, each with its own TF_CONFIG.
 
-    Use as a context manager: leaving the block stops every task (SIGTERM, then SIGKILL), so
-    no process outlives it, whatever happened inside.
+    Use as a context manager: leaving the block stops every task's process group (SIGTERM, then
+    SIGKILL), so no process outlives it, whatever happened inside. A watchdog process does the
+    same if this process dies first, even by SIGKILL.
     """
 
     def __init__(self, layout, command, log_dir, echo=None, env=None, cwd=None, keep_going=False):
@@ -95,20 +192,46 @@ class LocalCluster:
         self.keep_going = keep_going
         self.cluster = layout.cluster()
         self.configs = layout.task_configs(self.cluster)
-        self.tasks = {}
+        self.tasks: Dict[object, TaskProcess] = {}
+        self.interrupted: Optional[int] = None
+        self._watchdog: Optional[_Watchdog] = None
+        self._started: List[TaskProcess] = []
 
     # -- lifecycle ----------------------------------------------------------------------
-    def start_task(self, task):
-        """(Re)start one task with its TF_CONFIG; its log file is appended to across restarts."""
-        env = dict(self.base_env, TF_CONFIG=self.configs[task], PYTHONUNBUFFERED="1")
-        log_path = os.path.join(self.log_dir, f"{task.type}-{task.index}.log")
-        self.tasks[task] = TaskProcess(task, self.command, env, log_path, self.echo, self.cwd).start()
-        return self.tasks[task]
+    def _log_path(self, task) -> str:
+        return os.path.join(self.log_dir, f"{task.type}-{task.index}.log")
 
-    def start(self):
-        os.makedirs(self.log_dir, exist_ok=True)
-        for task in self.layout.tasks():
-            self.start_task(task)
+    def _check_can_start(self) -> None:
+        """Every check that can fail before any process starts: none is left half-started."""
+        if not self.command:
+            raise LaunchError("command", "empty")
+        check_command(self.command, self.base_env, self.cwd)
+        try:
+            os.makedirs(self.log_dir, exist_ok=True)
+            for task in self.layout.tasks():
+                open(self._log_path(task), "ab").close()
+        except (OSError, ValueError) as err:  # ValueError: a NUL byte in the path
+            raise LaunchError("--log-dir", f"cannot write logs in {self.log_dir!r}: {reason(err)}") from None
+
+    def start_task(self, task) -> TaskProcess:
+        """(Re)start one task with its TF_CONFIG; its log file is appended to across restarts."""
+        if self._watchdog is None:
+            self._watchdog = _Watchdog()
+        env = dict(self.base_env, TF_CONFIG=self.configs[task], PYTHONUNBUFFERED="1")
+        proc = TaskProcess(task, self.command, env, self._log_path(task), self.echo, self.cwd).start()
+        self._watchdog.watch(proc.group)
+        self.tasks[task] = proc
+        self._started.append(proc)  # a restarted task's earlier group may still hold its children
+        return proc
+
+    def start(self) -> "LocalCluster":
+        self._check_can_start()
+        try:
+            for task in self.layout.tasks():
+                self.start_task(task)
+        except BaseException:
+            self.stop()
+            raise
         return self
 
     def __enter__(self):
@@ -117,22 +240,43 @@ class LocalCluster:
     def __exit__(self, *exc):
         self.stop()
 
-    def stop(self, grace=5.0):
-        """SIGTERM every live task, SIGKILL what is left after `grace` seconds."""
+    def stop(self, grace: float = 5.0) -> None:
+        """SIGTERM every task's group, SIGKILL what is left of them after `grace` seconds."""
         self.signal_all(signal.SIGTERM)
-        deadline = time.monotonic() + grace
-        for proc in self.tasks.values():
-            try:
-                proc.wait(max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                pass
+        self._wait_groups(grace)
         self.signal_all(signal.SIGKILL)
-        for proc in self.tasks.values():
+        for proc in self._started:
             proc.wait()
+        if self._watchdog is not None:
+            # SIGKILL reached every member of each group at once: nothing is left for the watchdog.
+            for proc in self._started:
+                self._watchdog.forget(proc.group)
+            self._watchdog.close()
+            self._watchdog = None
 
-    def signal_all(self, signum):
-        for proc in self.tasks.values():
+    def _wait_groups(self, timeout: float, poll: float = 0.05) -> bool:
+        """Wait up to `timeout` seconds for every task's group to be empty; True if all are."""
+        end = time.monotonic() + timeout
+        while any(proc.group_alive() for proc in self._started):
+            if time.monotonic() >= end:
+                return False
+            time.sleep(poll)
+        return True
+
+    def signal_all(self, signum: int) -> None:
+        for proc in list(self._started):
             proc.signal(signum)
+
+    def interrupt(self, signum: int) -> None:
+        """A signal handler: forward the first SIGINT/SIGTERM to every task, SIGKILL them on the next one.
+
+        `wait` then raises `Interrupted`; tasks that handle the signal get to save and exit.
+        """
+        if self.interrupted is None:
+            self.interrupted = signum
+            self.signal_all(signum)
+        else:
+            self.signal_all(signal.SIGKILL)
 
     def kill(self, task, signum=signal.SIGKILL):
         self.tasks[task].signal(signum)
@@ -151,23 +295,26 @@ class LocalCluster:
         chief ends (unless `keep_going`, for jobs that survive losing a worker). When the chief
         ends, tasks still running get `grace` seconds (MultiWorkerMirrored workers finish with
         it), then the rest (servers that only join(): ps, PS-strategy workers) are stopped.
+        Raises `Interrupted` once `interrupt` was called, `TimeoutError` after `timeout` seconds.
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         chief = self.tasks[self.chief_task]
         while chief.poll() is None:
+            if self.interrupted is not None:
+                raise Interrupted(self.interrupted)
             if not self.keep_going:
                 for proc in self.tasks.values():
                     code = proc.poll()
                     if proc is not chief and code not in (None, 0):
                         return exit_status(code)
             if deadline is not None and time.monotonic() > deadline:
-                raise TimeoutError(f"the chief ({self.chief_task}) did not finish within {timeout:.0f} s")
+                raise TimeoutError(f"the chief ({self.chief_task}) did not finish within {timeout:g} s")
             time.sleep(poll)
         status = exit_status(chief.wait())
         self.wait_all(grace, poll)
         return status
 
-    def wait_all(self, timeout, poll=0.2):
+    def wait_all(self, timeout: float, poll: float = 0.2) -> bool:
         """Wait up to `timeout` seconds for every task to end by itself; True if all did."""
         end = time.monotonic() + timeout
         while any(p.poll() is None for p in self.tasks.values()):

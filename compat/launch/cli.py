@@ -1,21 +1,24 @@
 """The `uai-launch` command line."""
 
 import argparse
-import json
+import math
 import os
 import signal
 import sys
 import tempfile
+import threading
+from typing import List, Optional, Sequence, Tuple
 
 from compat.cli import fail, main_guard
-from compat.launch._kubeflow import tfjob_manifest, write_manifest
+from compat.launch._errors import LaunchError, reason
+from compat.launch._kubeflow import check_name, tfjob_manifest, write_manifest
 from compat.launch._layout import LAUNCH_DIALECTS, Layout
-from compat.launch._processes import LocalCluster
+from compat.launch._processes import Interrupted, LocalCluster
 
 GRACE_SECONDS = 10.0
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="uai-launch",
         description="Run COMMAND once per task of a local TensorFlow cluster on 127.0.0.1, each process with "
@@ -46,60 +49,112 @@ def build_parser():
     return parser
 
 
-def _write(data):
-    sys.stdout.buffer.write(data)
-    sys.stdout.buffer.flush()
+class _Echo:
+    """Copies task output to stdout until stdout is closed (`uai-launch ... | head`); the logs still get all of it."""
+
+    def __init__(self, log_dir: str) -> None:
+        self.log_dir = log_dir
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def __call__(self, data: bytes) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            try:
+                sys.stdout.buffer.write(data)
+                sys.stdout.buffer.flush()
+            except BrokenPipeError:
+                self._closed = True
+                # What is left in Python's stdout buffer would fail again, with a message, at exit.
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                os.close(devnull)
+                print(f"uai-launch: stdout was closed; task output goes on in {self.log_dir}", file=sys.stderr)
 
 
-def _run(layout, command, args):
-    log_dir = args.log_dir or tempfile.mkdtemp(prefix="uai-launch-")
-    cluster = LocalCluster(layout, command, log_dir, echo=_write, keep_going=args.keep_going)
-    print(f"uai-launch: {len(layout.tasks())} tasks, logs in {log_dir}", file=sys.stderr, flush=True)
-
-    def forward(signum, _frame):
-        # Ctrl-C / SIGTERM reach every task's process group; tasks get a moment to save and
-        # exit on their own before the `finally` below stops what is left.
-        cluster.signal_all(signum)
-        raise KeyboardInterrupt
-
-    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        cluster.start()
-        return cluster.wait(timeout=args.timeout)
-    except TimeoutError as err:
-        print(f"uai-launch: {err}; stopping all tasks", file=sys.stderr)
-        return 124
-    except KeyboardInterrupt:
-        print("uai-launch: interrupted; stopping all tasks", file=sys.stderr)
-        cluster.wait_all(GRACE_SECONDS)
-        return 130
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        cluster.stop()
+def _check_options(args: argparse.Namespace) -> None:
+    if args.timeout is not None and not (math.isfinite(args.timeout) and args.timeout > 0):
+        raise LaunchError("--timeout", f"must be a positive number of seconds, got {args.timeout}")
+    for option, value in (("--log-dir", args.log_dir), ("--kubeflow", args.kubeflow), ("--image", args.image)):
+        if value == "":
+            raise LaunchError(option, "must not be empty")
+    if args.kubeflow is not None:
+        check_name(args.name)
+        if args.image is None:
+            raise LaunchError("--image", "--kubeflow needs the container image each task runs")
 
 
-@main_guard
-def main(argv=None):
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def parse(argv: Optional[Sequence[str]] = None) -> Tuple[Layout, List[str], argparse.Namespace]:
+    """(layout, command, options) of a command line; `LaunchError`/`TFConfigError`, or argparse's exit 2, if bad.
+
+    Only checks: opens nothing, starts nothing.
+    """
+    args = build_parser().parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     layout = Layout(chief=args.chief, workers=args.workers, ps=args.ps, evaluator=args.evaluator, dialect=args.dialect)
     layout.validate()
-    if args.print_config:
-        cluster = layout.cluster()
-        for task, config in layout.task_configs(cluster).items():
-            print(f"{task}\t{config}")
-        return 0
-    if not command:
-        fail("no command given: put it after `--`, e.g. uai-launch --workers 2 -- python train.py")
-    if args.kubeflow:
-        if not args.image:
-            fail("--kubeflow needs --image (the container image each task runs)")
-        write_manifest(args.kubeflow, tfjob_manifest(layout, command, args.image, name=args.name))
-        print(f"uai-launch: wrote TFJob manifest {args.kubeflow} (kubectl apply -f {args.kubeflow})", file=sys.stderr)
-        return 0
-    return _run(layout, command, args)
+    _check_options(args)
+    return layout, command, args
+
+
+def _temporary_log_dir() -> str:
+    try:
+        return tempfile.mkdtemp(prefix="uai-launch-")
+    except OSError as err:
+        raise LaunchError("--log-dir", f"no temporary folder for the logs ({reason(err)}): give one") from None
+
+
+def _run(layout: Layout, command: List[str], args: argparse.Namespace) -> int:
+    log_dir = args.log_dir or _temporary_log_dir()
+    cluster = LocalCluster(layout, command, log_dir, echo=_Echo(log_dir), keep_going=args.keep_going)
+
+    def interrupt(signum, _frame):
+        # The first Ctrl-C / SIGTERM reaches every task's process group, so tasks can save and exit;
+        # the next one kills them. Installed until every task is stopped: nothing raises midway.
+        cluster.interrupt(signum)
+
+    previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        cluster.start()
+        print(f"uai-launch: {len(layout.tasks())} tasks, logs in {log_dir}", file=sys.stderr, flush=True)
+        try:
+            status = cluster.wait(timeout=args.timeout)
+        except Interrupted:
+            status = None
+        except TimeoutError as err:
+            print(f"uai-launch: {err}; stopping all tasks", file=sys.stderr)
+            return 124
+        if cluster.interrupted is not None:
+            print("uai-launch: interrupted; stopping all tasks", file=sys.stderr, flush=True)
+            cluster.wait_all(GRACE_SECONDS)
+            return 128 + cluster.interrupted  # the shell's status for death by that signal: 130, 143
+        return status
+    finally:
+        cluster.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+@main_guard
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    try:
+        layout, command, args = parse(argv)
+        if args.print_config:
+            for task, config in layout.task_configs(layout.cluster()).items():
+                print(f"{task}\t{config}")
+            return 0
+        if not command:
+            fail("no command given: put it after `--`, e.g. uai-launch --workers 2 -- python train.py")
+        if args.kubeflow is not None:
+            write_manifest(args.kubeflow, tfjob_manifest(layout, command, args.image, name=args.name))
+            print(f"uai-launch: wrote TFJob manifest {args.kubeflow} (kubectl apply -f {args.kubeflow})",
+                  file=sys.stderr)
+            return 0
+        return _run(layout, command, args)
+    except KeyboardInterrupt:  # before the tasks' signal handling is in place, or after it is gone
+        print("uai-launch: interrupted", file=sys.stderr)
+        return 128 + signal.SIGINT
 
 
 if __name__ == "__main__":

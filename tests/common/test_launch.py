@@ -10,7 +10,7 @@ import time
 import pytest
 
 from compat.launch import Layout, LocalCluster, tfjob_manifest
-from tests.conftest import REPO, python_env
+from tests.conftest import REPO, assert_one_line_error, python_env
 
 SHOW_TASK = [sys.executable, "-c", "import os, json; c = json.loads(os.environ['TF_CONFIG']); print(json.dumps(c))"]
 
@@ -111,57 +111,6 @@ def test_join_only_servers_are_stopped_when_the_chief_finishes(tmp_path):
     assert ps.poll() is not None
 
 
-def test_no_orphan_survives_when_the_launcher_is_killed(tmp_path):
-    sleeper = "import os, time; print(os.getpid(), flush=True); time.sleep(3600)"
-    launcher = subprocess.Popen(
-        [sys.executable, "-m", "compat.launch", "--workers", "1", "--ps", "1", "--log-dir", str(tmp_path), "--", sys.executable, "-c", sleeper],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env=python_env(),
-        cwd=REPO,
-        text=True,
-    )
-    try:
-        pids = [int(launcher.stdout.readline().split()[1]) for _ in range(3)]
-        assert all(_alive(pid) for pid in pids)
-        launcher.send_signal(signal.SIGKILL)
-        launcher.wait(10)
-        deadline = time.monotonic() + 10
-        while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not any(_alive(pid) for pid in pids)
-    finally:
-        launcher.kill()
-        launcher.wait()
-
-
-def test_ctrl_c_is_forwarded_and_everything_stops(tmp_path):
-    handler = (
-        "import signal, sys, time, os\n"
-        "def stop(*_):\n    print('got SIGINT', flush=True); sys.exit(0)\n"
-        "signal.signal(signal.SIGINT, stop)\nprint('ready', flush=True)\ntime.sleep(3600)"
-    )
-    launcher = subprocess.Popen(
-        [sys.executable, "-m", "compat.launch", "--workers", "1", "--log-dir", str(tmp_path), "--", sys.executable, "-c", handler],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=python_env(),
-        cwd=REPO,
-        text=True,
-    )
-    try:
-        ready = [launcher.stdout.readline() for _ in range(2)]
-        assert all(line.endswith("ready\n") for line in ready), ready
-        launcher.send_signal(signal.SIGINT)
-        out, err = launcher.communicate(timeout=30)
-        assert launcher.returncode == 130
-        assert out.count("got SIGINT") == 2
-        assert "interrupted" in err
-    finally:
-        launcher.kill()
-        launcher.wait()
-
-
 REQUIRED_REPLICA_TYPES = {"Chief", "Master", "Worker", "PS", "Evaluator"}
 
 
@@ -186,3 +135,174 @@ def test_kubeflow_manifest_has_the_tfjob_required_fields(tmp_path):
     assert tfjob_manifest(Layout(chief=0, workers=1), ["x"], "img")["spec"]["tfReplicaSpecs"].keys() == {"Worker"}
     missing_image = _launch("--kubeflow", str(path), "--", "python")
     assert missing_image.returncode == 2 and "--image" in missing_image.stderr
+
+
+# -- robustness: bad input is one line, signals and closed pipes never leave a process ----------
+
+def _group_of(pid):
+    try:
+        return os.getpgid(pid)
+    except ProcessLookupError:
+        return None
+
+
+def _kill_groups(pids):
+    """Test cleanup: SIGKILL the process group of every pid still alive (never our own group)."""
+    for group in {_group_of(pid) for pid in pids} - {None, os.getpgid(0)}:
+        try:
+            os.killpg(group, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _all_gone(pids, within):
+    deadline = time.monotonic() + within
+    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return [pid for pid in pids if _alive(pid)]
+
+
+def _start_launcher(tmp_path, *args, stdout=subprocess.PIPE):
+    return subprocess.Popen(
+        [sys.executable, "-m", "compat.launch", "--log-dir", str(tmp_path / "logs"), *args],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        env=python_env(),
+        cwd=str(tmp_path),
+        text=True,
+    )
+
+
+def _pids(launcher, count):
+    """The first `count` pids the tasks print, one per `[job:i] pid` line."""
+    return [int(launcher.stdout.readline().split()[1]) for _ in range(count)]
+
+
+# Each task (a shell: its pid, then two background sleeps' pids) leaves grandchildren in its group.
+SHELL_WITH_GRANDCHILDREN = "{trap}echo $$; sleep 30 & echo $!; sleep 30 & echo $!; wait"
+
+
+def test_no_grandchild_survives_when_the_launcher_is_killed(tmp_path):
+    launcher = _start_launcher(tmp_path, "--workers", "1", "--", "sh", "-c", SHELL_WITH_GRANDCHILDREN.format(trap=""))
+    pids = []
+    try:
+        pids = _pids(launcher, 6)
+        assert all(_alive(pid) for pid in pids)
+        launcher.kill()
+        launcher.wait(10)
+        assert _all_gone(pids, within=10) == []
+    finally:
+        launcher.kill()
+        launcher.wait()
+        _kill_groups(pids)
+
+
+def test_background_processes_of_a_finished_task_are_stopped_with_the_cluster(tmp_path):
+    # The shell exits at once; its background sleep stays in the task's group, holding its output pipe.
+    command = ["sh", "-c", "sleep 30 & echo $!"]
+    pids = []
+    try:
+        with LocalCluster(Layout(chief=1, workers=0), command, str(tmp_path)) as cluster:
+            assert cluster.wait(timeout=10, grace=0.5) == 0
+            pids = [int(cluster.logs()[cluster.chief_task].split()[0])]
+        assert _all_gone(pids, within=5) == []
+    finally:
+        _kill_groups(pids)
+
+
+@pytest.mark.parametrize("signum,count", [(signal.SIGTERM, 3), (signal.SIGINT, 2)])
+def test_repeated_signals_kill_tasks_that_ignore_them(tmp_path, signum, count):
+    trap = f"trap '' {signal.Signals(signum).name[3:]}; "
+    launcher = _start_launcher(tmp_path, "--workers", "1", "--", "sh", "-c", SHELL_WITH_GRANDCHILDREN.format(trap=trap))
+    pids = []
+    try:
+        pids = _pids(launcher, 6)
+        for _ in range(count):
+            launcher.send_signal(signum)
+            time.sleep(0.3)
+        _, err = launcher.communicate(timeout=15)
+        assert launcher.returncode == 128 + signum, err
+        assert "Traceback" not in err, err
+        assert _all_gone(pids, within=5) == []
+    finally:
+        launcher.kill()
+        launcher.wait()
+        _kill_groups(pids)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_is_forwarded_to_every_task_and_is_the_exit_status(tmp_path, signum):
+    name = signal.Signals(signum).name
+    handler = (
+        "import signal, sys, time\n"
+        f"def stop(*_):\n    print('got {name}', flush=True); sys.exit(0)\n"
+        f"signal.signal(signal.{name}, stop)\nprint('ready', flush=True)\ntime.sleep(30)"
+    )
+    launcher = _start_launcher(tmp_path, "--workers", "1", "--", sys.executable, "-c", handler)
+    try:
+        ready = [launcher.stdout.readline() for _ in range(2)]
+        assert all(line.endswith("ready\n") for line in ready), ready
+        launcher.send_signal(signum)
+        out, err = launcher.communicate(timeout=15)
+        assert launcher.returncode == 128 + signum, err  # 130 for Ctrl-C, 143 for SIGTERM, as a shell reports
+        assert out.count(f"got {name}") == 2
+        assert "interrupted" in err and "Traceback" not in err
+    finally:
+        launcher.kill()
+        launcher.wait()
+
+
+def test_a_closed_stdout_does_not_block_the_tasks(tmp_path):
+    # 200k lines: far more than a pipe holds, so a task blocks unless its output keeps being read.
+    chatty = "import sys\nfor i in range(200000): sys.stdout.write(f'line {i}\\n')"
+    launcher = _start_launcher(tmp_path, "--workers", "0", "--", sys.executable, "-c", chatty)
+    try:
+        assert launcher.stdout.readline().startswith("[chief:0] line 0")
+        launcher.stdout.close()  # what `uai-launch ... | head -1` does after one line
+        assert launcher.wait(timeout=20) == 0
+        err = launcher.stderr.read()
+        assert "Traceback" not in err and "Exception" not in err, err
+        log = (tmp_path / "logs" / "chief-0.log").read_text().splitlines()
+        assert len(log) == 200000 and log[-1] == "line 199999"
+    finally:
+        launcher.kill()
+        launcher.wait()
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--", "uai-no-such-program"], "command: 'uai-no-such-program' not found"),
+        (["--", "/nonexistent/program"], "command: '/nonexistent/program' is not an executable file"),
+        (["--", "./not_executable.sh"], "command: './not_executable.sh' is not an executable file"),
+        (["--", "."], "command: '.' not found on PATH"),
+        (["--", "./"], "command: './' is not an executable file"),
+        (["--log-dir", "a_file", "--", "true"], "--log-dir: "),
+        (["--log-dir", "a_file/logs", "--", "true"], "--log-dir: "),
+        (["--log-dir", "/proc/uai-launch-logs", "--", "true"], "--log-dir: "),
+        (["--log-dir", "", "--", "true"], "--log-dir: "),
+        (["--kubeflow", "/nonexistent_dir/job.json", "--image", "i", "--", "true"], "--kubeflow: "),
+        (["--kubeflow", ".", "--image", "i", "--", "true"], "--kubeflow: "),
+        (["--kubeflow", "", "--image", "i", "--", "true"], "--kubeflow: "),
+        (["--kubeflow", "job.json", "--image", "", "--", "true"], "--image"),
+        (["--kubeflow", "job.json", "--image", "i", "--name", "Bad_Name!", "--", "true"], "--name: "),
+        (["--kubeflow", "job.json", "--image", "i", "--name", "a" * 64, "--", "true"], "--name: "),
+        (["--kubeflow", "job.json", "--image", "i", "--name=-job", "--", "true"], "--name: "),
+        (["--kubeflow", "job.json", "--image", "i", "--name=", "--", "true"], "--name: "),
+        (["--workers", "100000", "--print-config"], "--workers"),
+        (["--workers", "100000", "--", "true"], "--workers"),
+        (["--timeout", "-5", "--", "true"], "--timeout: "),
+        (["--timeout", "0", "--", "true"], "--timeout: "),
+        (["--timeout", "nan", "--", "true"], "--timeout: "),
+        (["--timeout", "inf", "--", "true"], "--timeout: "),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
+    (tmp_path / "a_file").write_text("")
+    (tmp_path / "not_executable.sh").write_text("#!/bin/sh\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "compat.launch", *args],
+        capture_output=True, text=True, env=python_env(), cwd=str(tmp_path), timeout=60,
+    )
+    assert_one_line_error(result, message)
+    assert not (tmp_path / "job.json").exists()
