@@ -4,6 +4,7 @@ import ast
 import collections
 import dataclasses
 import functools
+from collections.abc import Sequence
 
 import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
@@ -74,16 +75,25 @@ class Applied:
 
 
 @functools.lru_cache(maxsize=None)
-def claims_of(rules):
+def claims_of(rules: tuple[type[Rule], ...]) -> Claims:
     """The Claims of a tuple of rule classes (the same few tuples for every file of a run)."""
     return Claims(prefix for rule in rules for prefix in rule.CLAIMS)
 
 
-def apply_rules(module, rules, table=None, claims=None, tree=None, source=None):
+def apply_rules(
+    module: cst.Module,
+    rules: Sequence[Rule],
+    claims: Claims,
+    table: _names.NameTable | None = None,
+    tree: ast.Module | None = None,
+    source: str | None = None,
+) -> Applied:
     """Run `rules` (sharing one CodemodContext) over `module`; return the new module and the entries.
 
+    `claims` are the qualified-name prefixes the whole active rule set rewrites (`claims_of`): the
+    catch-all rules leave those names to their owners, so a rule run alone says which it assumes.
     `source` is the module's text and `tree` its `ast`, which the engine has already (else both
-    are made here).
+    are made here); `table` is the module's NameTable (else scanned from `tree`).
     """
     if source is None:
         source = module.code
@@ -91,16 +101,12 @@ def apply_rules(module, rules, table=None, claims=None, tree=None, source=None):
         tree = ast.parse(source)
     if table is None:
         table = _names.scan([tree])
-    if claims is None:
-        from codemods.rules import RULES  # standalone rule: assume the full rule set claims its names
-
-        claims = claims_of(RULES)
     state = FileState(names=_names.resolver(module, table), table=table, claims=claims)
     for rule in rules:
         rule.begin_file(state)
     new = module.visit(_Dispatcher(rules, state))
     context = rules[0].context
-    new = _imports.add_plain_imports(new, context)
+    new = _imports.add_plain_imports(new, context, needs_compat=state.needs_compat)
     for visitor in (_AddImports, _RemoveImports):
         if context.scratch.get(visitor.CONTEXT_KEY):
             new = visitor(context).transform_module(new)

@@ -66,7 +66,7 @@ def _transform(text, tree, table, options):
     for instance in instances:
         instance.context = context
     try:
-        applied = apply_rules(cst.parse_module(text), instances, table, claims_of(rules), tree, text)
+        applied = apply_rules(cst.parse_module(text), instances, claims_of(rules), table, tree, text)
     except BaseException:
         _INSTANCES.pop(options, None)  # a pass cut short may leave a rule mid-file: build afresh
         raise

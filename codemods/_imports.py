@@ -8,6 +8,7 @@ AddImportsVisitor to do.
 """
 
 import libcst as cst
+from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
@@ -28,30 +29,44 @@ def _is_docstring(stmt):
 
 
 def _present(module):
+    """(module, alias or None) of every top-level `import` in the module."""
     found = set()
     for stmt in module.body:
-        if _is_import_line(stmt):
+        if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 if isinstance(small, cst.Import):
                     found.update((get_full_name_for_node(a.name), a.evaluated_alias) for a in small.names)
     return found
 
 
-def add_plain_imports(module, context):
+COMPAT = "compat"
+
+
+def _binds(present, name):
+    """Do the module's (or the scheduled) `import x` lines bind `name` (`import name` or `import name.sub`)?"""
+    return any(alias is None and module.split(".")[0] == name for module, alias in present)
+
+
+def add_plain_imports(module: cst.Module, context: CodemodContext, needs_compat: bool = False) -> cst.Module:
+    """Insert the plain imports the rules scheduled, and `import compat` when a rule needs it.
+
+    Rules may write `compat.<name>` once they ask for compat, so it is skipped only when the file
+    (or another scheduled import) binds the name `compat` already.
+    """
     scheduled = context.scratch.get(AddImportsVisitor.CONTEXT_KEY, [])
     plain = [imp for imp in scheduled if imp.obj_name is None and not imp.relative]
-    if not plain:
-        return module
     context.scratch[AddImportsVisitor.CONTEXT_KEY] = [imp for imp in scheduled if imp not in plain]
+    wanted = [(imp.module_name, imp.alias if imp.alias != imp.module_name else None) for imp in plain]
     present = _present(module)
+    if needs_compat and not _binds(present | set(wanted), COMPAT):
+        wanted.append((COMPAT, None))
     lines = []
-    for imp in plain:
-        key = (imp.module_name, imp.alias if imp.alias != imp.module_name else None)
+    for key in wanted:
         if key in present:
             continue
         present.add(key)
         alias = cst.AsName(name=cst.Name(key[1])) if key[1] else None
-        name = cst.parse_expression(imp.module_name)
+        name = cst.parse_expression(key[0])
         lines.append(cst.SimpleStatementLine(body=[cst.Import(names=[cst.ImportAlias(name=name, asname=alias)])]))
     if not lines:
         return module

@@ -1,8 +1,10 @@
 """The base class of every migration rule: a libcst codemod with an id, a level and report entries."""
 
 import dataclasses
+from collections.abc import Iterable, Set as AbstractSet
 from typing import ClassVar
 
+import libcst as cst
 from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
 
 from codemods._report import Entry
@@ -36,16 +38,16 @@ class Claims:
     them all per name would cost more than the rules' work.
     """
 
-    def __init__(self, prefixes):
+    def __init__(self, prefixes: Iterable[str]) -> None:
         self.prefixes = frozenset(prefixes)
         self._ancestors = frozenset(p.rsplit(".", k)[0] for p in self.prefixes for k in range(1, p.count(".") + 1))
 
-    def covering(self, name):
+    def covering(self, name: str) -> list[str]:
         """The claimed prefixes of `name`, itself included."""
         parts = name.split(".")
         return [p for p in (".".join(parts[:i]) for i in range(1, len(parts) + 1)) if p in self.prefixes]
 
-    def has_below(self, name):
+    def has_below(self, name: str) -> bool:
         """Is some name under `name` (but not `name` itself) claimed?"""
         return name in self._ancestors
 
@@ -58,17 +60,20 @@ class FileState:
     table: object  # NameTable
     claims: Claims  # qualified-name prefixes rewritten by the active rules
     reports: list = dataclasses.field(default_factory=list)  # (top-level statement index, original node, Entry)
-    top: int = -1  # index of the top-level statement being visited
+    top: int = -1  # index of the top-level statement being visited (the engine's, rules only read it)
     taken: set = dataclasses.field(default_factory=set)  # aliases the rules have chosen so far
+    # some rule wrote code that needs `import compat` before TensorFlow loads (the engine adds it once)
+    needs_compat: bool = False
 
 
 class Rule(FastInit, VisitorBasedCodemodCommand):
     """Subclass with ID, DESCRIPTION, LEVEL and `visit_*`/`leave_*` methods (no matcher decorators).
 
-    All active rules of a file run in ONE pass (codemods._apply dispatches each node to them),
-    so a rule must not rely on `self.module` or metadata of its own: ask `qualified_names(node)`,
-    which is scope-correct; schedule imports with `add_needed_import` / `remove_unused_import`.
-    Used alone (tests: `CodemodTest.assertCodemod`), a rule runs through the same engine.
+    All active rules of a file run in ONE pass (codemods._apply.apply_rules dispatches each node
+    to them), so a rule must not rely on `self.module` or metadata of its own: ask
+    `qualified_names(node)`, which is scope-correct; schedule imports with `add_needed_import` /
+    `remove_unused_import`. A rule is never run on its own by libcst's `transform_module`: tests run
+    it through `apply_rules` too, with the claims they name (tests/codemods/rule_test.py).
     """
 
     ID: ClassVar[str] = ""
@@ -84,25 +89,25 @@ class Rule(FastInit, VisitorBasedCodemodCommand):
         self.state = None
 
     # -- called by the engine
-    def begin_file(self, state):
+    def begin_file(self, state: FileState) -> None:
         self.state = state
 
     # -- for rule bodies
-    def qualified_names(self, node):
+    def qualified_names(self, node: cst.CSTNode) -> frozenset[str]:
         return self.state.names.qualified(node)
 
-    def match(self, node, names):
+    def match(self, node: cst.CSTNode, names: AbstractSet[str]) -> str | None:
         """The qualified name of `node` if it is one of `names` (a set), else None."""
         found = self.qualified_names(node) & names
         return min(found) if found else None
 
-    def match_prefix(self, node, prefixes):
+    def match_prefix(self, node: cst.CSTNode, prefixes: Iterable[str]) -> str | None:
         for name in self.qualified_names(node):
             if any(name == p or name.startswith(p + ".") for p in prefixes):
                 return name
         return None
 
-    def free_name(self, preferred, fallback):
+    def free_name(self, preferred: str, fallback: str) -> str:
         """An alias for a new import: `preferred` unless the module already binds it otherwise."""
         for name in (preferred, fallback):
             if name in self.state.taken or name not in self.state.table.bound:
@@ -110,17 +115,21 @@ class Rule(FastInit, VisitorBasedCodemodCommand):
                 return name
         raise ValueError(f"both {preferred!r} and {fallback!r} are bound in this module")
 
-    def report(self, node, message, severity="info", manual=None, native=False):
+    def report(
+        self,
+        node: cst.CSTNode,
+        message: str,
+        severity: str = "info",
+        manual: str | None = None,
+        native: bool = False,
+        statement: int | None = None,
+    ) -> None:
+        """An entry at `node`, which is in the top-level statement being visited, or in `statement`
+        (its index in the original module: for a node reported after the pass has left it)."""
         entry = Entry(
             rule=self.ID, message=message, severity=severity, manual=manual, level="native" if native else "safe"
         )
-        self.state.reports.append((self.state.top, node, entry))
+        self.state.reports.append((self.state.top if statement is None else statement, node, entry))
 
-    # -- standalone use, e.g. in CodemodTest
-    def transform_module(self, tree):
-        from codemods._apply import apply_rules
-
-        return apply_rules(tree, [self]).module
-
-    def transform_module_impl(self, tree):  # pragma: no cover - transform_module replaces it
-        raise NotImplementedError
+    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+        raise TypeError(f"{type(self).__name__} runs through codemods._apply.apply_rules, with the claims of the active rules")

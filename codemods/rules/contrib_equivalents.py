@@ -24,7 +24,7 @@ RUN_CONFIG_MANUAL = (
 )
 
 
-class ContribEquivalentsRule(_tf.CompatImport, ModuleMoveRule):
+class ContribEquivalentsRule(ModuleMoveRule):
     ID = "contrib-equivalents"
     DESCRIPTION = "tf.contrib.training.HParams -> compat.hparams.HParams; tf.contrib.learn.RunConfig -> tf.estimator.RunConfig."
     # `from tensorflow.contrib.learn import RunConfig` -> `from compat.estimator import RunConfig`

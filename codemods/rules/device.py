@@ -21,7 +21,7 @@ def _is_device_string(node):
     return False
 
 
-class DeviceRule(_tf.CompatImport, Rule):
+class DeviceRule(Rule):
     ID = "tf-device"
     DESCRIPTION = "tf.device(<device function or setter>) -> compat.device(...), which places ops by a function."
     CLAIMS = (DEVICE,)

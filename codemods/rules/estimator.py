@@ -15,7 +15,7 @@ NOTE = "runs on TF 2.21 through compat's Estimator (tensorflow-estimator 2.15 re
 IMPORTABLE_FROM = "tensorflow.estimator"
 
 
-class EstimatorRule(_tf.CompatImport, Rule):
+class EstimatorRule(Rule):
     ID = "tf-estimator"
     DESCRIPTION = "tf.estimator uses: ensure `import compat` so the Estimator exists on TF 2.21; report each use."
     CLAIMS = ESTIMATOR

@@ -12,7 +12,7 @@ from codemods.rules import _tf
 LAYERS = "tensorflow.layers"
 
 
-class LayersRule(_tf.CompatImport, Rule):
+class LayersRule(Rule):
     ID = "tf-layers"
     DESCRIPTION = "tf.layers -> tf.compat.v1.layers, working with Keras 3 installed (legacy Keras via compat)."
     CLAIMS = (LAYERS,)

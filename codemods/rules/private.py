@@ -18,7 +18,7 @@ ROUND_ROBIN = "tensorflow.python.training.device_setter._RoundRobinStrategy"
 MANUAL = "tensorflow.python is TensorFlow's private implementation: use the public tf.* or tf.compat.v1.* name of {name}"
 
 
-class PrivateRule(_tf.CompatImport, InsideImport, Rule):
+class PrivateRule(InsideImport, Rule):
     ID = "tf-private"
     DESCRIPTION = "Private tensorflow.python.* imports -> public tf / tf.compat.v1 / compat names, else an error entry."
     CLAIMS = (PRIVATE,)

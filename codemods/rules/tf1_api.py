@@ -52,7 +52,7 @@ def compatible(args, params):
     return all(_keyword(a) in names or "**" in names for a in args if a.keyword is not None)
 
 
-class Tf1ApiRule(_tf.CompatImport, InsideImport, Rule):
+class Tf1ApiRule(InsideImport, Rule):
     ID = "tf1-api"
     DESCRIPTION = "TF1 symbols -> TF2 home or tf.compat.v1 (table derived from TensorFlow), TF2 semantic changes."
 

@@ -8,7 +8,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from codemods._apply import apply_rules
+from codemods._apply import apply_rules, claims_of
 from codemods.rules import RULES
 
 SOURCE = '''"""doc"""  # comment
@@ -34,7 +34,7 @@ def _check_against_libcst(source):
     module = cst.parse_module(source)
     context = CodemodContext()
     rules = [rule(context) for rule in RULES]
-    applied = apply_rules(module, rules)
+    applied = apply_rules(module, rules, claims_of(RULES))
     reference = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     state = rules[0].state
     expected = sorted((reference[node].start.line, reference[node].start.column + 1) for _, node, _ in state.reports)

@@ -1,20 +1,16 @@
 """contrib-removed: every tf.contrib name no rule converts is an error entry with a manual step."""
 
-import libcst as cst
-from libcst.codemod import CodemodContext, CodemodTest
-
-from codemods._apply import apply_rules
 from codemods.rules import RULES
 from codemods.rules.contrib import ContribRule
+from tests.codemods.rule_test import RuleTest, apply
 
 
 def _entries(source):
-    context = CodemodContext()
-    applied = apply_rules(cst.parse_module(source), [rule(context) for rule in RULES])
+    applied = apply(source, *RULES)
     return [(e.rule, e.severity, e.line, e.message) for e in applied.entries if e.rule == ContribRule.ID]
 
 
-class TestContribRule(CodemodTest):
+class TestContribRule(RuleTest):
     TRANSFORM = ContribRule
 
     def test_reports_but_never_changes_code(self):
@@ -37,8 +33,7 @@ def test_each_use_reported_once_at_the_outermost_name_with_a_manual_step():
         ("contrib-removed", "error", 3, "tensorflow.contrib.rnn.LSTMBlockCell has no automatic conversion"),
         ("contrib-removed", "error", 4, "tensorflow.contrib.rnn.GRUBlockCell has no automatic conversion"),
     ]
-    context = CodemodContext()
-    applied = apply_rules(cst.parse_module(source), [ContribRule(context)])
+    applied = apply(source, ContribRule)
     assert all(e.manual and "tf.contrib was removed" in e.manual for e in applied.entries)
 
 

@@ -1,13 +1,10 @@
 """contrib-equivalents: tf.contrib.training.HParams -> compat.hparams; tf.contrib.learn.RunConfig -> tf.estimator."""
 
-import libcst as cst
-from libcst.codemod import CodemodContext, CodemodTest
-
-from codemods._apply import apply_rules
 from codemods.rules.contrib_equivalents import ContribEquivalentsRule
+from tests.codemods.rule_test import RuleTest
 
 
-class TestContribEquivalentsRule(CodemodTest):
+class TestContribEquivalentsRule(RuleTest):
     TRANSFORM = ContribEquivalentsRule
 
     def test_hparams_in_every_import_form(self):
@@ -53,8 +50,7 @@ class TestContribEquivalentsRule(CodemodTest):
             config = tf.contrib.learn.RunConfig("grpc://m:2222", gpu_memory_fraction=0.5)
         """
         self.assertCodemod(source, source)
-        context = CodemodContext()
-        applied = apply_rules(cst.parse_module(self.make_fixture_data(source)), [ContribEquivalentsRule(context)])
+        applied = self.applied(source)
         [entry] = applied.entries
         assert entry.severity == "error" and entry.line == 2
         assert "a positional argument, gpu_memory_fraction" in entry.message and "session_config" in entry.manual

@@ -1,11 +1,10 @@
 """tf-device: tf.device(<function>) -> compat.device(...); device strings stay."""
 
-from libcst.codemod import CodemodTest
-
 from codemods.rules.device import DeviceRule
+from tests.codemods.rule_test import RuleTest
 
 
-class TestDeviceRule(CodemodTest):
+class TestDeviceRule(RuleTest):
     TRANSFORM = DeviceRule
 
     def test_setters_and_functions(self):

@@ -1,13 +1,10 @@
 """tf-estimator: code kept, `import compat` ensured (Estimator on TF 2.21), every use reported."""
 
-import libcst as cst
-from libcst.codemod import CodemodContext, CodemodTest
-
-from codemods._apply import apply_rules
 from codemods.rules.estimator import EstimatorRule
+from tests.codemods.rule_test import RuleTest, apply
 
 
-class TestEstimatorRule(CodemodTest):
+class TestEstimatorRule(RuleTest):
     TRANSFORM = EstimatorRule
 
     def test_adds_compat_import_keeps_code(self):
@@ -66,7 +63,7 @@ def test_each_use_is_reported_once_at_its_line():
         "est = tf.estimator.Estimator(model_fn, config=config)\n"
         "mode = tf.estimator.ModeKeys.TRAIN\n"
     )
-    applied = apply_rules(cst.parse_module(source), [EstimatorRule(CodemodContext())])
+    applied = apply(source, EstimatorRule)
     got = [(e.line, e.message.split(":")[0]) for e in applied.entries]
     assert got == [
         (2, "from tensorflow.estimator import RunConfig -> from compat.estimator import ... "
@@ -78,7 +75,7 @@ def test_each_use_is_reported_once_at_its_line():
 
 def test_names_from_submodules_of_tensorflow_estimator_are_a_warning_with_the_manual_step():
     source = "from tensorflow.estimator.export import ServingInputReceiver\n"
-    applied = apply_rules(cst.parse_module(source), [EstimatorRule(CodemodContext())])
+    applied = apply(source, EstimatorRule)
     [entry] = applied.entries
     assert entry.severity == "warning" and "is no module on TF 2.21" in entry.message
     assert entry.manual == "import tensorflow as tf and use tf.estimator.export.ServingInputReceiver"

@@ -1,11 +1,10 @@
 """tf-flags: tf.app.flags / tf.flags / tf.app.run -> compat.flags, keeping the user's alias."""
 
-from libcst.codemod import CodemodTest
-
 from codemods.rules.flags import FlagsRule
+from tests.codemods.rule_test import RuleTest
 
 
-class TestFlagsRule(CodemodTest):
+class TestFlagsRule(RuleTest):
     TRANSFORM = FlagsRule
 
     def test_app_flags_and_run(self):

@@ -1,13 +1,10 @@
 """graph-mode: tf.compat.v1.disable_eager_execution() once, at the right place; not for TF2-style code."""
 
-import libcst as cst
-from libcst.codemod import CodemodContext, CodemodTest
-
-from codemods._apply import apply_rules
 from codemods.rules.graph_mode import GraphModeRule
+from tests.codemods.rule_test import RuleTest, apply
 
 
-class TestGraphModeRule(CodemodTest):
+class TestGraphModeRule(RuleTest):
     TRANSFORM = GraphModeRule
 
     def test_first_in_the_main_block(self):
@@ -75,7 +72,7 @@ class TestGraphModeRule(CodemodTest):
 
 def test_a_library_module_is_reported_not_changed():
     source = "import tensorflow as tf\n\ndef run(x):\n    return tf.Session().run(x)\n"
-    applied = apply_rules(cst.parse_module(source), [GraphModeRule(CodemodContext())])
+    applied = apply(source, GraphModeRule)
     assert applied.module.code == source
     [entry] = applied.entries
     assert (entry.severity, entry.line) == ("warning", 4) and "disable_eager_execution" in entry.manual

@@ -1,11 +1,10 @@
 """tf-layers: tf.layers -> tf.compat.v1.layers with `import compat` (legacy Keras where Keras 3 is the default)."""
 
-from libcst.codemod import CodemodTest
-
 from codemods.rules.layers import LayersRule
+from tests.codemods.rule_test import RuleTest
 
 
-class TestLayersRule(CodemodTest):
+class TestLayersRule(RuleTest):
     TRANSFORM = LayersRule
 
     def test_uses_and_the_compat_import(self):

@@ -1,13 +1,10 @@
 """tf-private: tensorflow.python.* -> public tf / tf.compat.v1 / compat names, else an error entry."""
 
-import libcst as cst
-from libcst.codemod import CodemodContext, CodemodTest
-
-from codemods._apply import apply_rules
 from codemods.rules.private import PrivateRule
+from tests.codemods.rule_test import RuleTest, apply
 
 
-class TestPrivateRule(CodemodTest):
+class TestPrivateRule(RuleTest):
     TRANSFORM = PrivateRule
 
     def test_module_uses_become_public_names_and_the_import_goes(self):
@@ -50,7 +47,7 @@ class TestPrivateRule(CodemodTest):
 
 def test_private_names_without_a_public_equivalent_are_errors_with_a_manual_step():
     source = "from tensorflow.python.client import device_lib\ndevs = device_lib.list_local_devices()\n"
-    applied = apply_rules(cst.parse_module(source), [PrivateRule(CodemodContext())])
+    applied = apply(source, PrivateRule)
     assert applied.module.code == source
     [entry] = applied.entries
     assert (entry.line, entry.severity) == (2, "error")

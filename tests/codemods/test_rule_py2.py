@@ -3,10 +3,9 @@
 import subprocess
 import sys
 
-from libcst.codemod import CodemodTest
-
 from codemods.rules import py2
 from codemods.rules.py2 import Py2Rule
+from tests.codemods.rule_test import RuleTest
 from tests.conftest import python_env
 
 PY2 = """import tensorflow as tf
@@ -49,7 +48,7 @@ def test_the_cli_ports_a_python2_file_then_applies_the_tf_rules(tmp_path):
     assert "old.py:7:17: warning py2-port" in result.stdout
 
 
-class TestPy2Rule(CodemodTest):
+class TestPy2Rule(RuleTest):
     TRANSFORM = Py2Rule
 
     def test_parseable_python2_idioms(self):

@@ -1,11 +1,10 @@
 """contrib-slim: tf.contrib.slim in all its import forms -> compat.slim / tf_slim."""
 
-from libcst.codemod import CodemodTest
-
 from codemods.rules.slim import SlimRule
+from tests.codemods.rule_test import RuleTest
 
 
-class TestSlimRule(CodemodTest):
+class TestSlimRule(RuleTest):
     TRANSFORM = SlimRule
 
     def test_import_as(self):

@@ -2,13 +2,13 @@
 
 import json
 
-from libcst.codemod import CodemodTest
-
 from codemods.rules import _tf
+from codemods.rules.layers import LayersRule
 from codemods.rules.tf1_api import Tf1ApiRule
+from tests.codemods.rule_test import RuleTest, apply
 
 
-class TestTf1ApiRule(CodemodTest):
+class TestTf1ApiRule(RuleTest):
     TRANSFORM = Tf1ApiRule
 
     def test_moved_v1_only_and_differing_classes(self):
@@ -109,3 +109,10 @@ def test_the_table_is_derived_from_tensorflow_not_typed():
     assert table["moved"]["log"] == "math.log"
     assert "Session" in table["v1_only"] and "train.AdamOptimizer" in table["v1_only"]
     assert len(table["moved"]) > 100 and len(table["v1_only"]) > 500  # the full API, not a short list
+
+
+def test_names_another_active_rule_claims_are_left_to_it():
+    source = "import tensorflow as tf\ny = tf.layers.dense(x, 1)\n"
+    alone = "import tensorflow as tf\nimport compat\n\ny = tf.compat.v1.layers.dense(x, 1)\n"
+    assert apply(source, Tf1ApiRule).module.code == alone
+    assert apply(source, Tf1ApiRule, claims_of=[LayersRule]).module.code == source

@@ -1,10 +1,7 @@
 """tf-config: the hand-written TF_CONFIG master->chief rewrite -> compat.tf_config; other rewrites reported."""
 
-import libcst as cst
-from libcst.codemod import CodemodContext, CodemodTest
-
-from codemods._apply import apply_rules
 from codemods.rules.tf_config import TFConfigRule
+from tests.codemods.rule_test import RuleTest, apply
 
 EXAMPLE = '''
 import json
@@ -22,7 +19,7 @@ def convert_tf_config():
 '''
 
 
-class TestTFConfigRule(CodemodTest):
+class TestTFConfigRule(RuleTest):
     TRANSFORM = TFConfigRule
 
     def test_function_from_the_tf2_example(self):
@@ -75,7 +72,7 @@ class TestTFConfigRule(CodemodTest):
 
 def test_a_rewrite_carving_out_an_evaluator_is_an_error_entry():
     source = EXAMPLE.replace('tf_config["task"]["type"] = "chief"', 'tf_config["task"]["type"] = "evaluator"')
-    applied = apply_rules(cst.parse_module(source), [TFConfigRule(CodemodContext())])
+    applied = apply(source, TFConfigRule)
     assert applied.module.code == source
     [entry] = applied.entries
     assert entry.severity == "error" and "compat" in entry.manual and entry.line == 7

@@ -1,11 +1,10 @@
 """uai-sdk: the platform's uflag -> compat.flags and uai_dist -> compat.dist, keeping the user's names."""
 
-from libcst.codemod import CodemodTest
-
 from codemods.rules.uai_sdk import UaiSdkRule
+from tests.codemods.rule_test import RuleTest
 
 
-class TestUaiSdkRule(CodemodTest):
+class TestUaiSdkRule(RuleTest):
     TRANSFORM = UaiSdkRule
 
     def test_both_modules_in_one_import_keep_their_names(self):
