@@ -12,20 +12,7 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
-
-def _is_import_line(stmt):
-    return isinstance(stmt, cst.SimpleStatementLine) and all(
-        isinstance(small, (cst.Import, cst.ImportFrom)) for small in stmt.body
-    )
-
-
-def _is_docstring(stmt):
-    return (
-        isinstance(stmt, cst.SimpleStatementLine)
-        and len(stmt.body) == 1
-        and isinstance(stmt.body[0], cst.Expr)
-        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )
+from codemods.rules._syntax import after_leading_imports
 
 
 def _present(module):
@@ -71,12 +58,7 @@ def add_plain_imports(module: cst.Module, context: CodemodContext, needs_compat:
     if not lines:
         return module
     body = list(module.body)
-    at = 0
-    for index, stmt in enumerate(body):
-        if _is_import_line(stmt) or (index == 0 and _is_docstring(stmt)):
-            at = index + 1
-        else:
-            break
+    at = after_leading_imports(body)
     if at < len(body) and not body[at].leading_lines:
         # keep the imports apart from the code as AddImportsVisitor does
         body[at] = body[at].with_changes(leading_lines=[cst.EmptyLine()])

@@ -15,6 +15,8 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import MetadataWrapper, QualifiedNameProvider
 
+from codemods.rules._syntax import head
+
 # Imports from these packages make a name "watched": re-binding it elsewhere needs real scopes.
 WATCHED_ROOTS = frozenset({"tensorflow", "uaitrain"})
 
@@ -114,16 +116,14 @@ class TableNames:
     def qualified(self, node):
         if not isinstance(node, (cst.Name, cst.Attribute)):
             return frozenset()
-        head = node
-        while isinstance(head, cst.Attribute):
-            head = head.value
-        if not (isinstance(head, cst.Name) and head.value in self._heads):
+        first = head(node)
+        if not (isinstance(first, cst.Name) and first.value in self._heads):
             return frozenset()  # the common case, decided without building the dotted name
         dotted = get_full_name_for_node(node)
         if dotted is None:
             return frozenset()
-        head, _, rest = dotted.partition(".")
-        target = self._imports.get(head)
+        target = self._imports.get(first.value)
+        rest = dotted.partition(".")[2]
         if target is None:
             return frozenset()
         return frozenset({f"{target}.{rest}" if rest else target})

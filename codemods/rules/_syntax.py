@@ -1,15 +1,33 @@
-"""libcst helpers every rule family shares: dotted names, and knowing when a node is inside an import."""
+"""libcst helpers every rule family (and the engine's import placement) shares: one implementation each.
+
+Dotted names and the head of an attribute chain; reporting a chain once, at its outermost name;
+knowing when a node is inside an import; docstrings, and the places in a module body where
+added lines go (after the leading imports, after the statement binding a name).
+"""
 
 import libcst as cst
 
 
-def dotted(name):
+def dotted(name: str) -> cst.Name | cst.Attribute:
     """`a.b.c` as a Name/Attribute expression (also a valid `ImportFrom.module`)."""
     head, *rest = name.split(".")
     node = cst.Name(head)
     for part in rest:
         node = cst.Attribute(value=node, attr=cst.Name(part))
     return node
+
+
+def head(node: cst.BaseExpression) -> cst.BaseExpression:
+    """The innermost value of an attribute chain: `tf` of `tf.train.Saver` (the node itself if no chain)."""
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node
+
+
+def head_name(node: cst.BaseExpression) -> str | None:
+    """The name an attribute chain starts with (`tf` of `tf.a.b`), None when it starts with a call, a subscript ..."""
+    first = head(node)
+    return first.value if isinstance(first, cst.Name) else None
 
 
 class InsideImport:
@@ -22,19 +40,119 @@ class InsideImport:
     _import_depth = 0
 
     @property
-    def in_import(self):
+    def in_import(self) -> bool:
         return self._import_depth > 0
 
-    def visit_Import(self, node):
+    def visit_Import(self, node: cst.Import) -> None:
         self._import_depth += 1
 
-    def visit_ImportFrom(self, node):
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         self._import_depth += 1
 
-    def leave_Import(self, original_node, updated_node):
+    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
         self._import_depth -= 1
         return updated_node
 
-    def leave_ImportFrom(self, original_node, updated_node):
+    def leave_ImportFrom(self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom) -> cst.ImportFrom:
         self._import_depth -= 1
         return updated_node
+
+
+class OutermostChain:
+    """Mixin (before `Rule` in the bases): `self.outermost(node)` is false for an attribute chain that is
+    the value of a longer one (`tf.estimator` in `tf.estimator.Estimator`), so a rule reports or
+    rewrites a chain once, at its outermost name. A subclass overriding `visit_Attribute` or
+    `begin_file` calls super().
+    """
+
+    def begin_file(self, state) -> None:
+        super().begin_file(state)
+        self._inner = set()  # ids of the original nodes that are the value of a longer chain
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        # visited outer first: the chain inside is marked before it is reached
+        self._inner.add(id(node.value))
+
+    def outermost(self, node: cst.Attribute) -> bool:
+        return id(node) not in self._inner
+
+
+# -- statements and where added lines go
+
+
+def is_docstring(stmt: cst.BaseStatement) -> bool:
+    """A statement that is only a string literal (the docstring, when it comes first in a body)."""
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
+
+
+def is_import_line(stmt: cst.BaseStatement) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(small, (cst.Import, cst.ImportFrom)) for small in stmt.body
+    )
+
+
+def is_future_import(stmt: cst.BaseStatement) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(
+        isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative
+        and isinstance(small.module, cst.Name) and small.module.value == "__future__"
+        for small in stmt.body
+    )
+
+
+def after_docstring(body) -> int:
+    return 1 if body and is_docstring(body[0]) else 0
+
+
+def after_imports(body, start: int) -> int:
+    """The index after the import lines that begin at `start`."""
+    while start < len(body) and is_import_line(body[start]):
+        start += 1
+    return start
+
+
+def after_leading_imports(body) -> int:
+    """Where lines go that belong with the module's imports: after its docstring and leading import lines."""
+    return after_imports(body, after_docstring(body))
+
+
+def _binds(stmt: cst.CSTNode, name: str) -> bool:
+    """Does a top-level statement bind `name` at module level (an import, an assignment, in an if/try/with too)?"""
+    found = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node):
+            return False  # a def binds its own name, its body binds locals
+
+        def visit_ClassDef(self, node):
+            return False
+
+        def visit_Lambda(self, node):
+            return False
+
+        def visit_ImportAlias(self, node):
+            bound = node.evaluated_alias or node.evaluated_name.split(".")[0]
+            found.append(bound == name)
+
+        def visit_AssignTarget(self, node):
+            found.append(isinstance(node.target, cst.Name) and node.target.value == name)
+
+    stmt.visit(Finder())
+    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        found.append(stmt.name.value == name)
+    return any(found)
+
+
+def after_binding(body, name: str) -> int:
+    """Where a top-level line using `name` can go first: after the statement that binds it (and the
+    import lines right after that one), never before the leading imports end; the end of the
+    leading imports when nothing at module level binds it."""
+    at = after_leading_imports(body)
+    for index, stmt in enumerate(body):
+        if _binds(stmt, name):
+            return max(at, after_imports(body, index + 1))
+    return at

@@ -8,7 +8,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods._rule import Rule
-from codemods.rules._syntax import dotted  # noqa: F401 - the rules use it as _tf.dotted
+from codemods.rules._syntax import dotted, head  # noqa: F401 - the rules use dotted as _tf.dotted
 
 TF = "tensorflow"
 TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf_api.json")
@@ -32,11 +32,9 @@ def tf_path(qualified):
 def tf_alias(rule, node=None):
     """The name this file binds to `tensorflow` (the head of `node` if it is one), else a new import."""
     if node is not None:
-        head = node
-        while isinstance(head, cst.Attribute):
-            head = head.value
-        if isinstance(head, cst.Name) and TF in rule.qualified_names(head):
-            return head.value
+        first = head(node)
+        if isinstance(first, cst.Name) and TF in rule.qualified_names(first):
+            return first.value
     for name, qualified in rule.state.table.toplevel.items():
         if qualified == TF:
             return name

@@ -4,7 +4,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods._rule import Rule
-from codemods.rules._syntax import InsideImport
+from codemods.rules._syntax import InsideImport, OutermostChain
 
 CONTRIB = "tensorflow.contrib"
 MANUAL = (
@@ -13,13 +13,9 @@ MANUAL = (
 )
 
 
-class ContribRule(InsideImport, Rule):
+class ContribRule(OutermostChain, InsideImport, Rule):
     ID = "contrib-removed"
     DESCRIPTION = "Report uses of tensorflow.contrib that no other rule converts, with the manual step."
-
-    def begin_file(self, state):
-        super().begin_file(state)
-        self._covered = set()
 
     def _unclaimed(self, name):
         inside = name == CONTRIB or name.startswith(CONTRIB + ".")
@@ -53,18 +49,11 @@ class ContribRule(InsideImport, Rule):
             if self._unclaimed(name):
                 self._flag(node, name)
 
-    def _check_use(self, node):
-        # Report a dotted chain once, at its outermost node. (Bare names are not checked: the
-        # import that bound them is reported, and a Name can be an attribute or keyword.)
-        if self.in_import or id(node) in self._covered:
-            return
-        inner = node
-        while isinstance(inner, cst.Attribute):
-            inner = inner.value
-            self._covered.add(id(inner))
-        names = [n for n in self.qualified_names(node) if self._unclaimed(n)]
-        if names:
-            self._flag(node, min(names))
-
     def visit_Attribute(self, node):
-        self._check_use(node)
+        # Bare names are not checked: the import that bound them is reported, and a Name can be
+        # an attribute or keyword.
+        if not self.in_import and self.outermost(node):
+            names = [n for n in self.qualified_names(node) if self._unclaimed(n)]
+            if names:
+                self._flag(node, min(names))
+        super().visit_Attribute(node)

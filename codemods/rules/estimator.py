@@ -8,6 +8,7 @@ import libcst as cst
 
 from codemods._rule import Rule
 from codemods.rules import _tf
+from codemods.rules._syntax import OutermostChain
 
 ESTIMATOR = ("tensorflow.estimator", "tensorflow.compat.v1.estimator", "tensorflow_estimator")
 NOTE = "runs on TF 2.21 through compat's Estimator (tensorflow-estimator 2.15 repaired by `import compat`)"
@@ -15,24 +16,17 @@ NOTE = "runs on TF 2.21 through compat's Estimator (tensorflow-estimator 2.15 re
 IMPORTABLE_FROM = "tensorflow.estimator"
 
 
-class EstimatorRule(Rule):
+class EstimatorRule(OutermostChain, Rule):
     ID = "tf-estimator"
     DESCRIPTION = "tf.estimator uses: ensure `import compat` so the Estimator exists on TF 2.21; report each use."
     CLAIMS = ESTIMATOR
-
-    def begin_file(self, state):
-        super().begin_file(state)
-        self._inner = set()
-
-    def visit_Attribute(self, node):
-        self._inner.add(id(node.value))
 
     def _found(self, node, name):
         _tf.ensure_compat(self)
         self.report(node, f"{name}: {NOTE}")
 
     def leave_Attribute(self, original_node, updated_node):
-        if id(original_node) not in self._inner:  # report a chain once, at its outermost name
+        if self.outermost(original_node):
             name = self.match_prefix(original_node, ESTIMATOR)
             if name:
                 self._found(original_node, name)

@@ -1,7 +1,8 @@
 """Graph-mode TF1 scripts (Session, placeholder, queue runners, slim.learning.train ...) get `tf.compat.v1.disable_eager_execution()` once.
 
 Where: first thing in the `if __name__ == "__main__":` block, so importing the module changes
-nothing; in a script without one that builds graphs at module level, right after its imports.
+nothing; in a script without one that builds graphs at module level, after its leading imports
+and after the statement that binds the name the call uses (`tf`), wherever that import is.
 A module that only uses them inside functions and has no main block is a library: the call
 belongs in the program that imports it, so that is reported instead. Not added when the file
 already switches eager execution or v2 behaviour off (or on).
@@ -11,6 +12,7 @@ import libcst as cst
 
 from codemods._rule import Rule
 from codemods.rules import _tf
+from codemods.rules._syntax import after_binding
 
 GRAPH_ONLY = (
     "Session",
@@ -45,10 +47,6 @@ def _is_main_guard(stmt):
     return texts == {"__name__", "__main__"}
 
 
-def _is_import(stmt):
-    return isinstance(stmt, cst.SimpleStatementLine) and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body)
-
-
 class GraphModeRule(Rule):
     ID = "graph-mode"
     DESCRIPTION = "Scripts using Session/placeholder/queue runners: tf.compat.v1.disable_eager_execution() once."
@@ -71,7 +69,7 @@ class GraphModeRule(Rule):
             self._switched = True
         elif names & GRAPH_NAMES:
             if not self._uses:
-                self._first_top = self.state.top  # for the report's position
+                self._first_top = self.state.top  # reported when the pass has left it
             self._uses.append(node)
             self._top_level_use |= self._depth == 0
 
@@ -79,41 +77,40 @@ class GraphModeRule(Rule):
         self.visit_Attribute(node)  # `from tensorflow import Session`
 
     def _call(self):
+        """(the statement, the name it uses)"""
         for name, qualified in self.state.table.toplevel.items():
             if qualified == "tensorflow.compat.v1":
-                return _tf.dotted(f"{name}.disable_eager_execution")
-        return _tf.dotted(f"{_tf.tf_alias(self)}.compat.v1.disable_eager_execution")
-
-    def _statement(self):
-        return cst.SimpleStatementLine(body=[cst.Expr(cst.Call(func=self._call()))])
+                call = f"{name}.disable_eager_execution"
+                break
+        else:
+            call = f"{_tf.tf_alias(self, self._uses[0])}.compat.v1.disable_eager_execution"
+        return cst.SimpleStatementLine(body=[cst.Expr(cst.Call(func=_tf.dotted(call)))]), call.split(".")[0]
 
     def leave_Module(self, original_node, updated_node):
         if not self._uses or self._switched:
             return updated_node
-        self.state.top = self._first_top
         body = list(updated_node.body)
         guards = [i for i, stmt in enumerate(body) if _is_main_guard(stmt)]
         first = self._uses[0]
         if guards:
             guard = body[guards[0]]
             block = guard.body
-            body[guards[0]] = guard.with_changes(body=block.with_changes(body=[self._statement(), *block.body]))
-            self.report(first, "graph-mode TF1 code: tf.compat.v1.disable_eager_execution() first in the __main__ block")
+            statement, _ = self._call()
+            body[guards[0]] = guard.with_changes(body=block.with_changes(body=[statement, *block.body]))
+            self.report(first, "graph-mode TF1 code: tf.compat.v1.disable_eager_execution() first in the __main__ block",
+                        statement=self._first_top)
         elif self._top_level_use:
-            at = 0
-            for index, stmt in enumerate(body):
-                if _is_import(stmt) or (index == 0 and isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Expr)):
-                    at = index + 1
-                elif at:
-                    break
-            body.insert(at, self._statement())
-            self.report(first, "graph-mode TF1 code at module level: tf.compat.v1.disable_eager_execution() after the imports")
+            statement, name = self._call()
+            body.insert(after_binding(body, name), statement)
+            self.report(first, "graph-mode TF1 code at module level: tf.compat.v1.disable_eager_execution() after the imports",
+                        statement=self._first_top)
         else:
             self.report(
                 first,
                 "graph-mode TF1 code in a module without a __main__ block",
                 severity="warning",
                 manual="call tf.compat.v1.disable_eager_execution() at the start of the program that uses this module",
+                statement=self._first_top,
             )
             return updated_node
         return updated_node.with_changes(body=body)

@@ -8,29 +8,20 @@ import libcst as cst
 
 from codemods._rule import Rule
 from codemods.rules import _tf
+from codemods.rules._syntax import OutermostChain, head
 
 LAYERS = "tensorflow.layers"
 
 
-class LayersRule(Rule):
+class LayersRule(OutermostChain, Rule):
     ID = "tf-layers"
     DESCRIPTION = "tf.layers -> tf.compat.v1.layers, working with Keras 3 installed (legacy Keras via compat)."
     CLAIMS = (LAYERS,)
 
-    def begin_file(self, state):
-        super().begin_file(state)
-        self._inner = set()
-
-    def visit_Attribute(self, node):
-        self._inner.add(id(node.value))
-
     def leave_Attribute(self, original_node, updated_node):
-        if id(original_node) in self._inner:
+        if not self.outermost(original_node):
             return updated_node
-        head = original_node
-        while isinstance(head, cst.Attribute):
-            head = head.value
-        if _tf.TF not in self.qualified_names(head):
+        if _tf.TF not in self.qualified_names(head(original_node)):
             return updated_node  # `from tensorflow import layers`: the import is rewritten instead
         name = self.match_prefix(original_node, (LAYERS,))
         if name is None:

@@ -10,7 +10,7 @@ equivalent is hand-written: `device_setter._RoundRobinStrategy(n)` -> `compat.de
 import libcst as cst
 
 from codemods._rule import Rule
-from codemods.rules._syntax import InsideImport
+from codemods.rules._syntax import InsideImport, OutermostChain, head_name
 from codemods.rules import _tf
 
 PRIVATE = "tensorflow.python"
@@ -18,7 +18,7 @@ ROUND_ROBIN = "tensorflow.python.training.device_setter._RoundRobinStrategy"
 MANUAL = "tensorflow.python is TensorFlow's private implementation: use the public tf.* or tf.compat.v1.* name of {name}"
 
 
-class PrivateRule(InsideImport, Rule):
+class PrivateRule(OutermostChain, InsideImport, Rule):
     ID = "tf-private"
     DESCRIPTION = "Private tensorflow.python.* imports -> public tf / tf.compat.v1 / compat names, else an error entry."
     CLAIMS = (PRIVATE,)
@@ -26,11 +26,7 @@ class PrivateRule(InsideImport, Rule):
     def begin_file(self, state):
         super().begin_file(state)
         self._private = _tf.api()["private"]
-        self._inner = set()
         self._unconverted = set()  # local names whose import must stay
-
-    def visit_Attribute(self, node):
-        self._inner.add(id(node.value))
 
     def _claimed(self, name):
         return _tf.claimed_by_others(self, name)
@@ -52,7 +48,7 @@ class PrivateRule(InsideImport, Rule):
         return updated_node
 
     def leave_Attribute(self, original_node, updated_node):
-        if self.in_import or id(original_node) in self._inner:
+        if self.in_import or not self.outermost(original_node):
             return updated_node
         name = self.match_prefix(original_node, (PRIVATE,))
         if name is None or self._claimed(name) or name.startswith(ROUND_ROBIN):
@@ -72,20 +68,16 @@ class PrivateRule(InsideImport, Rule):
         return _tf.dotted(f"{_tf.tf_alias(self)}.{public}")
 
     def _drop_import(self, node):
-        head = node
-        while isinstance(head, cst.Attribute):
-            head = head.value
-        source = self.state.table.imports.get(head.value) if isinstance(head, cst.Name) else None
-        if source and source.startswith(PRIVATE + ".") and head.value not in self._unconverted:
+        bound = head_name(node)
+        source = self.state.table.imports.get(bound) if bound else None
+        if source and source.startswith(PRIVATE + ".") and bound not in self._unconverted:
             parent, _, obj = source.rpartition(".")
-            self.remove_unused_import(parent, obj, head.value if head.value != obj else None)
+            self.remove_unused_import(parent, obj, bound if bound != obj else None)
 
     def _error(self, node, name):
-        head = node
-        while isinstance(head, cst.Attribute):
-            head = head.value
-        if isinstance(head, cst.Name):
-            self._unconverted.add(head.value)
+        bound = head_name(node)
+        if bound:
+            self._unconverted.add(bound)
         self.report(node, f"{name} is private TensorFlow with no public equivalent", severity="error", manual=MANUAL.format(name=name))
 
     # -- imports

@@ -12,7 +12,7 @@ The user's alias stays (`tensorflow.Session` stays `tensorflow.compat.v1.Session
 import libcst as cst
 
 from codemods._rule import Rule
-from codemods.rules._syntax import InsideImport
+from codemods.rules._syntax import InsideImport, OutermostChain
 from codemods.rules import _tf
 
 CASTS = {
@@ -52,7 +52,7 @@ def compatible(args, params):
     return all(_keyword(a) in names or "**" in names for a in args if a.keyword is not None)
 
 
-class Tf1ApiRule(InsideImport, Rule):
+class Tf1ApiRule(OutermostChain, InsideImport, Rule):
     ID = "tf1-api"
     DESCRIPTION = "TF1 symbols -> TF2 home or tf.compat.v1 (table derived from TensorFlow), TF2 semantic changes."
 
@@ -60,11 +60,7 @@ class Tf1ApiRule(InsideImport, Rule):
         super().begin_file(state)
         self._api = _tf.api()
         self._done = set()  # chains already rewritten at an inner part
-        self._inner = set()  # attribute chains that are the value of a longer chain
         self._called = set()
-
-    def visit_Attribute(self, node):
-        self._inner.add(id(node.value))
 
     def visit_Call(self, node):
         self._called.add(id(node.func))
@@ -100,7 +96,7 @@ class Tf1ApiRule(InsideImport, Rule):
             self._done.add(id(original_node))
             return updated_node
         path = self._path(original_node)
-        if path in self._api["v1_only_modules"] and id(original_node) in self._inner:
+        if path in self._api["v1_only_modules"] and not self.outermost(original_node):
             return updated_node  # `tf.app.flags.X`: decided for the whole chain (another rule may claim it)
         if path in CASTS and id(original_node) in self._called:
             return updated_node  # leave_Call turns it into tf.cast

@@ -11,6 +11,7 @@ TF_CONFIG by hand (an evaluator carved out of the workers, a returned dict ...) 
 import libcst as cst
 
 from codemods._rule import Rule
+from codemods.rules._syntax import after_docstring
 
 MANUAL = (
     "replace the hand-written TF_CONFIG rewrite with `from compat import tf_config; "
@@ -100,7 +101,7 @@ class TFConfigRule(Rule):
         if new is None:
             return updated_node
         body = updated_node.body.body
-        keep = [body[0]] if body and _is_docstring(body[0]) else []
+        keep = list(body[: after_docstring(body)])
         return updated_node.with_changes(body=updated_node.body.with_changes(body=[*keep, *new]))
 
     def leave_If(self, original_node, updated_node):
@@ -110,14 +111,6 @@ class TFConfigRule(Rule):
             return updated_node
         new = self._handle(original_node, "if")
         return cst.FlattenSentinel(new) if new is not None else updated_node
-
-
-def _is_docstring(stmt):
-    return (
-        isinstance(stmt, cst.SimpleStatementLine)
-        and isinstance(stmt.body[0], cst.Expr)
-        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
-    )
 
 
 def _mentions_tf_config(test):

@@ -49,6 +49,47 @@ class TestGraphModeRule(RuleTest):
         """
         self.assertCodemod(before, after)
 
+    def test_the_call_goes_after_the_import_that_binds_the_name_it_uses(self):
+        # after the leading imports would be before `tf` exists: NameError when the script starts
+        before = """
+            from __future__ import print_function
+            import sys
+            sys.path.insert(0, ".")
+            import tensorflow as tf
+            import numpy as np
+            x = tf.placeholder(tf.float32)
+        """
+        after = """
+            from __future__ import print_function
+            import sys
+            sys.path.insert(0, ".")
+            import tensorflow as tf
+            import numpy as np
+            tf.compat.v1.disable_eager_execution()
+            x = tf.placeholder(tf.float32)
+        """
+        self.assertCodemod(before, after)
+        before = """
+            \"\"\"Doc.\"\"\"
+            from __future__ import division
+            try:
+                import tensorflow.compat.v1 as tf
+            except ImportError:
+                import tensorflow as tf
+            sess = tf.Session()
+        """
+        after = """
+            \"\"\"Doc.\"\"\"
+            from __future__ import division
+            try:
+                import tensorflow.compat.v1 as tf
+            except ImportError:
+                import tensorflow as tf
+            tf.compat.v1.disable_eager_execution()
+            sess = tf.Session()
+        """
+        self.assertCodemod(before, after)
+
     def test_must_not_fire_on_tf2_code_switched_scripts_shadowed_names_strings(self):
         for source in (
             """
