@@ -2,7 +2,8 @@
 
 AddImportsVisitor builds a matcher-decorated import gatherer for every file (about 30 ms, more
 than a whole small file takes to migrate). The plain `import module [as alias]` imports our rules
-schedule are inserted here, after the module's leading imports, with the same result; anything
+schedule are inserted here, after the module's leading imports, with the same result (`import compat`
+earlier: before the first import that may load TensorFlow); anything
 else scheduled through `add_needed_import` (from-imports, relative ones) is left in the scratch for
 AddImportsVisitor to do.
 """
@@ -12,7 +13,7 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
-from codemods.rules._syntax import after_leading_imports
+from codemods.rules._syntax import after_leading_imports, before_third_party_imports, is_import_line
 
 
 def _present(module):
@@ -46,20 +47,26 @@ def add_plain_imports(module: cst.Module, context: CodemodContext, needs_compat:
     wanted = [(imp.module_name, imp.alias if imp.alias != imp.module_name else None) for imp in plain]
     present = _present(module)
     if needs_compat and not _binds(present | set(wanted), COMPAT):
-        wanted.append((COMPAT, None))
-    lines = []
+        wanted.insert(0, (COMPAT, None))
+    # those binding `compat` run its set-up, which must come before TensorFlow loads; the others go with the imports
+    lines = {True: [], False: []}
     for key in wanted:
         if key in present:
             continue
         present.add(key)
         alias = cst.AsName(name=cst.Name(key[1])) if key[1] else None
-        name = cst.parse_expression(key[0])
-        lines.append(cst.SimpleStatementLine(body=[cst.Import(names=[cst.ImportAlias(name=name, asname=alias)])]))
-    if not lines:
-        return module
+        line = cst.SimpleStatementLine(body=[cst.Import(names=[cst.ImportAlias(name=cst.parse_expression(key[0]), asname=alias)])])
+        lines[_binds({key}, COMPAT)].append(line)
     body = list(module.body)
-    at = after_leading_imports(body)
-    if at < len(body) and not body[at].leading_lines:
+    body = _insert(body, before_third_party_imports(body), lines[True])
+    body = _insert(body, after_leading_imports(body), lines[False])
+    return module.with_changes(body=body)
+
+
+def _insert(body, at, lines):
+    if not lines:
+        return body
+    if at < len(body) and not body[at].leading_lines and not is_import_line(body[at]):
         # keep the imports apart from the code as AddImportsVisitor does
         body[at] = body[at].with_changes(leading_lines=[cst.EmptyLine()])
-    return module.with_changes(body=body[:at] + lines + body[at:])
+    return body[:at] + lines + body[at:]

@@ -5,7 +5,10 @@ knowing when a node is inside an import; docstrings, and the places in a module 
 added lines go (after the leading imports, after the statement binding a name).
 """
 
+import sys
+
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
 
 def dotted(name: str) -> cst.Name | cst.Attribute:
@@ -113,6 +116,32 @@ def after_imports(body, start: int) -> int:
     while start < len(body) and is_import_line(body[start]):
         start += 1
     return start
+
+
+def _stdlib_only(stmt: cst.BaseStatement) -> bool:
+    """An import line of `__future__` and standard-library modules only (none of which imports TensorFlow)."""
+    if not is_import_line(stmt):
+        return False
+    for small in stmt.body:
+        if isinstance(small, cst.ImportFrom):
+            if small.relative or small.module is None:
+                return False
+            modules = [get_full_name_for_node(small.module)]
+        else:
+            modules = [get_full_name_for_node(alias.name) for alias in small.names]
+        if any(m.split(".")[0] not in sys.stdlib_module_names and m != "__future__" for m in modules):
+            return False
+    return True
+
+
+def before_third_party_imports(body) -> int:
+    """Where an import that must run before TensorFlow loads goes: after the docstring and the leading
+    `__future__` and standard-library imports, before the first import of anything else (a project
+    module imported first may import TensorFlow itself)."""
+    at = after_docstring(body)
+    while at < len(body) and _stdlib_only(body[at]):
+        at += 1
+    return at
 
 
 def after_leading_imports(body) -> int:

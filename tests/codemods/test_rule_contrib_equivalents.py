@@ -16,10 +16,10 @@ class TestContribEquivalentsRule(RuleTest):
             hparams = HParams(batch_size=32)
         """
         after = """
+            import compat
             import tensorflow as tf
             from compat.hparams import HParams
             import compat.hparams as compat_hparams
-            import compat
 
             defaults = compat_hparams.HParams(learning_rate=0.1)
             hparams = HParams(batch_size=32)
@@ -35,9 +35,9 @@ class TestContribEquivalentsRule(RuleTest):
             other = RunConfig(model_dir="/tmp/n")
         """
         after = """
+            import compat
             import tensorflow as t
             from compat.estimator import RunConfig
-            import compat
 
             config = t.estimator.RunConfig(model_dir="/tmp/m", save_checkpoints_steps=10)
             other = RunConfig(model_dir="/tmp/n")

@@ -16,9 +16,8 @@ class TestDeviceRule(RuleTest):
                 pass
         """
         after = """
-            import tensorflow as tf
             import compat
-
+            import tensorflow as tf
             with compat.device(tf.train.replica_device_setter(cluster=cluster)):
                 pass
             with compat.device(setter):

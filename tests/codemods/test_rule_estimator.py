@@ -13,10 +13,34 @@ class TestEstimatorRule(RuleTest):
             est = tf.estimator.Estimator(model_fn=model_fn)
         """
         after = """
+            import compat
             import tensorflow as tf
+            est = tf.estimator.Estimator(model_fn=model_fn)
+        """
+        self.assertCodemod(before, after)
+
+    def test_compat_is_imported_before_anything_that_can_import_tensorflow(self):
+        # a project module imported first may import TensorFlow: compat must set up before that
+        before = """
+            \"\"\"Train.\"\"\"
+            from __future__ import print_function
+            import os
+            import sys
+
+            import my_model
+            import tensorflow as tf
+            est = tf.estimator.Estimator(model_fn=my_model.model_fn)
+        """
+        after = """
+            \"\"\"Train.\"\"\"
+            from __future__ import print_function
+            import os
+            import sys
             import compat
 
-            est = tf.estimator.Estimator(model_fn=model_fn)
+            import my_model
+            import tensorflow as tf
+            est = tf.estimator.Estimator(model_fn=my_model.model_fn)
         """
         self.assertCodemod(before, after)
 
@@ -35,10 +59,9 @@ class TestEstimatorRule(RuleTest):
             est = E(model_fn, config=RunConfig())
         """
         after = """
+            import compat
             from compat.estimator import RunConfig, Estimator as E
             from tensorflow.estimator.export import ServingInputReceiver
-            import compat
-
             est = E(model_fn, config=RunConfig())
         """
         self.assertCodemod(before, after)

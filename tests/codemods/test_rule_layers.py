@@ -14,9 +14,8 @@ class TestLayersRule(RuleTest):
             net = tf.layers.dense(tf.layers.flatten(net), 10)
         """
         after = """
-            import tensorflow as tf
             import compat
-
+            import tensorflow as tf
             net = tf.compat.v1.layers.conv2d(images, 16, 3)
             net = tf.compat.v1.layers.dense(tf.compat.v1.layers.flatten(net), 10)
         """
@@ -28,9 +27,8 @@ class TestLayersRule(RuleTest):
             net = layers.dense(x, 3)
         """
         after = """
-            from tensorflow.compat.v1 import layers
             import compat
-
+            from tensorflow.compat.v1 import layers
             net = layers.dense(x, 3)
         """
         self.assertCodemod(before, after)

@@ -16,9 +16,8 @@ class TestPrivateRule(RuleTest):
             strategy = device_setter._RoundRobinStrategy(2)
         """
         after = """
-            import tensorflow as tf
             import compat.devices
-
+            import tensorflow as tf
             fn = tf.compat.v1.train.replica_device_setter(cluster=c)
             step = tf.compat.v1.train.get_or_create_global_step()
             strategy = compat.devices.RoundRobin(range(2))

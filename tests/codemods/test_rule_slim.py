@@ -54,10 +54,10 @@ class TestSlimRule(RuleTest):
             import tensorflow.contrib.slim.nets as nets
         """
         after = """
+            import compat.slim
             from tf_slim.nets import resnet_v1
             from tf_slim import arg_scope
             import tf_slim.nets as nets
-            import compat.slim
         """
         self.assertCodemod(before, after)
 

@@ -113,6 +113,6 @@ def test_the_table_is_derived_from_tensorflow_not_typed():
 
 def test_names_another_active_rule_claims_are_left_to_it():
     source = "import tensorflow as tf\ny = tf.layers.dense(x, 1)\n"
-    alone = "import tensorflow as tf\nimport compat\n\ny = tf.compat.v1.layers.dense(x, 1)\n"
+    alone = "import compat\nimport tensorflow as tf\ny = tf.compat.v1.layers.dense(x, 1)\n"
     assert apply(source, Tf1ApiRule).module.code == alone
     assert apply(source, Tf1ApiRule, claims_of=[LayersRule]).module.code == source
