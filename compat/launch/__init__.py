@@ -4,11 +4,24 @@
 
 One process per task on 127.0.0.1 with free ports and that task's TF_CONFIG in the chosen
 dialect; output prefixed `[worker:1]` and logged per task; the job's status is the chief's.
+No task outlives the launcher: each runs in its own process group, stopped as a whole, and a
+watchdog process stops them if the launcher itself is killed.
 Tests and users drive the same machinery from Python with `LocalCluster`.
 """
 
+from compat.launch._errors import LaunchError
 from compat.launch._kubeflow import tfjob_manifest, write_manifest
 from compat.launch._layout import LAUNCH_DIALECTS, Layout, free_ports
-from compat.launch._processes import LocalCluster, exit_status
+from compat.launch._processes import Interrupted, LocalCluster, exit_status
 
-__all__ = ["LAUNCH_DIALECTS", "Layout", "LocalCluster", "exit_status", "free_ports", "tfjob_manifest", "write_manifest"]
+__all__ = [
+    "LAUNCH_DIALECTS",
+    "Interrupted",
+    "LaunchError",
+    "Layout",
+    "LocalCluster",
+    "exit_status",
+    "free_ports",
+    "tfjob_manifest",
+    "write_manifest",
+]
