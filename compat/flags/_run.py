@@ -1,6 +1,7 @@
 """`run(main)`: what `tf.app.run` did, on absl; and one line, not a traceback, for a mistake at import."""
 
 import sys
+from typing import Callable, Optional
 
 from absl import app as absl_app
 
@@ -9,7 +10,7 @@ from compat.errors import CompatError
 from compat.flags._registry import parse_known_or_exit
 
 
-def run(main=None, argv=None):
+def run(main: Optional[Callable] = None, argv: Optional[list] = None) -> None:
     """Parse flags from argv (dashed names accepted) and call `main(remaining_argv)`; exit with its result."""
     if main is None:
         main = sys.modules["__main__"].main

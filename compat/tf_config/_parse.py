@@ -23,7 +23,8 @@ def from_environment(environ=None):
     return ClusterConfig.local()
 
 
-def from_string(text, source="TF_CONFIG"):
+def from_string(text: str, source: str = "TF_CONFIG") -> ClusterConfig:
+    """Parse TF_CONFIG JSON text; `source` names the document in error messages."""
     try:
         value = json.loads(text)
     except (TypeError, ValueError) as err:
@@ -34,7 +35,8 @@ def from_string(text, source="TF_CONFIG"):
     return from_dict(value, source=source)
 
 
-def from_dict(value, source="TF_CONFIG"):
+def from_dict(value: object, source: str = "TF_CONFIG") -> ClusterConfig:
+    """Validate a decoded TF_CONFIG in any readable dialect; bad input raises `TFConfigError` naming the field."""
     if not isinstance(value, dict):
         raise TFConfigError(source, f"must be a JSON object, got {type(value).__name__}")
     raw_cluster = value.get("cluster")
@@ -71,7 +73,8 @@ def _read_cluster(source, raw_cluster):
     cluster = {}
     seen = {}
     for job, addresses in raw_cluster.items():
-        field = f"{source}.cluster.{job}"
+        # A job name is user text: quote one that would not print on one line.
+        field = f"{source}.cluster.{job}" if job.isprintable() and job else f"{source}.cluster[{job!r}]"
         canonical = dialect.job_of(job)
         if canonical is None:
             names = ", ".join(dialect.jobs.values())

@@ -3,13 +3,14 @@
 import contextlib
 import json
 import os
+from typing import Optional
 
 from compat.errors import TFConfigError
 from compat.tf_config._dialects import DEFAULT, DIALECTS, dialect_named
-from compat.tf_config._model import CHIEF, EVALUATOR, PS, WORKER
+from compat.tf_config._model import CHIEF, EVALUATOR, PS, WORKER, ClusterConfig
 
 
-def to_dict(config, dialect=None):
+def to_dict(config: ClusterConfig, dialect: Optional[str] = None) -> dict:
     """TF_CONFIG as a dict in `dialect` (default: the one the config was read in)."""
     dialect = dialect_named(dialect or (config.dialect if config.dialect in DIALECTS else DEFAULT.name))
     if not config.is_distributed:

@@ -46,6 +46,8 @@ argvs = st.lists(tokens, max_size=6).map(lambda rest: ["prog", *rest])
 @example(["prog", "--num_gpus=\u00b2"])
 @example(["prog", "--train-batch-size", "\u0662"])
 @example(["prog", "--variable_strategy=TPU"])
+@example(["prog", "--train_batch_size=\x85"])
+@example(["prog", "--nosync=1"])
 def test_any_argv_parses_or_is_one_line_with_exit_2(capsys, argv):
     fv = _fresh()
     capsys.readouterr()
@@ -53,7 +55,7 @@ def test_any_argv_parses_or_is_one_line_with_exit_2(capsys, argv):
         rest = parse_known_or_exit(argv, fv)
     except SystemExit as stop:
         err = capsys.readouterr().err
-        assert stop.code == 2 and err.count("\n") == 1 and "error: " in err, err
+        assert stop.code == 2 and len(err.splitlines()) == 1 and "error: " in err, err
     else:
         assert rest[0] == "prog" and set(rest[1:]) <= set(argv[1:])
         assert isinstance(fv.train_batch_size, int) and isinstance(fv.num_gpus, int)
@@ -84,6 +86,7 @@ flags.run(lambda argv: print("ran", argv[1:]))
 @given(argvs)
 @example(["prog", "--train-batch-size=\u00b2"])
 @example(["prog", "--helpfull"])
+@example(["prog", "--train_batch_size=\u2028"])
 @example(["prog", "--variable_strategy=TPU", "--num_gpus=two"])
 def test_a_script_exits_0_1_or_one_line_with_2(run_py, argv):
     result = run_py(SCRIPT, *argv[1:], timeout=120)
