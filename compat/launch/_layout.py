@@ -8,8 +8,9 @@ from compat.errors import TFConfigError
 from compat.launch._errors import LaunchError
 
 LAUNCH_DIALECTS = tf_config.LAUNCH_DIALECTS
-# Every task of a local cluster runs on this machine and costs the launcher a reserved port, a
-# pipe and a log file; beyond this many tasks a run exhausts the usual limit of 1024 open files.
+# Every task of a local cluster runs on this machine and costs the launcher open files (a reserved
+# port, then an output pipe and a log file): 256 tasks that stay up run under the usual limit of
+# 1024 (`ulimit -n`; measured), and far larger counts only exhaust it.
 MAX_LOCAL_TASKS = 256
 
 

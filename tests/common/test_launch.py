@@ -197,6 +197,20 @@ def test_no_grandchild_survives_when_the_launcher_is_killed(tmp_path):
         _kill_groups(pids)
 
 
+def _children():
+    """Pids of this process's live children (the cluster's tasks and its watchdog among them)."""
+    children = []
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{name}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid() and fields[0] != "Z":
+            children.append(int(name))
+    return children
+
+
 def test_background_processes_of_a_finished_task_are_stopped_with_the_cluster(tmp_path):
     # The shell exits at once; its background sleep stays in the task's group, holding its output pipe.
     command = ["sh", "-c", "sleep 30 & echo $!"]
@@ -206,6 +220,7 @@ def test_background_processes_of_a_finished_task_are_stopped_with_the_cluster(tm
             assert cluster.wait(timeout=10, grace=0.5) == 0
             pids = [int(cluster.logs()[cluster.chief_task].split()[0])]
         assert _all_gone(pids, within=5) == []
+        assert _children() == []  # the watchdog is gone too
     finally:
         _kill_groups(pids)
 
