@@ -5,6 +5,7 @@ import re
 from typing import List
 
 from compat.launch._errors import LaunchError, reason
+from compat.launch._layout import Layout
 
 # The training operator finds the training container by this name and injects TF_CONFIG.
 CONTAINER_NAME = "tensorflow"
@@ -26,7 +27,9 @@ def check_name(name: str) -> str:
     return name
 
 
-def tfjob_manifest(layout, command: List[str], image: str, name: str = "uai-job", restart_policy: str = "OnFailure"):
+def tfjob_manifest(
+    layout: Layout, command: List[str], image: str, name: str = "uai-job", restart_policy: str = "OnFailure"
+) -> dict:
     """The TFJob as a dict; `json.dumps` of it is also valid YAML for `kubectl apply -f`."""
     check_name(name)
     if not image:

@@ -2,6 +2,7 @@
 
 import dataclasses
 import socket
+from typing import List
 
 from compat import tf_config
 from compat.errors import TFConfigError
@@ -14,7 +15,7 @@ LAUNCH_DIALECTS = tf_config.LAUNCH_DIALECTS
 MAX_LOCAL_TASKS = 256
 
 
-def free_ports(count, host="127.0.0.1"):
+def free_ports(count: int, host: str = "127.0.0.1") -> List[int]:
     """`count` distinct ports free right now; all are held open together so none repeats."""
     sockets = []
     try:
@@ -38,7 +39,7 @@ class Layout:
     evaluator: bool = False
     dialect: str = "chief"
 
-    def validate(self):
+    def validate(self) -> "Layout":
         dialect = tf_config.dialect_named(self.dialect, "--dialect", LAUNCH_DIALECTS)
         if self.chief not in (0, 1):
             raise TFConfigError("--chief", f"a cluster has at most one chief, got {self.chief}")
@@ -61,7 +62,7 @@ class Layout:
         order = [("ps", self.ps), ("chief", self.chief), ("worker", self.workers), ("evaluator", int(self.evaluator))]
         return [tf_config.Task(job, i) for job, count in order for i in range(count)]
 
-    def cluster(self, host="127.0.0.1"):
+    def cluster(self, host: str = "127.0.0.1") -> tf_config.ClusterConfig:
         """A `ClusterConfig` (no task yet) with a free port per task."""
         self.validate()
         total = self.chief + self.workers + self.ps + int(self.evaluator)

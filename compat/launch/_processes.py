@@ -7,9 +7,13 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Dict, List, Mapping, Optional
+from typing import Callable, Dict, List, Mapping, Optional, Sequence
 
 from compat.launch._errors import LaunchError, reason
+from compat.launch._layout import Layout
+from compat.tf_config import Task
+
+Echo = Callable[[bytes], None]
 
 _WATCHDOG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_watchdog.py")
 
@@ -77,7 +81,10 @@ class TaskProcess:
     stopped with it even when the task itself has already exited.
     """
 
-    def __init__(self, task, command, env, log_path, echo, cwd=None):
+    def __init__(
+        self, task: Task, command: Sequence[str], env: Mapping[str, str], log_path: str, echo: Optional[Echo],
+        cwd: Optional[str] = None,
+    ) -> None:
         self.task = task
         self.command = list(command)
         self.env = env
@@ -111,7 +118,7 @@ class TaskProcess:
         self._pump.start()
         return self
 
-    def _copy_output(self, log):
+    def _copy_output(self, log) -> None:
         # Reads to the end whatever fails downstream: a task writing to a pipe nobody reads blocks.
         prefix = f"[{self.task}] ".encode()
         echo = self.echo
@@ -130,7 +137,7 @@ class TaskProcess:
                         echo = None  # a closed stdout (`| head`): the log still has the output
         self.process.stdout.close()
 
-    def poll(self):
+    def poll(self) -> Optional[int]:
         return self.process.poll()
 
     def group_alive(self) -> bool:
@@ -158,7 +165,7 @@ class TaskProcess:
             except ProcessLookupError:
                 self._group_gone = True
 
-    def wait(self, timeout=None):
+    def wait(self, timeout: Optional[float] = None) -> int:
         code = self.process.wait(timeout)
         # The output pipe ends only when the task's children have closed it too: while they run,
         # the reader gets a moment to copy what the task itself wrote, not the full 5 s.
@@ -182,7 +189,10 @@ class LocalCluster:
     same if this process dies first, even by SIGKILL.
     """
 
-    def __init__(self, layout, command, log_dir, echo=None, env=None, cwd=None, keep_going=False):
+    def __init__(
+        self, layout: Layout, command: Sequence[str], log_dir: str, echo: Optional[Echo] = None,
+        env: Optional[Mapping[str, str]] = None, cwd: Optional[str] = None, keep_going: bool = False,
+    ) -> None:
         self.layout = layout.validate()
         self.command = list(command)
         self.log_dir = log_dir
@@ -192,13 +202,13 @@ class LocalCluster:
         self.keep_going = keep_going
         self.cluster = layout.cluster()
         self.configs = layout.task_configs(self.cluster)
-        self.tasks: Dict[object, TaskProcess] = {}
+        self.tasks: Dict[Task, TaskProcess] = {}
         self.interrupted: Optional[int] = None
         self._watchdog: Optional[_Watchdog] = None
         self._started: List[TaskProcess] = []
 
     # -- lifecycle ----------------------------------------------------------------------
-    def _log_path(self, task) -> str:
+    def _log_path(self, task: Task) -> str:
         return os.path.join(self.log_dir, f"{task.type}-{task.index}.log")
 
     def _check_can_start(self) -> None:
@@ -213,7 +223,7 @@ class LocalCluster:
         except (OSError, ValueError) as err:  # ValueError: a NUL byte in the path
             raise LaunchError("--log-dir", f"cannot write logs in {self.log_dir!r}: {reason(err)}") from None
 
-    def start_task(self, task) -> TaskProcess:
+    def start_task(self, task: Task) -> TaskProcess:
         """(Re)start one task with its TF_CONFIG; its log file is appended to across restarts."""
         if self._watchdog is None:
             self._watchdog = _Watchdog()
@@ -234,10 +244,10 @@ class LocalCluster:
             raise
         return self
 
-    def __enter__(self):
+    def __enter__(self) -> "LocalCluster":
         return self.start()
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         self.stop()
 
     def stop(self, grace: float = 5.0) -> None:
@@ -278,17 +288,17 @@ class LocalCluster:
         else:
             self.signal_all(signal.SIGKILL)
 
-    def kill(self, task, signum=signal.SIGKILL):
+    def kill(self, task: Task, signum: int = signal.SIGKILL) -> int:
         self.tasks[task].signal(signum)
         return self.tasks[task].wait()
 
     # -- the job's outcome ----------------------------------------------------------------
     @property
-    def chief_task(self):
+    def chief_task(self) -> Task:
         job = "chief" if self.layout.chief else "worker"
         return next(task for task in self.tasks if task.type == job and task.index == 0)
 
-    def wait(self, timeout=None, poll=0.2, grace=10.0):
+    def wait(self, timeout: Optional[float] = None, poll: float = 0.2, grace: float = 10.0) -> int:
         """Wait for the chief; return the job's exit status.
 
         The status is the chief's, or that of the first other task that fails before the
@@ -323,7 +333,7 @@ class LocalCluster:
             time.sleep(poll)
         return True
 
-    def logs(self):
+    def logs(self) -> Dict[Task, str]:
         """{task: text of its log file so far}."""
         out = {}
         for task, proc in self.tasks.items():
