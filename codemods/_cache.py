@@ -26,6 +26,10 @@ def engine_fingerprint():
     return digest.hexdigest()
 
 
+def _digest(new):
+    return hashlib.sha256(new).hexdigest() if new is not None else None
+
+
 def default_dir():
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "uai-migrate")
@@ -43,19 +47,26 @@ class Cache:
         return self.directory / key[:2] / f"{key}.json"
 
     def get(self, key):
+        """The cached outcome for `key`, or None when missing or not provably the one stored for it."""
         try:
             record = json.loads(self._path(key).read_text())
+            new = base64.b64decode(record["new"], validate=True) if record["new"] is not None else None
+            # a record copied, truncated or edited on disk must not become a user's file
+            if record["key"] != key or record["new_sha256"] != _digest(new):
+                return None
             return Outcome(
-                new=base64.b64decode(record["new"]) if record["new"] is not None else None,
+                new=new,
                 entries=[Entry.from_dict(e) for e in record["entries"]],
                 diffs=[tuple(d) for d in record["diffs"]],
                 skipped=record["skipped"],
             )
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, RecursionError, MemoryError):
             return None  # missing or unreadable: compute again
 
     def put(self, key, outcome):
         record = {
+            "key": key,
+            "new_sha256": _digest(outcome.new),
             "new": base64.b64encode(outcome.new).decode() if outcome.new is not None else None,
             "entries": [e.to_dict() for e in outcome.entries],
             "diffs": outcome.diffs,

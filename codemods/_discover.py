@@ -1,9 +1,16 @@
-"""Which files a run covers: Python files and notebooks under the given paths, never outside them."""
+"""Which files a run covers: Python files and notebooks under the given paths, never outside them.
+
+Also the checks that make a run safe before it touches anything: an `--out` that is, holds or
+lies inside an input (copying a file onto itself deletes it), an `--out` holding files this tool
+did not write, two inputs landing on one output path, PATHs that are not regular files.
+"""
 
 import dataclasses
+import errno
 import os
+import stat
 
-from codemods._report import IO, Entry
+from codemods._report import IO, THIRD_PARTY, Entry
 from compat.errors import CompatError
 
 # Folders that hold tools, caches or other people's code, never the user's scripts.
@@ -11,11 +18,15 @@ EXCLUDED_DIRS = frozenset(
     {".git", ".hg", ".svn", "__pycache__", ".nox", ".tox", ".venv", "venv", "node_modules",
      ".ipynb_checkpoints", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
 )
+# Installed third-party code, whatever the virtual environment around it is called.
+PACKAGE_DIRS = frozenset({"site-packages", "dist-packages"})
 KINDS = {".py": "python", ".pyw": "python", ".ipynb": "notebook"}
+# Written into an --out folder: a later run may write there again (it only holds our own output).
+OUT_MARKER = ".uai-migrate-out"
 
 
 class MigratePathError(CompatError):
-    """A path given to uai-migrate does not exist or cannot be read."""
+    """A path given to uai-migrate does not exist, cannot be read, or cannot be written safely."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -23,14 +34,23 @@ class Item:
     path: str  # as shown to the user
     real: str  # the file to read and replace (a named symlink resolved)
     rel: str  # relative path under --out
-    kind: str | None  # python | notebook | None (other file: only copied under --out)
+    kind: str | None  # python | notebook | None (other file or symlink: only copied under --out)
 
 
-def _inside(path, root):
+def _inside(path: str, root: str) -> bool:
     return os.path.commonpath([path, root]) == root
 
 
-def _walk(top, prefix, skip, notes):
+def _third_party(path: str, name: str) -> str | None:
+    """Why the folder `path` holds no user code, or None."""
+    if name in PACKAGE_DIRS:
+        return "installed packages: not migrated"
+    if os.path.isfile(os.path.join(path, "pyvenv.cfg")):
+        return "virtual environment: not migrated"
+    return None
+
+
+def _walk(top, rel_top, skip, notes):
     root = os.path.realpath(top)
     for folder, dirs, files in os.walk(top, onerror=lambda err: notes.append(_unreadable(err))):
         kept = []
@@ -38,16 +58,21 @@ def _walk(top, prefix, skip, notes):
             path = os.path.join(folder, name)
             if name in EXCLUDED_DIRS or os.path.realpath(path) in skip:
                 continue
-            if os.path.islink(path) and not _inside(os.path.realpath(path), root):
-                notes.append(_outside(path))
-                continue
             if os.path.islink(path):
-                continue  # its target is inside the tree and visited there
+                if not _inside(os.path.realpath(path), root):
+                    notes.append(_outside(path))
+                else:  # its target is inside the tree and visited there; --out re-creates the link
+                    yield Item(path, path, os.path.join(rel_top, os.path.relpath(path, top)), None)
+                continue
+            reason = _third_party(path, name)
+            if reason:
+                notes.append(Entry(rule=THIRD_PARTY, severity="info", message=reason, path=path))
+                continue
             kept.append(name)
         dirs[:] = kept
         for name in sorted(files):
             path = os.path.join(folder, name)
-            rel = os.path.join(prefix, os.path.relpath(path, top))
+            rel = os.path.join(rel_top, os.path.relpath(path, top))
             kind = KINDS.get(os.path.splitext(name)[1])
             if os.path.islink(path):
                 target = os.path.realpath(path)
@@ -67,23 +92,69 @@ def _unreadable(err):
     return Entry(rule=IO, severity="error", message=f"cannot read: {err.strerror}", path=err.filename or "")
 
 
-def discover(paths, out=None):
-    """Return (items, notes). Raises MigratePathError for a path that does not exist."""
-    skip = {os.path.realpath(out)} if out else set()
-    items, notes, seen = [], [], set()
+def _check_given(given: str) -> None:
+    if os.path.islink(given) and not os.path.exists(given):
+        try:
+            os.stat(given)
+        except OSError as err:
+            if err.errno == errno.ELOOP:
+                raise MigratePathError(f"{given}: symlink loop") from None
+        raise MigratePathError(f"{given}: broken symlink (to {os.readlink(given)})")
+    if not os.path.lexists(given):
+        raise MigratePathError(f"{given}: no such file or directory")
+    if not os.access(given, os.R_OK):
+        raise MigratePathError(f"{given}: permission denied")
+    mode = os.stat(given).st_mode
+    if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+        raise MigratePathError(f"{given}: not a regular file or folder")
+
+
+def check_out(paths: list[str], out: str) -> None:
+    """Refuse an --out that overlaps an input or holds files that are not an earlier output of ours."""
+    target = os.path.realpath(out)
     for given in paths:
-        if not os.path.lexists(given):
-            raise MigratePathError(f"{given}: no such file or directory")
-        if not os.access(given, os.R_OK):
-            raise MigratePathError(f"{given}: permission denied")
-        prefix = os.path.basename(os.path.normpath(given)) if len(paths) > 1 else ""
+        real = os.path.realpath(given)
+        if _inside(target, real) or _inside(real, target):
+            raise MigratePathError(f"--out {out}: is, holds or lies inside the input {given}; choose another folder")
+    if os.path.lexists(out):
+        if not os.path.isdir(out):
+            raise MigratePathError(f"--out {out}: exists and is not a folder")
+        entries = os.listdir(out)
+        if entries and OUT_MARKER not in entries:
+            raise MigratePathError(
+                f"--out {out}: folder is not empty and was not written by uai-migrate; choose a new or empty folder"
+            )
+
+
+def _rel_root(paths):
+    """Output paths are relative to this: the folder given alone, else the inputs' common folder."""
+    if len(paths) == 1:
+        given = os.path.abspath(paths[0])
+        return given if os.path.isdir(given) else os.path.dirname(given)
+    return os.path.commonpath([os.path.dirname(os.path.abspath(p)) for p in paths])
+
+
+def discover(paths: list[str], out: str | None = None) -> tuple[list[Item], list[Entry]]:
+    """Return (items, notes). Raises MigratePathError for a path that cannot be used."""
+    for given in paths:
+        _check_given(given)
+    if out is not None:
+        check_out(paths, out)
+    skip = {os.path.realpath(out)} if out else set()
+    root = _rel_root(paths)
+    items, notes, seen, rels = [], [], set(), {}
+    for given in paths:
+        rel_top = os.path.relpath(os.path.abspath(given), root)
         if os.path.isdir(given):
-            found = _walk(given, prefix, skip, notes)
+            found = _walk(given, "" if rel_top == "." else rel_top, skip, notes)
         else:
             name = os.path.basename(given)
-            found = [Item(given, os.path.realpath(given), name, KINDS.get(os.path.splitext(name)[1], "python"))]
+            found = [Item(given, os.path.realpath(given), rel_top, KINDS.get(os.path.splitext(name)[1], "python"))]
         for item in found:
-            if item.real not in seen or item.kind is None:
-                seen.add(item.real)
-                items.append(item)
+            if item.real in seen and item.kind is not None:
+                continue
+            seen.add(item.real)
+            if out is not None and rels.setdefault(item.rel, item.path) != item.path:
+                raise MigratePathError(f"--out {out}: {rels[item.rel]} and {item.path} would both go to {item.rel}")
+            items.append(item)
     return items, notes

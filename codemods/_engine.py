@@ -1,6 +1,7 @@
 """Migrate one file's bytes: the work a worker process does. Pure: bytes in, outcome out."""
 
 import ast
+import codecs
 import dataclasses
 import difflib
 import re
@@ -15,6 +16,10 @@ from codemods.rules import select
 
 # A file that mentions none of these cannot use anything a rule rewrites: skip it unparsed.
 PREFILTER = re.compile(rb"tensorflow|uaitrain|uflag|uai_dist")
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"),
+)
 _PY2_HINTS = ("Missing parentheses in call to", "print", "exec")
 PY2_MANUAL = "port this file to Python 3, then run uai-migrate again"
 
@@ -82,7 +87,21 @@ def _python2_port(text, options):
     return py2.port(text)
 
 
+def _wide_encoding(data):
+    """A reason Python cannot read these bytes as source at all (UTF-16/32, NUL bytes), or None."""
+    for bom, name in _WIDE_BOMS:
+        if data.startswith(bom):
+            return f"{name} encoded; Python reads source only as UTF-8 or a PEP 263 encoding"
+    if b"\0" in data:
+        return "contains NUL bytes (UTF-16 without a byte order mark, or not text)"
+    return None
+
+
 def migrate_python(data, options):
+    wide = _wide_encoding(data)
+    if wide:  # the TensorFlow prefilter cannot see through it either: never report such a file as unchanged
+        return Outcome(None, [Entry(rule=PARSE, severity="error", message=f"file skipped: {wide}",
+                                    manual="save the file as UTF-8, then run uai-migrate again")], skipped=True)
     if not PREFILTER.search(data):
         return Outcome(None, [])
     try:
@@ -154,4 +173,14 @@ def migrate_notebook(data, options):
 
 
 def migrate(kind, data, options):
-    return (migrate_notebook if kind == "notebook" else migrate_python)(data, options)
+    """The Outcome for one file: never raises, so one odd file cannot stop a whole tree."""
+    try:
+        return (migrate_notebook if kind == "notebook" else migrate_python)(data, options)
+    except RecursionError:
+        # valid Python nested deeper than the parser or a tree walk can follow
+        message = "file skipped: nested too deeply to migrate"
+        manual = "split the deeply nested expression, then run uai-migrate again"
+    except Exception as err:  # noqa: BLE001 - reported with the file instead of aborting the run
+        message = f"file skipped: uai-migrate failed on it ({type(err).__name__}: {err})"
+        manual = "please report this file to the uai-compat maintainers"
+    return Outcome(None, [Entry(rule=PARSE, severity="error", message=message, manual=manual)], skipped=True)

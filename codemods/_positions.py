@@ -49,17 +49,21 @@ def _source_text(node):
 
 
 class _Source:
-    """The file's lines as UTF-8 bytes: ast offsets count bytes, entries count characters."""
+    """The file's lines as UTF-8 bytes: ast offsets count bytes, entries count characters.
+
+    Lines end where Python's tokenizer ends them (`\n`, `\r\n` or a lone `\r`: bytes.splitlines
+    splits on exactly these) and keep their endings, so a segment is the source text itself.
+    """
 
     def __init__(self, text):
-        self.lines = text.encode("utf-8").split(b"\n")
+        self.lines = text.encode("utf-8").splitlines(keepends=True)
 
     def segment(self, node):
         first, last = node.lineno - 1, node.end_lineno - 1
         if first == last:
             return self.lines[first][node.col_offset : node.end_col_offset].decode("utf-8")
         parts = [self.lines[first][node.col_offset :], *self.lines[first + 1 : last], self.lines[last][: node.end_col_offset]]
-        return b"\n".join(parts).decode("utf-8")
+        return b"".join(parts).decode("utf-8")
 
     def start(self, node):
         return node.lineno, len(self.lines[node.lineno - 1][: node.col_offset].decode("utf-8")) + 1

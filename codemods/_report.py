@@ -7,6 +7,13 @@ SEVERITIES = ("info", "warning", "error")
 # Rule ids the engine itself uses for files it could not handle.
 PARSE = "parse"
 IO = "io"
+CONFLICT = "conflict"  # the file changed on disk while the run worked on it
+THIRD_PARTY = "third-party"  # a virtual environment or installed packages, not the user's code
+
+
+def printable(text):
+    """`text` safe to write as UTF-8: a file name that is not UTF-8 keeps its bytes as escapes."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 @dataclasses.dataclass
@@ -84,6 +91,7 @@ class Report:
             "changed": statuses.count("changed"),
             "skipped": statuses.count("skipped") + statuses.count("error"),
             "cached": sum(f.cached for f in self.files),
+            "skipped_folders": sum(e.rule == THIRD_PARTY for e in self.entries),
             **counts,
         }
 
@@ -118,7 +126,7 @@ class Report:
         for key in ("files", "entries"):
             items = ",\n".join(f"    {json.dumps(item, ensure_ascii=False)}" for item in data[key])
             lines.append(f"  {json.dumps(key)}: [\n{items}\n  ]" if items else f"  {json.dumps(key)}: []")
-        return "{\n" + ",\n".join(lines) + "\n}\n"
+        return printable("{\n" + ",\n".join(lines) + "\n}\n")
 
     def to_text(self):
         lines = []
@@ -135,5 +143,6 @@ class Report:
             f"{s['files']} files scanned, {s['changed']} {verb}, {s['skipped']} skipped; "
             f"{s['error']} errors, {s['warning']} warnings, {s['info']} changes noted"
             + (f" ({s['cached']} from cache)" if s["cached"] else "")
+            + (f"; {s['skipped_folders']} folders of installed packages left out" if s["skipped_folders"] else "")
         )
-        return "\n".join(lines) + "\n"
+        return printable("\n".join(lines) + "\n")

@@ -1,14 +1,25 @@
-"""A whole run: discover, read and hash, take what the cache has, migrate the rest in parallel, write."""
+"""A whole run: discover, read and hash, take what the cache has, migrate the rest in parallel, write.
 
-import concurrent.futures
+Nothing is written until every file has been migrated; then each file is replaced only if it is
+still what was read, and only with a migration that parses wherever the original parsed.
+"""
+
+import ast
 import dataclasses
+import hashlib
+import multiprocessing
 import os
+import signal
+import stat
 import sys
 
+from codemods import _source
 from codemods._cache import Cache
-from codemods._discover import discover
-from codemods._report import IO, Entry, FileResult, Outcome, Report
+from codemods._discover import OUT_MARKER, discover
+from codemods._report import CONFLICT, IO, PARSE, Entry, FileResult, Outcome, Report
 from codemods._write import atomic_write, copy_into
+
+MB = 1 << 20
 
 
 @dataclasses.dataclass
@@ -20,6 +31,29 @@ class RunConfig:
     jobs: int = 1
     cache_dir: str | None = None  # None: no cache
     progress: bool = False
+    max_file_size: int = 16 * MB
+
+
+class Interrupted(Exception):
+    """Ctrl-C or SIGTERM during a run; `written` files were replaced before it came."""
+
+    def __init__(self, written: int, signum: int):
+        super().__init__(written, signum)
+        self.written, self.signum = written, signum
+
+
+@dataclasses.dataclass(frozen=True)
+class Snapshot:
+    """What a file was when it was read: checked again right before it is replaced."""
+
+    size: int
+    mtime_ns: int
+    inode: int
+    sha256: str
+
+    @classmethod
+    def of(cls, info, data):
+        return cls(info.st_size, info.st_mtime_ns, info.st_ino, hashlib.sha256(data).hexdigest())
 
 
 def _migrate_one(job):
@@ -27,6 +61,19 @@ def _migrate_one(job):
 
     kind, data, options = job
     return migrate(kind, data, options)
+
+
+def _worker_init(parent):
+    """Pool workers die with the main process, however it ends, and leave Ctrl-C to it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # Pool.terminate stops workers with it
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
 
 
 class _Progress:
@@ -51,62 +98,130 @@ def _compute(jobs, n_workers, progress):
             yield _migrate_one(job)
             progress.step()
         return
-    # small chunks (~32 per worker): at the end no worker idles long while another finishes a big one
-    with concurrent.futures.ProcessPoolExecutor(max_workers=min(n_workers, len(jobs))) as pool:
-        for outcome in pool.map(_migrate_one, jobs, chunksize=max(1, len(jobs) // (n_workers * 32))):
+    # multiprocessing.Pool, not ProcessPoolExecutor: leaving the `with` terminates the workers at
+    # once, where an interrupted executor would first finish every queued file (or die noisily).
+    with multiprocessing.Pool(min(n_workers, len(jobs)), _worker_init, (os.getpid(),)) as pool:
+        # small chunks (~32 per worker): at the end no worker idles long while another finishes a big one
+        for outcome in pool.imap(_migrate_one, jobs, chunksize=max(1, len(jobs) // (n_workers * 32))):
             yield outcome
             progress.step()
 
 
-def _read(item):
+def _read(item, max_size):
+    """(bytes, Snapshot) or (None, the entry saying why not). Only regular files, never blocking."""
     try:
-        with open(item.real, "rb") as handle:
-            return handle.read(), None
+        fd = os.open(item.real, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as err:
         return None, Entry(rule=IO, severity="error", message=f"cannot read: {err.strerror}")
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, Entry(rule=IO, severity="warning", message="not a regular file: skipped")
+        if info.st_size > max_size:
+            limit = max_size / MB
+            return None, Entry(rule=IO, severity="warning", message=f"larger than --max-file-size ({limit:g} MB): skipped")
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read()
+        return data, Snapshot.of(info, data)
+    except OSError as err:
+        return None, Entry(rule=IO, severity="error", message=f"cannot read: {err.strerror}")
+    finally:
+        os.close(fd)
 
 
-def run(config):
+def _still_as_read(path, snapshot):
+    try:
+        info = os.stat(path)
+        if (info.st_size, info.st_mtime_ns, info.st_ino) != (snapshot.size, snapshot.mtime_ns, snapshot.inode):
+            return False
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest() == snapshot.sha256
+    except OSError:
+        return False
+
+
+def _parses(kind, data):
+    try:
+        if kind == "notebook":
+            notebook = _source.load_notebook(data)
+            texts = [_source.cell_text(c) for c in notebook["cells"] if c.get("cell_type") == "code"]
+            for text in texts:
+                if not _source.is_cell_magic(text):
+                    ast.parse(_source.mask_magics(text)[0])
+        else:
+            ast.parse(_source.decode(data)[0])
+        return True
+    except (SyntaxError, ValueError, RecursionError, MemoryError, _source.SourceError):
+        return False
+
+
+def _checked(kind, data, outcome):
+    """The outcome, or an error outcome if its migration does not parse where the original did."""
+    if outcome.new is None or _parses(kind, outcome.new) or not _parses(kind, data):
+        return outcome
+    problem = Entry(rule=PARSE, severity="error", message="the migration does not parse: file left as it is",
+                    manual="please report this file to the uai-compat maintainers")
+    return Outcome(None, [*outcome.entries, problem], skipped=True)
+
+
+def run(config: RunConfig, progress=None) -> Report:
+    """Migrate what `config` names. `progress` (an object with `step()`, called once per file
+    migrated) defaults to a progress bar on stderr when `config.progress` is set."""
     items, notes = discover(config.paths, out=config.out)
     report = Report(mode=config.mode, level=config.options.level, entries=notes)
     cache = Cache(config.cache_dir, config.options) if config.cache_dir else None
-    sources = [item for item in items if item.kind]
     outcomes, pending = {}, []
-    for item in sources:
-        data, problem = _read(item)
-        if problem is not None:
-            outcomes[item] = (None, Outcome(None, [problem], skipped=True), None)
+    for item in (item for item in items if item.kind):
+        data, snapshot = _read(item, config.max_file_size)
+        if data is None:
+            outcomes[item] = (None, None, Outcome(None, [snapshot], skipped=True), False)
             continue
         key = cache.key(item.kind, data) if cache else None
         cached = cache.get(key) if cache else None
         if cached is not None:
-            outcomes[item] = (data, cached, "cached")
+            outcomes[item] = (data, snapshot, cached, True)
         else:
-            pending.append((item, data, key))
-    progress = _Progress(len(pending), config.progress)
-    jobs = [(item.kind, data, config.options) for item, data, _ in pending]
-    for (item, data, key), outcome in zip(pending, _compute(jobs, config.jobs, progress)):
+            pending.append((item, data, snapshot, key))
+    if progress is None:
+        progress = _Progress(len(pending), config.progress)
+    jobs = [(item.kind, data, config.options) for item, data, _, _ in pending]
+    for (item, data, snapshot, key), outcome in zip(pending, _compute(jobs, config.jobs, progress)):
         if cache:
             cache.put(key, outcome)
-        outcomes[item] = (data, outcome, None)
-    for item in items:
-        if item.kind:
-            data, outcome, cached = outcomes[item]
-            report.files.append(_finish(item, data, outcome, config, cached == "cached"))
-        elif config.mode == "out":
-            _copy(item, config.out, report)
+        outcomes[item] = (data, snapshot, outcome, False)
+    if config.mode == "out":
+        os.makedirs(config.out, exist_ok=True)
+        atomic_write(os.path.join(config.out, OUT_MARKER), b"written by uai-migrate --out\n", mode=0o644)
+    written = 0
+    try:
+        for item in items:
+            if item.kind:
+                data, snapshot, outcome, cached = outcomes[item]
+                result = _finish(item, data, snapshot, _checked(item.kind, data, outcome), config, cached)
+                written += result.status == "changed" and config.mode in ("write", "out")
+                report.files.append(result)
+            elif config.mode == "out":
+                _copy(item, config.out, report)
+    except KeyboardInterrupt:
+        raise Interrupted(written, signal.SIGINT) from None
     return report
 
 
-def _finish(item, data, outcome, config, cached):
+def _finish(item, data, snapshot, outcome, config, cached):
     entries = [dataclasses.replace(e, path=item.path) for e in outcome.entries]
     status = "skipped" if outcome.skipped else "changed" if outcome.new is not None else "unchanged"
     if data is None:
-        status = "error"
+        status = "error" if any(e.severity == "error" for e in entries) else "skipped"
     diff = "".join(f"--- {item.path}{part}\n+++ {item.path}{part}\n{body}" for part, body in outcome.diffs)
     result = FileResult(item.path, status, entries, diff, cached)
     try:
         if config.mode == "write" and outcome.new is not None:
+            if not _still_as_read(item.real, snapshot):
+                result.status = "error"
+                result.entries.append(Entry(rule=CONFLICT, severity="error", path=item.path,
+                                            message="changed since it was read: left as it is",
+                                            manual="run uai-migrate again on this file"))
+                return result
             atomic_write(item.real, outcome.new)
         elif config.mode == "out" and data is not None:
             dest = os.path.join(config.out, item.rel)
@@ -116,6 +231,7 @@ def _finish(item, data, outcome, config, cached):
             else:
                 atomic_write(dest, outcome.new, mode=os.stat(item.real).st_mode & 0o7777)
     except OSError as err:
+        result.status = "error"
         result.entries.append(Entry(rule=IO, severity="error", message=f"cannot write: {err}", path=item.path))
     return result
 

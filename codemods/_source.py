@@ -73,12 +73,19 @@ def unmask_magics(text, saved):
 
 
 def load_notebook(data):
+    """The notebook's JSON, checked as far as migrating it relies on (cells with str sources)."""
     try:
         notebook = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError) as err:
-        raise SourceError(f"not a readable notebook: {err}") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:
+        raise SourceError(f"not a valid notebook: {err}") from None
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
-        raise SourceError("not a notebook: no 'cells' list")
+        raise SourceError("not a valid notebook: no 'cells' list")
+    for index, cell in enumerate(notebook["cells"]):
+        if not isinstance(cell, dict):
+            raise SourceError(f"not a valid notebook: cell {index} is not an object")
+        source = cell.get("source", "")
+        if not (isinstance(source, str) or isinstance(source, list) and all(isinstance(s, str) for s in source)):
+            raise SourceError(f"not a valid notebook: the source of cell {index} is not text")
     return notebook
 
 

@@ -2,8 +2,10 @@
 
 import argparse
 import os
+import signal
 import sys
 
+from codemods._write import atomic_write
 from compat.cli import fail, main_guard
 
 
@@ -43,6 +45,14 @@ def build_parser():
     )
     parser.add_argument("--cache-dir", default=None, help="result cache (default: $XDG_CACHE_HOME/uai-migrate)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
+    parser.add_argument(
+        "--max-file-size", type=float, default=16, metavar="MB",
+        help="skip (and report) files larger than this (default: 16 MB)",
+    )
+    parser.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        help="show a progress bar on stderr (default: when stderr is a terminal)",
+    )
     return parser
 
 
@@ -50,9 +60,34 @@ def _split(values):
     return tuple(v.strip() for value in values for v in value.split(",") if v.strip())
 
 
+def _check_values(args):
+    """Every option value is usable: checked before any file is read or written."""
+    for option, value in (("--out", args.out), ("--cache-dir", args.cache_dir), ("--report", args.report)):
+        if value == "":
+            fail(f"{option}: empty value")
+    for option, values in (("--select", args.select), ("--ignore", args.ignore)):
+        if any(not v.strip(" ,") for v in values):
+            fail(f"{option}: empty value")
+    if args.jobs < 1:
+        fail("--jobs must be at least 1")
+    if not args.max_file_size > 0:
+        fail("--max-file-size must be a positive number of MB")
+    if args.report:
+        folder = os.path.dirname(os.path.abspath(args.report))
+        if os.path.isdir(args.report):
+            fail(f"--report {args.report}: is a folder")
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            fail(f"--report {args.report}: folder {folder} does not exist or is not writable")
+
+
+def _interrupted(signum, _frame):
+    raise KeyboardInterrupt(signum)
+
+
 @main_guard
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    _check_values(args)
     from codemods import _cache, _runner
     from codemods._engine import Options
     from codemods.rules import select
@@ -62,10 +97,6 @@ def main(argv=None):
         select(options.select, options.ignore, options.level)
     except KeyError as err:
         fail(f"unknown rule id {err.args[0]!r} (see --help for the rules)")
-    if args.jobs < 1:
-        fail("--jobs must be at least 1")
-    if args.out and os.path.exists(args.out) and not os.path.isdir(args.out):
-        fail(f"--out {args.out}: exists and is not a folder")
     mode = "write" if args.write else "out" if args.out else "check" if args.check else "diff"
     config = _runner.RunConfig(
         paths=args.paths,
@@ -74,14 +105,34 @@ def main(argv=None):
         options=options,
         jobs=args.jobs,
         cache_dir=None if args.no_cache else (args.cache_dir or _cache.default_dir()),
-        progress=sys.stderr.isatty(),
+        progress=sys.stderr.isatty() if args.progress is None else args.progress,
+        max_file_size=int(args.max_file_size * _runner.MB),
     )
-    report = _runner.run(config)
+    previous = signal.signal(signal.SIGTERM, _interrupted)  # SIGTERM ends a run as Ctrl-C does
+    try:
+        report = _runner.run(config)
+    except KeyboardInterrupt as stop:
+        signum = stop.args[0] if stop.args else signal.SIGINT
+        fail("interrupted before any file was written", code=128 + signum)
+    except _runner.Interrupted as stop:
+        fail(f"interrupted after {stop.written} files were written (each is wholly old or wholly new)",
+             code=128 + stop.signum)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if args.report:
         try:
-            with open(args.report, "w", encoding="utf-8") as handle:
-                handle.write(report.to_json())
+            atomic_write(args.report, report.to_json().encode("utf-8"), mode=_new_file_mode(args.report))
         except OSError as err:
             fail(f"--report {args.report}: {err.strerror}")
     sys.stdout.write(report.to_json() if args.format == "json" else report.to_text())
     return report.exit_code()
+
+
+def _new_file_mode(path):
+    """The mode `open(path, "w")` would give: the existing file's, else 0o666 less the umask."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
