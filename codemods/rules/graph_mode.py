@@ -8,6 +8,8 @@ belongs in the program that imports it, so that is reported instead. Not added w
 already switches eager execution or v2 behaviour off (or on).
 """
 
+import functools
+
 import libcst as cst
 
 from codemods._rule import Rule
@@ -39,6 +41,19 @@ GRAPH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in GRAPH_ONLY for p in ("", "
 SWITCH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in SWITCHES for p in ("", "compat.v1."))
 
 
+@functools.lru_cache(maxsize=1)
+def graph_names() -> frozenset:
+    """GRAPH_NAMES and their private `tensorflow.python.*` spellings (`session.Session`), which the
+    tf-private rule turns into the public ones: a second run must find nothing new."""
+    private = {
+        f"{module}.{name}"
+        for module, names in _tf.api()["private"].items()
+        for name, homes in names.items()
+        if any(home and home.removeprefix("compat.v1.") in GRAPH_ONLY for home in homes)
+    }
+    return GRAPH_NAMES | private
+
+
 def _is_main_guard(stmt):
     if not isinstance(stmt, cst.If) or not isinstance(stmt.test, cst.Comparison):
         return False
@@ -54,6 +69,7 @@ class GraphModeRule(Rule):
     def begin_file(self, state):
         super().begin_file(state)
         self._uses, self._switched, self._top_level_use = [], False, False
+        self._graph_names = graph_names()
         self._depth = 0  # function nesting
 
     def visit_FunctionDef(self, node):
@@ -67,7 +83,7 @@ class GraphModeRule(Rule):
         names = self.qualified_names(node)
         if names & SWITCH_NAMES:
             self._switched = True
-        elif names & GRAPH_NAMES:
+        elif names & self._graph_names:
             if not self._uses:
                 self._first_top = self.state.top  # reported when the pass has left it
             self._uses.append(node)

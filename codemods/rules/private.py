@@ -11,7 +11,7 @@ import libcst as cst
 
 from codemods._rule import Rule
 from codemods.rules._syntax import InsideImport, OutermostChain, head_name
-from codemods.rules import _tf
+from codemods.rules import _tf, tf1_api
 
 PRIVATE = "tensorflow.python"
 ROUND_ROBIN = "tensorflow.python.training.device_setter._RoundRobinStrategy"
@@ -25,7 +25,8 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
 
     def begin_file(self, state):
         super().begin_file(state)
-        self._private = _tf.api()["private"]
+        self._api = _tf.api()
+        self._private = self._api["private"]
         self._unconverted = set()  # local names whose import must stay
 
     def _claimed(self, name):
@@ -45,6 +46,10 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
             self._drop_import(original_node.func)
             arg = cst.Arg(cst.Call(func=cst.Name("range"), args=[original_node.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)]))
             return cst.Call(func=_tf.dotted("compat.devices.RoundRobin"), args=[arg])
+        name = self.match_prefix(original_node.func, (PRIVATE,))
+        public = self._public_path(name) if name and not self._claimed(name) else None
+        if public and self._api["differs"].get(public):
+            return tf1_api.rewrite_call(self, original_node, updated_node, public)  # as a second run would
         return updated_node
 
     def leave_Attribute(self, original_node, updated_node):
@@ -53,19 +58,23 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         name = self.match_prefix(original_node, (PRIVATE,))
         if name is None or self._claimed(name) or name.startswith(ROUND_ROBIN):
             return updated_node
-        public = None
+        public = self._public_path(name)
+        if public is None:
+            self._error(original_node, name)
+            return updated_node
+        # written as the tf1-api rule would write `tf.<public>` of TF1 code: a second run changes nothing
+        public = tf1_api.target(self._api, public) or public
+        self.report(original_node, f"{name} -> tf.{public}")
+        self._drop_import(original_node)
+        return _tf.dotted(f"{_tf.tf_alias(self)}.{public}")
+
+    def _public_path(self, name):
         parts = name.split(".")
         for cut in range(len(parts), 2, -1):  # the longest private prefix with a public name
             found = self._public(".".join(parts[:cut]))
             if found:
-                public = ".".join([found[0], *parts[cut:]])
-                break
-        if public is None:
-            self._error(original_node, name)
-            return updated_node
-        self.report(original_node, f"{name} -> tf.{public}")
-        self._drop_import(original_node)
-        return _tf.dotted(f"{_tf.tf_alias(self)}.{public}")
+                return ".".join([found[0], *parts[cut:]])
+        return None
 
     def _drop_import(self, node):
         bound = head_name(node)

@@ -73,22 +73,6 @@ class Tf1ApiRule(OutermostChain, InsideImport, Rule):
                 return path
         return None
 
-    def _target(self, path):
-        """The new path (relative to `tensorflow`) for a name, or None to keep it (or decide per call)."""
-        api = self._api
-        if path in api["moved"]:
-            return api["moved"][path]
-        if path in api["v1_only"] or (path in api["differs"] and api["differs"][path] is None):
-            return "compat.v1." + path
-        return None
-
-    def _rename(self, original, path, new_path):
-        if new_path.startswith("compat.v1.") and path.startswith(NEEDS_COMPAT):
-            _tf.ensure_compat(self)
-        alias = _tf.tf_alias(self, original)
-        self.report(original, f"tf.{path} -> tf.{new_path}")
-        return _tf.dotted(f"{alias}.{new_path}")
-
     def leave_Attribute(self, original_node, updated_node):
         if self.in_import:
             return updated_node
@@ -100,67 +84,18 @@ class Tf1ApiRule(OutermostChain, InsideImport, Rule):
             return updated_node  # `tf.app.flags.X`: decided for the whole chain (another rule may claim it)
         if path in CASTS and id(original_node) in self._called:
             return updated_node  # leave_Call turns it into tf.cast
-        new_path = self._target(path) if path else None
+        new_path = target(self._api, path) if path else None
         if new_path is None:
             return updated_node
         self._done.add(id(original_node))
-        return self._rename(original_node, path, new_path)
+        return rename(self, original_node, path, new_path)
 
     # -- calls: semantic changes, and TF1 calls a TF2 namesake would read differently
     def leave_Call(self, original_node, updated_node):
         path = self._path(original_node.func)
         if path is None:
             return updated_node
-        if path in CASTS and updated_node.args:
-            alias = _tf.tf_alias(self, original_node.func)
-            dtype = cst.Arg(_tf.dotted(f"{alias}.{CASTS[path]}"))
-            first = updated_node.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-            args = [first.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), dtype]
-            if len(updated_node.args) > 1:
-                args[-1] = dtype.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-                args.extend(updated_node.args[1:])
-            self.report(original_node, f"tf.{path}(x) -> tf.cast(x, tf.{CASTS[path]})")
-            return updated_node.with_changes(func=_tf.dotted(f"{alias}.cast"), args=args)
-        params = self._api["differs"].get(path)
-        if not params:
-            return updated_node
-        args = list(updated_node.args)
-        for index, arg in enumerate(args):
-            new = KEYWORDS.get(_keyword(arg))
-            if new and new in params["v2_names"] and _keyword(arg) not in params["v2_names"]:
-                args[index] = arg.with_changes(keyword=cst.Name(new))
-                self.report(original_node, f"tf.{path}: {_keyword(arg)}= -> {new}=")
-        if path == "nn.dropout":
-            args = self._dropout(original_node, args)
-        updated_node = updated_node.with_changes(args=args)
-        if compatible(args, params):
-            return updated_node
-        return updated_node.with_changes(func=self._rename(original_node.func, path, "compat.v1." + path))
-
-    def _dropout(self, node, args):
-        keep = [i for i, a in enumerate(args) if _keyword(a) == "keep_prob"]
-        if not keep and len(args) > 1 and args[1].keyword is None:
-            keep = [1]
-        if not keep:
-            return args
-        i = keep[0]
-        arg = args[i]
-        args[i] = arg.with_changes(
-            keyword=cst.Name("rate"),
-            equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
-            value=_one_minus(arg.value),
-        )
-        if i == 1 and arg.keyword is None:
-            # later positional arguments would now come after a keyword: name them
-            v2 = self._api["differs"]["nn.dropout"]["v1"]
-            for j in range(2, len(args)):
-                if args[j].keyword is None:
-                    args[j] = args[j].with_changes(
-                        keyword=cst.Name(v2[j]),
-                        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
-                    )
-        self.report(node, "tf.nn.dropout: keep_prob=k -> rate=1 - k")
-        return args
+        return rewrite_call(self, original_node, updated_node, path)
 
     # -- `from tensorflow import Session` -> `from tensorflow.compat.v1 import Session`
     def leave_ImportFrom(self, original_node, updated_node):
@@ -179,7 +114,7 @@ class Tf1ApiRule(OutermostChain, InsideImport, Rule):
             qualified = f"{_tf.TF}.{path}"
             if _tf.claimed_by_others(self, qualified):
                 continue
-            if self._target(path) is not None or path in self._api["differs"]:
+            if target(self._api, path) is not None or path in self._api["differs"]:
                 moving.append(path)
         if not moving:
             return updated_node
@@ -196,3 +131,82 @@ class Tf1ApiRule(OutermostChain, InsideImport, Rule):
         new_module = "tensorflow.compat.v1" + (f".{base}" if base else "")
         self.report(original_node, f"from {module} import {', '.join(moving)} -> from {new_module}")
         return updated_node.with_changes(module=_tf.dotted(new_module))
+
+
+def target(api, path: str) -> str | None:
+    """The new path (relative to `tensorflow`) for a TF1 name, or None to keep it (or decide per call)."""
+    if path in api["moved"]:
+        new = api["moved"][path]
+        # TF1 code spells that TF2 home as another class (or a summary op): a second run would move
+        # it again, so the TF1 name stays, under compat.v1 (the very same object). Functions: rewrite_call.
+        return "compat.v1." + path if new in api["differs"] and api["differs"][new] is None else new
+    if path in api["v1_only"] or (path in api["differs"] and api["differs"][path] is None):
+        return "compat.v1." + path
+    return None
+
+
+def rename(rule: Rule, original: cst.BaseExpression, path: str, new_path: str) -> cst.BaseExpression:
+    if new_path.startswith("compat.v1.") and path.startswith(NEEDS_COMPAT):
+        _tf.ensure_compat(rule)
+    alias = _tf.tf_alias(rule, original)
+    rule.report(original, f"tf.{path} -> tf.{new_path}")
+    return _tf.dotted(f"{alias}.{new_path}")
+
+
+def rewrite_call(rule: Rule, original_node: cst.Call, updated_node: cst.Call, path: str) -> cst.Call:
+    """A call of the TF1 function `tf.<path>` as TF2 reads it: tf.cast for the casts, TF2 keywords,
+    dropout's rate, or `tf.compat.v1.<path>` when TF2's function would read the arguments otherwise."""
+    api = _tf.api()
+    if path in CASTS and updated_node.args:
+        alias = _tf.tf_alias(rule, original_node.func)
+        dtype = cst.Arg(_tf.dotted(f"{alias}.{CASTS[path]}"))
+        first = updated_node.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        args = [first.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), dtype]
+        if len(updated_node.args) > 1:
+            args[-1] = dtype.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            args.extend(updated_node.args[1:])
+        rule.report(original_node, f"tf.{path}(x) -> tf.cast(x, tf.{CASTS[path]})")
+        return updated_node.with_changes(func=_tf.dotted(f"{alias}.cast"), args=args)
+    # a moved function is judged as its new name will be by a second run (`tf.diag_part(x, k)` is
+    # `tf.linalg.tensor_diag_part(x, k)` then, which TF1 code reads with tf.compat.v1's parameters)
+    params = api["differs"].get(api["moved"].get(path, path))
+    if not params:
+        return updated_node
+    args = list(updated_node.args)
+    for index, arg in enumerate(args):
+        new = KEYWORDS.get(_keyword(arg))
+        if new and new in params["v2_names"] and _keyword(arg) not in params["v2_names"]:
+            args[index] = arg.with_changes(keyword=cst.Name(new))
+            rule.report(original_node, f"tf.{path}: {_keyword(arg)}= -> {new}=")
+    if path == "nn.dropout":
+        args = _dropout(rule, original_node, args)
+    updated_node = updated_node.with_changes(args=args)
+    if compatible(args, params):
+        return updated_node
+    return updated_node.with_changes(func=rename(rule, original_node.func, path, "compat.v1." + path))
+
+
+def _dropout(rule, node, args):
+    keep = [i for i, a in enumerate(args) if _keyword(a) == "keep_prob"]
+    if not keep and len(args) > 1 and args[1].keyword is None:
+        keep = [1]
+    if not keep:
+        return args
+    i = keep[0]
+    arg = args[i]
+    args[i] = arg.with_changes(
+        keyword=cst.Name("rate"),
+        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+        value=_one_minus(arg.value),
+    )
+    if i == 1 and arg.keyword is None:
+        # later positional arguments would now come after a keyword: name them
+        v1 = _tf.api()["differs"]["nn.dropout"]["v1"]
+        for j in range(2, len(args)):
+            if args[j].keyword is None:
+                args[j] = args[j].with_changes(
+                    keyword=cst.Name(v1[j]),
+                    equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+                )
+    rule.report(node, "tf.nn.dropout: keep_prob=k -> rate=1 - k")
+    return args

@@ -2,10 +2,11 @@
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codemods._engine import Options, migrate_python
+from codemods._engine import Options, migrate, migrate_python
 
 NAMES = st.sampled_from(["tf", "flags", "slim", "app", "tensorflow", "contrib", "x", "uflag"])
 MODULES = st.sampled_from(["os", "json", "myproject.tensorflow_utils", "numpy", "tensorflow_like", "uaitrain_lib"])
@@ -85,3 +86,66 @@ def test_rule_instances_reused_across_files_carry_nothing_from_one_file_to_the_n
         _engine._INSTANCES.clear()
         with open(path, "rb") as handle:
             assert migrate_python(handle.read(), Options()) == reused[path], path
+
+
+def _fixture_files():
+    from tests.codemods.corpus_runner import CORPUS, REPO
+
+    found = []
+    for folder in (CORPUS, os.path.join(REPO, "samples")):
+        for root, _, files in os.walk(folder):
+            found += [os.path.join(root, n) for n in sorted(files) if n.endswith((".py", ".ipynb"))]
+    return sorted(found)
+
+
+FIXTURES = _fixture_files()
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=[os.path.basename(p) for p in FIXTURES])
+def test_migrating_a_migrated_file_changes_nothing(path):
+    kind = "notebook" if path.endswith(".ipynb") else "python"
+    with open(path, "rb") as handle:
+        data = handle.read()
+    once = migrate(kind, data, Options()).new or data
+    again = migrate(kind, once, Options())
+    assert again.new is None, (again.diffs, [e.message for e in again.entries if e.severity == "info"][:20])
+
+
+def _tf1_names():
+    from codemods.rules import _tf
+
+    api = _tf.api()
+    private = sorted(f"{module}.{name}" for module, names in api["private"].items() for name in names)
+    public = sorted({*api["moved"], *api["v1_only"], *api["differs"]})
+    return private, public
+
+
+PRIVATE_NAMES, TF_PATHS = _tf1_names()
+CALLS = st.sampled_from(["", "()", "(x)", "(x, 1)", "(x, keep_dims=True)", "(x, axis=1)", "(x, name='n')", "(*args)"])
+
+
+@st.composite
+def tf1_sources(draw):
+    """TF1 scripts made of names the rules rewrite: private imports, tf.* names of every kind, calls."""
+    lines = ["import tensorflow as tf"]
+    for _ in range(draw(st.integers(1, 6))):
+        if draw(st.booleans()):
+            module, _, name = draw(st.sampled_from(PRIVATE_NAMES)).rpartition(".")
+            parent, _, leaf = module.rpartition(".")
+            lines.insert(1, f"from {parent} import {leaf}")
+            use = f"{leaf}.{name}"
+        else:
+            use = f"tf.{draw(st.sampled_from(TF_PATHS))}"
+        lines.append(f"y = {use}{draw(CALLS)}")
+    if draw(st.booleans()):
+        lines = [*lines[:1], "def main(_):", *("    " + line for line in lines[1:] if not line.startswith("from")),
+                 *(line for line in lines[1:] if line.startswith("from"))]
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=100, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tf1_sources())
+def test_migrating_twice_is_migrating_once(source):
+    once = migrate_python(source.encode(), Options()).new or source.encode()
+    again = migrate_python(once, Options())
+    assert again.new is None, (once.decode(), again.diffs)

@@ -51,3 +51,10 @@ def test_private_names_without_a_public_equivalent_are_errors_with_a_manual_step
     [entry] = applied.entries
     assert (entry.line, entry.severity) == (2, "error")
     assert "tensorflow.python.client.device_lib.list_local_devices" in entry.message and "public" in entry.manual
+
+
+def test_public_names_are_written_as_a_second_run_would_leave_them():
+    # variables.Variable is TF2's tf.Variable, which TF1 code (and so a second run) reads as tf.compat.v1.Variable
+    source = "from tensorflow.python.ops import variables, math_ops\nv = variables.Variable(0)\ns = math_ops.reduce_sum(v, keep_dims=True)\n"
+    code = apply(source, PrivateRule).module.code
+    assert "v = tf.compat.v1.Variable(0)" in code and "s = tf.reduce_sum(v, keepdims=True)" in code
