@@ -9,7 +9,7 @@ import re
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from codemods import _names, _source
+from codemods import _names, _python2, _source
 from codemods._apply import apply_rules, claims_of
 from codemods._report import PARSE, Entry, Outcome
 from codemods.rules import select
@@ -78,13 +78,11 @@ def _transform(text, tree, table, options):
     return applied.module.code, applied.entries
 
 
-def _python2_port(text, options):
-    """A Python 2 file ported to Python 3 (the py2-port rule), or None: rules parse Python 3 only."""
-    from codemods.rules import py2
-
-    if py2.ID not in {rule.ID for rule in select(options.select, options.ignore, options.level)}:
+def _python2_port(text: str, options: Options) -> tuple[str, list[Entry]] | None:
+    """A Python 2 file ported to Python 3 when the py2-port rule is selected, or None: rules parse Python 3 only."""
+    if _python2.ID not in {rule.ID for rule in select(options.select, options.ignore, options.level)}:
         return None
-    return py2.port(text)
+    return _python2.port(text)
 
 
 def _wide_encoding(data):

@@ -31,7 +31,7 @@ from codemods.rules.tf_config import TFConfigRule
 from codemods.rules.uai_sdk import UaiSdkRule
 
 RULES = (
-    Py2Rule,  # also ports files Python 3 cannot parse, before any other rule (codemods._engine)
+    Py2Rule,  # when selected, the engine also ports files Python 3 cannot parse first (codemods/_python2.py)
     FlagsRule,
     UaiSdkRule,
     TFConfigRule,

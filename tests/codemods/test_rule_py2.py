@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from codemods.rules import py2
+from codemods import _python2
 from codemods.rules.py2 import Py2Rule
 from tests.codemods.rule_test import RuleTest
 from tests.conftest import python_env
@@ -23,7 +23,7 @@ def main():
 
 
 def test_port_gives_python3_and_reports_each_integer_division():
-    new, entries = py2.port(PY2)
+    new, entries = _python2.port(PY2)
     compile(new, "ported", "exec")
     assert 'print("step", i)' in new and "except ValueError as err:" in new and "for i in range(3):" in new
     assert ".items()" in new
@@ -32,7 +32,7 @@ def test_port_gives_python3_and_reports_each_integer_division():
 
 
 def test_unportable_source_is_none():
-    assert py2.port("print 'a'\n  x = = 1\n") is None
+    assert _python2.port("print 'a'\n  x = = 1\n") is None
 
 
 def test_the_cli_ports_a_python2_file_then_applies_the_tf_rules(tmp_path):
