@@ -1,27 +1,14 @@
 """What the TensorFlow rules share: the derived API table, dotted names, the user's `tf` alias, `import compat`."""
 
-import functools
-import json
-import os
-
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from codemods import tables
 from codemods._rule import Rule
 from codemods.rules._syntax import dotted, head  # noqa: F401 - the rules use dotted as _tf.dotted
 
 TF = "tensorflow"
-TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf_api.json")
-
-
-@functools.lru_cache(maxsize=None)
-def api():
-    """The table `python -m codemods.rules._gen_tf_api` derived from the installed TensorFlow."""
-    with open(TABLE, encoding="utf-8") as handle:
-        table = json.load(handle)
-    for key in ("v1_only", "v1_only_modules"):
-        table[key] = frozenset(table[key])
-    return table
+api = tables.tf_api  # the table derived from the installed TensorFlow (codemods/tables)
 
 
 def tf_path(qualified):

@@ -1,7 +1,7 @@
 """Private `tensorflow.python.*` imports (device_setter, training_util, hooks ...) -> public TensorFlow or compat.
 
 The public name of each object is looked up in the table derived from the installed TensorFlow
-(`python -m codemods.rules._gen_tf_api`): `device_setter.replica_device_setter(...)` ->
+(`python -m codemods.tables.gen_tf_api`): `device_setter.replica_device_setter(...)` ->
 `tf.compat.v1.train.replica_device_setter(...)`. The seeds' one private helper with a compat
 equivalent is hand-written: `device_setter._RoundRobinStrategy(n)` -> `compat.devices.RoundRobin(range(n))`
 (the same task indices in turn). Anything else private is an error entry.

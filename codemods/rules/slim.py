@@ -4,7 +4,7 @@ tf-slim is what became of tf.contrib.slim together with the tf.contrib.layers an
 tf.contrib.framework pieces it was built on (layers, initializers, regularizers, arg_scope,
 variable helpers): a `tf.contrib.layers.<name>` or `tf.contrib.framework.<name>` that tf-slim
 still has moves to `compat.slim.<name>` unchanged. The names come from the installed tf-slim
-(`python -m codemods.rules._gen_tf_api`); contrib names it lacks stay for `contrib-removed` to report.
+(`python -m codemods.tables.gen_tf_api`); contrib names it lacks stay for `contrib-removed` to report.
 """
 
 from codemods.rules import _tf

@@ -2,7 +2,7 @@
 
 import json
 
-from codemods.rules import _tf
+from codemods import tables
 from codemods.rules.layers import LayersRule
 from codemods.rules.tf1_api import Tf1ApiRule
 from tests.codemods.rule_test import RuleTest, apply
@@ -103,7 +103,7 @@ class TestTf1ApiRule(RuleTest):
 
 
 def test_the_table_is_derived_from_tensorflow_not_typed():
-    with open(_tf.TABLE) as handle:
+    with open(tables.TF_API) as handle:
         table = json.load(handle)
     assert table["tensorflow"].startswith("2.")
     assert table["moved"]["log"] == "math.log"

@@ -1,6 +1,6 @@
-"""Derive the TF1 -> TF2 symbol table from the installed TensorFlow: `python -m codemods.rules._gen_tf_api`.
+"""Derive the TF1 -> TF2 symbol table from the installed TensorFlow: `python -m codemods.tables.gen_tf_api`.
 
-Run it in the `tf2` environment; it writes `codemods/rules/tf_api.json`, which the `tf1-api` and
+Run it in the `tf2` environment; it writes `codemods/tables/tf_api.json`, which the `tf1-api` and
 `tf-private` rules read (so migrating never imports TensorFlow). For every public name of
 `tf.compat.v1` (Estimator, Keras and compat itself left to their own rules) it records:
   moved     the TF2 API has the very same object under another name (`tf.log` -> `tf.math.log`);
@@ -17,11 +17,12 @@ Run it in the `tf2` environment; it writes `codemods/rules/tf_api.json`, which t
 
 import inspect
 import json
-import os
 import sys
 import types
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf_api.json")
+from codemods.tables import TF_API
+
+OUT = TF_API
 API = ("tensorflow._api.", "tensorflow.compat.", "tf_keras.api.", "keras.api.")
 SKIP = ("compat", "keras", "estimator", "raw_ops", "contrib")
 # TF1 examples' private imports (the seeds' device setters, hooks, training_util, logging ...).

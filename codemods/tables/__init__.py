@@ -1,0 +1,21 @@
+"""The data uai-migrate's rules read, derived from the installed TensorFlow and tf-slim, never typed by hand.
+
+`tf_api.json` is written by `python -m codemods.tables.gen_tf_api` (run in the `tf2` environment;
+its docstring says what each part holds). Migrating reads the file and never imports TensorFlow.
+"""
+
+import functools
+import json
+import os
+
+TF_API = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf_api.json")
+
+
+@functools.lru_cache(maxsize=None)
+def tf_api() -> dict:
+    """The TF1 -> TF2 table (`moved`, `v1_only`, `v1_only_modules`, `differs`, `private`, `slim`)."""
+    with open(TF_API, encoding="utf-8") as handle:
+        table = json.load(handle)
+    for key in ("v1_only", "v1_only_modules"):
+        table[key] = frozenset(table[key])
+    return table
