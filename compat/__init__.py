@@ -4,7 +4,12 @@ Importing `compat` is cheap and never imports TensorFlow. It prepares the proces
   - on TF >= 2.16 it selects legacy Keras (tf-keras) so `tf.compat.v1.layers` and tf-slim
     work (`compat._keras_setup`);
   - on TF >= 2.16 it makes `tf.estimator` / `tf.compat.v1.estimator` appear when TensorFlow
-    is imported, backed by the released tensorflow-estimator 2.15 (`compat._estimator_support`).
+    is imported, backed by the released tensorflow-estimator 2.15 (`compat._estimator_support`);
+  - it repairs tf-slim (`import tf_slim as slim` works as `compat.slim` does) when tf_slim is
+    imported (`compat._slim_fix`).
+Modules imported before compat are repaired at `import compat`, later ones when they are
+imported (`compat._import_hook`): the order of `import compat`, `import tensorflow` and
+`import tf_slim` does not matter.
 `compat.install()` does all runtime fixes at once, eagerly (it imports TensorFlow): call it
 when TensorFlow was imported before compat, or to fail early. Everything that differs
 between TensorFlow versions lives in this package; nothing else in the project tests the
@@ -20,11 +25,12 @@ Lazy shortcuts: `compat.device(setter)`, `compat.strategy(...)`.
 
 import importlib
 
-from compat import _estimator_support, _keras_setup
+from compat import _estimator_support, _keras_setup, _slim_fix
 
 _keras_setup.prefer_legacy_keras()
 _keras_setup.repair_loaded_tensorflow()  # cheap: does nothing unless TensorFlow is already imported
 _estimator_support.watch()
+_slim_fix.watch()
 
 # name -> (module, attribute): resolved on first use so `import compat` stays TensorFlow-free.
 _LAZY = {
@@ -44,8 +50,6 @@ def install():
     _keras_setup.prefer_legacy_keras()
     _keras_setup.check_loaded_tensorflow()
     _estimator_support.activate()
-    from compat import _slim_fix
-
     _slim_fix.install()
 
 

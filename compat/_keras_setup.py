@@ -57,7 +57,10 @@ def repair_loaded_tensorflow():
     repaired = []
     for namespace in _api_namespaces():
         for name, value in list(namespace.items()):
-            state = vars(value) if hasattr(value, "_tfll_name") else {}
+            # vars(), not hasattr: reading an attribute of a lazy module (the estimator API) loads it
+            state = getattr(value, "__dict__", {})
+            if "_tfll_name" not in state:
+                continue
             if state.get("_tfll_initialized") and state.get("_tfll_keras_version") == "keras_3":
                 state["_tfll_initialized"] = False
                 repaired.append(name)

@@ -6,7 +6,7 @@ tf-slim was released for TF 2.2 and reaches into TensorFlow internals that moved
   - `tensorflow.python.layers.normalization` and friends forward to
     `<keras>.legacy_tf_layers`, a module that only exists as `tf_keras.src.legacy_tf_layers`
     (TF 2.21 + tf-keras) or `keras.src.legacy_tf_layers` (TF 2.15 + Keras 2.15).
-We provide the old names at runtime, without editing installed files, before tf_slim runs.
+We provide the old names at runtime, without editing installed files, before tf_slim builds a layer.
 """
 
 import importlib
@@ -42,7 +42,18 @@ def _register_legacy_layers():
         return
 
 
-def install():
+def watch() -> None:
+    """Repair tf-slim when it gets imported, at once if it already is; never imports TensorFlow itself."""
+    from compat import _import_hook
+
+    if "tf_slim" in sys.modules:
+        install()
+    # after, not before: tf_slim reads the missing names only when a layer is built, and
+    # repairing after its import needs no TensorFlow import of our own
+    _import_hook.on_import("tf_slim", after=install)
+
+
+def install() -> None:
     """Idempotently provide what tf-slim expects; imports TensorFlow."""
     global _installed
     if _installed:

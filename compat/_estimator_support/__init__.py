@@ -9,7 +9,7 @@ without touching any installed file, then exposes `tf.estimator` / `tf.compat.v1
 On TF <= 2.15 everything here is a no-op: the real Estimator imports as released.
 
 `import compat` calls `watch()`, which costs nothing: the work happens when TensorFlow or
-tensorflow_estimator is imported (see `_import_hook`).
+tensorflow_estimator is imported (see `compat._import_hook`).
 """
 
 import functools
@@ -21,7 +21,10 @@ from compat._version import has_builtin_estimator, tf_version
 
 TRAINING_MODULE = "tensorflow.python.distribute.estimator_training"
 _lock = threading.RLock()
-_state = {"internals": False, "attributes": False}
+_state = {"internals": False}
+# Importing `tensorflow.compat.v1` / `.v2` (tf_keras does, so do scripts) runs TF's API
+# module again under that name and rebinds `tf.compat`: the new modules need the attribute too.
+API_MODULES = ("tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2")
 
 
 @functools.lru_cache(maxsize=None)
@@ -51,11 +54,10 @@ def provide_internals():
 
 
 def expose_attributes():
-    """Item 4: `tf.estimator` and `tf.compat.v1.estimator`, loaded on first use."""
+    """Item 4: `tf.estimator` and `tf.compat.v1.estimator`, loaded on first use (on every API module that lacks it)."""
     with _lock:
-        if _state["attributes"] or not needed():
+        if not needed() or "tensorflow" not in sys.modules:
             return
-        _state["attributes"] = True
         from compat._estimator_support import _lazy_api
 
         _lazy_api.install(provide_internals)
@@ -74,8 +76,9 @@ def watch():
     """Activate when TensorFlow / tensorflow_estimator get imported; at once if TF already is."""
     if not needed():
         return
-    if "tensorflow" in sys.modules:
-        expose_attributes()
-    from compat._estimator_support import _import_hook
+    expose_attributes()
+    from compat import _import_hook
 
-    _import_hook.install(after_tensorflow=expose_attributes, before_estimator=provide_internals)
+    for name in API_MODULES:
+        _import_hook.on_import(name, after=expose_attributes)
+    _import_hook.on_import("tensorflow_estimator", before=provide_internals)

@@ -10,12 +10,13 @@ import types
 
 _V1 = "tensorflow_estimator.python.estimator.api._v1.estimator"
 _V2 = "tensorflow_estimator.python.estimator.api._v2.estimator"
-# (path from `tensorflow`, sys.modules name) of each API module -> the estimator API it gets.
-# Both are needed: TF 2.21 keeps two distinct wrapper objects for `compat.v1`.
+# (path from `tensorflow`, sys.modules names) of each API module -> the estimator API it gets.
+# All are needed: TF 2.21 keeps distinct module objects for `compat.v1` under each name once
+# `tensorflow.compat.v1` was imported by that name, and `tf.compat` is rebound to the latest.
 _TARGETS = {
-    ("", "tensorflow"): _V2,
-    ("compat.v2", "tensorflow._api.v2.compat.v2"): _V2,
-    ("compat.v1", "tensorflow._api.v2.compat.v1"): _V1,
+    ("", ("tensorflow",)): _V2,
+    ("compat.v2", ("tensorflow._api.v2.compat.v2", "tensorflow.compat.v2")): _V2,
+    ("compat.v1", ("tensorflow._api.v2.compat.v1", "tensorflow.compat.v1")): _V1,
 }
 
 
@@ -43,16 +44,18 @@ class LazyEstimatorAPI(types.ModuleType):
         return f"<lazy estimator API {self._target!r}>"
 
 
-def _api_modules(path, module_name):
+def _api_modules(path, module_names):
     module = sys.modules["tensorflow"]
     for part in filter(None, path.split(".")):
-        module = getattr(module, part)
-    return {id(m): m for m in (module, sys.modules.get(module_name)) if m is not None}.values()
+        module = getattr(module, part, None)
+    candidates = [module, *(sys.modules.get(name) for name in module_names)]
+    return {id(m): m for m in candidates if m is not None}.values()
 
 
 def install(prepare):
-    for (path, module_name), target in _TARGETS.items():
+    """Attach one lazy API per target to each of its modules that has none yet; safe to repeat."""
+    for (path, module_names), target in _TARGETS.items():
         lazy = LazyEstimatorAPI(target, prepare)
-        for module in _api_modules(path, module_name):
+        for module in _api_modules(path, module_names):
             if "estimator" not in vars(module):
                 setattr(module, "estimator", lazy)

@@ -1,0 +1,85 @@
+"""`import compat` in any order: the same working runtime whatever a script imports first.
+
+A script may import TensorFlow, tf-slim and compat, and call `compat.install()`, in any order
+(its own modules often import TensorFlow before the line uai-migrate adds). Each order runs in
+its own process, since import order is process state; one process checks everything for it.
+"""
+
+import itertools
+import json
+
+import pytest
+
+from tests.conftest import run_script
+
+STEPS = {
+    "tensorflow": "import tensorflow",
+    "tf_slim": "import tf_slim",
+    "compat": "import compat",
+    "install": "compat.install()",
+}
+
+
+def _orders():
+    """The 6 orders of the three imports, and each with `compat.install()` at every place after compat (18).
+
+    Orders that leave an import out are covered: the checks import everything at the end.
+    """
+    found = []
+    for imports in itertools.permutations(("tensorflow", "tf_slim", "compat")):
+        found.append(imports)
+        for place in range(imports.index("compat") + 1, len(imports) + 1):
+            found.append(imports[:place] + ("install",) + imports[place:])
+    return found
+
+
+CHECKS = """
+    import tensorflow as tf
+    import tensorflow.compat.v1 as v1
+    import tf_slim as slim
+    from tf_slim.nets import resnet_v1
+
+    out = {"estimator": [tf.estimator.RunConfig.__name__, tf.compat.v1.estimator.Estimator.__name__,
+                         v1.estimator.tpu.TPUEstimator.__name__]}
+    with tf.Graph().as_default():
+        images = v1.placeholder(tf.float32, [1, 32, 32, 3])
+        out["dense"] = v1.layers.dense(v1.layers.flatten(images), 2).shape.as_list()
+        with slim.arg_scope(resnet_v1.resnet_arg_scope()):  # conv2d + batch_norm in every unit
+            if FULL:
+                logits, _ = resnet_v1.resnet_v1_50(images, num_classes=3, is_training=True)
+            else:  # resnet_v1_50's code path with one bottleneck unit: 0.3 s to build, not 6
+                block = resnet_v1.resnet_v1_block("block1", base_depth=2, num_units=1, stride=2)
+                logits, _ = resnet_v1.resnet_v1(images, [block], num_classes=3, is_training=True, scope="resnet")
+        out["resnet"] = logits.shape.as_list()
+        out["batch_norm_updates"] = len(v1.get_collection(v1.GraphKeys.UPDATE_OPS)) > 0
+    print("RESULT " + json.dumps(out))
+"""
+EXPECTED = {
+    "estimator": ["RunConfig", "Estimator", "TPUEstimator"],
+    "dense": [1, 2],
+    "resnet": [1, 1, 1, 3],
+    "batch_norm_updates": True,
+}
+
+
+def _run(tmp_path, order, full=False):
+    lines = [
+        "import json, os",
+        # inherited from pytest, whose process imported compat: the script must choose it itself
+        "os.environ.pop('TF_USE_LEGACY_KERAS', None)",
+        f"FULL = {full}",
+        *(STEPS[step] for step in order),
+    ]
+    result = run_script(tmp_path, "\n".join(lines) + "\n" + CHECKS.replace("\n    ", "\n"), timeout=180)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads(next(l for l in result.stdout.splitlines() if l.startswith("RESULT "))[7:])
+
+
+@pytest.mark.parametrize("order", _orders(), ids="-".join)
+def test_every_import_order_gives_the_same_runtime(tmp_path, order):
+    assert _run(tmp_path, order) == EXPECTED
+
+
+def test_resnet_v1_50_builds_with_import_tf_slim_after_compat(tmp_path):
+    # the order existing slim code has once `import compat` is added at the top
+    assert _run(tmp_path, ("compat", "tf_slim"), full=True) == EXPECTED
