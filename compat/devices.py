@@ -2,6 +2,7 @@
 
     with compat.device(tf.train.replica_device_setter(cluster=cluster)):   # not tf.device(fn)
     with compat.device(tower_setter("/cpu:1", ps_devices=["/cpu:0"])):     # a model tower
+    GreedyLoadBalancingStrategy(num_ps, byte_size_load_fn)   # tf.contrib.training's ps_strategy
     compat.logical_cpus(2)                       # TF2 code: 2 CPU devices before TF initialises
     config = session_config(2)                   # TF1 sessions / Estimator RunConfig(session_config=...)
 
@@ -9,6 +10,8 @@
 graph's own `device()` still takes a function. Estimator with MirroredStrategy over 2 CPUs
 hangs unless its session has 2 CPU devices and soft placement: `session_config` gives both.
 """
+
+from typing import Callable
 
 from compat.errors import DeviceError
 
@@ -37,17 +40,23 @@ def _node_def(op):
     return op if hasattr(op, "attr") and not hasattr(op, "node_def") else op.node_def
 
 
-def variable_bytes(op):
-    """Bytes a variable op allocates (0 when its shape is unknown): the greedy balancer's load."""
+def byte_size_load_fn(op) -> int:
+    """Bytes an op allocates: tf.contrib.training.byte_size_load_fn, the greedy balancers' load.
+
+    A variable op declares its `shape` and `dtype` (a resource variable's own output is only a
+    handle); any other op must have one output of known shape, as tf.contrib required. An
+    unknown variable shape counts 0 bytes: placement still goes on, tf.contrib refused it.
+    """
     import tensorflow as tf
 
     node = _node_def(op)
-    if "shape" not in node.attr or "dtype" not in node.attr:
-        return 0
-    shape = tf.TensorShape(node.attr["shape"].shape)
-    if not shape.is_fully_defined():
-        return 0
-    return shape.num_elements() * tf.as_dtype(node.attr["dtype"].type).size
+    if "shape" in node.attr and "dtype" in node.attr:
+        shape, dtype = tf.TensorShape(node.attr["shape"].shape), tf.as_dtype(node.attr["dtype"].type)
+        return shape.num_elements() * dtype.size if shape.is_fully_defined() else 0
+    outputs = getattr(op, "outputs", ())
+    if len(outputs) != 1 or not outputs[0].shape.is_fully_defined():
+        raise DeviceError(f"op {node.name!r} must have exactly one output of known shape to be weighed in bytes")
+    return outputs[0].shape.num_elements() * outputs[0].dtype.size
 
 
 class RoundRobin:
@@ -64,34 +73,55 @@ class RoundRobin:
 
 
 class GreedyByBytes:
-    """The device holding the fewest variable bytes so far (ties: the earliest device)."""
+    """The device holding the least load so far (ties: the earliest device); load is `load_fn(op)`, bytes by default."""
 
-    def __init__(self, devices):
+    def __init__(self, devices, load_fn=byte_size_load_fn):
         self.devices = list(devices)
+        self.load_fn = load_fn
         self.load = [0] * len(self.devices)
 
     def __call__(self, op):
         index = min(range(len(self.devices)), key=self.load.__getitem__)
-        self.load[index] += variable_bytes(op)
+        self.load[index] += self.load_fn(op)
         return self.devices[index]
+
+
+class GreedyLoadBalancingStrategy(GreedyByBytes):
+    """tf.contrib.training.GreedyLoadBalancingStrategy: the least loaded of `num_tasks` ps tasks, as its index.
+
+    The `ps_strategy` of `tf.compat.v1.train.replica_device_setter` (and of `tower_setter`'s `balance`).
+    """
+
+    def __init__(self, num_tasks: int, load_fn=byte_size_load_fn):
+        if num_tasks < 1:
+            raise DeviceError(f"num_tasks must be at least 1, got {num_tasks}")
+        super().__init__(range(num_tasks), load_fn)
 
 
 BALANCERS = {"round_robin": RoundRobin, "greedy": GreedyByBytes}
 
 
-def tower_setter(worker_device, ps_devices=("/cpu:0",), balance="round_robin"):
+def _chooser(balance, ps_devices):
+    """A function of the op returning one of `ps_devices`, from a balancer name or a ps_strategy."""
+    if callable(balance):  # replica_device_setter's ps_strategy: op -> task index
+        return lambda op: ps_devices[balance(op)]
+    if balance not in BALANCERS:
+        raise DeviceError(f"balance must be one of {', '.join(BALANCERS)} or a ps_strategy, got {balance!r}")
+    return BALANCERS[balance](ps_devices)
+
+
+def tower_setter(worker_device: str, ps_devices=("/cpu:0",), balance="round_robin") -> Callable:
     """A device function for one model tower: variables on the parameter devices, everything else on `worker_device`.
 
-    `ps_devices` are balanced round-robin or greedily by byte size (`balance`). A device set
-    explicitly on an op (an inner `with device(...)`) wins over the tower's choice.
+    `ps_devices` are balanced round-robin or greedily by byte size (`balance`), or by a ps_strategy
+    such as `GreedyLoadBalancingStrategy(len(ps_devices))` that returns an index into them. A device
+    set explicitly on an op (an inner `with device(...)`) wins over the tower's choice.
     """
     import tensorflow as tf
 
-    if balance not in BALANCERS:
-        raise DeviceError(f"balance must be one of {', '.join(BALANCERS)}, got {balance!r}")
     if not ps_devices:
         raise DeviceError("a tower needs at least one parameter device")
-    choose = BALANCERS[balance](ps_devices)
+    choose = _chooser(balance, list(ps_devices))
 
     def place(op):
         target = choose(op) if _node_def(op).op in VARIABLE_OPS else worker_device

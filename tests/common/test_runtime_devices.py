@@ -1,6 +1,12 @@
-"""compat.devices in a real graph, and Estimator + MirroredStrategy over 2 CPUs through compat.strategy.run_config."""
+"""compat.devices in a real graph, and Estimator + MirroredStrategy over 2 CPUs through compat.strategy.run_config.
+
+The placement tests build graphs in-process: cheap, and they need no session.
+"""
 
 import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from compat.devices import clone_device, slim_variables_device
 
@@ -93,3 +99,54 @@ def test_slim_model_deploy_devices():
     assert clone_device(0, num_ps_tasks=2, replica_id=3, on_cpu=True) == "/job:worker/task:3/device:CPU:0"
     assert slim_variables_device() == "/device:CPU:0"
     assert callable(slim_variables_device(num_ps_tasks=2, replica_id=1))
+
+
+def _placed_tasks(sizes, num_tasks, use_resource, setter_of):
+    """Build one float32 variable per size under the setter `setter_of(strategy)`; return their ps task indices."""
+    import tensorflow as tf
+
+    from compat import devices
+
+    v1 = tf.compat.v1
+    strategy = devices.GreedyLoadBalancingStrategy(num_tasks, devices.byte_size_load_fn)
+    with tf.Graph().as_default(), devices.device(setter_of(strategy)):
+        created = [v1.get_variable(f"v{i}", [size], use_resource=use_resource) for i, size in enumerate(sizes)]
+    return [tf.DeviceSpec.from_string(v.device).task for v in created], created
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    sizes=st.lists(st.integers(1, 64), min_size=1, max_size=6),
+    num_tasks=st.integers(1, 3),
+    use_resource=st.booleans(),
+)
+def test_greedy_load_balancing_puts_each_variable_on_the_least_loaded_ps_task(sizes, num_tasks, use_resource):
+    """tf.contrib.training.GreedyLoadBalancingStrategy as replica_device_setter's ps_strategy (cifar10_estimator)."""
+    import tensorflow as tf
+
+    tasks, _ = _placed_tasks(
+        sizes, num_tasks, use_resource,
+        lambda strategy: tf.compat.v1.train.replica_device_setter(ps_tasks=num_tasks, ps_strategy=strategy),
+    )
+    load = [0] * num_tasks
+    for size, task in zip(sizes, tasks):
+        assert load[task] == min(load), (sizes, tasks)  # the lightest task so far (ties: any lightest)
+        assert task == load.index(min(load))  # ties go to the first, as np.argmin did in tf.contrib
+        load[task] += size * 4  # float32 bytes
+
+
+def test_greedy_load_balancing_strategy_in_compat_tower_setter_and_byte_sizes():
+    import tensorflow as tf
+
+    from compat import devices
+
+    tasks, created = _placed_tasks(
+        [100, 10, 10, 50], 2, True,
+        lambda strategy: devices.tower_setter("/cpu:1", ["/job:ps/task:0", "/job:ps/task:1"], balance=strategy),
+    )
+    # 400 B on task 0; then 40 B, 40 B, 200 B on task 1, which stays the lighter one.
+    assert tasks == [0, 1, 1, 1]
+    assert [devices.byte_size_load_fn(v.op) for v in created] == [400, 40, 40, 200]
+    with tf.Graph().as_default():
+        op = tf.compat.v1.placeholder(tf.float16, [3, 5]).op  # any single-output op: its output's bytes
+        assert devices.byte_size_load_fn(op) == 30
