@@ -17,10 +17,20 @@ def _prog():
     return os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "uai"
 
 
-def fail(message, code=USAGE_EXIT):
-    """Print `prog: error: message` on stderr and exit."""
+# str.splitlines() breaks at each of these: a message quoting user input (a flag value, a
+# TF_CONFIG field, a file name) must still be one line.
+_LINE_BREAKS = str.maketrans({c: repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"})
+
+
+def one_line(message: str) -> str:
+    """`message` with every line break escaped."""
+    return str(message).translate(_LINE_BREAKS)
+
+
+def fail(message: str, code: int = USAGE_EXIT):
+    """Print `prog: error: message` on stderr, on one line, and exit."""
     prog = _prog()
-    print(f"{prog}: error: {message}", file=sys.stderr)
+    print(f"{prog}: error: {one_line(message)}", file=sys.stderr)
     raise SystemExit(code)
 
 

@@ -14,8 +14,6 @@ from compat.cli import fail
 from compat.flags._argv import normalize_argv
 
 _ORIGINAL_CALL = absl_flags.FlagValues.__call__
-# str.splitlines() breaks at these: absl quotes a bad value raw, and the message must stay one line.
-_LINE_BREAKS = str.maketrans({c: repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"})
 
 
 def _dash_tolerant_call(self, argv, known_only=False):
@@ -32,7 +30,7 @@ def parse_known_or_exit(argv: list, flag_values: absl_flags.FlagValues = absl_fl
         return flag_values(argv, known_only=True)
     # absl raises a bare ValueError for a value given to a negated boolean (`--nosync=1`).
     except (absl_flags.Error, ValueError) as err:
-        fail(f"{str(err).translate(_LINE_BREAKS)} (--helpfull lists the flags)")
+        fail(f"{err} (--helpfull lists the flags)")  # fail() keeps absl's raw quote of the value on one line
 
 
 def install_dash_tolerance():

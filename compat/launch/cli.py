@@ -9,6 +9,7 @@ import tempfile
 import threading
 from typing import List, Optional, Sequence, Tuple
 
+from compat import tf_config
 from compat.cli import fail, main_guard
 from compat.launch._errors import LaunchError, reason
 from compat.launch._kubeflow import check_name, tfjob_manifest, write_manifest
@@ -35,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--dialect",
         choices=LAUNCH_DIALECTS,
         default="master",
-        help="how TF_CONFIG names the chief: master (the platform, Estimator), chief (TF2), kubeflow, sagemaker "
+        help=f"how TF_CONFIG names the chief: {tf_config.describe(LAUNCH_DIALECTS)} "
         "(default: master, as the platform writes it)",
     )
     parser.add_argument("--log-dir", help="per-task log files go here (default: a new temporary folder)")
