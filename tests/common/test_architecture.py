@@ -35,7 +35,39 @@ def test_compat_never_imports_the_layers_above_it(package):
 
 # Files that read the version only to record it (no branch on it): the generator stamps the
 # API table with the TensorFlow it was derived from.
-RECORDS_VERSION = {"codemods/rules/_gen_tf_api.py"}
+RECORDS_VERSION = {"codemods/tables/gen_tf_api.py"}
+
+
+def _reads_tensorflow_version(path):
+    """Does the module read TensorFlow's version (`tf.__version__`, `tensorflow.__version__`,
+    or compat's private `_version`)?"""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Attribute) and node.attr == "__version__":
+            if isinstance(node.value, ast.Name) and node.value.id in ("tf", "tensorflow"):
+                return True
+        if any(name == "compat._version" or name.startswith("compat._version.") for name in _names_imported(node)):
+            return True
+    return False
+
+
+def _names_imported(node):
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        return [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+    return []
+
+
+def test_the_version_check_sees_each_spelling(tmp_path):
+    spellings = ["import tensorflow as tf\nv = tf.__version__\n", "import tensorflow\nv = tensorflow.__version__\n",
+                 "from compat import _version\n", "import compat._version\n"]
+    for index, source in enumerate(spellings):
+        path = tmp_path / f"m{index}.py"
+        path.write_text(source)
+        assert _reads_tensorflow_version(path), source
+    clean = tmp_path / "clean.py"
+    clean.write_text("import numpy as np\nv = np.__version__\n")
+    assert not _reads_tensorflow_version(clean)
 
 
 @pytest.mark.parametrize("package", UPPER)
@@ -43,7 +75,6 @@ def test_tensorflow_version_checks_live_only_in_compat(package):
     offenders = [
         str(path.relative_to(REPO))
         for path in _sources(package)
-        if str(path.relative_to(REPO)) not in RECORDS_VERSION
-        and "tf.__version__" in path.read_text() or "tensorflow.__version__" in path.read_text() or "compat._version" in path.read_text()
+        if str(path.relative_to(REPO)) not in RECORDS_VERSION and _reads_tensorflow_version(path)
     ]
     assert offenders == []
