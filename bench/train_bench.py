@@ -36,10 +36,18 @@ import compat  # noqa: F401 - selects tf-keras before TensorFlow binds Keras
 import tensorflow as tf
 
 from compat.data import imagenet, synth
-from compat.models.resnet import ResNet, l2_weights
+from compat.models.resnet import l2_weights
+from compat.training.resnet_config import ResNetConfig
 
 v1 = tf.compat.v1
-NUM_CLASSES, IMAGE_SIZE, RESNET_SIZE, WEIGHT_DECAY, RATE, MOMENTUM = 11, 32, 8, 1e-4, 0.05, 0.9
+# Every runner's model and optimisation; a constant rate (the schedule's first epoch boundary is never reached).
+CONFIG = ResNetConfig(
+    resnet_size=8, num_classes=11, image_size=32, weight_decay=1e-4, learning_rate=0.05, momentum=0.9,
+    batches_per_epoch=10**6,
+)
+NUM_CLASSES, IMAGE_SIZE, WEIGHT_DECAY, RATE, MOMENTUM = (
+    CONFIG.num_classes, CONFIG.image_size, CONFIG.weight_decay, CONFIG.learning_rate, CONFIG.momentum
+)
 
 
 def train_data(data_dir, batch, input_context=None):
@@ -56,7 +64,7 @@ def intervals(run_interval, args):
 
 def native_tf2(data_dir, args):
     """The TF2 anchor: a tf.function step with GradientTape, no strategy; one host sync per interval."""
-    model = ResNet(RESNET_SIZE, NUM_CLASSES)
+    model = CONFIG.build_model()
     optimizer = tf.keras.optimizers.SGD(RATE, momentum=MOMENTUM)
     batches = iter(train_data(data_dir, args.batch))
 
@@ -80,7 +88,7 @@ def native_tf1(data_dir, args):
     graph = tf.Graph()
     with graph.as_default():
         images, labels = v1.data.make_one_shot_iterator(train_data(data_dir, args.batch)).get_next()
-        model = ResNet(RESNET_SIZE, NUM_CLASSES)
+        model = CONFIG.build_model()
         logits = model(images, training=True)
         cross_entropy = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
         loss = cross_entropy + WEIGHT_DECAY * l2_weights(model.trainable_variables)
@@ -105,10 +113,7 @@ def legacy_tf1(data_dir, args):
     """The Estimator program's model_fn graph, stepped as Estimator.train steps it (same session hooks)."""
     from legacy_tf1 import resnet_model_fn
 
-    params = dict(resnet_size=RESNET_SIZE, resnet_version=2, num_classes=NUM_CLASSES, batch_norm_decay=0.997,
-                  batch_norm_epsilon=1e-5, image_size=IMAGE_SIZE, weight_decay=WEIGHT_DECAY, momentum=MOMENTUM,
-                  learning_rate=RATE, batches_per_epoch=10**6, towers=1, tower_devices=["/cpu:0"],
-                  parameter_devices=["/cpu:0"], is_chief=True)
+    params = resnet_model_fn.estimator_params(CONFIG)
     with tempfile.TemporaryDirectory() as model_dir:
         graph = tf.Graph()
         with graph.as_default():
@@ -159,8 +164,10 @@ def modern_tf2(data_dir, args):
             raise _Stopped
 
     program = run_loop.Program(
-        build_model=lambda: ResNet(RESNET_SIZE, NUM_CLASSES),
-        build_optimizer=lambda: trainer.sgd_momentum(trainer.resnet_learning_rate(RATE, 10**6), MOMENTUM),
+        build_model=CONFIG.build_model,
+        build_optimizer=lambda: trainer.sgd_momentum(
+            trainer.resnet_learning_rate(RATE, CONFIG.batches_per_epoch), MOMENTUM
+        ),
         train_dataset=lambda context: train_data(data_dir, args.batch, context),
         eval_dataset=None,
         weight_decay=WEIGHT_DECAY,

@@ -25,6 +25,7 @@ from compat.cli import main_guard  # noqa: E402
 from compat.data import imagenet, towers  # noqa: E402
 from compat.devices import session_config  # noqa: E402
 from compat.training import resnet_flags, schedule  # noqa: E402
+from compat.training.resnet_config import ResNetConfig  # noqa: E402
 from legacy_tf1 import resnet_model_fn  # noqa: E402
 
 v1 = tf.compat.v1
@@ -55,28 +56,19 @@ def device_plan(cluster, count):
 
 
 def model_params(cluster, num_towers):
+    """The Estimator's params: the ResNet config from the flags, and this task's deployment."""
     tower_devices, parameter_devices = device_plan(cluster, num_towers)
-    return {
-        "resnet_size": FLAGS.resnet_size,
-        "resnet_version": FLAGS.resnet_version,
-        "num_classes": FLAGS.num_classes,
-        "data_format": FLAGS.data_format,
-        "batch_norm_decay": FLAGS.batch_norm_decay,
-        "batch_norm_epsilon": FLAGS.batch_norm_epsilon,
-        "image_size": FLAGS.image_size,
-        "weight_decay": FLAGS.weight_decay,
-        "momentum": FLAGS.momentum,
-        "learning_rate": FLAGS.learning_rate,
-        "batches_per_epoch": schedule.steps_per_epoch(FLAGS.train_images, FLAGS.train_batch_size),
-        "towers": num_towers if FLAGS.multi_device == TOWERS else 1,
-        "tower_devices": tower_devices,
-        "parameter_devices": parameter_devices,
-        "balance": "greedy" if FLAGS.variable_strategy == "GPU" else "round_robin",
-        "sync_replicas": cluster.num_workers if FLAGS.sync and cluster.is_distributed else 0,
-        "is_chief": cluster.is_chief,
-        "log_dir": extra_log_dir(),
-        "summary_steps": FLAGS.log_every_n_steps,
-    }
+    deployment = resnet_model_fn.Deployment(
+        towers=num_towers if FLAGS.multi_device == TOWERS else 1,
+        tower_devices=tuple(tower_devices),
+        parameter_devices=tuple(parameter_devices),
+        balance="greedy" if FLAGS.variable_strategy == "GPU" else "round_robin",
+        sync_replicas=cluster.num_workers if FLAGS.sync and cluster.is_distributed else 0,
+        is_chief=cluster.is_chief,
+        log_dir=extra_log_dir(),
+        summary_steps=FLAGS.log_every_n_steps,
+    )
+    return resnet_model_fn.estimator_params(ResNetConfig.from_flags(FLAGS), deployment)
 
 
 def build_estimator(cluster, num_devices):

@@ -6,20 +6,22 @@ are averaged on each variable's device; batch-norm statistics are updated from t
 With one tower no setter is installed, so a parameter-server Estimator's own device function
 (from TF_CONFIG) places the variables.
 
-`params` (an Estimator params dict): resnet_size, resnet_version, num_classes, data_format,
-batch_norm_decay, batch_norm_epsilon, image_size, weight_decay, momentum, learning_rate,
-batches_per_epoch, towers, tower_devices, parameter_devices, balance, sync_replicas (workers
-to aggregate, 0 = asynchronous), is_chief, log_dir (a second summary folder, or None), summary_steps.
+`params` (the Estimator's params dict) is `estimator_params(config, deployment)`: the fields of
+`compat.training.resnet_config.ResNetConfig` (the network and its optimisation, as the TF2
+program builds them too) and of `Deployment` (towers, devices, replicas: this program's only).
 """
 
 import contextlib
+import dataclasses
+from typing import Optional
 
 import tensorflow as tf
 
 import compat
 from compat import devices
-from compat.models.resnet import ResNet, l2_weights
+from compat.models.resnet import l2_weights
 from compat.training import schedule
+from compat.training.resnet_config import ResNetConfig
 
 v1 = tf.compat.v1
 # The variables live under this scope in every mode: the checkpoint the towers write is the
@@ -27,20 +29,36 @@ v1 = tf.compat.v1
 SCOPE = "resnet"
 
 
-def build_model(params):
+@dataclasses.dataclass(frozen=True)
+class Deployment:
+    """How this task trains: one tower (the default) or several on their devices, and the replicas."""
+
+    towers: int = 1
+    tower_devices: tuple = ("/cpu:0",)
+    parameter_devices: tuple = ("/cpu:0",)
+    balance: str = "round_robin"  # how the tower setter spreads variables over parameter devices
+    sync_replicas: int = 0  # workers whose gradients one step aggregates; 0: asynchronous
+    is_chief: bool = True
+    log_dir: Optional[str] = None  # a second summary folder, or None
+    summary_steps: int = 100
+
+    @classmethod
+    def from_params(cls, params: dict) -> "Deployment":
+        return cls(**{field.name: params[field.name] for field in dataclasses.fields(cls)})
+
+
+def estimator_params(config: ResNetConfig, deployment: Deployment = Deployment()) -> dict:
+    """The Estimator `params` dict of `model_fn`: the config's fields and the deployment's."""
+    return config.as_params(**dataclasses.asdict(deployment))
+
+
+def build_model(config: ResNetConfig):
     """The shared ResNet with its variables created, under the current device."""
-    model = ResNet(
-        resnet_size=params["resnet_size"],
-        num_classes=params["num_classes"],
-        version=int(params["resnet_version"]),
-        data_format=params.get("data_format"),
-        batch_norm_decay=params["batch_norm_decay"],
-        batch_norm_epsilon=params["batch_norm_epsilon"],
-    )
+    model = config.build_model()
     # Created here rather than by the first tower's call, whose name scope (`tower_0/`) would
     # otherwise end up in every variable name.
     with v1.variable_scope(SCOPE):
-        model.build((None, params["image_size"], params["image_size"], 3))
+        model.build((None, config.image_size, config.image_size, 3))
     return model
 
 
@@ -50,12 +68,12 @@ def loss_of(model, logits, labels, weight_decay):
     return cross_entropy + weight_decay * l2_weights(model.trainable_variables)
 
 
-def _tower_setters(params):
-    if params["towers"] == 1:
+def _tower_setters(deployment):
+    if deployment.towers == 1:
         return [None]
     return [
-        devices.tower_setter(device, params["parameter_devices"], params.get("balance", "round_robin"))
-        for device in params["tower_devices"]
+        devices.tower_setter(device, list(deployment.parameter_devices), deployment.balance)
+        for device in deployment.tower_devices
     ]
 
 
@@ -73,15 +91,15 @@ def _tower_updates(model, tower):
     return [u for u in model.updates if getattr(u, "op", u).name.startswith(prefix)]
 
 
-def _towers(model, images, labels, params, setters):
+def _towers(model, images, labels, config, setters):
     """Per tower: (logits, loss, gradients of the trainable variables)."""
     variables = model.trainable_variables
     results = []
-    splits = zip(tf.split(images, params["towers"]), tf.split(labels, params["towers"]))
+    splits = zip(tf.split(images, len(setters)), tf.split(labels, len(setters)))
     for index, ((tower_images, tower_labels), setter) in enumerate(zip(splits, setters)):
         with tf.name_scope(f"tower_{index}"), _placed(setter):
             logits = model(tower_images, training=True)
-            loss = loss_of(model, logits, tower_labels, params["weight_decay"])
+            loss = loss_of(model, logits, tower_labels, config.weight_decay)
             results.append((logits, loss, tf.gradients(loss, variables)))
     return results
 
@@ -115,23 +133,23 @@ class _ShortStopGrace(v1.train.SessionRunHook):
         coord.join = join_briefly
 
 
-def _optimizer(params, global_step):
-    rate = schedule.learning_rate(global_step, params["learning_rate"], params["batches_per_epoch"])
+def _optimizer(config, deployment, global_step):
+    rate = schedule.learning_rate(global_step, config.learning_rate, config.batches_per_epoch)
     v1.summary.scalar("learning_rate", rate)
-    optimizer = v1.train.MomentumOptimizer(rate, params["momentum"])
+    optimizer = v1.train.MomentumOptimizer(rate, config.momentum)
     hooks = []
-    if params.get("sync_replicas"):
-        replicas = params["sync_replicas"]
+    if deployment.sync_replicas:
+        replicas = deployment.sync_replicas
         optimizer = v1.train.SyncReplicasOptimizer(optimizer, replicas_to_aggregate=replicas, total_num_replicas=replicas)
-        hooks += [optimizer.make_session_run_hook(params["is_chief"]), _ShortStopGrace()]
+        hooks += [optimizer.make_session_run_hook(deployment.is_chief), _ShortStopGrace()]
     return optimizer, hooks
 
 
-def _train_spec(model, features, labels, params, setters):
+def _train_spec(model, features, labels, config, deployment, setters):
     mode = tf.estimator.ModeKeys.TRAIN
-    towers = _towers(model, features, labels, params, setters)
+    towers = _towers(model, features, labels, config, setters)
     global_step = v1.train.get_or_create_global_step()
-    optimizer, hooks = _optimizer(params, global_step)
+    optimizer, hooks = _optimizer(config, deployment, global_step)
     averaged = _average([grads for _, _, grads in towers], model.trainable_variables)
     loss = tf.reduce_mean([loss for _, loss, _ in towers])
     logits = tf.concat([logits for logits, _, _ in towers], 0)
@@ -141,15 +159,17 @@ def _train_spec(model, features, labels, params, setters):
     # buffers, so an early update could otherwise race another tower's backprop.
     with tf.control_dependencies([g for g, _ in averaged] + _tower_updates(model, 0)):
         train_op = optimizer.apply_gradients(averaged, global_step)
-    if params.get("log_dir"):
+    if deployment.log_dir:
         summaries = v1.summary.merge_all()
-        hooks.append(v1.train.SummarySaverHook(params["summary_steps"], output_dir=params["log_dir"], summary_op=summaries))
+        hooks.append(
+            v1.train.SummarySaverHook(deployment.summary_steps, output_dir=deployment.log_dir, summary_op=summaries)
+        )
     return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op, training_hooks=hooks)
 
 
-def _eval_spec(model, features, labels, params):
+def _eval_spec(model, features, labels, config):
     logits = model(features, training=False)
-    loss = loss_of(model, logits, labels, params["weight_decay"])
+    loss = loss_of(model, logits, labels, config.weight_decay)
     metrics = {
         "top_1_accuracy": v1.metrics.accuracy(labels, tf.argmax(logits, 1, output_type=tf.int32)),
         "top_5_accuracy": v1.metrics.mean(tf.cast(tf.math.in_top_k(targets=labels, predictions=logits, k=5), tf.float32)),
@@ -167,14 +187,15 @@ def _predict_spec(model, features):
 
 def model_fn(features, labels, mode, params):
     """Estimator `model_fn` for TRAIN (towers), EVAL (top-1/top-5) and PREDICT (classes, probabilities)."""
+    config, deployment = ResNetConfig.from_params(params), Deployment.from_params(params)
     # The variables are created under tower 0's setter, which places them on the parameter devices.
-    setters = _tower_setters(params) if mode == tf.estimator.ModeKeys.TRAIN else [None]
+    setters = _tower_setters(deployment) if mode == tf.estimator.ModeKeys.TRAIN else [None]
     with _placed(setters[0]):
-        model = build_model(params)
+        model = build_model(config)
     if mode == tf.estimator.ModeKeys.TRAIN:
-        return _train_spec(model, features, labels, params, setters)
+        return _train_spec(model, features, labels, config, deployment, setters)
     if mode == tf.estimator.ModeKeys.EVAL:
-        return _eval_spec(model, features, labels, params)
+        return _eval_spec(model, features, labels, config)
     return _predict_spec(model, features)
 
 

@@ -26,85 +26,22 @@ import compat.flags as flags  # noqa: E402
 import compat.slim as slim  # noqa: E402
 from compat import devices, tf_config  # noqa: E402
 from compat.cli import main_guard  # noqa: E402
-from compat.data import imagenet, slim_layout  # noqa: E402
-from compat.errors import DataError, TFConfigError  # noqa: E402
-from compat.training import slim_flags  # noqa: E402
-from compat.training.resnet_flags import IMAGENET_TRAIN_IMAGES  # noqa: E402
-from legacy_tf1 import model_deploy, slim_finetune, slim_nets, slim_optimization  # noqa: E402
+from compat.errors import TFConfigError  # noqa: E402
+from compat.models import slim_zoo  # noqa: E402
+from compat.training import slim_data, slim_flags  # noqa: E402
+from legacy_tf1 import model_deploy, slim_finetune, slim_optimization  # noqa: E402
 
 v1 = tf.compat.v1
-IMAGENET_CLASSES = 1001
-# "lenet" decodes, resizes and scales to about [-1, 1] (small images); the others crop and flip
-# like inception, mean-subtracted.
-PREPROCESSINGS = ("inception", "vgg", "lenet")
-LENET_SCALE = 128.0
 # At the end of synchronous training the chief's queue runner waits for gradients of workers
 # that have already stopped: give up on it after 5 s, not the default 2 minutes. Closing the
 # session then cancels its step, and TensorFlow prints that thread's CancelledError (harmless).
 SYNC_STOP_GRACE_SECS = 5
 
 slim_flags.define_slim_flags()
-flags.DEFINE_integer("num_classes", 0, "Classes incl. background (0: the dataset's, 1001 for imagenet).")
-flags.DEFINE_integer("num_samples_per_epoch", 0, "Images per epoch, for the decay (0: ImageNet's, else counted).")
 absl_flags.register_validator(
-    "model_name", lambda name: name in slim_nets.model_names(), f"must be one of {', '.join(slim_nets.model_names())}"
-)
-absl_flags.register_validator(
-    "preprocessing_name",
-    lambda name: name is None or name in PREPROCESSINGS,
-    f"must be one of {', '.join(PREPROCESSINGS)}",
+    "model_name", lambda name: name in slim_zoo.NETS, f"must be one of {', '.join(sorted(slim_zoo.NETS))}"
 )
 FLAGS = flags.FLAGS
-
-
-# -- the dataset -----------------------------------------------------------------------------
-def dataset_classes():
-    """Classes of the raw labels (before `--labels_offset`)."""
-    if FLAGS.num_classes:
-        return FLAGS.num_classes
-    if FLAGS.dataset_name == "imagenet":
-        return IMAGENET_CLASSES
-    labels = slim_layout.read_labels(FLAGS.dataset_dir)
-    if not labels:
-        raise DataError(f"no labels.txt in {FLAGS.dataset_dir!r} to count the classes of; pass --num_classes")
-    return max(labels) + 1
-
-
-def dataset_pattern():
-    if FLAGS.dataset_name != "imagenet":
-        return f"{FLAGS.dataset_name}_{FLAGS.dataset_split_name}_*.tfrecord"
-    if FLAGS.dataset_split_name not in imagenet.SPLITS.values():
-        raise DataError(f"the imagenet dataset has splits train and validation, not {FLAGS.dataset_split_name!r}")
-    return f"{FLAGS.dataset_split_name}-*-of-*"
-
-
-def dataset_files():
-    """The split's files; DataError when the folder or the files are missing."""
-    return imagenet.shard_files(FLAGS.dataset_dir, FLAGS.dataset_split_name == "train", dataset_pattern())
-
-
-def samples_per_epoch(files):
-    if FLAGS.num_samples_per_epoch:
-        return FLAGS.num_samples_per_epoch
-    if FLAGS.dataset_name == "imagenet" and FLAGS.dataset_split_name == "train":
-        return IMAGENET_TRAIN_IMAGES
-    return sum(1 for path in files for _ in tf.compat.v1.io.tf_record_iterator(path))
-
-
-def input_batches(image_size, num_classes):
-    """One batch of `--batch_size` (image, label - labels_offset) per `get_next()`."""
-    preprocessing = FLAGS.preprocessing_name or slim_nets.default_preprocessing(FLAGS.model_name)
-    ds = imagenet.dataset(
-        FLAGS.dataset_dir,
-        FLAGS.dataset_split_name == "train",
-        FLAGS.batch_size,
-        image_size,
-        num_classes=num_classes,
-        fast=preprocessing == "lenet",
-        pattern=dataset_pattern(),
-    )
-    scale = LENET_SCALE if preprocessing == "lenet" else 1.0
-    return ds.map(lambda image, label: (image / scale, label - FLAGS.labels_offset))
 
 
 # -- the model and its training op ---------------------------------------------------------
@@ -135,12 +72,14 @@ def build_training(deploy, files, distributed):
     """(train tensor: the loss after the update, global step after the update, optimizer)."""
     with devices.device(deploy.variables_device()):
         global_step = v1.train.get_or_create_global_step()
-    num_classes = dataset_classes()
-    model_classes = num_classes - FLAGS.labels_offset
-    image_size = FLAGS.train_image_size or slim_nets.default_image_size(FLAGS.model_name)
+    model_classes = slim_data.num_classes(FLAGS) - FLAGS.labels_offset
+    image_size = FLAGS.train_image_size or slim_zoo.default_image_size(FLAGS.model_name)
     with tf.device(deploy.inputs_device()):
-        iterator = v1.data.make_one_shot_iterator(input_batches(image_size, num_classes))
-    network = slim_nets.network_fn(FLAGS.model_name, model_classes, is_training=True, weight_decay=FLAGS.weight_decay)
+        batches = slim_data.dataset(FLAGS, FLAGS.dataset_split_name, FLAGS.batch_size, image_size)
+        iterator = v1.data.make_one_shot_iterator(batches)
+    network = slim_zoo.get_network_fn(
+        FLAGS.model_name, model_classes, is_training=True, weight_decay=FLAGS.weight_decay
+    )
     clones = model_deploy.create_clones(deploy, clone_fn, (iterator, network, model_classes))
 
     averages, averaged = None, None
@@ -148,7 +87,7 @@ def build_training(deploy, files, distributed):
         averaged = slim.get_model_variables()
         averages = v1.train.ExponentialMovingAverage(FLAGS.moving_average_decay, global_step)
     with tf.device(deploy.optimizer_device()):
-        learning_rate = slim_optimization.learning_rate(FLAGS, samples_per_epoch(files), global_step)
+        learning_rate = slim_optimization.learning_rate(FLAGS, slim_data.samples_per_epoch(FLAGS, files), global_step)
         optimizer = slim_optimization.optimizer(FLAGS, learning_rate)
     update_ops = list(model_deploy.first_clone_update_ops(clones))
     if FLAGS.sync_replicas and distributed:
@@ -276,7 +215,7 @@ def main(argv):
     if not cluster.is_ps:  # bad input fails here, in one line, before any server or graph exists
         if FLAGS.checkpoint_path:
             slim_finetune.checkpoint_file(FLAGS.checkpoint_path)
-        files = dataset_files()
+        files = slim_data.files(FLAGS)
     master = FLAGS.master
     if cluster.is_distributed:
         if cluster.num_ps and not cluster.is_ps:

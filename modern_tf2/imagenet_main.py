@@ -37,25 +37,15 @@ def program(values):
     import tensorflow as tf
 
     from compat.data import imagenet
-    from compat.models.resnet import ResNet, l2_weights
-    from compat.training import schedule
+    from compat.models.resnet import l2_weights
+    from compat.training.resnet_config import ResNetConfig
     from modern_tf2 import run_loop, trainer
 
     imagenet.shard_files(values.data_dir, is_training=True)  # a missing data dir fails here, in one line
     seed = values.seed or None
     if seed:
         tf.keras.utils.set_random_seed(seed)
-    batches_per_epoch = schedule.steps_per_epoch(values.train_images, values.train_batch_size)
-
-    def build_model():
-        return ResNet(
-            resnet_size=values.resnet_size,
-            num_classes=values.num_classes,
-            version=int(values.resnet_version),
-            data_format=values.data_format,
-            batch_norm_decay=values.batch_norm_decay,
-            batch_norm_epsilon=values.batch_norm_epsilon,
-        )
+    config = ResNetConfig.from_flags(values)
 
     def train_dataset(input_context):
         return imagenet.dataset(
@@ -69,15 +59,15 @@ def program(values):
         )
 
     return run_loop.Program(
-        build_model=build_model,
+        build_model=config.build_model,
         build_optimizer=lambda: trainer.sgd_momentum(
-            trainer.resnet_learning_rate(values.learning_rate, batches_per_epoch), values.momentum
+            trainer.resnet_learning_rate(config.learning_rate, config.batches_per_epoch), config.momentum
         ),
         train_dataset=train_dataset,
         eval_dataset=eval_dataset,
-        weight_decay=values.weight_decay,
+        weight_decay=config.weight_decay,
         decayed_weights=l2_weights,
-        image_size=values.image_size,
+        image_size=config.image_size,
     )
 
 

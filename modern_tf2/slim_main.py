@@ -2,9 +2,11 @@
 
     python -m modern_tf2.slim_main --data_dir D --output_dir O --model_name resnet_v1_50 --max_step 100
 
-slim's own flags (`compat.training.slim_flags`, with the platform's mapping: dataset_dir =
-data_dir, train_dir = output_dir, num_clones = max(num_gpus, 1)); `--batch_size` is per clone,
-as in slim. The strategy comes from TF_CONFIG (`modern_tf2.run_loop`), so slim's deployment
+The legacy program's flags (`compat.training.slim_flags`, with the platform's mapping:
+dataset_dir = data_dir, train_dir = output_dir, num_clones = max(num_gpus, 1)), nets
+(`compat.models.slim_zoo`, `lenet` included), optimizers and decays
+(`compat.training.slim_optimization`) and dataset (`compat.training.slim_data`); `--batch_size`
+is per clone, as in slim. The strategy comes from TF_CONFIG (`modern_tf2.run_loop`), so slim's deployment
 flags (`--master`, `--task`, `--num_ps_tasks`, `--worker_replicas`) are read from the cluster
 instead. Checkpoints are written every `--save_checkpoints_steps` steps (the loop counts steps,
 not slim's `--save_interval_secs`).
@@ -15,55 +17,12 @@ import compat.flags as flags
 from compat.cli import fail, main_guard
 from compat.errors import ClusterError
 from compat.training import slim_flags
-from compat.training.resnet_flags import IMAGENET_TRAIN_IMAGES
 
 slim_flags.define_slim_flags()
-flags.DEFINE_integer("num_classes", 1001, "Classes of the dataset (labels_offset is subtracted for the net).")
-flags.DEFINE_integer("train_images", IMAGENET_TRAIN_IMAGES, "Images per epoch (sets the decay steps).")
 flags.DEFINE_integer("save_checkpoints_steps", 100, "Steps between checkpoints.")
 flags.DEFINE_integer("eval_batch_size", 100, "Batch of the final evaluation on the validation split.")
 flags.DEFINE_boolean("export", True, "Export a SavedModel to <train_dir>/export at the end.")
 FLAGS = flags.FLAGS
-
-
-def learning_rate(values):
-    """slim's `_configure_learning_rate`: fixed, exponential (staircase) or polynomial decay."""
-    import tensorflow as tf
-
-    decay_steps = int(values.train_images * values.num_epochs_per_decay / values.batch_size)
-    if values.sync_replicas:
-        decay_steps //= values.replicas_to_aggregate
-    decay_steps = max(decay_steps, 1)
-    schedules = tf.keras.optimizers.schedules
-    if values.learning_rate_decay_type == "exponential":
-        return schedules.ExponentialDecay(values.learning_rate, decay_steps, values.learning_rate_decay_factor, staircase=True)
-    if values.learning_rate_decay_type == "polynomial":
-        return schedules.PolynomialDecay(values.learning_rate, decay_steps, values.end_learning_rate, power=1.0)
-    return values.learning_rate
-
-
-def optimizer(values):
-    """slim's `_configure_optimizer`, as the Keras optimizer of the same name and parameters."""
-    import tensorflow as tf
-
-    rate = learning_rate(values)
-    opt = tf.keras.optimizers
-    makers = {
-        "adadelta": lambda: opt.Adadelta(rate, rho=values.adadelta_rho, epsilon=values.opt_epsilon),
-        "adagrad": lambda: opt.Adagrad(rate, initial_accumulator_value=values.adagrad_initial_accumulator_value),
-        "adam": lambda: opt.Adam(rate, beta_1=values.adam_beta1, beta_2=values.adam_beta2, epsilon=values.opt_epsilon),
-        "ftrl": lambda: opt.Ftrl(
-            rate,
-            learning_rate_power=values.ftrl_learning_rate_power,
-            initial_accumulator_value=values.ftrl_initial_accumulator_value,
-            l1_regularization_strength=values.ftrl_l1,
-            l2_regularization_strength=values.ftrl_l2,
-        ),
-        "momentum": lambda: opt.SGD(rate, momentum=values.momentum),
-        "sgd": lambda: opt.SGD(rate),
-        "rmsprop": lambda: opt.RMSprop(rate, rho=values.rmsprop_decay, momentum=values.momentum, epsilon=values.opt_epsilon),
-    }
-    return makers[values.optimizer]()
 
 
 def slim_weights(variables):
@@ -88,8 +47,8 @@ def smoothed_cross_entropy(label_smoothing, depth):
 def program(values):
     import tensorflow as tf
 
-    from compat.data import imagenet, slim_layout
     from compat.models import slim_zoo
+    from compat.training import slim_data
     from modern_tf2 import run_loop, trainer
 
     slim_flags.platform_overrides(values)
@@ -98,16 +57,12 @@ def program(values):
     if not values.max_number_of_steps:
         fail("set --max_number_of_steps (or the platform's --max_step): the TF2 loop does not train without end")
     image_size = values.train_image_size or slim_zoo.default_image_size(values.model_name)
-    net_classes = values.num_classes - values.labels_offset
+    files = slim_data.files(values)  # missing or bad data fails here, in one line
+    samples_per_epoch = slim_data.samples_per_epoch(values, files)
+    net_classes = slim_data.num_classes(values) - values.labels_offset
 
     def read(split, batch, **kwargs):
-        if values.dataset_name == "imagenet":
-            ds = imagenet.dataset(values.dataset_dir, split == "train", batch, image_size, values.num_classes, **kwargs)
-        else:
-            ds = slim_layout.dataset(values.dataset_dir, values.dataset_name, split, batch, image_size, values.num_classes, **kwargs)
-        return ds.map(lambda images, labels: (images, labels - values.labels_offset)) if values.labels_offset else ds
-
-    read(values.dataset_split_name, 1)  # missing or bad data fails here, in one line
+        return slim_data.dataset(values, split, batch, image_size, **kwargs)
 
     def build_model():
         return tf.keras.Sequential([slim_zoo.SlimNetLayer(values.model_name, net_classes)])
@@ -117,7 +72,7 @@ def program(values):
 
     return run_loop.Program(
         build_model=build_model,
-        build_optimizer=lambda: optimizer(values),
+        build_optimizer=lambda: trainer.slim_optimizer(values, samples_per_epoch),
         train_dataset=lambda context: read(values.dataset_split_name, global_batch(values), input_context=context),
         eval_dataset=eval_dataset if values.dataset_split_name == "train" else None,
         weight_decay=values.weight_decay,

@@ -17,12 +17,13 @@ velocity instead of rescaling it.
 """
 
 import functools
+from typing import Any, Callable, Union
 
 import compat  # noqa: F401 - selects tf-keras before TensorFlow binds Keras
 import tensorflow as tf
 
 from compat.models.resnet import l2_weights
-from compat.training import schedule
+from compat.training import schedule, slim_optimization
 
 
 class StepSchedule(tf.keras.optimizers.schedules.LearningRateSchedule):
@@ -45,6 +46,22 @@ def resnet_learning_rate(base_rate, batches_per_epoch):
 
 def sgd_momentum(learning_rate, momentum):
     return tf.keras.optimizers.SGD(learning_rate=learning_rate, momentum=momentum)
+
+
+def slim_learning_rate(options: Any, samples_per_epoch: int) -> Union[float, Callable]:
+    """slim's `_configure_learning_rate`: a Keras schedule or the fixed rate (`compat.training.slim_optimization`)."""
+    decay = slim_optimization.decay(options)
+    if decay is None:
+        return options.learning_rate
+    decay_class = getattr(tf.keras.optimizers.schedules, decay.keras)
+    return decay_class(options.learning_rate, **decay.arguments(options, samples_per_epoch))
+
+
+def slim_optimizer(options: Any, samples_per_epoch: int) -> tf.keras.optimizers.Optimizer:
+    """slim's `_configure_optimizer`: the Keras class of the `compat.training.slim_optimization` row."""
+    row = slim_optimization.optimizer(options)
+    rate = slim_learning_rate(options, samples_per_epoch)
+    return getattr(tf.keras.optimizers, row.keras)(rate, **row.arguments(options, slim_optimization.KERAS))
 
 
 def classification_loss(logits, labels):

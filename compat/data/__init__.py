@@ -4,4 +4,9 @@
 `input_fn` or per-replica for strategies. `slim_layout`: TF-slim's `<name>_<split>_*.tfrecord`
 + labels.txt. `synth`: `python -m compat.data.synth` writes a small synthetic ImageNet set.
 `towers`: a global batch split over towers.
+
+Layering: this package is not a runtime shim. It is the programs' shared code (with
+`compat.models` and `compat.training`): `legacy_tf1` and `modern_tf2` import it, it imports the
+shims (`compat.slim`, `compat.errors`, ...), and no shim imports it. It lives under `compat`
+only for its import path. Programs -> shared code -> shims; `tests/common/test_layering.py` checks it.
 """

@@ -3,5 +3,10 @@
 `resnet.ResNet`: ResNet v1/v2 (ImageNet sizes 18-200, CIFAR-size 8/14/20) as a Keras model
 that works inside an Estimator `model_fn` (graph mode, TF 2.15 and TF 2.21 via compat) and
 under tf.distribute strategies. `names`: stable variable names for checkpoints that cross
-runtimes. `slim_zoo`: tf-slim nets by `model_name`.
+runtimes. `slim_zoo`: tf-slim nets by `model_name` (one table row per net, `lenet` among them).
+
+Layering: this package is not a runtime shim. It is the programs' shared code (with
+`compat.data` and `compat.training`): `legacy_tf1` and `modern_tf2` import it, it imports the
+shims (`compat.slim`, `compat.errors`, ...), and no shim imports it. It lives under `compat`
+only for its import path. Programs -> shared code -> shims; `tests/common/test_layering.py` checks it.
 """

@@ -5,33 +5,14 @@
 
 Sizes 18/34 use basic blocks, 50/101/152/200 bottleneck blocks (ImageNet stem: 7x7/2 conv +
 3x3/2 max-pool, four stages); sizes 8/14/20 (6n+2) are the CIFAR-size nets for 32x32 images
-(3x3 stem, three stages of 16/32/64 filters). Layer names are fixed (`conv0`, `stage1_block0/
-conv2`, `logits`, ...): `compat.models.names` turns them into checkpoint names both runtimes
-share. The model computes no loss: weight decay is the caller's (`l2_weights`).
+(3x3 stem, three stages of 16/32/64 filters): `compat.models.resnet_layout`. Layer names are
+fixed (`conv0`, `stage1_block0/conv2`, `logits`, ...): `compat.models.names` turns them into
+checkpoint names both runtimes share. The model computes no loss: weight decay is the caller's (`l2_weights`).
 """
 
 import tensorflow as tf
 
-IMAGENET_LAYOUT = {
-    18: ("basic", (2, 2, 2, 2)),
-    34: ("basic", (3, 4, 6, 3)),
-    50: ("bottleneck", (3, 4, 6, 3)),
-    101: ("bottleneck", (3, 4, 23, 3)),
-    152: ("bottleneck", (3, 8, 36, 3)),
-    200: ("bottleneck", (3, 24, 36, 3)),
-}
-CIFAR_SIZES = (8, 14, 20)
-SIZES = tuple(sorted(set(IMAGENET_LAYOUT) | set(CIFAR_SIZES)))
-
-
-def layout(resnet_size):
-    """(block kind, blocks per stage, filters of the first stage, ImageNet stem?) for a size."""
-    if resnet_size in IMAGENET_LAYOUT:
-        kind, blocks = IMAGENET_LAYOUT[resnet_size]
-        return kind, blocks, 64, True
-    if resnet_size in CIFAR_SIZES:
-        return "basic", ((resnet_size - 2) // 6,) * 3, 16, False
-    raise ValueError(f"resnet_size must be one of {SIZES}, got {resnet_size}")
+from compat.models.resnet_layout import SIZES, layout  # noqa: F401 - SIZES: the model's sizes, importable with it
 
 
 class _Block(tf.keras.layers.Layer):

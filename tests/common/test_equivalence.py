@@ -20,7 +20,7 @@ PROGRAM = f"""
     import tensorflow as tf
 
     from compat.models import names
-    from compat.models.resnet import ResNet
+    from compat.training.resnet_config import ResNetConfig
     from legacy_tf1 import resnet_model_fn
     from modern_tf2 import trainer
 
@@ -31,8 +31,10 @@ PROGRAM = f"""
     labels = rng.randint(0, CLASSES, STEPS * BATCH).astype("int32")
     batches = [(images[i * BATCH:(i + 1) * BATCH], labels[i * BATCH:(i + 1) * BATCH]) for i in range(STEPS)]
 
+    config = ResNetConfig(resnet_size=8, num_classes=CLASSES, batch_norm_decay=0.9, image_size=32, weight_decay=DECAY,
+                          momentum=MOMENTUM, learning_rate=RATE, batches_per_epoch=10**6)
     tf.keras.utils.set_random_seed(1)
-    model = ResNet(resnet_size=8, num_classes=CLASSES, version=2, batch_norm_decay=0.9)
+    model = config.build_model()
     model(images[:1])
     os.makedirs(os.path.join(root, "initial"))
     initial = names.save_by_name(model.variables, os.path.join(root, "initial", "ckpt"))
@@ -52,11 +54,8 @@ PROGRAM = f"""
         def after_run(self, run_context, run_values):
             self.values.append(float(run_values.results))
 
-    params = dict(resnet_size=8, resnet_version=2, num_classes=CLASSES, batch_norm_decay=0.9, batch_norm_epsilon=1e-5,
-                  image_size=32, weight_decay=DECAY, momentum=MOMENTUM, learning_rate=RATE, batches_per_epoch=10**6,
-                  towers=1, tower_devices=["/cpu:0"], parameter_devices=["/cpu:0"], is_chief=True)
     estimator = tf.estimator.Estimator(
-        resnet_model_fn.model_fn, model_dir=os.path.join(root, "estimator"), params=params,
+        resnet_model_fn.model_fn, model_dir=os.path.join(root, "estimator"), params=resnet_model_fn.estimator_params(config),
         warm_start_from=tf.estimator.WarmStartSettings(initial, vars_to_warm_start=".*"),
     )
     losses = Losses()

@@ -93,3 +93,23 @@ def test_graph_checkpoint_restores_into_the_eager_model_and_back(tmp_path):
         with tf.compat.v1.Session() as session:
             session.run(restore)
             np.testing.assert_allclose(session.run(logits), expected, rtol=1e-5, atol=1e-5)
+
+
+def test_config_from_default_flags_is_the_default_config_and_round_trips_through_params():
+    import compat.flags as flags
+    from compat.training import resnet_flags, schedule
+    from compat.training.resnet_config import ResNetConfig
+
+    values = flags.FlagValues()
+    resnet_flags.define_resnet_flags(values)
+    values(["prog"])
+    config = ResNetConfig.from_flags(values)
+    batches = schedule.steps_per_epoch(values.train_images, values.train_batch_size)
+    assert config == ResNetConfig(batches_per_epoch=batches)  # one set of defaults: the flags read the config's
+    values(["prog", "--resnet_size=8", "--resnet_version=1", "--num_classes=11"])
+    config = ResNetConfig.from_flags(values)
+    assert (config.resnet_size, config.resnet_version, config.num_classes) == (8, 1, 11)
+    params = config.as_params(towers=2)
+    assert params["towers"] == 2 and ResNetConfig.from_params(params) == config
+    model = config.build_model()
+    assert (model.resnet_size, model.version, model.num_classes) == (8, 1, 11)

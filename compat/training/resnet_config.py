@@ -1,0 +1,72 @@
+"""The ResNet program's configuration, once: `ResNetConfig`, built from the flags by both runtimes.
+
+    config = ResNetConfig.from_flags(FLAGS)      # after flag parsing
+    model = config.build_model()                 # the shared Keras ResNet
+    params = config.as_params()                  # a plain dict, for an Estimator's `params`
+
+Its field defaults are the flags' defaults (`compat.training.resnet_flags` reads them from
+here). TensorFlow-free until `build_model`: flag parsing must not pay for TensorFlow.
+"""
+
+import dataclasses
+from typing import Any, Optional
+
+from compat.training import schedule
+
+
+@dataclasses.dataclass(frozen=True)
+class ResNetConfig:
+    """The network and its optimisation: what both runtimes build from the same flags."""
+
+    resnet_size: int = 50
+    resnet_version: int = 2
+    num_classes: int = 1001
+    data_format: Optional[str] = None
+    batch_norm_decay: float = 0.997
+    batch_norm_epsilon: float = 1e-5
+    image_size: int = 224
+    weight_decay: float = 1e-4
+    momentum: float = 0.9
+    learning_rate: float = 0.1
+    # Steps of one epoch of the global batch: the learning-rate schedule's unit.
+    batches_per_epoch: int = 1
+
+    @classmethod
+    def from_flags(cls, values: Any) -> "ResNetConfig":
+        """From parsed `compat.training.resnet_flags` (FLAGS or any object with those attributes)."""
+        return cls(
+            resnet_size=values.resnet_size,
+            resnet_version=int(values.resnet_version),
+            num_classes=values.num_classes,
+            data_format=values.data_format,
+            batch_norm_decay=values.batch_norm_decay,
+            batch_norm_epsilon=values.batch_norm_epsilon,
+            image_size=values.image_size,
+            weight_decay=values.weight_decay,
+            momentum=values.momentum,
+            learning_rate=values.learning_rate,
+            batches_per_epoch=schedule.steps_per_epoch(values.train_images, values.train_batch_size),
+        )
+
+    @classmethod
+    def from_params(cls, params: dict) -> "ResNetConfig":
+        """The config inside an Estimator `params` dict (other keys, such as the deployment's, are left)."""
+        return cls(**{field.name: params[field.name] for field in dataclasses.fields(cls)})
+
+    def as_params(self, **extra: Any) -> dict:
+        """The config as a dict (what an Estimator takes as `params`), with `extra` keys added."""
+        return {**dataclasses.asdict(self), **extra}
+
+    def build_model(self, name: str = "resnet"):
+        """The shared Keras ResNet (`compat.models.resnet.ResNet`) of this config, variables not yet created."""
+        from compat.models.resnet import ResNet
+
+        return ResNet(
+            resnet_size=self.resnet_size,
+            num_classes=self.num_classes,
+            version=self.resnet_version,
+            data_format=self.data_format,
+            batch_norm_decay=self.batch_norm_decay,
+            batch_norm_epsilon=self.batch_norm_epsilon,
+            name=name,
+        )
