@@ -33,11 +33,37 @@ def run_script(tmp_path, source, args=(), env=None, timeout=300, name="script.py
     )
 
 
+def module_command(module, *args):
+    """`python -m module args` with this interpreter."""
+    return [sys.executable, "-m", module, *args]
+
+
+def run_module(module, args=(), env=None, timeout=300, check=False):
+    """Run `python -m module args` from the repository root in the test environment; return the CompletedProcess."""
+    return subprocess.run(
+        module_command(module, *args),
+        cwd=REPO,
+        env=python_env(env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=check,
+    )
+
+
 def assert_one_line_error(result, message):
     """A CLI edge's bad-input contract: exit 2, one stderr line naming the problem, no traceback."""
     lines = result.stderr.strip().splitlines()
     assert result.returncode == 2, result.stderr[-2000:]
     assert len(lines) == 1 and message in lines[0] and "Traceback" not in result.stderr, result.stderr
+
+
+@pytest.fixture(scope="module")
+def program_data(tmp_path_factory):
+    """A small generated ImageNet-schema data set (`tests.programs.generate_data`), one per test module."""
+    from tests.programs import generate_data
+
+    return generate_data(tmp_path_factory.mktemp("data"))
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import tensorflow as tf
 from compat.data import imagenet, records, slim_layout, synth
 from compat.data.towers import num_towers, per_tower_batch
 from compat.errors import DataError, DeviceError
-from tests.conftest import REPO, python_env
+from tests.conftest import run_module
 
 
 @pytest.fixture(scope="module")
@@ -93,10 +93,6 @@ def test_tower_split():
 
 
 def test_synth_command_help_and_bad_arguments(tmp_path):
-    import subprocess
-    import sys
-
-    run = lambda *a: subprocess.run([sys.executable, "-m", "compat.data.synth", *a], capture_output=True, text=True, env=python_env(), cwd=REPO)
-    assert "synthetic ImageNet-format" in run("--help").stdout
-    bad = run("--out", str(tmp_path), "--images", "0")
+    assert "synthetic ImageNet-format" in run_module("compat.data.synth", ["--help"]).stdout
+    bad = run_module("compat.data.synth", ["--out", str(tmp_path), "--images", "0"])
     assert bad.returncode == 2 and "--images must be at least 1" in bad.stderr

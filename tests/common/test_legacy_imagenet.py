@@ -8,14 +8,13 @@ import json
 import re
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
 
 from compat.data import synth
-from compat.launch import Layout, LocalCluster
-from tests.conftest import REPO, assert_one_line_error, python_env
+from tests.cluster_helpers import run_cluster
+from tests.conftest import REPO, assert_one_line_error, module_command, python_env, run_module
 
 NUM_CLASSES = 5
 TINY = [
@@ -43,14 +42,16 @@ def data_dir(tmp_path_factory):
     return str(out)
 
 
+def program_args(data_dir, output_dir, *extra):
+    return [f"--data_dir={data_dir}", f"--output_dir={output_dir}", *TINY, *extra]
+
+
 def command(data_dir, output_dir, *extra):
-    return [sys.executable, "-m", "legacy_tf1.imagenet_main", f"--data_dir={data_dir}", f"--output_dir={output_dir}",
-            *TINY, *extra]
+    return module_command("legacy_tf1.imagenet_main", *program_args(data_dir, output_dir, *extra))
 
 
 def run(data_dir, output_dir, *extra, env=None, timeout=300):
-    return subprocess.run(command(data_dir, output_dir, *extra), cwd=REPO, env=python_env(env), capture_output=True,
-                          text=True, timeout=timeout)
+    return run_module("legacy_tf1.imagenet_main", program_args(data_dir, output_dir, *extra), env=env, timeout=timeout)
 
 
 def training_losses(log):
@@ -76,13 +77,6 @@ def test_single_device_trains_evaluates_and_exports(data_dir, tmp_path):
     assert len(losses) >= 3 and np.mean(losses[-2:]) < losses[0], losses
     assert re.search(r"^step 30/30 loss [0-9.]+ top_1 [0-9.]+ top_5 [0-9.]+$", result.stdout, re.M), result.stdout
     assert tf.train.latest_checkpoint(str(out)).endswith("model.ckpt-30")
-
-
-def checkpoint_step(model_dir):
-    import tensorflow as tf
-
-    path = tf.train.latest_checkpoint(str(model_dir))
-    return int(path.rsplit("-", 1)[1]) if path else -1
     assert list(logs.glob("events.out.tfevents.*")), "no summaries in --log_dir"
     serve = load_export(out).signatures["serving_default"]
     probabilities = serve(images=tf.zeros([2, 32, 32, 3]))["probabilities"].numpy()
@@ -159,17 +153,13 @@ def test_master_worker_ps_cluster_finishes(data_dir, tmp_path, mode):
     import tensorflow as tf
 
     out = tmp_path / "out"
-    cluster = LocalCluster(
-        Layout(chief=1, workers=1, ps=1, dialect="master"),
-        command(data_dir, out, "--max_step=8", "--save_checkpoints_steps=4", *(["--sync"] if mode == "sync" else [])),
-        str(tmp_path / "logs"), env=python_env(), cwd=REPO,
+    extra = ["--max_step=8", "--save_checkpoints_steps=4", *(["--sync"] if mode == "sync" else [])]
+    status, logs = run_cluster(
+        tmp_path, command=command(data_dir, out, *extra), timeout=240, chief=1, workers=1, ps=1, dialect="master"
     )
-    with cluster:
-        status = cluster.wait(timeout=240)
-    logs = cluster.logs()
     assert status == 0, logs
     assert tf.train.latest_checkpoint(str(out)).endswith("model.ckpt-8"), logs
-    assert any("exported SavedModel" in text for task, text in logs.items() if task.type == "chief"), logs
+    assert "exported SavedModel" in logs["chief:0"], logs
 
 
 def test_sync_builds_a_sync_replicas_training_graph(run_py):
@@ -182,15 +172,15 @@ def test_sync_builds_a_sync_replicas_training_graph(run_py):
         import compat
         compat.install()
         import tensorflow as tf
+        from compat.training.resnet_config import ResNetConfig
         from legacy_tf1 import resnet_model_fn
 
-        params = dict(resnet_size=8, resnet_version=2, num_classes=6, batch_norm_decay=0.9, batch_norm_epsilon=1e-5,
-                      image_size=32, weight_decay=1e-4, momentum=0.9, learning_rate=0.1, batches_per_epoch=10,
-                      towers=1, tower_devices=["/cpu:0"], parameter_devices=["/cpu:0"], is_chief=True)
+        config = ResNetConfig(resnet_size=8, num_classes=6, batch_norm_decay=0.9, image_size=32, batches_per_epoch=10)
         for replicas in (0, 2):
+            params = resnet_model_fn.estimator_params(config, resnet_model_fn.Deployment(sync_replicas=replicas))
             with tf.Graph().as_default() as graph:
                 spec = resnet_model_fn.model_fn(tf.zeros([4, 32, 32, 3]), tf.zeros([4], tf.int32),
-                                                tf.estimator.ModeKeys.TRAIN, dict(params, sync_replicas=replicas))
+                                                tf.estimator.ModeKeys.TRAIN, params)
                 accumulators = sum(op.type.endswith("ConditionalAccumulator") for op in graph.get_operations())
                 hooks = [type(hook).__name__ for hook in spec.training_hooks]
                 print("SYNC", replicas, accumulators, len(tf.compat.v1.trainable_variables()), hooks)

@@ -6,14 +6,12 @@ Both environments: TF 2.15 (tf1) and TF 2.21 through compat (tf2), same source.
 import json
 import re
 import shutil
-import subprocess
-import sys
 
 import pytest
 
 from compat.data import synth
 from tests.cluster_helpers import run_cluster
-from tests.conftest import REPO, assert_one_line_error, python_env, run_script
+from tests.conftest import assert_one_line_error, module_command, run_module
 
 NUM_CLASSES = 5  # labels 1..5; the model has 6 outputs, 0 being background as in ImageNet
 TINY = [
@@ -39,9 +37,8 @@ def data_dir(tmp_path_factory):
 
 
 def run(data_dir, output_dir, *extra, env=None, timeout=300):
-    command = [sys.executable, "-m", "legacy_tf1.slim_main", f"--data_dir={data_dir}", f"--output_dir={output_dir}",
-               *TINY, *extra]
-    return subprocess.run(command, cwd=REPO, env=python_env(env), capture_output=True, text=True, timeout=timeout)
+    args = [f"--data_dir={data_dir}", f"--output_dir={output_dir}", *TINY, *extra]
+    return run_module("legacy_tf1.slim_main", args, env=env, timeout=timeout)
 
 
 def losses(stdout):
@@ -144,60 +141,6 @@ def test_fine_tune_restores_all_but_excluded_scopes(trained, data_dir, tmp_path)
     assert not np.allclose(new.get_tensor("LeNet/fc4/weights"), old.get_tensor("LeNet/fc4/weights"))
 
 
-OPTIMIZER_SCRIPT = """
-    import json
-    import compat
-    compat.install()
-    import tensorflow as tf
-    import compat.flags as flags
-    from compat.training import slim_flags
-    from legacy_tf1 import slim_optimization
-
-    v1 = tf.compat.v1
-    slim_flags.define_slim_flags()
-    options = flags.FLAGS
-    options(["prog", "--batch_size=10", "--num_epochs_per_decay=1", "--learning_rate=0.5"])
-    SAMPLES = 30  # 3 steps per decay
-    results = []
-    for optimizer in slim_flags.OPTIMIZERS:
-        for decay in slim_flags.DECAY_TYPES:
-            options.optimizer, options.learning_rate_decay_type = optimizer, decay
-            with tf.Graph().as_default():
-                step = v1.train.get_or_create_global_step()
-                weight = v1.get_variable("w", initializer=[0.0, 4.0])
-                rate = slim_optimization.learning_rate(options, SAMPLES, step)
-                train = slim_optimization.optimizer(options, rate).minimize(
-                    tf.reduce_sum(tf.square(weight - 1.0)), global_step=step)
-                with v1.Session() as session:
-                    session.run(v1.global_variables_initializer())
-                    session.run(train)
-                    moved = session.run(weight).tolist()
-                    rates = []
-                    for at in (1, 3, 6):
-                        step.load(at, session)
-                        rates.append(float(session.run(rate)))
-            results.append({"optimizer": optimizer, "decay": decay, "weight": moved, "rates": rates})
-    print(json.dumps(results))
-"""
-
-
-def test_every_optimizer_and_decay_type_runs_a_step(tmp_path):
-    result = run_script(tmp_path, OPTIMIZER_SCRIPT)
-    assert result.returncode == 0, result.stderr[-3000:]
-    results = json.loads(result.stdout.strip().splitlines()[-1])
-    assert len(results) == 7 * 3
-    base, factor, end = 0.5, 0.94, 0.0001  # --learning_rate and slim's defaults
-    expected = {
-        "fixed": [base, base, base],
-        "exponential": [base, base * factor, base * factor**2],  # staircase every 3 steps
-        "polynomial": [base - (base - end) / 3, end, end],  # linear to the end rate over 3 steps, then held
-    }
-    for row in results:
-        # Every optimizer moves both weights toward 1 from (0, 4) in one step.
-        assert row["weight"][0] > 0 and row["weight"][1] < 4, row
-        assert row["rates"] == pytest.approx(expected[row["decay"]], rel=1e-5), row
-
-
 NO_SUCH_TASK = {"type": "worker", "index": 0}  # the cluster has a master only
 
 
@@ -216,13 +159,6 @@ def test_bad_input_is_one_line_and_exit_2(data_dir, tmp_path, extra, env, messag
     assert_one_line_error(result, message)
 
 
-CLUSTER_TASK = """
-    import runpy, sys
-    sys.argv = ["slim_main", *sys.argv[1:], *{args!r}]
-    runpy.run_module("legacy_tf1.slim_main", run_name="__main__")
-"""
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("sync", [False, True], ids=["async", "sync-replicas"])
 def test_master_worker_ps_cluster_trains(data_dir, tmp_path, sync):
@@ -236,7 +172,8 @@ def test_master_worker_ps_cluster_trains(data_dir, tmp_path, sync):
     if sync:
         args += ["--sync_replicas", "--replicas_to_aggregate=2"]
     status, logs = run_cluster(
-        tmp_path, CLUSTER_TASK.format(args=args), timeout=240, chief=1, workers=1, ps=1, dialect="master"
+        tmp_path, command=module_command("legacy_tf1.slim_main", *args), timeout=240, chief=1, workers=1, ps=1,
+        dialect="master",
     )
     assert status == 0, logs
     assert "ps task 0 serving at grpc://127.0.0.1:" in logs["ps:0"]

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.tf2.test_modern_programs import Job, checkpoint_index, data_dir, imagenet_args, losses  # noqa: F401 - fixture
+from tests.programs import Job, checkpoint_index, imagenet_args, losses
 
 
 def fault_result(fault, happened, steps_lost, recovery):
@@ -18,9 +18,9 @@ def fault_result(fault, happened, steps_lost, recovery):
 
 
 @pytest.mark.slow
-def test_parameter_server_job_finishes_after_a_worker_is_killed(data_dir, tmp_path):
+def test_parameter_server_job_finishes_after_a_worker_is_killed(program_data, tmp_path):
     steps = 40
-    args = imagenet_args(data_dir, tmp_path / "run", steps)
+    args = imagenet_args(program_data, tmp_path / "run", steps)
     with Job(tmp_path, args, chief=1, workers=2, ps=1, dialect="master", keep_going=True) as job:
         job.wait_for(r"step 10/")
         job.cluster.kill(job.task("worker:1"), signal.SIGKILL)
@@ -43,9 +43,9 @@ def saved_step(out):
 
 
 @pytest.mark.slow
-def test_parameter_server_chief_killed_and_restarted_resumes_from_its_checkpoint(data_dir, tmp_path):
+def test_parameter_server_chief_killed_and_restarted_resumes_from_its_checkpoint(program_data, tmp_path):
     steps, out = 40, tmp_path / "run"
-    with Job(tmp_path, imagenet_args(data_dir, out, steps), chief=1, workers=1, ps=1, dialect="master") as job:
+    with Job(tmp_path, imagenet_args(program_data, out, steps), chief=1, workers=1, ps=1, dialect="master") as job:
         job.wait_for(r"step 25/")
         chief = job.task("chief:0")
         job.cluster.kill(chief, signal.SIGKILL)
@@ -68,9 +68,9 @@ def test_parameter_server_chief_killed_and_restarted_resumes_from_its_checkpoint
 
 
 @pytest.mark.slow
-def test_multi_worker_mirrored_fails_fast_when_a_worker_dies_and_a_restart_resumes(data_dir, tmp_path):
+def test_multi_worker_mirrored_fails_fast_when_a_worker_dies_and_a_restart_resumes(program_data, tmp_path):
     steps, out = 20, tmp_path / "run"
-    job = Job(tmp_path, imagenet_args(data_dir, out, steps), chief=1, workers=1, dialect="master")
+    job = Job(tmp_path, imagenet_args(program_data, out, steps), chief=1, workers=1, dialect="master")
     with job:
         job.wait_for(r"step 15/")  # ckpt-10 is written
         job.cluster.kill(job.task("worker:0"), signal.SIGKILL)

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from tests.tf2.test_modern_programs import Job, checkpoint_index, data_dir, imagenet_args, losses  # noqa: F401 - fixture
+from tests.programs import Job, checkpoint_index, imagenet_args, losses
 
 
 def only_chief_wrote(job, out):
@@ -15,9 +15,9 @@ def only_chief_wrote(job, out):
 
 
 @pytest.mark.slow
-def test_multi_worker_mirrored_chief_and_worker(data_dir, tmp_path):
+def test_multi_worker_mirrored_chief_and_worker(program_data, tmp_path):
     out = tmp_path / "run"
-    with Job(tmp_path, imagenet_args(data_dir, out, 20), chief=1, workers=1, dialect="master") as job:
+    with Job(tmp_path, imagenet_args(program_data, out, 20), chief=1, workers=1, dialect="master") as job:
         status = job.cluster.wait(timeout=240)
     assert status == 0, job.text()[-3000:]
     for task in ("chief:0", "worker:0"):
@@ -29,9 +29,9 @@ def test_multi_worker_mirrored_chief_and_worker(data_dir, tmp_path):
 
 
 @pytest.mark.slow
-def test_parameter_server_chief_worker_ps(data_dir, tmp_path):
+def test_parameter_server_chief_worker_ps(program_data, tmp_path):
     out = tmp_path / "run"
-    with Job(tmp_path, imagenet_args(data_dir, out, 20), chief=1, workers=1, ps=1, dialect="master") as job:
+    with Job(tmp_path, imagenet_args(program_data, out, 20), chief=1, workers=1, ps=1, dialect="master") as job:
         status = job.cluster.wait(timeout=240, grace=1)  # ps and worker serve until stopped
     assert status == 0, job.text()[-3000:]
     assert "strategy parameter_server (ParameterServerStrategyV2, 1 replica(s) in sync)" in job.text("chief:0")
@@ -42,11 +42,11 @@ def test_parameter_server_chief_worker_ps(data_dir, tmp_path):
 
 
 @pytest.mark.slow
-def test_evaluator_task_evaluates_the_chiefs_checkpoints_and_ends(data_dir, tmp_path):
+def test_evaluator_task_evaluates_the_chiefs_checkpoints_and_ends(program_data, tmp_path):
     """An evaluator (chief dialect: `master` cannot express one) only evaluates, each checkpoint up to the last."""
     out = tmp_path / "run"
     layout = dict(chief=1, workers=1, ps=1, evaluator=True, dialect="chief")
-    with Job(tmp_path, imagenet_args(data_dir, out, 20), **layout) as job:
+    with Job(tmp_path, imagenet_args(program_data, out, 20), **layout) as job:
         assert job.cluster.wait(timeout=240, grace=1) == 0, job.text()[-3000:]
         job.wait_for(r"eval step 20 top_1_accuracy [0-9.]+ top_5_accuracy [0-9.]+ images \d+", task="evaluator:0")
         assert job.cluster.tasks[job.task("evaluator:0")].wait(timeout=60) == 0, job.text("evaluator:0")[-3000:]

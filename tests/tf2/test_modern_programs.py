@@ -1,120 +1,23 @@
 """modern_tf2 programs as a user runs them, one process each: train, checkpoint, export, resume, Mirrored, slim, bad input.
 
-Also holds the helpers the distributed and fault tests of modern_tf2 share (generated data,
-the tiny-ResNet command line, a launched job whose output lines are timed).
+The helpers (generated data, the tiny-ResNet command line, progress lines) are `tests.programs`'.
 """
 
 import json
 import math
 import os
 import re
-import subprocess
-import sys
-import time
 
 import pytest
 
-from compat.launch import Layout, LocalCluster
-from tests.conftest import REPO, python_env
-
-STEP_LINE = re.compile(r"step (\d+)/(\d+) loss (\S+)")
-NUM_CLASSES = 11  # synthetic labels are 1..10; 0 stays the background class, as in ImageNet
-
-
-def generate_data(out):
-    """A small generated ImageNet-schema TFRecord set (2 train shards, 1 validation shard, 40x40 JPEGs)."""
-    subprocess.run(
-        [sys.executable, "-m", "compat.data.synth", "--out", str(out), "--images", "192", "--size", "40",
-         "--classes", "10", "--train-shards", "2", "--validation-shards", "1", "--validation-images", "32"],
-        env=python_env(), cwd=REPO, check=True, capture_output=True, timeout=120,
-    )
-    return str(out)
-
-
-def imagenet_args(data_dir, output_dir, max_step, *extra):
-    """imagenet_main's flags for a tiny ResNet (size 8, 32x32 images) that saves every 10 steps."""
-    return [
-        "--data_dir", data_dir, "--output_dir", str(output_dir), "--resnet_size", "8", "--image_size", "32",
-        "--num_classes", str(NUM_CLASSES), "--train_batch_size", "16", "--eval_batch_size", "16",
-        "--max_step", str(max_step), "--log_every_n_steps", "5", "--save_checkpoints_steps", "10",
-        "--learning_rate", "0.05", "--seed", "1", *extra,
-    ]
-
-
-def run_module(module, args, env=None, timeout=300):
-    return subprocess.run(
-        [sys.executable, "-m", module, *args], env=python_env(env), cwd=REPO, capture_output=True, text=True, timeout=timeout
-    )
-
-
-def losses(text):
-    """{step: reported mean loss} from a program's progress lines."""
-    return {int(m.group(1)): float(m.group(3)) for m in STEP_LINE.finditer(text)}
-
-
-def checkpoint_index(output_dir):
-    """Checkpoint prefixes the `checkpoint` index names, each checked to be complete on disk."""
-    with open(os.path.join(output_dir, "checkpoint")) as index:
-        names = re.findall(r'all_model_checkpoint_paths: "([^"]+)"', index.read())
-    for name in names:
-        prefix = name if os.path.isabs(name) else os.path.join(output_dir, name)
-        shards = [f for f in os.listdir(output_dir) if f.startswith(os.path.basename(prefix) + ".data-")]
-        total = int(shards[0].rsplit("-of-", 1)[1]) if shards else -1
-        assert os.path.getsize(prefix + ".index") > 0 and len(shards) == total, (name, shards)
-    return names
-
-
-class Job:
-    """A `compat.launch` cluster running one program per task, with every output line timed."""
-
-    def __init__(self, tmp_path, args, module="modern_tf2.imagenet_main", keep_going=False, **layout):
-        self.lines = []
-        self.tmp = tmp_path / "tmp"
-        self.tmp.mkdir(exist_ok=True)
-        self.cluster = LocalCluster(
-            Layout(**layout), [sys.executable, "-m", module, *args], str(tmp_path / "logs"), echo=self._record,
-            env=python_env({"TMPDIR": str(self.tmp)}), cwd=REPO, keep_going=keep_going,
-        )
-
-    def _record(self, line):
-        self.lines.append((time.monotonic(), line.decode(errors="replace")))
-
-    def __enter__(self):
-        self.cluster.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.cluster.stop()
-
-    def task(self, name):
-        return next(task for task in self.cluster.tasks if str(task) == name)
-
-    def wait_for(self, pattern, task="chief:0", timeout=120, after=0.0):
-        """(time, match) of the first line of `task` after `after` matching `pattern`; fails after `timeout` s."""
-        regex = re.compile(pattern)
-        deadline = time.monotonic() + timeout
-        prefix = f"[{task}] "
-        while time.monotonic() < deadline:
-            for when, line in list(self.lines):
-                match = regex.search(line) if when > after and line.startswith(prefix) else None
-                if match:
-                    return when, match
-            time.sleep(0.1)
-        raise AssertionError(f"no line matching {pattern!r} from {task} within {timeout} s:\n{self.text()[-3000:]}")
-
-    def text(self, task=None):
-        return "".join(line for _, line in self.lines if task is None or line.startswith(f"[{task}] "))
-
-
-@pytest.fixture(scope="module")
-def data_dir(tmp_path_factory):
-    return generate_data(tmp_path_factory.mktemp("data"))
+from tests.conftest import run_module
+from tests.programs import NUM_CLASSES, checkpoint_index, imagenet_args, losses
 
 
 @pytest.mark.slow
-def test_trains_exports_and_resumes_under_mirrored(data_dir, tmp_path, run_py):
+def test_trains_exports_and_resumes_under_mirrored(program_data, tmp_path, run_py):
     out = tmp_path / "run"
-    first = run_module("modern_tf2.imagenet_main", imagenet_args(data_dir, out, 20))
+    first = run_module("modern_tf2.imagenet_main", imagenet_args(program_data, out, 20))
     assert first.returncode == 0, first.stderr[-3000:]
     assert "strategy one_device" in first.stdout
     reported = losses(first.stdout)
@@ -141,7 +44,7 @@ def test_trains_exports_and_resumes_under_mirrored(data_dir, tmp_path, run_py):
     assert f"SHAPES (3,) (3, {NUM_CLASSES})" in served.stdout and "SUMS [1.0, 1.0, 1.0]" in served.stdout
 
     # A restart continues at the saved step (here on 2 logical CPUs: Mirrored restores the one-device checkpoint).
-    second = run_module("modern_tf2.imagenet_main", imagenet_args(data_dir, out, 30, "--num_gpus", "2"))
+    second = run_module("modern_tf2.imagenet_main", imagenet_args(program_data, out, 30, "--num_gpus", "2"))
     assert second.returncode == 0, second.stderr[-3000:]
     assert "strategy mirrored (MirroredStrategy, 2 replica(s) in sync)" in second.stdout
     assert f"restored {out / 'ckpt-20'} at step 20" in second.stdout
@@ -151,10 +54,11 @@ def test_trains_exports_and_resumes_under_mirrored(data_dir, tmp_path, run_py):
 
 
 @pytest.mark.slow
-def test_slim_main_trains_a_slim_zoo_net(data_dir, tmp_path):
+@pytest.mark.parametrize("model_name", ["resnet_v1_50", "lenet"])  # a tf-slim net, and our own
+def test_slim_main_trains_a_slim_zoo_net(program_data, tmp_path, model_name):
     out = tmp_path / "slim"
     args = [
-        "--data_dir", data_dir, "--output_dir", str(out), "--model_name", "resnet_v1_50", "--train_image_size", "32",
+        "--data_dir", program_data, "--output_dir", str(out), "--model_name", model_name, "--train_image_size", "32",
         "--num_classes", str(NUM_CLASSES), "--batch_size", "4", "--eval_batch_size", "16", "--max_step", "3",
         "--log_every_n_steps", "3", "--save_checkpoints_steps", "3", "--optimizer", "momentum",
         "--learning_rate", "0.001", "--noexport",
@@ -175,8 +79,8 @@ def test_slim_main_trains_a_slim_zoo_net(data_dir, tmp_path):
     ],
     ids=["batch-over-replicas", "bad-tf-config", "missing-data"],
 )
-def test_bad_input_is_one_line_and_exit_2(data_dir, tmp_path, extra, env, message):
-    result = run_module("modern_tf2.imagenet_main", imagenet_args(data_dir, tmp_path / "out", 5) + extra, env=env)
+def test_bad_input_is_one_line_and_exit_2(program_data, tmp_path, extra, env, message):
+    result = run_module("modern_tf2.imagenet_main", imagenet_args(program_data, tmp_path / "out", 5) + extra, env=env)
     errors = [line for line in result.stderr.splitlines() if ": error: " in line]
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-3000:]
     assert len(errors) == 1 and message in errors[0], result.stderr[-3000:]

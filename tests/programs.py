@@ -1,0 +1,93 @@
+"""Helpers of the program tests (legacy_tf1, modern_tf2): generated data, command lines, progress and checkpoints, launched jobs.
+
+Processes are started with `tests.conftest.run_module` (one `python -m`, from the repository,
+in the environment under test); a `Job` is a `compat.launch` cluster whose output lines are timed.
+"""
+
+import os
+import re
+import sys
+import time
+
+from compat.launch import Layout, LocalCluster
+from tests.conftest import REPO, python_env, run_module
+
+STEP_LINE = re.compile(r"step (\d+)/(\d+) loss (\S+)")
+NUM_CLASSES = 11  # synthetic labels are 1..10; 0 stays the background class, as in ImageNet
+
+
+def generate_data(out) -> str:
+    """A small generated ImageNet-schema TFRecord set (2 train shards, 1 validation shard, 40x40 JPEGs)."""
+    args = ["--out", str(out), "--images", "192", "--size", "40", "--classes", str(NUM_CLASSES - 1),
+            "--train-shards", "2", "--validation-shards", "1", "--validation-images", "32"]
+    run_module("compat.data.synth", args, timeout=120, check=True)
+    return str(out)
+
+
+def imagenet_args(data_dir, output_dir, max_step, *extra) -> list:
+    """imagenet_main's flags for a tiny ResNet (size 8, 32x32 images) that saves every 10 steps."""
+    return [
+        "--data_dir", data_dir, "--output_dir", str(output_dir), "--resnet_size", "8", "--image_size", "32",
+        "--num_classes", str(NUM_CLASSES), "--train_batch_size", "16", "--eval_batch_size", "16",
+        "--max_step", str(max_step), "--log_every_n_steps", "5", "--save_checkpoints_steps", "10",
+        "--learning_rate", "0.05", "--seed", "1", *extra,
+    ]
+
+
+def losses(text) -> dict:
+    """{step: reported mean loss} from a modern_tf2 program's progress lines."""
+    return {int(m.group(1)): float(m.group(3)) for m in STEP_LINE.finditer(text)}
+
+
+def checkpoint_index(output_dir) -> list:
+    """Checkpoint prefixes the `checkpoint` index names, each checked to be complete on disk."""
+    with open(os.path.join(output_dir, "checkpoint")) as index:
+        names = re.findall(r'all_model_checkpoint_paths: "([^"]+)"', index.read())
+    for name in names:
+        prefix = name if os.path.isabs(name) else os.path.join(output_dir, name)
+        shards = [f for f in os.listdir(output_dir) if f.startswith(os.path.basename(prefix) + ".data-")]
+        total = int(shards[0].rsplit("-of-", 1)[1]) if shards else -1
+        assert os.path.getsize(prefix + ".index") > 0 and len(shards) == total, (name, shards)
+    return names
+
+
+class Job:
+    """A `compat.launch` cluster running one program per task, with every output line timed."""
+
+    def __init__(self, tmp_path, args, module="modern_tf2.imagenet_main", keep_going=False, **layout):
+        self.lines = []
+        self.tmp = tmp_path / "tmp"
+        self.tmp.mkdir(exist_ok=True)
+        self.cluster = LocalCluster(
+            Layout(**layout), [sys.executable, "-m", module, *args], str(tmp_path / "logs"), echo=self._record,
+            env=python_env({"TMPDIR": str(self.tmp)}), cwd=REPO, keep_going=keep_going,
+        )
+
+    def _record(self, line):
+        self.lines.append((time.monotonic(), line.decode(errors="replace")))
+
+    def __enter__(self):
+        self.cluster.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.cluster.stop()
+
+    def task(self, name):
+        return next(task for task in self.cluster.tasks if str(task) == name)
+
+    def wait_for(self, pattern, task="chief:0", timeout=120, after=0.0):
+        """(time, match) of the first line of `task` after `after` matching `pattern`; fails after `timeout` s."""
+        regex = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        prefix = f"[{task}] "
+        while time.monotonic() < deadline:
+            for when, line in list(self.lines):
+                match = regex.search(line) if when > after and line.startswith(prefix) else None
+                if match:
+                    return when, match
+            time.sleep(0.1)
+        raise AssertionError(f"no line matching {pattern!r} from {task} within {timeout} s:\n{self.text()[-3000:]}")
+
+    def text(self, task=None):
+        return "".join(line for _, line in self.lines if task is None or line.startswith(f"[{task}] "))
