@@ -56,3 +56,15 @@ class HParamsError(CompatError, ValueError):
 
     Subclasses ValueError, which tf.contrib.training.HParams raised for the same mistakes.
     """
+
+
+class ExperimentError(CompatError, ValueError):
+    """`compat.learn.Experiment` / `learn_runner.run` got an argument they cannot honour; names the field.
+
+    Subclasses ValueError, which tf.contrib.learn raised for the same mistakes.
+    """
+
+    def __init__(self, field, problem):
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{field}: {problem}")

@@ -1,0 +1,16 @@
+"""`compat.learn`: what TF 1.x programs used from tf.contrib.learn to run an Estimator.
+
+    from compat.learn import Experiment, learn_runner, run_config
+    learn_runner.run(experiment_fn, run_config=config, hparams=hparams)
+
+`Experiment` (tf.contrib.learn.Experiment) runs a `tf.estimator.Estimator` through
+tf.estimator.train_and_evaluate; `learn_runner.run` picks its schedule from TF_CONFIG's task
+type; `run_config.RunConfig` is the Estimator's RunConfig with tf.contrib's `uid()`.
+Importing this package imports TensorFlow (through `compat.estimator`).
+"""
+
+from compat.learn import learn_runner, run_config
+from compat.learn._experiment import Experiment
+from compat.learn.run_config import RunConfig
+
+__all__ = ["Experiment", "RunConfig", "learn_runner", "run_config"]

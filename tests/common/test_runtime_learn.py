@@ -1,0 +1,214 @@
+"""compat.learn (tf.contrib.learn's Experiment and learn_runner) and the cifar10_estimator-style program.
+
+The schedules and the argument checks run in-process on a one-weight Estimator; the program runs
+as a process on generated TFRecords, alone and as a master + worker + ps cluster.
+"""
+
+import importlib.util
+import json
+import os
+import sys
+
+import numpy as np
+import pytest
+
+from compat.errors import ExperimentError
+from tests.cluster_helpers import run_cluster
+from tests.conftest import run_script
+
+PROGRAM = os.path.join(os.path.dirname(__file__), "runtime_programs", "cifar10_estimator_style.py")
+TRAIN_STEPS = 6
+
+
+# -- learn_runner and Experiment, in-process ----------------------------------------------------------
+def _linear_experiment(model_dir, **experiment_args):
+    """experiment_fn for y = 2x with one weight; the Estimator is built with the config it is given."""
+    import tensorflow as tf
+
+    from compat.learn import Experiment
+
+    def input_fn():
+        x = np.arange(8, dtype="float32").reshape(8, 1) / 8
+        return tf.data.Dataset.from_tensors(({"x": x}, 2 * x)).repeat()
+
+    def model_fn(features, labels, mode):
+        v1 = tf.compat.v1
+        prediction = v1.layers.dense(features["x"], 1, use_bias=False)
+        loss = v1.losses.mean_squared_error(labels, prediction)
+        train_op = v1.train.GradientDescentOptimizer(0.5).minimize(loss, v1.train.get_or_create_global_step())
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+    def experiment_fn(run_config, hparams):
+        estimator = tf.estimator.Estimator(model_fn, config=run_config)
+        return Experiment(estimator, input_fn, input_fn, train_steps=hparams.steps, eval_steps=1, **experiment_args)
+
+    return experiment_fn
+
+
+def _config(model_dir):
+    from compat.learn import RunConfig
+
+    return RunConfig(model_dir=str(model_dir), save_checkpoints_steps=2)
+
+
+def test_each_schedule_runs_the_estimator(tmp_path, monkeypatch):
+    from compat.hparams import HParams
+    from compat.learn import learn_runner
+
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    experiment_fn = _linear_experiment(tmp_path, eval_delay_secs=0)
+    config = _config(tmp_path)
+    assert learn_runner.default_schedule(config) == "train_and_evaluate"
+    # no cluster: train, then evaluate each checkpoint; returns (metrics, export results) like tf.contrib
+    metrics, exports = learn_runner.run(experiment_fn, run_config=config, hparams=HParams(steps=4))
+    assert metrics["global_step"] == 4 and metrics["loss"] < 1.0 and exports == []
+    learn_runner.run(experiment_fn, schedule="train", run_config=config, hparams=HParams(steps=6))
+    evaluated = learn_runner.run(experiment_fn, schedule="evaluate", run_config=config, hparams=HParams(steps=6))
+    assert evaluated["global_step"] == 6 and evaluated["loss"] <= metrics["loss"]
+    assert (tmp_path / "eval_one_pass").is_dir()  # tf.contrib's evaluation name
+    tested = learn_runner.run(experiment_fn, schedule="test", run_config=config, hparams=HParams(steps=6))
+    assert tested["global_step"] == 7  # one more step
+
+
+@pytest.mark.parametrize(
+    "task, schedule",
+    [("master", "train_and_evaluate"), ("worker", "train"), ("ps", "run_std_server"), ("chief", "train_and_evaluate")],
+)
+def test_default_schedule_follows_the_task_type_of_tf_config(monkeypatch, task, schedule):
+    from compat.learn import RunConfig, learn_runner
+
+    cluster = {"master" if task != "chief" else "chief": ["m:1"], "worker": ["w:1"], "ps": ["p:1"]}
+    monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": cluster, "task": {"type": task, "index": 0}}))
+    assert learn_runner.default_schedule(RunConfig()) == schedule
+
+
+def test_bad_arguments_name_the_field(tmp_path, monkeypatch):
+    import tensorflow as tf
+
+    from compat.hparams import HParams
+    from compat.learn import Experiment, learn_runner
+
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    config = _config(tmp_path)
+    experiment_fn = _linear_experiment(tmp_path)
+    cases = [
+        (dict(schedule="continuous_train_and_eval"), "schedule"),
+        (dict(experiment_fn=lambda config, hparams: "not an experiment"), "experiment_fn"),
+        (dict(run_config=None), "run_config"),
+        (dict(output_dir=str(tmp_path)), "output_dir"),
+        # an Estimator built with another config than the one given (tf.contrib's uid check)
+        (dict(experiment_fn=lambda c, h: experiment_fn(_config(tmp_path / "other"), h)), "run_config"),
+    ]
+    for overrides, field in cases:
+        args = {"experiment_fn": experiment_fn, "run_config": config, "hparams": HParams(steps=1), **overrides}
+        with pytest.raises(ExperimentError) as raised:
+            learn_runner.run(args.pop("experiment_fn"), **args)
+        assert raised.value.field == field, (overrides, raised.value)
+    estimator = tf.estimator.Estimator(lambda features, labels, mode: None, config=config)
+    with pytest.raises(ExperimentError, match="^eval_metrics: "):
+        Experiment(estimator, None, None, eval_metrics={"accuracy": None})
+
+
+def test_uid_ignores_the_white_listed_fields(tmp_path):
+    from compat.learn import run_config
+
+    base = run_config.RunConfig(model_dir=str(tmp_path), tf_random_seed=1)
+    assert base.uid() == base.replace(tf_random_seed=2, save_summary_steps=7).uid()
+    assert base.uid() != base.replace(model_dir=str(tmp_path / "other")).uid()
+    assert "_tf_random_seed=1" in base.uid(whitelist=[])
+
+
+# -- the cifar10_estimator-style program ---------------------------------------------------------------
+def _program():
+    """The program as a module, for its data format constants."""
+    spec = importlib.util.spec_from_file_location("cifar10_estimator_style", PROGRAM)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _write_tfrecords(path, count, seed):
+    import tensorflow as tf
+
+    program = _program()
+    rng = np.random.RandomState(seed)
+    with tf.io.TFRecordWriter(str(path)) as writer:
+        for _ in range(count):
+            image = rng.randint(0, 256, [program.HEIGHT, program.WIDTH, program.DEPTH], dtype=np.uint8)
+            label = int(rng.randint(program.NUM_CLASSES))
+            example = tf.train.Example(features=tf.train.Features(feature={
+                "image": tf.train.Feature(bytes_list=tf.train.BytesList(value=[image.tobytes()])),
+                "label": tf.train.Feature(int64_list=tf.train.Int64List(value=[label])),
+            }))
+            writer.write(example.SerializeToString())
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory):
+    program = _program()
+    out = tmp_path_factory.mktemp("cifar10")
+    for seed, subset in enumerate(("train", "eval")):
+        _write_tfrecords(out / f"{subset}.tfrecords", program.EXAMPLES_PER_EPOCH[subset], seed)
+    return str(out)
+
+
+def _args(data_dir, job_dir):
+    return [f"--data-dir={data_dir}", f"--job-dir={job_dir}", "--num-gpus=2", "--variable-strategy=GPU",
+            f"--train-steps={TRAIN_STEPS}"]
+
+
+def _results(text):
+    return [json.loads(line[len("RESULT "):]) for line in text.splitlines() if line.startswith("RESULT ")]
+
+
+def _graph_variables(job_dir):
+    """(name, device, bytes) of each variable the towers share, in creation order, from graph.pbtxt."""
+    import tensorflow as tf
+    from google.protobuf import text_format
+    from tensorflow.core.framework import graph_pb2
+
+    graph = text_format.Parse((job_dir / "graph.pbtxt").read_text(), graph_pb2.GraphDef())
+    found = []
+    for node in graph.node:
+        # optimizer slots are colocated with their variable, not placed by the towers' setter
+        colocated = [loc.decode() for loc in node.attr["_class"].list.s if loc.decode() != f"loc:@{node.name}"]
+        if node.op in ("VarHandleOp", "VariableV2") and node.name.startswith("resnet/") and not colocated:
+            shape = tf.TensorShape(node.attr["shape"].shape)
+            found.append((node.name, node.device, shape.num_elements() * tf.as_dtype(node.attr["dtype"].type).size))
+    return found
+
+
+def test_cifar10_style_program_trains_and_evaluates_with_greedy_placed_towers(data_dir, tmp_path):
+    import tensorflow as tf
+
+    job_dir = tmp_path / "job"
+    result = run_script(tmp_path, open(PROGRAM).read(), _args(data_dir, job_dir), timeout=300, name="cifar10_main.py")
+    assert result.returncode == 0, result.stderr[-3000:]
+    (out,) = _results(result.stdout)
+    assert out["metrics"]["global_step"] == TRAIN_STEPS and 0 <= out["metrics"]["accuracy"] <= 1, out
+    assert tf.train.latest_checkpoint(str(job_dir)).endswith(f"model.ckpt-{TRAIN_STEPS}")
+    # GreedyLoadBalancingStrategy over the two tower devices: each variable on the lighter one.
+    variables = _graph_variables(job_dir)
+    load = {"/device:CPU:0": 0, "/device:CPU:1": 0}
+    assert len(variables) >= 4 and {device for _, device, _ in variables} == set(load), variables
+    for name, device, size in variables:
+        assert load[device] == min(load.values()), (name, variables)
+        load[device] += size
+
+
+@pytest.mark.slow
+def test_cifar10_style_program_as_master_worker_ps_cluster(data_dir, tmp_path):
+    """TF_CONFIG in the platform's master dialect: learn_runner picks train_and_evaluate, train, run_std_server."""
+    import tensorflow as tf
+
+    job_dir = tmp_path / "job"
+    status, logs = run_cluster(tmp_path, command=[sys.executable, PROGRAM, *_args(data_dir, job_dir)], timeout=300,
+                               chief=1, workers=1, ps=1, dialect="master")
+    assert status == 0, logs
+    # asynchronous between-graph training: the step that ends it may be counted by both trainers
+    step = int(tf.train.latest_checkpoint(str(job_dir)).rsplit("-", 1)[1])
+    assert TRAIN_STEPS <= step <= TRAIN_STEPS + 1, logs
+    assert [r["task"] for r in _results(logs["chief:0"])] == ["master"], logs["chief:0"][-3000:]
+    assert [r["task"] for r in _results(logs["worker:0"])] == ["worker"], logs["worker:0"][-3000:]
+    # the master evaluated the last checkpoint (tf.estimator.train_and_evaluate's run_master)
+    assert f"Saving dict for global step {step}:" in logs["chief:0"], logs["chief:0"][-3000:]
