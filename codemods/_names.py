@@ -15,7 +15,8 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import MetadataWrapper, QualifiedNameProvider
 
-from codemods.rules._syntax import head
+from codemods import _positions
+from codemods.rules._syntax import head, head_name
 
 # Imports from these packages make a name "watched": re-binding it elsewhere needs real scopes.
 WATCHED_ROOTS = frozenset({"tensorflow", "uaitrain"})
@@ -28,10 +29,23 @@ class NameTable:
     rebound: frozenset  # watched names bound by something besides their one import
     # names bound once, at module level, to an imported name (`import a.b as x`, `x = tf.app.flags`)
     toplevel: dict = dataclasses.field(default_factory=dict)
+    # re-bound watched names: their module-level bindings in order, ((top-level statement, qualified name
+    # or None for something else or `del`), ...), and the top-level statements that are defs or classes
+    flow: dict = dataclasses.field(default_factory=dict)
+    defs: frozenset = frozenset()
 
     @property
     def needs_scope(self):
         return bool(self.rebound)
+
+    def ends_tensorflow(self, name: str, top: int) -> bool:
+        """Does top-level statement `top` re-bind `name` from a TensorFlow module to something else?"""
+        previous = None
+        for at, qualified in self.flow.get(name, ()):
+            if at == top:
+                return _is_watched(previous) and not _is_watched(qualified)
+            previous = qualified
+        return False
 
 
 def _bindings(tree):
@@ -86,6 +100,65 @@ def _toplevel(trees, unique, imported, other):
     return names
 
 
+class _ModuleLevel(ast.NodeVisitor):
+    """The bindings of `names` made by one top-level statement, in order (not inside defs, classes, lambdas)."""
+
+    def __init__(self, names, current):
+        self.names, self.current, self.found = names, current, []
+
+    def _bind(self, name, qualified):
+        if name in self.names:
+            self.found.append((name, qualified))
+
+    def visit_FunctionDef(self, node):
+        self._bind(node.name, None)
+
+    visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
+
+    def visit_Lambda(self, node):
+        pass
+
+    def visit_Import(self, node):
+        for alias in node.names:
+            self._bind(alias.asname or alias.name.split(".")[0], alias.name if alias.asname else alias.name.split(".")[0])
+
+    def visit_ImportFrom(self, node):
+        for alias in node.names:
+            if node.module and not node.level and alias.name != "*":
+                self._bind(alias.asname or alias.name, f"{node.module}.{alias.name}")
+
+    def visit_Assign(self, node):
+        self.visit(node.value)
+        dotted = _dotted(node.value)
+        head, _, rest = (dotted or "").partition(".")
+        # `tf = tf.compat.v1` keeps a TensorFlow binding; anything else (`__import__("numpy")`) ends it
+        source = self.current.get(head)
+        qualified = (f"{source}.{rest}" if rest else source) if source else None
+        for target in node.targets:
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name):
+                    self._bind(name.id, qualified)
+
+    def visit_Name(self, node):
+        if not isinstance(node.ctx, ast.Load):
+            self._bind(node.id, None)  # del, for/with targets, walrus ...
+
+
+def _flow(trees, names):
+    flow, defs, current = {name: [] for name in names}, set(), {}
+    for tree in trees:
+        for top, group in enumerate(_positions._groups(tree)):
+            for stmt in group:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    defs.add(top)
+                visitor = _ModuleLevel(names, current)
+                visitor.visit(stmt)
+                for name, qualified in visitor.found:
+                    flow[name].append((top, qualified))
+                    current[name] = qualified
+    return {name: tuple(bindings) for name, bindings in flow.items()}, frozenset(defs)
+
+
 def scan(trees):
     """Build the NameTable of a module (or of all cells of a notebook) from `ast` trees."""
     imported, other = {}, collections.Counter()
@@ -98,11 +171,14 @@ def scan(trees):
     watched = {n for n, qs in imported.items() if any(q.split(".")[0] in WATCHED_ROOTS for q in qs)}
     rebound = frozenset(n for n in watched if len(imported[n]) > 1 or n in other)
     unique = {n: next(iter(qs)) for n, qs in imported.items() if len(qs) == 1 and n not in other}
+    flow, defs = _flow(trees, rebound) if rebound and len(trees) == 1 else ({}, frozenset())
     return NameTable(
         imports=unique,
         bound=frozenset(imported) | frozenset(other),
         rebound=rebound,
         toplevel=_toplevel(trees, unique, imported, other),
+        flow=flow,
+        defs=defs,
     )
 
 
@@ -113,7 +189,7 @@ class TableNames:
         self._imports = table.imports
         self._heads = frozenset(table.imports)
 
-    def qualified(self, node):
+    def qualified(self, node, top=-1):
         if not isinstance(node, (cst.Name, cst.Attribute)):
             return frozenset()
         first = head(node)
@@ -132,17 +208,38 @@ class TableNames:
 class ScopeNames:
     """Qualified names from libcst's scope analysis, for modules where a watched name is re-bound."""
 
-    def __init__(self, module):
+    def __init__(self, module, table):
         # The transform visits these very nodes, so no copy of the tree.
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         self._names = wrapper.resolve(QualifiedNameProvider)
+        self._flow, self._defs = table.flow, table.defs
 
-    def qualified(self, node):
+    def qualified(self, node, top=-1):
+        """The qualified names of `node`, which is in the top-level statement `top`.
+
+        libcst's scopes are not flow-sensitive: after `tf = __import__("numpy")` a module-level
+        `tf.log` still resolves to the earlier `import tensorflow as tf` too. Module-level code runs
+        in order, so there the binding made last before the statement decides (in defs and classes,
+        which run later, every binding still counts).
+        """
         value = self._names.get(node, ())
         if callable(value):  # QualifiedNameProvider computes lazily (libcst LazyValue)
             value = value()
-        return frozenset(q.name for q in value)
+        names = frozenset(q.name for q in value)
+        bindings = self._flow.get(head_name(node)) if names and top not in self._defs else None
+        before = [qualified for at, qualified in bindings if at < top] if bindings else None
+        if before:
+            last, dotted = before[-1], get_full_name_for_node(node)
+            if last is None or dotted is None:
+                return frozenset()
+            rest = dotted.partition(".")[2]
+            return frozenset({f"{last}.{rest}" if rest else last})
+        return names
+
+
+def _is_watched(qualified):
+    return qualified is not None and qualified.split(".")[0] in WATCHED_ROOTS
 
 
 def resolver(module, table):
-    return ScopeNames(module) if table.needs_scope else TableNames(table)
+    return ScopeNames(module, table) if table.needs_scope else TableNames(table)

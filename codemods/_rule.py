@@ -94,7 +94,7 @@ class Rule(FastInit, VisitorBasedCodemodCommand):
 
     # -- for rule bodies
     def qualified_names(self, node: cst.CSTNode) -> frozenset[str]:
-        return self.state.names.qualified(node)
+        return self.state.names.qualified(node, self.state.top)
 
     def match(self, node: cst.CSTNode, names: AbstractSet[str]) -> str | None:
         """The qualified name of `node` if it is one of `names` (a set), else None."""

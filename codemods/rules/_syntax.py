@@ -149,39 +149,51 @@ def after_leading_imports(body) -> int:
     return after_imports(body, after_docstring(body))
 
 
-def _binds(stmt: cst.CSTNode, name: str) -> bool:
-    """Does a top-level statement bind `name` at module level (an import, an assignment, in an if/try/with too)?"""
-    found = []
+class _Names(cst.CSTVisitor):
+    """Whether a top-level statement binds `name` at module level, and whether it reads it."""
 
-    class Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node):
-            return False  # a def binds its own name, its body binds locals
+    def __init__(self, name):
+        self.name, self.binds, self.reads = name, False, False
 
-        def visit_ClassDef(self, node):
-            return False
+    def visit_FunctionDef(self, node):
+        self.binds |= node.name.value == self.name
+        self.reads |= _reads(node.body, self.name)  # may run before anything that follows
+        return False
 
-        def visit_Lambda(self, node):
-            return False
+    visit_ClassDef = visit_FunctionDef
 
-        def visit_ImportAlias(self, node):
-            bound = node.evaluated_alias or node.evaluated_name.split(".")[0]
-            found.append(bound == name)
+    def visit_ImportAlias(self, node):
+        self.binds |= (node.evaluated_alias or node.evaluated_name.split(".")[0]) == self.name
+        return False
 
-        def visit_AssignTarget(self, node):
-            found.append(isinstance(node.target, cst.Name) and node.target.value == name)
+    def visit_AssignTarget(self, node):
+        self.binds |= isinstance(node.target, cst.Name) and node.target.value == self.name
+        return isinstance(node.target, cst.Name) is False  # `a[tf] = ...` reads it
 
-    stmt.visit(Finder())
-    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-        found.append(stmt.name.value == name)
-    return any(found)
+    def visit_Attribute(self, node):
+        node.value.visit(self)  # the attribute's own name is no use of `name`
+        return False
+
+    def visit_Name(self, node):
+        self.reads |= node.value == self.name
+
+
+def _reads(node, name):
+    found = _Names(name)
+    node.visit(found)
+    return found.reads
 
 
 def after_binding(body, name: str) -> int:
-    """Where a top-level line using `name` can go first: after the statement that binds it (and the
-    import lines right after that one), never before the leading imports end; the end of the
-    leading imports when nothing at module level binds it."""
+    """Where a top-level line using `name` goes: after the last statement binding it before the first
+    statement that reads it (`tf = tf.compat.v1` counts as binding), and the import lines right after
+    that one; never before the leading imports end (their end when nothing binds the name)."""
     at = after_leading_imports(body)
     for index, stmt in enumerate(body):
-        if _binds(stmt, name):
-            return max(at, after_imports(body, index + 1))
+        found = _Names(name)
+        stmt.visit(found)
+        if found.binds:
+            at = max(at, after_imports(body, index + 1))
+        elif found.reads:
+            break
     return at

@@ -14,7 +14,7 @@ import libcst as cst
 
 from codemods._rule import Rule
 from codemods.rules import _tf
-from codemods.rules._syntax import after_binding
+from codemods.rules._syntax import after_binding, head
 
 GRAPH_ONLY = (
     "Session",
@@ -38,6 +38,7 @@ SWITCHES = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_exec
 GRAPH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in GRAPH_ONLY for p in ("", "compat.v1.")) | frozenset(
     f"{p}.{n}" for n in SLIM_LOOPS for p in ("tensorflow.contrib.slim", "tf_slim", "compat.slim")
 )
+STAR_MODULES = ("tensorflow", "tensorflow.compat.v1")
 SWITCH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in SWITCHES for p in ("", "compat.v1."))
 
 
@@ -70,6 +71,7 @@ class GraphModeRule(Rule):
         super().begin_file(state)
         self._uses, self._switched, self._top_level_use = [], False, False
         self._graph_names = graph_names()
+        self._star = False  # `from tensorflow import *` seen
         self._depth = 0  # function nesting
 
     def visit_FunctionDef(self, node):
@@ -84,20 +86,36 @@ class GraphModeRule(Rule):
         if names & SWITCH_NAMES:
             self._switched = True
         elif names & self._graph_names:
-            if not self._uses:
-                self._first_top = self.state.top  # reported when the pass has left it
-            self._uses.append(node)
-            self._top_level_use |= self._depth == 0
+            self._use(node)
+
+    def _use(self, node):
+        if not self._uses:
+            self._first_top = self.state.top  # reported when the pass has left it
+        self._uses.append(node)
+        self._top_level_use |= self._depth == 0
 
     def visit_Name(self, node):
         self.visit_Attribute(node)  # `from tensorflow import Session`
 
+    def visit_ImportFrom(self, node):
+        if isinstance(node.names, cst.ImportStar) and node.module and not node.relative:
+            self._star |= _tf.full_name(node.module) in STAR_MODULES
+
+    def visit_Call(self, node):
+        # `from tensorflow import *` binds `Session`: a call of a name nothing else binds is TensorFlow's
+        func = node.func
+        if self._star and isinstance(func, cst.Name) and func.value in GRAPH_ONLY and func.value not in self.state.table.bound:
+            self._use(func)
+
     def _call(self):
         """(the statement, the name it uses)"""
-        for name, qualified in self.state.table.toplevel.items():
-            if qualified == "tensorflow.compat.v1":
-                call = f"{name}.disable_eager_execution"
-                break
+        first = head(self._uses[0])
+        names = self.qualified_names(first) if isinstance(first, cst.Name) else frozenset()
+        v1 = [name for name, qualified in self.state.table.toplevel.items() if qualified == "tensorflow.compat.v1"]
+        if "tensorflow.compat.v1" in names:
+            call = f"{first.value}.disable_eager_execution"
+        elif v1:
+            call = f"{v1[0]}.disable_eager_execution"
         else:
             call = f"{_tf.tf_alias(self, self._uses[0])}.compat.v1.disable_eager_execution"
         return cst.SimpleStatementLine(body=[cst.Expr(cst.Call(func=_tf.dotted(call)))]), call.split(".")[0]

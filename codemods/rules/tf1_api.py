@@ -30,6 +30,14 @@ KEYWORDS = {"keep_dims": "keepdims", "reduction_indices": "axis", "dim": "axis",
 NEEDS_COMPAT = ("layers", "nn.rnn_cell", "keras")
 
 
+def _names_in(target):
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for element in target.elements for n in _names_in(element.value)]
+    return []
+
+
 def _keyword(arg):
     return arg.keyword.value if arg.keyword is not None else None
 
@@ -61,9 +69,28 @@ class Tf1ApiRule(OutermostChain, InsideImport, Rule):
         self._api = _tf.api()
         self._done = set()  # chains already rewritten at an inner part
         self._called = set()
+        self._rebound = set()  # (name, top-level statement) reported
 
     def visit_Call(self, node):
         self._called.add(id(node.func))
+
+    # -- a `tf` re-bound to something else: later module-level uses are not TensorFlow (codemods/_names.py)
+    def _rebinds(self, node, names):
+        for name in names:
+            if (name, self.state.top) not in self._rebound and self.state.table.ends_tensorflow(name, self.state.top):
+                self._rebound.add((name, self.state.top))
+                self.report(node, f"`{name}` re-bound from TensorFlow to something else: its later uses are left as they are",
+                            severity="warning", manual=f"check that the uses of `{name}` after this line are not TensorFlow")
+
+    def visit_Assign(self, node):
+        self._rebinds(node, [n.value for t in node.targets for n in _names_in(t.target)])
+
+    def visit_Del(self, node):
+        self._rebinds(node, [n.value for n in _names_in(node.target)])
+
+    def visit_Import(self, node):
+        super().visit_Import(node)
+        self._rebinds(node, [a.evaluated_alias or a.evaluated_name.split(".")[0] for a in node.names])
 
     # -- which TF name, where it goes
     def _path(self, node):
@@ -97,11 +124,23 @@ class Tf1ApiRule(OutermostChain, InsideImport, Rule):
             return updated_node
         return rewrite_call(self, original_node, updated_node, path)
 
+    def _star(self, original_node, updated_node):
+        """`from tensorflow import *` bound TF1's names: tf.compat.v1 is that API on TF2 (its names are
+        not checked one by one, so the entry says so)."""
+        if _tf.full_name(original_node.module) != _tf.TF:
+            return updated_node
+        _tf.ensure_compat(self)  # tf.compat.v1's layers and rnn cells need legacy Keras
+        self.report(original_node, "from tensorflow import * -> from tensorflow.compat.v1 import * (TF1's names)",
+                    severity="warning", manual="import tensorflow as tf and write the names as tf.<name>, so uai-migrate can check each")
+        return updated_node.with_changes(module=_tf.dotted("tensorflow.compat.v1"))
+
     # -- `from tensorflow import Session` -> `from tensorflow.compat.v1 import Session`
     def leave_ImportFrom(self, original_node, updated_node):
         updated_node = super().leave_ImportFrom(original_node, updated_node)
-        if original_node.relative or original_node.module is None or isinstance(original_node.names, cst.ImportStar):
+        if original_node.relative or original_node.module is None:
             return updated_node
+        if isinstance(original_node.names, cst.ImportStar):
+            return self._star(original_node, updated_node)
         module = _tf.full_name(original_node.module)
         if module != _tf.TF and not module.startswith(_tf.TF + "."):
             return updated_node

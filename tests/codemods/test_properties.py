@@ -149,3 +149,28 @@ def test_migrating_twice_is_migrating_once(source):
     once = migrate_python(source.encode(), Options()).new or source.encode()
     again = migrate_python(once, Options())
     assert again.new is None, (once.decode(), again.diffs)
+
+
+@pytest.mark.parametrize("rebinding", ['tf = __import__("numpy")', "del tf\nimport numpy as tf", "import numpy as tf"])
+def test_a_tf_name_re_bound_to_something_else_gets_no_tensorflow_renames_after_it(rebinding):
+    source = f"import tensorflow as tf\nx = tf.log(2.0)\n{rebinding}\ny = tf.log(2.0)\n"
+    outcome = migrate_python(source.encode(), Options())
+    new = outcome.new.decode()
+    assert new.startswith("import tensorflow as tf\nx = tf.math.log(2.0)\n") and new.endswith("\ny = tf.log(2.0)\n"), new
+    [warning] = [e for e in outcome.entries if e.severity == "warning"]
+    assert warning.line == 3 and "re-bound" in warning.message
+
+
+def test_from_tensorflow_import_star_is_converted_not_silent():
+    source = "from tensorflow import *\nx = placeholder(float32, [None])\nwith Session() as s:\n    s.run(x, {x: [1.0]})\n"
+    outcome = migrate_python(source.encode(), Options())
+    assert outcome.new is not None, outcome.entries
+    new = outcome.new.decode()
+    assert "from tensorflow.compat.v1 import *" in new and "disable_eager_execution()" in new
+    assert migrate_python(outcome.new, Options()).new is None
+
+
+def test_a_tf_name_re_bound_to_tf_compat_v1_means_tf_compat_v1_after_it():
+    source = "import tensorflow as tf\ntf = tf.compat.v1\nx = tf.placeholder(tf.float32)\nwith tf.Session() as s:\n    pass\n"
+    new = migrate_python(source.encode(), Options()).new.decode()
+    assert new == source.replace("tf = tf.compat.v1\n", "tf = tf.compat.v1\ntf.disable_eager_execution()\n"), new
