@@ -4,7 +4,7 @@ That package imports four things TF 2.16 removed. `activate()` provides them at 
 without touching any installed file, then exposes `tf.estimator` / `tf.compat.v1.estimator`:
   1. `tensorflow.python.distribute.estimator_training` (our `_coordinator_training`);
   2. the `estimator` API name in `tensorflow.python.util.tf_export` (`_api_tables`);
-  3. the TPU modules only TPUEstimator used (`_tpu_standins`, failing clearly if used);
+  3. the TPU modules only TPUEstimator's TPU paths used (`_tpu_standins`, failing clearly if used);
   4. lazy `estimator` attributes on the TensorFlow API modules (`_lazy_api`).
 On TF <= 2.15 everything here is a no-op: the real Estimator imports as released.
 

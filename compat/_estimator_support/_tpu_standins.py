@@ -1,9 +1,10 @@
-"""Stand-ins for TPU modules TF 2.16+ removed; only TPUEstimator used them.
+"""Stand-ins for TPU modules TF 2.16+ removed; only TPUEstimator's TPU paths used them.
 
 tensorflow-estimator imports `tpu_embedding`, `tpu_embedding_gradient` and `session_support`
 at module level, so they must exist for `tf.estimator` to import at all. Every name in them
 is a placeholder class: `isinstance` checks against it are simply False, and creating or
-calling one raises `EstimatorSupportError` saying TPUEstimator is not supported.
+calling one raises `EstimatorSupportError`. TPUEstimator with use_tpu=False never reaches them
+(measured on TF 2.21: train, evaluate, predict and export_saved_model of a BERT-style model).
 """
 
 import sys
@@ -20,8 +21,8 @@ class _Unavailable:
 
     def __init__(self, *args, **kwargs):
         raise EstimatorSupportError(
-            f"{self._qualname} was removed in TensorFlow 2.16: TPUEstimator does not run on this TensorFlow "
-            "(use tf.estimator.Estimator, or a tf.distribute strategy)"
+            f"{self._qualname} was removed in TensorFlow 2.16: TPUEstimator with use_tpu=False runs on this "
+            "TensorFlow, TPU embeddings and TPU sessions do not (on TPUs use a tf.distribute.TPUStrategy)"
         )
 
 

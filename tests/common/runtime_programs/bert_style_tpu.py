@@ -1,0 +1,152 @@
+"""BERT's run_classifier.py pattern, as it reads after uai-migrate: TPUEstimator with use_tpu=False on CPU.
+
+A tiny BERT-like classifier (token + position embeddings, one self-attention layer with layer norm,
+a [CLS] pooler) fine-tuned on generated token sequences whose label is whether token 1 occurs.
+The TF 1 names map to `tf.compat.v1.estimator.tpu.*` (TPUEstimator, TPUEstimatorSpec, RunConfig,
+TPUConfig, InputPipelineConfig; were tf.contrib.tpu.*), `tf.compat.v1.tpu.CrossShardOptimizer`
+(only when use_tpu, as BERT does), `tf.data.experimental.map_and_batch` (was tf.contrib.data),
+`compat.slim.layer_norm` (was tf.contrib.layers.layer_norm).
+
+    bert_style_tpu.py OUTPUT_DIR   -> one line: RESULT {"eval": {...}, "predictions": n, ...}
+"""
+
+import json
+import math
+import sys
+
+import numpy as np
+
+import compat
+import tensorflow as tf
+
+from compat import slim
+
+VOCAB, SEQ, HIDDEN, HEADS, CLASSES = 16, 8, 16, 2, 2
+TRAIN_BATCH, EVAL_BATCH, PREDICT_BATCH, EXAMPLES, STEPS = 8, 8, 4, 64, 30
+
+
+def generated_examples(seed):
+    rng = np.random.RandomState(seed)
+    ids = rng.randint(2, VOCAB, size=[EXAMPLES, SEQ]).astype("int32")
+    ids[:, 0] = 0  # [CLS]
+    with_one = rng.rand(EXAMPLES) < 0.5
+    ids[with_one, rng.randint(1, SEQ, size=with_one.sum())] = 1
+    mask = np.ones_like(ids)
+    return ids, mask, with_one.astype("int32")
+
+
+def input_fn_builder(seed, is_training, drop_remainder):
+    ids, mask, labels = generated_examples(seed)
+
+    def input_fn(params):
+        batch_size = params["batch_size"]  # TPUEstimator passes the batch size for this mode
+        d = tf.data.Dataset.from_tensor_slices({"input_ids": ids, "input_mask": mask, "label_ids": labels})
+        if is_training:
+            d = d.repeat().shuffle(buffer_size=EXAMPLES, seed=seed)
+        return d.apply(tf.data.experimental.map_and_batch(lambda record: record, batch_size=batch_size,
+                                                          drop_remainder=drop_remainder))
+
+    return input_fn
+
+
+def layer_norm(input_tensor, name=None):
+    return slim.layer_norm(inputs=input_tensor, begin_norm_axis=-1, begin_params_axis=-1, scope=name)
+
+
+def attention_layer(x, mask, is_training):
+    v1 = tf.compat.v1
+    size = HIDDEN // HEADS
+
+    def heads(t):
+        return tf.transpose(tf.reshape(t, [-1, SEQ, HEADS, size]), [0, 2, 1, 3])
+
+    init = v1.truncated_normal_initializer(stddev=0.02)
+    query = heads(v1.layers.dense(x, HIDDEN, name="query", kernel_initializer=init))
+    key = heads(v1.layers.dense(x, HIDDEN, name="key", kernel_initializer=init))
+    value = heads(v1.layers.dense(x, HIDDEN, name="value", kernel_initializer=init))
+    scores = tf.matmul(query, key, transpose_b=True) / math.sqrt(size)
+    scores += (1.0 - tf.cast(mask[:, None, None, :], tf.float32)) * -10000.0
+    probs = tf.nn.softmax(scores)
+    if is_training:
+        probs = tf.nn.dropout(probs, rate=0.1)
+    context = tf.reshape(tf.transpose(tf.matmul(probs, value), [0, 2, 1, 3]), [-1, SEQ, HIDDEN])
+    return layer_norm(v1.layers.dense(context, HIDDEN, kernel_initializer=init) + x, name="attention_norm")
+
+
+def create_model(is_training, input_ids, input_mask, labels):
+    v1 = tf.compat.v1
+    with v1.variable_scope("bert"):
+        with v1.variable_scope("embeddings"):
+            table = v1.get_variable("word_embeddings", [VOCAB, HIDDEN],
+                                    initializer=v1.truncated_normal_initializer(stddev=0.02))
+            positions = v1.get_variable("position_embeddings", [SEQ, HIDDEN],
+                                        initializer=v1.truncated_normal_initializer(stddev=0.02))
+            x = layer_norm(tf.nn.embedding_lookup(table, input_ids) + positions[None], name="LayerNorm")
+        with v1.variable_scope("encoder/layer_0/attention"):
+            x = attention_layer(x, input_mask, is_training)
+        with v1.variable_scope("pooler"):
+            pooled = v1.layers.dense(x[:, 0], HIDDEN, activation=tf.tanh)
+    logits = v1.layers.dense(pooled, CLASSES, name="output")
+    log_probs = tf.nn.log_softmax(logits, axis=-1)
+    per_example_loss = -tf.reduce_sum(tf.one_hot(labels, CLASSES) * log_probs, axis=-1)
+    return tf.reduce_mean(per_example_loss), per_example_loss, logits
+
+
+def create_optimizer(loss, learning_rate, use_tpu):
+    v1 = tf.compat.v1
+    global_step = v1.train.get_or_create_global_step()
+    optimizer = v1.train.AdamOptimizer(learning_rate)
+    if use_tpu:
+        optimizer = v1.tpu.CrossShardOptimizer(optimizer)
+    grads, tvars = zip(*optimizer.compute_gradients(loss))
+    grads, _ = tf.clip_by_global_norm(grads, clip_norm=1.0)
+    return optimizer.apply_gradients(zip(grads, tvars), global_step=global_step)
+
+
+def model_fn_builder(learning_rate, use_tpu):
+    def model_fn(features, labels, mode, params):
+        tpu = tf.compat.v1.estimator.tpu
+        is_training = mode == tf.estimator.ModeKeys.TRAIN
+        total_loss, per_example_loss, logits = create_model(
+            is_training, features["input_ids"], features["input_mask"], features["label_ids"])
+        if mode == tf.estimator.ModeKeys.TRAIN:
+            train_op = create_optimizer(total_loss, learning_rate, use_tpu)
+            return tpu.TPUEstimatorSpec(mode=mode, loss=total_loss, train_op=train_op, scaffold_fn=None)
+        if mode == tf.estimator.ModeKeys.EVAL:
+
+            def metric_fn(per_example_loss, label_ids, logits):
+                predictions = tf.argmax(logits, axis=-1, output_type=tf.int32)
+                return {"eval_accuracy": tf.compat.v1.metrics.accuracy(label_ids, predictions),
+                        "eval_loss": tf.compat.v1.metrics.mean(per_example_loss)}
+
+            return tpu.TPUEstimatorSpec(mode=mode, loss=total_loss,
+                                        eval_metrics=(metric_fn, [per_example_loss, features["label_ids"], logits]))
+        return tpu.TPUEstimatorSpec(mode=mode, predictions={"probabilities": tf.nn.softmax(logits)})
+
+    return model_fn
+
+
+def main(output_dir):
+    tpu = tf.compat.v1.estimator.tpu
+    use_tpu = False
+    is_per_host = tpu.InputPipelineConfig.PER_HOST_V2
+    run_config = tpu.RunConfig(
+        cluster=None, master=None, model_dir=output_dir, save_checkpoints_steps=STEPS, tf_random_seed=1,
+        tpu_config=tpu.TPUConfig(iterations_per_loop=10, num_shards=8, per_host_input_for_training=is_per_host))
+    estimator = tpu.TPUEstimator(use_tpu=use_tpu, model_fn=model_fn_builder(1e-2, use_tpu), config=run_config,
+                                 train_batch_size=TRAIN_BATCH, eval_batch_size=EVAL_BATCH,
+                                 predict_batch_size=PREDICT_BATCH)
+    estimator.train(input_fn_builder(1, is_training=True, drop_remainder=True), max_steps=STEPS)
+    evaluated = estimator.evaluate(input_fn_builder(2, is_training=False, drop_remainder=True),
+                                   steps=EXAMPLES // EVAL_BATCH)
+    predictions = list(estimator.predict(input_fn_builder(2, is_training=False, drop_remainder=False)))
+    print("RESULT " + json.dumps({
+        "eval": {key: float(value) for key, value in evaluated.items()},
+        "predictions": len(predictions),
+        "probability_sums": sorted({round(float(p["probabilities"].sum()), 4) for p in predictions}),
+        "estimator": type(estimator).__name__,
+    }))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
