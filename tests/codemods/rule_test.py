@@ -24,7 +24,8 @@ def apply(source: str, *rules: type[Rule], claims_of: Iterable[type[Rule]] = (),
 
 
 class RuleTest(CodemodTest):
-    """libcst's CodemodTest for a rule: `assertCodemod(before, after)` runs TRANSFORM through the engine.
+    """libcst's CodemodTest for a rule: `assertCodemod(before, after)` runs TRANSFORM through the engine
+    (twice: every fixture is also a check that the rule is idempotent).
 
     CLAIMS_OF: the other rules whose claims the test assumes active (none unless it says so).
     """
@@ -36,5 +37,7 @@ class RuleTest(CodemodTest):
         return apply(self.make_fixture_data(source), self.TRANSFORM, claims_of=self.CLAIMS_OF, **kwargs)
 
     def assertCodemod(self, before: str, after: str, *, level: str = "safe") -> None:  # noqa: N802 - libcst's name
+        """`before` becomes `after`, and `after` stays as it is: a second run changes nothing."""
         got = self.applied(before, level=level).module.code
         self.assertEqual(self.make_fixture_data(after), self.make_fixture_data(got))
+        self.assertEqual(got, self.applied(got, level=level).module.code, "a second run changed the result")
