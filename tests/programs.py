@@ -1,4 +1,4 @@
-"""Helpers of the program tests (legacy_tf1, modern_tf2): generated data, command lines, progress and checkpoints, launched jobs.
+"""Helpers of the program tests: generated data, command lines, progress lines, checkpoints, launched jobs.
 
 Processes are started with `tests.conftest.run_module` (one `python -m`, from the repository,
 in the environment under test); a `Job` is a `compat.launch` cluster whose output lines are timed.

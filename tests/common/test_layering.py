@@ -10,7 +10,6 @@ closes a loop as soon as the function runs.
 import ast
 import pathlib
 
-import pytest
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 PACKAGES = ("compat", "codemods", "legacy_tf1", "modern_tf2", "uaitrain")
@@ -113,10 +112,6 @@ def _shared(module: str) -> bool:
     return any(module == name or module.startswith(name + ".") for name in SHARED)
 
 
-def _in_codemods(component: list) -> bool:
-    return all(name.split(".")[0] == "codemods" for name in component)
-
-
 def test_the_graph_sees_function_level_and_relative_imports():
     # The walker itself: modern_tf2.imagenet_main imports run_loop inside functions only.
     graph = import_graph()
@@ -126,20 +121,9 @@ def test_the_graph_sees_function_level_and_relative_imports():
     assert one_loop({"a": {"b"}, "b": {"c", "a"}, "c": {"a"}}, ["a", "b", "c"]) == ["a", "b", "a"]
 
 
-def test_no_import_cycle_outside_codemods():
+def test_no_import_cycle():
     graph = import_graph()
-    found = [c for c in cycles(graph) if not _in_codemods(c)]
-    assert found == [], describe(graph, found)
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="known: codemods._rule imports codemods._apply, which imports codemods.rules, whose rules import "
-    "codemods._rule (17 modules); when this test passes, the loop is gone: drop the marker",
-)
-def test_no_import_cycle_in_codemods():
-    graph = import_graph()
-    found = [c for c in cycles(graph) if _in_codemods(c)]
+    found = cycles(graph)
     assert found == [], describe(graph, found)
 
 

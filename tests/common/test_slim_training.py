@@ -131,3 +131,19 @@ def test_the_dataset_flags_resolve_alike_for_both_programs(tmp_path):
     assert slim_data.num_classes(flowers) == 5
     flowers.num_classes = 7
     assert slim_data.num_classes(flowers) == 7
+
+
+def test_platform_flags_fill_slim_flags_left_unset():
+    import types
+
+    unset = types.SimpleNamespace(dataset_dir="", train_dir="", num_clones=0, max_number_of_steps=None)
+    platform = dict(data_dir="/d", output_dir="/o", num_gpus=2, max_step=7)
+    assert vars(slim_flags.platform_overrides(types.SimpleNamespace(**vars(unset), **platform))) == dict(
+        dataset_dir="/d", train_dir="/o", num_clones=2, max_number_of_steps=7, **platform
+    )
+    own = dict(dataset_dir="/s", train_dir="/t", num_clones=1, max_number_of_steps=3)
+    values = slim_flags.platform_overrides(types.SimpleNamespace(**own, **platform))
+    assert {name: getattr(values, name) for name in own} == own
+    no_gpus = types.SimpleNamespace(**vars(unset), **dict(platform, num_gpus=0, max_step=0))
+    no_gpus = slim_flags.platform_overrides(no_gpus)
+    assert (no_gpus.num_clones, no_gpus.max_number_of_steps) == (1, None)  # 0 clones crashed the example
