@@ -1,0 +1,19 @@
+"""`uai-run`: run an unmodified TF1 program on TF 2.15 / 2.21, the TF1 API given at import time.
+
+    uai-run [--tf1-everywhere] [--explain] script.py args...     (or: python -m compat.run ...)
+
+The user's `import tensorflow as tf`, `import tensorflow.contrib.slim as slim`, `from
+tensorflow.contrib import rnn` ... get a TF1 face of TensorFlow (`tf.compat.v1` with
+`disable_v2_behavior()`, compat's runtime, contrib names at their new homes) built from the
+table `compat.tf1_names` that uai-migrate rewrites from; libraries keep the real TensorFlow.
+  compat.run.cli      the command line (runpy: `__main__`, argv, sys.path, exit code)
+  compat.run._finder  the meta-path finder/loader of the faces, and who gets them (`__import__`)
+  compat.run._face    the face modules: name resolution, one-line errors for removed names
+  compat.run._where   whose code a file is (user's vs library's), the user's frame
+  compat.run._explain the aliases applied, as uai-migrate's JSON report (`--explain`)
+"""
+
+from compat.run._face import MissingTF1Module, MissingTF1Name
+from compat.run._finder import install
+
+__all__ = ["MissingTF1Module", "MissingTF1Name", "install"]

@@ -1,0 +1,48 @@
+"""What `uai-run` aliased, in uai-migrate's JSON report schema (`--explain`), without importing codemods.
+
+Each alias is noted once, at the user's line that first used it: an `info` entry with the id of
+the uai-migrate rule whose rewrite it stands for, grouped by file as `uai-migrate --json` does.
+"""
+
+import json
+
+from compat.run import _where
+
+SEVERITIES = ("info", "warning", "error")
+_entries = {}  # (path, line, message) -> entry dict, in the order they happened
+
+
+def note(rule: str, message: str, severity: str = "info", manual=None) -> None:
+    frame = _where.user_frame()
+    path, line = (frame.f_code.co_filename, frame.f_lineno) if frame is not None else ("", 0)
+    key = (path, line, message)
+    if key not in _entries:
+        entry = {"rule": rule, "message": message, "severity": severity, "line": line, "col": 0, "path": path}
+        if manual:
+            entry["manual"] = manual
+        _entries[key] = entry
+
+
+def entries() -> list:
+    return list(_entries.values())
+
+
+def report(exit_code: int) -> dict:
+    """The report of this run: `mode` is "run", files are the user files that used an alias."""
+    files = {}
+    for entry in _entries.values():
+        files.setdefault(entry["path"], []).append(entry)
+    counts = {s: sum(e["severity"] == s for e in _entries.values()) for s in SEVERITIES}
+    return {
+        "version": 1,
+        "mode": "run",
+        "level": "safe",
+        "summary": {"files": len(files), "changed": 0, "skipped": 0, "cached": 0, "skipped_folders": 0, **counts},
+        "exit_code": exit_code,
+        "files": [{"path": path, "status": "unchanged", "entries": found} for path, found in files.items()],
+        "entries": [],
+    }
+
+
+def to_json(exit_code: int) -> str:
+    return json.dumps(report(exit_code), indent=1, ensure_ascii=False) + "\n"

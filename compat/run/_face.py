@@ -1,0 +1,140 @@
+"""The TF1 face of TensorFlow: module objects that answer `tf.X` the way TensorFlow 1 did.
+
+A face stands for one TF1 module path (`tensorflow`, `tensorflow.contrib.slim`, ...). Reading a
+name from it asks `compat.tf1_names`, in order: a moved symbol, a face of a submodule the table
+knows, then the targets of the module (`tf.compat.v1` first for `tensorflow`). The answer is the
+real object, cached on the face, and noted for `--explain`. A name nothing provides raises a
+one-line `MissingTF1Name` naming the user's file and line and uai-migrate's manual step.
+"""
+
+import importlib
+import sys
+import types
+
+from compat import tf1_names as names
+from compat.errors import CompatError
+from compat.run import _explain, _where
+
+PREFIX = "compat.run.tf1."  # faces live in sys.modules as compat.run.tf1.<TF1 module path>
+_DUNDERS = ("__version__", "__git_version__", "__compiler_version__")
+_MISSING = object()
+
+
+class MissingTF1Name(CompatError, AttributeError):
+    """A TF1 name that neither TensorFlow nor compat provides any more."""
+
+
+class MissingTF1Module(CompatError, ModuleNotFoundError):
+    """A TF1 module that neither TensorFlow nor compat provides any more."""
+
+
+def short(name: str) -> str:
+    """`tensorflow.contrib.rnn` -> `tf.contrib.rnn`, as people write it."""
+    return "tf" + name[len(names.TF) :] if name.startswith(names.TF) else name
+
+
+def missing_message(name: str) -> str:
+    return f"{short(name)} is not available on this TensorFlow ({_where.user_location()}); uai-migrate: {names.manual_for(name)}"
+
+
+def load(target: str):
+    """The object a table target names: `module` or `module:attribute.path`."""
+    module_name, _, path = target.partition(":")
+    value = importlib.import_module(module_name)
+    for part in filter(None, path.split(".")):
+        value = getattr(value, part)
+    return value
+
+
+def _target_name(target: str) -> str:
+    return short(target.replace(":", "."))
+
+
+def targets_of(path: str) -> tuple:
+    """Where the names of TF1 module `path` are looked up, in order."""
+    if path in names.MODULES:
+        return names.MODULES[path]
+    moved = names.move_package(path)
+    if moved:
+        return (moved,)
+    if path.startswith(names.TF + ".contrib"):
+        return ()
+    rest = path[len(names.TF) + 1 :]
+    return (f"{names.V1}:{rest}", path)
+
+
+def needs_face(name: str) -> bool:
+    """Must `import <name>` (a `tensorflow...` module) give the TF1 face rather than the real module?"""
+    if name == names.TF or names.has_entries_below(name) or names.move_package(name):
+        return True
+    return not name.startswith(names.PASS_THROUGH)
+
+
+class Face(types.ModuleType):
+    """One TF1 module; attributes resolve on first read (see the module docstring)."""
+
+    def __init__(self, path: str):
+        super().__init__(PREFIX + path, f"TF1 face of {path} (compat.run)")
+        self.__path__ = []  # a package: submodule imports come to compat.run's finder
+        self._tf1_path = path
+        self._tf1_targets = None
+
+    def _targets(self):
+        if self._tf1_targets is None:
+            found = []
+            for target in targets_of(self._tf1_path):
+                try:
+                    found.append((target, load(target)))
+                except (ImportError, AttributeError):
+                    continue  # e.g. a real `tensorflow.<path>` module that TF 2 lacks: the next target
+            self._tf1_targets = found
+        return self._tf1_targets
+
+    def _resolve(self, attr):
+        full = f"{self._tf1_path}.{attr}"
+        if full in names.SYMBOLS:
+            target = names.SYMBOLS[full]
+            return load(target), _target_name(target)
+        if full in names.MODULES or names.has_entries_below(full):
+            return importlib.import_module(PREFIX + full), None
+        for target, module in self._targets():
+            value = getattr(module, attr, _MISSING)
+            if value is not _MISSING:
+                return value, f"{_target_name(target)}.{attr}"
+        moved = names.move_package(full)
+        if moved:
+            try:  # a submodule its new package does not import itself
+                return importlib.import_module(moved), moved
+            except ImportError:
+                pass
+        return _MISSING, None
+
+    def __getattr__(self, attr):
+        if attr.startswith("__") and attr not in _DUNDERS or attr.startswith("_tf1_"):
+            raise AttributeError(attr)
+        value, source = self._resolve(attr)
+        full = f"{self._tf1_path}.{attr}"
+        if value is _MISSING:
+            raise MissingTF1Name(missing_message(full))
+        setattr(self, attr, value)
+        if source is not None and not _same_in_tf2(full, value):
+            _explain.note(names.rule_for(full), f"{short(full)} -> {source}")
+        return value
+
+    def __dir__(self):
+        found = set(super().__dir__())
+        for _, module in self._targets():
+            found.update(dir(module))
+        return sorted(found)
+
+
+def _same_in_tf2(full: str, value) -> bool:
+    """True when TF 2's own `tf.<name>` is this very object: nothing was aliased."""
+    if not full.startswith(names.TF + ".") or full.startswith(names.TF + ".contrib"):
+        return False
+    real = sys.modules.get(names.TF)
+    for part in full.split(".")[1:]:
+        real = getattr(real, part, _MISSING)
+        if real is _MISSING:
+            return False
+    return real is value

@@ -1,0 +1,132 @@
+"""Serve the TF1 face at import time: a meta-path finder/loader for the faces, and the choice of who gets them.
+
+The faces are modules named `compat.run.tf1.<TF1 path>`, made by `FaceLoader` when first imported.
+Who sees them is decided in `builtins.__import__`, because Python answers `import tensorflow` from
+`sys.modules` before asking any finder: once TensorFlow is loaded (by anyone) a finder alone could
+only hand everybody the same module. The wrapper looks at the importing module's file: the user's
+code (see `_where`) gets the face, every library the real TensorFlow, unless `everywhere` is set.
+"""
+
+import builtins
+import importlib
+import importlib.abc
+import importlib.machinery
+import logging
+import sys
+
+from compat import tf1_names as names
+from compat.run import _explain, _face, _where
+
+ROOT = _face.PREFIX.rstrip(".")
+_state = {"everywhere": False, "activated": False, "original": None}
+
+
+def activate_tf1() -> None:
+    """TF1 behaviour for the whole process, once, before the user's first op: compat's fixes, then v1."""
+    if _state["activated"]:
+        return
+    _state["activated"] = True
+    import compat
+
+    compat.install()
+    import tensorflow as tf
+
+    # disable_v2_behavior logs a deprecation notice per switch: not the user's business.
+    logger = logging.getLogger("tensorflow")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        tf.compat.v1.disable_v2_behavior()
+    finally:
+        logger.setLevel(level)
+
+
+class FaceLoader(importlib.abc.Loader):
+    def create_module(self, spec):
+        if spec.name == ROOT:
+            return None  # a plain package holding the faces
+        return _face.Face(spec.name[len(_face.PREFIX) :])
+
+    def exec_module(self, module):
+        if module.__name__ == ROOT:
+            module.__path__ = []
+            return
+        path = module._tf1_path
+        if names.is_removed_module(path):
+            raise _missing_module(path)
+        if path == names.TF:
+            activate_tf1()
+        elif path in names.SYMBOLS:
+            # `import tensorflow.python.platform.flags as f`: the module is the target itself
+            sys.modules[module.__name__] = _face.load(names.SYMBOLS[path])
+            _explain.note(names.rule_for(path), f"import {_face.short(path)} -> {names.SYMBOLS[path]}")
+        elif path in names.MODULES or names.move_package(path):
+            targets = ", ".join(_face.short(t.replace(":", ".")) for t in _face.targets_of(path))
+            if targets:
+                _explain.note(names.rule_for(path), f"import {_face.short(path)} -> {targets}")
+
+
+class FaceFinder(importlib.abc.MetaPathFinder):
+    """Finds `compat.run.tf1[.<TF1 path>]` only; every other name goes to the normal finders."""
+
+    loader = FaceLoader()
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != ROOT and not fullname.startswith(_face.PREFIX):
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self.loader, is_package=True)
+
+
+def _missing_module(path: str) -> _face.MissingTF1Module:
+    error = _face.MissingTF1Module(_face.missing_message(path))
+    # not the name being imported: `from a import b` would otherwise swallow it and say "cannot import name"
+    error.name = None
+    return error
+
+
+def _wants_face(globals_) -> bool:
+    filename = (globals_ or {}).get("__file__")
+    if _state["everywhere"]:
+        return not (filename and _where.is_internal(filename))
+    return _where.is_user(filename)
+
+
+def face_import(name: str, fromlist=()):
+    """What `import <name>` / `from <name> import <fromlist>` give the user's code."""
+    for module in _parents(name):
+        if names.is_removed_module(module):
+            raise _missing_module(f"{name}.{fromlist[0]}" if len(fromlist or ()) == 1 else name)
+    module = importlib.import_module(_face.PREFIX + name)
+    if fromlist:
+        for item in fromlist:
+            if item != "*" and names.is_removed_module(f"{name}.{item}"):
+                raise _missing_module(f"{name}.{item}")
+        return module
+    return sys.modules[_face.PREFIX + names.TF]
+
+
+def _parents(name):
+    parts = name.split(".")
+    return [".".join(parts[: i + 1]) for i in range(1, len(parts))]
+
+
+def _import(name, globals=None, locals=None, fromlist=(), level=0):
+    if (
+        level == 0
+        and name.startswith(names.TF)
+        and (name == names.TF or name.startswith(names.TF + "."))
+        and _wants_face(globals)
+        and (_face.needs_face(name) or any(_face.needs_face(f"{name}.{item}") for item in fromlist or ()))
+    ):
+        return face_import(name, fromlist)
+    return _state["original"](name, globals, locals, fromlist, level)
+
+
+def install(everywhere: bool = False) -> None:
+    """Give the user's code (every module's, with `everywhere`) the TF1 face of `tensorflow`; idempotent."""
+    _state["everywhere"] = everywhere
+    if not any(isinstance(f, FaceFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, FaceFinder())
+    if _state["original"] is None:
+        _state["original"] = builtins.__import__
+        builtins.__import__ = _import

@@ -1,0 +1,70 @@
+"""Whose code is this: the user's (sees the TF1 face) or a library's (sees the real TensorFlow)?
+
+A file is the user's when it lies outside the standard library, outside every site-/dist-packages
+folder and outside the packages that must see TensorFlow as it is: this project's `compat`,
+TensorFlow itself, tf_slim, tensorflow_estimator and the Keras packages TF's `tf.keras` loads.
+"""
+
+import functools
+import importlib.machinery
+import os
+import sys
+import sysconfig
+
+# Packages written against TF 2's `tensorflow`; the face would break them even with --tf1-everywhere.
+INTERNAL_PACKAGES = ("compat", "tensorflow", "tf_slim", "tensorflow_estimator", "tf_keras", "keras")
+
+
+def _package_dirs(packages):
+    dirs = []
+    for package in packages:
+        # PathFinder, not importlib.util.find_spec: that would import the package's parents or hooks.
+        spec = importlib.machinery.PathFinder.find_spec(package)
+        if spec is not None and spec.submodule_search_locations:
+            dirs.extend(os.path.realpath(d) + os.sep for d in spec.submodule_search_locations)
+    return tuple(dirs)
+
+
+@functools.lru_cache(maxsize=None)
+def _internal_dirs():
+    return _package_dirs(INTERNAL_PACKAGES)
+
+
+@functools.lru_cache(maxsize=None)
+def _library_dirs():
+    paths = sysconfig.get_paths()
+    roots = {paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths}
+    return tuple(os.path.realpath(r) + os.sep for r in roots)
+
+
+@functools.lru_cache(maxsize=4096)
+def is_internal(filename: str) -> bool:
+    return os.path.realpath(filename).startswith(_internal_dirs())
+
+
+@functools.lru_cache(maxsize=4096)
+def is_user(filename) -> bool:
+    """Is `filename` (a code object's or module's file) the user's own code?"""
+    if not filename or filename.startswith("<"):
+        return False  # frozen import machinery, exec'd strings
+    real = os.path.realpath(filename)
+    if os.sep + "site-packages" + os.sep in real or os.sep + "dist-packages" + os.sep in real:
+        return False
+    return not real.startswith(_library_dirs()) and not is_internal(filename)
+
+
+def user_frame(frame=None):
+    """The innermost frame running the user's code (the caller's if none is), or None."""
+    frame = frame or sys._getframe(1)
+    first = frame
+    while frame is not None:
+        if is_user(frame.f_code.co_filename):
+            return frame
+        frame = frame.f_back
+    return first
+
+
+def user_location() -> str:
+    """`file:line` of the innermost user frame on the stack."""
+    frame = user_frame(sys._getframe(1))
+    return f"{frame.f_code.co_filename}:{frame.f_lineno}" if frame is not None else "?"

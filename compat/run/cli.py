@@ -1,0 +1,90 @@
+"""`uai-run [--tf1-everywhere] [--explain] [--report FILE] script.py args...` (or `-m module args...`).
+
+Runs an unmodified TF1 program on this TensorFlow as `python script.py args...` would: as `__main__`,
+`sys.argv` as given, the script's folder first on `sys.path`, its exit code passed through. Its
+`import tensorflow ...` statements get the TF1 face (see compat.run).
+"""
+
+import argparse
+import os
+import runpy
+import sys
+
+from compat.cli import fail
+from compat.errors import CompatError
+
+DESCRIPTION = "Run an unmodified TF1 program on this TensorFlow (TF1 API at import time, files untouched)."
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(prog="uai-run", description=DESCRIPTION)
+    parser.add_argument("--tf1-everywhere", action="store_true",
+                        help="give libraries (site-packages) the TF1 face too, not only your own files")
+    parser.add_argument("--explain", action="store_true",
+                        help="after the run, print the aliases applied as JSON (uai-migrate's report schema) on stderr")
+    parser.add_argument("--report", metavar="FILE", help="write that JSON report to FILE")
+    parser.add_argument("-m", dest="module", metavar="MODULE", help="run a module, as python -m does")
+    parser.add_argument("target", nargs=argparse.REMAINDER, help="script.py and its arguments")
+    args = parser.parse_args(argv)
+    if args.module is None and not args.target:
+        parser.error("the script to run is missing (uai-run script.py args..., or uai-run -m module args...)")
+    return args
+
+
+def _run(args):
+    """Run the program in this process; return its exit code."""
+    if args.module is not None:
+        sys.argv = [args.module, *args.target]
+        sys.path[0] = os.getcwd()
+        runpy.run_module(args.module, run_name="__main__", alter_sys=True)
+        return 0
+    script = args.target[0]
+    if not os.path.exists(script):
+        fail(f"{script}: no such file")
+    sys.argv = list(args.target)
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    runpy.run_path(script, run_name="__main__")
+    return 0
+
+
+def _exit_code(code) -> int:
+    """The status `SystemExit(code)` gives, as the interpreter computes it."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    return 1
+
+
+def main(argv=None) -> int:
+    args = parse(sys.argv[1:] if argv is None else argv)
+    import compat  # noqa: F401 - legacy Keras and tf.estimator before anything imports TensorFlow
+    from compat.run import _explain, _finder
+
+    _finder.install(everywhere=args.tf1_everywhere)
+    code, error = 0, None
+    try:
+        code = _run(args)
+    except SystemExit as exit_:
+        code, error = _exit_code(exit_.code), exit_
+    except CompatError as err:
+        code, error = 2, err
+    finally:
+        if args.explain or args.report:
+            text = _explain.to_json(code)
+            if args.report:
+                with open(args.report, "w", encoding="utf-8") as handle:
+                    handle.write(text)
+            if args.explain:
+                sys.stderr.flush()
+                sys.stderr.write(text)
+    if isinstance(error, CompatError):
+        fail(str(error))
+    if error is not None:
+        raise error
+    return code
+
+
+def run() -> None:
+    """The `uai-run` console script."""
+    sys.exit(main())

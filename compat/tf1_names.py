@@ -1,0 +1,150 @@
+"""Where each TF1 name TensorFlow 2 dropped lives now: one table, read by `uai-run` and meant for `uai-migrate`.
+
+Plain data, no TensorFlow import. A target is `"module"` or `"module:attribute.path"` (the module is
+imported, then the attributes are read: `tf.estimator` is an attribute compat attaches on TF 2.21,
+not a module Python can import).
+
+  SYMBOLS   {old qualified name: target}  one name that moved (`tf.app.flags` -> compat.flags)
+  MODULES   {old module: (targets, ...)}   a module whose names are looked up in each target in
+            turn (`tf.contrib.rnn.X` -> `tf.compat.v1.nn.rnn_cell.X`, else `tf.compat.v1.nn.X`)
+  PACKAGES  {old package: new package}    modules below it move below the new one
+            (`tensorflow.contrib.slim.nets.resnet_v1` -> `tf_slim.nets.resnet_v1`)
+  REMOVED   {old prefix: what to do}      a name under it with no entry above is gone; the text is
+            the manual step uai-migrate reports (`{name}` is the TF1 name)
+  RULES     {old prefix: uai-migrate rule id} the rule whose rewrite an alias stands for (longest prefix)
+  PASS_THROUGH  prefixes of TensorFlow's own modules that keep their real meaning
+Any other `tensorflow.<path>` is TF1's API, `tf.compat.v1.<path>` (then the real module of that name).
+"""
+
+TF = "tensorflow"
+V1 = "tensorflow.compat.v1"
+
+SYMBOLS = {
+    "tensorflow.app.flags": "compat.flags",
+    "tensorflow.app.run": "compat.flags:run",
+    "tensorflow.flags": "compat.flags",
+    "tensorflow.python.platform.flags": "compat.flags",
+    "tensorflow.python.platform.app.run": "compat.flags:run",
+    "tensorflow.contrib.training.HParams": "compat.hparams:HParams",
+    "tensorflow.contrib.training.GreedyLoadBalancingStrategy": "compat.devices:GreedyLoadBalancingStrategy",
+    "tensorflow.contrib.training.byte_size_load_fn": "compat.devices:byte_size_load_fn",
+    "tensorflow.contrib.learn.RunConfig": "compat.learn:RunConfig",
+    "tensorflow.contrib.lookup.HashTable": f"{V1}:lookup.StaticHashTable",
+    "tensorflow.contrib.lookup.index_table_from_tensor": "tensorflow.python.ops.lookup_ops:index_table_from_tensor",
+    "tensorflow.contrib.lookup.index_table_from_file": "tensorflow.python.ops.lookup_ops:index_table_from_file",
+    "tensorflow.contrib.lookup.index_to_string_table_from_tensor":
+        "tensorflow.python.ops.lookup_ops:index_to_string_table_from_tensor",
+    "tensorflow.contrib.data.TFRecordDataset": f"{V1}:data.TFRecordDataset",
+    "tensorflow.contrib.estimator.stop_if_no_decrease_hook": f"{V1}:estimator.experimental.stop_if_no_decrease_hook",
+}
+
+MODULES = {
+    "tensorflow": (V1, TF),
+    "tensorflow.app": (f"{V1}:app",),
+    "tensorflow.contrib": (),
+    # tf-slim is what became of contrib.slim and of the contrib.layers / contrib.framework it was built on
+    "tensorflow.contrib.slim": ("compat.slim",),
+    "tensorflow.contrib.layers": ("compat.slim", "tf_slim.layers"),
+    "tensorflow.contrib.framework": ("compat.slim", "tf_slim.ops.variables", "tf_slim.ops.arg_scope"),
+    "tensorflow.contrib.training": ("tf_slim.training",),
+    "tensorflow.contrib.learn": ("compat.learn",),
+    "tensorflow.contrib.tpu": (f"{V1}:estimator.tpu", f"{V1}:tpu"),
+    "tensorflow.contrib.data": (f"{V1}:data.experimental",),
+    "tensorflow.contrib.cluster_resolver": (f"{V1}:distribute.cluster_resolver",),
+    "tensorflow.contrib.rnn": (f"{V1}:nn.rnn_cell", f"{V1}:nn"),
+    "tensorflow.contrib.lookup": (f"{V1}:lookup",),
+    "tensorflow.contrib.metrics": (f"{V1}:metrics", f"{V1}:sets"),
+    "tensorflow.contrib.losses": (f"{V1}:losses",),
+    "tensorflow.contrib.keras": (f"{V1}:keras",),
+    "tensorflow.contrib.distribute": (f"{V1}:distribute",),
+    "tensorflow.contrib.estimator": (f"{V1}:estimator", f"{V1}:estimator.experimental"),
+    "tensorflow.contrib.summary": ("tensorflow.compat.v2:summary",),
+}
+
+# Longest prefix first is how they are read (`move_package`); tf-slim's modules are one level up
+# from contrib's `python.slim` / `python.layers` / `python.ops` layout.
+PACKAGES = {
+    "tensorflow.contrib.slim.python.slim.nets": "tf_slim.nets",
+    "tensorflow.contrib.slim.python.slim": "tf_slim",
+    "tensorflow.contrib.slim": "tf_slim",
+    "tensorflow.contrib.layers.python.layers": "tf_slim.layers",
+    "tensorflow.contrib.framework.python.ops": "tf_slim.ops",
+    "tensorflow.contrib.learn.python.learn": "compat.learn",
+}
+
+REMOVED = {
+    "tensorflow.contrib": (
+        "tf.contrib was removed in TensorFlow 2: use the TF2 or tf_slim equivalent of {name} "
+        "(see the TF 2 migration guide, 'contrib' section), or keep this file on TensorFlow 1"
+    ),
+    "tensorflow.examples": (
+        "{name} is not shipped with TensorFlow 2: read the data with tf.keras.datasets or tf.data instead"
+    ),
+    "tensorflow": "{name} is neither in tf.compat.v1 nor in tf of this TensorFlow: use its TF2 replacement",
+}
+
+RULES = {
+    "tensorflow": "tf1-api",
+    "tensorflow.app": "tf-flags",
+    "tensorflow.flags": "tf-flags",
+    "tensorflow.python.platform.flags": "tf-flags",
+    "tensorflow.python.platform.app": "tf-flags",
+    "tensorflow.contrib": "contrib-equivalents",
+    "tensorflow.contrib.slim": "contrib-slim",
+    "tensorflow.contrib.layers": "contrib-slim",
+    "tensorflow.contrib.framework": "contrib-slim",
+}
+
+PASS_THROUGH = (
+    "tensorflow.python",
+    "tensorflow.core",
+    "tensorflow.compat",
+    "tensorflow.tools",
+    "tensorflow.lite",
+    "tensorflow.compiler",
+    "tensorflow.dtensor",
+    "tensorflow.tsl",
+    "tensorflow.include",
+)
+
+
+def _longest(table: dict, name: str):
+    """The value of the longest key of `table` equal to `name` or a package prefix of it, else None."""
+    while name:
+        if name in table:
+            return table[name]
+        name = name.rpartition(".")[0]
+    return None
+
+
+def move_package(name: str):
+    """The new module of `name` if it lies strictly below a PACKAGES key, else None."""
+    parent = name.rpartition(".")[0]
+    while parent:
+        if parent in PACKAGES:
+            return PACKAGES[parent] + name[len(parent) :]
+        parent = parent.rpartition(".")[0]
+    return None
+
+
+def rule_for(name: str) -> str:
+    return _longest(RULES, name) or RULES[TF]
+
+
+def manual_for(name: str) -> str:
+    """What a person has to do about `name`, which nothing provides (uai-migrate's manual step)."""
+    short = "tf" + name[len(TF) :] if name.startswith(TF) else name
+    return _longest(REMOVED, name).format(name=short)
+
+
+def is_removed_module(name: str) -> bool:
+    """A module with no home: under tf.contrib or tf.examples, and neither in MODULES nor moved by PACKAGES."""
+    if name in MODULES or move_package(name) or has_entries_below(name):
+        return False
+    return name.startswith(("tensorflow.contrib.", "tensorflow.examples"))
+
+
+def has_entries_below(name: str) -> bool:
+    """Does any table entry name `name` or lie below it (so the TF1 face must handle it)?"""
+    prefix = name + "."
+    return any(key == name or key.startswith(prefix) for table in (SYMBOLS, MODULES, PACKAGES) for key in table)
