@@ -55,7 +55,8 @@ def add_plain_imports(module: cst.Module, context: CodemodContext, needs_compat:
             continue
         present.add(key)
         alias = cst.AsName(name=cst.Name(key[1])) if key[1] else None
-        line = cst.SimpleStatementLine(body=[cst.Import(names=[cst.ImportAlias(name=cst.parse_expression(key[0]), asname=alias)])])
+        name = cst.ImportAlias(name=cst.parse_expression(key[0]), asname=alias)
+        line = cst.SimpleStatementLine(body=[cst.Import(names=[name])])
         lines[_binds({key}, COMPAT)].append(line)
     body = list(module.body)
     body = _insert(body, before_third_party_imports(body), lines[True])

@@ -120,7 +120,8 @@ class _ModuleLevel(ast.NodeVisitor):
 
     def visit_Import(self, node):
         for alias in node.names:
-            self._bind(alias.asname or alias.name.split(".")[0], alias.name if alias.asname else alias.name.split(".")[0])
+            top = alias.name.split(".")[0]
+            self._bind(alias.asname or top, alias.name if alias.asname else top)
 
     def visit_ImportFrom(self, node):
         for alias in node.names:

@@ -132,4 +132,4 @@ class Rule(FastInit, VisitorBasedCodemodCommand):
         self.state.reports.append((self.state.top if statement is None else statement, node, entry))
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        raise TypeError(f"{type(self).__name__} runs through codemods._apply.apply_rules, with the claims of the active rules")
+        raise TypeError(f"{type(self).__name__} runs through codemods._apply.apply_rules (with the active rules' claims)")

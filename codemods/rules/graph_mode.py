@@ -104,8 +104,9 @@ class GraphModeRule(Rule):
     def visit_Call(self, node):
         # `from tensorflow import *` binds `Session`: a call of a name nothing else binds is TensorFlow's
         func = node.func
-        if self._star and isinstance(func, cst.Name) and func.value in GRAPH_ONLY and func.value not in self.state.table.bound:
-            self._use(func)
+        if self._star and isinstance(func, cst.Name) and func.value in GRAPH_ONLY:
+            if func.value not in self.state.table.bound:
+                self._use(func)
 
     def _call(self):
         """(the statement, the name it uses)"""
@@ -131,13 +132,13 @@ class GraphModeRule(Rule):
             block = guard.body
             statement, _ = self._call()
             body[guards[0]] = guard.with_changes(body=block.with_changes(body=[statement, *block.body]))
-            self.report(first, "graph-mode TF1 code: tf.compat.v1.disable_eager_execution() first in the __main__ block",
-                        statement=self._first_top)
+            message = "graph-mode TF1 code: tf.compat.v1.disable_eager_execution() first in the __main__ block"
+            self.report(first, message, statement=self._first_top)
         elif self._top_level_use:
             statement, name = self._call()
             body.insert(after_binding(body, name), statement)
-            self.report(first, "graph-mode TF1 code at module level: tf.compat.v1.disable_eager_execution() after the imports",
-                        statement=self._first_top)
+            message = "graph-mode TF1 code at module level: tf.compat.v1.disable_eager_execution() after the imports"
+            self.report(first, message, statement=self._first_top)
         else:
             self.report(
                 first,

@@ -79,8 +79,10 @@ class Tf1ApiRule(OutermostChain, InsideImport, Rule):
         for name in names:
             if (name, self.state.top) not in self._rebound and self.state.table.ends_tensorflow(name, self.state.top):
                 self._rebound.add((name, self.state.top))
-                self.report(node, f"`{name}` re-bound from TensorFlow to something else: its later uses are left as they are",
-                            severity="warning", manual=f"check that the uses of `{name}` after this line are not TensorFlow")
+                self.report(
+                    node, f"`{name}` re-bound from TensorFlow to something else: its later uses are left as they are",
+                    severity="warning", manual=f"check that the uses of `{name}` after this line are not TensorFlow",
+                )
 
     def visit_Assign(self, node):
         self._rebinds(node, [n.value for t in node.targets for n in _names_in(t.target)])
@@ -131,7 +133,8 @@ class Tf1ApiRule(OutermostChain, InsideImport, Rule):
             return updated_node
         _tf.ensure_compat(self)  # tf.compat.v1's layers and rnn cells need legacy Keras
         self.report(original_node, "from tensorflow import * -> from tensorflow.compat.v1 import * (TF1's names)",
-                    severity="warning", manual="import tensorflow as tf and write the names as tf.<name>, so uai-migrate can check each")
+                    severity="warning",
+                    manual="import tensorflow as tf and write the names as tf.<name>, so uai-migrate can check each")
         return updated_node.with_changes(module=_tf.dotted("tensorflow.compat.v1"))
 
     # -- `from tensorflow import Session` -> `from tensorflow.compat.v1 import Session`
