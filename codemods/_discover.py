@@ -1,4 +1,4 @@
-"""Which files a run covers: Python files and notebooks under the given paths, never outside them.
+"""Which files a run covers: Python files, notebooks, Dockerfiles and requirement files under the given paths, never outside them.
 
 Also the checks that make a run safe before it touches anything: an `--out` that is, holds or
 lies inside an input (copying a file onto itself deletes it), an `--out` holding files this tool
@@ -7,6 +7,7 @@ did not write, two inputs landing on one output path, PATHs that are not regular
 
 import dataclasses
 import errno
+import fnmatch
 import os
 import stat
 
@@ -21,6 +22,11 @@ EXCLUDED_DIRS = frozenset(
 # Installed third-party code, whatever the virtual environment around it is called.
 PACKAGE_DIRS = frozenset({"site-packages", "dist-packages"})
 KINDS = {".py": "python", ".pyw": "python", ".ipynb": "notebook"}
+# Files around the code, recognised by name (codemods/files migrates them).
+NAME_KINDS = (
+    ("dockerfile", ("Dockerfile", "*.Dockerfile", "Dockerfile.*", "Containerfile")),
+    ("requirements", ("requirements*.txt",)),
+)
 # Written into an --out folder: a later run may write there again (it only holds our own output).
 OUT_MARKER = ".uai-migrate-out"
 
@@ -34,7 +40,15 @@ class Item:
     path: str  # as shown to the user
     real: str  # the file to read and replace (a named symlink resolved)
     rel: str  # relative path under --out
-    kind: str | None  # python | notebook | None (other file or symlink: only copied under --out)
+    kind: str | None  # python | notebook | dockerfile | requirements | None (other file or symlink: only copied under --out)
+
+
+def kind_of(name: str) -> str | None:
+    """The kind of a file named `name` found in a folder: python, notebook, dockerfile, requirements or None."""
+    for kind, patterns in NAME_KINDS:
+        if any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns):
+            return kind
+    return KINDS.get(os.path.splitext(name)[1])
 
 
 def _inside(path: str, root: str) -> bool:
@@ -73,7 +87,7 @@ def _walk(top, rel_top, skip, notes):
         for name in sorted(files):
             path = os.path.join(folder, name)
             rel = os.path.join(rel_top, os.path.relpath(path, top))
-            kind = KINDS.get(os.path.splitext(name)[1])
+            kind = kind_of(name)
             if os.path.islink(path):
                 target = os.path.realpath(path)
                 if not _inside(target, root):
@@ -149,7 +163,7 @@ def discover(paths: list[str], out: str | None = None) -> tuple[list[Item], list
             found = _walk(given, "" if rel_top == "." else rel_top, skip, notes)
         else:
             name = os.path.basename(given)
-            found = [Item(given, os.path.realpath(given), rel_top, KINDS.get(os.path.splitext(name)[1], "python"))]
+            found = [Item(given, os.path.realpath(given), rel_top, kind_of(name) or "python")]
         for item in found:
             if item.real in seen and item.kind is not None:
                 continue

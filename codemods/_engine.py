@@ -9,7 +9,7 @@ import re
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from codemods import _names, _python2, _source
+from codemods import _names, _python2, _source, files
 from codemods._apply import apply_rules, claims_of
 from codemods._report import PARSE, Entry, Outcome
 from codemods.rules import select
@@ -173,7 +173,7 @@ def migrate_notebook(data, options):
 def migrate(kind, data, options):
     """The Outcome for one file: never raises, so one odd file cannot stop a whole tree."""
     try:
-        return (migrate_notebook if kind == "notebook" else migrate_python)(data, options)
+        return files.migrator(kind, migrate_notebook if kind == "notebook" else migrate_python)(data, options)
     except RecursionError:
         # valid Python nested deeper than the parser or a tree walk can follow
         message = "file skipped: nested too deeply to migrate"

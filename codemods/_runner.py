@@ -13,7 +13,7 @@ import signal
 import stat
 import sys
 
-from codemods import _source
+from codemods import _source, files
 from codemods._cache import Cache
 from codemods._discover import OUT_MARKER, discover
 from codemods._report import CONFLICT, IO, PARSE, Entry, FileResult, Outcome, Report
@@ -32,6 +32,7 @@ class RunConfig:
     cache_dir: str | None = None  # None: no cache
     progress: bool = False
     max_file_size: int = 16 * MB
+    file_rules: tuple = files.RULE_IDS  # the Dockerfile/requirements rules selected: other such files are only copied
 
 
 class Interrupted(Exception):
@@ -142,6 +143,8 @@ def _still_as_read(path, snapshot):
 
 def _parses(kind, data):
     try:
+        if kind in files.KINDS:  # read back with the parser that migrated it
+            return files.parses(kind, data)
         if kind == "notebook":
             notebook = _source.load_notebook(data)
             texts = [_source.cell_text(c) for c in notebook["cells"] if c.get("cell_type") == "code"]
@@ -164,6 +167,11 @@ def _checked(kind, data, outcome):
     return Outcome(None, [*outcome.entries, problem], skipped=True)
 
 
+def _migrated(item, config):
+    """Is `item` migrated (else, under --out, only copied)?"""
+    return bool(item.kind) and (item.kind not in files.KINDS or files.KINDS[item.kind].ID in config.file_rules)
+
+
 def run(config: RunConfig, progress=None) -> Report:
     """Migrate what `config` names. `progress` (an object with `step()`, called once per file
     migrated) defaults to a progress bar on stderr when `config.progress` is set."""
@@ -171,7 +179,7 @@ def run(config: RunConfig, progress=None) -> Report:
     report = Report(mode=config.mode, level=config.options.level, entries=notes)
     cache = Cache(config.cache_dir, config.options) if config.cache_dir else None
     outcomes, pending = {}, []
-    for item in (item for item in items if item.kind):
+    for item in (item for item in items if _migrated(item, config)):
         data, snapshot = _read(item, config.max_file_size)
         if data is None:
             outcomes[item] = (None, None, Outcome(None, [snapshot], skipped=True), False)
@@ -195,7 +203,7 @@ def run(config: RunConfig, progress=None) -> Report:
     written = 0
     try:
         for item in items:
-            if item.kind:
+            if _migrated(item, config):
                 data, snapshot, outcome, cached = outcomes[item]
                 result = _finish(item, data, snapshot, _checked(item.kind, data, outcome), config, cached)
                 written += result.status == "changed" and config.mode in ("write", "out")

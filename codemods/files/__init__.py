@@ -1,0 +1,22 @@
+"""Migrations of the files around the code: Dockerfiles and pip requirement files.
+
+Each kind has one rule id (what --select/--ignore and --explain take), a migrator with the
+engine's signature (bytes and options in, Outcome out) and a parse check the runner applies
+to the migrated text, as it does to Python.
+"""
+
+from codemods.files import dockerfile, requirements
+
+# kind (codemods._discover names it from the file name) -> module with ID, DESCRIPTION, migrate, parses
+KINDS = {"dockerfile": dockerfile, "requirements": requirements}
+RULE_IDS = tuple(module.ID for module in KINDS.values())
+
+
+def migrator(kind: str, default):
+    """The migrate function for `kind`, or `default` for the code kinds."""
+    module = KINDS.get(kind)
+    return module.migrate if module else default
+
+
+def parses(kind: str, data: bytes) -> bool:
+    return KINDS[kind].parses(data)

@@ -1,0 +1,97 @@
+"""What the file migrations share: the supported runtime's pins, text decoding and the diff."""
+
+import difflib
+import re
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
+from codemods._report import PARSE, Entry, Outcome
+
+# The tf2 runtime uai-compat supports: requirements/tf2.txt and requirements/tf2-nodeps.txt
+# (tests/codemods/test_files_requirements.py checks these stay equal to them).
+RUNTIME = {"tensorflow": "2.21.0", "tf-slim": "1.1.0", "tf-keras": "2.21.0", "tensorflow-estimator": "2.15.0"}
+# With their dependencies these pull another TensorFlow (tensorflow-estimator 2.15 pins TF 2.15,
+# tf-keras the 570 MB CUDA `tensorflow` wheel): they are installed with --no-deps.
+NO_DEPS = ("tf-keras", "tensorflow-estimator")
+NO_DEPS_COMMAND = "pip install --no-deps " + " ".join(f"{name}=={RUNTIME[name]}" for name in NO_DEPS)
+TENSORFLOW = ("tensorflow", "tensorflow-cpu", "tensorflow-gpu")
+# Every TensorFlow release before 2.1 (1.0 .. 1.15, 2.0): a pin admitting one of them is a TF1-era pin.
+_OLD_TF = [f"1.{minor}.{patch}" for minor in range(16) for patch in range(6)] + [f"2.0.{p}" for p in range(5)]
+# Cheap test before parsing: a file naming none of these has nothing to migrate.
+PREFILTER = re.compile(rb"tensorflow|tf[-_]slim|tf[-_]keras", re.IGNORECASE)
+
+
+def diff(old: str, new: str) -> str:
+    """A unified diff body without the ---/+++ header (the runner writes it with the path)."""
+    lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), "a", "b")
+    body = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+    return body.split("\n", 2)[2]
+
+
+def decode(data: bytes) -> str | None:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def not_utf8() -> Outcome:
+    return Outcome(None, [Entry(rule=PARSE, severity="error", message="file skipped: not UTF-8",
+                                manual="save the file as UTF-8, then run uai-migrate again")], skipped=True)
+
+
+def outcome(text: str, new: str, entries: list) -> Outcome:
+    if new == text:
+        return Outcome(None, entries)
+    return Outcome(new.encode("utf-8"), entries, [("", diff(text, new))])
+
+
+def parse_requirement(text: str) -> Requirement | None:
+    try:
+        return Requirement(text)
+    except InvalidRequirement:
+        return None
+
+
+def _format(name: str, extras: set, version: str, marker) -> str:
+    extra = f"[{','.join(sorted(extras))}]" if extras else ""
+    return f"{name}{extra}=={version}" + (f"; {marker}" if marker else "")
+
+
+def migrate_requirement(text: str, rule: str) -> tuple[str, list[Entry]] | None:
+    """(the runtime's requirement, entries) for a TF1-era requirement string, or None to leave it.
+
+    Only pins that exclude the runtime's version are changed: `tensorflow` alone or
+    `tensorflow>=1.15` already install a supported TensorFlow.
+    """
+    requirement = parse_requirement(text)
+    if requirement is None or requirement.url:
+        return None
+    name = canonicalize_name(requirement.name)
+    spec = requirement.specifier
+    if name in TENSORFLOW:
+        version = RUNTIME["tensorflow"]
+        if spec.contains(version, prereleases=True) or not any(spec.contains(v) for v in _OLD_TF):
+            return None
+        extras = set(requirement.extras)
+        new_name = name
+        if name == "tensorflow-gpu":  # no longer published since 2.12: the GPU libraries are an extra
+            new_name, extras = "tensorflow", extras | {"and-cuda"}
+        new = _format(new_name, extras, version, requirement.marker)
+        entries = [Entry(rule=rule, message=f"{text} -> {new}: the TensorFlow uai-compat supports")]
+        return new, entries
+    if name in ("tf-slim", "tensorflow-estimator") and not spec.contains(RUNTIME[name], prereleases=True):
+        new = _format(name, set(requirement.extras), RUNTIME[name], requirement.marker)
+        return new, [Entry(rule=rule, message=f"{text} -> {new}: the version uai-compat's tf2 runtime uses")]
+    return None
+
+
+def no_deps_entry(rule: str, line: int, col: int) -> Entry:
+    """The step a person takes after TensorFlow was moved to 2.x: compat's packages that need --no-deps."""
+    return Entry(
+        rule=rule, severity="warning", line=line, col=col,
+        message="TensorFlow 2.21 runs TF1 code through uai-compat, which also needs "
+        + " and ".join(f"{n}=={RUNTIME[n]}" for n in NO_DEPS) + " installed without their dependencies",
+        manual=f"run `{NO_DEPS_COMMAND}` after this install (as requirements/tf2-nodeps.txt does) and install uai-compat",
+    )

@@ -1,0 +1,81 @@
+"""`requirements*.txt`: TF1-era pins (tensorflow==1.x, tensorflow-gpu, tf-slim, tensorflow-estimator)
+moved to the tf2 runtime's pins, each change reported at its line."""
+
+import re
+
+from codemods.files import _common
+from codemods._report import Entry
+
+ID = "requirements-pins"
+DESCRIPTION = "pins of TF 1.x / 2.0 (tensorflow, tensorflow-gpu, tf-slim, tensorflow-estimator) -> the tf2 runtime's pins"
+LEVEL = "safe"
+# A comment starts at `#` at the start of a line or after whitespace (pip's own rule).
+_COMMENT = re.compile(r"(^|\s)#.*$")
+# Per-requirement options (`--hash=...`) follow the requirement after whitespace.
+_OPTION = re.compile(r"\s--?[a-z]")
+
+
+def _requirement_part(line: str) -> tuple[int, int] | None:
+    """(start, end) of the requirement in `line`, or None for blank, option and continued lines."""
+    body = _COMMENT.sub("", line.rstrip("\r\n"))
+    stripped = body.strip()
+    if not stripped or stripped.startswith("-") or body.rstrip().endswith("\\"):
+        return None
+    start = len(body) - len(body.lstrip())
+    option = _OPTION.search(body, start)
+    end = option.start() if option else len(body.rstrip())
+    return start, len(body[:end].rstrip())
+
+
+def _lines(text: str):
+    """(line number, line, start, end) of each requirement line."""
+    for number, line in enumerate(text.splitlines(keepends=True), 1):
+        part = _requirement_part(line)
+        if part:
+            yield number, line, *part
+
+
+def migrate_text(text: str) -> tuple[str, list[Entry]]:
+    out, entries, moved_tf = [], [], False
+    for number, line in enumerate(text.splitlines(keepends=True), 1):
+        part = _requirement_part(line)
+        found = part and _common.migrate_requirement(line[part[0]:part[1]], ID)
+        if not found:
+            out.append(line)
+            continue
+        start, end = part
+        new, notes = found
+        position = {"line": number, "col": start + 1}
+        if "--hash" in line[end:]:
+            entries.append(Entry(rule=ID, severity="warning", **position,
+                                 message=f"{line[start:end]} is pinned by hash: left as it is",
+                                 manual=f"replace it with {new} and regenerate the hashes (pip-compile --generate-hashes)"))
+            out.append(line)
+            continue
+        entries.extend(Entry(**{**vars(e), **position}) for e in notes)
+        moved_tf = moved_tf or new.startswith("tensorflow") and not new.startswith("tensorflow-estimator")
+        if new.startswith("tensorflow-estimator"):
+            entries.append(Entry(rule=ID, severity="warning", **position,
+                                 message="tensorflow-estimator with its dependencies installs TensorFlow 2.15 over 2.21",
+                                 manual="move this line to a requirements file installed with `pip install --no-deps -r`"))
+        out.append(line[:start] + new + line[end:])
+    if moved_tf and "tf-keras" not in text and "tf_keras" not in text:
+        entries.append(_common.no_deps_entry(ID, 1, 1))
+    return "".join(out), entries
+
+
+def migrate(data: bytes, options) -> "_common.Outcome":
+    if not _common.PREFILTER.search(data):
+        return _common.Outcome(None, [])
+    text = _common.decode(data)
+    if text is None:
+        return _common.not_utf8()
+    return _common.outcome(text, *migrate_text(text))
+
+
+def parses(data: bytes) -> bool:
+    """Every requirement line is a valid requirement (PEP 508), as pip reads it."""
+    text = _common.decode(data)
+    return text is not None and all(
+        _common.parse_requirement(line[start:end]) is not None for _, line, start, end in _lines(text)
+    )

@@ -1,0 +1,87 @@
+"""docker-image: FROM lines on TF 1.x / 2.0 images and TF1-era pins in RUN pip install (strings in, strings out)."""
+
+import pytest
+
+from codemods import _runner
+from codemods.files import dockerfile
+from tests.codemods.test_cli import TF1, TF1_MIGRATED, _tree
+from tests.codemods.test_safety_inputs import cli  # noqa: F401 - the in-process CLI fixture
+
+CASES = {
+    "gpu py3": ("FROM tensorflow/tensorflow:1.15.5-gpu-py3\n", "FROM tensorflow/tensorflow:2.21.0-gpu\n"),
+    "platform, stage name, registry": (
+        "FROM --platform=linux/amd64 docker.io/tensorflow/tensorflow:1.14.0-py3-jupyter AS train\n",
+        "FROM --platform=linux/amd64 docker.io/tensorflow/tensorflow:2.21.0-jupyter AS train\n",
+    ),
+    "2.0": ("FROM tensorflow/tensorflow:2.0.0\n", "FROM tensorflow/tensorflow:2.21.0\n"),
+    "pip pins in RUN, quoted where the shell would glob": (
+        "FROM python:3.11-slim\nRUN pip install --no-cache-dir tensorflow-gpu==1.15.0 \\\n    'tf_slim==1.0' numpy\n",
+        "FROM python:3.11-slim\nRUN pip install --no-cache-dir \"tensorflow[and-cuda]==2.21.0\" \\\n"
+        "    'tf-slim==1.1.0' numpy\n",
+    ),
+}
+UNCHANGED = {
+    "current image": "FROM tensorflow/tensorflow:2.21.0-gpu\nRUN pip install tf-keras==2.21.0\n",
+    "latest": "FROM tensorflow/tensorflow\n",
+    "not TensorFlow": "FROM python:3.7\nRUN pip install numpy==1.16\n",
+    "a comment": "FROM python:3.11-slim\n# tensorflow/tensorflow:1.15.0 was the base\n",
+}
+UNKNOWN = {
+    "another registry's TF1 image": "FROM nvcr.io/nvidia/tensorflow:20.01-tf1-py3\n",
+    "a devel tag": "FROM tensorflow/tensorflow:1.15.0-devel-gpu-py3\n",
+    "a digest": "FROM tensorflow/tensorflow:1.15.0@sha256:" + "0" * 64 + "\n",
+    "a build argument": "ARG TF=1.15.0\nFROM tensorflow/tensorflow:${TF}-py3\n",
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_tf1_era_images_and_pins_move_to_the_runtime(case):
+    before, after = CASES[case]
+    new, entries = dockerfile.migrate_text(before)
+    assert new == after
+    assert entries and all(e.rule == dockerfile.ID for e in entries)
+    assert dockerfile.parses(new.encode())
+
+
+@pytest.mark.parametrize("case", UNCHANGED)
+def test_must_not_change(case):
+    text = UNCHANGED[case]
+    assert dockerfile.migrate_text(text) == (text, [])
+
+
+@pytest.mark.parametrize("case", UNKNOWN)
+def test_unknown_tensorflow_bases_are_reported_not_guessed(case):
+    text = UNKNOWN[case]
+    new, [entry] = dockerfile.migrate_text(text)
+    assert new == text
+    assert entry.severity == "warning" and entry.manual and "left as it is" in entry.message
+    assert entry.line == text.count("\n")  # the FROM line
+
+
+def test_a_moved_base_names_the_no_deps_step_at_the_from_line():
+    _, entries = dockerfile.migrate_text("FROM python:3.11\nFROM tensorflow/tensorflow:1.15.0\n")
+    [warning] = [e for e in entries if e.severity == "warning"]
+    assert (warning.line, warning.col) == (2, 6) and "--no-deps" in warning.manual
+
+
+def test_the_runner_reads_back_dockerfiles_with_the_same_parser():
+    assert _runner._parses("dockerfile", b"FROM python:3.11-slim\nRUN true\n")
+    assert not _runner._parses("dockerfile", b"FROM\nRUN true\n")
+    assert not _runner._parses("dockerfile", b"FROMM python\n")
+
+
+def test_the_cli_finds_migrates_and_selects_dockerfiles_and_requirements_by_name(tmp_path, cli):
+    image, pins = "FROM tensorflow/tensorflow:1.15.0\n", "tensorflow==1.15.0\n"
+    names = ("Dockerfile", "Dockerfile.train", "gpu.Dockerfile", "requirements-dev.txt", "env/requirements.txt")
+    tree = _tree(tmp_path / "src", {**{n: pins if "requirements" in n else image for n in names},
+                                    "notes.txt": pins, "train.py": TF1})
+    code, out, _ = cli("--select", "requirements-pins", "--write", tree)
+    assert code == 1, out  # the no-deps step is reported
+    assert (tree / "requirements-dev.txt").read_text() == (tree / "env/requirements.txt").read_text() == "tensorflow==2.21.0\n"
+    assert (tree / "Dockerfile").read_text() == image and (tree / "train.py").read_text() == TF1
+    code, out, _ = cli("--ignore", "requirements-pins", "--write", tree)
+    assert code == 1, out
+    for name in ("Dockerfile", "Dockerfile.train", "gpu.Dockerfile"):
+        assert (tree / name).read_text() == "FROM tensorflow/tensorflow:2.21.0\n", name
+    assert (tree / "notes.txt").read_text() == pins
+    assert (tree / "train.py").read_text() == TF1_MIGRATED
