@@ -128,15 +128,30 @@ class Report:
             lines.append(f"  {json.dumps(key)}: [\n{items}\n  ]" if items else f"  {json.dumps(key)}: []")
         return printable("{\n" + ",\n".join(lines) + "\n}\n")
 
-    def to_text(self):
-        lines = []
-        if self.mode in ("diff", "check"):
-            lines.extend(f.diff.rstrip("\n") for f in self.files if f.diff)
+    def rule_table(self):
+        """Per rule id, in order of first appearance: (rule, level, entries, needing a manual step)."""
+        rows = {}
         for entry in self.all_entries():
+            rule, level, count, manual = rows.get(entry.rule, (entry.rule, "safe", 0, 0))
+            rows[entry.rule] = (rule, "native" if entry.level == "native" else level, count + 1,
+                                manual + (entry.manual is not None))
+        return list(rows.values())
+
+    def to_text(self, quiet=False):
+        """Diffs, one line per entry, a table per rule and a summary line; `quiet`: the table and the summary only."""
+        lines = []
+        if self.mode in ("diff", "check") and not quiet:
+            lines.extend(f.diff.rstrip("\n") for f in self.files if f.diff)
+        for entry in () if quiet else self.all_entries():
             native = " [native]" if entry.level == "native" else ""
             lines.append(f"{entry.location()}: {entry.severity} {entry.rule}{native}: {entry.message}")
             if entry.manual:
                 lines.append(f"    manual step: {entry.manual}")
+        table = self.rule_table()
+        if table:
+            width = max(len("rule"), *(len(row[0]) for row in table))
+            lines.append(f"{'rule':<{width}}  {'level':<6}  {'count':>5}  {'manual':>6}")
+            lines.extend(f"{rule:<{width}}  {level:<6}  {count:>5}  {manual:>6}" for rule, level, count, manual in table)
         s = self.summary()
         verb = {"write": "rewritten", "out": "migrated into the output tree"}.get(self.mode, "would change")
         lines.append(

@@ -17,22 +17,29 @@ def _default_jobs():
 
 
 def build_parser():
-    from codemods.rules import RULES
+    from codemods.explain import rules_help
+    from codemods.formats import FORMATS
 
     parser = argparse.ArgumentParser(
         prog="uai-migrate",
-        description="Migrate TF1-era code to run on current TensorFlow. By default shows a diff and changes nothing.",
-        epilog="rules: " + ", ".join(f"{r.ID} ({r.LEVEL})" for r in RULES)
-        + ". Exit codes: 0 nothing left to do by hand, 1 something needs attention (or --check found changes), "
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Migrate TF1-era code (and its Dockerfiles and requirements*.txt) to run on current "
+        "TensorFlow. By default shows a diff and changes nothing.",
+        epilog="rules (--explain RULE for what, why and an example):\n" + rules_help()
+        + "\n\nexit codes: 0 nothing left to do by hand, 1 something needs attention (or --check found changes), "
         "2 usage error or a file could not be read/written.",
     )
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="Python files, notebooks (.ipynb) or folders")
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="Python files, notebooks (.ipynb), Dockerfiles, requirements*.txt or folders")
+    parser.add_argument("--explain", metavar="RULE", help="print what RULE does, why, an example and its level")
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--write", action="store_true", help="change the files in place")
     what.add_argument("--out", metavar="DIR", help="write a migrated copy of the whole tree into DIR")
     what.add_argument("--check", action="store_true", help="change nothing; exit 1 if anything would change")
     parser.add_argument("--report", metavar="FILE", help="also write the report as JSON to FILE")
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="stdout format")
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="stdout: text, json, github (workflow annotations) or sarif (SARIF 2.1.0)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="text: only the table per rule and the summary")
     parser.add_argument("-j", "--jobs", type=int, default=_default_jobs(), help="worker processes (default: all cores)")
     parser.add_argument("--select", action="append", default=[], metavar="RULE", help="run only these rules")
     parser.add_argument("--ignore", action="append", default=[], metavar="RULE", help="skip these rules")
@@ -84,19 +91,47 @@ def _interrupted(signum, _frame):
     raise KeyboardInterrupt(signum)
 
 
+def _options(args):
+    """(Options for the code rules, the file rules selected) from --select/--ignore/--level."""
+    from codemods import files
+    from codemods._engine import Options
+    from codemods.rules import BY_ID
+
+    chosen, ignored = _split(args.select), _split(args.ignore)
+    for rule_id in (*chosen, *ignored):
+        if rule_id not in BY_ID and rule_id not in files.RULE_IDS:
+            fail(f"unknown rule id {rule_id!r} (see --help for the rules)")
+    code_select = tuple(r for r in chosen if r in BY_ID)
+    code_ignore = tuple(r for r in ignored if r in BY_ID)
+    if chosen and not code_select:  # only file rules selected: no code rule runs
+        code_ignore = tuple(BY_ID)
+    file_rules = tuple(r for r in files.RULE_IDS if (not chosen or r in chosen) and r not in ignored)
+    return Options(select=code_select, ignore=code_ignore, level=args.level), file_rules
+
+
+def _explain(rule_id):
+    from codemods.explain import explain
+
+    try:
+        sys.stdout.write(explain(rule_id) + "\n")
+    except KeyError:
+        fail(f"unknown rule id {rule_id!r} (see --help for the rules)")
+    return 0
+
+
 @main_guard
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.explain is not None:
+        return _explain(args.explain)
+    if not args.paths:
+        parser.error("the following arguments are required: PATH")
     _check_values(args)
     from codemods import _cache, _runner
-    from codemods._engine import Options
-    from codemods.rules import select
+    from codemods.formats import render
 
-    options = Options(select=_split(args.select), ignore=_split(args.ignore), level=args.level)
-    try:
-        select(options.select, options.ignore, options.level)
-    except KeyError as err:
-        fail(f"unknown rule id {err.args[0]!r} (see --help for the rules)")
+    options, file_rules = _options(args)
     mode = "write" if args.write else "out" if args.out else "check" if args.check else "diff"
     config = _runner.RunConfig(
         paths=args.paths,
@@ -107,6 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         cache_dir=None if args.no_cache else (args.cache_dir or _cache.default_dir()),
         progress=sys.stderr.isatty() if args.progress is None else args.progress,
         max_file_size=int(args.max_file_size * _runner.MB),
+        file_rules=file_rules,
     )
     previous = signal.signal(signal.SIGTERM, _interrupted)  # SIGTERM ends a run as Ctrl-C does
     try:
@@ -124,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
             atomic_write(args.report, report.to_json().encode("utf-8"), mode=_new_file_mode(args.report))
         except OSError as err:
             fail(f"--report {args.report}: {err.strerror}")
-    sys.stdout.write(report.to_json() if args.format == "json" else report.to_text())
+    sys.stdout.write(render(report, args.format, quiet=args.quiet))
     return report.exit_code()
 
 
