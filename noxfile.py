@@ -31,11 +31,18 @@ TASKS = {
 }
 
 
+# env -> the `pip install` arguments, in order; docker/<env>.Dockerfile runs the same
+# (tests/tf2/test_docker.py reads this table).
+INSTALLS = {
+    "tf1": [["-r", "requirements/tf1.txt"]],
+    "tf2": [["-r", "requirements/tf2.txt"], ["--no-deps", "-r", "requirements/tf2-nodeps.txt"]],
+}
+PROJECT = ["--no-deps", "--no-build-isolation", "-e", "."]
+
+
 def install(session, env):
-    session.install("-q", "-r", f"requirements/{env}.txt")
-    if env == "tf2":
-        session.install("-q", "--no-deps", "-r", "requirements/tf2-nodeps.txt")
-    session.install("-q", "--no-deps", "--no-build-isolation", "-e", ".")
+    for args in (*INSTALLS[env], PROJECT):
+        session.install("-q", *args)
 
 
 def run_task(session, env):

@@ -150,3 +150,40 @@ def test_notebook_cells_migrated_with_magics_kept(tmp_path, migrate):
                           "files = !ls\n", "FLAGS = flags.FLAGS"]
     assert sources[2:] == [cells[2], cells[3], ["tf.app.flags in prose\n"]]
     assert path.read_text().startswith('{\n "cells"')  # the original indent
+
+
+def test_the_pre_commit_hook_runs_uai_migrate_check_on_the_files_it_selects(tmp_path, capsys, monkeypatch):
+    import re
+    import tomllib
+
+    import yaml
+
+    from codemods import cli
+    from tests.conftest import REPO
+
+    [hook] = yaml.safe_load(open(os.path.join(REPO, ".pre-commit-hooks.yaml")))
+    assert (hook["id"], hook["language"]) == ("uai-migrate", "python")
+    program, *args = hook["entry"].split()
+    with open(os.path.join(REPO, "pyproject.toml"), "rb") as handle:
+        assert tomllib.load(handle)["project"]["scripts"][program] == "codemods.cli:main"
+    tree = _tree(tmp_path / "repo", {"train.py": TF1, "done.py": TF1_MIGRATED, "docs/notes.md": TF1,
+                                     "requirements-gpu.txt": "tensorflow-gpu==1.15.0\n",
+                                     "docker/train.Dockerfile": "FROM tensorflow/tensorflow:2.21.0\n"})
+    monkeypatch.chdir(tree)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "_cache"))
+    # as pre-commit does: the staged files its `files` pattern matches, relative to the repository
+    staged = sorted(str(p.relative_to(tree)) for p in tree.rglob("*") if p.is_file())
+    selected = [name for name in staged if re.search(hook["files"], name)]
+    assert selected == ["docker/train.Dockerfile", "done.py", "requirements-gpu.txt", "train.py"]
+
+    def run(names):
+        try:
+            return cli.main([*args, "-j1", *names])
+        except SystemExit as exit_:
+            return exit_.code
+
+    assert run(selected) == 1
+    out = capsys.readouterr().out
+    assert "+flags.DEFINE_integer" in out and "+tensorflow[and-cuda]==2.21.0" in out
+    assert (tree / "train.py").read_text() == TF1  # --check changes nothing
+    assert run(["done.py", "docker/train.Dockerfile"]) == 0

@@ -1,0 +1,28 @@
+# The "tf2" runtime as an image: TensorFlow 2.21 + tf-keras / tensorflow-estimator 2.15 (--no-deps): modern_tf2 programs and migrated code.
+# Installs exactly what `nox -s tf2` installs, from the same requirement files (noxfile.py INSTALLS).
+#   docker build -f docker/tf2.Dockerfile -t uai-compat:tf2 .
+#   docker run --rm -v "$PWD/data:/data" uai-compat:tf2 --data_dir=/data --output_dir=/tmp/model
+# The Python of the project's venvs, on a tag that does not move under a rebuild.
+FROM python:3.11.7-slim-bookworm
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1 TF_CPP_MIN_LOG_LEVEL=2
+WORKDIR /opt/uai-compat
+
+# Requirements first: the layer with TensorFlow is rebuilt only when a pin changes.
+COPY requirements/tf2.txt requirements/tf2-nodeps.txt requirements/test.txt requirements/
+RUN pip install --no-cache-dir -r requirements/tf2.txt \
+    && pip install --no-cache-dir --no-deps -r requirements/tf2-nodeps.txt
+
+COPY pyproject.toml README.md ./
+COPY compat compat
+COPY codemods codemods
+COPY legacy_tf1 legacy_tf1
+COPY modern_tf2 modern_tf2
+COPY uaitrain uaitrain
+RUN pip install --no-cache-dir --no-deps --no-build-isolation . \
+    && useradd --create-home --uid 10001 uai
+# Training runs as a user without rights on the installed code (by id: the host can resolve it).
+USER 10001
+WORKDIR /home/uai
+
+ENTRYPOINT ["python", "-m", "modern_tf2.imagenet_main"]
