@@ -70,6 +70,7 @@ PACKAGES = {
     "tensorflow.contrib.layers.python.layers": "tf_slim.layers",
     "tensorflow.contrib.framework.python.ops": "tf_slim.ops",
     "tensorflow.contrib.learn.python.learn": "compat.learn",
+    "tensorflow.examples.tutorials": "compat.tutorials",
 }
 
 REMOVED = {
@@ -93,6 +94,7 @@ RULES = {
     "tensorflow.contrib.slim": "contrib-slim",
     "tensorflow.contrib.layers": "contrib-slim",
     "tensorflow.contrib.framework": "contrib-slim",
+    "tensorflow.examples.tutorials": "tutorials-mnist",
 }
 
 PASS_THROUGH = (

@@ -52,15 +52,17 @@ class FaceLoader(importlib.abc.Loader):
             module.__path__ = []
             return
         path = module._tf1_path
-        if names.is_removed_module(path):
+        if names.is_removed_module(path) or not (module._targets() or names.has_entries_below(path)):
             raise _missing_module(path)
         if path == names.TF:
             activate_tf1()
-        elif path in names.SYMBOLS:
-            # `import tensorflow.python.platform.flags as f`: the module is the target itself
-            sys.modules[module.__name__] = _face.load(names.SYMBOLS[path])
-            _explain.note(names.rule_for(path), f"import {_face.short(path)} -> {names.SYMBOLS[path]}")
-        elif path in names.MODULES or names.move_package(path):
+        elif path in names.SYMBOLS or (names.move_package(path) and not names.has_entries_below(path)):
+            # `import tensorflow.python.platform.flags as f`, `import tensorflow.contrib.slim.nets.resnet_v1`:
+            # the module is the new one itself (the import system returns what sys.modules holds after exec)
+            target = names.SYMBOLS.get(path) or names.move_package(path)
+            sys.modules[module.__name__] = _face.load(target)
+            _explain.note(names.rule_for(path), f"import {_face.short(path)} -> {target}")
+        elif path in names.MODULES:
             targets = ", ".join(_face.short(t.replace(":", ".")) for t in _face.targets_of(path))
             if targets:
                 _explain.note(names.rule_for(path), f"import {_face.short(path)} -> {targets}")
@@ -97,12 +99,21 @@ def face_import(name: str, fromlist=()):
         if names.is_removed_module(module):
             raise _missing_module(f"{name}.{fromlist[0]}" if len(fromlist or ()) == 1 else name)
     module = importlib.import_module(_face.PREFIX + name)
-    if fromlist:
-        for item in fromlist:
-            if item != "*" and names.is_removed_module(f"{name}.{item}"):
-                raise _missing_module(f"{name}.{item}")
-        return module
-    return sys.modules[_face.PREFIX + names.TF]
+    if not fromlist:
+        return sys.modules[_face.PREFIX + names.TF]
+    # What the interpreter's fromlist handling does, but our one-line errors are not turned
+    # into "cannot import name": a name the module lacks is imported as its submodule.
+    for item in fromlist:
+        if item == "*" or hasattr(module, item):
+            continue
+        submodule = f"{module.__name__}.{item}"
+        try:
+            importlib.import_module(submodule)
+        except ModuleNotFoundError as error:
+            if error.name != submodule:
+                raise
+        getattr(module, item)
+    return module
 
 
 def _parents(name):

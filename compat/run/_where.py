@@ -18,10 +18,13 @@ INTERNAL_PACKAGES = ("compat", "tensorflow", "tf_slim", "tensorflow_estimator", 
 def _package_dirs(packages):
     dirs = []
     for package in packages:
-        # PathFinder, not importlib.util.find_spec: that would import the package's parents or hooks.
-        spec = importlib.machinery.PathFinder.find_spec(package)
-        if spec is not None and spec.submodule_search_locations:
-            dirs.extend(os.path.realpath(d) + os.sep for d in spec.submodule_search_locations)
+        if package in sys.modules:  # where it was loaded from, whatever sys.path says now
+            locations = getattr(sys.modules[package], "__path__", [])
+        else:
+            # PathFinder, not importlib.util.find_spec: that would run import hooks
+            spec = importlib.machinery.PathFinder.find_spec(package)
+            locations = spec.submodule_search_locations or [] if spec is not None else []
+        dirs.extend(os.path.realpath(d) + os.sep for d in locations)
     return tuple(dirs)
 
 
