@@ -1,13 +1,15 @@
 """`python -m codemods.demo` (`python3 dev.py demo`): migrate the bundled TF1 samples and train the result on current TF.
 
 1. writes a small ImageNet-format TFRecord set (32x32 images, compat.data.synth);
-2. runs `uai-migrate --out` on samples/tf1/ (platform-style TF1 scripts: tf.app.flags, uflag,
-   uai_dist, tf.contrib.slim, tf.layers, tf.estimator, device-setter towers) and shows the report;
+2. runs `uai-migrate -q --out` on samples/tf1/ (platform-style TF1 scripts: tf.app.flags, uflag,
+   uai_dist, tf.contrib.slim, tf.layers, tf.estimator, device-setter towers), shows its table per
+   rule and the start of one file's diff (all of it fits on one screen above the training lines);
 3. trains the migrated Estimator ResNet for a few steps in a fresh process, printing the loss.
 Everything goes to a temporary folder (kept with --keep). About a minute on 2 cores.
 """
 
 import argparse
+import difflib
 import os
 import shutil
 import subprocess
@@ -20,6 +22,8 @@ from compat.cli import fail, main_guard
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = os.path.join(REPO, "samples", "tf1")
 RESNET = "resnet_estimator.py"
+SHOWN = "session_classifier.py"  # the diff shown: the smallest sample, flags + graph-mode TF1 API
+DIFF_LINES = 20  # whole hunks up to this many lines: with the table, under 50 lines above the training
 
 
 def _env():
@@ -34,13 +38,30 @@ def _step(number, text):
 
 
 def _migrate(out):
-    command = [sys.executable, "-m", "codemods", "--out", out, "--no-cache", SAMPLES]
-    print("$ uai-migrate --out", out, SAMPLES, flush=True)
+    command = [sys.executable, "-m", "codemods", "-q", "--out", out, "--no-cache", SAMPLES]
+    print("$ uai-migrate -q --out", out, SAMPLES, flush=True)
     result = subprocess.run(command, env=_env(), capture_output=True, text=True)
     if result.returncode == 2:
         fail(f"uai-migrate failed: {result.stderr.strip() or result.stdout.strip()}")
     print(result.stdout, end="", flush=True)
     return result.returncode
+
+
+def _show_diff(migrated):
+    """The first hunks (up to DIFF_LINES lines) of one sample's migration, with one line of context."""
+    with open(os.path.join(SAMPLES, SHOWN)) as old, open(os.path.join(migrated, SHOWN)) as new:
+        lines = list(difflib.unified_diff(old.readlines(), new.readlines(), f"samples/tf1/{SHOWN}",
+                                          f"migrated/{SHOWN}", n=1))
+    shown = lines[:2]
+    starts = [i for i, line in enumerate(lines) if line.startswith("@@")] + [len(lines)]
+    for start, end in zip(starts, starts[1:]):
+        if len(shown) + end - start > DIFF_LINES and len(shown) > 2:
+            break
+        shown += lines[start:end]
+    print("".join(shown), end="", flush=True)
+    if len(shown) < len(lines):
+        print(f"... {len(lines) - len(shown)} more lines: `uai-migrate samples/tf1/{SHOWN}` shows every change",
+              flush=True)
 
 
 def _train(script, data, model_dir, steps):
@@ -70,6 +91,8 @@ def main(argv=None):
     parser.add_argument("--steps", type=int, default=5, help="training steps of the migrated ResNet")
     parser.add_argument("--keep", metavar="DIR", help="work in DIR and keep it (default: a temporary folder)")
     args = parser.parse_args(argv)
+    # TensorFlow's C++ start-up lines (CPU features) would push the report off the screen
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     work = args.keep or tempfile.mkdtemp(prefix="uai-demo-")
     os.makedirs(work, exist_ok=True)
     start = time.time()
@@ -83,6 +106,7 @@ def main(argv=None):
         _step(2, "migrating the bundled TF1 samples with uai-migrate ...")
         migrated = os.path.join(work, "migrated")
         _migrate(migrated)
+        _show_diff(migrated)
         _step(3, f"training the migrated {RESNET} for {args.steps} steps on the installed TensorFlow ...")
         losses = _train(os.path.join(migrated, RESNET), data, os.path.join(work, "model"), args.steps)
         if not losses:

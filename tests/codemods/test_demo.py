@@ -37,7 +37,13 @@ def test_demo_migrates_and_trains_the_resnet_printing_the_loss(tmp_path):
     out = result.stdout
     assert "[1/3]" in out and "[2/3]" in out and "[3/3]" in out
     assert "3 files scanned, 3 migrated into the output tree" in out
-    assert "tf-estimator" in out and "contrib-slim" in out and "tf-device" in out
+    report = out.split("[2/3]")[1].split("[3/3]")[0]
+    # the table per rule, not a line per change (-q), and one file's diff
+    table = report[report.index("rule "):report.index("3 files scanned")].splitlines()
+    assert {"tf-estimator", "contrib-slim", "tf-device"} <= {row.split()[0] for row in table[1:]}
+    assert "info tf1-api" not in report
+    assert report.count("\n--- ") == 1 and "+import compat.flags as flags" in report
+    assert len(out.split("[3/3]")[0].splitlines()) <= 50, "the report no longer fits on one screen"
     losses = [line for line in out.splitlines() if line.strip().startswith("loss = ")]
     assert [line.split("step = ")[1].split()[0] for line in losses] == ["0", "1", "2"]
     assert (tmp_path / "migrated" / "resnet_estimator.py").exists()
