@@ -1,4 +1,5 @@
-"""Which files a run covers: Python files, notebooks, Dockerfiles and requirement files under the given paths, never outside them.
+"""Which files a run covers: Python files, notebooks, Dockerfiles and requirements*.txt under the
+given paths, never outside them.
 
 Also the checks that make a run safe before it touches anything: an `--out` that is, holds or
 lies inside an input (copying a file onto itself deletes it), an `--out` holding files this tool
@@ -40,7 +41,8 @@ class Item:
     path: str  # as shown to the user
     real: str  # the file to read and replace (a named symlink resolved)
     rel: str  # relative path under --out
-    kind: str | None  # python | notebook | dockerfile | requirements | None (other file or symlink: only copied under --out)
+    # python | notebook | dockerfile | requirements | None (other file or symlink: only copied under --out)
+    kind: str | None
 
 
 def kind_of(name: str) -> str | None:

@@ -137,7 +137,7 @@ class Report:
                                 manual + (entry.manual is not None))
         return list(rows.values())
 
-    def to_text(self, quiet=False):
+    def to_text(self, quiet: bool = False) -> str:
         """Diffs, one line per entry, a table per rule and a summary line; `quiet`: the table and the summary only."""
         lines = []
         if self.mode in ("diff", "check") and not quiet:
@@ -151,7 +151,8 @@ class Report:
         if table:
             width = max(len("rule"), *(len(row[0]) for row in table))
             lines.append(f"{'rule':<{width}}  {'level':<6}  {'count':>5}  {'manual':>6}")
-            lines.extend(f"{rule:<{width}}  {level:<6}  {count:>5}  {manual:>6}" for rule, level, count, manual in table)
+            lines.extend(f"{rule:<{width}}  {level:<6}  {count:>5}  {manual:>6}"
+                         for rule, level, count, manual in table)
         s = self.summary()
         verb = {"write": "rewritten", "out": "migrated into the output tree"}.get(self.mode, "would change")
         lines.append(

@@ -41,7 +41,8 @@ def build_parser():
                         help="stdout: text, json, github (workflow annotations) or sarif (SARIF 2.1.0)")
     parser.add_argument("-q", "--quiet", action="store_true", help="text: only the table per rule and the summary")
     parser.add_argument("-j", "--jobs", type=int, default=_default_jobs(), help="worker processes (default: all cores)")
-    parser.add_argument("--select", action="append", default=[], metavar="RULE", help="run only these rules")
+    parser.add_argument("--select", action="append", default=[], metavar="RULE",
+                        help="run only these rules (code rules and the Dockerfile/requirements rules)")
     parser.add_argument("--ignore", action="append", default=[], metavar="RULE", help="skip these rules")
     parser.add_argument(
         "--level",

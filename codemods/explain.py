@@ -26,7 +26,8 @@ EXAMPLES = {
     "tf-flags": Example(
         "tf.app.flags is gone in TF2; compat.flags is the same absl registry, so flags defined "
         "elsewhere and command lines keep working.",
-        "import tensorflow as tf\ntf.app.flags.DEFINE_integer('steps', 100, 'training steps')\nFLAGS = tf.app.flags.FLAGS\n",
+        "import tensorflow as tf\ntf.app.flags.DEFINE_integer('steps', 100, 'training steps')\n"
+        "FLAGS = tf.app.flags.FLAGS\n",
         "import tensorflow as tf\nimport compat.flags as flags\n\n"
         "flags.DEFINE_integer('steps', 100, 'training steps')\nFLAGS = flags.FLAGS\n",
     ),
@@ -116,6 +117,13 @@ EXAMPLES = {
 }
 
 
+_FILES = {
+    "python": "Python files and notebooks",
+    "dockerfile": "Dockerfile, *.Dockerfile, Dockerfile.*, Containerfile",
+    "requirements": "requirements*.txt",
+}
+
+
 def catalog() -> dict:
     """rule id -> the rule's class or module (ID, DESCRIPTION, LEVEL): code rules, then file rules."""
     from codemods import files
@@ -133,7 +141,7 @@ def explain(rule_id: str) -> str:
     indent = lambda text: textwrap.indent(text, "    ")  # noqa: E731
     return (
         f"{rule_id}\n\nWhat it does: {rule.DESCRIPTION}\nWhy: {example.why}\nLevel: {level}\n"
-        f"Files: {'Python files and notebooks' if example.kind == 'python' else example.kind}\n\n"
+        f"Files: {_FILES[example.kind]}\n\n"
         f"Before:\n{indent(example.before)}\nAfter:\n{indent(example.after)}"
     )
 

@@ -5,6 +5,9 @@ engine's signature (bytes and options in, Outcome out) and a parse check the run
 to the migrated text, as it does to Python.
 """
 
+from collections.abc import Callable
+
+from codemods._report import Outcome
 from codemods.files import dockerfile, requirements
 
 # kind (codemods._discover names it from the file name) -> module with ID, DESCRIPTION, migrate, parses
@@ -12,7 +15,7 @@ KINDS = {"dockerfile": dockerfile, "requirements": requirements}
 RULE_IDS = tuple(module.ID for module in KINDS.values())
 
 
-def migrator(kind: str, default):
+def migrator(kind: str, default: Callable[[bytes, object], Outcome]) -> Callable[[bytes, object], Outcome]:
     """The migrate function for `kind`, or `default` for the code kinds."""
     module = KINDS.get(kind)
     return module.migrate if module else default

@@ -93,5 +93,6 @@ def no_deps_entry(rule: str, line: int, col: int) -> Entry:
         rule=rule, severity="warning", line=line, col=col,
         message="TensorFlow 2.21 runs TF1 code through uai-compat, which also needs "
         + " and ".join(f"{n}=={RUNTIME[n]}" for n in NO_DEPS) + " installed without their dependencies",
-        manual=f"run `{NO_DEPS_COMMAND}` after this install (as requirements/tf2-nodeps.txt does) and install uai-compat",
+        manual=f"run `{NO_DEPS_COMMAND}` after this install (as requirements/tf2-nodeps.txt does) "
+        "and install uai-compat",
     )

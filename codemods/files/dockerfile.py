@@ -7,7 +7,7 @@ import io
 import re
 
 from codemods.files import _common
-from codemods._report import Entry
+from codemods._report import Entry, Outcome
 
 ID = "docker-image"
 DESCRIPTION = "FROM tensorflow/tensorflow:1.x / 2.0 images and TF1-era pins in RUN pip install -> the tf2 runtime"
@@ -19,7 +19,8 @@ _TAG = re.compile(r"^(?P<version>\d+\.\d+(?:\.\d+)?(?:rc\d+)?|latest|nightly)(?P
 _KEPT_FLAVOURS = ("gpu", "jupyter")
 # Something pip reads as a requirement on a TF1-era package, inside a RUN line.
 _PIP_PIN = re.compile(
-    r"(?<![\w.=/-])(?:tensorflow(?:[-_](?:gpu|cpu|estimator))?|tf[-_]slim)(?:\[[^\]]*\])?\s*(?:==|~=|<=|>=|<|>|!=)[^\s'\";&|)]+"
+    r"(?<![\w.=/-])(?:tensorflow(?:[-_](?:gpu|cpu|estimator))?|tf[-_]slim)(?:\[[^\]]*\])?"
+    r"\s*(?:==|~=|<=|>=|<|>|!=)[^\s'\";&|)]+"
 )
 _INSTRUCTIONS = frozenset(
     "ADD ARG CMD COPY ENTRYPOINT ENV EXPOSE FROM HEALTHCHECK LABEL MAINTAINER ONBUILD RUN SHELL "
@@ -116,9 +117,10 @@ def migrate_text(text: str) -> tuple[str, list[Entry]]:
     return "".join(lines), entries
 
 
-def migrate(data: bytes, options) -> "_common.Outcome":
+def migrate(data: bytes, options: object = None) -> Outcome:
+    """The Outcome for one file's bytes (the engine's signature: no option changes this migration)."""
     if not _common.PREFILTER.search(data):
-        return _common.Outcome(None, [])
+        return Outcome(None, [])
     text = _common.decode(data)
     if text is None:
         return _common.not_utf8()

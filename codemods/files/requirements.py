@@ -4,10 +4,10 @@ moved to the tf2 runtime's pins, each change reported at its line."""
 import re
 
 from codemods.files import _common
-from codemods._report import Entry
+from codemods._report import Entry, Outcome
 
 ID = "requirements-pins"
-DESCRIPTION = "pins of TF 1.x / 2.0 (tensorflow, tensorflow-gpu, tf-slim, tensorflow-estimator) -> the tf2 runtime's pins"
+DESCRIPTION = "TF 1.x / 2.0 pins (tensorflow, tensorflow-gpu, tf-slim, tensorflow-estimator) -> the tf2 runtime's pins"
 LEVEL = "safe"
 # A comment starts at `#` at the start of a line or after whitespace (pip's own rule).
 _COMMENT = re.compile(r"(^|\s)#.*$")
@@ -47,26 +47,30 @@ def migrate_text(text: str) -> tuple[str, list[Entry]]:
         new, notes = found
         position = {"line": number, "col": start + 1}
         if "--hash" in line[end:]:
-            entries.append(Entry(rule=ID, severity="warning", **position,
-                                 message=f"{line[start:end]} is pinned by hash: left as it is",
-                                 manual=f"replace it with {new} and regenerate the hashes (pip-compile --generate-hashes)"))
+            entries.append(Entry(
+                rule=ID, severity="warning", **position, message=f"{line[start:end]} is pinned by hash: left as it is",
+                manual=f"replace it with {new} and regenerate the hashes (pip-compile --generate-hashes)",
+            ))
             out.append(line)
             continue
         entries.extend(Entry(**{**vars(e), **position}) for e in notes)
         moved_tf = moved_tf or new.startswith("tensorflow") and not new.startswith("tensorflow-estimator")
         if new.startswith("tensorflow-estimator"):
-            entries.append(Entry(rule=ID, severity="warning", **position,
-                                 message="tensorflow-estimator with its dependencies installs TensorFlow 2.15 over 2.21",
-                                 manual="move this line to a requirements file installed with `pip install --no-deps -r`"))
+            entries.append(Entry(
+                rule=ID, severity="warning", **position,
+                message="tensorflow-estimator with its dependencies installs TensorFlow 2.15 over 2.21",
+                manual="move this line to a requirements file installed with `pip install --no-deps -r`",
+            ))
         out.append(line[:start] + new + line[end:])
     if moved_tf and "tf-keras" not in text and "tf_keras" not in text:
         entries.append(_common.no_deps_entry(ID, 1, 1))
     return "".join(out), entries
 
 
-def migrate(data: bytes, options) -> "_common.Outcome":
+def migrate(data: bytes, options: object = None) -> Outcome:
+    """The Outcome for one file's bytes (the engine's signature: no option changes this migration)."""
     if not _common.PREFILTER.search(data):
-        return _common.Outcome(None, [])
+        return Outcome(None, [])
     text = _common.decode(data)
     if text is None:
         return _common.not_utf8()

@@ -43,7 +43,8 @@ def test_explain_an_unknown_rule_is_one_line_and_exit_2(cli):
 def test_help_lists_every_rule_with_its_one_line_description(cli):
     code, out, _ = cli("--help")
     assert code == 0
-    listed = {line.split()[0]: line for line in out.split("rules (--explain RULE")[1].splitlines()[1:] if line.startswith("  ")}
+    rules = out.split("rules (--explain RULE")[1].splitlines()[1:]
+    listed = {line.split()[0]: line for line in rules if line.startswith("  ")}
     assert list(listed) == RULE_IDS
     for rule_id, rule in catalog().items():
         assert rule.DESCRIPTION in " ".join(listed[rule_id].split()), rule_id

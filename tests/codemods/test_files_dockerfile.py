@@ -1,10 +1,15 @@
 """docker-image: FROM lines on TF 1.x / 2.0 images and TF1-era pins in RUN pip install (strings in, strings out)."""
 
+import os
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from codemods import _runner
 from codemods.files import dockerfile
 from tests.codemods.test_cli import TF1, TF1_MIGRATED, _tree
+from tests.conftest import REPO
 from tests.codemods.test_safety_inputs import cli  # noqa: F401 - the in-process CLI fixture
 
 CASES = {
@@ -77,7 +82,8 @@ def test_the_cli_finds_migrates_and_selects_dockerfiles_and_requirements_by_name
                                     "notes.txt": pins, "train.py": TF1})
     code, out, _ = cli("--select", "requirements-pins", "--write", tree)
     assert code == 1, out  # the no-deps step is reported
-    assert (tree / "requirements-dev.txt").read_text() == (tree / "env/requirements.txt").read_text() == "tensorflow==2.21.0\n"
+    for name in ("requirements-dev.txt", "env/requirements.txt"):
+        assert (tree / name).read_text() == "tensorflow==2.21.0\n", name
     assert (tree / "Dockerfile").read_text() == image and (tree / "train.py").read_text() == TF1
     code, out, _ = cli("--ignore", "requirements-pins", "--write", tree)
     assert code == 1, out
@@ -85,3 +91,19 @@ def test_the_cli_finds_migrates_and_selects_dockerfiles_and_requirements_by_name
         assert (tree / name).read_text() == "FROM tensorflow/tensorflow:2.21.0\n", name
     assert (tree / "notes.txt").read_text() == pins
     assert (tree / "train.py").read_text() == TF1_MIGRATED
+
+
+def test_the_project_s_own_images_are_left_as_they_are():
+    for env in ("tf1", "tf2"):
+        text = open(os.path.join(REPO, "docker", f"{env}.Dockerfile")).read()
+        assert dockerfile.migrate_text(text) == (text, [])
+
+
+@given(minor=st.integers(0, 15), patch=st.integers(0, 5),
+       flavours=st.lists(st.sampled_from(["gpu", "py3", "jupyter"]), unique=True))
+def test_every_official_tf1_tag_moves_to_the_runtime_keeping_gpu_and_jupyter(minor, patch, flavours):
+    text = f"FROM tensorflow/tensorflow:{'-'.join([f'1.{minor}.{patch}', *flavours])}\n"
+    new, entries = dockerfile.migrate_text(text)
+    kept = [f for f in ("gpu", "jupyter") if f in flavours]
+    assert new == f"FROM tensorflow/tensorflow:{'-'.join(['2.21.0', *kept])}\n"
+    assert dockerfile.migrate_text(new) == (new, [])  # idempotent

@@ -3,6 +3,8 @@
 import pathlib
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from codemods import _runner
 from codemods.files import _common, requirements
@@ -83,3 +85,26 @@ def test_the_runtime_pins_are_the_tf2_environment_s():
 def test_the_runner_reads_back_requirements_with_the_same_parser():
     assert _runner._parses("requirements", b"tensorflow==2.21.0\n-r x.txt\n")
     assert not _runner._parses("requirements", b"tensorflow[gpu==1.0\n")
+
+
+@given(name=st.sampled_from(_common.TENSORFLOW), minor=st.integers(0, 15), patch=st.integers(0, 5),
+       op=st.sampled_from(["==", "~=", "<=", "==", "<"]), comment=st.sampled_from(["", "  # pinned"]))
+def test_every_tf1_pin_moves_once_and_the_result_stays(name, minor, patch, op, comment):
+    if op == "<" and (minor, patch) == (0, 0):
+        op = "=="  # <1.0.0 admits no TensorFlow release
+    text = f"{name}{op}1.{minor}.{patch}{comment}\n"
+    new, entries = requirements.migrate_text(text)
+    assert new.split("==")[1].startswith(_common.RUNTIME["tensorflow"]) and new.endswith(f"{comment}\n")
+    assert requirements.parses(new.encode())
+    assert requirements.migrate_text(new)[0] == new  # idempotent
+
+
+@given(minor=st.integers(1, 40), patch=st.integers(0, 9), name=st.sampled_from(_common.TENSORFLOW))
+def test_tf2_pins_from_2_1_on_are_left(minor, patch, name):
+    text = f"{name}=={2}.{minor}.{patch}\n"
+    assert requirements.migrate_text(text) == (text, [])
+
+
+def test_not_utf8_is_an_error_entry_not_a_crash():
+    outcome = requirements.migrate("tensorflow==1.15.0  # caf\xe9\n".encode("latin-1"), None)
+    assert outcome.skipped and outcome.entries[0].severity == "error" and "UTF-8" in outcome.entries[0].message

@@ -77,7 +77,7 @@ def test_the_image_installs_what_the_nox_session_installs(env):
 def test_the_image_is_pinned_runs_as_a_user_and_trains(env):
     parser = _dockerfile(env)
     base = parser.baseimage
-    assert base.startswith(f"python:{sys.version_info.major}.{sys.version_info.minor}.") and base.endswith("-slim-bookworm")
+    assert base.startswith("python:{}.{}.".format(*sys.version_info)) and base.endswith("-slim-bookworm")
     users = [i["value"] for i in parser.structure if i["instruction"] == "USER"]
     assert users and users[-1] not in ("root", "0")
     [entrypoint] = [i["value"] for i in parser.structure if i["instruction"] == "ENTRYPOINT"]
