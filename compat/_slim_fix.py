@@ -3,6 +3,8 @@
 tf-slim was released for TF 2.2 and reaches into TensorFlow internals that moved since:
   - `tensorflow.python.framework.ops.Tensor` (gone: the class lives in
     `tensorflow.python.framework.tensor`), used by `slim.batch_norm` and `smart_cond`;
+  - `tensorflow.python.ops.control_flow_ops.cond` (gone: `tensorflow.python.ops.cond.cond`), which
+    tf-slim's `smart_cond` calls when the predicate is a tensor (e.g. `is_training`);
   - `tensorflow.python.layers.normalization` and friends forward to
     `<keras>.legacy_tf_layers`, a module that only exists as `tf_keras.src.legacy_tf_layers`
     (TF 2.21 + tf-keras) or `keras.src.legacy_tf_layers` (TF 2.15 + Keras 2.15).
@@ -60,9 +62,15 @@ def install() -> None:
         return
     from tensorflow.python.framework import ops
 
+    from tensorflow.python.ops import control_flow_ops
+
     if not hasattr(ops, "Tensor"):
         from tensorflow.python.framework import tensor
 
         ops.Tensor = tensor.Tensor
+    if not hasattr(control_flow_ops, "cond"):
+        from tensorflow.python.ops import cond
+
+        control_flow_ops.cond = cond.cond
     _register_legacy_layers()
     _installed = True

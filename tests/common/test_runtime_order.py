@@ -52,6 +52,10 @@ CHECKS = """
                 logits, _ = resnet_v1.resnet_v1(images, [block], num_classes=3, is_training=True, scope="resnet")
         out["resnet"] = logits.shape.as_list()
         out["batch_norm_updates"] = len(v1.get_collection(v1.GraphKeys.UPDATE_OPS)) > 0
+        # tf-slim's own cond for a tensor predicate (dropout, batch_norm options) calls control_flow_ops.cond
+        from tf_slim.layers import utils as slim_utils
+        chosen = slim_utils.smart_cond(v1.placeholder(tf.bool, []), lambda: tf.constant(1), lambda: tf.constant(2))
+        out["smart_cond"] = chosen.dtype.name
     print("RESULT " + json.dumps(out))
 """
 EXPECTED = {
@@ -59,6 +63,7 @@ EXPECTED = {
     "dense": [1, 2],
     "resnet": [1, 1, 1, 3],
     "batch_norm_updates": True,
+    "smart_cond": "int32",
 }
 
 
