@@ -19,7 +19,7 @@ Public modules: `compat.flags` (uflag / tf.app.flags), `compat.dist` (uai_dist),
 `compat.tf_config` (TF_CONFIG dialects), `compat.errors`, `compat.devices` (device setters,
 logical CPUs), `compat.strategy` (strategy and Estimator RunConfig from TF_CONFIG), `compat.slim`
 (tf-slim, repaired), `compat.estimator` (tf.estimator to import names from), `compat.hparams`
-(tf.contrib.training.HParams).
+(tf.contrib.training.HParams), `compat.learn` (tf.contrib.learn's Experiment, learn_runner, run_config).
 Lazy shortcuts: `compat.device(setter)`, `compat.strategy(...)`.
 """
 
@@ -41,7 +41,7 @@ _LAZY = {
 }
 
 
-def install():
+def install() -> None:
     """Activate every runtime fix now (imports TensorFlow); safe to call more than once.
 
     Legacy Keras for `tf.compat.v1.layers` (raises `compat.errors.KerasSetupError` in one line

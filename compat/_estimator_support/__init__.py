@@ -53,7 +53,7 @@ def provide_internals():
             sys.modules["tensorflow.python.distribute"].estimator_training = _coordinator_training
 
 
-def expose_attributes():
+def expose_attributes() -> None:
     """Item 4: `tf.estimator` and `tf.compat.v1.estimator`, loaded on first use (on every API module that lacks it)."""
     with _lock:
         if not needed() or "tensorflow" not in sys.modules:
@@ -72,7 +72,7 @@ def activate():
     return True
 
 
-def watch():
+def watch() -> None:
     """Activate when TensorFlow / tensorflow_estimator get imported; at once if TF already is."""
     if not needed():
         return

@@ -7,6 +7,7 @@ the attribute imports it only when a script first reads from it.
 import importlib
 import sys
 import types
+from typing import Callable
 
 _V1 = "tensorflow_estimator.python.estimator.api._v1.estimator"
 _V2 = "tensorflow_estimator.python.estimator.api._v2.estimator"
@@ -52,7 +53,7 @@ def _api_modules(path, module_names):
     return {id(m): m for m in candidates if m is not None}.values()
 
 
-def install(prepare):
+def install(prepare: Callable[[], None]) -> None:
     """Attach one lazy API per target to each of its modules that has none yet; safe to repeat."""
     for (path, module_names), target in _TARGETS.items():
         lazy = LazyEstimatorAPI(target, prepare)

@@ -9,6 +9,7 @@ one, on a single machine and on a cluster's master alike.
 
 import math
 import time
+from typing import Optional, Tuple
 
 from compat.errors import ExperimentError
 
@@ -76,7 +77,7 @@ class Experiment:
         return self._eval_steps
 
     # -- schedules ---------------------------------------------------------------------------
-    def train(self, delay_secs=None):
+    def train(self, delay_secs: Optional[float] = None):
         """Train to `train_steps`; in a cluster, start this task's server first and let worker i wait i * 5 s."""
         import tensorflow as tf
 
@@ -97,7 +98,7 @@ class Experiment:
             self._train_input_fn, max_steps=self._train_steps, hooks=hooks, saving_listeners=self._saving_listeners
         )
 
-    def evaluate(self, delay_secs=None, name=None):
+    def evaluate(self, delay_secs: Optional[float] = None, name: Optional[str] = None) -> dict:
         """Evaluate the latest checkpoint once, after `delay_secs` (default: eval_delay_secs)."""
         delay_secs = self._eval_delay_secs if delay_secs is None else delay_secs
         if delay_secs:
@@ -106,7 +107,7 @@ class Experiment:
             self._eval_input_fn, steps=self._eval_steps, hooks=self._eval_hooks, name=name or "one_pass"
         )
 
-    def train_and_evaluate(self):
+    def train_and_evaluate(self) -> Optional[Tuple[dict, list]]:
         """tf.estimator.train_and_evaluate: (metrics, export results) locally; a cluster task plays its role."""
         import tensorflow as tf
 
@@ -120,11 +121,11 @@ class Experiment:
         )
         return tf.estimator.train_and_evaluate(self._estimator, train_spec, eval_spec)
 
-    def run_std_server(self):
+    def run_std_server(self) -> None:
         """Serve this task of the cluster (a parameter server) until the process is stopped."""
         self._start_server().join()
 
-    def test(self):
+    def test(self) -> dict:
         """One training step and one evaluation step: a quick check that the experiment runs."""
         self._estimator.train(self._train_input_fn, steps=1, hooks=self._train_monitors)
         return self._estimator.evaluate(self._eval_input_fn, steps=1, hooks=self._eval_hooks, name="one_pass")

@@ -7,6 +7,8 @@ Without `schedule`, the task type in the run config (from TF_CONFIG) picks it, a
 no cluster or master -> train_and_evaluate, worker -> train, ps -> run_std_server.
 """
 
+from typing import Callable, Optional
+
 from compat.errors import ExperimentError
 from compat.learn._experiment import SCHEDULES, Experiment
 
@@ -44,7 +46,8 @@ def _experiment(experiment_fn, output_dir, run_config, hparams):
     return experiment
 
 
-def run(experiment_fn, output_dir=None, schedule=None, run_config=None, hparams=None):
+def run(experiment_fn: Callable, output_dir: Optional[str] = None, schedule: Optional[str] = None, run_config=None,
+        hparams=None):
     """Build the experiment and run its `schedule` (default from the task type); return what it returns."""
     experiment = _experiment(experiment_fn, output_dir, run_config, hparams)
     schedule = schedule or default_schedule(experiment.estimator.config)

@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 
-import compat
+import compat  # noqa: F401 - tf.estimator on TF 2.21, legacy Keras for tf.compat.v1.layers
 import tensorflow as tf
 
 from compat import slim
