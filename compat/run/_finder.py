@@ -98,6 +98,10 @@ def face_import(name: str, fromlist=()):
     for module in _parents(name):
         if names.is_removed_module(module):
             raise _missing_module(f"{name}.{fromlist[0]}" if len(fromlist or ()) == 1 else name)
+    if not _face.targets_of(name):  # tf.contrib: a name the table lacks is gone, known before importing TensorFlow
+        for item in fromlist or ():
+            if names.is_removed_module(f"{name}.{item}") and f"{name}.{item}" not in names.SYMBOLS:
+                raise _missing_module(f"{name}.{item}")
     module = importlib.import_module(_face.PREFIX + name)
     if not fromlist:
         return sys.modules[_face.PREFIX + names.TF]

@@ -1,0 +1,132 @@
+"""`uai-run`: a program runs as `python script.py` would; the user's `tensorflow` is TF1's, libraries keep theirs.
+
+Each case is a real process (`python -m compat.run`, the same entry point as the `uai-run` script);
+the ones that need no TensorFlow import run first and take a fraction of a second each.
+"""
+
+import json
+import signal
+import sys
+import textwrap
+
+import pytest
+
+from tests.codemods import _runs
+from tests.conftest import assert_one_line_error
+
+UAI_RUN = [sys.executable, "-m", "compat.run"]
+
+
+def _write(folder, name, source):
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(source))
+    return path
+
+
+def _tf_free_lines(stderr):
+    """stderr without the lines TensorFlow's C++ runtime logs at import (TF_CPP_MIN_LOG_LEVEL keeps some on 2.21)."""
+    noise = ("WARNING: All log messages before absl::InitializeLog()", "I0000 ", "W0000 ", "E0000 ")
+    return [line for line in stderr.strip().splitlines() if not line.startswith(noise)]
+
+
+def test_runs_as_main_with_its_argv_its_folder_first_on_the_path_and_its_exit_code(tmp_path):
+    script = _write(tmp_path / "prog", "main.py", """
+        import json, sys
+        import helper  # a sibling module: found because the script's folder is first on sys.path
+        print(json.dumps({"name": __name__, "argv": sys.argv, "path0": sys.path[0], "helper": helper.VALUE}))
+        sys.exit(3)
+    """)
+    _write(tmp_path / "prog", "helper.py", "VALUE = 'sibling'\n")
+    _write(tmp_path / "pkg", "__init__.py", "")
+    _write(tmp_path / "pkg", "mod.py", """
+        import json, sys
+        print(json.dumps({"name": __name__, "argv": sys.argv[1:]}))
+        raise SystemExit("failed: message to stderr")
+    """)
+    results = _runs.run_all({
+        "script": [*UAI_RUN, str(script), "a", "--flag=1"],
+        "module": [*UAI_RUN, "-m", "pkg.mod", "x", "-y"],
+    }, tmp_path)
+    ran = json.loads(results["script"].stdout)
+    assert results["script"].returncode == 3, results["script"].stderr
+    assert ran == {"name": "__main__", "argv": [str(script), "a", "--flag=1"], "path0": str(script.parent), "helper": "sibling"}
+    module = results["module"]
+    assert module.returncode == 1 and module.stderr.strip() == "failed: message to stderr", module.stderr
+    assert json.loads(module.stdout) == {"name": "__main__", "argv": ["x", "-y"]}
+
+
+def test_a_signal_that_kills_the_program_kills_uai_run_the_same_way(tmp_path):
+    script = _write(tmp_path, "killed.py", "import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\n")
+    results = _runs.run_all({"python": [sys.executable, str(script)], "uai-run": [*UAI_RUN, str(script)]}, tmp_path)
+    assert results["python"].returncode == -signal.SIGTERM
+    assert results["uai-run"].returncode == results["python"].returncode
+
+
+def test_usage_mistakes_are_one_line(tmp_path):
+    results = _runs.run_all({"none": UAI_RUN, "missing": [*UAI_RUN, str(tmp_path / "absent.py")]}, tmp_path)
+    assert_one_line_error(results["missing"], "absent.py: no such file")
+    assert results["none"].returncode == 2 and "the script to run is missing" in results["none"].stderr
+
+
+@pytest.mark.parametrize("line", [
+    "from tensorflow.contrib import seq2seq",
+    "import tensorflow.contrib.seq2seq as seq2seq",
+    "from tensorflow.contrib.seq2seq import BasicDecoder",
+])
+def test_importing_a_removed_module_is_one_line_naming_file_line_and_the_manual_step(tmp_path, line):
+    script = _write(tmp_path, "old.py", f"import os\n{line}\n")
+    result = _runs.run([*UAI_RUN, str(script)], tmp_path)
+    # decided before TensorFlow is imported: nothing else on stderr
+    assert_one_line_error(result, "tf.contrib.seq2seq")
+    assert f"({script}:2)" in result.stderr and "tf.contrib was removed in TensorFlow 2" in result.stderr
+
+
+def test_libraries_get_the_real_tensorflow_and_the_user_the_tf1_face_also_with_tf1_everywhere(tmp_path):
+    # a folder named site-packages is where installed libraries live: its modules are not the user's
+    library = tmp_path / "lib" / "site-packages"
+    _write(library, "thirdparty.py", "import tensorflow as tf\n")
+    script = _write(tmp_path, "user.py", """
+        import json, sys
+        import tensorflow as tf
+        sys.path.insert(0, LIBRARY)
+        import thirdparty
+        real = sys.modules["tensorflow"]
+        print(json.dumps({
+            "user_is_real": tf is real,
+            "library_is_real": thirdparty.tf is real,
+            "user_has_session": hasattr(tf, "Session"),
+            "graph_mode": not tf.executing_eagerly(),
+            "dimension_value": tf.placeholder(tf.float32, [None, 3]).shape[-1].value,
+            "slim_conv2d": tf.contrib.slim.conv2d.__module__,
+        }))
+    """.replace("LIBRARY", repr(str(library))))
+    commands = {"default": [*UAI_RUN, str(script)], "everywhere": [*UAI_RUN, "--tf1-everywhere", str(script)]}
+    results = _runs.run_all(commands, tmp_path)
+    for result in results.values():
+        assert result.returncode == 0, result.stderr[-3000:]
+    default = json.loads(results["default"].stdout.splitlines()[-1])
+    assert default == {"user_is_real": False, "library_is_real": True, "user_has_session": True,
+                       "graph_mode": True, "dimension_value": 3, "slim_conv2d": "tf_slim.layers.layers"}
+    everywhere = json.loads(results["everywhere"].stdout.splitlines()[-1])
+    assert everywhere["library_is_real"] is False and everywhere["user_is_real"] is False
+
+
+def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_path):
+    script = _write(tmp_path, "attr.py", """
+        import tensorflow as tf
+        ok = hasattr(tf.contrib, "seq2seq")  # a probe is an ordinary AttributeError
+        print("probe", ok)
+        decoder = tf.contrib.seq2seq.BasicDecoder
+    """)
+    result = _runs.run([*UAI_RUN, "--explain", str(script)], tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-3000:]
+    assert "probe False" in result.stdout
+    lines = _tf_free_lines(result.stderr)
+    report = json.loads("\n".join(lines[:-1]))  # --explain's report, then the error line
+    assert report["exit_code"] == 2 and report["mode"] == "run"
+    assert lines[-1].endswith(
+        f"error: tf.contrib.seq2seq is not available on this TensorFlow ({script}:5); uai-migrate: "
+        "tf.contrib was removed in TensorFlow 2: use the TF2 or tf_slim equivalent of tf.contrib.seq2seq "
+        "(see the TF 2 migration guide, 'contrib' section), or keep this file on TensorFlow 1"
+    )
