@@ -33,6 +33,7 @@ class RunConfig:
     progress: bool = False
     max_file_size: int = 16 * MB
     file_rules: tuple = files.RULE_IDS  # the Dockerfile/requirements rules selected: other such files are only copied
+    code_rules: bool = True  # some code rule is selected: else Python files and notebooks are only copied
 
 
 class Interrupted(Exception):
@@ -169,7 +170,9 @@ def _checked(kind, data, outcome):
 
 def _migrated(item, config):
     """Is `item` migrated (else, under --out, only copied)?"""
-    return bool(item.kind) and (item.kind not in files.KINDS or files.KINDS[item.kind].ID in config.file_rules)
+    if item.kind in files.KINDS:
+        return files.KINDS[item.kind].ID in config.file_rules
+    return bool(item.kind) and config.code_rules
 
 
 def run(config: RunConfig, progress=None) -> Report:

@@ -93,21 +93,22 @@ def _interrupted(signum, _frame):
 
 
 def _options(args):
-    """(Options for the code rules, the file rules selected) from --select/--ignore/--level."""
+    """(Options for the code rules, the file rules selected, whether any code rule runs) from
+    --select/--ignore/--level."""
     from codemods import files
     from codemods._engine import Options
-    from codemods.rules import BY_ID
+    from codemods.rules import BY_ID, select
 
     chosen, ignored = _split(args.select), _split(args.ignore)
     for rule_id in (*chosen, *ignored):
         if rule_id not in BY_ID and rule_id not in files.RULE_IDS:
             fail(f"unknown rule id {rule_id!r} (see --help for the rules)")
     code_select = tuple(r for r in chosen if r in BY_ID)
-    code_ignore = tuple(r for r in ignored if r in BY_ID)
-    if chosen and not code_select:  # only file rules selected: no code rule runs
-        code_ignore = tuple(BY_ID)
+    options = Options(select=code_select, ignore=tuple(r for r in ignored if r in BY_ID), level=args.level)
+    # only file rules selected, or every code rule ignored: code files are not even parsed
+    code_rules = bool(select(options.select, options.ignore, options.level)) and not (chosen and not code_select)
     file_rules = tuple(r for r in files.RULE_IDS if (not chosen or r in chosen) and r not in ignored)
-    return Options(select=code_select, ignore=code_ignore, level=args.level), file_rules
+    return options, file_rules, code_rules
 
 
 def _explain(rule_id):
@@ -132,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     from codemods import _cache, _runner
     from codemods.formats import render
 
-    options, file_rules = _options(args)
+    options, file_rules, code_rules = _options(args)
     mode = "write" if args.write else "out" if args.out else "check" if args.check else "diff"
     config = _runner.RunConfig(
         paths=args.paths,
@@ -144,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         progress=sys.stderr.isatty() if args.progress is None else args.progress,
         max_file_size=int(args.max_file_size * _runner.MB),
         file_rules=file_rules,
+        code_rules=code_rules,
     )
     previous = signal.signal(signal.SIGTERM, _interrupted)  # SIGTERM ends a run as Ctrl-C does
     try:

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from codemods import _runner
-from codemods.files import dockerfile
-from tests.codemods.test_cli import TF1, TF1_MIGRATED, _tree
+from codemods.files import dockerfile, requirements
+from tests.codemods.test_cli import PY2, TF1, TF1_MIGRATED, _tree
 from tests.conftest import REPO
 from tests.codemods.test_safety_inputs import cli  # noqa: F401 - the in-process CLI fixture
 
@@ -79,13 +79,14 @@ def test_the_cli_finds_migrates_and_selects_dockerfiles_and_requirements_by_name
     image, pins = "FROM tensorflow/tensorflow:1.15.0\n", "tensorflow==1.15.0\n"
     names = ("Dockerfile", "Dockerfile.train", "gpu.Dockerfile", "requirements-dev.txt", "env/requirements.txt")
     tree = _tree(tmp_path / "src", {**{n: pins if "requirements" in n else image for n in names},
-                                    "notes.txt": pins, "train.py": TF1})
+                                    "notes.txt": pins, "train.py": TF1, "old.py": PY2})
     code, out, _ = cli("--select", "requirements-pins", "--write", tree)
     assert code == 1, out  # the no-deps step is reported
+    assert "old.py" not in out  # no code rule selected: the Python 2 file is not even parsed
     for name in ("requirements-dev.txt", "env/requirements.txt"):
         assert (tree / name).read_text() == "tensorflow==2.21.0\n", name
     assert (tree / "Dockerfile").read_text() == image and (tree / "train.py").read_text() == TF1
-    code, out, _ = cli("--ignore", "requirements-pins", "--write", tree)
+    code, out, _ = cli("--ignore", "requirements-pins", "--ignore", "py2-port", "--write", tree)
     assert code == 1, out
     for name in ("Dockerfile", "Dockerfile.train", "gpu.Dockerfile"):
         assert (tree / name).read_text() == "FROM tensorflow/tensorflow:2.21.0\n", name
@@ -107,3 +108,19 @@ def test_every_official_tf1_tag_moves_to_the_runtime_keeping_gpu_and_jupyter(min
     kept = [f for f in ("gpu", "jupyter") if f in flavours]
     assert new == f"FROM tensorflow/tensorflow:{'-'.join(['2.21.0', *kept])}\n"
     assert dockerfile.migrate_text(new) == (new, [])  # idempotent
+
+
+_PIECES = st.sampled_from([
+    "FROM ", "RUN ", "pip install ", "tensorflow==1.15 ", "tensorflow/tensorflow:1.15.0-gpu-py3", "\\\n", "\n", " ",
+    "# ", " AS b", "--platform=x ", "'", '"', "[", "@sha256:0", ":", "tf-slim<1", "\r", "\t", "ARG ", "${X}",
+    "--hash=x", "-r ", ";", "\x00", "\u00e9", "ENTRYPOINT [", "ONBUILD RUN ",
+])
+
+
+@given(st.lists(_PIECES, max_size=30).map("".join))
+def test_any_text_migrates_without_raising_still_parses_and_is_idempotent(text):
+    for module in (dockerfile, requirements):
+        new, _ = module.migrate_text(text)
+        if module.parses(text.encode()):
+            assert module.parses(new.encode())
+        assert module.migrate_text(new)[0] == new

@@ -78,3 +78,10 @@ def test_text_ends_with_a_table_per_rule_and_quiet_keeps_only_it(cli, tree):
         mine = [e for e in entries if e["rule"] == rule]
         assert rows[rule] == ["safe", str(len(mine)), str(sum("manual" in e for e in mine))], rule
     assert table.splitlines()[-1].startswith("3 files scanned, 2 would change")
+
+
+def test_sarif_uris_of_relative_paths_are_relative_references(cli, tree):
+    code, out, _ = cli("--format", "sarif", "src", cwd=tree.parent)
+    results = json.loads(out)["runs"][0]["results"]
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    assert uris == {"src/contrib.py", "src/train.py", "src/requirements.txt"}
