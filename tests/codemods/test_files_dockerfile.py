@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from codemods import _runner
+from codemods._report import Outcome
 from codemods.files import dockerfile, requirements
 from tests.codemods.test_cli import PY2, TF1, TF1_MIGRATED, _tree
 from tests.conftest import REPO
@@ -73,6 +74,9 @@ def test_the_runner_reads_back_dockerfiles_with_the_same_parser():
     assert _runner._parses("dockerfile", b"FROM python:3.11-slim\nRUN true\n")
     assert not _runner._parses("dockerfile", b"FROM\nRUN true\n")
     assert not _runner._parses("dockerfile", b"FROMM python\n")
+    # a migration that no longer parses is never written: the file is reported and left
+    checked = _runner._checked("dockerfile", b"FROM python:3.11\n", Outcome(b"FROM\n", []))
+    assert checked.new is None and checked.skipped and checked.entries[0].severity == "error"
 
 
 def test_the_cli_finds_migrates_and_selects_dockerfiles_and_requirements_by_name(tmp_path, cli):
