@@ -94,7 +94,7 @@ RULES = {
     "tensorflow.contrib.slim": "contrib-slim",
     "tensorflow.contrib.layers": "contrib-slim",
     "tensorflow.contrib.framework": "contrib-slim",
-    "tensorflow.examples.tutorials": "tutorials-mnist",
+    "tensorflow.examples.tutorials": "contrib-equivalents",
 }
 
 PASS_THROUGH = (
