@@ -3,13 +3,12 @@
 import ast
 import codecs
 import dataclasses
-import difflib
 import re
 
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from codemods import _names, _python2, _source, files
+from codemods import _diff, _names, _python2, _source, files
 from codemods._apply import apply_rules, claims_of
 from codemods._report import PARSE, Entry, Outcome
 from codemods.rules import select
@@ -29,12 +28,6 @@ class Options:
     select: tuple = ()
     ignore: tuple = ()
     level: str = "safe"
-
-
-def _diff(old, new):
-    lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), "a", "b")
-    body = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
-    return body.split("\n", 2)[2]  # the caller writes the ---/+++ header with the path
 
 
 def _syntax_entry(err, what="file"):
@@ -125,7 +118,7 @@ def migrate_python(data, options):
         return Outcome(None, [entry], skipped=True)
     if new_text == text:
         return Outcome(None, entries)
-    return Outcome(_source.encode(new_text, encoding), entries, [("", _diff(text, new_text))])
+    return Outcome(_source.encode(new_text, encoding), entries, [("", _diff.unified(text, new_text))])
 
 
 def _parse_cell(text):
@@ -164,7 +157,7 @@ def migrate_notebook(data, options):
         new_text = _source.unmask_magics(new_masked, saved)
         if new_text != text:
             _source.set_cell_text(cell, new_text)
-            diffs.append((f" [cell {index}]", _diff(text, new_text)))
+            diffs.append((f" [cell {index}]", _diff.unified(text, new_text)))
     if not diffs:
         return Outcome(None, entries)
     return Outcome(_source.dump_notebook(notebook, data), entries, diffs)

@@ -1,11 +1,11 @@
 """What the file migrations share: the supported runtime's pins, text decoding and the diff."""
 
-import difflib
 import re
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
+from codemods import _diff
 from codemods._report import PARSE, Entry, Outcome
 
 # The tf2 runtime uai-compat supports: requirements/tf2.txt and requirements/tf2-nodeps.txt
@@ -20,13 +20,6 @@ TENSORFLOW = ("tensorflow", "tensorflow-cpu", "tensorflow-gpu")
 _OLD_TF = [f"1.{minor}.{patch}" for minor in range(16) for patch in range(6)] + [f"2.0.{p}" for p in range(5)]
 # Cheap test before parsing: a file naming none of these has nothing to migrate.
 PREFILTER = re.compile(rb"tensorflow|tf[-_]slim|tf[-_]keras", re.IGNORECASE)
-
-
-def diff(old: str, new: str) -> str:
-    """A unified diff body without the ---/+++ header (the runner writes it with the path)."""
-    lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), "a", "b")
-    body = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
-    return body.split("\n", 2)[2]
 
 
 def decode(data: bytes) -> str | None:
@@ -44,7 +37,7 @@ def not_utf8() -> Outcome:
 def outcome(text: str, new: str, entries: list) -> Outcome:
     if new == text:
         return Outcome(None, entries)
-    return Outcome(new.encode("utf-8"), entries, [("", diff(text, new))])
+    return Outcome(new.encode("utf-8"), entries, [("", _diff.unified(text, new))])
 
 
 def parse_requirement(text: str) -> Requirement | None:

@@ -120,7 +120,7 @@ def test_a_rerun_comes_from_the_cache(tmp_path, migrate):
 
 
 def test_the_cache_key_changes_with_the_rules_code_and_their_derived_tables(tmp_path):
-    # A regenerated rules/tf_api.json changes what the rules do as much as an edited rule:
+    # A regenerated tables/tf_api.json changes what the rules do as much as an edited rule:
     # results cached under the old table must not be served.
     package = tmp_path / "codemods"
     shutil.copytree(os.path.dirname(_cache.__file__), package, ignore=shutil.ignore_patterns("__pycache__"))
@@ -133,7 +133,7 @@ def test_the_cache_key_changes_with_the_rules_code_and_their_derived_tables(tmp_
 
     original = fingerprint()
     assert original == fingerprint()
-    for edited in (package / "rules" / "tf_api.json", package / "rules" / "slim.py"):
+    for edited in (package / "tables" / "tf_api.json", package / "rules" / "slim.py"):
         text = edited.read_text()
         edited.write_text(text + "\n")
         assert fingerprint() != original, edited.name
