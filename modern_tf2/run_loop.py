@@ -9,7 +9,7 @@ MultiWorkerMirrored (workers, no ps); ParameterServer (the chief schedules steps
 task only evaluates the checkpoints the chief writes.
 
 Why a custom loop and not Keras `fit`: Keras 3 `fit` fails under MultiWorkerMirrored and
-ParameterServer (shared/spec/traps.md); tf-keras `fit` works, but needs a `DatasetCreator`
+ParameterServer (docs/traps.md); tf-keras `fit` works, but needs a `DatasetCreator`
 under PS and a `BackupAndRestore` callback whose folder layout differs from the
 `CheckpointManager` one the evaluator, the export and a restarted chief read. One loop,
 `Trainer.distributed_step` either called (synchronous strategies) or scheduled (PS), runs

@@ -1,4 +1,4 @@
-"""compat.data: the generator writes the spec's schema, the reader reads it back, bad input is named."""
+"""compat.data: the generator writes the ImageNet schema, the reader reads it back, bad input is named."""
 
 import compat  # noqa: F401
 

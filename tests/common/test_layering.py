@@ -10,7 +10,6 @@ closes a loop as soon as the function runs.
 import ast
 import pathlib
 
-
 REPO = pathlib.Path(__file__).resolve().parents[2]
 PACKAGES = ("compat", "codemods", "legacy_tf1", "modern_tf2", "uaitrain")
 SHARED = ("compat.models", "compat.data", "compat.training")

@@ -9,7 +9,7 @@ import json
 
 from compat.models import slim_zoo
 
-# The nets issue 4 lists (tf-slim 1.1.0 ships no mobilenet); the rest of the zoo is built only.
+# The nets the platform's slim users train (tf-slim 1.1.0 ships no mobilenet); the rest of the zoo is built only.
 TRAINED = ("inception_v3", "resnet_v1_50", "resnet_v2_50", "vgg_16", "vgg_19")
 PROGRAM = """
     import json
