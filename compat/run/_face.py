@@ -110,7 +110,7 @@ class Face(types.ModuleType):
         return _MISSING, None
 
     def __getattr__(self, attr):
-        if attr.startswith("__") and attr not in _DUNDERS or attr.startswith("_tf1_"):
+        if (attr.startswith("__") and attr not in _DUNDERS) or attr.startswith("_tf1_"):
             raise AttributeError(attr)
         value, source = self._resolve(attr)
         full = f"{self._tf1_path}.{attr}"

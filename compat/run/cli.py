@@ -69,6 +69,9 @@ def main(argv=None) -> int:
         code, error = _exit_code(exit_.code), exit_
     except CompatError as err:
         code, error = 2, err
+    except BaseException:
+        code = 1  # a traceback follows, as python would print it; the report still says it failed
+        raise
     finally:
         if args.explain or args.report:
             text = _explain.to_json(code)

@@ -130,3 +130,28 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
         "tf.contrib was removed in TensorFlow 2: use the TF2 or tf_slim equivalent of tf.contrib.seq2seq "
         "(see the TF 2 migration guide, 'contrib' section), or keep this file on TensorFlow 1"
     )
+
+
+def test_the_face_is_tf_compat_v1_name_for_name_and_every_table_target_exists_on_this_tensorflow(tmp_path):
+    script = _write(tmp_path, "api.py", """
+        import importlib, json, sys
+        import tensorflow as tf
+        from compat import tf1_names
+        from compat.run import _face
+
+        v1 = sys.modules["tensorflow"].compat.v1
+        differ = [n for n in dir(v1) if not n.startswith("_") and n not in ("app", "flags")
+                  and getattr(tf, n) is not getattr(v1, n)]
+        missing = []
+        targets = [*tf1_names.SYMBOLS.values(), *(t for ts in tf1_names.MODULES.values() for t in ts)]
+        for target in [*targets, *tf1_names.PACKAGES.values()]:
+            try:
+                _face.load(target)
+            except (ImportError, AttributeError) as error:
+                missing.append(f"{target}: {error}")
+        print(json.dumps({"checked": len(dir(v1)), "differ": differ, "missing": missing}))
+    """)
+    result = _runs.run([*UAI_RUN, str(script)], tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    found = json.loads(result.stdout.splitlines()[-1])
+    assert found["checked"] > 500 and found["differ"] == [] and found["missing"] == []
