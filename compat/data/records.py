@@ -1,4 +1,4 @@
-"""The ImageNet `tf.train.Example` schema (as TensorFlow's build_imagenet_data.py writes it), parsed and preprocessed."""
+"""The ImageNet `tf.train.Example` schema (as TensorFlow's build_imagenet_data.py writes it): parse, preprocess."""
 
 import tensorflow as tf
 

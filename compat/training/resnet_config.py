@@ -33,20 +33,13 @@ class ResNetConfig:
 
     @classmethod
     def from_flags(cls, values: Any) -> "ResNetConfig":
-        """From parsed `compat.training.resnet_flags` (FLAGS or any object with those attributes)."""
-        return cls(
-            resnet_size=values.resnet_size,
-            resnet_version=int(values.resnet_version),
-            num_classes=values.num_classes,
-            data_format=values.data_format,
-            batch_norm_decay=values.batch_norm_decay,
-            batch_norm_epsilon=values.batch_norm_epsilon,
-            image_size=values.image_size,
-            weight_decay=values.weight_decay,
-            momentum=values.momentum,
-            learning_rate=values.learning_rate,
-            batches_per_epoch=schedule.steps_per_epoch(values.train_images, values.train_batch_size),
-        )
+        """From parsed `compat.training.resnet_flags` (FLAGS or any object with those attributes).
+
+        Every field but the derived `batches_per_epoch` is the flag of the same name.
+        """
+        derived = {"batches_per_epoch": schedule.steps_per_epoch(values.train_images, values.train_batch_size)}
+        named = {field.name: getattr(values, field.name) for field in dataclasses.fields(cls) if field.name not in derived}
+        return cls(**dict(named, resnet_version=int(named["resnet_version"])), **derived)
 
     @classmethod
     def from_params(cls, params: dict) -> "ResNetConfig":
