@@ -57,7 +57,6 @@ class Cache:
             return Outcome(
                 new=new,
                 entries=[Entry.from_dict(e) for e in record["entries"]],
-                diffs=[tuple(d) for d in record["diffs"]],
                 skipped=record["skipped"],
             )
         except (OSError, ValueError, KeyError, TypeError, RecursionError, MemoryError):
@@ -69,7 +68,6 @@ class Cache:
             "new_sha256": _digest(outcome.new),
             "new": base64.b64encode(outcome.new).decode() if outcome.new is not None else None,
             "entries": [e.to_dict() for e in outcome.entries],
-            "diffs": outcome.diffs,
             "skipped": outcome.skipped,
         }
         path = self._path(key)

@@ -8,7 +8,7 @@ import re
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from codemods import _diff, _names, _python2, _source, files
+from codemods import _names, _python2, _source, files
 from codemods._apply import apply_rules, claims_of
 from codemods._report import PARSE, Entry, Outcome
 from codemods.rules import select
@@ -118,7 +118,7 @@ def migrate_python(data, options):
         return Outcome(None, [entry], skipped=True)
     if new_text == text:
         return Outcome(None, entries)
-    return Outcome(_source.encode(new_text, encoding), entries, [("", _diff.unified(text, new_text))])
+    return Outcome(_source.encode(new_text, encoding), entries)
 
 
 def _parse_cell(text):
@@ -150,17 +150,17 @@ def migrate_notebook(data, options):
             entries.append(dataclasses.replace(_syntax_entry(err, what="cell"), cell=index))
     # Cells share one namespace: `import tensorflow as tf` in one cell names `tf` in the others.
     table = _names.scan([tree for _, _, _, tree, _, _ in cells])
-    diffs = []
+    changed = False
     for index, cell, text, tree, masked, saved in cells:
         new_masked, cell_entries = _transform(masked, tree, table, options)
         entries.extend(dataclasses.replace(e, cell=index) for e in cell_entries)
         new_text = _source.unmask_magics(new_masked, saved)
         if new_text != text:
             _source.set_cell_text(cell, new_text)
-            diffs.append((f" [cell {index}]", _diff.unified(text, new_text)))
-    if not diffs:
+            changed = True
+    if not changed:
         return Outcome(None, entries)
-    return Outcome(_source.dump_notebook(notebook, data), entries, diffs)
+    return Outcome(_source.dump_notebook(notebook, data), entries)
 
 
 def migrate(kind, data, options):

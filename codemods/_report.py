@@ -50,7 +50,6 @@ class Outcome:
 
     new: bytes | None  # None: unchanged
     entries: list
-    diffs: list = dataclasses.field(default_factory=list)  # (suffix naming the part, unified diff body)
     skipped: bool = False
 
 

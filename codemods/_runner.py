@@ -13,7 +13,7 @@ import signal
 import stat
 import sys
 
-from codemods import _source, files
+from codemods import _diff, _source, files
 from codemods._cache import Cache
 from codemods._discover import OUT_MARKER, discover
 from codemods._report import CONFLICT, IO, PARSE, Entry, FileResult, Outcome, Report
@@ -223,7 +223,10 @@ def _finish(item, data, snapshot, outcome, config, cached):
     status = "skipped" if outcome.skipped else "changed" if outcome.new is not None else "unchanged"
     if data is None:
         status = "error" if any(e.severity == "error" for e in entries) else "skipped"
-    diff = "".join(f"--- {item.path}{part}\n+++ {item.path}{part}\n{body}" for part, body in outcome.diffs)
+    diff = ""
+    if config.mode in ("diff", "check") and outcome.new is not None:
+        parts = _diff.diffs_of(item.kind, data, outcome.new)
+        diff = "".join(f"--- {item.path}{part}\n+++ {item.path}{part}\n{body}" for part, body in parts)
     result = FileResult(item.path, status, entries, diff, cached)
     try:
         if config.mode == "write" and outcome.new is not None:

@@ -5,7 +5,6 @@ import re
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from codemods import _diff
 from codemods._report import PARSE, Entry, Outcome
 
 # The tf2 runtime uai-compat supports: requirements/tf2.txt and requirements/tf2-nodeps.txt
@@ -37,7 +36,7 @@ def not_utf8() -> Outcome:
 def outcome(text: str, new: str, entries: list) -> Outcome:
     if new == text:
         return Outcome(None, entries)
-    return Outcome(new.encode("utf-8"), entries, [("", _diff.unified(text, new))])
+    return Outcome(new.encode("utf-8"), entries)
 
 
 def parse_requirement(text: str) -> Requirement | None:
