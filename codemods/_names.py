@@ -130,14 +130,13 @@ class _ModuleLevel(ast.NodeVisitor):
 
     def visit_Assign(self, node):
         self.visit(node.value)
-        dotted = _dotted(node.value)
-        head, _, rest = (dotted or "").partition(".")
+        first, _, rest = (_dotted(node.value) or "").partition(".")
         # `tf = tf.compat.v1` keeps a TensorFlow binding; anything else (`__import__("numpy")`) ends it
-        source = self.current.get(head)
+        source = self.current.get(first)
         qualified = (f"{source}.{rest}" if rest else source) if source else None
         for target in node.targets:
             for name in ast.walk(target):
-                if isinstance(name, ast.Name):
+                if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):  # not `a[tf] = ...`
                     self._bind(name.id, qualified)
 
     def visit_Name(self, node):
