@@ -52,20 +52,19 @@ class FaceLoader(importlib.abc.Loader):
             module.__path__ = []
             return
         path = module._tf1_path
+        if path == names.TF:
+            activate_tf1()  # before any target is loaded: compat's fixes go first
         if names.is_removed_module(path) or not (module._targets() or names.has_entries_below(path)):
             raise _missing_module(path)
-        if path == names.TF:
-            activate_tf1()
-        elif path in names.SYMBOLS or (names.move_package(path) and not names.has_entries_below(path)):
+        if path in names.SYMBOLS or (names.move_package(path) and not names.has_entries_below(path)):
             # `import tensorflow.python.platform.flags as f`, `import tensorflow.contrib.slim.nets.resnet_v1`:
             # the module is the new one itself (the import system returns what sys.modules holds after exec)
             target = names.SYMBOLS.get(path) or names.move_package(path)
             sys.modules[module.__name__] = _face.load(target)
             _explain.note(names.rule_for(path), f"import {_face.short(path)} -> {target}")
-        elif path in names.MODULES:
+        elif path in names.MODULES and path != names.TF and _face.targets_of(path):
             targets = ", ".join(_face.short(t.replace(":", ".")) for t in _face.targets_of(path))
-            if targets:
-                _explain.note(names.rule_for(path), f"import {_face.short(path)} -> {targets}")
+            _explain.note(names.rule_for(path), f"import {_face.short(path)} -> {targets}")
 
 
 class FaceFinder(importlib.abc.MetaPathFinder):
@@ -87,7 +86,10 @@ def _missing_module(path: str) -> _face.MissingTF1Module:
 
 
 def _wants_face(globals_) -> bool:
-    filename = (globals_ or {}).get("__file__")
+    globals_ = globals_ or {}
+    if globals_.get("__name__", "").partition(".")[0] in _where.INTERNAL_PACKAGES:
+        return False  # TensorFlow's own imports, by the thousand: decided without touching the file system
+    filename = globals_.get("__file__")
     if _state["everywhere"]:
         return not (filename and _where.is_internal(filename))
     return _where.is_user(filename)

@@ -50,8 +50,11 @@ def is_user(filename) -> bool:
     """Is `filename` (a code object's or module's file) the user's own code?"""
     if not filename or filename.startswith("<"):
         return False  # frozen import machinery, exec'd strings
+    installed = (os.sep + "site-packages" + os.sep, os.sep + "dist-packages" + os.sep)
+    if any(folder in filename for folder in installed):
+        return False  # most files asked about: no file-system call
     real = os.path.realpath(filename)
-    if os.sep + "site-packages" + os.sep in real or os.sep + "dist-packages" + os.sep in real:
+    if any(folder in real for folder in installed):
         return False
     return not real.startswith(_library_dirs()) and not is_internal(filename)
 
