@@ -1,4 +1,5 @@
-"""Python 2 idioms in files Python 3 parses: `xrange`, `d.iteritems()` / `itervalues()` / `iterkeys()`.
+"""Python 2 idioms in files Python 3 parses: `xrange`, `d.iteritems()` / `itervalues()` / `iterkeys()`,
+Python 2 modules (`import cPickle` -> `import pickle as cPickle`, `urllib.urlretrieve` -> `urllib.request.urlretrieve`).
 
 `xrange` is rewritten only when the module does not define it. Files Python 3 cannot parse at all
 are ported before any rule runs, when this rule is selected (codemods/_python2.py).
@@ -8,11 +9,19 @@ import libcst as cst
 
 from codemods import _python2
 from codemods._rule import Rule
+from codemods.rules._syntax import InsideImport, dotted, head_name
 
 ITER_METHODS = {"iteritems": "items", "itervalues": "values", "iterkeys": "keys"}
+MODULES = {"cPickle": "pickle"}  # Python 2 module -> the Python 3 one with the same API
+# Python 2's urllib functions -> the Python 3 submodule that has them (as 2to3's fix_urllib)
+URLLIB = {
+    **{name: "request" for name in ("urlretrieve", "urlopen", "urlcleanup", "pathname2url", "url2pathname")},
+    **{name: "parse" for name in ("urlencode", "quote", "quote_plus", "unquote", "unquote_plus")},
+}
+URLLIB_NAMES = frozenset(f"urllib.{name}" for name in URLLIB)
 
 
-class Py2Rule(Rule):
+class Py2Rule(InsideImport, Rule):
     ID = _python2.ID
     DESCRIPTION = "Python 2 files ported to Python 3 first (fissix); xrange/iteritems in Python 3-parseable files."
 
@@ -29,3 +38,44 @@ class Py2Rule(Rule):
             self.report(original_node, f".{func.attr.value}() -> .{new}()")
             return updated_node.with_changes(func=func.with_changes(attr=cst.Name(new)))
         return updated_node
+
+    def leave_Import(self, original_node, updated_node):
+        updated_node = super().leave_Import(original_node, updated_node)
+        names = []
+        for alias in updated_node.names:
+            old = alias.evaluated_name
+            if old in MODULES:
+                self.report(original_node, f"import {old} -> import {MODULES[old]} (Python 3)")
+                asname = alias.asname or cst.AsName(name=cst.Name(old))
+                alias = alias.with_changes(name=cst.Name(MODULES[old]), asname=asname)
+            names.append(alias)
+        return updated_node.with_changes(names=names)
+
+    def leave_ImportFrom(self, original_node, updated_node):
+        updated_node = super().leave_ImportFrom(original_node, updated_node)
+        module = updated_node.module
+        if not updated_node.relative and isinstance(module, cst.Name) and module.value in MODULES:
+            self.report(original_node, f"from {module.value} -> from {MODULES[module.value]} (Python 3)")
+            return updated_node.with_changes(module=cst.Name(MODULES[module.value]))
+        if isinstance(module, cst.Name) and module.value == "urllib" and not isinstance(updated_node.names, cst.ImportStar):
+            homes = {URLLIB.get(alias.evaluated_name) for alias in updated_node.names}
+            if len(homes) == 1 and None not in homes:
+                new = f"urllib.{homes.pop()}"
+                self.report(original_node, f"from urllib import ... -> from {new} import ... (Python 3)")
+                return updated_node.with_changes(module=dotted(new))
+            if homes - {None}:
+                self.report(original_node, "from urllib import ... mixes names of urllib.request and urllib.parse",
+                            severity="warning", manual="import each from urllib.request or urllib.parse")
+        return updated_node
+
+    def leave_Attribute(self, original_node, updated_node):
+        if self.in_import:
+            return updated_node
+        name = self.match(original_node, URLLIB_NAMES)
+        if name is None:
+            return updated_node
+        attr = name.rpartition(".")[2]
+        submodule = f"urllib.{URLLIB[attr]}"
+        self.add_needed_import(submodule)
+        self.report(original_node, f"{name} -> {submodule}.{attr} (Python 3)")
+        return dotted(f"{head_name(original_node)}.{URLLIB[attr]}.{attr}")

@@ -72,3 +72,41 @@ class TestPy2Rule(RuleTest):
             pairs = d.iteritems(sort=True)
         """
         self.assertCodemod(source, source)
+
+
+class TestPy2ModulesRule(RuleTest):
+    TRANSFORM = Py2Rule
+
+    def test_python2_modules_python3_parses(self):
+        before = """
+            import cPickle
+            import cPickle as pickle_
+            from cPickle import load
+            from urllib import urlopen, urlretrieve
+            import urllib
+            urllib.urlretrieve(url, path)
+            query = urllib.urlencode({"a": 1})
+        """
+        after = """
+            import pickle as cPickle
+            import pickle as pickle_
+            from pickle import load
+            from urllib.request import urlopen, urlretrieve
+            import urllib
+            import urllib.request
+            import urllib.parse
+
+            urllib.request.urlretrieve(url, path)
+            query = urllib.parse.urlencode({"a": 1})
+        """
+        self.assertCodemod(before, after)
+
+    def test_must_not_fire_on_python3_urllib_or_a_local_urllib(self):
+        source = """
+            import urllib.request
+            urllib.request.urlretrieve(url, path)
+
+            def f(urllib):
+                return urllib.urlretrieve(u, p)
+        """
+        self.assertCodemod(source, source)
