@@ -22,7 +22,7 @@ import tensorflow as tf
 from compat import slim
 
 VOCAB, SEQ, HIDDEN, HEADS, CLASSES = 16, 8, 16, 2, 2
-TRAIN_BATCH, EVAL_BATCH, PREDICT_BATCH, EXAMPLES, STEPS = 8, 8, 4, 64, 30
+TRAIN_BATCH, EVAL_BATCH, PREDICT_BATCH, EXAMPLES, STEPS = 8, 8, 4, 64, 40
 
 
 def generated_examples(seed):
@@ -133,7 +133,7 @@ def main(output_dir):
     run_config = tpu.RunConfig(
         cluster=None, master=None, model_dir=output_dir, save_checkpoints_steps=STEPS, tf_random_seed=1,
         tpu_config=tpu.TPUConfig(iterations_per_loop=10, num_shards=8, per_host_input_for_training=is_per_host))
-    estimator = tpu.TPUEstimator(use_tpu=use_tpu, model_fn=model_fn_builder(1e-2, use_tpu), config=run_config,
+    estimator = tpu.TPUEstimator(use_tpu=use_tpu, model_fn=model_fn_builder(5e-3, use_tpu), config=run_config,
                                  train_batch_size=TRAIN_BATCH, eval_batch_size=EVAL_BATCH,
                                  predict_batch_size=PREDICT_BATCH)
     estimator.train(input_fn_builder(1, is_training=True, drop_remainder=True), max_steps=STEPS)
