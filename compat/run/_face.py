@@ -110,6 +110,8 @@ class Face(types.ModuleType):
         return _MISSING, None
 
     def __getattr__(self, attr):
+        if attr == "__all__":  # `from tensorflow import *`: TF1's public names
+            return sorted({n for _, module in self._targets() for n in dir(module) if not n.startswith("_")})
         if (attr.startswith("__") and attr not in _DUNDERS) or attr.startswith("_tf1_"):
             raise AttributeError(attr)
         value, source = self._resolve(attr)

@@ -132,13 +132,14 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
     )
 
 
-def test_the_face_is_tf_compat_v1_name_for_name_and_every_table_target_exists_on_this_tensorflow(tmp_path):
+def test_the_face_is_tf_compat_v1_name_for_name_star_import_included_and_every_table_target_exists(tmp_path):
     script = _write(tmp_path, "api.py", """
         import importlib, json, sys
         import tensorflow as tf
         from compat import tf1_names
         from compat.run import _face
 
+        import star_import
         v1 = sys.modules["tensorflow"].compat.v1
         differ = [n for n in dir(v1) if not n.startswith("_") and n not in ("app", "flags")
                   and getattr(tf, n) is not getattr(v1, n)]
@@ -149,9 +150,11 @@ def test_the_face_is_tf_compat_v1_name_for_name_and_every_table_target_exists_on
                 _face.load(target)
             except (ImportError, AttributeError) as error:
                 missing.append(f"{target}: {error}")
-        print(json.dumps({"checked": len(dir(v1)), "differ": differ, "missing": missing}))
+        star = star_import.Session is v1.Session and star_import.placeholder is v1.placeholder
+        print(json.dumps({"checked": len(dir(v1)), "differ": differ, "missing": missing, "star": star}))
     """)
+    _write(tmp_path, "star_import.py", "from tensorflow import *  # noqa: F403\n")
     result = _runs.run([*UAI_RUN, str(script)], tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     found = json.loads(result.stdout.splitlines()[-1])
-    assert found["checked"] > 500 and found["differ"] == [] and found["missing"] == []
+    assert found["checked"] > 500 and found["differ"] == [] and found["missing"] == [] and found["star"]
