@@ -132,7 +132,7 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
     )
 
 
-def test_the_face_is_tf_compat_v1_name_for_name_star_import_included_and_every_table_target_exists(tmp_path):
+def test_the_face_is_tf_compat_v1_name_for_name_contrib_at_its_new_homes_and_every_table_target_exists(tmp_path):
     script = _write(tmp_path, "api.py", """
         import importlib, json, sys
         import tensorflow as tf
@@ -140,7 +140,29 @@ def test_the_face_is_tf_compat_v1_name_for_name_star_import_included_and_every_t
         from compat.run import _face
 
         import star_import
+        import tensorflow.contrib.slim as slim
+        import tensorflow.python.platform.flags as platform_flags
+        from tensorflow.contrib import rnn
+        from tensorflow.contrib.learn.python.learn import run_config
+        from tensorflow.contrib.slim.nets import resnet_v1
+        from tensorflow.examples.tutorials.mnist import input_data
+        import compat.flags, compat.hparams, compat.learn.run_config, compat.slim, compat.tutorials.mnist.input_data
+        import tf_slim.nets
+
         v1 = sys.modules["tensorflow"].compat.v1
+        homes = {  # the TF1 spelling -> where the table says it lives now
+            "slim": slim.conv2d is compat.slim.conv2d,
+            "platform_flags": platform_flags is compat.flags and tf.app.flags is compat.flags,
+            "rnn": rnn.BasicLSTMCell is v1.nn.rnn_cell.BasicLSTMCell and rnn.static_rnn is v1.nn.static_rnn,
+            "run_config": run_config is compat.learn.run_config,
+            "resnet_v1": resnet_v1 is tf_slim.nets.resnet_v1,
+            "input_data": input_data is compat.tutorials.mnist.input_data,
+            "tpu": tf.contrib.tpu.TPUEstimator is v1.estimator.tpu.TPUEstimator,
+            "data": tf.contrib.data.map_and_batch is v1.data.experimental.map_and_batch,
+            "cluster_resolver": tf.contrib.cluster_resolver.TFConfigClusterResolver
+                                is v1.distribute.cluster_resolver.TFConfigClusterResolver,
+            "hparams": tf.contrib.training.HParams is compat.hparams.HParams,
+        }
         differ = [n for n in dir(v1) if not n.startswith("_") and n not in ("app", "flags")
                   and getattr(tf, n) is not getattr(v1, n)]
         missing = []
@@ -151,10 +173,11 @@ def test_the_face_is_tf_compat_v1_name_for_name_star_import_included_and_every_t
             except (ImportError, AttributeError) as error:
                 missing.append(f"{target}: {error}")
         star = star_import.Session is v1.Session and star_import.placeholder is v1.placeholder
-        print(json.dumps({"checked": len(dir(v1)), "differ": differ, "missing": missing, "star": star}))
+        print(json.dumps({"checked": len(dir(v1)), "differ": differ, "missing": missing, "star": star, "homes": homes}))
     """)
     _write(tmp_path, "star_import.py", "from tensorflow import *  # noqa: F403\n")
     result = _runs.run([*UAI_RUN, str(script)], tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     found = json.loads(result.stdout.splitlines()[-1])
     assert found["checked"] > 500 and found["differ"] == [] and found["missing"] == [] and found["star"]
+    assert found["homes"] == {name: True for name in found["homes"]} and len(found["homes"]) == 10
