@@ -4,15 +4,18 @@ Each case is a real process (`python -m compat.run`, the same entry point as the
 the ones that need no TensorFlow import run first and take a fraction of a second each.
 """
 
+import importlib
 import json
 import signal
 import sys
 import textwrap
+import tomllib
 
 import pytest
 
+from compat.run import __main__ as as_module
 from tests.codemods import _runs
-from tests.conftest import assert_one_line_error
+from tests.conftest import REPO, assert_one_line_error
 
 UAI_RUN = [sys.executable, "-m", "compat.run"]
 
@@ -181,3 +184,9 @@ def test_the_face_is_tf_compat_v1_name_for_name_contrib_at_its_new_homes_and_eve
     found = json.loads(result.stdout.splitlines()[-1])
     assert found["checked"] > 500 and found["differ"] == [] and found["missing"] == [] and found["star"]
     assert found["homes"] == {name: True for name in found["homes"]} and len(found["homes"]) == 10
+
+
+def test_the_uai_run_console_script_is_the_same_entry_point_as_python_m_compat_run():
+    with open(f"{REPO}/pyproject.toml", "rb") as handle:
+        module, _, function = tomllib.load(handle)["project"]["scripts"]["uai-run"].partition(":")
+    assert getattr(importlib.import_module(module), function) is as_module.run
