@@ -46,7 +46,8 @@ def load(target: str):
     return value
 
 
-def _target_name(target: str) -> str:
+def target_name(target: str) -> str:
+    """`module:attribute.path` as people read it: `tf.compat.v1.nn.rnn_cell`."""
     return short(target.replace(":", "."))
 
 
@@ -94,13 +95,13 @@ class Face(types.ModuleType):
         full = f"{self._tf1_path}.{attr}"
         if full in names.SYMBOLS:
             target = names.SYMBOLS[full]
-            return load(target), _target_name(target)
+            return load(target), target_name(target)
         if full in names.MODULES or names.has_entries_below(full):
             return importlib.import_module(PREFIX + full), None
         for target, module in self._targets():
             value = getattr(module, attr, _MISSING)
             if value is not _MISSING:
-                return value, f"{_target_name(target)}.{attr}"
+                return value, f"{target_name(target)}.{attr}"
         moved = names.move_package(full)
         if moved:
             try:  # a submodule its new package does not import itself

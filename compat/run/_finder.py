@@ -61,10 +61,10 @@ class FaceLoader(importlib.abc.Loader):
             # the module is the new one itself (the import system returns what sys.modules holds after exec)
             target = names.SYMBOLS.get(path) or names.move_package(path)
             sys.modules[module.__name__] = _face.load(target)
-            _explain.note(names.rule_for(path), f"import {_face.short(path)} -> {target}")
+            _explain.note(names.rule_for(path), f"{_face.short(path)} -> {_face.target_name(target)}")
         elif path in names.MODULES and path != names.TF and _face.targets_of(path):
-            targets = ", ".join(_face.short(t.replace(":", ".")) for t in _face.targets_of(path))
-            _explain.note(names.rule_for(path), f"import {_face.short(path)} -> {targets}")
+            targets = ", ".join(_face.target_name(t) for t in _face.targets_of(path))
+            _explain.note(names.rule_for(path), f"{_face.short(path)} -> {targets}")
 
 
 class FaceFinder(importlib.abc.MetaPathFinder):
