@@ -40,7 +40,7 @@ class DeviceError(CompatError):
 
 
 class EstimatorSupportError(CompatError):
-    """A part of tf.estimator that cannot run on this TensorFlow (e.g. TPUEstimator on TF >= 2.16)."""
+    """A part of tf.estimator that cannot run on this TensorFlow (e.g. TPUEstimator's TPU embeddings on TF >= 2.16)."""
 
 
 class KerasSetupError(CompatError):

@@ -47,17 +47,3 @@ def test_tensorflow_imported_before_compat(run_py, keras_first):
         assert "Traceback" not in result.stderr
     else:
         assert result.returncode == 0, result.stderr[-2000:]
-
-
-def test_tpu_estimator_fails_clearly(run_py):
-    out = _ok(run_py("""
-        import compat
-        compat.install()
-        from tensorflow.python.tpu import tpu_embedding
-        from compat.errors import EstimatorSupportError
-        try:
-            tpu_embedding.AdagradParameters(0.1)
-        except EstimatorSupportError as error:
-            print("ERROR", error)
-    """))
-    assert "ERROR tensorflow.python.tpu.tpu_embedding.AdagradParameters was removed in TensorFlow 2.16" in out
