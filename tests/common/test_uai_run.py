@@ -15,7 +15,7 @@ import pytest
 
 from compat.run import __main__ as as_module
 from tests.codemods import _runs
-from tests.conftest import REPO, assert_one_line_error
+from tests.conftest import REPO, assert_one_line_error, program_lines
 
 UAI_RUN = [sys.executable, "-m", "compat.run"]
 
@@ -25,12 +25,6 @@ def _write(folder, name, source):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(textwrap.dedent(source))
     return path
-
-
-def _tf_free_lines(stderr):
-    """stderr without the lines TensorFlow's C++ runtime logs at import (TF_CPP_MIN_LOG_LEVEL keeps some on 2.21)."""
-    noise = ("WARNING: All log messages before absl::InitializeLog()", "I0000 ", "W0000 ", "E0000 ")
-    return [line for line in stderr.strip().splitlines() if not line.startswith(noise)]
 
 
 def test_runs_as_main_with_its_argv_its_folder_first_on_the_path_and_its_exit_code(tmp_path):
@@ -125,7 +119,7 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
     result = _runs.run([*UAI_RUN, "--explain", str(script)], tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-3000:]
     assert "probe False" in result.stdout
-    lines = _tf_free_lines(result.stderr)
+    lines = program_lines(result.stderr)
     report = json.loads("\n".join(lines[:-1]))  # --explain's report, then the error line
     assert report["exit_code"] == 2 and report["mode"] == "run"
     assert lines[-1].endswith(
