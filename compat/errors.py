@@ -68,3 +68,13 @@ class ExperimentError(CompatError, ValueError):
         self.field = field
         self.problem = problem
         super().__init__(f"{field}: {problem}")
+
+
+class LaunchError(CompatError):
+    """A local cluster cannot start (uai-launch): a missing command, a log folder or manifest path
+    that cannot be written, a bad count or name; names the option (or the command) at fault."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{field}: {problem}")

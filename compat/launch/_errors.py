@@ -1,15 +1,8 @@
-"""The error `uai-launch` raises for bad input: it names the option (or the command) at fault."""
+"""uai-launch's error (defined with every other user-facing error in compat.errors) and its wording helper."""
 
-from compat.errors import CompatError
+from compat.errors import LaunchError
 
-
-class LaunchError(CompatError):
-    """A launch cannot start: a missing command, a log folder or manifest path that cannot be written, ..."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        self.field = field
-        self.problem = problem
-        super().__init__(f"{field}: {problem}")
+__all__ = ["LaunchError", "reason"]
 
 
 def reason(err: Exception) -> str:
