@@ -11,7 +11,8 @@ not a module Python can import).
             (`tensorflow.contrib.slim.nets.resnet_v1` -> `tf_slim.nets.resnet_v1`)
   REMOVED   {old prefix: what to do}      a name under it with no entry above is gone; the text is
             the manual step uai-migrate reports (`{name}` is the TF1 name)
-  RULES     {old prefix: uai-migrate rule id} the rule whose rewrite an alias stands for (longest prefix)
+  RULES     {old prefix: uai-migrate rule id} the rule whose rewrite an alias stands for (longest prefix);
+            REMOVED_RULES the same for the report of a name nothing provides
   PASS_THROUGH  prefixes of TensorFlow's own modules that keep their real meaning
 Any other `tensorflow.<path>` is TF1's API, `tf.compat.v1.<path>` (then the real module of that name).
 """
@@ -32,8 +33,7 @@ SYMBOLS = {
     "tensorflow.contrib.lookup.HashTable": f"{V1}:lookup.StaticHashTable",
     "tensorflow.contrib.lookup.index_table_from_tensor": "tensorflow.python.ops.lookup_ops:index_table_from_tensor",
     "tensorflow.contrib.lookup.index_table_from_file": "tensorflow.python.ops.lookup_ops:index_table_from_file",
-    "tensorflow.contrib.lookup.index_to_string_table_from_tensor":
-        "tensorflow.python.ops.lookup_ops:index_to_string_table_from_tensor",
+    "tensorflow.contrib.lookup.index_to_string_table_from_tensor": "tensorflow.python.ops.lookup_ops:index_to_string_table_from_tensor",
     "tensorflow.contrib.data.TFRecordDataset": f"{V1}:data.TFRecordDataset",
     "tensorflow.contrib.estimator.stop_if_no_decrease_hook": f"{V1}:estimator.experimental.stop_if_no_decrease_hook",
 }
@@ -84,6 +84,9 @@ REMOVED = {
     "tensorflow": "{name} is neither in tf.compat.v1 nor in tf of this TensorFlow: use its TF2 replacement",
 }
 
+# uai-migrate's rule reporting a name nothing provides (longest prefix)
+REMOVED_RULES = {"tensorflow": "tf1-api", "tensorflow.contrib": "contrib-removed"}
+
 RULES = {
     "tensorflow": "tf1-api",
     "tensorflow.app": "tf-flags",
@@ -131,6 +134,10 @@ def move_package(name: str):
 
 def rule_for(name: str) -> str:
     return _longest(RULES, name) or RULES[TF]
+
+
+def removed_rule_for(name: str) -> str:
+    return _longest(REMOVED_RULES, name) or REMOVED_RULES[TF]
 
 
 def manual_for(name: str) -> str:

@@ -6,15 +6,26 @@ the uai-migrate rule whose rewrite it stands for, grouped by file as `uai-migrat
 
 import json
 
+from compat import tf1_names as names
 from compat.run import _where
 
 SEVERITIES = ("info", "warning", "error")
 _entries = {}  # (path, line, message) -> entry dict, in the order they happened
 
 
-def note(rule: str, message: str, severity: str = "info", manual=None) -> None:
+def note(rule: str, message: str) -> None:
+    """An alias applied, at the user's line running now."""
     frame = _where.user_frame()
     path, line = (frame.f_code.co_filename, frame.f_lineno) if frame is not None else ("", 0)
+    _add(rule, message, path, line)
+
+
+def note_missing(error) -> None:
+    """The name that stopped the program (a `compat.run.MissingTF1Name`/`Module`): an error entry with the manual step."""
+    _add(names.removed_rule_for(error.tf1_name), error.problem, error.path, error.line, "error", error.manual)
+
+
+def _add(rule, message, path, line, severity="info", manual=None):
     key = (path, line, message)
     if key not in _entries:
         entry = {"rule": rule, "message": message, "severity": severity, "line": line, "col": 0, "path": path}

@@ -20,21 +20,37 @@ _DUNDERS = ("__version__", "__git_version__", "__compiler_version__")
 _MISSING = object()
 
 
-class MissingTF1Name(CompatError, AttributeError):
+class _Missing:
+    """What both errors know: the TF1 name, where the user's code used it, and what to do instead."""
+
+    def _describe(self, name: str) -> str:
+        self.tf1_name = name
+        frame = _where.user_frame(sys._getframe(2))
+        self.path, self.line = (frame.f_code.co_filename, frame.f_lineno) if frame is not None else ("?", 0)
+        self.problem = f"{short(name)} is not available on this TensorFlow"
+        self.manual = names.manual_for(name)
+        return f"{self.problem} ({self.path}:{self.line}); uai-migrate: {self.manual}"
+
+
+class MissingTF1Name(_Missing, CompatError, AttributeError):
     """A TF1 name that neither TensorFlow nor compat provides any more."""
 
+    def __init__(self, name: str):
+        super().__init__(self._describe(name))
 
-class MissingTF1Module(CompatError, ModuleNotFoundError):
+
+class MissingTF1Module(_Missing, CompatError, ModuleNotFoundError):
     """A TF1 module that neither TensorFlow nor compat provides any more."""
+
+    def __init__(self, name: str):
+        super().__init__(self._describe(name))
+        # not the name being imported: `from a import b` would otherwise swallow it and say "cannot import name"
+        self.name = None
 
 
 def short(name: str) -> str:
     """`tensorflow.contrib.rnn` -> `tf.contrib.rnn`, as people write it."""
     return "tf" + name[len(names.TF) :] if name.startswith(names.TF) else name
-
-
-def missing_message(name: str) -> str:
-    return f"{short(name)} is not available on this TensorFlow ({_where.user_location()}); uai-migrate: {names.manual_for(name)}"
 
 
 def load(target: str):
@@ -118,7 +134,7 @@ class Face(types.ModuleType):
         value, source = self._resolve(attr)
         full = f"{self._tf1_path}.{attr}"
         if value is _MISSING:
-            raise MissingTF1Name(missing_message(full))
+            raise MissingTF1Name(full)
         setattr(self, attr, value)
         if source is not None and not _same_in_tf2(full, value):
             _explain.note(names.rule_for(full), f"{short(full)} -> {source}")

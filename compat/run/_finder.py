@@ -55,7 +55,7 @@ class FaceLoader(importlib.abc.Loader):
         if path == names.TF:
             activate_tf1()  # before any target is loaded: compat's fixes go first
         if names.is_removed_module(path) or not (module._targets() or names.has_entries_below(path)):
-            raise _missing_module(path)
+            raise _face.MissingTF1Module(path)
         if path in names.SYMBOLS or (names.move_package(path) and not names.has_entries_below(path)):
             # `import tensorflow.python.platform.flags as f`, `import tensorflow.contrib.slim.nets.resnet_v1`:
             # the module is the new one itself (the import system returns what sys.modules holds after exec)
@@ -78,13 +78,6 @@ class FaceFinder(importlib.abc.MetaPathFinder):
         return importlib.machinery.ModuleSpec(fullname, self.loader, is_package=True)
 
 
-def _missing_module(path: str) -> _face.MissingTF1Module:
-    error = _face.MissingTF1Module(_face.missing_message(path))
-    # not the name being imported: `from a import b` would otherwise swallow it and say "cannot import name"
-    error.name = None
-    return error
-
-
 def _wants_face(globals_) -> bool:
     globals_ = globals_ or {}
     if globals_.get("__name__", "").partition(".")[0] in _where.INTERNAL_PACKAGES:
@@ -99,11 +92,11 @@ def face_import(name: str, fromlist=()):
     """What `import <name>` / `from <name> import <fromlist>` give the user's code."""
     for module in _parents(name):
         if names.is_removed_module(module):
-            raise _missing_module(f"{name}.{fromlist[0]}" if len(fromlist or ()) == 1 else name)
+            raise _face.MissingTF1Module(f"{name}.{fromlist[0]}" if len(fromlist or ()) == 1 else name)
     if not _face.targets_of(name):  # tf.contrib: a name the table lacks is gone, known before importing TensorFlow
         for item in fromlist or ():
             if names.is_removed_module(f"{name}.{item}") and f"{name}.{item}" not in names.SYMBOLS:
-                raise _missing_module(f"{name}.{item}")
+                raise _face.MissingTF1Module(f"{name}.{item}")
     module = importlib.import_module(_face.PREFIX + name)
     if not fromlist:
         return sys.modules[_face.PREFIX + names.TF]

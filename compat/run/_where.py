@@ -60,7 +60,7 @@ def is_user(filename) -> bool:
 
 
 def user_frame(frame=None):
-    """The innermost frame running the user's code (the caller's if none is), or None."""
+    """The innermost frame running the user's code, from `frame` (the caller) outwards; `frame` itself if none is."""
     frame = frame or sys._getframe(1)
     first = frame
     while frame is not None:
@@ -68,9 +68,3 @@ def user_frame(frame=None):
             return frame
         frame = frame.f_back
     return first
-
-
-def user_location() -> str:
-    """`file:line` of the innermost user frame on the stack."""
-    frame = user_frame(sys._getframe(1))
-    return f"{frame.f_code.co_filename}:{frame.f_lineno}" if frame is not None else "?"

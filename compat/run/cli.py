@@ -18,10 +18,16 @@ DESCRIPTION = "Run an unmodified TF1 program on this TensorFlow (TF1 API at impo
 
 def parse(argv):
     parser = argparse.ArgumentParser(prog="uai-run", description=DESCRIPTION)
-    parser.add_argument("--tf1-everywhere", action="store_true",
-                        help="give libraries (site-packages) the TF1 face too, not only your own files")
-    parser.add_argument("--explain", action="store_true",
-                        help="after the run, print the aliases applied as JSON (uai-migrate's report schema) on stderr")
+    parser.add_argument(
+        "--tf1-everywhere",
+        action="store_true",
+        help="give libraries (site-packages) the TF1 face too, not only your own files",
+    )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="after the run, print the aliases applied as JSON (uai-migrate's report schema) on stderr",
+    )
     parser.add_argument("--report", metavar="FILE", help="write that JSON report to FILE")
     parser.add_argument("-m", dest="module", metavar="MODULE", help="run a module, as python -m does")
     parser.add_argument("target", nargs=argparse.REMAINDER, help="script.py and its arguments")
@@ -59,7 +65,7 @@ def _exit_code(code) -> int:
 def main(argv=None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
     import compat  # noqa: F401 - legacy Keras and tf.estimator before anything imports TensorFlow
-    from compat.run import _explain, _finder
+    from compat.run import MissingTF1Module, MissingTF1Name, _explain, _finder
 
     _finder.install(everywhere=args.tf1_everywhere)
     code, error = 0, None
@@ -69,6 +75,8 @@ def main(argv=None) -> int:
         code, error = _exit_code(exit_.code), exit_
     except CompatError as err:
         code, error = 2, err
+        if isinstance(err, (MissingTF1Name, MissingTF1Module)):
+            _explain.note_missing(err)
     except BaseException:
         code = 1  # a traceback follows, as python would print it; the report still says it failed
         raise

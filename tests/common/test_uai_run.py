@@ -121,7 +121,11 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
     assert "probe False" in result.stdout
     lines = program_lines(result.stderr)
     report = json.loads("\n".join(lines[:-1]))  # --explain's report, then the error line
-    assert report["exit_code"] == 2 and report["mode"] == "run"
+    assert report["exit_code"] == 2 and report["mode"] == "run" and report["summary"]["error"] == 1
+    error = [e for e in report["files"][0]["entries"] if e["severity"] == "error"]
+    assert error == [{"rule": "contrib-removed", "message": "tf.contrib.seq2seq is not available on this TensorFlow",
+                      "severity": "error", "line": 5, "col": 0, "path": str(script),
+                      "manual": error[0]["manual"]}] and error[0]["manual"].startswith("tf.contrib was removed")
     assert lines[-1].endswith(
         f"error: tf.contrib.seq2seq is not available on this TensorFlow ({script}:5); uai-migrate: "
         "tf.contrib was removed in TensorFlow 2: use the TF2 or tf_slim equivalent of tf.contrib.seq2seq "
