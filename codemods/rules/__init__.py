@@ -32,6 +32,7 @@ from codemods.rules.slim import SlimRule
 from codemods.rules.tf1_api import Tf1ApiRule
 from codemods.rules.tf_config import TFConfigRule
 from codemods.rules.uai_sdk import UaiSdkRule
+from codemods.rules.upgrade import UpgradeRule
 
 RULES = (
     Py2Rule,  # when selected, the engine also ports files Python 3 cannot parse first (codemods/_python2.py)
@@ -41,6 +42,7 @@ RULES = (
     SlimRule,
     ContribEquivalentsRule,
     PrivateRule,
+    UpgradeRule,  # the names tf1-api does not know: before it
     EstimatorRule,
     DeviceRule,
     LayersRule,

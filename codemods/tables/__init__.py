@@ -1,7 +1,8 @@
 """The data uai-migrate's rules read, derived from the installed TensorFlow and tf-slim, never typed by hand.
 
-`tf_api.json` is written by `python -m codemods.tables.gen_tf_api` (run in the `tf2` environment;
-its docstring says what each part holds). Migrating reads the file and never imports TensorFlow.
+`tf_api.json` is written by `python -m codemods.tables.gen_tf_api`, `tf_upgrade.json` by
+`python -m codemods.tables.gen_tf_upgrade` (run them in the `tf2` environment; their docstrings say
+what each part holds). Migrating reads the file and never imports TensorFlow.
 """
 
 import functools
@@ -9,6 +10,7 @@ import json
 import os
 
 TF_API = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf_api.json")
+TF_UPGRADE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf_upgrade.json")
 
 
 @functools.lru_cache(maxsize=None)
@@ -19,3 +21,10 @@ def tf_api() -> dict:
     for key in ("v1_only", "v1_only_modules"):
         table[key] = frozenset(table[key])
     return table
+
+
+@functools.lru_cache(maxsize=None)
+def tf_upgrade() -> dict:
+    """tf_upgrade_v2's renames and the contrib names' homes (`renames`, `contrib`, `keywords`)."""
+    with open(TF_UPGRADE, encoding="utf-8") as handle:
+        return json.load(handle)

@@ -24,14 +24,14 @@ class TestContribRule(RuleTest):
 def test_each_use_reported_once_at_the_outermost_name_with_a_manual_step():
     source = (
         "import tensorflow as tf\n"
-        "from tensorflow.contrib import rnn\n"
-        "x = tf.contrib.rnn.LSTMBlockCell(1)\n"
-        "y = rnn.GRUBlockCell(x)\n"
+        "from tensorflow.contrib import seq2seq\n"
+        "x = tf.contrib.seq2seq.BasicDecoder(1)\n"
+        "y = seq2seq.dynamic_decode(x)\n"
     )
     assert _entries(source) == [
-        ("contrib-removed", "error", 2, "tensorflow.contrib.rnn has no automatic conversion"),
-        ("contrib-removed", "error", 3, "tensorflow.contrib.rnn.LSTMBlockCell has no automatic conversion"),
-        ("contrib-removed", "error", 4, "tensorflow.contrib.rnn.GRUBlockCell has no automatic conversion"),
+        ("contrib-removed", "error", 2, "tensorflow.contrib.seq2seq has no automatic conversion"),
+        ("contrib-removed", "error", 3, "tensorflow.contrib.seq2seq.BasicDecoder has no automatic conversion"),
+        ("contrib-removed", "error", 4, "tensorflow.contrib.seq2seq.dynamic_decode has no automatic conversion"),
     ]
     applied = apply(source, ContribRule)
     assert all(e.manual and "tf.contrib was removed" in e.manual for e in applied.entries)

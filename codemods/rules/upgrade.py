@@ -1,0 +1,117 @@
+"""What tf_upgrade_v2 renames, and the contrib names compat's TF1 table homes -> their TF 2.21 spelling.
+
+The table (`python -m codemods.tables.gen_tf_upgrade`) holds TensorFlow's own TF1 -> TF2 renames
+(`tensorflow.tools.compatibility`, contrib included: `tf.contrib.rnn.BasicLSTMCell` ->
+`tf.compat.v1.nn.rnn_cell.BasicLSTMCell`) and, for the contrib modules `uai-run` resolves at run time
+(compat/tf1_names.py), every name of their TensorFlow homes (`tf.contrib.tpu.TPUEstimator` ->
+`tf.compat.v1.estimator.tpu.TPUEstimator`); every target there resolves on TF 2.21. This rule takes
+the names the `tf1-api` rule does not know (TF1 names that `tf.compat.v1` no longer has, and contrib),
+so uai-migrate converts at least what tf_upgrade_v2 converts, and writes each target as `tf1-api`
+would read it, so a second run changes nothing.
+"""
+
+import functools
+
+import libcst as cst
+
+from codemods import tables
+from codemods._rule import Rule
+from codemods.rules._syntax import InsideImport, dotted, head_name
+from codemods.rules import _tf, tf1_api
+
+# targets that are tf-keras or tf.estimator on TF 2.21: they need `import compat`
+NEEDS_COMPAT = ("compat.v1.estimator", "estimator.", "compat.v1.nn.rnn_cell", "compat.v1.layers", "keras.",
+                "compat.v1.keras")
+
+
+def _final(api: dict, table: dict, path: str) -> str:
+    """Follow the table (a target may be a TF1 name again) and write the end as `tf1-api` would."""
+    seen = {path}
+    while path in table and table[path] not in seen:
+        path = table[path]
+        seen.add(path)
+    return tf1_api.target(api, path) or path
+
+
+@functools.lru_cache(maxsize=None)
+def table() -> dict:
+    """{TF1 path: target path} for the names this rule rewrites (relative to `tensorflow`)."""
+    api, upgrade = _tf.api(), tables.tf_upgrade()
+    raw = {**upgrade["contrib"], **upgrade["renames"]}  # tf_upgrade_v2's own choice first
+    known = api["moved"].keys() | api["v1_only"] | api["differs"].keys()
+    mine = {path: new for path, new in raw.items() if path not in known and not path.startswith(("compat.", "python."))}
+    return {path: _final(api, raw, path) for path in mine}
+
+
+class UpgradeRule(InsideImport, Rule):
+    ID = "tf-upgrade"
+    DESCRIPTION = "TF1 names tf_upgrade_v2 renames and contrib names with a TF 2.21 home -> that home (derived tables)."
+    CLAIMS = frozenset(f"{_tf.TF}.{path}" for path in table())
+
+    def begin_file(self, state):
+        super().begin_file(state)
+        self._table = table()
+        self._names = self.CLAIMS
+        self._done = set()
+
+    def leave_Attribute(self, original_node, updated_node):
+        if self.in_import:
+            return updated_node
+        if id(original_node.value) in self._done:
+            self._done.add(id(original_node))
+            return updated_node
+        qualified = self.match(original_node, self._names)
+        if qualified is None or _tf.claimed_by_others(self, qualified):
+            return updated_node
+        path = _tf.tf_path(qualified)
+        new = self._table[path]
+        if new.startswith(NEEDS_COMPAT):
+            _tf.ensure_compat(self)
+        self._done.add(id(original_node))
+        self._drop_import(original_node)
+        return tf1_api.rename(self, original_node, path, new)
+
+    def _drop_import(self, node):
+        """`from tensorflow.contrib import rnn` is dead once `rnn.LSTMCell` is rewritten: drop it if unused."""
+        bound = head_name(node)
+        source = self.state.table.imports.get(bound) if bound else None
+        if source and source.startswith(_tf.TF + ".contrib"):
+            parent, _, obj = source.rpartition(".")
+            self.remove_unused_import(parent, obj, bound if bound != obj else None)
+            self.remove_unused_import(source, None, bound)
+
+    def leave_ImportFrom(self, original_node, updated_node):
+        """`from tensorflow.contrib.rnn import LSTMCell` -> `from tensorflow.compat.v1.nn.rnn_cell import LSTMCell`
+        when every name's home is one module Python can import; else each name is reported with its home."""
+        updated_node = super().leave_ImportFrom(original_node, updated_node)
+        if original_node.relative or original_node.module is None or isinstance(original_node.names, cst.ImportStar):
+            return updated_node
+        module = _tf.full_name(original_node.module)
+        base = _tf.tf_path(module)
+        if base is None:
+            return updated_node
+        homes = {}
+        for alias in original_node.names:
+            name = _tf.full_name(alias.name)
+            path = f"{base}.{name}"
+            if path not in self._table or _tf.claimed_by_others(self, f"{module}.{name}"):
+                return updated_node  # a module imported by name (`from tensorflow.contrib import rnn`), or not ours
+            homes[alias] = self._table[path]
+        parents = {new.rpartition(".")[0] for new in homes.values()}
+        if len(parents) != 1 or parents & set(tables.tf_upgrade()["modules"]) != parents:
+            for alias, new in homes.items():
+                self.report(original_node, f"{module}.{_tf.full_name(alias.name)} is tf.{new} now, which "
+                            "cannot be imported by name on TF 2.21", severity="error",
+                            manual=f"import tensorflow as tf and write tf.{new}")
+            return updated_node
+        if any(new.startswith(NEEDS_COMPAT) for new in homes.values()):
+            _tf.ensure_compat(self)
+        parent = parents.pop()
+        names = []
+        for alias, new in homes.items():
+            bound = alias.evaluated_alias or _tf.full_name(alias.name)
+            attr = new.rpartition(".")[2]
+            asname = cst.AsName(name=cst.Name(bound)) if bound != attr else None
+            names.append(alias.with_changes(name=cst.Name(attr), asname=asname))
+        self.report(original_node, f"from {module} import ... -> from tensorflow.{parent} import ...")
+        return updated_node.with_changes(module=dotted(f"{_tf.TF}.{parent}"), names=names)

@@ -1,0 +1,128 @@
+"""Derive the renames tf_upgrade_v2 knows, and the homes of the contrib names, from the installed TensorFlow:
+`python -m codemods.tables.gen_tf_upgrade`.
+
+Run it in the `tf2` environment; it writes `codemods/tables/tf_upgrade.json`, which the `tf-upgrade`
+rule reads (so migrating never imports TensorFlow). Every target is kept only if it resolves on
+this TensorFlow with `import compat` (tf.compat.v1.estimator is an attribute compat attaches on 2.21):
+  renames   {TF1 path: target path}, paths relative to `tensorflow`: TensorFlow's own
+            `tensorflow.tools.compatibility` tables (`all_renames_v2.symbol_renames`, its manual
+            renames, contrib included), so uai-migrate converts everything tf_upgrade_v2 converts;
+  contrib   {contrib path: target path}: for each `tensorflow.contrib.<module>` of compat's TF1 name
+            table (compat/tf1_names.py, what `uai-run` resolves at run time) every name of its
+            TensorFlow targets, the first target having the name winning, as the runtime looks them up;
+  keywords  tf_upgrade_v2's keyword renames {TF1 path: {old keyword: new keyword}} (None: dropped);
+  modules   the targets' modules Python can import (`from tensorflow.<module> import name` works):
+            `tensorflow.distribute.cluster_resolver` is an attribute only, for one (Keras modules never count).
+"""
+
+import importlib
+import json
+import os
+import types
+
+from codemods.tables import TF_UPGRADE
+
+OUT = TF_UPGRADE
+TF = "tensorflow"
+
+
+def resolve(root, path: str):
+    """The object at `path` below `root` (attribute by attribute), or None."""
+    obj = root
+    for part in path.split("."):
+        try:
+            obj = getattr(obj, part)
+        except Exception:  # noqa: BLE001 - lazily loaded parts that do not import here count as missing
+            return None
+    return obj
+
+
+def _strip(name: str) -> str | None:
+    return name[3:] if name.startswith("tf.") else None
+
+
+def renames(tf) -> dict:
+    from tensorflow.tools.compatibility import all_renames_v2
+
+    found = {}
+    for table in (all_renames_v2.symbol_renames, all_renames_v2.manual_symbol_renames):
+        for old, new in table.items():
+            old, new = _strip(old), _strip(new)
+            # `contrib_data.x` keys are for a direct `import tensorflow.contrib.data as contrib_data`
+            if old and new and resolve(tf, new) is not None:
+                found[old] = new
+    return found
+
+
+def _tf_targets(targets):
+    """compat/tf1_names.py's `module:attr` targets that are TensorFlow, as paths relative to `tensorflow`."""
+    for target in targets:
+        module, _, attr = target.partition(":")
+        full = f"{module}.{attr}" if attr else module
+        if full.startswith(TF + ".") and not full.startswith(TF + ".python."):
+            yield full[len(TF) + 1 :]
+
+
+def contrib(tf) -> dict:
+    from compat import tf1_names
+
+    found = {}
+    for old, targets in tf1_names.MODULES.items():
+        if not old.startswith(TF + ".contrib."):
+            continue
+        base = old[len(TF) + 1 :]
+        for path in _tf_targets(targets):
+            module = resolve(tf, path)
+            for name in dir(module) if module is not None else ():
+                if not name.startswith("_") and not isinstance(getattr(module, name, None), types.ModuleType):
+                    found.setdefault(f"{base}.{name}", f"{path}.{name}")
+    for old, target in tf1_names.SYMBOLS.items():
+        for path in _tf_targets([target]):
+            if old.startswith(TF + ".contrib.") and resolve(tf, path) is not None:
+                found[old[len(TF) + 1 :]] = path
+    return found
+
+
+def keywords() -> dict:
+    from tensorflow.tools.compatibility import tf_upgrade_v2
+
+    spec = tf_upgrade_v2.TFAPIChangeSpec()
+    return {_strip(name): dict(renames) for name, renames in spec.function_keyword_renames.items() if _strip(name)}
+
+
+def importable(modules) -> list:
+    """The API modules (paths relative to `tensorflow`) of `modules` that Python can import."""
+    found = set()
+    for module in set(modules):
+        if "keras" in module.split("."):
+            continue  # whether these import depends on the order Keras was loaded in: written as attributes
+        try:
+            importlib.import_module(f"{TF}.{module}")
+        except ImportError:
+            continue
+        found.add(module)
+    return sorted(found)
+
+
+def build(tf) -> dict:
+    table = {"tensorflow": tf.__version__, "renames": renames(tf), "contrib": contrib(tf), "keywords": keywords()}
+    targets = [*table["renames"].values(), *table["contrib"].values()]
+    table["modules"] = importable(path.rpartition(".")[0] for path in targets)
+    return table
+
+
+def main():
+    import compat  # noqa: F401 - tf.compat.v1.estimator and legacy Keras, as migrated scripts run with them
+
+    import tensorflow as tf
+
+    table = build(tf)
+    with open(OUT, "w") as handle:
+        json.dump(table, handle, indent=0, sort_keys=True)
+        handle.write("\n")
+    print(f"{os.path.relpath(OUT)}: TensorFlow {tf.__version__}, {len(table['renames'])} renames, "
+          f"{len(table['contrib'])} contrib names, {len(table['keywords'])} keyword renames")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""tf-upgrade: tf_upgrade_v2's renames and the contrib homes of compat's TF1 table, in every import form."""
+
+from codemods.rules.contrib import ContribRule
+from codemods.rules.upgrade import UpgradeRule
+from tests.codemods.rule_test import RuleTest, apply
+
+
+class TestUpgradeRule(RuleTest):
+    TRANSFORM = UpgradeRule
+
+    def test_contrib_rnn_tpu_data_cluster_resolver_and_metrics_go_to_their_homes(self):
+        before = """
+            import tensorflow as tf
+            cell = tf.contrib.rnn.BasicLSTMCell(64)
+            cells = tf.contrib.rnn.MultiRNNCell([tf.contrib.rnn.DropoutWrapper(cell)])
+            estimator = tf.contrib.tpu.TPUEstimator(model_fn=model_fn, use_tpu=False)
+            config = tf.contrib.tpu.RunConfig(tpu_config=tf.contrib.tpu.TPUConfig(iterations_per_loop=2))
+            optimizer = tf.contrib.tpu.CrossShardOptimizer(optimizer)
+            dataset = dataset.apply(tf.contrib.data.map_and_batch(parse, 8))
+            resolver = tf.contrib.cluster_resolver.TPUClusterResolver("local")
+            common = tf.contrib.metrics.set_intersection(a, b)
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            cell = tf.compat.v1.nn.rnn_cell.BasicLSTMCell(64)
+            cells = tf.compat.v1.nn.rnn_cell.MultiRNNCell([tf.compat.v1.nn.rnn_cell.DropoutWrapper(cell)])
+            estimator = tf.compat.v1.estimator.tpu.TPUEstimator(model_fn=model_fn, use_tpu=False)
+            config = tf.compat.v1.estimator.tpu.RunConfig(tpu_config=tf.compat.v1.estimator.tpu.TPUConfig(iterations_per_loop=2))
+            optimizer = tf.compat.v1.tpu.CrossShardOptimizer(optimizer)
+            dataset = dataset.apply(tf.data.experimental.map_and_batch(parse, 8))
+            resolver = tf.distribute.cluster_resolver.TPUClusterResolver("local")
+            common = tf.compat.v1.sets.set_intersection(a, b)
+        """
+        self.assertCodemod(before, after)
+
+    def test_imported_contrib_modules_and_names(self):
+        before = """
+            from tensorflow.contrib import rnn
+            from tensorflow.contrib.rnn import GRUCell, DropoutWrapper as Dropout
+            from tensorflow.contrib.lookup import HashTable
+
+            cell = rnn.LSTMCell(8)
+        """
+        after = """
+            import compat
+            from tensorflow.compat.v1.nn.rnn_cell import GRUCell, DropoutWrapper as Dropout
+            from tensorflow.compat.v1.lookup import StaticHashTable as HashTable
+            import tensorflow as tf
+
+            cell = tf.compat.v1.nn.rnn_cell.LSTMCell(8)
+        """
+        self.assertCodemod(before, after)
+
+    def test_a_name_tf2_only_has_as_an_attribute_is_reported_with_its_home(self):
+        source = "from tensorflow.contrib.tpu import TPUEstimator\n"
+        applied = apply(source, UpgradeRule)
+        self.assertEqual(applied.module.code, source)
+        [entry] = [e for e in applied.entries if e.severity == "error"]
+        self.assertIn("tf.compat.v1.estimator.tpu.TPUEstimator", entry.manual)
+
+    def test_tf_upgrade_v2_renames_of_names_tf_compat_v1_lost(self):
+        before = """
+            import tensorflow as tf
+            f = tf.contrib.batching.batch_function
+        """
+        after = """
+            import tensorflow as tf
+            f = tf.nondifferentiable_batch_function
+        """
+        self.assertCodemod(before, after)
+
+    def test_a_shadowed_name_a_string_and_a_comment_are_left(self):
+        source = """
+            import tensorflow as tf
+
+            def build(tf):
+                return tf.contrib.rnn.BasicLSTMCell(4)  # tf.contrib.rnn.GRUCell
+            name = "tf.contrib.tpu.TPUEstimator"
+        """
+        self.assertCodemod(source, source)
+
+    def test_contrib_names_without_a_home_stay_for_contrib_removed(self):
+        source = """
+            import tensorflow as tf
+            out = tf.contrib.rnn.stack_bidirectional_dynamic_rnn(cells_fw, cells_bw, inputs)
+        """
+        applied = apply(self.make_fixture_data(source), UpgradeRule, ContribRule)
+        self.assertEqual(applied.module.code, self.make_fixture_data(source))
+        self.assertEqual([e.rule for e in applied.entries if e.severity == "error"], ["contrib-removed"])
