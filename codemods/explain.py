@@ -58,6 +58,11 @@ EXAMPLES = {
         "import compat\nimport tensorflow as tf\nimport compat.hparams as compat_hparams\n\n"
         "hparams = compat_hparams.HParams(learning_rate=0.1)\n",
     ),
+    "tf-upgrade": Example(
+        "TensorFlow's own tf_upgrade_v2 tables, and compat's homes of tf.contrib modules, name these homes.",
+        "import tensorflow as tf\ncell = tf.contrib.rnn.BasicLSTMCell(64)\n",
+        "import compat\nimport tensorflow as tf\ncell = tf.compat.v1.nn.rnn_cell.BasicLSTMCell(64)\n",
+    ),
     "tf-private": Example(
         "tensorflow.python.* moves between releases; the public names stay.",
         "from tensorflow.python.ops import math_ops\ny = math_ops.add(1, 2)\n",
