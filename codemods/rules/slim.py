@@ -7,6 +7,8 @@ still has moves to `compat.slim.<name>` unchanged. The names come from the insta
 (`python -m codemods.tables.gen_tf_api`); contrib names it lacks stay for `contrib-removed` to report.
 """
 
+from compat import tf1_names
+
 from codemods.rules import _tf
 from codemods.rules._moves import ModuleMoveRule
 
@@ -23,8 +25,11 @@ class SlimRule(ModuleMoveRule):
         "tensorflow.contrib.slim": ("compat.slim", None),
         **{f"{part}.{name}": ("compat.slim", name) for part in PARTS_OF_SLIM for name in _tf.api()["slim"]},
     }
-    # `from tensorflow.contrib.slim.nets import resnet_v1` -> `from tf_slim.nets import resnet_v1`; compat.slim
-    # is imported as well because tf_slim's layers need its fix on current TensorFlow.
-    PACKAGES = {"tensorflow.contrib.slim": "tf_slim"}
+    # `from tensorflow.contrib.slim.nets import resnet_v1` -> `from tf_slim.nets import resnet_v1`, and contrib's
+    # internal layout (`contrib.slim.python.slim.nets`, `contrib.framework.python.ops`) to tf-slim's, from the
+    # table uai-run resolves with (longest prefix first, as `_package_move` reads them); compat.slim is
+    # imported as well because tf_slim's layers need its fix on current TensorFlow.
+    PACKAGES = {old: tf1_names.PACKAGES[old] for old in sorted(tf1_names.PACKAGES, key=len, reverse=True)
+                if old.startswith((*PARTS_OF_SLIM, "tensorflow.contrib.slim"))}
     ALIASES = {"compat.slim": ("slim", "compat_slim")}
     RUNTIME = "compat.slim"

@@ -108,3 +108,21 @@ class TestSlimRule(RuleTest):
                 return slim, "import tensorflow.contrib.slim as slim"
         """
         self.assertCodemod(source, source)
+
+    def test_contrib_internal_module_paths_go_where_tf_slim_keeps_them(self):
+        before = """
+            from tensorflow.contrib.slim.python.slim.nets import resnet_v1
+            from tensorflow.contrib.slim.python.slim.data import parallel_reader
+            from tensorflow.contrib.framework.python.ops import variables as contrib_variables
+            from tensorflow.contrib.layers.python.layers import utils, initializers
+            from tensorflow.contrib.framework.python.ops.arg_scope import add_arg_scope
+        """
+        after = """
+            import compat.slim
+            from tf_slim.nets import resnet_v1
+            from tf_slim.data import parallel_reader
+            from tf_slim.ops import variables as contrib_variables
+            from tf_slim.layers import utils, initializers
+            from tf_slim.ops.arg_scope import add_arg_scope
+        """
+        self.assertCodemod(before, after)
