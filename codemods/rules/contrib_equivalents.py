@@ -1,11 +1,21 @@
 """tf.contrib pieces with an equivalent outside tf-slim: HParams -> compat.hparams, learn.RunConfig -> tf.estimator.
 
+The contrib names whose home is compat come from compat/tf1_names.py, the table `uai-run` resolves
+with: `tf.contrib.training.GreedyLoadBalancingStrategy` -> `compat.devices`, `tf.contrib.learn.Experiment`
+and `learn_runner` -> `compat.learn`, `tensorflow.examples.tutorials.mnist` -> `compat.tutorials.mnist`.
+
 `tf.contrib.training.HParams` -> `compat.hparams.HParams` (same API, written for compat).
 `tf.contrib.learn.RunConfig` -> `tf.estimator.RunConfig`, which reads the same TF_CONFIG (master
 dialect included) and has the same properties; through `import compat` it runs on TF 2.21. Its
 constructor lost some arguments, and its first positional one was `master`, not `model_dir`:
 such a call is left as it is and reported with the manual step.
 """
+
+import ast
+import importlib.util
+import os
+
+from compat import tf1_names
 
 from codemods.rules import _tf
 from codemods.rules._moves import ModuleMoveRule
@@ -24,17 +34,66 @@ RUN_CONFIG_MANUAL = (
 )
 
 
+def _compat_target(target: str) -> tuple[str, str | None] | None:
+    """compat/tf1_names.py's `compat.module:attr` target as a MOVES value; None for TensorFlow's own homes."""
+    module, _, attr = target.partition(":")
+    return (module, attr or None) if module == "compat" or module.startswith("compat.") else None
+
+
+def _exported(module: str) -> list[str]:
+    """A compat module's `__all__`, read from its source: migrating never imports TensorFlow, which it does."""
+    path = importlib.util.find_spec(module).origin
+    with open(path, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):
+            return list(ast.literal_eval(node.value))
+    return []
+
+
+def _is_module(module: str, name: str) -> bool:
+    spec = importlib.util.find_spec(module)
+    folder = os.path.dirname(spec.origin)
+    return os.path.exists(os.path.join(folder, name + ".py")) or os.path.isdir(os.path.join(folder, name))
+
+
+def _table_moves() -> dict:
+    """compat/tf1_names.py's contrib names whose home is compat (the table uai-run resolves with)."""
+    moves = {old: _compat_target(target) for old, target in tf1_names.SYMBOLS.items()
+             if old.startswith("tensorflow.contrib.") and _compat_target(target)}
+    for old, targets in tf1_names.MODULES.items():
+        for target in targets:
+            home = _compat_target(target)
+            if old.startswith("tensorflow.contrib.") and home and home[1] is None:
+                for name in _exported(home[0]):
+                    new = (f"{home[0]}.{name}", None) if _is_module(home[0], name) else (home[0], name)
+                    moves.setdefault(f"{old}.{name}", new)
+    return moves
+
+
+def _aliases(moves: dict) -> dict:
+    """`compat.learn.learn_runner` is written `learn_runner` (else `compat_learn_runner`) where a use needs an import."""
+    modules = {module for module, _ in moves.values()}
+    return {m: ("_".join(m.split(".")), "uai_" + m.rpartition(".")[2]) if m.count(".") == 1
+            else (m.rpartition(".")[2], "_".join(m.split("."))) for m in modules}
+
+
 class ContribEquivalentsRule(ModuleMoveRule):
     ID = "contrib-equivalents"
-    DESCRIPTION = "tf.contrib.training.HParams -> compat.hparams.HParams; tf.contrib.learn.RunConfig -> tf.estimator.RunConfig."
+    DESCRIPTION = ("tf.contrib names compat provides (HParams, GreedyLoadBalancingStrategy, learn.Experiment, learn_runner, "
+                   "tutorials' mnist) -> compat; tf.contrib.learn.RunConfig -> tf.estimator.RunConfig.")
     # `from tensorflow.contrib.learn import RunConfig` -> `from compat.estimator import RunConfig`
     # (on TF 2.21 `tensorflow.estimator` is no module to import from); `<tf>.contrib.learn.RunConfig` ->
     # `<tf>.estimator.RunConfig`.
+    # The rest comes from compat's TF1 table: GreedyLoadBalancingStrategy -> compat.devices,
+    # tf.contrib.learn's Experiment / learn_runner -> compat.learn, tf.examples.tutorials -> compat.tutorials.
     MOVES = {
-        "tensorflow.contrib.training.HParams": ("compat.hparams", "HParams"),
+        **_table_moves(),
         RUN_CONFIG: ("compat.estimator", "RunConfig"),
     }
-    ALIASES = {"compat.hparams": ("compat_hparams", "uai_hparams")}
+    PACKAGES = {old: new for old, new in tf1_names.PACKAGES.items()
+                if old.startswith(("tensorflow.contrib.", "tensorflow.examples.")) and new.startswith("compat.")}
+    ALIASES = _aliases(MOVES)
 
     def begin_file(self, state):
         super().begin_file(state)

@@ -64,3 +64,40 @@ class TestContribEquivalentsRule(RuleTest):
             text = "tf.contrib.training.HParams(lr=1)"
         """
         self.assertCodemod(source, source)
+
+    def test_cifar10_estimator_pieces_go_to_compat_devices_and_compat_learn(self):
+        before = """
+            import tensorflow as tf
+            from tensorflow.contrib.learn.python.learn import learn_runner
+
+            strategy = tf.contrib.training.GreedyLoadBalancingStrategy(2, tf.contrib.training.byte_size_load_fn)
+            experiment = tf.contrib.learn.Experiment(estimator, train_input_fn=train, eval_input_fn=evaluate)
+            learn_runner.run(experiment_fn, run_config=config, hparams=hparams)
+            tf.contrib.learn.learn_runner.run(experiment_fn, run_config=config)
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            from compat.learn import learn_runner
+            import compat.devices as compat_devices
+            import compat.learn as compat_learn
+            import compat.learn.learn_runner as compat_learn_learn_runner
+
+            strategy = compat_devices.GreedyLoadBalancingStrategy(2, compat_devices.byte_size_load_fn)
+            experiment = compat_learn.Experiment(estimator, train_input_fn=train, eval_input_fn=evaluate)
+            learn_runner.run(experiment_fn, run_config=config, hparams=hparams)
+            compat_learn_learn_runner.run(experiment_fn, run_config=config)
+        """
+        self.assertCodemod(before, after)
+
+    def test_tutorials_mnist_input_data_comes_from_compat(self):
+        before = """
+            from tensorflow.examples.tutorials.mnist import input_data
+            mnist = input_data.read_data_sets("/tmp/mnist", one_hot=True)
+        """
+        after = """
+            import compat
+            from compat.tutorials.mnist import input_data
+            mnist = input_data.read_data_sets("/tmp/mnist", one_hot=True)
+        """
+        self.assertCodemod(before, after)
