@@ -4,7 +4,8 @@
 2. runs `uai-migrate -q --out` on samples/tf1/ (platform-style TF1 scripts: tf.app.flags, uflag,
    uai_dist, tf.contrib.slim, tf.layers, tf.estimator, device-setter towers), shows its table per
    rule and the start of one file's diff (all of it fits on one screen above the training lines);
-3. trains the migrated Estimator ResNet for a few steps in a fresh process, printing the loss.
+3. trains the migrated Estimator ResNet for a few steps in a fresh process, printing the loss;
+4. runs one sample UNMODIFIED through `uai-run` (the same knowledge applied at import time).
 Everything goes to a temporary folder (kept with --keep). About a minute on 2 cores.
 """
 
@@ -23,6 +24,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = os.path.join(REPO, "samples", "tf1")
 RESNET = "resnet_estimator.py"
 SHOWN = "session_classifier.py"  # the diff shown: the smallest sample, flags + graph-mode TF1 API
+STEPS = 4
 DIFF_LINES = 20  # whole hunks up to this many lines: with the table, under 50 lines above the training
 
 
@@ -34,7 +36,7 @@ def _env():
 
 
 def _step(number, text):
-    print(f"\n[{number}/3] {text}", flush=True)
+    print(f"\n[{number}/{STEPS}] {text}", flush=True)
 
 
 def _migrate(out):
@@ -85,6 +87,20 @@ def _train(script, data, model_dir, steps):
     return losses
 
 
+def _run_unmodified(name):
+    """The sample as written, through `python -m compat.run` (what `uai-run` runs)."""
+    script = os.path.join(SAMPLES, name)
+    print(f"$ uai-run samples/tf1/{name} --steps=3", flush=True)
+    result = subprocess.run([sys.executable, "-m", "compat.run", script, "--steps=3"], env=_env(),
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.stderr.write(result.stderr[-3000:])
+        fail(f"uai-run {name} exited with {result.returncode}")
+    for line in result.stdout.splitlines():
+        if line.startswith("step "):
+            print("  ", line, flush=True)
+
+
 @main_guard
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m codemods.demo", description=__doc__.splitlines()[0])
@@ -111,7 +127,10 @@ def main(argv=None):
         losses = _train(os.path.join(migrated, RESNET), data, os.path.join(work, "model"), args.steps)
         if not losses:
             fail("the migrated ResNet printed no loss")
-        print(f"\ndone in {time.time() - start:.0f} s: the migrated TF1 ResNet trained {args.steps} steps"
+        _step(4, f"running samples/tf1/{SHOWN} unmodified with uai-run ...")
+        _run_unmodified(SHOWN)
+        print(f"\ndone in {time.time() - start:.0f} s: the migrated TF1 ResNet trained {args.steps} steps, "
+              f"{SHOWN} ran as written"
               + (f" (work folder kept: {work})" if args.keep else ""), flush=True)
     finally:
         if not args.keep:

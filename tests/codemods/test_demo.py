@@ -35,19 +35,21 @@ def test_demo_migrates_and_trains_the_resnet_printing_the_loss(tmp_path):
     result = _runs.run([sys.executable, "-m", "codemods.demo", "--steps=3", f"--keep={tmp_path}"], REPO)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     out = result.stdout
-    assert "[1/3]" in out and "[2/3]" in out and "[3/3]" in out
+    assert all(f"[{n}/4]" in out for n in (1, 2, 3, 4))
     assert "3 files scanned, 3 migrated into the output tree" in out
-    report = out.split("[2/3]")[1].split("[3/3]")[0]
+    report = out.split("[2/4]")[1].split("[3/4]")[0]
     # the table per rule, not a line per change (-q), and one file's diff
     table = report[report.index("rule "):report.index("3 files scanned")].splitlines()
     assert {"tf-estimator", "contrib-slim", "tf-device"} <= {row.split()[0] for row in table[1:]}
     assert "info tf1-api" not in report
     assert report.count("\n--- ") == 1 and "+import compat.flags as flags" in report
-    assert len(out.split("[3/3]")[0].splitlines()) <= 50, "the report no longer fits on one screen"
+    assert len(out.split("[3/4]")[0].splitlines()) <= 50, "the report no longer fits on one screen"
     losses = [line for line in out.splitlines() if line.strip().startswith("loss = ")]
     assert [line.split("step = ")[1].split()[0] for line in losses] == ["0", "1", "2"]
     assert (tmp_path / "migrated" / "resnet_estimator.py").exists()
     assert any(p.name.startswith("model.ckpt-3") for p in (tmp_path / "model").iterdir())
+    unmodified = out.split("[4/4]")[1]  # the sample as written, through uai-run
+    assert [line.split()[1] for line in unmodified.splitlines() if line.strip().startswith("step ")] == ["0", "1", "2"]
 
 
 def test_samples_run_after_uai_migrate_and_fail_after_tf_upgrade_v2(tmp_path, data):
