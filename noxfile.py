@@ -3,15 +3,18 @@
     nox -s tf1 tf2                 # both test suites (what `python3 dev.py test` runs)
     nox -s tf2 -- demo             # a task other than the tests, in that environment's venv
     nox -s tf2 -- tests -k flags   # the tests, with pytest arguments
+    nox -s lint                    # ruff check, ruff format --check, mypy (what `python3 dev.py lint` runs)
 
   tf1: tensorflow-cpu 2.15.1 (real Estimator, Keras 2.15) + tf-slim
   tf2: tensorflow-cpu 2.21.0 + tf-keras / tensorflow-estimator 2.15 (--no-deps) + tf-slim + libcst
+  lint: ruff + mypy (requirements/lint.txt); no TensorFlow, the project is read, not imported
 One session per environment (not per task) so every task reuses the environment's venv.
 """
 
 import os
 
 import nox
+import nox.command
 
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_venv = "yes"
@@ -24,11 +27,18 @@ SUITES = {
     "tf2": ["tests/common", "tests/tf2", "tests/codemods"],
 }
 # task -> command run in the environment; extra arguments after the task name are appended.
-TASKS = {
-    "tests": None,
+# "tests" (the default task) is built from SUITES instead.
+COMMANDS = {
     "demo": ["python", "-m", "codemods.demo"],
     "bench": ["python", "bench/run_all.py"],
 }
+TASKS = ["tests", *COMMANDS]
+# What the lint session runs; mypy's files and options are in pyproject.toml ([tool.mypy]).
+LINTERS = [
+    ["ruff", "check", "."],
+    ["ruff", "format", "--check", "."],
+    ["mypy"],
+]
 
 
 # env -> the `pip install` arguments, in order; docker/<env>.Dockerfile runs the same
@@ -40,12 +50,12 @@ INSTALLS = {
 PROJECT = ["--no-deps", "--no-build-isolation", "-e", "."]
 
 
-def install(session, env):
+def install(session: nox.Session, env: str) -> None:
     for args in (*INSTALLS[env], PROJECT):
         session.install("-q", *args)
 
 
-def run_task(session, env):
+def run_task(session: nox.Session, env: str) -> None:
     install(session, env)
     args = list(session.posargs)
     task = args.pop(0) if args and args[0] in TASKS else "tests"
@@ -53,16 +63,30 @@ def run_task(session, env):
         paths = [p for p in SUITES[env] if os.path.isdir(os.path.join(HERE, p))]
         session.run("python", "-m", "pytest", "--durations=12", *paths, *args, env={"UAI_TEST_ENV": env})
     else:
-        session.run(*TASKS[task], *args)
+        session.run(*COMMANDS[task], *args)
 
 
 @nox.session
-def tf1(session):
+def tf1(session: nox.Session) -> None:
     """TF 2.15 (real Estimator): runs tests/common + tests/tf1, or the task named after `--`."""
     run_task(session, "tf1")
 
 
 @nox.session
-def tf2(session):
+def tf2(session: nox.Session) -> None:
     """TF 2.21: runs tests/common + tests/tf2 + tests/codemods, or the task named after `--`."""
     run_task(session, "tf2")
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff check, ruff format --check and mypy over the whole tree (each runs even if one before failed)."""
+    session.install("-q", "-r", "requirements/lint.txt")
+    failed = []
+    for command in LINTERS:
+        try:
+            session.run(*command)
+        except nox.command.CommandFailed:
+            failed.append(" ".join(command))
+    if failed:
+        session.error("failed: " + "; ".join(failed))

@@ -17,8 +17,21 @@ from compat.errors import CompatError
 
 # Folders that hold tools, caches or other people's code, never the user's scripts.
 EXCLUDED_DIRS = frozenset(
-    {".git", ".hg", ".svn", "__pycache__", ".nox", ".tox", ".venv", "venv", "node_modules",
-     ".ipynb_checkpoints", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "__pycache__",
+        ".nox",
+        ".tox",
+        ".venv",
+        "venv",
+        "node_modules",
+        ".ipynb_checkpoints",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+    }
 )
 # Installed third-party code, whatever the virtual environment around it is called.
 PACKAGE_DIRS = frozenset({"site-packages", "dist-packages"})
@@ -158,7 +171,10 @@ def discover(paths: list[str], out: str | None = None) -> tuple[list[Item], list
         check_out(paths, out)
     skip = {os.path.realpath(out)} if out else set()
     root = _rel_root(paths)
-    items, notes, seen, rels = [], [], set(), {}
+    items: list[Item] = []
+    notes: list[Entry] = []
+    seen: set[str] = set()
+    rels: dict[str, str] = {}
     for given in paths:
         rel_top = os.path.relpath(os.path.abspath(given), root)
         if os.path.isdir(given):

@@ -120,25 +120,30 @@ class Report:
         # stays in use (any `indent` switches to the pure-Python one: seconds for a large tree).
         lines = [
             f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
-            for key, value in data.items() if key not in ("files", "entries")
+            for key, value in data.items()
+            if key not in ("files", "entries")
         ]
         for key in ("files", "entries"):
             items = ",\n".join(f"    {json.dumps(item, ensure_ascii=False)}" for item in data[key])
             lines.append(f"  {json.dumps(key)}: [\n{items}\n  ]" if items else f"  {json.dumps(key)}: []")
         return printable("{\n" + ",\n".join(lines) + "\n}\n")
 
-    def rule_table(self):
+    def rule_table(self) -> list[tuple[str, str, int, int]]:
         """Per rule id, in order of first appearance: (rule, level, entries, needing a manual step)."""
-        rows = {}
+        rows: dict[str, tuple[str, str, int, int]] = {}
         for entry in self.all_entries():
             rule, level, count, manual = rows.get(entry.rule, (entry.rule, "safe", 0, 0))
-            rows[entry.rule] = (rule, "native" if entry.level == "native" else level, count + 1,
-                                manual + (entry.manual is not None))
+            rows[entry.rule] = (
+                rule,
+                "native" if entry.level == "native" else level,
+                count + 1,
+                manual + (entry.manual is not None),
+            )
         return list(rows.values())
 
     def to_text(self, quiet: bool = False) -> str:
         """Diffs, one line per entry, a table per rule and a summary line; `quiet`: the table and the summary only."""
-        lines = []
+        lines: list[str] = []
         if self.mode in ("diff", "check") and not quiet:
             lines.extend(f.diff.rstrip("\n") for f in self.files if f.diff)
         for entry in () if quiet else self.all_entries():
@@ -150,8 +155,9 @@ class Report:
         if table:
             width = max(len("rule"), *(len(row[0]) for row in table))
             lines.append(f"{'rule':<{width}}  {'level':<6}  {'count':>5}  {'manual':>6}")
-            lines.extend(f"{rule:<{width}}  {level:<6}  {count:>5}  {manual:>6}"
-                         for rule, level, count, manual in table)
+            lines.extend(
+                f"{rule:<{width}}  {level:<6}  {count:>5}  {manual:>6}" for rule, level, count, manual in table
+            )
         s = self.summary()
         verb = {"write": "rewritten", "out": "migrated into the output tree"}.get(self.mode, "would change")
         lines.append(

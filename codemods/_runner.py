@@ -12,6 +12,7 @@ import os
 import signal
 import stat
 import sys
+from typing import TYPE_CHECKING
 
 from codemods import _diff, _source, files
 from codemods._cache import Cache
@@ -19,21 +20,30 @@ from codemods._discover import OUT_MARKER, discover
 from codemods._report import CONFLICT, IO, PARSE, Entry, FileResult, Outcome, Report
 from codemods._write import atomic_write, copy_into
 
+if TYPE_CHECKING:
+    from codemods._engine import Options  # imported by the workers only: it loads libcst
+
 MB = 1 << 20
 
 
 @dataclasses.dataclass
 class RunConfig:
-    paths: list
+    paths: list[str]
+    options: "Options"
     mode: str = "diff"  # diff | write | out | check
-    out: str | None = None
-    options: object = None  # codemods._engine.Options
+    out: str | None = None  # the folder of mode "out"
     jobs: int = 1
     cache_dir: str | None = None  # None: no cache
     progress: bool = False
     max_file_size: int = 16 * MB
     file_rules: tuple = files.RULE_IDS  # the Dockerfile/requirements rules selected: other such files are only copied
     code_rules: bool = True  # some code rule is selected: else Python files and notebooks are only copied
+
+    def __post_init__(self) -> None:
+        if (self.mode == "out") != (self.out is not None):
+            raise ValueError(
+                f"RunConfig: mode {self.mode!r} with out={self.out!r}: out is the folder of mode 'out' only"
+            )
 
 
 class Interrupted(Exception):
@@ -121,7 +131,9 @@ def _read(item, max_size):
             return None, Entry(rule=IO, severity="warning", message="not a regular file: skipped")
         if info.st_size > max_size:
             limit = max_size / MB
-            return None, Entry(rule=IO, severity="warning", message=f"larger than --max-file-size ({limit:g} MB): skipped")
+            return None, Entry(
+                rule=IO, severity="warning", message=f"larger than --max-file-size ({limit:g} MB): skipped"
+            )
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read()
         return data, Snapshot.of(info, data)
@@ -163,8 +175,12 @@ def _checked(kind, data, outcome):
     """The outcome, or an error outcome if its migration does not parse where the original did."""
     if outcome.new is None or _parses(kind, outcome.new) or not _parses(kind, data):
         return outcome
-    problem = Entry(rule=PARSE, severity="error", message="the migration does not parse: file left as it is",
-                    manual="please report this file to the uai-compat maintainers")
+    problem = Entry(
+        rule=PARSE,
+        severity="error",
+        message="the migration does not parse: file left as it is",
+        manual="please report this file to the uai-compat maintainers",
+    )
     return Outcome(None, [*outcome.entries, problem], skipped=True)
 
 
@@ -200,7 +216,7 @@ def run(config: RunConfig, progress=None) -> Report:
         if cache:
             cache.put(key, outcome)
         outcomes[item] = (data, snapshot, outcome, False)
-    if config.mode == "out":
+    if config.out is not None:
         os.makedirs(config.out, exist_ok=True)
         atomic_write(os.path.join(config.out, OUT_MARKER), b"written by uai-migrate --out\n", mode=0o644)
     written = 0
@@ -211,7 +227,7 @@ def run(config: RunConfig, progress=None) -> Report:
                 result = _finish(item, data, snapshot, _checked(item.kind, data, outcome), config, cached)
                 written += result.status == "changed" and config.mode in ("write", "out")
                 report.files.append(result)
-            elif config.mode == "out":
+            elif config.out is not None:
                 _copy(item, config.out, report)
     except KeyboardInterrupt:
         raise Interrupted(written, signal.SIGINT) from None
@@ -232,9 +248,15 @@ def _finish(item, data, snapshot, outcome, config, cached):
         if config.mode == "write" and outcome.new is not None:
             if not _still_as_read(item.real, snapshot):
                 result.status = "error"
-                result.entries.append(Entry(rule=CONFLICT, severity="error", path=item.path,
-                                            message="changed since it was read: left as it is",
-                                            manual="run uai-migrate again on this file"))
+                result.entries.append(
+                    Entry(
+                        rule=CONFLICT,
+                        severity="error",
+                        path=item.path,
+                        message="changed since it was read: left as it is",
+                        manual="run uai-migrate again on this file",
+                    )
+                )
                 return result
             atomic_write(item.real, outcome.new)
         elif config.mode == "out" and data is not None:

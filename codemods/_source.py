@@ -49,9 +49,10 @@ def is_cell_magic(text):
     return text.lstrip().startswith("%%")
 
 
-def mask_magics(text):
+def mask_magics(text: str) -> tuple[str, list[str]]:
     """Replace IPython-only lines (`%magic`, `!shell`, `x = !cmd`, `obj?`) by placeholder statements."""
-    lines, saved = [], []
+    lines: list[str] = []
+    saved: list[str] = []
     for line in text.splitlines(keepends=True):
         body = line.rstrip("\r\n")
         if _MAGIC.search(body):
@@ -63,7 +64,7 @@ def mask_magics(text):
     return "".join(lines), saved
 
 
-def unmask_magics(text, saved):
+def unmask_magics(text: str, saved: list[str]) -> str:
     lines = []
     for line in text.splitlines(keepends=True):
         body = line.rstrip("\r\n")

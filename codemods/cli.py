@@ -25,24 +25,38 @@ def build_parser():
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Migrate TF1-era code (and its Dockerfiles and requirements*.txt) to run on current "
         "TensorFlow. By default shows a diff and changes nothing.",
-        epilog="rules (--explain RULE for what, why and an example):\n" + rules_help()
+        epilog="rules (--explain RULE for what, why and an example):\n"
+        + rules_help()
         + "\n\nexit codes: 0 nothing left to do by hand, 1 something needs attention (or --check found changes), "
         "2 usage error or a file could not be read/written.",
     )
-    parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help="Python files, notebooks (.ipynb), Dockerfiles, requirements*.txt or folders")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="Python files, notebooks (.ipynb), Dockerfiles, requirements*.txt or folders",
+    )
     parser.add_argument("--explain", metavar="RULE", help="print what RULE does, why, an example and its level")
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--write", action="store_true", help="change the files in place")
     what.add_argument("--out", metavar="DIR", help="write a migrated copy of the whole tree into DIR")
     what.add_argument("--check", action="store_true", help="change nothing; exit 1 if anything would change")
     parser.add_argument("--report", metavar="FILE", help="also write the report as JSON to FILE")
-    parser.add_argument("--format", choices=FORMATS, default="text",
-                        help="stdout: text, json, github (workflow annotations) or sarif (SARIF 2.1.0)")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="stdout: text, json, github (workflow annotations) or sarif (SARIF 2.1.0)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="text: only the table per rule and the summary")
     parser.add_argument("-j", "--jobs", type=int, default=_default_jobs(), help="worker processes (default: all cores)")
-    parser.add_argument("--select", action="append", default=[], metavar="RULE",
-                        help="run only these rules (code rules and the Dockerfile/requirements rules)")
+    parser.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        metavar="RULE",
+        help="run only these rules (code rules and the Dockerfile/requirements rules)",
+    )
     parser.add_argument("--ignore", action="append", default=[], metavar="RULE", help="skip these rules")
     parser.add_argument(
         "--level",
@@ -54,11 +68,16 @@ def build_parser():
     parser.add_argument("--cache-dir", default=None, help="result cache (default: $XDG_CACHE_HOME/uai-migrate)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     parser.add_argument(
-        "--max-file-size", type=float, default=16, metavar="MB",
+        "--max-file-size",
+        type=float,
+        default=16,
+        metavar="MB",
         help="skip (and report) files larger than this (default: 16 MB)",
     )
     parser.add_argument(
-        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help="show a progress bar on stderr (default: when stderr is a terminal)",
     )
     return parser
@@ -154,8 +173,10 @@ def main(argv: list[str] | None = None) -> int:
         signum = stop.args[0] if stop.args else signal.SIGINT
         fail("interrupted before any file was written", code=128 + signum)
     except _runner.Interrupted as stop:
-        fail(f"interrupted after {stop.written} files were written (each is wholly old or wholly new)",
-             code=128 + stop.signum)
+        fail(
+            f"interrupted after {stop.written} files were written (each is wholly old or wholly new)",
+            code=128 + stop.signum,
+        )
     finally:
         signal.signal(signal.SIGTERM, previous)
     if args.report:

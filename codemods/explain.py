@@ -1,12 +1,13 @@
-'''`uai-migrate --explain RULE`: what a rule does, why, an example and its level (as ruff's `rule`).
+"""`uai-migrate --explain RULE`: what a rule does, why, an example and its level (as ruff's `rule`).
 
 One entry per rule id (the code rules of codemods.rules and the file rules of codemods.files);
 tests/codemods/test_explain.py checks every rule has one and that each `before` migrates to its
 `after` through the engine.
-'''
+"""
 
 import dataclasses
 import textwrap
+from typing import Protocol
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,7 +44,7 @@ EXAMPLES = {
         'import json, os\nif "TF_CONFIG" in os.environ:\n    cfg = json.loads(os.environ["TF_CONFIG"])\n'
         '    cfg["cluster"]["chief"] = cfg["cluster"].pop("master")\n'
         '    os.environ["TF_CONFIG"] = json.dumps(cfg)\nimport tensorflow as tf\n',
-        'import json, os\nfrom compat import tf_config\n\n_cluster = tf_config.from_environment()\n'
+        "import json, os\nfrom compat import tf_config\n\n_cluster = tf_config.from_environment()\n"
         'if _cluster.is_distributed:\n    os.environ["TF_CONFIG"] = tf_config.to_json(_cluster, "chief")\n'
         "import tensorflow as tf\n",
     ),
@@ -129,25 +130,40 @@ _FILES = {
 }
 
 
-def catalog() -> dict:
+class Described(Protocol):
+    """What --explain and --help read of a rule: a code rule's class or a file rule's module."""
+
+    @property
+    def ID(self) -> str: ...
+    @property
+    def DESCRIPTION(self) -> str: ...
+    @property
+    def LEVEL(self) -> str: ...
+
+
+def catalog() -> dict[str, Described]:
     """rule id -> the rule's class or module (ID, DESCRIPTION, LEVEL): code rules, then file rules."""
     from codemods import files
     from codemods.rules import RULES
 
-    return {rule.ID: rule for rule in (*RULES, *files.KINDS.values())}
+    rules: tuple[Described, ...] = (*RULES, *files.KINDS.values())
+    return {rule.ID: rule for rule in rules}
 
 
 def explain(rule_id: str) -> str:
     """The text `uai-migrate --explain RULE_ID` prints; KeyError for an unknown id."""
     rule = catalog()[rule_id]
     example = EXAMPLES[rule_id]
-    level = ("safe: runs on current TF through compat with the least change" if rule.LEVEL == "safe"
-             else "native: an idiomatic TF2 rewrite that can change behaviour (only with --level native)")
-    indent = lambda text: textwrap.indent(text, "    ")  # noqa: E731
+    level = (
+        "safe: runs on current TF through compat with the least change"
+        if rule.LEVEL == "safe"
+        else "native: an idiomatic TF2 rewrite that can change behaviour (only with --level native)"
+    )
+    before, after = (textwrap.indent(text, "    ") for text in (example.before, example.after))
     return (
         f"{rule_id}\n\nWhat it does: {rule.DESCRIPTION}\nWhy: {example.why}\nLevel: {level}\n"
         f"Files: {_FILES[example.kind]}\n\n"
-        f"Before:\n{indent(example.before)}\nAfter:\n{indent(example.after)}"
+        f"Before:\n{before}\nAfter:\n{after}"
     )
 
 

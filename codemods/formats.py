@@ -85,16 +85,15 @@ def sarif(report: Report) -> dict:
             "properties": {"level": entry.level},
         }
         results.append(result)
-    rules = [
-        {"id": rule_id, "shortDescription": {"text": descriptions.get(rule_id, rule_id)}}
-        for rule_id in ids
-    ]
+    rules = [{"id": rule_id, "shortDescription": {"text": descriptions.get(rule_id, rule_id)}} for rule_id in ids]
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "uai-migrate", "rules": rules}},
-            "results": results,
-            "columnKind": "unicodeCodePoints",
-        }],
+        "runs": [
+            {
+                "tool": {"driver": {"name": "uai-migrate", "rules": rules}},
+                "results": results,
+                "columnKind": "unicodeCodePoints",
+            }
+        ],
     }

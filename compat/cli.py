@@ -3,13 +3,18 @@
 import functools
 import os
 import sys
+from collections.abc import Callable
+from typing import NoReturn, ParamSpec, TypeVar
 
 from compat.errors import CompatError
 
 USAGE_EXIT = 2
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
-def _prog():
+
+def _prog() -> str:
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
     if spec is not None and spec.name.endswith("__main__"):
@@ -27,18 +32,18 @@ def one_line(message: str) -> str:
     return str(message).translate(_LINE_BREAKS)
 
 
-def fail(message: str, code: int = USAGE_EXIT):
+def fail(message: str, code: int = USAGE_EXIT) -> NoReturn:
     """Print `prog: error: message` on stderr, on one line, and exit."""
     prog = _prog()
     print(f"{prog}: error: {one_line(message)}", file=sys.stderr)
     raise SystemExit(code)
 
 
-def main_guard(func):
+def main_guard(func: Callable[_P, _R]) -> Callable[_P, _R]:
     """Decorate an entry point so a `CompatError` becomes one line and exit code 2."""
 
     @functools.wraps(func)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             return func(*args, **kwargs)
         except CompatError as err:

@@ -73,7 +73,9 @@ class HParams:
 
     def __init__(self, hparam_def=None, model_structure=None, **kwargs):
         if hparam_def is not None:
-            raise HParamsError("HParams(hparam_def=...) (a protocol buffer) is not supported: pass the values as keyword arguments")
+            raise HParamsError(
+                "HParams(hparam_def=...) (a protocol buffer) is not supported: pass the values as keyword arguments"
+            )
         self._declared = {}
         self._model_structure = model_structure
         for name, value in kwargs.items():

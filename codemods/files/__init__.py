@@ -6,12 +6,27 @@ to the migrated text, as it does to Python.
 """
 
 from collections.abc import Callable
+from typing import Protocol
 
 from codemods._report import Outcome
 from codemods.files import dockerfile, requirements
 
-# kind (codemods._discover names it from the file name) -> module with ID, DESCRIPTION, migrate, parses
-KINDS = {"dockerfile": dockerfile, "requirements": requirements}
+
+class FileRule(Protocol):
+    """What a module of KINDS provides: the module is the rule, as a class is for code rules."""
+
+    @property
+    def ID(self) -> str: ...
+    @property
+    def DESCRIPTION(self) -> str: ...
+    @property
+    def LEVEL(self) -> str: ...
+    def migrate(self, data: bytes, options: object = None) -> Outcome: ...
+    def parses(self, data: bytes) -> bool: ...
+
+
+# kind (codemods._discover names it from the file name) -> its rule
+KINDS: dict[str, FileRule] = {"dockerfile": dockerfile, "requirements": requirements}
 RULE_IDS = tuple(module.ID for module in KINDS.values())
 
 

@@ -29,8 +29,18 @@ def decode(data: bytes) -> str | None:
 
 
 def not_utf8() -> Outcome:
-    return Outcome(None, [Entry(rule=PARSE, severity="error", message="file skipped: not UTF-8",
-                                manual="save the file as UTF-8, then run uai-migrate again")], skipped=True)
+    return Outcome(
+        None,
+        [
+            Entry(
+                rule=PARSE,
+                severity="error",
+                message="file skipped: not UTF-8",
+                manual="save the file as UTF-8, then run uai-migrate again",
+            )
+        ],
+        skipped=True,
+    )
 
 
 def outcome(text: str, new: str, entries: list) -> Outcome:
@@ -67,7 +77,7 @@ def migrate_requirement(text: str, rule: str) -> tuple[str, list[Entry]] | None:
         if spec.contains(version, prereleases=True) or not any(spec.contains(v) for v in _OLD_TF):
             return None
         extras = set(requirement.extras)
-        new_name = name
+        new_name: str = name
         if name == "tensorflow-gpu":  # no longer published since 2.12: the GPU libraries are an extra
             new_name, extras = "tensorflow", extras | {"and-cuda"}
         new = _format(new_name, extras, version, requirement.marker)
@@ -82,9 +92,13 @@ def migrate_requirement(text: str, rule: str) -> tuple[str, list[Entry]] | None:
 def no_deps_entry(rule: str, line: int, col: int) -> Entry:
     """The step a person takes after TensorFlow was moved to 2.x: compat's packages that need --no-deps."""
     return Entry(
-        rule=rule, severity="warning", line=line, col=col,
+        rule=rule,
+        severity="warning",
+        line=line,
+        col=col,
         message="TensorFlow 2.21 runs TF1 code through uai-compat, which also needs "
-        + " and ".join(f"{n}=={RUNTIME[n]}" for n in NO_DEPS) + " installed without their dependencies",
+        + " and ".join(f"{n}=={RUNTIME[n]}" for n in NO_DEPS)
+        + " installed without their dependencies",
         manual=f"run `{NO_DEPS_COMMAND}` after this install (as requirements/tf2-nodeps.txt does) "
         "and install uai-compat",
     )

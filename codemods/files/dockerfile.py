@@ -3,11 +3,12 @@ TF1-era pins in `RUN pip install` lines moved to the tf2 runtime. A TensorFlow b
 does not know (another registry's image, a devel tag, a digest, a build argument) is reported
 with the step a person takes, never guessed."""
 
+import dataclasses
 import io
 import re
 
-from codemods.files import _common
 from codemods._report import Entry, Outcome
+from codemods.files import _common
 
 ID = "docker-image"
 DESCRIPTION = "FROM tensorflow/tensorflow:1.x / 2.0 images and TF1-era pins in RUN pip install -> the tf2 runtime"
@@ -76,29 +77,47 @@ def _replace_in(lines: list[str], first: int, last: int, old: str, new: str) -> 
     for index in range(first, last + 1):
         col = lines[index].find(old)
         if col >= 0:
-            lines[index] = lines[index][:col] + new + lines[index][col + len(old):]
+            lines[index] = lines[index][:col] + new + lines[index][col + len(old) :]
             return index + 1, col + 1
     return None
 
 
+def _replace_read(lines: list[str], first: int, last: int, old: str, new: str) -> tuple[int, int]:
+    """`_replace_in` for an `old` read from lines[first..last] themselves, so always there."""
+    position = _replace_in(lines, first, last, old, new)
+    assert position is not None, f"{old!r} not in lines {first}..{last}"
+    return position
+
+
 def migrate_text(text: str) -> tuple[str, list[Entry]]:
     lines = text.splitlines(keepends=True)
-    entries, moved_at = [], None
-    manual = (f"use {OFFICIAL}:{_common.RUNTIME['tensorflow']} (-gpu) or python:3.11-slim with the tf2 pins "
-              "(see uai-compat's docker/tf2.Dockerfile)")
+    entries: list[Entry] = []
+    moved_at: tuple[int, int] | None = None
+    manual = (
+        f"use {OFFICIAL}:{_common.RUNTIME['tensorflow']} (-gpu) or python:3.11-slim with the tf2 pins "
+        "(see uai-compat's docker/tf2.Dockerfile)"
+    )
     for instruction in structure(text):
         first, last = instruction["startline"], instruction["endline"]
-        if instruction["instruction"] == "FROM":
-            image = _image(instruction["value"])
-            new, problem = _base(image) if image else (None, None)
+        if instruction["instruction"] == "FROM" and (image := _image(instruction["value"])):
+            new, problem = _base(image)
             if problem:
                 position = _replace_in(lines, first, last, image, image) or (first + 1, 1)
-                entries.append(Entry(rule=ID, severity="warning", line=position[0], col=position[1],
-                                     message=f"base image {problem}: left as it is", manual=manual))
+                entries.append(
+                    Entry(
+                        rule=ID,
+                        severity="warning",
+                        line=position[0],
+                        col=position[1],
+                        message=f"base image {problem}: left as it is",
+                        manual=manual,
+                    )
+                )
             elif new:
-                line, col = _replace_in(lines, first, last, image, new)
-                entries.append(Entry(rule=ID, line=line, col=col,
-                                     message=f"{image} -> {new}: the TensorFlow uai-compat supports"))
+                line, col = _replace_read(lines, first, last, image, new)
+                entries.append(
+                    Entry(rule=ID, line=line, col=col, message=f"{image} -> {new}: the TensorFlow uai-compat supports")
+                )
                 moved_at = moved_at or (line, col)
         elif instruction["instruction"] == "RUN" and "pip" in instruction["value"]:
             for index in range(first, last + 1):
@@ -106,11 +125,11 @@ def migrate_text(text: str) -> tuple[str, list[Entry]]:
                     found = _common.migrate_requirement(match.group(), ID)
                     if found:
                         new, notes = found
-                        quoted = lines[index][match.start() - 1:match.start()] in ("'", '"')
+                        quoted = lines[index][match.start() - 1 : match.start()] in ("'", '"')
                         if not quoted and re.search(r"[\[;<> ]", new):  # shell globs and redirections
                             new = f'"{new}"'
-                        line, col = _replace_in(lines, index, index, match.group(), new)
-                        entries.extend(Entry(**{**vars(e), "line": line, "col": col}) for e in notes)
+                        line, col = _replace_read(lines, index, index, match.group(), new)
+                        entries.extend(dataclasses.replace(e, line=line, col=col) for e in notes)
                         moved_at = moved_at or (line, col)
     if moved_at and "tf-keras" not in text and "tf_keras" not in text:
         entries.append(_common.no_deps_entry(ID, *moved_at))

@@ -1,10 +1,12 @@
 """`requirements*.txt`: TF1-era pins (tensorflow==1.x, tensorflow-gpu, tf-slim, tensorflow-estimator)
 moved to the tf2 runtime's pins, each change reported at its line."""
 
+import dataclasses
 import re
+from collections.abc import Iterator
 
-from codemods.files import _common
 from codemods._report import Entry, Outcome
+from codemods.files import _common
 
 ID = "requirements-pins"
 DESCRIPTION = "TF 1.x / 2.0 pins (tensorflow, tensorflow-gpu, tf-slim, tensorflow-estimator) -> the tf2 runtime's pins"
@@ -27,7 +29,7 @@ def _requirement_part(line: str) -> tuple[int, int] | None:
     return start, len(body[:end].rstrip())
 
 
-def _lines(text: str):
+def _lines(text: str) -> Iterator[tuple[int, str, int, int]]:
     """(line number, line, start, end) of each requirement line."""
     for number, line in enumerate(text.splitlines(keepends=True), 1):
         part = _requirement_part(line)
@@ -36,31 +38,44 @@ def _lines(text: str):
 
 
 def migrate_text(text: str) -> tuple[str, list[Entry]]:
-    out, entries, moved_tf = [], [], False
+    out: list[str] = []
+    entries: list[Entry] = []
+    moved_tf = False
     for number, line in enumerate(text.splitlines(keepends=True), 1):
         part = _requirement_part(line)
-        found = part and _common.migrate_requirement(line[part[0]:part[1]], ID)
-        if not found:
+        found = _common.migrate_requirement(line[part[0] : part[1]], ID) if part else None
+        if part is None or found is None:
             out.append(line)
             continue
         start, end = part
         new, notes = found
-        position = {"line": number, "col": start + 1}
+        col = start + 1
         if "--hash" in line[end:]:
-            entries.append(Entry(
-                rule=ID, severity="warning", **position, message=f"{line[start:end]} is pinned by hash: left as it is",
-                manual=f"replace it with {new} and regenerate the hashes (pip-compile --generate-hashes)",
-            ))
+            entries.append(
+                Entry(
+                    rule=ID,
+                    severity="warning",
+                    line=number,
+                    col=col,
+                    message=f"{line[start:end]} is pinned by hash: left as it is",
+                    manual=f"replace it with {new} and regenerate the hashes (pip-compile --generate-hashes)",
+                )
+            )
             out.append(line)
             continue
-        entries.extend(Entry(**{**vars(e), **position}) for e in notes)
+        entries.extend(dataclasses.replace(e, line=number, col=col) for e in notes)
         moved_tf = moved_tf or new.startswith("tensorflow") and not new.startswith("tensorflow-estimator")
         if new.startswith("tensorflow-estimator"):
-            entries.append(Entry(
-                rule=ID, severity="warning", **position,
-                message="tensorflow-estimator with its dependencies installs TensorFlow 2.15 over 2.21",
-                manual="move this line to a requirements file installed with `pip install --no-deps -r`",
-            ))
+            entries.append(
+                Entry(
+                    rule=ID,
+                    severity="warning",
+                    line=number,
+                    col=col,
+                    message="tensorflow-estimator with its dependencies installs TensorFlow 2.15 over 2.21",
+                    manual="move this line to a requirements file installed with `pip install --no-deps -r`",
+                )
+            )
         out.append(line[:start] + new + line[end:])
     if moved_tf and "tf-keras" not in text and "tf_keras" not in text:
         entries.append(_common.no_deps_entry(ID, 1, 1))

@@ -63,7 +63,9 @@ class UAITensorFlowDistRunConfigParser:
         if config.task is None:
             raise DistConfigError("TF_CONFIG.task: missing; the platform sets task.type and task.index")
         if not config.addresses(tf_config.CHIEF):
-            raise DistConfigError("TF_CONFIG.cluster.master: missing; the platform's parser counts the master as worker 0")
+            raise DistConfigError(
+                "TF_CONFIG.cluster.master: missing; the platform's parser counts the master as worker 0"
+            )
         self._config = config
         return self
 

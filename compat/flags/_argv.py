@@ -29,7 +29,7 @@ def normalize_argv(argv, known_names):
             out.append(arg)
             continue
         dashes = "--" if arg.startswith("--") else "-"
-        body = arg[len(dashes):]
+        body = arg[len(dashes) :]
         name, sep, value = body.partition("=")
         out.append(dashes + _dashed_to_defined(name, known) + sep + value)
     return out

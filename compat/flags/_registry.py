@@ -7,6 +7,7 @@ touching any other behaviour.
 """
 
 import sys
+from collections.abc import Sequence
 
 from absl import flags as absl_flags
 
@@ -16,7 +17,7 @@ from compat.flags._argv import normalize_argv
 _ORIGINAL_CALL = absl_flags.FlagValues.__call__
 
 
-def _dash_tolerant_call(self, argv, known_only=False):
+def _dash_tolerant_call(self: absl_flags.FlagValues, argv: Sequence[str], known_only: bool = False) -> list[str]:
     return _ORIGINAL_CALL(self, normalize_argv(list(argv), self), known_only=known_only)
 
 
@@ -33,10 +34,11 @@ def parse_known_or_exit(argv: list, flag_values: absl_flags.FlagValues = absl_fl
         fail(f"{err} (--helpfull lists the flags)")  # fail() keeps absl's raw quote of the value on one line
 
 
-def install_dash_tolerance():
+def install_dash_tolerance() -> None:
     """Idempotently route absl parsing through `normalize_argv`."""
     if absl_flags.FlagValues.__call__ is not _dash_tolerant_call:
-        absl_flags.FlagValues.__call__ = _dash_tolerant_call
+        # Replacing a method of absl's class is the point (see the module docstring); mypy refuses it.
+        absl_flags.FlagValues.__call__ = _dash_tolerant_call  # type: ignore[method-assign]
 
 
 class AutoParsingFlagValues:

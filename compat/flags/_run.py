@@ -1,7 +1,8 @@
 """`run(main)`: what `tf.app.run` did, on absl; and one line, not a traceback, for a mistake at import."""
 
 import sys
-from typing import Callable, Optional
+from collections.abc import Callable
+from types import TracebackType
 
 from absl import app as absl_app
 
@@ -10,7 +11,7 @@ from compat.errors import CompatError
 from compat.flags._registry import parse_known_or_exit
 
 
-def run(main: Optional[Callable] = None, argv: Optional[list] = None) -> None:
+def run(main: Callable | None = None, argv: list | None = None) -> None:
     """Parse flags from argv (dashed names accepted) and call `main(remaining_argv)`; exit with its result."""
     if main is None:
         main = sys.modules["__main__"].main
@@ -25,14 +26,20 @@ def install_error_hook() -> None:
     SystemExit raised by the hook itself (measured on 3.11: status 2, atexit handlers run).
     Other exceptions go to the hook that was installed before.
     """
-    previous = sys.excepthook
-    if getattr(previous, "compat_one_line", False):
-        return
+    if not getattr(sys.excepthook, "compat_one_line", False):
+        sys.excepthook = _OneLineHook(sys.excepthook)
 
-    def hook(kind, value, traceback):
+
+class _OneLineHook:
+    """A `sys.excepthook`: a `CompatError` is one line and exit 2, anything else goes to `previous`."""
+
+    # Checked by name, not by class: a hook installed by another copy of this module counts too.
+    compat_one_line = True
+
+    def __init__(self, previous: Callable[[type[BaseException], BaseException, TracebackType | None], object]) -> None:
+        self.previous = previous
+
+    def __call__(self, kind: type[BaseException], value: BaseException, traceback: TracebackType | None) -> None:
         if isinstance(value, CompatError):
             fail(str(value))
-        previous(kind, value, traceback)
-
-    hook.compat_one_line = True
-    sys.excepthook = hook
+        self.previous(kind, value, traceback)

@@ -2,7 +2,6 @@
 
 import json
 import re
-from typing import List
 
 from compat.launch._errors import LaunchError, reason
 from compat.launch._layout import Layout
@@ -28,7 +27,7 @@ def check_name(name: str) -> str:
 
 
 def tfjob_manifest(
-    layout: Layout, command: List[str], image: str, name: str = "uai-job", restart_policy: str = "OnFailure"
+    layout: Layout, command: list[str], image: str, name: str = "uai-job", restart_policy: str = "OnFailure"
 ) -> dict:
     """The TFJob as a dict; `json.dumps` of it is also valid YAML for `kubectl apply -f`."""
     check_name(name)

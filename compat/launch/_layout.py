@@ -2,7 +2,6 @@
 
 import dataclasses
 import socket
-from typing import List
 
 from compat import tf_config
 from compat.errors import TFConfigError
@@ -15,7 +14,7 @@ LAUNCH_DIALECTS = tf_config.LAUNCH_DIALECTS
 MAX_LOCAL_TASKS = 256
 
 
-def free_ports(count: int, host: str = "127.0.0.1") -> List[int]:
+def free_ports(count: int, host: str = "127.0.0.1") -> list[int]:
     """`count` distinct ports free right now; all are held open together so none repeats."""
     sockets = []
     try:
@@ -70,10 +69,11 @@ class Layout:
             raise TFConfigError("--workers/--ps", f"{total} tasks: a local cluster runs at most {MAX_LOCAL_TASKS}")
         tasks = sorted(self.tasks(), key=lambda t: tf_config.JOBS.index(t.type))
         ports = iter(free_ports(len(tasks), host))
-        jobs = {}
+        jobs: dict[str, list[str]] = {}
         for task in tasks:
             jobs.setdefault(task.type, []).append(f"{host}:{next(ports)}")
-        return tf_config.ClusterConfig(cluster=jobs, task=None, dialect=self.dialect)
+        cluster = {job: tuple(addresses) for job, addresses in jobs.items()}
+        return tf_config.ClusterConfig(cluster=cluster, task=None, dialect=self.dialect)
 
     def task_configs(self, cluster):
         """{Task: TF_CONFIG JSON for that task, in this layout's dialect}."""

@@ -7,7 +7,8 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Callable, Dict, List, Mapping, Optional, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import IO
 
 from compat.launch._errors import LaunchError, reason
 from compat.launch._layout import Layout
@@ -23,7 +24,7 @@ def exit_status(returncode: int) -> int:
     return 128 - returncode if returncode < 0 else returncode
 
 
-def check_command(command: List[str], env: Mapping[str, str], cwd: Optional[str] = None) -> None:
+def check_command(command: list[str], env: Mapping[str, str], cwd: str | None = None) -> None:
     """Raise `LaunchError` unless `command[0]` is an executable file the tasks can start.
 
     Resolved the way the tasks' exec resolves it: a name through the tasks' PATH, a path with
@@ -49,13 +50,15 @@ class _Watchdog:
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
+        assert self.process.stdin is not None  # stdin=PIPE
+        self._stdin = self.process.stdin
         self._lock = threading.Lock()
 
     def _send(self, line: str) -> None:
         with self._lock:
             try:
-                self.process.stdin.write(line.encode() + b"\n")
-                self.process.stdin.flush()
+                self._stdin.write(line.encode() + b"\n")
+                self._stdin.flush()
             except (BrokenPipeError, ValueError):
                 pass  # the watchdog is gone (killed by someone); stopping the tasks is still ours
 
@@ -68,7 +71,7 @@ class _Watchdog:
     def close(self) -> None:
         with self._lock:
             try:
-                self.process.stdin.close()
+                self._stdin.close()
             except BrokenPipeError:
                 pass
         self.process.wait()
@@ -77,13 +80,19 @@ class _Watchdog:
 class TaskProcess:
     """One task: its process group, its log file, and a thread copying its output with a `[job:i]` prefix.
 
+    Started when made, as `subprocess.Popen` is: a TaskProcess always has its process.
     The task leads a session of its own, so a signal reaches its children too, and they are
     stopped with it even when the task itself has already exited.
     """
 
     def __init__(
-        self, task: Task, command: Sequence[str], env: Mapping[str, str], log_path: str, echo: Optional[Echo],
-        cwd: Optional[str] = None,
+        self,
+        task: Task,
+        command: Sequence[str],
+        env: Mapping[str, str],
+        log_path: str,
+        echo: Echo | None,
+        cwd: str | None = None,
     ) -> None:
         self.task = task
         self.command = list(command)
@@ -91,15 +100,7 @@ class TaskProcess:
         self.log_path = log_path
         self.echo = echo
         self.cwd = cwd
-        self.process = None
-        self._pump = None
         self._group_gone = False
-
-    @property
-    def group(self) -> int:
-        return self.process.pid
-
-    def start(self) -> "TaskProcess":
         log = open(self.log_path, "ab")
         try:
             self.process = subprocess.Popen(
@@ -114,16 +115,21 @@ class TaskProcess:
         except (OSError, ValueError) as err:  # ValueError: a NUL byte in an argument
             log.close()
             raise LaunchError("command", f"cannot start {self.command[0]!r}: {reason(err)}") from None
-        self._pump = threading.Thread(target=self._copy_output, args=(log,), daemon=True)
+        assert self.process.stdout is not None  # stdout=PIPE
+        self._pump = threading.Thread(target=self._copy_output, args=(log, self.process.stdout), daemon=True)
         self._pump.start()
-        return self
 
-    def _copy_output(self, log) -> None:
+    @property
+    def group(self) -> int:
+        return self.process.pid
+
+    def _copy_output(self, log_file: IO[bytes], output: IO[bytes]) -> None:
         # Reads to the end whatever fails downstream: a task writing to a pipe nobody reads blocks.
         prefix = f"[{self.task}] ".encode()
         echo = self.echo
-        with log:
-            for line in iter(self.process.stdout.readline, b""):
+        log: IO[bytes] | None = log_file
+        with log_file:
+            for line in iter(output.readline, b""):
                 if log is not None:
                     try:
                         log.write(line)
@@ -135,9 +141,9 @@ class TaskProcess:
                         echo(prefix + line)
                     except OSError:
                         echo = None  # a closed stdout (`| head`): the log still has the output
-        self.process.stdout.close()
+        output.close()
 
-    def poll(self) -> Optional[int]:
+    def poll(self) -> int | None:
         return self.process.poll()
 
     def group_alive(self) -> bool:
@@ -147,7 +153,7 @@ class TaskProcess:
         free for the kernel to reuse from then on (not before: a pid stays reserved while
         the task is unreaped or any process of its group lives).
         """
-        if self.process is None or self._group_gone:
+        if self._group_gone:
             return False
         if self.process.poll() is None:
             return True
@@ -165,7 +171,7 @@ class TaskProcess:
             except ProcessLookupError:
                 self._group_gone = True
 
-    def wait(self, timeout: Optional[float] = None) -> int:
+    def wait(self, timeout: float | None = None) -> int:
         code = self.process.wait(timeout)
         # The output pipe ends only when the task's children have closed it too: while they run,
         # the reader gets a moment to copy what the task itself wrote, not the full 5 s.
@@ -190,8 +196,14 @@ class LocalCluster:
     """
 
     def __init__(
-        self, layout: Layout, command: Sequence[str], log_dir: str, echo: Optional[Echo] = None,
-        env: Optional[Mapping[str, str]] = None, cwd: Optional[str] = None, keep_going: bool = False,
+        self,
+        layout: Layout,
+        command: Sequence[str],
+        log_dir: str,
+        echo: Echo | None = None,
+        env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
+        keep_going: bool = False,
     ) -> None:
         self.layout = layout.validate()
         self.command = list(command)
@@ -202,10 +214,10 @@ class LocalCluster:
         self.keep_going = keep_going
         self.cluster = layout.cluster()
         self.configs = layout.task_configs(self.cluster)
-        self.tasks: Dict[Task, TaskProcess] = {}
-        self.interrupted: Optional[int] = None
-        self._watchdog: Optional[_Watchdog] = None
-        self._started: List[TaskProcess] = []
+        self.tasks: dict[Task, TaskProcess] = {}
+        self.interrupted: int | None = None
+        self._watchdog: _Watchdog | None = None
+        self._started: list[TaskProcess] = []
 
     # -- lifecycle ----------------------------------------------------------------------
     def _log_path(self, task: Task) -> str:
@@ -228,7 +240,7 @@ class LocalCluster:
         if self._watchdog is None:
             self._watchdog = _Watchdog()
         env = dict(self.base_env, TF_CONFIG=self.configs[task], PYTHONUNBUFFERED="1")
-        proc = TaskProcess(task, self.command, env, self._log_path(task), self.echo, self.cwd).start()
+        proc = TaskProcess(task, self.command, env, self._log_path(task), self.echo, self.cwd)
         self._watchdog.watch(proc.group)
         self.tasks[task] = proc
         self._started.append(proc)  # a restarted task's earlier group may still hold its children
@@ -298,7 +310,7 @@ class LocalCluster:
         job = "chief" if self.layout.chief else "worker"
         return next(task for task in self.tasks if task.type == job and task.index == 0)
 
-    def wait(self, timeout: Optional[float] = None, poll: float = 0.2, grace: float = 10.0) -> int:
+    def wait(self, timeout: float | None = None, poll: float = 0.2, grace: float = 10.0) -> int:
         """Wait for the chief; return the job's exit status.
 
         The status is the chief's, or that of the first other task that fails before the
@@ -333,7 +345,7 @@ class LocalCluster:
             time.sleep(poll)
         return True
 
-    def logs(self) -> Dict[Task, str]:
+    def logs(self) -> dict[Task, str]:
         """{task: text of its log file so far}."""
         out = {}
         for task, proc in self.tasks.items():

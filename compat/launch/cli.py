@@ -7,7 +7,7 @@ import signal
 import sys
 import tempfile
 import threading
-from typing import List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from compat import tf_config
 from compat.cli import fail, main_guard
@@ -86,7 +86,7 @@ def _check_options(args: argparse.Namespace) -> None:
             raise LaunchError("--image", "--kubeflow needs the container image each task runs")
 
 
-def parse(argv: Optional[Sequence[str]] = None) -> Tuple[Layout, List[str], argparse.Namespace]:
+def parse(argv: Sequence[str] | None = None) -> tuple[Layout, list[str], argparse.Namespace]:
     """(layout, command, options) of a command line; `LaunchError`/`TFConfigError`, or argparse's exit 2, if bad.
 
     Only checks: opens nothing, starts nothing.
@@ -106,7 +106,7 @@ def _temporary_log_dir() -> str:
         raise LaunchError("--log-dir", f"no temporary folder for the logs ({reason(err)}): give one") from None
 
 
-def _run(layout: Layout, command: List[str], args: argparse.Namespace) -> int:
+def _run(layout: Layout, command: list[str], args: argparse.Namespace) -> int:
     log_dir = args.log_dir or _temporary_log_dir()
     cluster = LocalCluster(layout, command, log_dir, echo=_Echo(log_dir), keep_going=args.keep_going)
 
@@ -119,10 +119,11 @@ def _run(layout: Layout, command: List[str], args: argparse.Namespace) -> int:
     try:
         cluster.start()
         print(f"uai-launch: {len(layout.tasks())} tasks, logs in {log_dir}", file=sys.stderr, flush=True)
+        status = None
         try:
             status = cluster.wait(timeout=args.timeout)
         except Interrupted:
-            status = None
+            pass  # it set cluster.interrupted: the status is the signal's, below
         except TimeoutError as err:
             print(f"uai-launch: {err}; stopping all tasks", file=sys.stderr)
             return 124
@@ -130,6 +131,7 @@ def _run(layout: Layout, command: List[str], args: argparse.Namespace) -> int:
             print("uai-launch: interrupted; stopping all tasks", file=sys.stderr, flush=True)
             cluster.wait_all(GRACE_SECONDS)
             return 128 + cluster.interrupted  # the shell's status for death by that signal: 130, 143
+        assert status is not None  # only Interrupted leaves it unset, and that sets cluster.interrupted
         return status
     finally:
         cluster.stop()
@@ -138,7 +140,7 @@ def _run(layout: Layout, command: List[str], args: argparse.Namespace) -> int:
 
 
 @main_guard
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     try:
         layout, command, args = parse(argv)
         if args.print_config:
@@ -149,8 +151,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             fail("no command given: put it after `--`, e.g. uai-launch --workers 2 -- python train.py")
         if args.kubeflow is not None:
             write_manifest(args.kubeflow, tfjob_manifest(layout, command, args.image, name=args.name))
-            print(f"uai-launch: wrote TFJob manifest {args.kubeflow} (kubectl apply -f {args.kubeflow})",
-                  file=sys.stderr)
+            print(
+                f"uai-launch: wrote TFJob manifest {args.kubeflow} (kubectl apply -f {args.kubeflow})", file=sys.stderr
+            )
             return 0
         return _run(layout, command, args)
     except KeyboardInterrupt:  # before the tasks' signal handling is in place, or after it is gone

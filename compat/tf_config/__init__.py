@@ -12,8 +12,8 @@ Every dialect is one record in `DIALECTS` (`_dialects.py`): add a dialect there,
 """
 
 from compat.errors import TFConfigError
-from compat.tf_config._model import CHIEF, EVALUATOR, JOBS, PS, WORKER, ClusterConfig, Task
 from compat.tf_config._dialects import DIALECTS, LAUNCH_DIALECTS, Dialect, describe, dialect_named
+from compat.tf_config._model import CHIEF, EVALUATOR, JOBS, PS, WORKER, ClusterConfig, Task
 from compat.tf_config._parse import from_dict, from_environment, from_string
 from compat.tf_config._render import to_dict, to_json, use
 

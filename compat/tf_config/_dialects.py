@@ -7,7 +7,7 @@ and the command-line help all read `DIALECTS`; none of them names a dialect itse
 
 import dataclasses
 import types
-from typing import Iterable, Mapping, Optional
+from collections.abc import Iterable, Mapping
 
 from compat.errors import TFConfigError
 from compat.tf_config._model import CHIEF, EVALUATOR, PS, WORKER
@@ -27,7 +27,7 @@ class Dialect:
     # Canonical job (`chief`, `worker`, `ps`, `evaluator`) -> the name this dialect gives it.
     jobs: Mapping[str, str]
     # Written when the config read carries none (Kubeflow and SageMaker write "cloud").
-    environment: Optional[str] = None
+    environment: str | None = None
     # False where the runtime rejects an evaluator next to its chief (Estimator and `master`).
     evaluator: bool = True
     # Recognised when reading: its job names tell it apart (dialects that only differ in
@@ -45,31 +45,39 @@ class Dialect:
         """The name this dialect writes for canonical `job`."""
         return self.jobs[job]
 
-    def job_of(self, name: str) -> Optional[str]:
+    def job_of(self, name: str) -> str | None:
         """The canonical job this dialect means by `name`, or None if it has no such name."""
         return next((job for job, own in self.jobs.items() if own == name), None)
 
 
-DIALECTS: Mapping[str, Dialect] = types.MappingProxyType({
-    dialect.name: dialect
-    for dialect in (
-        Dialect("master", "Estimator / TF1, the UAI platform", _MASTER_NAMES, evaluator=False, read=True, launch=True),
-        Dialect("chief", "TF2 strategies", _ROLE_NAMES, read=True, launch=True),
-        Dialect("kubeflow", "Kubeflow TFJob", _ROLE_NAMES, environment="cloud", launch=True),
-        Dialect("sagemaker", "SageMaker", _MASTER_NAMES, environment="cloud", evaluator=False, launch=True),
-        # Vertex AI names worker pools by position instead of by role (also in CLUSTER_SPEC).
-        Dialect(
-            "vertex",
-            "Vertex AI worker pools",
-            {CHIEF: "workerpool0", WORKER: "workerpool1", PS: "workerpool2", EVALUATOR: "workerpool3"},
-            read=True,
-        ),
-        # Not a layout: what the platform's `uai_dist` parser computes from a master-dialect cluster.
-        Dialect(
-            "uai", "the platform parser's view", {WORKER: "worker", PS: "ps"}, evaluator=False, chief_in_workers=True
-        ),
-    )
-})
+DIALECTS: Mapping[str, Dialect] = types.MappingProxyType(
+    {
+        dialect.name: dialect
+        for dialect in (
+            Dialect(
+                "master", "Estimator / TF1, the UAI platform", _MASTER_NAMES, evaluator=False, read=True, launch=True
+            ),
+            Dialect("chief", "TF2 strategies", _ROLE_NAMES, read=True, launch=True),
+            Dialect("kubeflow", "Kubeflow TFJob", _ROLE_NAMES, environment="cloud", launch=True),
+            Dialect("sagemaker", "SageMaker", _MASTER_NAMES, environment="cloud", evaluator=False, launch=True),
+            # Vertex AI names worker pools by position instead of by role (also in CLUSTER_SPEC).
+            Dialect(
+                "vertex",
+                "Vertex AI worker pools",
+                {CHIEF: "workerpool0", WORKER: "workerpool1", PS: "workerpool2", EVALUATOR: "workerpool3"},
+                read=True,
+            ),
+            # Not a layout: what the platform's `uai_dist` parser computes from a master-dialect cluster.
+            Dialect(
+                "uai",
+                "the platform parser's view",
+                {WORKER: "worker", PS: "ps"},
+                evaluator=False,
+                chief_in_workers=True,
+            ),
+        )
+    }
+)
 # What a document whose job names mark no other dialect is read as.
 DEFAULT = DIALECTS["chief"]
 LAUNCH_DIALECTS = tuple(name for name, dialect in DIALECTS.items() if dialect.launch)

@@ -7,7 +7,7 @@ back the way it was written.
 
 import dataclasses
 import types
-from typing import Mapping, Optional, Tuple
+from collections.abc import Mapping
 
 CHIEF, WORKER, PS, EVALUATOR = "chief", "worker", "ps", "evaluator"
 JOBS = (CHIEF, WORKER, PS, EVALUATOR)
@@ -26,14 +26,14 @@ class Task:
 class ClusterConfig:
     """A cluster (job -> addresses) and the current task; `ClusterConfig.local()` when there is none."""
 
-    cluster: Mapping[str, Tuple[str, ...]]
-    task: Optional[Task]
+    cluster: Mapping[str, tuple[str, ...]]
+    task: Task | None
     dialect: str = "chief"
-    environment: Optional[str] = None
-    rpc_layer: Optional[str] = None
+    environment: str | None = None
+    rpc_layer: str | None = None
     extra: Mapping[str, object] = dataclasses.field(default_factory=dict)
     # Where the config was read ("TF_CONFIG", "--config", ...), for messages; not part of its value.
-    source: Optional[str] = dataclasses.field(default=None, compare=False)
+    source: str | None = dataclasses.field(default=None, compare=False)
 
     def __post_init__(self):
         # Frozen and hashable-looking: callers must not be able to edit the cluster in place.
@@ -42,7 +42,7 @@ class ClusterConfig:
         object.__setattr__(self, "extra", types.MappingProxyType(dict(self.extra)))
 
     @classmethod
-    def local(cls, source: Optional[str] = None) -> "ClusterConfig":
+    def local(cls, source: str | None = None) -> "ClusterConfig":
         """No cluster: a one-process run (`source` names the document that set none, if any)."""
         return cls(cluster={}, task=None, dialect="local", source=source)
 

@@ -71,7 +71,7 @@ def from_dict(value: object, source: str = "TF_CONFIG") -> ClusterConfig:
 def _read_cluster(source, raw_cluster):
     dialect = dialect_of(f"{source}.cluster", raw_cluster)
     cluster = {}
-    seen = {}
+    seen: dict[str, str] = {}
     for job, addresses in raw_cluster.items():
         # A job name is user text: quote one that would not print on one line.
         field = f"{source}.cluster.{job}" if job.isprintable() and job else f"{source}.cluster[{job!r}]"
@@ -93,7 +93,9 @@ def _read_cluster(source, raw_cluster):
         if addresses:
             cluster[canonical] = tuple(addresses)
     if cluster and not (cluster.get(CHIEF) or cluster.get(WORKER)):
-        raise TFConfigError(f"{source}.cluster", "has no master/chief and an empty worker list; training needs at least one")
+        raise TFConfigError(
+            f"{source}.cluster", "has no master/chief and an empty worker list; training needs at least one"
+        )
     return dialect, cluster
 
 
@@ -128,7 +130,9 @@ def _read_task(source, raw_task, cluster, dialect):
     task_type = dialect.job_of(raw_type)
     if task_type is None:
         jobs = sorted(_raw_jobs(cluster, dialect))
-        raise TFConfigError(f"{source}.task.type", f"{raw_type!r} is not a job in the cluster (jobs: {', '.join(jobs)})")
+        raise TFConfigError(
+            f"{source}.task.type", f"{raw_type!r} is not a job in the cluster (jobs: {', '.join(jobs)})"
+        )
     index = _read_index(f"{source}.task.index", raw_task["index"])
     tasks = cluster.get(task_type, ())
     # An evaluator may stand outside the cluster (older Kubeflow and AI Platform drop it).
@@ -137,7 +141,9 @@ def _read_task(source, raw_task, cluster, dialect):
             raise TFConfigError(f"{source}.task.index", f"{index} is out of range: there is one evaluator")
     elif not tasks:
         jobs = sorted(_raw_jobs(cluster, dialect))
-        raise TFConfigError(f"{source}.task.type", f"{raw_type!r} is not a job in the cluster (jobs: {', '.join(jobs)})")
+        raise TFConfigError(
+            f"{source}.task.type", f"{raw_type!r} is not a job in the cluster (jobs: {', '.join(jobs)})"
+        )
     elif index >= len(tasks):
         raise TFConfigError(
             f"{source}.task.index", f"{index} is out of range for job {raw_type!r} with {len(tasks)} task(s)"

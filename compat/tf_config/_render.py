@@ -3,32 +3,32 @@
 import contextlib
 import json
 import os
-from typing import Optional
+from typing import Any
 
 from compat.errors import TFConfigError
 from compat.tf_config._dialects import DEFAULT, DIALECTS, dialect_named
 from compat.tf_config._model import CHIEF, EVALUATOR, PS, WORKER, ClusterConfig
 
 
-def to_dict(config: ClusterConfig, dialect: Optional[str] = None) -> dict:
+def to_dict(config: ClusterConfig, dialect: str | None = None) -> dict:
     """TF_CONFIG as a dict in `dialect` (default: the one the config was read in)."""
-    dialect = dialect_named(dialect or (config.dialect if config.dialect in DIALECTS else DEFAULT.name))
+    target = dialect_named(dialect or (config.dialect if config.dialect in DIALECTS else DEFAULT.name))
     if not config.is_distributed:
         return {}
-    if dialect.chief_in_workers:
-        return _chief_in_workers_view(config, dialect)
-    if not dialect.evaluator and (config.addresses(EVALUATOR) or config.is_evaluator):
+    if target.chief_in_workers:
+        return _chief_in_workers_view(config, target)
+    if not target.evaluator and (config.addresses(EVALUATOR) or config.is_evaluator):
         raise TFConfigError(
             "cluster.evaluator",
-            f"the {dialect.name} dialect cannot express an evaluator "
-            f"(Estimator rejects {dialect.job_name(CHIEF)} with evaluator)",
+            f"the {target.name} dialect cannot express an evaluator "
+            f"(Estimator rejects {target.job_name(CHIEF)} with evaluator)",
         )
-    result = {"cluster": {dialect.job_name(job): list(addrs) for job, addrs in config.cluster.items()}}
-    extra = dict(config.extra)
+    result: dict[str, Any] = {"cluster": {target.job_name(job): list(addrs) for job, addrs in config.cluster.items()}}
+    extra: dict[str, Any] = dict(config.extra)  # JSON values, as read; "task" holds the task's own extra keys
     task_extra = extra.pop("task", {})
     if config.task is not None:
-        result["task"] = {"type": dialect.job_name(config.task.type), "index": config.task.index, **task_extra}
-    environment = config.environment or dialect.environment
+        result["task"] = {"type": target.job_name(config.task.type), "index": config.task.index, **task_extra}
+    environment = config.environment or target.environment
     if environment is not None:
         result["environment"] = environment
     if config.rpc_layer is not None:

@@ -116,8 +116,10 @@ class DataSet:
             self._shuffle()
         self._index_in_epoch = batch_size - len(rest_images)
         head = slice(0, self._index_in_epoch)
-        return (numpy.concatenate([rest_images, self._images[head]]),
-                numpy.concatenate([rest_labels, self._labels[head]]))
+        return (
+            numpy.concatenate([rest_images, self._images[head]]),
+            numpy.concatenate([rest_labels, self._labels[head]]),
+        )
 
 
 def _download(train_dir: str, source_url: str) -> None:
@@ -131,29 +133,47 @@ def _download(train_dir: str, source_url: str) -> None:
             os.replace(tmp, path)
 
 
-def read_data_sets(train_dir: str, fake_data: bool = False, one_hot: bool = False, dtype=numpy.float32,
-                   reshape: bool = True, validation_size: int = 5000, seed: int | None = None,
-                   source_url: str = DEFAULT_SOURCE_URL, download: bool | None = None) -> Datasets:
+def read_data_sets(
+    train_dir: str,
+    fake_data: bool = False,
+    one_hot: bool = False,
+    dtype=numpy.float32,
+    reshape: bool = True,
+    validation_size: int = 5000,
+    seed: int | None = None,
+    source_url: str = DEFAULT_SOURCE_URL,
+    download: bool | None = None,
+) -> Datasets:
     """TF1's signature; `download` (default: `UAI_MNIST_DOWNLOAD=1`) fetches missing files."""
     if fake_data:
         raise DataError("read_data_sets(fake_data=True) is not supported: pass a folder with the MNIST files")
     paths = {key: os.path.join(train_dir, name) for key, name in FILES.items()}
-    missing = [name for key, name in FILES.items() if not any(
-        os.path.isfile(p) for p in (paths[key], paths[key][: -len(".gz")]))]
+    missing = [
+        name
+        for key, name in FILES.items()
+        if not any(os.path.isfile(p) for p in (paths[key], paths[key][: -len(".gz")]))
+    ]
     if missing:
         if download is None:
             download = os.environ.get("UAI_MNIST_DOWNLOAD") == "1"
         if not download:
-            raise DataError(f"{train_dir}: MNIST files missing ({', '.join(missing)}); put them there, "
-                            f"or pass download=True / set UAI_MNIST_DOWNLOAD=1 to fetch them from {source_url}")
+            raise DataError(
+                f"{train_dir}: MNIST files missing ({', '.join(missing)}); put them there, "
+                f"or pass download=True / set UAI_MNIST_DOWNLOAD=1 to fetch them from {source_url}"
+            )
         try:
             _download(train_dir, source_url)
         except OSError as err:
             raise DataError(f"{train_dir}: cannot download MNIST from {source_url}: {err}") from None
     train_images = extract_images(paths["train_images"])
     train_labels = extract_labels(paths["train_labels"], one_hot=one_hot)
-    test = DataSet(extract_images(paths["test_images"]), extract_labels(paths["test_labels"], one_hot=one_hot),
-                   dtype=dtype, reshape=reshape, seed=seed)
+    test = DataSet(
+        extract_images(paths["test_images"]),
+        extract_labels(paths["test_labels"], one_hot=one_hot),
+        dtype=dtype,
+        reshape=reshape,
+        seed=seed,
+    )
     if not 0 <= validation_size <= len(train_images):
         raise DataError(f"validation_size must be between 0 and {len(train_images)}, not {validation_size}")
     options = dict(dtype=dtype, reshape=reshape, seed=seed)
