@@ -18,6 +18,11 @@ ROUND_ROBIN = "tensorflow.python.training.device_setter._RoundRobinStrategy"
 MANUAL = "tensorflow.python is TensorFlow's private implementation: use the public tf.* or tf.compat.v1.* name of {name}"
 
 
+def _looks_like_module(name: str) -> bool:
+    """`tensorflow.python.ops.control_flow_ops`, not `...ops.Graph` (a class, whose attributes are no module's names)."""
+    return name.startswith(PRIVATE + ".") and name.islower()
+
+
 class PrivateRule(OutermostChain, InsideImport, Rule):
     ID = "tf-private"
     DESCRIPTION = "Private tensorflow.python.* imports -> public tf / tf.compat.v1 / compat names, else an error entry."
@@ -27,6 +32,7 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         super().begin_file(state)
         self._api = _tf.api()
         self._private = self._api["private"]
+        self._by_name = self._api["private_by_name"]
         self._unconverted = set()  # local names whose import must stay
 
     def _claimed(self, name):
@@ -34,7 +40,14 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
 
     def _public(self, name):
         module, _, attr = name.rpartition(".")
-        found = self._private.get(module, {}).get(attr)
+        if module in self._private:
+            found = self._private[module].get(attr)
+        else:
+            found = None
+        if found is None and _looks_like_module(module):
+            # TF 2.21 split some TF 1.x modules (`control_flow_ops.cond` is `cond.cond` now): a name every
+            # private module that has it agrees on has that public name
+            found = self._by_name.get(attr)
         return found
 
     # -- uses: module.attr

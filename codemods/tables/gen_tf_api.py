@@ -8,8 +8,11 @@ Run it in the `tf2` environment; it writes `codemods/tables/tf_api.json`, which 
   differs   both APIs have the name with different objects: classes always differ in behaviour,
             functions only when a call uses a parameter the TF2 one lacks or places positionally
             an argument the TF2 one reads as something else, so their parameters are kept;
-  private   for the `tensorflow.python.*` modules TF1 examples imported, each public object's
-            public name (TF2 first, else `compat.v1.*`) and its `compat.v1.*` name;
+  private   for every `tensorflow.python.*` module loaded with TensorFlow (and those TF1 examples
+            imported), each object it shares with the public API by identity: its public name (TF2
+            first, else `compat.v1.*`) and its `compat.v1.*` name;
+  private_by_name  the same for the names all those modules agree on, for a name TF 2.21 keeps
+            in another private module than TF 1.x did;
   slim      tf-slim's own public names (what `compat.slim` offers): tf_slim is tf.contrib.slim with
             the contrib.layers and contrib.framework pieces it was built on, so a `tf.contrib.layers`
             or `tf.contrib.framework` name found here moves to `compat.slim` unchanged.
@@ -52,6 +55,10 @@ PRIVATE = (
     "tensorflow.python.ops.state_ops",
     "tensorflow.python.summary.summary",
     "tensorflow.python.client.session",
+    "tensorflow.python.framework.device",
+    "tensorflow.python.framework.graph_util",
+    "tensorflow.python.ops.data_flow_ops",
+    "tensorflow.python.pywrap_tensorflow",
 )
 # Same name, same parameters, different behaviour: v2 summaries need a default writer and a step.
 BEHAVIOUR_DIFFERS = ("summary.",)
@@ -129,6 +136,58 @@ def slim_names():
     return sorted(names)
 
 
+def _named(obj):
+    """Objects a private module shares with the public API by identity: functions, classes, modules and
+    instances such as `dtypes.float32` (not plain values, which are equal by chance)."""
+    return _identity(obj) or not isinstance(obj, (int, float, complex, str, bytes, bool, type(None), tuple, list, dict, set))
+
+
+def _exported_as(obj, v1, v2):
+    """The public names TensorFlow's export decorator recorded on `obj` (`math_ops.maximum` is the function
+    `tf.maximum` wraps for dispatch: another object, the same API), those that exist on this TensorFlow."""
+    try:
+        v2_names = getattr(obj, "_tf_api_names", ()) or ()
+        v1_names = getattr(obj, "_tf_api_names_v1", ()) or ()
+    except Exception:  # noqa: BLE001 - lazy loaders raise on any attribute
+        return None
+    paths = [p for p in v2_names if isinstance(p, str) and p in v2]
+    paths += ["compat.v1." + p for p in v1_names if isinstance(p, str) and p in v1]
+    return paths or None
+
+
+def _private(tf, homes, v1, v2):
+    """For every loaded `tensorflow.python.*` module, {name: [public name, its tf.compat.v1 name]} of each
+    object it shares with the public API; and {name: [public name, v1 name]} for the names every module
+    agrees on, which is where a name TF 1.x had in one module and TF 2.21 keeps in another goes
+    (`control_flow_ops.cond` is `cond.cond` now: tf.compat.v1.cond either way)."""
+    for path, obj in [*v2.items(), *(("compat.v1." + p, o) for p, o in v1.items())]:
+        if _named(obj) and not _identity(obj):
+            homes.setdefault(id(obj), []).append(path)
+    private, candidates = {}, {}
+    modules = sorted(name for name, module in list(sys.modules.items())
+                     if name.startswith("tensorflow.python.") and isinstance(module, types.ModuleType))
+    for module_name in (*PRIVATE, *modules):
+        module = sys.modules.get(module_name) or __import__(module_name, fromlist=["_"])
+        names = {}
+        for name, obj in list(vars(module).items()):
+            paths = homes.get(id(obj)) if not name.startswith("__") and _named(obj) else None
+            if not paths and not name.startswith("__") and callable(obj):
+                paths = _exported_as(obj, v1, v2)
+            if paths:
+                # [the public name, its tf.compat.v1 name for `from tensorflow.compat.v1.<module> import x`]
+                v1_paths = [p for p in paths if p.startswith("compat.v1.")]
+                best = min(paths, key=lambda p: (p.startswith("compat."), *_rank(p)))
+                names[name] = [best, min(v1_paths, key=_rank) if v1_paths else None]
+        _add_constants(module, names, tf)
+        if names:
+            private[module_name] = names
+            for name, found in names.items():
+                if not name.startswith("_"):
+                    candidates.setdefault(name, set()).add(tuple(found))
+    by_name = {name: list(found.pop()) for name, found in sorted(candidates.items()) if len(found) == 1}
+    return private, by_name
+
+
 def build(tf):
     v1 = _walk(tf.compat.v1, "", {}, set())
     v2 = _walk(tf, "", {}, set())
@@ -155,20 +214,7 @@ def build(tf):
             moved[path] = min(public, key=_rank)
         else:
             v1_only.append(path)
-    private = {}
-    for module_name in PRIVATE:
-        module = sys.modules.get(module_name) or __import__(module_name, fromlist=["_"])
-        names = {}
-        for name in dir(module):
-            obj = getattr(module, name)
-            paths = homes.get(id(obj)) if not name.startswith("__") and _identity(obj) else None
-            if paths:
-                # [the public name, its tf.compat.v1 name for `from tensorflow.compat.v1.<module> import x`]
-                v1_paths = [p for p in paths if p.startswith("compat.v1.")]
-                best = min(paths, key=lambda p: (p.startswith("compat."), *_rank(p)))
-                names[name] = [best, min(v1_paths, key=_rank) if v1_paths else None]
-        _add_constants(module, names, tf)
-        private[module_name] = names
+    private, by_name = _private(tf, homes, v1, v2)
     # v1-only modules: a whole `tf.<module>` chain becomes `tf.compat.v1.<module>`
     modules = sorted(p for p in v1_only if isinstance(v1[p], types.ModuleType))
     return {
@@ -178,6 +224,7 @@ def build(tf):
         "v1_only_modules": modules,
         "differs": differs,
         "private": private,
+        "private_by_name": by_name,
         "slim": slim_names(),
     }
 

@@ -33,6 +33,43 @@ class TestPrivateRule(RuleTest):
         """
         self.assertCodemod(before, after)
 
+    def test_every_private_module_with_a_public_twin_gets_the_public_spelling(self):
+        before = """
+            from tensorflow.python.framework import device, dtypes
+            from tensorflow.python.ops import data_flow_ops, math_ops, array_ops
+            spec = device.DeviceSpec(job="ps")
+            queue = data_flow_ops.FIFOQueue(4, [dtypes.float32])
+            m = math_ops.maximum(a, b)
+            parts = array_ops.unstack(x)
+        """
+        after = """
+            import tensorflow as tf
+
+            spec = tf.compat.v1.DeviceSpec(job="ps")
+            queue = tf.queue.FIFOQueue(4, [tf.float32])
+            m = tf.maximum(a, b)
+            parts = tf.unstack(x)
+        """
+        self.assertCodemod(before, after)
+
+    def test_names_tf_2_21_moved_out_of_their_tf1_module_are_found_by_their_public_twin(self):
+        before = """
+            from tensorflow.python.ops import control_flow_ops
+            from tensorflow.python.framework import graph_util
+            from tensorflow.python import pywrap_tensorflow
+            out = control_flow_ops.cond(p, f, g)
+            frozen = graph_util.convert_variables_to_constants(sess, graph_def, names)
+            reader = pywrap_tensorflow.NewCheckpointReader(path)
+        """
+        after = """
+            import tensorflow as tf
+
+            out = tf.compat.v1.cond(p, f, g)
+            frozen = tf.compat.v1.graph_util.convert_variables_to_constants(sess, graph_def, names)
+            reader = tf.compat.v1.train.NewCheckpointReader(path)
+        """
+        self.assertCodemod(before, after)
+
     def test_must_not_fire_on_shadowed_names_strings_comments(self):
         source = """
             import tensorflow as tf
