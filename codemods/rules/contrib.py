@@ -3,6 +3,7 @@
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from codemods import tables
 from codemods._rule import Rule
 from codemods.rules._syntax import InsideImport, OutermostChain
 
@@ -11,6 +12,18 @@ MANUAL = (
     "tf.contrib was removed in TensorFlow 2: use the TF2 or tf_slim equivalent of {name} "
     "(see the TF 2 migration guide, 'contrib' section), or keep this file on TensorFlow 1"
 )
+
+
+def manual_for(name: str) -> str:
+    """The manual step for a contrib name nothing converts, naming the closest replacement where one is known."""
+    short = "tf" + name[len("tensorflow"):] if name.startswith("tensorflow") else name
+    parts = name.split(".")
+    # `contrib.rnn.python.ops.rnn.X` is what `contrib.rnn.X` re-exported
+    public = ".".join([*parts[:3], parts[-1]]) if len(parts) > 5 and parts[3] == "python" else name
+    closest = tables.contrib_closest().get(public) or tables.longest_prefix(tables.contrib_closest(), name)
+    if closest:
+        return f"tf.contrib was removed in TensorFlow 2: {short} has no drop-in replacement; the closest is {closest}"
+    return MANUAL.format(name=name)
 
 
 class ContribRule(OutermostChain, InsideImport, Rule):
@@ -26,7 +39,7 @@ class ContribRule(OutermostChain, InsideImport, Rule):
         return self.state.claims.has_below(module)
 
     def _flag(self, node, name):
-        self.report(node, f"{name} has no automatic conversion", severity="error", manual=MANUAL.format(name=name))
+        self.report(node, f"{name} has no automatic conversion", severity="error", manual=manual_for(name))
 
     def visit_Import(self, node):
         super().visit_Import(node)

@@ -16,8 +16,8 @@ import libcst as cst
 
 from codemods import tables
 from codemods._rule import Rule
-from codemods.rules._syntax import InsideImport, dotted, head_name
-from codemods.rules import _tf, tf1_api
+from codemods.rules._syntax import InsideImport, OutermostChain, dotted, head_name
+from codemods.rules import _tf, contrib, tf1_api
 
 # targets that are tf-keras or tf.estimator on TF 2.21: they need `import compat`
 NEEDS_COMPAT = ("compat.v1.estimator", "estimator.", "compat.v1.nn.rnn_cell", "compat.v1.layers", "keras.",
@@ -43,16 +43,42 @@ def table() -> dict:
     return {path: _final(api, raw, path) for path in mine}
 
 
-class UpgradeRule(InsideImport, Rule):
+# contrib modules whose internal layout (`python.layers`, `python.ops`) contrib-slim moves to tf-slim's
+SLIM_PARTS = frozenset({"slim", "layers", "framework"})
+
+
+@functools.lru_cache(maxsize=None)
+def internal_prefixes() -> frozenset:
+    """`tensorflow.contrib.rnn.python` ...: contrib's implementation modules, whose public names the
+    module's `__init__` re-exported (`contrib.rnn.python.ops.core_rnn_cell.RNNCell` is `contrib.rnn.RNNCell`)."""
+    modules = {path.split(".")[1] for path in table() if path.startswith("contrib.")}
+    return frozenset(f"{_tf.TF}.contrib.{module}.python" for module in modules - SLIM_PARTS)
+
+
+def lookup(path: str) -> str | None:
+    """The target of a TF1 path (relative to `tensorflow`), contrib's implementation modules included."""
+    if path in table():
+        return table()[path]
+    parts = path.split(".")
+    if len(parts) > 4 and parts[0] == "contrib" and parts[2] == "python" and parts[1] not in SLIM_PARTS:
+        return table().get(f"contrib.{parts[1]}.{parts[-1]}")
+    return None
+
+
+class UpgradeRule(OutermostChain, InsideImport, Rule):
     ID = "tf-upgrade"
     DESCRIPTION = "TF1 names tf_upgrade_v2 renames and contrib names with a TF 2.21 home -> that home (derived tables)."
-    CLAIMS = frozenset(f"{_tf.TF}.{path}" for path in table())
+    CLAIMS = frozenset(f"{_tf.TF}.{path}" for path in table()) | internal_prefixes()
 
     def begin_file(self, state):
         super().begin_file(state)
         self._table = table()
-        self._names = self.CLAIMS
+        self._names = frozenset(f"{_tf.TF}.{path}" for path in self._table)
+        self._internal = tuple(internal_prefixes())
         self._done = set()
+
+    def _unconverted(self, node, name, severity="error"):
+        self.report(node, f"{name} has no automatic conversion", severity=severity, manual=contrib.manual_for(name))
 
     def leave_Attribute(self, original_node, updated_node):
         if self.in_import:
@@ -60,11 +86,15 @@ class UpgradeRule(InsideImport, Rule):
         if id(original_node.value) in self._done:
             self._done.add(id(original_node))
             return updated_node
-        qualified = self.match(original_node, self._names)
+        qualified = self.match(original_node, self._names) or self.match_prefix(original_node, self._internal)
         if qualified is None or _tf.claimed_by_others(self, qualified):
             return updated_node
         path = _tf.tf_path(qualified)
-        new = self._table[path]
+        new = lookup(path)
+        if new is None:
+            if self.outermost(original_node):
+                self._unconverted(original_node, qualified)
+            return updated_node
         if new.startswith(NEEDS_COMPAT):
             _tf.ensure_compat(self)
         self._done.add(id(original_node))
@@ -94,9 +124,12 @@ class UpgradeRule(InsideImport, Rule):
         for alias in original_node.names:
             name = _tf.full_name(alias.name)
             path = f"{base}.{name}"
-            if path not in self._table or _tf.claimed_by_others(self, f"{module}.{name}"):
+            if lookup(path) is None or _tf.claimed_by_others(self, f"{module}.{name}"):
+                if module.startswith(self._internal) and not _tf.claimed_by_others(self, module):
+                    # ours to report: a name without a home, or a module whose names are converted at their uses
+                    self._unconverted(original_node, f"{module}.{name}", severity="warning")
                 return updated_node  # a module imported by name (`from tensorflow.contrib import rnn`), or not ours
-            homes[alias] = self._table[path]
+            homes[alias] = lookup(path)
         parents = {new.rpartition(".")[0] for new in homes.values()}
         if len(parents) != 1 or parents & set(tables.tf_upgrade()["modules"]) != parents:
             for alias, new in homes.items():

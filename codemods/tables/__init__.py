@@ -28,3 +28,20 @@ def tf_upgrade() -> dict:
     """tf_upgrade_v2's renames and the contrib names' homes (`renames`, `contrib`, `keywords`)."""
     with open(TF_UPGRADE, encoding="utf-8") as handle:
         return json.load(handle)
+
+
+@functools.lru_cache(maxsize=None)
+def contrib_closest() -> dict:
+    """{contrib prefix: its closest TF 2 replacement}: hand-kept (no installed package knows what replaced
+    what TensorFlow deleted), read for the manual step of the contrib names nothing converts."""
+    with open(os.path.join(os.path.dirname(TF_API), "contrib_closest.json"), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def longest_prefix(table: dict, name: str):
+    """The value of the longest key of `table` equal to `name` or a dotted prefix of it, else None."""
+    while name:
+        if name in table:
+            return table[name]
+        name = name.rpartition(".")[0]
+    return None

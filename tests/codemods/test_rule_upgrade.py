@@ -88,3 +88,35 @@ class TestUpgradeRule(RuleTest):
         applied = apply(self.make_fixture_data(source), UpgradeRule, ContribRule)
         self.assertEqual(applied.module.code, self.make_fixture_data(source))
         self.assertEqual([e.rule for e in applied.entries if e.severity == "error"], ["contrib-removed"])
+
+    def test_contrib_implementation_modules_go_where_their_public_name_goes(self):
+        before = """
+            from tensorflow.contrib.rnn.python.ops import core_rnn_cell
+            from tensorflow.contrib.rnn.python.ops.core_rnn_cell import LSTMStateTuple
+
+            class Cell(core_rnn_cell.RNNCell):
+                pass
+        """
+        after = """
+            import compat
+            from tensorflow.compat.v1.nn.rnn_cell import LSTMStateTuple
+            import tensorflow as tf
+
+            class Cell(tf.compat.v1.nn.rnn_cell.RNNCell):
+                pass
+        """
+        self.assertCodemod(before, after)
+
+
+def test_what_has_no_home_is_reported_naming_the_closest_replacement():
+    source = (
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib.rnn.python.ops.rnn import stack_bidirectional_dynamic_rnn\n"
+        "out = tf.contrib.rnn.python.ops.rnn.stack_bidirectional_dynamic_rnn(fw, bw, x)\n"
+        "forest = tf.contrib.tensor_forest.python.tensor_forest.RandomForestGraphs(params)\n"
+    )
+    applied = apply(source, UpgradeRule, ContribRule)
+    assert applied.module.code == source
+    manuals = {entry.line: entry.manual for entry in applied.entries}
+    assert "bidirectional_dynamic_rnn once per layer" in manuals[2] and "bidirectional_dynamic_rnn once per layer" in manuals[3]
+    assert "TensorFlow Decision Forests" in manuals[4]
