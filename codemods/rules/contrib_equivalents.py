@@ -15,9 +15,11 @@ import ast
 import importlib.util
 import os
 
+import libcst as cst
+
 from compat import tf1_names
 
-from codemods.rules import _tf
+from codemods.rules import _tf, contrib
 from codemods.rules._moves import ModuleMoveRule
 
 RUN_CONFIG = "tensorflow.contrib.learn.RunConfig"
@@ -55,6 +57,12 @@ def _is_module(module: str, name: str) -> bool:
     spec = importlib.util.find_spec(module)
     folder = os.path.dirname(spec.origin)
     return os.path.exists(os.path.join(folder, name + ".py")) or os.path.isdir(os.path.join(folder, name))
+
+
+def _compat_has(module: str) -> bool:
+    """Is there a compat module of that name? Read from the files: importing compat.learn imports TensorFlow."""
+    package, _, name = module.rpartition(".")
+    return _compat_has(package) and _is_module(package, name) if package else module == "compat"
 
 
 def _table_moves() -> dict:
@@ -98,6 +106,23 @@ class ContribEquivalentsRule(ModuleMoveRule):
     def begin_file(self, state):
         super().begin_file(state)
         self._left = set()  # RunConfig calls that cannot move
+
+    def _rewrite_import(self, stmt):
+        """A module below a moved package that compat does not have (`contrib.learn.python.learn.preprocessing`)
+        stays, reported with its closest replacement."""
+        if isinstance(stmt, cst.ImportFrom) and not stmt.relative and stmt.module is not None:
+            modules = [_tf.full_name(stmt.module)]
+        elif isinstance(stmt, cst.Import):
+            modules = [_tf.full_name(alias.name) for alias in stmt.names]
+        else:
+            modules = []
+        for module in modules:
+            new = self._package_move(module)
+            if new and not _compat_has(new):
+                self.report(stmt, f"{module} has no automatic conversion (compat has no {new})", severity="error",
+                            manual=contrib.manual_for(module))
+                return None
+        return super()._rewrite_import(stmt)
 
     def _note(self, node, old, new):
         _tf.ensure_compat(self)  # tf.estimator needs compat on TF 2.21; compat.hparams needs compat anyway

@@ -101,3 +101,11 @@ class TestContribEquivalentsRule(RuleTest):
             mnist = input_data.read_data_sets("/tmp/mnist", one_hot=True)
         """
         self.assertCodemod(before, after)
+
+    def test_a_module_compat_does_not_provide_stays_and_is_reported(self):
+        source = """
+            from tensorflow.contrib.learn.python.learn.preprocessing import text
+        """
+        self.assertCodemod(source, source)
+        [entry] = self.applied(source).entries
+        assert entry.severity == "error" and "TextVectorization" in entry.manual
