@@ -6,6 +6,7 @@ attribute compat attaches, not a module Python can import names from.
 
 import libcst as cst
 
+from codemods import tables
 from codemods._rule import Rule
 from codemods.rules import _tf
 from codemods.rules._syntax import OutermostChain
@@ -25,11 +26,20 @@ class EstimatorRule(OutermostChain, Rule):
         _tf.ensure_compat(self)
         self.report(node, f"{name}: {NOTE}")
 
+    def begin_file(self, state):
+        super().begin_file(state)
+        # TF1's `tf.estimator.inputs` is only `tf.compat.v1.estimator.inputs` in TF 2's API
+        self._v1_only = frozenset(f"{ESTIMATOR[0]}.{name}" for name in tables.tf_upgrade()["estimator_v1_only"])
+
     def leave_Attribute(self, original_node, updated_node):
         if self.outermost(original_node):
             name = self.match_prefix(original_node, ESTIMATOR)
             if name:
                 self._found(original_node, name)
+        old = self.match(original_node, self._v1_only)
+        if old:
+            self.report(original_node, f"tf.{old[len('tensorflow.'):]} -> tf.compat.v1.{old[len('tensorflow.'):]}")
+            return _tf.dotted(f"{_tf.tf_alias(self, original_node)}.compat.v1.{old[len('tensorflow.'):]}")
         return updated_node
 
     def visit_Import(self, node):

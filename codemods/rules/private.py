@@ -111,6 +111,8 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         module = _tf.full_name(original_node.module)
         if not module.startswith(PRIVATE + ".") or module not in self._private or self._claimed(module):
             return updated_node
+        if any(self._claimed(f"{module}.{_tf.full_name(alias.name)}") for alias in original_node.names):
+            return updated_node  # `from tensorflow.python.platform import flags` is tf-flags' to move
         homes = set()
         for alias in original_node.names:
             found = self._public(f"{module}.{_tf.full_name(alias.name)}")

@@ -11,6 +11,8 @@ this TensorFlow with `import compat` (tf.compat.v1.estimator is an attribute com
             table (compat/tf1_names.py, what `uai-run` resolves at run time) every name of its
             TensorFlow targets, the first target having the name winning, as the runtime looks them up;
   keywords  tf_upgrade_v2's keyword renames {TF1 path: {old keyword: new keyword}} (None: dropped);
+  estimator_v1_only  names of tf.compat.v1.estimator that TF2's tf.estimator lacks (`inputs`): TF1
+            code reaches them as `tf.estimator.<name>`, which is `tf.compat.v1.estimator.<name>` now;
   modules   the targets' modules Python can import (`from tensorflow.<module> import name` works):
             `tensorflow.distribute.cluster_resolver` is an attribute only, for one (Keras modules never count).
 """
@@ -104,8 +106,13 @@ def importable(modules) -> list:
     return sorted(found)
 
 
+def estimator_v1_only(tf) -> list:
+    return sorted(name for name in dir(tf.compat.v1.estimator) if not name.startswith("_") and not hasattr(tf.estimator, name))
+
+
 def build(tf) -> dict:
-    table = {"tensorflow": tf.__version__, "renames": renames(tf), "contrib": contrib(tf), "keywords": keywords()}
+    table = {"tensorflow": tf.__version__, "renames": renames(tf), "contrib": contrib(tf), "keywords": keywords(),
+             "estimator_v1_only": estimator_v1_only(tf)}
     targets = [*table["renames"].values(), *table["contrib"].values()]
     table["modules"] = importable(path.rpartition(".")[0] for path in targets)
     return table

@@ -7,6 +7,22 @@ from tests.codemods.rule_test import RuleTest, apply
 class TestEstimatorRule(RuleTest):
     TRANSFORM = EstimatorRule
 
+    def test_tf1_only_estimator_modules_go_to_compat_v1(self):
+        before = """
+            import tensorflow as tf
+            fn = tf.estimator.inputs.numpy_input_fn(x, y, shuffle=False)
+            est = tf.estimator.Estimator(model_fn)
+            inputs = "tf.estimator.inputs"
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            fn = tf.compat.v1.estimator.inputs.numpy_input_fn(x, y, shuffle=False)
+            est = tf.estimator.Estimator(model_fn)
+            inputs = "tf.estimator.inputs"
+        """
+        self.assertCodemod(before, after)
+
     def test_adds_compat_import_keeps_code(self):
         before = """
             import tensorflow as tf

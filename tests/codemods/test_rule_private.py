@@ -95,3 +95,11 @@ def test_public_names_are_written_as_a_second_run_would_leave_them():
     source = "from tensorflow.python.ops import variables, math_ops\nv = variables.Variable(0)\ns = math_ops.reduce_sum(v, keep_dims=True)\n"
     code = apply(source, PrivateRule).module.code
     assert "v = tf.compat.v1.Variable(0)" in code and "s = tf.reduce_sum(v, keepdims=True)" in code
+
+
+def test_a_name_another_rule_moves_is_left_to_it_and_not_reported():
+    from codemods.rules.flags import FlagsRule
+
+    source = "from tensorflow.python.platform import flags\nFLAGS = flags.FLAGS\n"
+    applied = apply(source, PrivateRule, claims_of=[FlagsRule])
+    assert applied.module.code == source and applied.entries == []
