@@ -1,5 +1,8 @@
 """What tf_upgrade_v2 renames, and the contrib names compat's TF1 table homes -> their TF 2.21 spelling.
 
+TensorFlow 0.x names (`tf.pack`, `tf.image_summary`), which TF 2.21's tables no longer know, come
+from the short hand-kept `codemods/tables/pre_1_0.json`.
+
 The table (`python -m codemods.tables.gen_tf_upgrade`) holds TensorFlow's own TF1 -> TF2 renames
 (`tensorflow.tools.compatibility`, contrib included: `tf.contrib.rnn.BasicLSTMCell` ->
 `tf.compat.v1.nn.rnn_cell.BasicLSTMCell`) and, for the contrib modules `uai-run` resolves at run time
@@ -37,7 +40,7 @@ def _final(api: dict, table: dict, path: str) -> str:
 def table() -> dict:
     """{TF1 path: target path} for the names this rule rewrites (relative to `tensorflow`)."""
     api, upgrade = _tf.api(), tables.tf_upgrade()
-    raw = {**upgrade["contrib"], **upgrade["renames"]}  # tf_upgrade_v2's own choice first
+    raw = {**tables.pre_1_0(), **upgrade["contrib"], **upgrade["renames"]}  # tf_upgrade_v2's own choice first
     known = api["moved"].keys() | api["v1_only"] | api["differs"].keys()
     mine = {path: new for path, new in raw.items() if path not in known and not path.startswith(("compat.", "python."))}
     return {path: _final(api, raw, path) for path in mine}

@@ -45,3 +45,11 @@ def longest_prefix(table: dict, name: str):
             return table[name]
         name = name.rpartition(".")[0]
     return None
+
+
+@functools.lru_cache(maxsize=None)
+def pre_1_0() -> dict:
+    """TensorFlow 0.x names -> their TF 1 / TF 2 name ({path: path}, relative to `tensorflow`): hand-kept,
+    as TF 2.21 no longer ships the 0.x -> 1.0 upgrade table; tests check every target resolves."""
+    with open(os.path.join(os.path.dirname(TF_API), "pre_1_0.json"), encoding="utf-8") as handle:
+        return json.load(handle)

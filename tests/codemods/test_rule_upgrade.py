@@ -70,6 +70,21 @@ class TestUpgradeRule(RuleTest):
         """
         self.assertCodemod(before, after)
 
+    def test_tensorflow_0_x_names(self):
+        before = """
+            import tensorflow as tf
+            both = tf.pack([tf.sub(a, b), tf.mul(a, b)])
+            tf.image_summary("input", images)
+            merged = tf.merge_summary([tf.histogram_summary("w", w)])
+        """
+        after = """
+            import tensorflow as tf
+            both = tf.stack([tf.subtract(a, b), tf.multiply(a, b)])
+            tf.compat.v1.summary.image("input", images)
+            merged = tf.compat.v1.summary.merge([tf.compat.v1.summary.histogram("w", w)])
+        """
+        self.assertCodemod(before, after)
+
     def test_a_shadowed_name_a_string_and_a_comment_are_left(self):
         source = """
             import tensorflow as tf
