@@ -64,6 +64,11 @@ EXAMPLES = {
         "import tensorflow as tf\ncell = tf.contrib.rnn.BasicLSTMCell(64)\n",
         "import compat\nimport tensorflow as tf\ncell = tf.compat.v1.nn.rnn_cell.BasicLSTMCell(64)\n",
     ),
+    "tf-dimension-value": Example(
+        "Under TF2 behaviour a static shape holds ints, and TF1's Dimension.value raises there.",
+        "import tensorflow as tf\nwidth = x.shape[1].value\n",
+        "import tensorflow as tf\nwidth = tf.compat.dimension_value(x.shape[1])\n",
+    ),
     "tf-private": Example(
         "tensorflow.python.* moves between releases; the public names stay.",
         "from tensorflow.python.ops import math_ops\ny = math_ops.add(1, 2)\n",

@@ -22,6 +22,7 @@ Adding a rule = one module here + one row in RULES (docs/adding.md, "How to add 
 from codemods.rules.contrib import ContribRule
 from codemods.rules.contrib_equivalents import ContribEquivalentsRule
 from codemods.rules.device import DeviceRule
+from codemods.rules.dimension import DimensionRule
 from codemods.rules.estimator import EstimatorRule
 from codemods.rules.flags import FlagsRule
 from codemods.rules.graph_mode import GraphModeRule
@@ -45,6 +46,7 @@ RULES = (
     UpgradeRule,  # the names tf1-api does not know: before it
     EstimatorRule,
     DeviceRule,
+    DimensionRule,
     LayersRule,
     Tf1ApiRule,  # after the rules claiming particular tf.* names
     GraphModeRule,
