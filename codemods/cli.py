@@ -4,19 +4,24 @@ import argparse
 import os
 import signal
 import sys
+from types import FrameType
+from typing import TYPE_CHECKING, NoReturn
 
 from codemods._write import atomic_write
 from compat.cli import fail, main_guard
 
+if TYPE_CHECKING:
+    from codemods._engine import Options
 
-def _default_jobs():
+
+def _default_jobs() -> int:
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     from codemods.explain import rules_help
     from codemods.formats import FORMATS
 
@@ -83,11 +88,11 @@ def build_parser():
     return parser
 
 
-def _split(values):
+def _split(values: list[str]) -> tuple[str, ...]:
     return tuple(v.strip() for value in values for v in value.split(",") if v.strip())
 
 
-def _check_values(args):
+def _check_values(args: argparse.Namespace) -> None:
     """Every option value is usable: checked before any file is read or written."""
     for option, value in (("--out", args.out), ("--cache-dir", args.cache_dir), ("--report", args.report)):
         if value == "":
@@ -107,11 +112,11 @@ def _check_values(args):
             fail(f"--report {args.report}: folder {folder} does not exist or is not writable")
 
 
-def _interrupted(signum, _frame):
+def _interrupted(signum: int, _frame: FrameType | None) -> NoReturn:
     raise KeyboardInterrupt(signum)
 
 
-def _options(args):
+def _options(args: argparse.Namespace) -> tuple["Options", tuple[str, ...], bool]:
     """(Options for the code rules, the file rules selected, whether any code rule runs) from
     --select/--ignore/--level."""
     from codemods import files
@@ -130,7 +135,7 @@ def _options(args):
     return options, file_rules, code_rules
 
 
-def _explain(rule_id):
+def _explain(rule_id: str) -> int:
     from codemods.explain import explain
 
     try:
@@ -188,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     return report.exit_code()
 
 
-def _new_file_mode(path):
+def _new_file_mode(path: str) -> int:
     """The mode `open(path, "w")` would give: the existing file's, else 0o666 less the umask."""
     try:
         return os.stat(path).st_mode & 0o7777

@@ -9,7 +9,7 @@ import os
 import pathlib
 import urllib.parse
 
-from codemods._report import Report, printable
+from codemods._report import Entry, Report, printable
 
 FORMATS = ("text", "json", "github", "sarif")
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -40,7 +40,7 @@ def _escape(text: str, property_value: bool = False) -> str:
     return text.replace(":", "%3A").replace(",", "%2C") if property_value else text
 
 
-def _message(entry) -> str:
+def _message(entry: Entry) -> str:
     cell = f"[cell {entry.cell}] " if entry.cell is not None else ""
     manual = f"\nmanual step: {entry.manual}" if entry.manual else ""
     return f"{cell}{entry.message}{manual}"

@@ -21,7 +21,7 @@ class TFConfigError(CompatError, ValueError):
     `except ValueError` keeps working.
     """
 
-    def __init__(self, field, problem):
+    def __init__(self, field: str, problem: str) -> None:
         self.field = field
         self.problem = problem
         super().__init__(f"{field}: {problem}" if field else problem)
@@ -64,7 +64,7 @@ class ExperimentError(CompatError, ValueError):
     Subclasses ValueError, which tf.contrib.learn raised for the same mistakes.
     """
 
-    def __init__(self, field, problem):
+    def __init__(self, field: str, problem: str) -> None:
         self.field = field
         self.problem = problem
         super().__init__(f"{field}: {problem}")

@@ -8,6 +8,8 @@ and a float one takes "1" - what scripts that parsed `--hparams` relied on.
 
 import json
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from compat.errors import HParamsError
 
@@ -16,7 +18,7 @@ _SCALARS = (bool, int, float, str)
 _ASSIGNMENT = re.compile(r"\s*(\w+)\s*=\s*(\[[^\]]*\]|[^,\[\]]*?)\s*(?:,|$)")
 
 
-def _cast_scalar(name, kind, value):
+def _cast_scalar(name: str, kind: type, value: Any) -> Any:
     if kind is bool:
         if isinstance(value, bool):
             return value
@@ -40,7 +42,7 @@ def _cast_scalar(name, kind, value):
     raise HParamsError(f"hyper-parameter {name!r} is {kind.__name__}: cannot take {value!r}")
 
 
-def _cast(name, declared, value):
+def _cast(name: str, declared: Any, value: Any) -> Any:
     """`value` as the type `name` was declared with (None declares no type)."""
     if declared is None:
         return value
@@ -53,9 +55,10 @@ def _cast(name, declared, value):
     return _cast_scalar(name, type(declared), value)
 
 
-def _split(text):
+def _split(text: str) -> dict[str, str | list[str]]:
     """{name: str or [str, ...]} from `"a=1,b=[1,2],c=x"`."""
-    found, pos, text = {}, 0, text.strip()
+    found: dict[str, str | list[str]] = {}
+    pos, text = 0, text.strip()
     while pos < len(text):
         match = _ASSIGNMENT.match(text, pos)
         if match is None or match.end() == pos:
@@ -71,17 +74,17 @@ def _split(text):
 class HParams:
     """Hyper-parameters as attributes, with the API of tf.contrib.training.HParams."""
 
-    def __init__(self, hparam_def=None, model_structure=None, **kwargs):
+    def __init__(self, hparam_def: object = None, model_structure: object = None, **kwargs: Any) -> None:
         if hparam_def is not None:
             raise HParamsError(
                 "HParams(hparam_def=...) (a protocol buffer) is not supported: pass the values as keyword arguments"
             )
-        self._declared = {}
+        self._declared: dict[str, Any] = {}
         self._model_structure = model_structure
         for name, value in kwargs.items():
             self.add_hparam(name, value)
 
-    def add_hparam(self, name, value):
+    def add_hparam(self, name: str, value: Any) -> None:
         if name in self._declared or hasattr(HParams, name) or name.startswith("_"):
             raise HParamsError(f"hyper-parameter {name!r} already exists, names an HParams method or starts with _")
         if isinstance(value, (list, tuple)):
@@ -93,50 +96,52 @@ class HParams:
         self._declared[name] = value
         setattr(self, name, value)
 
-    def _checked(self, name, value):
+    def _checked(self, name: str, value: Any) -> Any:
         if name not in self._declared:
             raise HParamsError(f"unknown hyper-parameter {name!r}; known: {', '.join(sorted(self._declared))}")
         return _cast(name, self._declared[name], value)
 
-    def set_hparam(self, name, value):
+    def set_hparam(self, name: str, value: Any) -> None:
         setattr(self, name, self._checked(name, value))
 
-    def del_hparam(self, name):
+    def del_hparam(self, name: str) -> None:
         if name in self._declared:
             delattr(self, name)
             del self._declared[name]
 
-    def parse(self, values):
+    def parse(self, values: str) -> "HParams":
         """Override from `"name=value,name=[v1,v2]"` (the --hparams flag); returns self."""
         return self.override_from_dict(_split(values))
 
-    def override_from_dict(self, values_dict):
+    def override_from_dict(self, values_dict: Mapping[str, Any]) -> "HParams":
         """All or nothing: one bad value leaves every hyper-parameter as it was."""
         checked = {name: self._checked(name, value) for name, value in values_dict.items()}
         for name, value in checked.items():
             setattr(self, name, value)
         return self
 
-    def parse_json(self, values_json):
+    def parse_json(self, values_json: str) -> "HParams":
         return self.override_from_dict(json.loads(values_json))
 
-    def values(self):
+    def values(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self._declared}
 
-    def to_json(self, indent=None, separators=None, sort_keys=False):
+    def to_json(
+        self, indent: int | str | None = None, separators: tuple[str, str] | None = None, sort_keys: bool = False
+    ) -> str:
         return json.dumps(self.values(), indent=indent, separators=separators, sort_keys=sort_keys)
 
-    def get(self, key, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         return getattr(self, key) if key in self._declared else default
 
-    def get_model_structure(self):
+    def get_model_structure(self) -> object:
         return self._model_structure
 
-    def __contains__(self, key):
+    def __contains__(self, key: object) -> bool:
         return key in self._declared
 
-    def __str__(self):
+    def __str__(self) -> str:
         return str(sorted(self.values().items()))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"HParams({self.values()!r})"

@@ -2,6 +2,7 @@
 
 import re
 
+from packaging.markers import Marker
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
@@ -56,7 +57,7 @@ def parse_requirement(text: str) -> Requirement | None:
         return None
 
 
-def _format(name: str, extras: set, version: str, marker) -> str:
+def _format(name: str, extras: set[str], version: str, marker: Marker | None) -> str:
     extra = f"[{','.join(sorted(extras))}]" if extras else ""
     return f"{name}{extra}=={version}" + (f"; {marker}" if marker else "")
 

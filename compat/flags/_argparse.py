@@ -1,11 +1,13 @@
 """The platform flags for scripts that parse their command line with argparse."""
 
+import argparse
+
 from compat.flags._platform import PLATFORM_FLAGS
 
 _TYPES = {"string": str, "integer": int}
 
 
-def add_platform_flags(parser):
+def add_platform_flags(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add `--work_dir ... --max_step` (and dashed spellings) to an `argparse.ArgumentParser`.
 
     Options the script already defines (in either spelling) are left as the script wrote them.

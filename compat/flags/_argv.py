@@ -5,8 +5,10 @@ when `a_b` (or, for booleans, `noa_b`) is a defined flag and `a-b` is not, so no
 absl would have understood changes meaning. Tokens after a lone `--` are left alone.
 """
 
+from collections.abc import Container, Iterable, Sequence
 
-def _dashed_to_defined(name, known):
+
+def _dashed_to_defined(name: str, known: Container[str]) -> str:
     if "-" not in name or name in known:
         return name
     underscored = name.replace("-", "_")
@@ -18,7 +20,7 @@ def _dashed_to_defined(name, known):
     return name
 
 
-def normalize_argv(argv, known_names):
+def normalize_argv(argv: Sequence[str], known_names: Iterable[str]) -> list[str]:
     """Return argv with dashed spellings of known flags rewritten to their defined names."""
     known = set(known_names)
     out = []

@@ -21,7 +21,7 @@ PLATFORM_FLAGS = (
 _DEFINE = {"string": _defines.DEFINE_string, "integer": _defines.DEFINE_integer}
 
 
-def register_platform_flags(flag_values=absl_flags.FLAGS):
+def register_platform_flags(flag_values: absl_flags.FlagValues = absl_flags.FLAGS) -> None:
     """Define the platform flags once; later compatible definitions by scripts may override them.
 
     `log_dir` already exists (absl.logging defines it, and TF imports absl.logging): we keep

@@ -7,7 +7,8 @@ touching any other behaviour.
 """
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from absl import flags as absl_flags
 
@@ -49,45 +50,45 @@ class AutoParsingFlagValues:
     (known_only), as TF1 did, so argparse-based scripts can share the command line.
     """
 
-    def __init__(self, wrapped):
+    def __init__(self, wrapped: absl_flags.FlagValues) -> None:
         object.__setattr__(self, "_wrapped", wrapped)
 
-    def _ensure_parsed(self):
+    def _ensure_parsed(self) -> None:
         wrapped = self._wrapped
         if not wrapped.is_parsed():
             parse_known_or_exit(sys.argv, wrapped)
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         wrapped = self._wrapped
         if name in wrapped:
             self._ensure_parsed()
         return getattr(wrapped, name)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         setattr(self._wrapped, name, value)
 
-    def __delattr__(self, name):
+    def __delattr__(self, name: str) -> None:
         delattr(self._wrapped, name)
 
-    def __getitem__(self, name):
+    def __getitem__(self, name: str) -> absl_flags.Flag:
         return self._wrapped[name]
 
-    def __contains__(self, name):
+    def __contains__(self, name: object) -> bool:
         return name in self._wrapped
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._wrapped)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._wrapped)
 
-    def __call__(self, argv, known_only=False):
+    def __call__(self, argv: Sequence[str], known_only: bool = False) -> list[str]:
         return self._wrapped(argv, known_only=known_only)
 
-    def __dir__(self):
+    def __dir__(self) -> list[str]:
         return dir(self._wrapped)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<compat FLAGS over {self._wrapped!r}>"
 
 

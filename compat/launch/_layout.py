@@ -56,7 +56,7 @@ class Layout:
             )
         return self
 
-    def tasks(self):
+    def tasks(self) -> list[tf_config.Task]:
         """(job, index) pairs, chief first, in start order: ps before the workers that connect to them."""
         order = [("ps", self.ps), ("chief", self.chief), ("worker", self.workers), ("evaluator", int(self.evaluator))]
         return [tf_config.Task(job, i) for job, count in order for i in range(count)]
@@ -75,6 +75,6 @@ class Layout:
         cluster = {job: tuple(addresses) for job, addresses in jobs.items()}
         return tf_config.ClusterConfig(cluster=cluster, task=None, dialect=self.dialect)
 
-    def task_configs(self, cluster):
+    def task_configs(self, cluster: tf_config.ClusterConfig) -> dict[tf_config.Task, str]:
         """{Task: TF_CONFIG JSON for that task, in this layout's dialect}."""
         return {task: tf_config.to_json(cluster.replace(task=task), self.dialect) for task in self.tasks()}

@@ -17,7 +17,7 @@ import time
 GRACE_SECONDS = 2.0
 
 
-def _signal(groups, signum):
+def _signal(groups: set[int], signum: int) -> None:
     for group in list(groups):
         try:
             os.killpg(group, signum)
@@ -25,8 +25,8 @@ def _signal(groups, signum):
             groups.discard(group)
 
 
-def main():
-    groups = set()
+def main() -> None:
+    groups: set[int] = set()
     for line in sys.stdin.buffer:
         sign, group = line[:1], int(line[1:])
         if sign == b"+":

@@ -8,6 +8,7 @@ import sys
 import tempfile
 import threading
 from collections.abc import Sequence
+from types import FrameType
 
 from compat import tf_config
 from compat.cli import fail, main_guard
@@ -110,7 +111,7 @@ def _run(layout: Layout, command: list[str], args: argparse.Namespace) -> int:
     log_dir = args.log_dir or _temporary_log_dir()
     cluster = LocalCluster(layout, command, log_dir, echo=_Echo(log_dir), keep_going=args.keep_going)
 
-    def interrupt(signum, _frame):
+    def interrupt(signum: int, _frame: FrameType | None) -> None:
         # The first Ctrl-C / SIGTERM reaches every task's process group, so tasks can save and exit;
         # the next one kills them. Installed until every task is stopped: nothing raises midway.
         cluster.interrupt(signum)

@@ -3,12 +3,13 @@
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 
 from compat.cli import main_guard
-from compat.tf_config import DIALECTS, describe, from_environment, from_string, to_dict
+from compat.tf_config import DIALECTS, ClusterConfig, describe, from_environment, from_string, to_dict
 
 
-def _summary(config):
+def _summary(config: ClusterConfig) -> str:
     if not config.is_distributed:
         if config.source:
             return f"no cluster: {config.source} is set but its 'cluster' is missing or empty (local run)"
@@ -25,7 +26,7 @@ def _summary(config):
     return "\n".join(lines)
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m compat.tf_config",
         description="Validate a TF_CONFIG (from the environment, or --config) and print it, or convert it "
@@ -41,7 +42,7 @@ def build_parser():
 
 
 @main_guard
-def main(argv=None):
+def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.config is None:
         config = from_environment()

@@ -38,7 +38,7 @@ class Dialect:
     # A view rather than a layout: the chief heads the worker list (the platform parser's view).
     chief_in_workers: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "jobs", types.MappingProxyType(dict(self.jobs)))
 
     def job_name(self, job: str) -> str:

@@ -8,6 +8,7 @@ back the way it was written.
 import dataclasses
 import types
 from collections.abc import Mapping
+from typing import Any
 
 CHIEF, WORKER, PS, EVALUATOR = "chief", "worker", "ps", "evaluator"
 JOBS = (CHIEF, WORKER, PS, EVALUATOR)
@@ -18,7 +19,7 @@ class Task:
     type: str
     index: int
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.type}:{self.index}"
 
 
@@ -35,7 +36,7 @@ class ClusterConfig:
     # Where the config was read ("TF_CONFIG", "--config", ...), for messages; not part of its value.
     source: str | None = dataclasses.field(default=None, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         # Frozen and hashable-looking: callers must not be able to edit the cluster in place.
         frozen = {job: tuple(addrs) for job, addrs in self.cluster.items() if addrs}
         object.__setattr__(self, "cluster", types.MappingProxyType(frozen))
@@ -48,45 +49,45 @@ class ClusterConfig:
 
     # -- questions every runtime asks ------------------------------------------------------
     @property
-    def is_distributed(self):
+    def is_distributed(self) -> bool:
         return bool(self.cluster)
 
-    def addresses(self, job):
+    def addresses(self, job: str) -> tuple[str, ...]:
         return self.cluster.get(job, ())
 
-    def num_tasks(self, job):
+    def num_tasks(self, job: str) -> int:
         return len(self.addresses(job))
 
     @property
-    def num_ps(self):
+    def num_ps(self) -> int:
         return self.num_tasks(PS)
 
     @property
-    def num_workers(self):
+    def num_workers(self) -> int:
         """Training workers, the chief included (what the platform's `num_worker()` counts)."""
         return self.num_tasks(CHIEF) + self.num_tasks(WORKER)
 
     @property
-    def worker_addresses(self):
+    def worker_addresses(self) -> tuple[str, ...]:
         """Chief first, then workers: the order of TF2's global worker ids and of UAI's list."""
         return self.addresses(CHIEF) + self.addresses(WORKER)
 
     @property
-    def task_type(self):
+    def task_type(self) -> str | None:
         return self.task.type if self.task else None
 
     @property
-    def task_index(self):
+    def task_index(self) -> int:
         return self.task.index if self.task else 0
 
     @property
-    def task_address(self):
+    def task_address(self) -> str | None:
         if not self.task or self.task.type not in self.cluster:
             return None
         return self.cluster[self.task.type][self.task.index]
 
     @property
-    def is_chief(self):
+    def is_chief(self) -> bool:
         """The task that writes checkpoints: `chief:0`, else `worker:0` when there is no chief; also a local run."""
         if not self.is_distributed:
             return True
@@ -95,15 +96,15 @@ class ClusterConfig:
         return self.task_type == WORKER and self.task_index == 0 and not self.addresses(CHIEF)
 
     @property
-    def is_ps(self):
+    def is_ps(self) -> bool:
         return self.task_type == PS
 
     @property
-    def is_evaluator(self):
+    def is_evaluator(self) -> bool:
         return self.task_type == EVALUATOR
 
     @property
-    def global_worker_id(self):
+    def global_worker_id(self) -> int | None:
         """Index among training workers, chief first (worker i -> i + number of chiefs); None for ps/evaluator."""
         if not self.is_distributed:
             return 0
@@ -113,5 +114,5 @@ class ClusterConfig:
             return self.task_index + self.num_tasks(CHIEF)
         return None
 
-    def replace(self, **changes):
+    def replace(self, **changes: Any) -> "ClusterConfig":
         return dataclasses.replace(self, **changes)

@@ -2,10 +2,12 @@
 
 import json
 import os
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from compat.errors import TFConfigError
 from compat.tf_config._address import ascii_number, check_address
-from compat.tf_config._dialects import dialect_of
+from compat.tf_config._dialects import Dialect, dialect_of
 from compat.tf_config._model import CHIEF, EVALUATOR, WORKER, ClusterConfig, Task
 
 _SINGLETON_JOBS = (CHIEF, EVALUATOR)
@@ -13,7 +15,7 @@ _SINGLETON_JOBS = (CHIEF, EVALUATOR)
 _MAX_INDEX = 2**31 - 1
 
 
-def from_environment(environ=None):
+def from_environment(environ: Mapping[str, str] | None = None) -> ClusterConfig:
     """The cluster this process runs in: TF_CONFIG, else CLUSTER_SPEC (Vertex), else `ClusterConfig.local()`."""
     environ = os.environ if environ is None else environ
     for variable in ("TF_CONFIG", "CLUSTER_SPEC"):
@@ -68,9 +70,9 @@ def from_dict(value: object, source: str = "TF_CONFIG") -> ClusterConfig:
     )
 
 
-def _read_cluster(source, raw_cluster):
+def _read_cluster(source: str, raw_cluster: dict[str, Any]) -> tuple[Dialect, dict[str, tuple[str, ...]]]:
     dialect = dialect_of(f"{source}.cluster", raw_cluster)
-    cluster = {}
+    cluster: dict[str, tuple[str, ...]] = {}
     seen: dict[str, str] = {}
     for job, addresses in raw_cluster.items():
         # A job name is user text: quote one that would not print on one line.
@@ -99,7 +101,7 @@ def _read_cluster(source, raw_cluster):
     return dialect, cluster
 
 
-def _read_index(field, index):
+def _read_index(field: str, index: object) -> int:
     if isinstance(index, bool) or not isinstance(index, (int, str)):
         raise TFConfigError(field, f"must be a whole number, got {index!r}")
     if isinstance(index, str):
@@ -115,7 +117,9 @@ def _read_index(field, index):
     return index
 
 
-def _read_task(source, raw_task, cluster, dialect):
+def _read_task(
+    source: str, raw_task: object, cluster: Mapping[str, tuple[str, ...]], dialect: Dialect
+) -> tuple[Task | None, dict[str, Any]]:
     if raw_task is None:
         return None, {}
     if not isinstance(raw_task, dict):
@@ -152,5 +156,5 @@ def _read_task(source, raw_task, cluster, dialect):
     return Task(task_type, index), extra
 
 
-def _raw_jobs(cluster, dialect):
+def _raw_jobs(cluster: Iterable[str], dialect: Dialect) -> list[str]:
     return [dialect.job_name(job) for job in cluster]

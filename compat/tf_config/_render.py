@@ -3,10 +3,11 @@
 import contextlib
 import json
 import os
+from collections.abc import Iterator, MutableMapping
 from typing import Any
 
 from compat.errors import TFConfigError
-from compat.tf_config._dialects import DEFAULT, DIALECTS, dialect_named
+from compat.tf_config._dialects import DEFAULT, DIALECTS, Dialect, dialect_named
 from compat.tf_config._model import CHIEF, EVALUATOR, PS, WORKER, ClusterConfig
 
 
@@ -37,12 +38,12 @@ def to_dict(config: ClusterConfig, dialect: str | None = None) -> dict:
     return result
 
 
-def _chief_in_workers_view(config, dialect):
+def _chief_in_workers_view(config: ClusterConfig, dialect: Dialect) -> dict[str, Any]:
     """What the platform's parser sees: `[master] + workers`, worker ids shifted past the master."""
     cluster = {dialect.job_name(WORKER): list(config.worker_addresses)}
     if config.num_ps:
         cluster[dialect.job_name(PS)] = list(config.addresses(PS))
-    result = {"cluster": cluster}
+    result: dict[str, Any] = {"cluster": cluster}
     if config.task is not None:
         if config.is_evaluator:
             raise TFConfigError("task.type", f"the {dialect.name} view has no evaluator")
@@ -53,12 +54,14 @@ def _chief_in_workers_view(config, dialect):
     return result
 
 
-def to_json(config, dialect=None, **json_kwargs):
+def to_json(config: ClusterConfig, dialect: str | None = None, **json_kwargs: Any) -> str:
     return json.dumps(to_dict(config, dialect), **json_kwargs)
 
 
 @contextlib.contextmanager
-def use(config, dialect="chief", environ=None):
+def use(
+    config: ClusterConfig, dialect: str = "chief", environ: MutableMapping[str, str] | None = None
+) -> Iterator[ClusterConfig]:
     """Set TF_CONFIG to `config` in `dialect` for the block; restore the previous value after."""
     environ = os.environ if environ is None else environ
     previous = environ.get("TF_CONFIG")

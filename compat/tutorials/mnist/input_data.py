@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import collections
 import gzip
+import io
 import os
 import shutil
 import urllib.request
+from typing import Any
 
 import numpy
 
@@ -34,7 +36,7 @@ _IMAGES_MAGIC, _LABELS_MAGIC = 2051, 2049
 Datasets = collections.namedtuple("Datasets", ["train", "validation", "test"])
 
 
-def _open(path: str):
+def _open(path: str) -> io.BufferedIOBase:
     """The file itself or, if only that exists, its unzipped twin (`x.gz` or `x`)."""
     for candidate in (path, path[: -len(".gz")]):
         if os.path.isfile(candidate):
@@ -73,14 +75,21 @@ def extract_labels(path: str, one_hot: bool = False, num_classes: int = 10) -> n
     return numpy.eye(num_classes, dtype=numpy.float32)[labels]
 
 
-def _is_uint8(dtype) -> bool:
+def _is_uint8(dtype: Any) -> bool:
     return getattr(dtype, "as_numpy_dtype", dtype) == numpy.uint8
 
 
 class DataSet:
     """Images and labels with TF1's batching: shuffled each epoch, the epoch's tail carried over."""
 
-    def __init__(self, images, labels, dtype=numpy.float32, reshape: bool = True, seed: int | None = None):
+    def __init__(
+        self,
+        images: numpy.ndarray,
+        labels: numpy.ndarray,
+        dtype: Any = numpy.float32,  # a numpy or TensorFlow dtype
+        reshape: bool = True,
+        seed: int | None = None,
+    ) -> None:
         if len(images) != len(labels):
             raise DataError(f"{len(images)} images but {len(labels)} labels")
         if reshape:
@@ -96,11 +105,13 @@ class DataSet:
     num_examples = property(lambda self: len(self._images))
     epochs_completed = property(lambda self: self._epochs_completed)
 
-    def _shuffle(self):
+    def _shuffle(self) -> None:
         order = self._rng.permutation(self.num_examples)
         self._images, self._labels = self._images[order], self._labels[order]
 
-    def next_batch(self, batch_size: int, fake_data: bool = False, shuffle: bool = True):
+    def next_batch(
+        self, batch_size: int, fake_data: bool = False, shuffle: bool = True
+    ) -> tuple[numpy.ndarray, numpy.ndarray]:
         """The next `batch_size` (images, labels); an epoch's end is filled from the next epoch."""
         if fake_data:
             raise DataError("next_batch(fake_data=True) is not supported: pass real MNIST files")
@@ -137,7 +148,7 @@ def read_data_sets(
     train_dir: str,
     fake_data: bool = False,
     one_hot: bool = False,
-    dtype=numpy.float32,
+    dtype: Any = numpy.float32,
     reshape: bool = True,
     validation_size: int = 5000,
     seed: int | None = None,
