@@ -26,6 +26,8 @@ CASTS = {
 }
 # TF1 keyword -> its TF2 name, applied when the TF2 function has the new name and not the old one
 KEYWORDS = {"keep_dims": "keepdims", "reduction_indices": "axis", "dim": "axis", "dimension": "axis", "squeeze_dims": "axis"}
+# TF 0.12 arguments TF 1.x no longer takes and ignored before: dropped, with an entry.
+DROPPED_KEYWORDS = {"train.SyncReplicasOptimizer": ("replica_id",)}
 # Needs legacy Keras on TF 2.21 (`import compat`): tf.compat.v1.layers and rnn cells are tf-keras.
 NEEDS_COMPAT = ("layers", "nn.rnn_cell", "keras")
 
@@ -57,6 +59,9 @@ def compatible(args, params):
     if params["v1"][:n] != params["v2"][:n]:
         return False
     names = params["v2_names"]
+    given = {*params["v2"][:n], *(_keyword(a) for a in args if a.keyword is not None)}
+    if any(name not in given for name in params.get("v2_required", ())):
+        return False  # `tf.image.draw_bounding_boxes(images, boxes)`: TF2's needs `colors` too
     return all(_keyword(a) in names or "**" in names for a in args if a.keyword is not None)
 
 
@@ -199,6 +204,13 @@ def rewrite_call(rule: Rule, original_node: cst.Call, updated_node: cst.Call, pa
     """A call of the TF1 function `tf.<path>` as TF2 reads it: tf.cast for the casts, TF2 keywords,
     dropout's rate, or `tf.compat.v1.<path>` when TF2's function would read the arguments otherwise."""
     api = _tf.api()
+    dropped = [a for a in updated_node.args if _keyword(a) in DROPPED_KEYWORDS.get(path, ())]
+    if dropped:
+        rule.report(original_node, f"tf.{path}: {', '.join(_keyword(a) + '=' for a in dropped)} dropped "
+                                   "(TF 0.12's argument, ignored since TF 1.0)")
+        args = [a for a in updated_node.args if a not in dropped]
+        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        updated_node = updated_node.with_changes(args=args)
     if path in CASTS and updated_node.args:
         alias = _tf.tf_alias(rule, original_node.func)
         dtype = cst.Arg(_tf.dotted(f"{alias}.{CASTS[path]}"))

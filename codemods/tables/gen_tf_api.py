@@ -6,8 +6,9 @@ Run it in the `tf2` environment; it writes `codemods/tables/tf_api.json`, which 
   moved     the TF2 API has the very same object under another name (`tf.log` -> `tf.math.log`);
   v1_only   TF2 has nothing under that name or elsewhere: it stays TF1 code, as `tf.compat.v1.<name>`;
   differs   both APIs have the name with different objects: classes always differ in behaviour,
-            functions only when a call uses a parameter the TF2 one lacks or places positionally
-            an argument the TF2 one reads as something else, so their parameters are kept;
+            functions only when a call uses a parameter the TF2 one lacks, places positionally
+            an argument the TF2 one reads as something else, or lacks one TF2 requires
+            (`draw_bounding_boxes` without `colors`), so their parameters are kept;
   private   for every `tensorflow.python.*` module loaded with TensorFlow (and those TF1 examples
             imported), each object it shares with the public API by identity: its public name (TF2
             first, else `compat.v1.*`) and its `compat.v1.*` name;
@@ -86,7 +87,7 @@ def _rank(path):
 
 
 def _params(func):
-    """(positional parameter names, every parameter name) or None when not inspectable."""
+    """(positional parameter names, every parameter name, the names without a default) or None when not inspectable."""
     try:
         signature = inspect.signature(func)
     except (TypeError, ValueError):
@@ -96,7 +97,9 @@ def _params(func):
     names = [p.name for p in signature.parameters.values() if p.kind != inspect.Parameter.VAR_KEYWORD]
     if any(p.kind == inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values()):
         names.append("**")
-    return positional, names
+    kinds += (inspect.Parameter.KEYWORD_ONLY,)
+    required = [p.name for p in signature.parameters.values() if p.kind in kinds and p.default is inspect.Parameter.empty]
+    return positional, names, required
 
 
 def _identity(obj):
@@ -207,7 +210,8 @@ def build(tf):
                 differs[path] = None
                 continue
             old, new = _params(obj), _params(v2[path])
-            differs[path] = None if old is None or new is None else {"v1": old[0], "v2": new[0], "v2_names": new[1]}
+            differs[path] = None if old is None or new is None else {
+                "v1": old[0], "v2": new[0], "v2_names": new[1], "v2_required": new[2]}
             continue
         public = [p for p in homes.get(id(obj), ()) if not p.startswith("compat.")] if _identity(obj) else []
         if public:

@@ -74,6 +74,21 @@ class TestTf1ApiRule(RuleTest):
         """
         self.assertCodemod(before, after)
 
+    def test_calls_missing_an_argument_tf2_requires_go_to_compat_v1(self):
+        before = """
+            import tensorflow as tf
+            drawn = tf.image.draw_bounding_boxes(images, boxes)
+            named = tf.image.draw_bounding_boxes(images, boxes, "boxes")
+            opt = tf.train.SyncReplicasOptimizer(opt, replicas_to_aggregate=2, replica_id=0)
+        """
+        after = """
+            import tensorflow as tf
+            drawn = tf.compat.v1.image.draw_bounding_boxes(images, boxes)
+            named = tf.compat.v1.image.draw_bounding_boxes(images, boxes, "boxes")
+            opt = tf.compat.v1.train.SyncReplicasOptimizer(opt, replicas_to_aggregate=2)
+        """
+        self.assertCodemod(before, after)
+
     def test_from_imports(self):
         before = """
             from tensorflow import Session, placeholder
