@@ -1,5 +1,9 @@
 """What the TensorFlow rules share: the derived API table, dotted names, the user's `tf` alias, `import compat`."""
 
+import ast
+import functools
+import importlib.util
+
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
@@ -45,3 +49,15 @@ def claimed_by_others(rule, qualified):
 def full_name(node):
     return get_full_name_for_node(node) or ""
 
+
+
+@functools.lru_cache(maxsize=None)
+def compat_exports(module: str) -> tuple[str, ...]:
+    """A compat module's `__all__`, read from its source: migrating never imports TensorFlow, which
+    some compat modules do (compat.learn)."""
+    with open(importlib.util.find_spec(module).origin, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):
+            return tuple(ast.literal_eval(node.value))
+    return ()

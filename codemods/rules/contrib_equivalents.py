@@ -11,7 +11,6 @@ constructor lost some arguments, and its first positional one was `master`, not 
 such a call is left as it is and reported with the manual step.
 """
 
-import ast
 import importlib.util
 import os
 
@@ -42,17 +41,6 @@ def _compat_target(target: str) -> tuple[str, str | None] | None:
     return (module, attr or None) if module == "compat" or module.startswith("compat.") else None
 
 
-def _exported(module: str) -> list[str]:
-    """A compat module's `__all__`, read from its source: migrating never imports TensorFlow, which it does."""
-    path = importlib.util.find_spec(module).origin
-    with open(path, encoding="utf-8") as handle:
-        tree = ast.parse(handle.read())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):
-            return list(ast.literal_eval(node.value))
-    return []
-
-
 def _is_module(module: str, name: str) -> bool:
     spec = importlib.util.find_spec(module)
     folder = os.path.dirname(spec.origin)
@@ -73,7 +61,7 @@ def _table_moves() -> dict:
         for target in targets:
             home = _compat_target(target)
             if old.startswith("tensorflow.contrib.") and home and home[1] is None:
-                for name in _exported(home[0]):
+                for name in _tf.compat_exports(home[0]):
                     new = (f"{home[0]}.{name}", None) if _is_module(home[0], name) else (home[0], name)
                     moves.setdefault(f"{old}.{name}", new)
     return moves

@@ -29,6 +29,26 @@ class TestFlagsRule(RuleTest):
         """
         self.assertCodemod(before, after)
 
+    def test_names_compat_flags_lacks_come_from_absl_whose_registry_it_shares(self):
+        before = """
+            import tensorflow as tf
+            from tensorflow.python.platform import flags
+
+            flags.DEFINE("ratio", 0.5, "", flags.FloatParser())
+            tf.app.flags.DEFINE_multi_integer("ids", [1], "ids")
+            flags.DEFINE_integer("steps", 20, "training steps")
+        """
+        after = """
+            import tensorflow as tf
+            import compat.flags as flags
+            from absl import flags as absl_flags
+
+            absl_flags.DEFINE("ratio", 0.5, "", absl_flags.FloatParser())
+            absl_flags.DEFINE_multi_integer("ids", [1], "ids")
+            flags.DEFINE_integer("steps", 20, "training steps")
+        """
+        self.assertCodemod(before, after)
+
     def test_alias_assignment_becomes_the_import(self):
         before = """
             import tensorflow as tf
