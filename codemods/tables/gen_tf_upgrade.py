@@ -20,7 +20,6 @@ this TensorFlow with `import compat` (tf.compat.v1.estimator is an attribute com
 import importlib
 import json
 import os
-import types
 
 from codemods.tables import TF_UPGRADE
 
@@ -76,7 +75,8 @@ def contrib(tf) -> dict:
         for path in _tf_targets(targets):
             module = resolve(tf, path)
             for name in dir(module) if module is not None else ():
-                if not name.startswith("_") and not isinstance(getattr(module, name, None), types.ModuleType):
+                # submodules too: `tf.contrib.keras.layers` is `tf.compat.v1.keras.layers`
+                if not name.startswith("_"):
                     found.setdefault(f"{base}.{name}", f"{path}.{name}")
     for old, target in tf1_names.SYMBOLS.items():
         for path in _tf_targets([target]):

@@ -70,6 +70,20 @@ class TestUpgradeRule(RuleTest):
         """
         self.assertCodemod(before, after)
 
+    def test_contrib_keras_modules(self):
+        before = """
+            import tensorflow as tf
+            dense = tf.contrib.keras.layers.Dense(4)
+            model = tf.contrib.keras.models.Sequential([dense])
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            dense = tf.compat.v1.keras.layers.Dense(4)
+            model = tf.compat.v1.keras.models.Sequential([dense])
+        """
+        self.assertCodemod(before, after)
+
     def test_tensorflow_0_x_names(self):
         before = """
             import tensorflow as tf
