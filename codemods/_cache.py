@@ -17,7 +17,7 @@ from codemods._write import atomic_write
 
 
 @functools.lru_cache(maxsize=1)
-def engine_fingerprint():
+def engine_fingerprint() -> str:
     digest = hashlib.sha256(metadata.version("libcst").encode())
     package = pathlib.Path(__file__).parent
     # the rules' derived tables (rules/tf_api.json) decide results as much as the code does
@@ -26,27 +26,27 @@ def engine_fingerprint():
     return digest.hexdigest()
 
 
-def _digest(new):
+def _digest(new: bytes | None) -> str | None:
     return hashlib.sha256(new).hexdigest() if new is not None else None
 
 
-def default_dir():
+def default_dir() -> str:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "uai-migrate")
 
 
 class Cache:
-    def __init__(self, directory, options):
+    def __init__(self, directory: str, options: object) -> None:
         self.directory = pathlib.Path(directory)
         self._salt = f"{engine_fingerprint()}|{options}".encode()
 
-    def key(self, kind, data):
+    def key(self, kind: str, data: bytes) -> str:
         return hashlib.sha256(self._salt + kind.encode() + b"\0" + data).hexdigest()
 
-    def _path(self, key):
+    def _path(self, key: str) -> pathlib.Path:
         return self.directory / key[:2] / f"{key}.json"
 
-    def get(self, key):
+    def get(self, key: str) -> Outcome | None:
         """The cached outcome for `key`, or None when missing or not provably the one stored for it."""
         try:
             record = json.loads(self._path(key).read_text())
@@ -62,7 +62,7 @@ class Cache:
         except (OSError, ValueError, KeyError, TypeError, RecursionError, MemoryError):
             return None  # missing or unreadable: compute again
 
-    def put(self, key, outcome):
+    def put(self, key: str, outcome: Outcome) -> None:
         record = {
             "key": key,
             "new_sha256": _digest(outcome.new),

@@ -2,6 +2,8 @@
 
 import dataclasses
 import json
+from collections.abc import Iterator
+from typing import Any
 
 SEVERITIES = ("info", "warning", "error")
 # Rule ids the engine itself uses for files it could not handle.
@@ -11,7 +13,7 @@ CONFLICT = "conflict"  # the file changed on disk while the run worked on it
 THIRD_PARTY = "third-party"  # a virtual environment or installed packages, not the user's code
 
 
-def printable(text):
+def printable(text: str) -> str:
     """`text` safe to write as UTF-8: a file name that is not UTF-8 keeps its bytes as escapes."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
@@ -30,16 +32,16 @@ class Entry:
     cell: int | None = None  # notebooks: index of the cell in the notebook
     path: str = ""
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         # vars(), not dataclasses.asdict: the fields are plain values, and asdict's deep copy made
         # the report and the cache writes of a large tree cost seconds
         return {k: v for k, v in vars(self).items() if v is not None}
 
     @classmethod
-    def from_dict(cls, data):
+    def from_dict(cls, data: dict[str, Any]) -> "Entry":
         return cls(**data)
 
-    def location(self):
+    def location(self) -> str:
         cell = f"[cell {self.cell}]" if self.cell is not None else ""
         return f"{self.path}{cell}:{self.line}:{self.col}"
 
@@ -49,7 +51,7 @@ class Outcome:
     """What migrating one file's bytes gave (computed by a worker, or read from the cache)."""
 
     new: bytes | None  # None: unchanged
-    entries: list
+    entries: list[Entry]
     skipped: bool = False
 
 
@@ -57,12 +59,16 @@ class Outcome:
 class FileResult:
     path: str
     status: str  # unchanged | changed | skipped | error
-    entries: list = dataclasses.field(default_factory=list)
+    entries: list[Entry] = dataclasses.field(default_factory=list)
     diff: str = ""
     cached: bool = False
 
-    def to_dict(self, with_diff):
-        data = {"path": self.path, "status": self.status, "entries": [e.to_dict() for e in self.entries]}
+    def to_dict(self, with_diff: bool) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "path": self.path,
+            "status": self.status,
+            "entries": [e.to_dict() for e in self.entries],
+        }
         if with_diff and self.diff:
             data["diff"] = self.diff
         return data
@@ -72,15 +78,17 @@ class FileResult:
 class Report:
     mode: str  # diff | write | out | check
     level: str
-    files: list = dataclasses.field(default_factory=list)
-    entries: list = dataclasses.field(default_factory=list)  # not tied to a migrated file (e.g. skipped symlinks)
+    files: list[FileResult] = dataclasses.field(default_factory=list)
+    entries: list[Entry] = dataclasses.field(
+        default_factory=list
+    )  # not tied to a migrated file (e.g. skipped symlinks)
 
-    def all_entries(self):
+    def all_entries(self) -> Iterator[Entry]:
         for result in self.files:
             yield from result.entries
         yield from self.entries
 
-    def summary(self):
+    def summary(self) -> dict[str, int]:
         counts = {s: 0 for s in SEVERITIES}
         for entry in self.all_entries():
             counts[entry.severity] += 1
@@ -94,7 +102,7 @@ class Report:
             **counts,
         }
 
-    def exit_code(self):
+    def exit_code(self) -> int:
         """0: nothing left for a person; 1: something needs attention; 2: a file could not be read/written."""
         entries = list(self.all_entries())
         if any(e.rule == IO and e.severity == "error" for e in entries):
@@ -105,9 +113,9 @@ class Report:
             return 1
         return 0
 
-    def to_json(self):
+    def to_json(self) -> str:
         interesting = [f for f in self.files if f.status != "unchanged" or f.entries]
-        data = {
+        data: dict[str, Any] = {
             "version": 1,
             "mode": self.mode,
             "level": self.level,

@@ -203,17 +203,18 @@ def run(config: RunConfig, progress=None) -> Report:
         if data is None:
             outcomes[item] = (None, None, Outcome(None, [snapshot], skipped=True), False)
             continue
+        assert item.kind is not None  # _migrated() is False for a file of no kind (only copied)
         key = cache.key(item.kind, data) if cache else None
-        cached = cache.get(key) if cache else None
-        if cached is not None:
-            outcomes[item] = (data, snapshot, cached, True)
+        hit = cache.get(key) if cache and key else None
+        if hit is not None:
+            outcomes[item] = (data, snapshot, hit, True)
         else:
             pending.append((item, data, snapshot, key))
     if progress is None:
         progress = _Progress(len(pending), config.progress)
     jobs = [(item.kind, data, config.options) for item, data, _, _ in pending]
     for (item, data, snapshot, key), outcome in zip(pending, _compute(jobs, config.jobs, progress)):
-        if cache:
+        if cache and key:
             cache.put(key, outcome)
         outcomes[item] = (data, snapshot, outcome, False)
     if config.out is not None:

@@ -9,7 +9,7 @@ import tempfile
 TMP_SUFFIX = ".uai-migrate.tmp"
 
 
-def atomic_write(path, data, mode=None, durable=True):
+def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int | None = None, durable: bool = True) -> None:
     """Write `data` to a temp file in the same folder, fsync, then rename over `path`.
 
     `mode` defaults to the current mode of `path`. A crash leaves the old file (and at worst a
@@ -37,7 +37,7 @@ def atomic_write(path, data, mode=None, durable=True):
         raise
 
 
-def copy_into(source, dest):
+def copy_into(source: str, dest: str) -> None:
     """Copy a file (mode and times kept) or re-create a symlink, making the folders."""
     os.makedirs(os.path.dirname(dest) or ".", exist_ok=True)
     if os.path.lexists(dest):

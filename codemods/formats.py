@@ -8,6 +8,7 @@ import json
 import os
 import pathlib
 import urllib.parse
+from typing import Any
 
 from codemods._report import Entry, Report, printable
 
@@ -73,7 +74,7 @@ def sarif(report: Report) -> dict:
     index = {rule_id: i for i, rule_id in enumerate(ids)}
     results = []
     for entry in entries:
-        location = {"artifactLocation": {"uri": _uri(printable(entry.path))}}
+        location: dict[str, Any] = {"artifactLocation": {"uri": _uri(printable(entry.path))}}
         if entry.line and entry.cell is None:
             location["region"] = {"startLine": entry.line, "startColumn": max(entry.col, 1)}
         result = {
