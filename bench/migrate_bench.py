@@ -33,6 +33,7 @@ for path in sorted(pathlib.Path(sys.argv[1]).rglob("*.py")):
     module = libcst.parse_module(path.read_text())
     (module.visit(libcst.CSTTransformer()) if visit else module).code
 """
+FLOOR_ROW = "floor: libcst parse + codegen (1 process)"
 
 HEADER = '''"""Generated TF1-era training module {index}."""
 import os
@@ -172,7 +173,8 @@ def generate(root, lines):
     return total, index
 
 
-def timed(cmd, env=None):
+def timed(cmd: list, env: dict | None = None) -> tuple[float, subprocess.CompletedProcess]:
+    """Wall seconds of running `cmd` to completion, and its result (exit 0 or 1 expected)."""
     start = time.perf_counter()
     result = subprocess.run(cmd, env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
@@ -181,34 +183,72 @@ def timed(cmd, env=None):
     return elapsed, result
 
 
-def one_round(tree, work, env, args, flip):
-    """{row: wall seconds} of one pass over every row, and the first run's and re-run's JSON summaries."""
+def run_rounds(units: list, rounds: int, env: dict | None = None) -> tuple[list, dict]:
+    """Run `units` (lists of (row name, argv factory)) in turn, `rounds` times; return the per-round
+    {row: wall seconds} and each row's last CompletedProcess.
+
+    The machine is shared and its load swings within a minute, so the rows take turns and the
+    order is reversed every other round; the rows of one unit always run together, in order
+    (a first run and its re-run). A factory is called just before its row runs.
+    """
+    per_round, last = [], {}
+    for index in range(rounds):
+        rows = {}
+        for unit in (reversed(units) if index % 2 else units):
+            for name, command in unit:
+                rows[name], last[name] = timed(command(), env)
+        per_round.append(rows)
+        print(f"round {index + 1}/{rounds}: " + " | ".join(f"{n} {s:.1f} s" for n, s in rows.items()),
+              file=sys.stderr, flush=True)
+    return per_round, last
+
+
+def print_ratios(per_round: list, anchor: str, bases: dict) -> None:
+    """Each row's median wall time, the medians of its per-round ratios to each row named in
+    `bases` ({column label: row name}, `anchor` among them), and its per-round ratios to `anchor`."""
+
+    def ratio(name, base):
+        return statistics.median(r[name] / r[base] for r in per_round)
+
+    print(f"{len(per_round)} rounds; wall s = median of rounds; ratios = median of the per-round ratios")
+    anchor_label = next(label for label, row in bases.items() if row == anchor)
+    print(f"{'run':48} {'wall s':>8} " + " ".join(f"{c:>16}" for c in bases) + f"  per-round {anchor_label}")
+    for name in per_round[0]:
+        per = " ".join(f"{r[name] / r[anchor]:.2f}" for r in per_round)
+        cells = " ".join(f"{ratio(name, base):16.2f}" for base in bases.values())
+        print(f"{name:48} {statistics.median(r[name] for r in per_round):8.2f} {cells}  {per}")
+
+
+def load_line(before: tuple) -> str:
+    """The load averages at the start (`before`) and now, for the table's footnote."""
+    return "load average (1/5/15 min) at start {:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(
+        *before, *os.getloadavg())
+
+
+def units_for(tree: str, work: str, jobs: int) -> list:
+    """The rows of one round on `tree`, each writing its output under `work`."""
     upgrade = os.path.join(os.path.dirname(sys.executable), "tf_upgrade_v2")
     migrate = [sys.executable, "-m", "codemods", "--format", "json"]
-    shutil.rmtree(os.path.join(work, "cache"), ignore_errors=True)
 
     def out(name):
         path = os.path.join(work, name)
         shutil.rmtree(path, ignore_errors=True)
         return path
 
-    # units run in turn; a first run and its re-run stay together, in that order
-    units = [
+    def first_run():
+        # the first run of a round starts from an empty cache; its re-run follows it in the same unit
+        shutil.rmtree(os.path.join(work, "cache"), ignore_errors=True)
+        return [*migrate, f"-j{jobs}", "--out", out("mN"), tree]
+
+    return [
         [("tf_upgrade_v2 --intree", lambda: [upgrade, "--intree", tree, "--outtree", out("upgraded"),
                                              "--reportfile", os.path.join(work, "report.txt")])],
-        [("floor: libcst parse + codegen (1 process)", lambda: [sys.executable, "-c", FLOOR, tree, "-"])],
+        [(FLOOR_ROW, lambda: [sys.executable, "-c", FLOOR, tree, "-"])],
         [("libcst parse + no-op transformer + codegen", lambda: [sys.executable, "-c", FLOOR, tree, "visit"])],
         [("uai-migrate -j1 --no-cache", lambda: [*migrate, "-j1", "--no-cache", "--out", out("m1"), tree])],
-        [(f"uai-migrate -j{args.jobs} (first run)", lambda: [*migrate, f"-j{args.jobs}", "--out", out("mN"), tree]),
-         (f"uai-migrate -j{args.jobs} (re-run, cache warm)", lambda: [*migrate, f"-j{args.jobs}", "--out", out("mN2"), tree])],
+        [(f"uai-migrate -j{jobs} (first run)", first_run),
+         (f"uai-migrate -j{jobs} (re-run, cache warm)", lambda: [*migrate, f"-j{jobs}", "--out", out("mN2"), tree])],
     ]
-    rows, summaries = {}, []
-    for unit in (reversed(units) if flip else units):
-        for name, command in unit:
-            rows[name], result = timed(command(), env)
-            if name.startswith("uai-migrate -j") and "--no-cache" not in name:
-                summaries.append(json.loads(result.stdout)["summary"])
-    return rows, summaries
 
 
 def main():
@@ -224,27 +264,14 @@ def main():
     lines, files = generate(tree, args.lines)
     env = dict(os.environ, PYTHONPATH=REPO, XDG_CACHE_HOME=os.path.join(work, "cache"), TF_CPP_MIN_LOG_LEVEL="3")
     load_before = os.getloadavg()
-    rounds = []
-    for index in range(args.rounds):
-        rows, (summary, summary_again) = one_round(tree, work, env, args, flip=index % 2 == 1)
-        rounds.append(rows)
-        print(f"round {index + 1}/{args.rounds}: " + " | ".join(f"{n} {s:.1f} s" for n, s in rows.items()), file=sys.stderr, flush=True)
-    names = list(rounds[0])
-    anchor, floor = "tf_upgrade_v2 --intree", "floor: libcst parse + codegen (1 process)"
-    first_run = f"uai-migrate -j{args.jobs} (first run)"
-
-    def ratio(name, base):
-        return statistics.median(r[name] / r[base] for r in rounds)
-
+    first, again = f"uai-migrate -j{args.jobs} (first run)", f"uai-migrate -j{args.jobs} (re-run, cache warm)"
+    per_round, last = run_rounds(units_for(tree, work, args.jobs), args.rounds, env)
+    summary, summary_again = (json.loads(last[name].stdout)["summary"] for name in (first, again))
     print(f"tree: {files} files, {lines} lines; uai-migrate changed {summary['changed']} files, "
           f"{summary['info']} changes, {summary['error']} errors reported; re-run: {summary_again['cached']} from cache")
-    print(f"{args.rounds} rounds; wall s = median of rounds; ratios = median of the per-round ratios")
-    print(f"{'run':48} {'wall s':>8} {'/ tf_upgrade_v2':>16} {'/ floor':>8} {'/ first run':>12}  per-round / tf_upgrade_v2")
-    for name in names:
-        per_round = " ".join(f"{r[name] / r[anchor]:.2f}" for r in rounds)
-        print(f"{name:48} {statistics.median(r[name] for r in rounds):8.2f} {ratio(name, anchor):16.2f} "
-              f"{ratio(name, floor):8.2f} {ratio(name, first_run):12.2f}  {per_round}")
-    print("load average (1/5/15 min) at start {:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(*load_before, *os.getloadavg()))
+    anchor = "tf_upgrade_v2 --intree"
+    print_ratios(per_round, anchor, {"/ tf_upgrade_v2": anchor, "/ floor": FLOOR_ROW, "/ first run": first})
+    print(load_line(load_before))
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
 

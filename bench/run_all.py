@@ -5,7 +5,9 @@
 Every environment: the input pipeline (`input_bench.py`) and training throughput
 (`train_bench.py`, both runtimes against their native loops). Where libcst is installed (the
 tf2 environment): uai-migrate's speed (`migrate_bench.py`, on a smaller tree unless --full)
-and, with --full only (about 12 minutes), migration fidelity on the corpus (`fidelity.py`).
+and on real TF1 code (`realworld.py`: tflearn from PyPI, every public project with --full,
+and its speed on them), and with --full only (about 12 minutes), migration fidelity on the
+corpus (`fidelity.py`).
 Results and the commands behind them are recorded in bench/RESULTS.md.
 """
 
@@ -25,8 +27,9 @@ def plan(full):
     ]
     if importlib.util.find_spec("libcst") is not None:
         benches.append(["migrate_bench.py"] + ([] if full else ["--lines", "8000"]))
+        benches.append(["realworld.py"] + ([] if full else ["--projects", "tflearn"]))
         if full:
-            benches.append(["fidelity.py"])
+            benches += [["realworld.py", "--speed"], ["fidelity.py"]]
     return benches
 
 
