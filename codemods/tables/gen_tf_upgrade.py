@@ -4,7 +4,7 @@
 Run it in the `tf2` environment; it writes `codemods/tables/tf_upgrade.json`, which the `tf-upgrade`
 rule reads (so migrating never imports TensorFlow). Every target is kept only if it resolves on
 this TensorFlow with `import compat` (tf.compat.v1.estimator is an attribute compat attaches on 2.21):
-  renames   {TF1 path: target path}, paths relative to `tensorflow`: TensorFlow's own
+  renames   {TF1 path: target path} for the TF1 names TF 2.21 lacks, paths relative to `tensorflow`: TensorFlow's own
             `tensorflow.tools.compatibility` tables (`all_renames_v2.symbol_renames`, its manual
             renames, contrib included), so uai-migrate converts everything tf_upgrade_v2 converts;
   contrib   {contrib path: target path}: for each `tensorflow.contrib.<module>` of compat's TF1 name
@@ -49,8 +49,10 @@ def renames(tf) -> dict:
     for table in (all_renames_v2.symbol_renames, all_renames_v2.manual_symbol_renames):
         for old, new in table.items():
             old, new = _strip(old), _strip(new)
-            # `contrib_data.x` keys are for a direct `import tensorflow.contrib.data as contrib_data`
-            if old and new and resolve(tf, new) is not None:
+            # `contrib_data.x` keys are for a direct `import tensorflow.contrib.data as contrib_data`;
+            # a name TF 2.21 still has stays (the tf1-api rule judges it), or a second run would rename
+            # what the first wrote (`tf.manip.space_to_batch_nd` -> `tf.space_to_batch_nd` -> `tf.space_to_batch`)
+            if old and new and resolve(tf, new) is not None and resolve(tf, old) is None:
                 found[old] = new
     return found
 

@@ -112,11 +112,15 @@ def test_migrating_a_migrated_file_changes_nothing(path):
 
 
 def _tf1_names():
+    from codemods import tables
     from codemods.rules import _tf
 
-    api = _tf.api()
+    api, upgrade = _tf.api(), tables.tf_upgrade()
     private = sorted(f"{module}.{name}" for module, names in api["private"].items() for name in names)
-    public = sorted({*api["moved"], *api["v1_only"], *api["differs"]})
+    # with the names of tf_upgrade_v2's tables, the contrib homes and the 0.x names, whose targets other
+    # rules may read again
+    public = sorted({*api["moved"], *api["v1_only"], *api["differs"], *upgrade["renames"], *upgrade["contrib"],
+                     *upgrade["renames"].values(), *tables.pre_1_0()})
     return private, public
 
 

@@ -149,3 +149,9 @@ def test_what_has_no_home_is_reported_naming_the_closest_replacement():
     manuals = {entry.line: entry.manual for entry in applied.entries}
     assert "bidirectional_dynamic_rnn once per layer" in manuals[2] and "bidirectional_dynamic_rnn once per layer" in manuals[3]
     assert "TensorFlow Decision Forests" in manuals[4]
+
+
+def test_a_name_tf_2_21_still_has_is_not_renamed_again():
+    # tf1-api writes tf.manip.space_to_batch_nd as tf.space_to_batch_nd, which tf_upgrade_v2 would rename again
+    source = "import tensorflow as tf\ny = tf.space_to_batch_nd\n"
+    assert apply(source, UpgradeRule).module.code == source
