@@ -5,7 +5,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods import tables
 from codemods._rule import Rule
-from codemods.rules._syntax import InsideImport, OutermostChain
+from codemods.rules._syntax import InsideImport, OutermostChain, head_name
 
 CONTRIB = "tensorflow.contrib"
 MANUAL = (
@@ -30,6 +30,23 @@ class ContribRule(OutermostChain, InsideImport, Rule):
     ID = "contrib-removed"
     DESCRIPTION = "Report uses of tensorflow.contrib that no other rule converts, with the manual step."
 
+    def begin_file(self, state):
+        super().begin_file(state)
+        self._kept = []  # (import node, its top-level statement, bound name, module) of partly converted modules
+        self._heads = set()  # names whose unconverted uses were reported
+
+    def _keep(self, node, bound, name):
+        if self._partly_claimed(name) and name.startswith(CONTRIB + "."):
+            self._kept.append((node, self.state.top, bound, name))
+
+    def leave_Module(self, original_node, updated_node):
+        # the import of a partly converted module stays while one use is left: it is where the file fails
+        for node, statement, bound, name in self._kept:
+            if bound in self._heads:
+                self.report(node, f"{name} stays imported for its unconverted uses, and is no module on TF 2.21",
+                            severity="error", manual=manual_for(name), statement=statement)
+        return updated_node
+
     def _unclaimed(self, name):
         inside = name == CONTRIB or name.startswith(CONTRIB + ".")
         return inside and not self.state.claims.covering(name)
@@ -47,6 +64,8 @@ class ContribRule(OutermostChain, InsideImport, Rule):
             name = get_full_name_for_node(alias.name)
             if self._unclaimed(name) and not self._partly_claimed(name):
                 self._flag(node, name)
+            elif alias.asname:
+                self._keep(node, alias.evaluated_alias, name)
 
     def visit_ImportFrom(self, node):
         super().visit_ImportFrom(node)
@@ -57,6 +76,8 @@ class ContribRule(OutermostChain, InsideImport, Rule):
             names = [module]
         else:
             names = [f"{module}.{get_full_name_for_node(alias.name)}" for alias in node.names]
+            for alias, name in zip(node.names, names):
+                self._keep(node, alias.evaluated_alias or get_full_name_for_node(alias.name), name)
             names = [name for name in names if not self._partly_claimed(name)]
         for name in names:
             if self._unclaimed(name):
@@ -69,4 +90,5 @@ class ContribRule(OutermostChain, InsideImport, Rule):
             names = [n for n in self.qualified_names(node) if self._unclaimed(n)]
             if names:
                 self._flag(node, min(names))
+                self._heads.add(head_name(node))
         super().visit_Attribute(node)

@@ -41,13 +41,15 @@ def test_names_another_rule_converts_are_not_reported():
     assert _entries("import tensorflow as tf\nnet = tf.contrib.slim.conv2d(x, 1, 3)\n") == []
 
 
-def test_a_partly_converted_module_is_reported_at_its_unconverted_uses_not_its_import():
+def test_a_partly_converted_module_is_reported_at_its_unconverted_uses_and_at_the_import_they_keep():
     source = (
         "from tensorflow.contrib import layers\n"
         "init = layers.xavier_initializer()\n"  # tf-slim has it: contrib-slim converts it
         "emb = layers.embed_sequence(ids, 10, 4)\n"  # tf-slim has not
     )
     assert _entries(source) == [
+        ("contrib-removed", "error", 1,
+         "tensorflow.contrib.layers stays imported for its unconverted uses, and is no module on TF 2.21"),
         ("contrib-removed", "error", 3, "tensorflow.contrib.layers.embed_sequence has no automatic conversion"),
     ]
 
@@ -60,3 +62,17 @@ def test_must_not_fire_on_shadowed_tf_strings_or_comments():
         "s = 'tf.contrib.layers.conv2d'\n"
     )
     assert _entries(source) == []
+
+
+def test_an_import_kept_for_unconverted_uses_is_reported_where_it_will_fail():
+    from codemods.rules.upgrade import UpgradeRule
+
+    source = (
+        "from tensorflow.contrib import rnn\n"
+        "a = rnn.GRUCell(2)\n"  # converted: tf-upgrade's
+        "b = rnn.LSTMBlockCell(2)\n"  # not: the import has to stay, and fails on TF 2.21
+    )
+    applied = apply(source, UpgradeRule, ContribRule)
+    assert "from tensorflow.contrib import rnn" in applied.module.code
+    errors = sorted((e.line, e.message) for e in applied.entries if e.severity == "error")
+    assert [line for line, _ in errors] == [1, 3] and "stays imported" in errors[0][1]
