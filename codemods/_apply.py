@@ -4,10 +4,12 @@ import ast
 import collections
 import dataclasses
 import functools
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 
 import libcst as cst
-from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
 
 from codemods import _imports, _names, _positions
 from codemods._rule import Claims, FastInit, FileState, Rule
@@ -17,16 +19,12 @@ class _AddImports(FastInit, AddImportsVisitor):
     pass
 
 
-class _RemoveImports(FastInit, RemoveImportsVisitor):
-    pass
-
-
 class _Dispatcher(cst.CSTTransformer):
     """Calls each rule's own visit_<Node>/leave_<Node> methods, in registry order."""
 
-    def __init__(self, rules, state):
+    def __init__(self, rules, state, skip=frozenset()):
         super().__init__()
-        self._state, self._depth = state, 0
+        self._state, self._depth, self._skip = state, 0, skip
         self._visit = collections.defaultdict(list)
         self._leave = collections.defaultdict(list)
         for rule in rules:
@@ -38,6 +36,8 @@ class _Dispatcher(cst.CSTTransformer):
     def on_visit(self, node):
         if self._depth == 1 and isinstance(node, cst.BaseStatement):
             self._state.top += 1  # entering the next top-level statement (for report positions)
+            if self._state.top in self._skip:
+                return False  # nor its leave: no rule sees any of it
         self._depth += 1
         for method in self._visit.get(type(node).__name__, ()):
             method(node)
@@ -51,6 +51,8 @@ class _Dispatcher(cst.CSTTransformer):
         pass
 
     def on_leave(self, original_node, updated_node):
+        if self._depth == 1 and isinstance(original_node, cst.BaseStatement):
+            return updated_node  # a skipped top-level statement (the others are left at depth 2)
         self._depth -= 1
         for method in self._leave.get(type(original_node).__name__, ()):
             updated_node = method(original_node, updated_node)
@@ -74,6 +76,26 @@ class Applied:
     entries: list
 
 
+_WORD = re.compile(r"\w+")
+
+
+def _quiet_statements(rules: Sequence[Rule], table: _names.NameTable, tree: ast.Module, source: str) -> frozenset[int]:
+    """The top-level statements no active rule can act on: their source (strings and comments too)
+    has none of the rules' WORDS and no name the module binds to TensorFlow or the platform SDK."""
+    words = [type(rule).WORDS for rule in rules]
+    if any(w is None for w in words) or table.star:
+        return frozenset()  # (after `from tensorflow import *` any bare name may be TensorFlow's)
+    keys = frozenset().union(*words, table.watched_names())
+    lines = source.splitlines(keepends=True)
+    quiet = set()
+    for top, group in enumerate(_positions._groups(tree)):
+        first = min([group[0].lineno, *(d.lineno for d in getattr(group[0], "decorator_list", ()))])
+        text = "".join(lines[first - 1 : group[-1].end_lineno])
+        if keys.isdisjoint(_WORD.findall(text)):
+            quiet.add(top)
+    return frozenset(quiet)
+
+
 @functools.lru_cache(maxsize=None)
 def claims_of(rules: tuple[type[Rule], ...]) -> Claims:
     """The Claims of a tuple of rule classes (the same few tuples for every file of a run)."""
@@ -87,13 +109,15 @@ def apply_rules(
     table: _names.NameTable | None = None,
     tree: ast.Module | None = None,
     source: str | None = None,
+    remove_imports: Callable[[cst.Module, CodemodContext], cst.Module] = _imports.remove_unused_imports,
 ) -> Applied:
     """Run `rules` (sharing one CodemodContext) over `module`; return the new module and the entries.
 
     `claims` are the qualified-name prefixes the whole active rule set rewrites (`claims_of`): the
     catch-all rules leave those names to their owners, so a rule run alone says which it assumes.
     `source` is the module's text and `tree` its `ast`, which the engine has already (else both
-    are made here); `table` is the module's NameTable (else scanned from `tree`).
+    are made here); `table` is the module's NameTable (else scanned from `tree`). `remove_imports`
+    drops the imports the rules scheduled for removal (tests compare it with libcst's visitor).
     """
     if source is None:
         source = module.code
@@ -104,10 +128,10 @@ def apply_rules(
     state = FileState(names=_names.resolver(module, table), table=table, claims=claims)
     for rule in rules:
         rule.begin_file(state)
-    new = module.visit(_Dispatcher(rules, state))
+    new = module.visit(_Dispatcher(rules, state, _quiet_statements(rules, table, tree, source)))
     context = rules[0].context
     new = _imports.add_plain_imports(new, context, needs_compat=state.needs_compat)
-    for visitor in (_AddImports, _RemoveImports):
-        if context.scratch.get(visitor.CONTEXT_KEY):
-            new = visitor(context).transform_module(new)
+    if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
+        new = _AddImports(context).transform_module(new)
+    new = remove_imports(new, context)
     return Applied(new, _positions.positioned(module, tree, source, state.reports))

@@ -8,11 +8,16 @@ else scheduled through `add_needed_import` (from-imports, relative ones) is left
 AddImportsVisitor to do.
 """
 
+import ast
+import collections
+
 import libcst as cst
 from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
+from codemods import _names
+from codemods._rule import FastInit
 from codemods.rules._syntax import after_leading_imports, before_third_party_imports, is_import_line
 
 
@@ -71,3 +76,167 @@ def _insert(body, at, lines):
         # keep the imports apart from the code as AddImportsVisitor does
         body[at] = body[at].with_changes(leading_lines=[cst.EmptyLine()])
     return body[:at] + lines + body[at:]
+
+
+# -- removing the imports the rules made unused, without RemoveImportsVisitor's scope analysis
+
+
+class _Undecided(Exception):
+    """The module's names alone cannot say what libcst's scope analysis would: ask it."""
+
+
+def _strings(node):
+    return [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+
+
+def _targets_all(node):
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    return any(isinstance(n, ast.Name) and n.id == "__all__" for t in targets for n in ast.walk(t))
+
+
+class _Reads(ast.NodeVisitor):
+    """Where each name is read: the lines of reads that run as the module runs, and the names read in
+    function bodies (which run later, so they may read an import that comes after them)."""
+
+    def __init__(self):
+        self.now, self.later, self._deferred = collections.defaultdict(list), set(), 0
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, ast.Load):
+            if self._deferred:
+                self.later.add(node.id)
+            else:
+                self.now[node.id].append(node.lineno)
+
+    def _body_later(self, node, body):
+        for field, value in ast.iter_fields(node):
+            if field != "body":
+                self.generic_visit_value(value)
+        self._deferred += 1
+        for child in body if isinstance(body, list) else [body]:
+            self.visit(child)
+        self._deferred -= 1
+
+    def generic_visit_value(self, value):
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, ast.AST):
+                self.visit(item)
+
+    def visit_FunctionDef(self, node):
+        self._body_later(node, node.body)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node):
+        self._body_later(node, node.body)
+
+
+class _Uses:
+    """What the module's `ast` says about its names: how often each is bound (and by which import line),
+    where each is read, and the strings libcst also counts as uses (`__all__` entries, string
+    annotations, `TypeVar` arguments)."""
+
+    def __init__(self, tree):
+        self.bindings = collections.Counter(name for name, _ in _names.bindings(tree))
+        self.reads = _Reads()
+        self.reads.visit(tree)
+        self.imported_at, self.declared, quoted = {}, set(), []
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for alias in node.names:
+                    self.imported_at[alias.asname or alias.name] = node.end_lineno
+            elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                self.declared.update(node.names)
+            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and _targets_all(node):
+                quoted.extend(_strings(node))
+            elif isinstance(node, ast.Call) and (_names.dotted(node.func) or "").endswith("TypeVar"):
+                quoted.extend(_strings(node))
+            if isinstance(node, ast.arg) and node.annotation:
+                quoted.extend(_strings(node.annotation))
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns:
+                quoted.extend(_strings(node.returns))
+            elif isinstance(node, ast.AnnAssign):
+                quoted.extend(_strings(node.annotation))
+        self.quoted = "\0".join(quoted)
+
+    def unused(self, name: str, module_level: bool) -> bool:
+        """Does libcst's GatherUnusedImportsVisitor find the one import binding `name` unused?"""
+        if "." in name or name in self.declared or name in self.quoted or self.bindings[name] != 1:
+            raise _Undecided(name)
+        now = self.reads.now.get(name, ())
+        if not now and name not in self.reads.later:
+            return True  # nothing reads it anywhere
+        # bound nowhere else: a read in a function, or one after the import, is of this global
+        if module_level and (name in self.reads.later or any(line > self.imported_at[name] for line in now)):
+            return False
+        raise _Undecided(name)
+
+
+# the nodes an import statement can be inside
+_HOLDS_IMPORTS = (
+    cst.Module, cst.BaseCompoundStatement, cst.SimpleStatementLine, cst.SimpleStatementSuite, cst.IndentedBlock,
+    cst.ExceptHandler, cst.ExceptStarHandler, cst.Else, cst.Finally, cst.MatchCase,
+)
+_VISITED = (cst.Import, cst.ImportFrom, *_HOLDS_IMPORTS)
+
+
+class _LibcstRemoveImports(FastInit, RemoveImportsVisitor):
+    pass
+
+
+class _RemoveImports(_LibcstRemoveImports):
+    """RemoveImportsVisitor's edits, with the unused imports decided by `_Uses` instead of scopes.
+
+    It visits statements only: no expression holds an import.
+    """
+
+    METADATA_DEPENDENCIES = ()
+
+    def __init__(self, context, uses):
+        super().__init__(context)
+        self._uses, self._nested = uses, 0
+        # the names the scheduled removals may unbind (the alias, else the object or module imported)
+        self._wanted = {alias or obj or module for module, obj, alias in self._get_imports_from_context(context)}
+
+    def visit_Module(self, node):
+        pass  # the unused imports are decided as each import is reached
+
+    def on_visit(self, node):
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            if not isinstance(node.names, cst.ImportStar):
+                for alias in node.names:
+                    name = alias.evaluated_alias or alias.evaluated_name
+                    if name in self._wanted and self._uses.unused(name, module_level=self._nested == 0):
+                        self._unused_imports[alias] = node
+            super().on_visit(node)
+            return False  # leave_Import/leave_ImportFrom read the names from the node itself
+        if not isinstance(node, _HOLDS_IMPORTS):
+            return False
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            self._nested += 1
+        return super().on_visit(node)
+
+    def on_leave(self, original_node, updated_node):
+        if not isinstance(original_node, _VISITED):
+            return updated_node
+        if isinstance(original_node, (cst.FunctionDef, cst.ClassDef)):
+            self._nested -= 1
+        return super().on_leave(original_node, updated_node)
+
+    def on_visit_attribute(self, node, attribute):
+        pass
+
+    def on_leave_attribute(self, original_node, attribute):
+        pass
+
+
+def remove_unused_imports(module: cst.Module, context: CodemodContext) -> cst.Module:
+    """Drop the imports scheduled by `remove_unused_import` that nothing uses any more, as
+    RemoveImportsVisitor does; its scope analysis (several times a parse) only where a name is
+    bound more than once, declared global, or quoted where libcst reads names from strings."""
+    if not context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
+        return module
+    try:
+        return module.visit(_RemoveImports(context, _Uses(ast.parse(module.code))))
+    except _Undecided:
+        return _LibcstRemoveImports(context).transform_module(module)

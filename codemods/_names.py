@@ -33,6 +33,14 @@ class NameTable:
     # or None for something else or `del`), ...), and the top-level statements that are defs or classes
     flow: dict = dataclasses.field(default_factory=dict)
     defs: frozenset = frozenset()
+    # `from <TensorFlow or platform module> import *` somewhere: it binds names no table lists
+    star: bool = False
+
+    def watched_names(self) -> frozenset[str]:
+        """The names bound to TensorFlow or the platform SDK anywhere in the module (by an import, a
+        module-level alias, or among others)."""
+        bound = {**self.imports, **self.toplevel}
+        return frozenset(n for n, q in bound.items() if _is_watched(q)) | self.rebound
 
     @property
     def needs_scope(self):
@@ -48,7 +56,7 @@ class NameTable:
         return False
 
 
-def _bindings(tree):
+def bindings(tree: ast.AST):
     """Yield (name, qualified name or None) for every binding in an `ast` tree."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -77,11 +85,12 @@ def _bindings(tree):
             yield node.rest, None
 
 
-def _dotted(node):
+def dotted(node: ast.AST) -> str | None:
+    """`a.b.c` for an ast Name/Attribute chain, None for anything else (`f().b`)."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
-        head = _dotted(node.value)
+        head = dotted(node.value)
         return f"{head}.{node.attr}" if head else None
     return None
 
@@ -93,8 +102,8 @@ def _toplevel(trees, unique, imported, other):
             if isinstance(stmt, (ast.Import, ast.ImportFrom)):
                 names.update((n, unique[n]) for n in (a.asname or a.name for a in stmt.names) if n in unique)
             elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-                name, dotted = stmt.targets[0].id, _dotted(stmt.value)
-                head, _, rest = (dotted or "").partition(".")
+                name, value = stmt.targets[0].id, dotted(stmt.value)
+                head, _, rest = (value or "").partition(".")
                 if head in unique and other[name] == 1 and name not in imported:
                     names[name] = f"{unique[head]}.{rest}" if rest else unique[head]
     return names
@@ -130,7 +139,7 @@ class _ModuleLevel(ast.NodeVisitor):
 
     def visit_Assign(self, node):
         self.visit(node.value)
-        first, _, rest = (_dotted(node.value) or "").partition(".")
+        first, _, rest = (dotted(node.value) or "").partition(".")
         # `tf = tf.compat.v1` keeps a TensorFlow binding; anything else (`__import__("numpy")`) ends it
         source = self.current.get(first)
         qualified = (f"{source}.{rest}" if rest else source) if source else None
@@ -163,7 +172,7 @@ def scan(trees):
     """Build the NameTable of a module (or of all cells of a notebook) from `ast` trees."""
     imported, other = {}, collections.Counter()
     for tree in trees:
-        for name, qualified in _bindings(tree):
+        for name, qualified in bindings(tree):
             if qualified is None:
                 other[name] += 1
             else:
@@ -179,6 +188,12 @@ def scan(trees):
         toplevel=_toplevel(trees, unique, imported, other),
         flow=flow,
         defs=defs,
+        star=any(
+            isinstance(node, ast.ImportFrom) and node.module and not node.level and _is_watched(node.module)
+            and any(alias.name == "*" for alias in node.names)
+            for tree in trees
+            for node in ast.walk(tree)
+        ),
     )
 
 
@@ -187,22 +202,31 @@ class TableNames:
 
     def __init__(self, table):
         self._imports = table.imports
-        self._heads = frozenset(table.imports)
+        # node -> its names: every rule asks about every name and attribute it visits (keyed by the
+        # node itself, which libcst compares by identity, so a node of the pass is never mistaken for another)
+        self._memo = {}
 
     def qualified(self, node, top=-1):
+        found = self._memo.get(node)
+        if found is None:
+            found = self._memo[node] = self._qualified(node)
+        return found
+
+    def _qualified(self, node):
         if not isinstance(node, (cst.Name, cst.Attribute)):
-            return frozenset()
+            return _NONE
         first = head(node)
-        if not (isinstance(first, cst.Name) and first.value in self._heads):
-            return frozenset()  # the common case, decided without building the dotted name
-        dotted = get_full_name_for_node(node)
-        if dotted is None:
-            return frozenset()
-        target = self._imports.get(first.value)
-        rest = dotted.partition(".")[2]
+        target = self._imports.get(first.value) if isinstance(first, cst.Name) else None
         if target is None:
-            return frozenset()
+            return _NONE  # the common case, decided without building the dotted name
+        dotted_name = get_full_name_for_node(node)
+        if dotted_name is None:
+            return _NONE
+        rest = dotted_name.partition(".")[2]
         return frozenset({f"{target}.{rest}" if rest else target})
+
+
+_NONE = frozenset()
 
 
 class ScopeNames:

@@ -1,0 +1,109 @@
+"""The engine's removal of unused imports must equal libcst's RemoveImportsVisitor (with its scope analysis)."""
+
+import pathlib
+
+import libcst as cst
+from hypothesis import given, settings, strategies as st
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import RemoveImportsVisitor
+
+from codemods._apply import apply_rules, claims_of
+from codemods._imports import remove_unused_imports
+from codemods.rules import RULES
+from tests.conftest import REPO
+
+
+class _Imports(cst.CSTVisitor):
+    def __init__(self):
+        self.found = []
+
+    def visit_Import(self, node):
+        self.found.append(node)
+
+    def visit_ImportFrom(self, node):
+        if not node.relative and not isinstance(node.names, cst.ImportStar):
+            self.found.append(node)
+
+
+def _libcst_remove(module, context):
+    return RemoveImportsVisitor(context).transform_module(module)
+
+
+def _both(source):
+    """(the engine's result, libcst's) with every import of `source` scheduled for removal."""
+    module = cst.parse_module(source)
+    imports = _Imports()
+    module.visit(imports)
+    results = []
+    for remove in (remove_unused_imports, _libcst_remove):
+        context = CodemodContext()
+        for node in imports.found:
+            RemoveImportsVisitor.remove_unused_import_by_node(context, node)
+        results.append(remove(module, context).code)
+    return results
+
+
+def _sources():
+    for folder in ("tests/corpus", "samples"):
+        for path in sorted(pathlib.Path(REPO, folder).rglob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            try:
+                cst.parse_module(text)
+            except cst.ParserSyntaxError:
+                continue  # the Python 2 scripts: the engine ports them before any rule runs
+            yield path, text
+
+
+def test_every_import_of_the_corpus_removed_as_libcst_removes_it():
+    removed = 0
+    for path, text in _sources():
+        ours, libcst_s = _both(text)
+        assert ours == libcst_s, path
+        removed += ours != text
+    assert removed  # some scripts import what they never use: the removal itself was compared too
+
+
+def test_the_corpus_migrated_with_libcsts_removal_is_the_same():
+    for path, text in _sources():
+        module = cst.parse_module(text)
+        codes = []
+        for remove in (remove_unused_imports, _libcst_remove):
+            rules = [rule(CodemodContext()) for rule in RULES]
+            codes.append(apply_rules(module, rules, claims_of(RULES), remove_imports=remove).module.code)
+        assert codes[0] == codes[1], path
+
+
+_IMPORT = st.sampled_from(["import a as n", "from m import n", "import n", "from m import k as n, j", "import a.b as n"])
+_USE = st.sampled_from([
+    "print(n)",
+    "x = n.attr",
+    "def f():\n    return n\n",
+    "def f(n):\n    return n\n",
+    "def f():\n    n = 1\n    return n\n",
+    "def f():\n    global n\n    n = 2\n",
+    "class C:\n    n = 1\n    y = n\n",
+    "n = 3",
+    "del n",
+    "__all__ = ['n']",
+    "def f(x: 'n') -> 'n.T':\n    pass\n",
+    "v: 'n' = 1",
+    "T = TypeVar('T', bound='n')",
+    "s = 'n is a string'",
+    "def f():\n    import n\n    return n\n",
+    "def f():\n    from m import n\n",
+    "[n for n in range(3)]",
+    "j.n",
+    "f(n=1)",
+    "g = lambda: n",
+    "def g(x=n):\n    pass\n",
+    "if c:\n    import a as n\n",
+    "try:\n    import n\nexcept ImportError:\n    n = None\n",
+    "class D(n.Base):\n    pass\n",
+])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(_IMPORT, _USE), min_size=1, max_size=5))
+def test_families_of_bindings_and_uses_removed_as_libcst_removes_them(lines):
+    ours, libcst_s = _both("\n".join(lines) + "\n")
+    assert ours == libcst_s
