@@ -34,8 +34,8 @@ def test_compat_never_imports_the_layers_above_it(package):
 
 
 # Files that read the version only to record it (no branch on it): the generator stamps the
-# API table with the TensorFlow it was derived from.
-RECORDS_VERSION = {"codemods/tables/gen_tf_api.py"}
+# tables with the TensorFlow they were derived from.
+RECORDS_VERSION = {"codemods/tables/gen_tf_api.py", "codemods/tables/gen_tf_upgrade.py"}
 
 
 def _reads_tensorflow_version(path):
