@@ -188,13 +188,23 @@ def scan(trees):
         toplevel=_toplevel(trees, unique, imported, other),
         flow=flow,
         defs=defs,
-        star=any(
-            isinstance(node, ast.ImportFrom) and node.module and not node.level and _is_watched(node.module)
-            and any(alias.name == "*" for alias in node.names)
-            for tree in trees
-            for node in ast.walk(tree)
-        ),
+        star=_star_import_watched(trees),
     )
+
+
+def _star_import_watched(trees):
+    """Does some statement `from <TensorFlow or platform module> import *`? (Statements only: walking
+    every expression too cost 3% of a migration under cProfile.)"""
+    stack = [stmt for tree in trees for stmt in tree.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.ImportFrom):
+            if node.module and not node.level and _is_watched(node.module) and any(a.name == "*" for a in node.names):
+                return True
+        else:
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                stack.extend(getattr(node, field, ()))
+    return False
 
 
 class TableNames:
