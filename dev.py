@@ -14,7 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.join(HERE, ".nox", "_tools")
 # task -> (nox sessions = environments, the task run inside them; None: the session has a single job)
 TASKS: dict[str, tuple[list[str], str | None]] = {
-    "test": (["tf1", "tf2"], "tests"),
+    "test": (["lint", "tf1", "tf2"], "tests"),
     "test-tf1": (["tf1"], "tests"),
     "test-tf2": (["tf2"], "tests"),
     "demo": (["tf2"], "demo"),

@@ -1,6 +1,6 @@
 """The project's two TensorFlow environments, one nox session (and one venv) each.
 
-    nox -s tf1 tf2                 # both test suites (what `python3 dev.py test` runs)
+    nox -s lint tf1 tf2            # lint, then both test suites (what `python3 dev.py test` runs)
     nox -s tf2 -- demo             # a task other than the tests, in that environment's venv
     nox -s tf2 -- tests -k flags   # the tests, with pytest arguments
     nox -s lint                    # ruff check, ruff format --check, mypy (what `python3 dev.py lint` runs)
@@ -18,7 +18,7 @@ import nox.command
 
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_venv = "yes"
-nox.options.sessions = ["tf1", "tf2"]
+nox.options.sessions = ["lint", "tf1", "tf2"]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # tests/common runs in both environments; each environment adds its own folders.

@@ -30,7 +30,9 @@ def anchor(data_dir, is_training, args):
 
     def decode(record):
         parsed = records.parse(record)
-        return records.preprocess(parsed, is_training, args.image_size, False), tf.cast(parsed["image/class/label"], tf.int32)
+        return records.preprocess(parsed, is_training, args.image_size, False), tf.cast(
+            parsed["image/class/label"], tf.int32
+        )
 
     ds = ds.repeat().map(decode, num_parallel_calls=tf.data.AUTOTUNE)
     return ds.batch(args.batch, drop_remainder=True).prefetch(tf.data.AUTOTUNE)
@@ -68,8 +70,15 @@ def main(argv=None):
     load_before = os.getloadavg()[0]
     rates = {(mode, name): [] for mode in ("train", "eval") for name in RUNNERS}
     with tempfile.TemporaryDirectory() as data_dir:
-        synth.generate(data_dir, train_shards=4, validation_shards=2, images=args.images,
-                       validation_images=args.images // 2, size=args.size, num_classes=args.classes)
+        synth.generate(
+            data_dir,
+            train_shards=4,
+            validation_shards=2,
+            images=args.images,
+            validation_images=args.images // 2,
+            size=args.size,
+            num_classes=args.classes,
+        )
         for _ in range(args.rounds):
             for mode in ("train", "eval"):
                 for name, build in RUNNERS.items():

@@ -69,7 +69,7 @@ def conv_block_{n}(inputs, filters, is_training):
             net = tf.layers.max_pooling2d(net, 2, 2)
         return net
 ''',
-    '''
+    """
 
 def slim_head_{n}(net, num_classes, keep_prob=0.8):
     with slim.arg_scope([slim.fully_connected], activation_fn=tf.nn.relu):
@@ -78,8 +78,8 @@ def slim_head_{n}(net, num_classes, keep_prob=0.8):
         net = tf.nn.dropout(net, keep_prob=keep_prob)
         logits = slim.fully_connected(net, num_classes, activation_fn=None, scope="logits_{n}")
     return logits
-''',
-    '''
+""",
+    """
 
 def loss_{n}(logits, labels, weight_decay=1e-4):
     cross_entropy = tf.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
@@ -87,8 +87,8 @@ def loss_{n}(logits, labels, weight_decay=1e-4):
     tf.summary.scalar("cross_entropy_{n}", cross_entropy)
     accuracy = tf.reduce_mean(tf.to_float(tf.equal(tf.argmax(logits, 1), labels)), reduction_indices=[0])
     return cross_entropy + l2, accuracy
-''',
-    '''
+""",
+    """
 
 def train_op_{n}(total_loss, global_step):
     learning_rate = tf.train.piecewise_constant(global_step, [1000, 2000], [0.1, 0.01, 0.001])
@@ -96,8 +96,8 @@ def train_op_{n}(total_loss, global_step):
     update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
     with tf.control_dependencies(update_ops):
         return optimizer.minimize(total_loss, global_step=global_step)
-''',
-    '''
+""",
+    """
 
 def input_fn_{n}(data_dir, batch_size):
     files = tf.gfile.Glob(os.path.join(data_dir, "train-*"))
@@ -113,8 +113,8 @@ def input_fn_{n}(data_dir, batch_size):
 
     dataset = tf.data.TFRecordDataset(files).map(parse).shuffle(1024).repeat()
     return dataset.batch(batch_size).make_one_shot_iterator().get_next()
-''',
-    '''
+""",
+    """
 
 def run_session_{n}(train_op, loss, steps):
     init = tf.global_variables_initializer()
@@ -126,7 +126,7 @@ def run_session_{n}(train_op, loss, steps):
             if step % 10 == 0:
                 tf.logging.info("step %d loss %.3f", step, value)
     return value
-''',
+""",
     '''
 
 class Model_{n}(object):
@@ -143,7 +143,7 @@ class Model_{n}(object):
 ''',
 ]
 
-FOOTER = '''
+FOOTER = """
 
 def main(_):
     tf.logging.set_verbosity(tf.logging.INFO)
@@ -152,7 +152,7 @@ def main(_):
 
 if __name__ == "__main__":
     tf.app.run()
-'''
+"""
 
 
 def generate(root, lines):
@@ -194,12 +194,15 @@ def run_rounds(units: list, rounds: int, env: dict | None = None) -> tuple[list,
     per_round, last = [], {}
     for index in range(rounds):
         rows = {}
-        for unit in (reversed(units) if index % 2 else units):
+        for unit in reversed(units) if index % 2 else units:
             for name, command in unit:
                 rows[name], last[name] = timed(command(), env)
         per_round.append(rows)
-        print(f"round {index + 1}/{rounds}: " + " | ".join(f"{n} {s:.1f} s" for n, s in rows.items()),
-              file=sys.stderr, flush=True)
+        print(
+            f"round {index + 1}/{rounds}: " + " | ".join(f"{n} {s:.1f} s" for n, s in rows.items()),
+            file=sys.stderr,
+            flush=True,
+        )
     return per_round, last
 
 
@@ -222,7 +225,8 @@ def print_ratios(per_round: list, anchor: str, bases: dict) -> None:
 def load_line(before: tuple) -> str:
     """The load averages at the start (`before`) and now, for the table's footnote."""
     return "load average (1/5/15 min) at start {:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(
-        *before, *os.getloadavg())
+        *before, *os.getloadavg()
+    )
 
 
 def units_for(tree: str, work: str, jobs: int) -> list:
@@ -241,13 +245,27 @@ def units_for(tree: str, work: str, jobs: int) -> list:
         return [*migrate, f"-j{jobs}", "--out", out("mN"), tree]
 
     return [
-        [("tf_upgrade_v2 --intree", lambda: [upgrade, "--intree", tree, "--outtree", out("upgraded"),
-                                             "--reportfile", os.path.join(work, "report.txt")])],
+        [
+            (
+                "tf_upgrade_v2 --intree",
+                lambda: [
+                    upgrade,
+                    "--intree",
+                    tree,
+                    "--outtree",
+                    out("upgraded"),
+                    "--reportfile",
+                    os.path.join(work, "report.txt"),
+                ],
+            )
+        ],
         [(FLOOR_ROW, lambda: [sys.executable, "-c", FLOOR, tree, "-"])],
         [("libcst parse + no-op transformer + codegen", lambda: [sys.executable, "-c", FLOOR, tree, "visit"])],
         [("uai-migrate -j1 --no-cache", lambda: [*migrate, "-j1", "--no-cache", "--out", out("m1"), tree])],
-        [(f"uai-migrate -j{jobs} (first run)", first_run),
-         (f"uai-migrate -j{jobs} (re-run, cache warm)", lambda: [*migrate, f"-j{jobs}", "--out", out("mN2"), tree])],
+        [
+            (f"uai-migrate -j{jobs} (first run)", first_run),
+            (f"uai-migrate -j{jobs} (re-run, cache warm)", lambda: [*migrate, f"-j{jobs}", "--out", out("mN2"), tree]),
+        ],
     ]
 
 
@@ -267,8 +285,10 @@ def main():
     first, again = f"uai-migrate -j{args.jobs} (first run)", f"uai-migrate -j{args.jobs} (re-run, cache warm)"
     per_round, last = run_rounds(units_for(tree, work, args.jobs), args.rounds, env)
     summary, summary_again = (json.loads(last[name].stdout)["summary"] for name in (first, again))
-    print(f"tree: {files} files, {lines} lines; uai-migrate changed {summary['changed']} files, "
-          f"{summary['info']} changes, {summary['error']} errors reported; re-run: {summary_again['cached']} from cache")
+    print(
+        f"tree: {files} files, {lines} lines; uai-migrate changed {summary['changed']} files, "
+        f"{summary['info']} changes, {summary['error']} errors reported; re-run: {summary_again['cached']} from cache"
+    )
     anchor = "tf_upgrade_v2 --intree"
     print_ratios(per_round, anchor, {"/ tf_upgrade_v2": anchor, "/ floor": FLOOR_ROW, "/ first run": first})
     print(load_line(load_before))

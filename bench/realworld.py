@@ -127,8 +127,20 @@ def fetch(name: str, cache: str) -> str:
     os.makedirs(downloads, exist_ok=True)
     if not os.listdir(downloads):
         log(f"downloading {project.requirement}")
-        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-                   "--disable-pip-version-check", "-q", "-d", downloads, project.requirement]
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            "--disable-pip-version-check",
+            "-q",
+            "-d",
+            downloads,
+            project.requirement,
+        ]
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode:
             raise SystemExit(f"pip download {project.requirement} failed: {result.stderr.strip()[-2000:]}")
@@ -276,7 +288,11 @@ def scan_module(source: str, rel: str) -> ModuleScan:
     for node in ast.walk(tree):
         _bind_imports(scan, node)
     for statement in _top_level(tree.body):
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+        ):
             parts = _dotted(statement.value)
             if parts:
                 scan.aliases.append((statement.targets[0].id, parts))
@@ -423,8 +439,15 @@ json.dump({"tensorflow": importlib.import_module("tensorflow").__version__, "res
 def resolve(paths: set, assigned: set, preload: list, uai: str) -> tuple[str, dict]:
     """(TensorFlow's version, {path: resolves}) in a fresh process that imported `preload` first."""
     request = json.dumps({"preload": preload, "paths": sorted(paths), "assigned": sorted(assigned)})
-    result = subprocess.run([sys.executable, "-c", RESOLVE], input=request, capture_output=True, text=True,
-                            env=tool_env(uai), cwd=tempfile.gettempdir(), timeout=1800)
+    result = subprocess.run(
+        [sys.executable, "-c", RESOLVE],
+        input=request,
+        capture_output=True,
+        text=True,
+        env=tool_env(uai),
+        cwd=tempfile.gettempdir(),
+        timeout=1800,
+    )
     if result.returncode:
         raise SystemExit(f"resolving TF references failed: {result.stderr.strip()[-3000:]}")
     answer = json.loads(result.stdout)
@@ -567,12 +590,25 @@ json.dump(results, sys.stdout)
 def import_modules(root: str, package: str, modules: list, settings: "Settings") -> dict:
     """{module: outcome} of importing each module of the copy at `root` in a process of its own."""
     timeout = settings.timeout
-    request = {"root": root, "package": package, "modules": modules, "jobs": settings.jobs, "timeout": timeout,
-               "fresh": settings.fresh, "roots": TF_ROOTS}
+    request = {
+        "root": root,
+        "package": package,
+        "modules": modules,
+        "jobs": settings.jobs,
+        "timeout": timeout,
+        "fresh": settings.fresh,
+        "roots": TF_ROOTS,
+    }
     env = dict(tool_env(settings.uai), PYTHONPATH=settings.uai)
     env.pop("TF_USE_LEGACY_KERAS", None)  # each migrated module chooses for itself, through compat
-    result = subprocess.run([sys.executable, "-c", IMPORT], input=json.dumps(request), capture_output=True,
-                            text=True, env=env, timeout=timeout * len(modules) + 600)
+    result = subprocess.run(
+        [sys.executable, "-c", IMPORT],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout * len(modules) + 600,
+    )
     if result.returncode:
         raise SystemExit(f"import check failed: {result.stderr.strip()[-3000:]}")
     return json.loads(result.stdout)
@@ -637,8 +673,15 @@ def silent_failures(imports: dict, source_tree: str, migrated_tree: str, report:
         old, new = texts[rel]
         first, last = _statement_span(new, line)
         if not original_lines(old, new, first, last) & flagged[rel]:
-            silent.append({"module": module, "file": rel, "line": line, "error": result["error"],
-                           "text": new.splitlines()[line - 1].strip() if 0 < line <= new.count("\n") + 1 else ""})
+            silent.append(
+                {
+                    "module": module,
+                    "file": rel,
+                    "line": line,
+                    "error": result["error"],
+                    "text": new.splitlines()[line - 1].strip() if 0 < line <= new.count("\n") + 1 else "",
+                }
+            )
     return silent
 
 
@@ -667,8 +710,14 @@ def measure_references(tree: str, files: list, preload: list, uai: str) -> dict:
         assigned.update(sets)
     version, resolved = resolve({path for path, _, _ in refs}, assigned, preload, uai)
     unresolved = collections.Counter(path for path, _, _ in refs if not resolved[path])
-    return {"tensorflow": version, "references": len(refs), "resolved": len(refs) - sum(unresolved.values()),
-            "unresolved": dict(unresolved.most_common()), "unparsable": unparsable, "fallbacks": fallbacks}
+    return {
+        "tensorflow": version,
+        "references": len(refs),
+        "resolved": len(refs) - sum(unresolved.values()),
+        "unresolved": dict(unresolved.most_common()),
+        "unparsable": unparsable,
+        "fallbacks": fallbacks,
+    }
 
 
 @dataclasses.dataclass(frozen=True)
@@ -701,8 +750,9 @@ def measure_project(name: str, work: str, settings: Settings) -> dict:
     again = os.path.join(work, name, "uai-migrate-again")
     result["report_summary"] = report["summary"]
     result["report_summary_again"] = migrate(trees[MIGRATED], again, settings.jobs, settings.uai)["summary"]
-    result["not_idempotent"] = [rel for rel in files if _read(os.path.join(trees[MIGRATED], rel))
-                                != _read(os.path.join(again, rel))]
+    result["not_idempotent"] = [
+        rel for rel in files if _read(os.path.join(trees[MIGRATED], rel)) != _read(os.path.join(again, rel))
+    ]
     modules = [module_name(rel) for rel in files]
     for variant in settings.variants:
         start = time.perf_counter()
@@ -710,12 +760,20 @@ def measure_project(name: str, work: str, settings: Settings) -> dict:
         imports = import_modules(trees[variant], project.package, modules, settings)
         statuses = collections.Counter(r["status"] for r in imports.values())
         missing = collections.Counter(r["missing"] for r in imports.values() if r["status"] == "missing")
-        result["variants"][variant] = {**refs, "modules": len(modules), "imported": statuses["ok"],
-                                       "missing_dependency": statuses["missing"], "failed": statuses["failed"],
-                                       "timeout": statuses["timeout"], "missing_packages": dict(missing),
-                                       "imports": imports}
-        log(f"{name} / {variant}: {refs['resolved']}/{refs['references']} references resolve, "
-            f"{statuses['ok']}/{len(modules)} modules import ({time.perf_counter() - start:.0f} s)")
+        result["variants"][variant] = {
+            **refs,
+            "modules": len(modules),
+            "imported": statuses["ok"],
+            "missing_dependency": statuses["missing"],
+            "failed": statuses["failed"],
+            "timeout": statuses["timeout"],
+            "missing_packages": dict(missing),
+            "imports": imports,
+        }
+        log(
+            f"{name} / {variant}: {refs['resolved']}/{refs['references']} references resolve, "
+            f"{statuses['ok']}/{len(modules)} modules import ({time.perf_counter() - start:.0f} s)"
+        )
     result["silent_failures"] = silent_failures(imports_of(result), trees["as written"], trees[MIGRATED], report)
     return result
 
@@ -789,8 +847,10 @@ def print_details(results: dict, total: dict, top: int) -> None:
     for name, result in results.items():
         missing = collections.Counter(result["variants"][MIGRATED]["missing_packages"])
         if missing:
-            print(f"\n{name}: modules stopped by a missing non-TF package after uai-migrate: "
-                  + ", ".join(f"{p} ({c})" for p, c in missing.most_common()))
+            print(
+                f"\n{name}: modules stopped by a missing non-TF package after uai-migrate: "
+                + ", ".join(f"{p} ({c})" for p, c in missing.most_common())
+            )
 
 
 def fidelity(args: argparse.Namespace, work: str) -> int:
@@ -850,7 +910,7 @@ def speed(args: argparse.Namespace, work: str) -> int:
         files = [os.path.join(folder, f) for folder, _, names in os.walk(tree) for f in names if f.endswith(".py")]
         lines = sum(_read(path).count("\n") for path in files)
         print(f"\n{label}: {len(files)} files, {lines} lines")
-        short = {name: name[len(label) + 2:] for name in rows[label].values()}
+        short = {name: name[len(label) + 2 :] for name in rows[label].values()}
         mine = [{short[name]: seconds for name, seconds in r.items() if name in short} for r in per_round]
         anchor = short[rows[label]["anchor"]]
         migrate_bench.print_ratios(mine, anchor, {"/ tf_upgrade_v2": anchor, "/ floor": short[rows[label]["floor"]]})
@@ -888,14 +948,30 @@ def main(argv: list | None = None) -> int:
     parser.add_argument("--top", type=int, default=30, help="unresolved references listed (default: 30)")
     parser.add_argument("--speed", action="store_true", help="time uai-migrate against tf_upgrade_v2 and the floor")
     parser.add_argument("--rounds", type=int, default=3, help="--speed: interleaved rounds (default: 3)")
-    parser.add_argument("--generated", type=int, default=0, metavar="LINES",
-                        help="--speed: also time bench/migrate_bench.py's generated tree of this many lines")
-    parser.add_argument("--variants", type=_variants, default=VARIANTS,
-                        help=f"comma-separated, of: {', '.join(VARIANTS)} (default: all; uai-migrate is always measured)")
-    parser.add_argument("--fresh", action="store_true",
-                        help="import each module in a process that has not imported TensorFlow (slower; the check of the default)")
-    parser.add_argument("--uai", default=REPO, metavar="DIR",
-                        help="the uai-compat checkout to judge, e.g. `git archive` of a commit (default: this one)")
+    parser.add_argument(
+        "--generated",
+        type=int,
+        default=0,
+        metavar="LINES",
+        help="--speed: also time bench/migrate_bench.py's generated tree of this many lines",
+    )
+    parser.add_argument(
+        "--variants",
+        type=_variants,
+        default=VARIANTS,
+        help=f"comma-separated, of: {', '.join(VARIANTS)} (default: all; uai-migrate is always measured)",
+    )
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="import each module in a process that has not imported TensorFlow (slower; the check of the default)",
+    )
+    parser.add_argument(
+        "--uai",
+        default=REPO,
+        metavar="DIR",
+        help="the uai-compat checkout to judge, e.g. `git archive` of a commit (default: this one)",
+    )
     args = parser.parse_args(argv)
     args.uai = os.path.abspath(args.uai)
     if args.list:

@@ -32,9 +32,9 @@ import tempfile
 import threading
 import time
 
-import compat  # noqa: F401 - selects tf-keras before TensorFlow binds Keras
 import tensorflow as tf
 
+import compat  # noqa: F401 - selects tf-keras before TensorFlow binds Keras
 from compat.data import imagenet, synth
 from compat.models.resnet import l2_weights
 from compat.training.resnet_config import ResNetConfig
@@ -42,11 +42,20 @@ from compat.training.resnet_config import ResNetConfig
 v1 = tf.compat.v1
 # Every runner's model and optimisation; a constant rate (the schedule's first epoch boundary is never reached).
 CONFIG = ResNetConfig(
-    resnet_size=8, num_classes=11, image_size=32, weight_decay=1e-4, learning_rate=0.05, momentum=0.9,
+    resnet_size=8,
+    num_classes=11,
+    image_size=32,
+    weight_decay=1e-4,
+    learning_rate=0.05,
+    momentum=0.9,
     batches_per_epoch=10**6,
 )
 NUM_CLASSES, IMAGE_SIZE, WEIGHT_DECAY, RATE, MOMENTUM = (
-    CONFIG.num_classes, CONFIG.image_size, CONFIG.weight_decay, CONFIG.learning_rate, CONFIG.momentum
+    CONFIG.num_classes,
+    CONFIG.image_size,
+    CONFIG.weight_decay,
+    CONFIG.learning_rate,
+    CONFIG.momentum,
 )
 
 
@@ -128,8 +137,12 @@ def legacy_tf1(data_dir, args):
                 v1.train.LoggingTensorHook({"loss": spec.loss, "step": global_step}, every_n_iter=args.interval),
             ]
             session = v1.train.MonitoredTrainingSession(
-                checkpoint_dir=model_dir, hooks=hooks, chief_only_hooks=list(spec.training_chief_hooks),
-                save_checkpoint_steps=10**9, save_checkpoint_secs=None, save_summaries_steps=args.interval,
+                checkpoint_dir=model_dir,
+                hooks=hooks,
+                chief_only_hooks=list(spec.training_chief_hooks),
+                save_checkpoint_steps=10**9,
+                save_checkpoint_secs=None,
+                save_summaries_steps=args.interval,
                 log_step_count_steps=args.interval,
             )
         try:
@@ -174,10 +187,17 @@ def modern_tf2(data_dir, args):
         decayed_weights=l2_weights,
         image_size=IMAGE_SIZE,
     )
+
     def train(out):
         settings = run_loop.Settings(
-            output_dir=out, log_dir=out, train_steps=args.steps, global_batch=args.batch,
-            save_every=10**9, log_every=args.interval, export=False, after_report=after_report,
+            output_dir=out,
+            log_dir=out,
+            train_steps=args.steps,
+            global_batch=args.batch,
+            save_every=10**9,
+            log_every=args.interval,
+            export=False,
+            after_report=after_report,
         )
         try:
             run_loop.run(program, settings)
@@ -204,7 +224,12 @@ def modern_tf2(data_dir, args):
 
 RUNNERS = {"native_tf2": native_tf2, "modern_tf2": modern_tf2, "native_tf1": native_tf1, "legacy_tf1": legacy_tf1}
 # runner -> the native loop it is compared with (anchors are compared with themselves)
-ANCHORS = {"native_tf2": "native_tf2", "modern_tf2": "native_tf2", "native_tf1": "native_tf1", "legacy_tf1": "native_tf1"}
+ANCHORS = {
+    "native_tf2": "native_tf2",
+    "modern_tf2": "native_tf2",
+    "native_tf1": "native_tf1",
+    "legacy_tf1": "native_tf1",
+}
 
 
 def one_round(runners, data_dir, args, flip):
@@ -229,7 +254,9 @@ def measure(runners, data_dir, args):
 
 
 def table(rates):
-    lines = [f"{'runner':<12}{'images/s':>10}{'vs anchor':>11}  {'anchor':<12}{'per-round ratios':<24}rounds (images/s)"]
+    lines = [
+        f"{'runner':<12}{'images/s':>10}{'vs anchor':>11}  {'anchor':<12}{'per-round ratios':<24}rounds (images/s)"
+    ]
     for name, values in rates.items():
         anchor = rates[ANCHORS[name]]
         ratios = [value / base for value, base in zip(values, anchor)]
@@ -260,7 +287,11 @@ def main(argv=None):
         rates = measure({name: RUNNERS[name] for name in names}, data_dir, args)
     print(f"TensorFlow {tf.__version__}, {args.rounds} rounds of {args.steps} steps, batch {args.batch}")
     print(table(rates))
-    print("load average (1/5/15 min) at start {:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(*load_before, *os.getloadavg()))
+    print(
+        "load average (1/5/15 min) at start {:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(
+            *load_before, *os.getloadavg()
+        )
+    )
     return 0
 
 

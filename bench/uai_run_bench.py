@@ -55,25 +55,36 @@ def _run(command):
 def startup(folder, starts):
     """{variant: [seconds of each start]}, the two variants alternating."""
     scripts = {"ported": os.path.join(folder, "ported.py"), "uai-run": os.path.join(folder, "tf1.py")}
-    for (name, path), text in zip(scripts.items(), (PORTED, TF1)):
+    for path, text in zip(scripts.values(), (PORTED, TF1)):
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(text)
-    commands = {"ported": [sys.executable, scripts["ported"]],
-                "uai-run": [sys.executable, "-m", "compat.run", scripts["uai-run"]]}
+    commands = {
+        "ported": [sys.executable, scripts["ported"]],
+        "uai-run": [sys.executable, "-m", "compat.run", scripts["uai-run"]],
+    }
     times = {name: [] for name in commands}
     for index in range(starts):
-        for name in (list(commands) if index % 2 == 0 else list(reversed(commands))):
+        for name in list(commands) if index % 2 == 0 else list(reversed(commands)):
             times[name].append(_run(commands[name])[0])
     return times
 
 
 def training(data_dir, args, flip):
     """{variant: images/s}: a fresh process each, train_bench's native_tf1 loop."""
-    child = [__file__, "--child", data_dir, "--steps", str(args.steps), "--interval", str(args.interval),
-             "--batch", str(args.batch)]
+    child = [
+        __file__,
+        "--child",
+        data_dir,
+        "--steps",
+        str(args.steps),
+        "--interval",
+        str(args.interval),
+        "--batch",
+        str(args.batch),
+    ]
     commands = {"plain": [sys.executable, *child], "uai-run": [sys.executable, "-m", "compat.run", *child]}
     rates = {}
-    for name in (list(commands) if not flip else list(reversed(commands))):
+    for name in list(commands) if not flip else list(reversed(commands)):
         rates[name] = json.loads(_run(commands[name])[1].strip().splitlines()[-1])["images_per_s"]
     return rates
 
@@ -108,8 +119,23 @@ def main(argv=None):
     starts = {"ported": [], "uai-run": []}
     rates = {"plain": [], "uai-run": []}
     with tempfile.TemporaryDirectory() as folder:
-        _run([sys.executable, "-m", "compat.data.synth", "--out", folder, "--train-shards", "1",
-              "--validation-shards", "1", "--images", "256", "--size", "40"])
+        _run(
+            [
+                sys.executable,
+                "-m",
+                "compat.data.synth",
+                "--out",
+                folder,
+                "--train-shards",
+                "1",
+                "--validation-shards",
+                "1",
+                "--images",
+                "256",
+                "--size",
+                "40",
+            ]
+        )
         for flip in range(args.rounds):
             for name, values in startup(folder, args.starts).items():
                 starts[name].extend(values)
@@ -117,10 +143,18 @@ def main(argv=None):
                 rates[name].append(value)
     ported, hooked = statistics.median(starts["ported"]), statistics.median(starts["uai-run"])
     plain, under = statistics.median(rates["plain"]), statistics.median(rates["uai-run"])
-    print(f"{args.rounds} rounds; start-up: {args.starts} starts of each per round; training: {args.steps} steps, batch {args.batch}")
-    print(f"start-up  ported {ported:.2f} s  uai-run {hooked:.2f} s  overhead {100 * (hooked / ported - 1):+.1f}%  (target < 5%)")
+    print(
+        f"{args.rounds} rounds; start-up: {args.starts} starts of each per round; training: {args.steps} steps, batch {args.batch}"
+    )
+    print(
+        f"start-up  ported {ported:.2f} s  uai-run {hooked:.2f} s  overhead {100 * (hooked / ported - 1):+.1f}%  (target < 5%)"
+    )
     print(f"training  plain {plain:.0f} images/s  uai-run {under:.0f} images/s  ratio {under / plain:.3f}")
-    print("load average (1/5/15 min) at start {:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(*load_before, *os.getloadavg()))
+    print(
+        "load average (1/5/15 min) at start {:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(
+            *load_before, *os.getloadavg()
+        )
+    )
     return 0
 
 

@@ -96,7 +96,7 @@ def _quiet_statements(rules: Sequence[Rule], table: _names.NameTable, tree: ast.
     return frozenset(quiet)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def claims_of(rules: tuple[type[Rule], ...]) -> Claims:
     """The Claims of a tuple of rule classes (the same few tuples for every file of a run)."""
     return Claims(prefix for rule in rules for prefix in rule.CLAIMS)

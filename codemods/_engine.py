@@ -16,8 +16,10 @@ from codemods.rules import select
 # A file that mentions none of these cannot use anything a rule rewrites: skip it unparsed.
 PREFILTER = re.compile(rb"tensorflow|uaitrain|uflag|uai_dist")
 _WIDE_BOMS = (
-    (codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
-    (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"),
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
 )
 _PY2_HINTS = ("Missing parentheses in call to", "print", "exec")
 PY2_MANUAL = "port this file to Python 3, then run uai-migrate again"
@@ -91,8 +93,18 @@ def _wide_encoding(data):
 def migrate_python(data, options):
     wide = _wide_encoding(data)
     if wide:  # the TensorFlow prefilter cannot see through it either: never report such a file as unchanged
-        return Outcome(None, [Entry(rule=PARSE, severity="error", message=f"file skipped: {wide}",
-                                    manual="save the file as UTF-8, then run uai-migrate again")], skipped=True)
+        return Outcome(
+            None,
+            [
+                Entry(
+                    rule=PARSE,
+                    severity="error",
+                    message=f"file skipped: {wide}",
+                    manual="save the file as UTF-8, then run uai-migrate again",
+                )
+            ],
+            skipped=True,
+        )
     if not PREFILTER.search(data):
         return Outcome(None, [])
     try:

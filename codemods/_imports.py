@@ -174,8 +174,16 @@ class _Uses:
 
 # the nodes an import statement can be inside
 _HOLDS_IMPORTS = (
-    cst.Module, cst.BaseCompoundStatement, cst.SimpleStatementLine, cst.SimpleStatementSuite, cst.IndentedBlock,
-    cst.ExceptHandler, cst.ExceptStarHandler, cst.Else, cst.Finally, cst.MatchCase,
+    cst.Module,
+    cst.BaseCompoundStatement,
+    cst.SimpleStatementLine,
+    cst.SimpleStatementSuite,
+    cst.IndentedBlock,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.Else,
+    cst.Finally,
+    cst.MatchCase,
 )
 _VISITED = (cst.Import, cst.ImportFrom, *_HOLDS_IMPORTS)
 

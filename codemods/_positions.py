@@ -62,7 +62,11 @@ class _Source:
         first, last = node.lineno - 1, node.end_lineno - 1
         if first == last:
             return self.lines[first][node.col_offset : node.end_col_offset].decode("utf-8")
-        parts = [self.lines[first][node.col_offset :], *self.lines[first + 1 : last], self.lines[last][: node.end_col_offset]]
+        parts = [
+            self.lines[first][node.col_offset :],
+            *self.lines[first + 1 : last],
+            self.lines[last][: node.end_col_offset],
+        ]
         return b"".join(parts).decode("utf-8")
 
     def start(self, node):

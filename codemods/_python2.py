@@ -52,7 +52,13 @@ def port(text: str) -> tuple[str, list[Entry]] | None:
             left = node.left if isinstance(node, ast.BinOp) else node.target
             if not (_floatish(left) or _floatish(node.right if isinstance(node, ast.BinOp) else node.value)):
                 entries.append(
-                    Entry(rule=ID, severity="warning", line=node.lineno, col=node.col_offset + 1,
-                          message="`/` in a ported Python 2 file", manual=DIVISION_MANUAL)
+                    Entry(
+                        rule=ID,
+                        severity="warning",
+                        line=node.lineno,
+                        col=node.col_offset + 1,
+                        message="`/` in a ported Python 2 file",
+                        manual=DIVISION_MANUAL,
+                    )
                 )
     return new, sorted(entries, key=lambda e: (e.line, e.col))

@@ -1,7 +1,8 @@
 """The base class of every migration rule: a libcst codemod with an id, a level and report entries."""
 
 import dataclasses
-from collections.abc import Iterable, Set as AbstractSet
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from typing import ClassVar
 
 import libcst as cst
@@ -137,4 +138,6 @@ class Rule(FastInit, VisitorBasedCodemodCommand):
         self.state.reports.append((self.state.top if statement is None else statement, node, entry))
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        raise TypeError(f"{type(self).__name__} runs through codemods._apply.apply_rules (with the active rules' claims)")
+        raise TypeError(
+            f"{type(self).__name__} runs through codemods._apply.apply_rules (with the active rules' claims)"
+        )

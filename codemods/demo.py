@@ -52,8 +52,9 @@ def _migrate(out):
 def _show_diff(migrated):
     """The first hunks (up to DIFF_LINES lines) of one sample's migration, with one line of context."""
     with open(os.path.join(SAMPLES, SHOWN)) as old, open(os.path.join(migrated, SHOWN)) as new:
-        lines = list(difflib.unified_diff(old.readlines(), new.readlines(), f"samples/tf1/{SHOWN}",
-                                          f"migrated/{SHOWN}", n=1))
+        lines = list(
+            difflib.unified_diff(old.readlines(), new.readlines(), f"samples/tf1/{SHOWN}", f"migrated/{SHOWN}", n=1)
+        )
     shown = lines[:2]
     starts = [i for i, line in enumerate(lines) if line.startswith("@@")] + [len(lines)]
     for start, end in zip(starts, starts[1:]):
@@ -62,14 +63,21 @@ def _show_diff(migrated):
         shown += lines[start:end]
     print("".join(shown), end="", flush=True)
     if len(shown) < len(lines):
-        print(f"... {len(lines) - len(shown)} more lines: `uai-migrate samples/tf1/{SHOWN}` shows every change",
-              flush=True)
+        print(
+            f"... {len(lines) - len(shown)} more lines: `uai-migrate samples/tf1/{SHOWN}` shows every change",
+            flush=True,
+        )
 
 
 def _train(script, data, model_dir, steps):
     command = [
-        sys.executable, script, f"--data_dir={data}", f"--output_dir={model_dir}",
-        f"--max_step={steps}", "--train_batch_size=8", "--num_classes=11",
+        sys.executable,
+        script,
+        f"--data_dir={data}",
+        f"--output_dir={model_dir}",
+        f"--max_step={steps}",
+        "--train_batch_size=8",
+        "--num_classes=11",
     ]
     print("$ python", os.path.basename(script), *command[2:], flush=True)
     losses = []
@@ -91,8 +99,9 @@ def _run_unmodified(name):
     """The sample as written, through `python -m compat.run` (what `uai-run` runs)."""
     script = os.path.join(SAMPLES, name)
     print(f"$ uai-run samples/tf1/{name} --steps=3", flush=True)
-    result = subprocess.run([sys.executable, "-m", "compat.run", script, "--steps=3"], env=_env(),
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "compat.run", script, "--steps=3"], env=_env(), capture_output=True, text=True
+    )
     if result.returncode != 0:
         sys.stderr.write(result.stderr[-3000:])
         fail(f"uai-run {name} exited with {result.returncode}")
@@ -129,9 +138,11 @@ def main(argv=None):
             fail("the migrated ResNet printed no loss")
         _step(4, f"running samples/tf1/{SHOWN} unmodified with uai-run ...")
         _run_unmodified(SHOWN)
-        print(f"\ndone in {time.time() - start:.0f} s: the migrated TF1 ResNet trained {args.steps} steps, "
-              f"{SHOWN} ran as written"
-              + (f" (work folder kept: {work})" if args.keep else ""), flush=True)
+        print(
+            f"\ndone in {time.time() - start:.0f} s: the migrated TF1 ResNet trained {args.steps} steps, "
+            f"{SHOWN} ran as written" + (f" (work folder kept: {work})" if args.keep else ""),
+            flush=True,
+        )
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)

@@ -11,7 +11,7 @@ meta-path finder watches just the module names registered here; every other impo
 import importlib.abc
 import importlib.machinery
 import sys
-from typing import Callable, Optional
+from collections.abc import Callable
 
 
 class _AfterExec(importlib.abc.Loader):
@@ -58,7 +58,7 @@ def _watcher() -> Watcher:
     return finder
 
 
-def on_import(name: str, before: Optional[Callable[[], None]] = None, after: Optional[Callable[[], None]] = None) -> None:
+def on_import(name: str, before: Callable[[], None] | None = None, after: Callable[[], None] | None = None) -> None:
     """Call `before()` when module `name` is about to be imported, `after()` once it has been (idempotently)."""
     watcher = _watcher()
     for table, callback in ((watcher.before, before), (watcher.after, after)):

@@ -61,7 +61,6 @@ def install() -> None:
     if _installed:
         return
     from tensorflow.python.framework import ops
-
     from tensorflow.python.ops import control_flow_ops
 
     if not hasattr(ops, "Tensor"):

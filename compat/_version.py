@@ -15,7 +15,7 @@ def _parse(version):
     return tuple(parts)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tf_version():
     """(major, minor) of the installed TensorFlow, or None when there is none."""
     loaded = sys.modules.get("tensorflow")

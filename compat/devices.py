@@ -11,7 +11,7 @@ graph's own `device()` still takes a function. Estimator with MirroredStrategy o
 hangs unless its session has 2 CPU devices and soft placement: `session_config` gives both.
 """
 
-from typing import Callable
+from collections.abc import Callable
 
 from compat.errors import DeviceError
 
@@ -174,4 +174,3 @@ def session_config(num_cpus=1, **fields):
 
     fields.setdefault("allow_soft_placement", True)
     return tf.compat.v1.ConfigProto(device_count={"CPU": num_cpus}, **fields)
-

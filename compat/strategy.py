@@ -98,7 +98,9 @@ def strategy(config=None, num_devices=None, join=True):
     if chosen == PARAMETER_SERVER:
         if not config.is_chief:
             if not join:
-                raise DistConfigError(f"{config.task} serves in parameter-server training; only the chief has a strategy")
+                raise DistConfigError(
+                    f"{config.task} serves in parameter-server training; only the chief has a strategy"
+                )
             serve(config)
         resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
         return tf.distribute.experimental.ParameterServerStrategy(resolver)

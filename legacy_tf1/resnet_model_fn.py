@@ -13,7 +13,6 @@ program builds them too) and of `Deployment` (towers, devices, replicas: this pr
 
 import contextlib
 import dataclasses
-from typing import Optional
 
 import tensorflow as tf
 
@@ -39,7 +38,7 @@ class Deployment:
     balance: str = "round_robin"  # how the tower setter spreads variables over parameter devices
     sync_replicas: int = 0  # workers whose gradients one step aggregates; 0: asynchronous
     is_chief: bool = True
-    log_dir: Optional[str] = None  # a second summary folder, or None
+    log_dir: str | None = None  # a second summary folder, or None
     summary_steps: int = 100
 
     @classmethod
@@ -140,7 +139,9 @@ def _optimizer(config, deployment, global_step):
     hooks = []
     if deployment.sync_replicas:
         replicas = deployment.sync_replicas
-        optimizer = v1.train.SyncReplicasOptimizer(optimizer, replicas_to_aggregate=replicas, total_num_replicas=replicas)
+        optimizer = v1.train.SyncReplicasOptimizer(
+            optimizer, replicas_to_aggregate=replicas, total_num_replicas=replicas
+        )
         hooks += [optimizer.make_session_run_hook(deployment.is_chief), _ShortStopGrace()]
     return optimizer, hooks
 
@@ -172,7 +173,9 @@ def _eval_spec(model, features, labels, config):
     loss = loss_of(model, logits, labels, config.weight_decay)
     metrics = {
         "top_1_accuracy": v1.metrics.accuracy(labels, tf.argmax(logits, 1, output_type=tf.int32)),
-        "top_5_accuracy": v1.metrics.mean(tf.cast(tf.math.in_top_k(targets=labels, predictions=logits, k=5), tf.float32)),
+        "top_5_accuracy": v1.metrics.mean(
+            tf.cast(tf.math.in_top_k(targets=labels, predictions=logits, k=5), tf.float32)
+        ),
     }
     return tf.estimator.EstimatorSpec(tf.estimator.ModeKeys.EVAL, loss=loss, eval_metric_ops=metrics)
 

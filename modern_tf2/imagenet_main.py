@@ -24,7 +24,9 @@ def settings(values):
     return run_loop.Settings(
         output_dir=values.output_dir,
         log_dir=run_loop.platform_log_dir(values),
-        train_steps=schedule.train_steps(values.max_step, values.train_epochs, values.train_images, values.train_batch_size),
+        train_steps=schedule.train_steps(
+            values.max_step, values.train_epochs, values.train_images, values.train_batch_size
+        ),
         global_batch=values.train_batch_size,
         num_devices=max(values.num_gpus, 1),
         save_every=values.save_checkpoints_steps,
@@ -49,8 +51,13 @@ def program(values):
 
     def train_dataset(input_context):
         return imagenet.dataset(
-            values.data_dir, True, values.train_batch_size, values.image_size, values.num_classes,
-            input_context=input_context, seed=seed,
+            values.data_dir,
+            True,
+            values.train_batch_size,
+            values.image_size,
+            values.num_classes,
+            input_context=input_context,
+            seed=seed,
         )
 
     def eval_dataset():

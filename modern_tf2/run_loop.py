@@ -24,11 +24,11 @@ import dataclasses
 import os
 import re
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
-import compat  # noqa: F401 - selects tf-keras before TensorFlow binds Keras
 import tensorflow as tf
 
+import compat  # noqa: F401 - selects tf-keras before TensorFlow binds Keras
 import compat.strategy as strategies
 from compat import tf_config
 from compat.errors import ClusterError, DeviceError
@@ -38,7 +38,12 @@ from modern_tf2.progress import Progress
 from modern_tf2.trainer import Trainer, classification_loss
 
 # A peer that died makes collectives and remote calls fail with one of these.
-_LOST_PEER_ERRORS = (tf.errors.UnavailableError, tf.errors.DeadlineExceededError, tf.errors.CancelledError, tf.errors.AbortedError)
+_LOST_PEER_ERRORS = (
+    tf.errors.UnavailableError,
+    tf.errors.DeadlineExceededError,
+    tf.errors.CancelledError,
+    tf.errors.AbortedError,
+)
 
 
 @dataclasses.dataclass
@@ -48,7 +53,7 @@ class Program:
     build_model: Callable[[], tf.keras.Model]
     build_optimizer: Callable[[], tf.keras.optimizers.Optimizer]
     train_dataset: Callable  # (tf.distribute.InputContext) -> dataset of (images, labels), per-replica batch
-    eval_dataset: Optional[Callable]  # () -> finite dataset of (images, labels), or None
+    eval_dataset: Callable | None  # () -> finite dataset of (images, labels), or None
     weight_decay: float
     decayed_weights: Callable  # (trainable variables) -> scalar to multiply by weight_decay
     image_size: int
@@ -68,7 +73,7 @@ class Settings:
     evaluator_timeout: float = 600.0
     # called with each progress line's values; the time it takes is left out of the next rate
     # (bench/train_bench.py pauses the loop there so other loops can take their turn)
-    after_report: Optional[Callable[[dict], None]] = None
+    after_report: Callable[[dict], None] | None = None
 
 
 def run(program, settings, config=None):
@@ -101,10 +106,10 @@ def _train(program, settings, config, chosen, strategy):
         model(tf.zeros([1, program.image_size, program.image_size, 3]), training=False)
         optimizer = program.build_optimizer()
         optimizer.build(model.trainable_variables)
-        trainer = Trainer(
-            model, optimizer, program.weight_decay, strategy, program.decayed_weights, program.data_loss
-        )
-    checkpoints = ChiefCheckpoints(tf.train.Checkpoint(model=model, optimizer=optimizer), settings.output_dir, config.is_chief)
+        trainer = Trainer(model, optimizer, program.weight_decay, strategy, program.decayed_weights, program.data_loss)
+    checkpoints = ChiefCheckpoints(
+        tf.train.Checkpoint(model=model, optimizer=optimizer), settings.output_dir, config.is_chief
+    )
     restored = checkpoints.restore()
     step = int(optimizer.iterations.numpy())
     if restored:
@@ -112,7 +117,11 @@ def _train(program, settings, config, chosen, strategy):
 
     if chosen == strategies.PARAMETER_SERVER:
         coordinator = strategies.coordinator(strategy)
-        iterator = iter(coordinator.create_per_worker_dataset(lambda: strategy.distribute_datasets_from_function(program.train_dataset)))
+        iterator = iter(
+            coordinator.create_per_worker_dataset(
+                lambda: strategy.distribute_datasets_from_function(program.train_dataset)
+            )
+        )
 
         def steps(count):
             results = [coordinator.schedule(trainer.distributed_step, args=(iterator,)) for _ in range(count)]
@@ -131,7 +140,9 @@ def _train(program, settings, config, chosen, strategy):
     progress = Progress(settings.log_dir, settings.global_batch, settings.train_steps, write=config.is_chief)
     progress.start(step)
     while step < settings.train_steps:
-        boundary = min(_next_multiple(step, settings.log_every), _next_multiple(step, settings.save_every), settings.train_steps)
+        boundary = min(
+            _next_multiple(step, settings.log_every), _next_multiple(step, settings.save_every), settings.train_steps
+        )
         loss = float(steps(boundary - step))  # mean over the steps since the last report
         step = int(optimizer.iterations.numpy())
         if step % settings.log_every == 0 or step >= settings.train_steps:

@@ -38,7 +38,10 @@ def smoothed_cross_entropy(label_smoothing, depth):
 
     def loss(logits, labels):
         return tf.compat.v1.losses.softmax_cross_entropy(
-            tf.one_hot(labels, depth), logits, label_smoothing=label_smoothing, reduction=tf.compat.v1.losses.Reduction.MEAN
+            tf.one_hot(labels, depth),
+            logits,
+            label_smoothing=label_smoothing,
+            reduction=tf.compat.v1.losses.Reduction.MEAN,
         )
 
     return loss

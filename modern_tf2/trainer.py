@@ -17,11 +17,12 @@ velocity instead of rescaling it.
 """
 
 import functools
-from typing import Any, Callable, Union
+from collections.abc import Callable
+from typing import Any
 
-import compat  # noqa: F401 - selects tf-keras before TensorFlow binds Keras
 import tensorflow as tf
 
+import compat  # noqa: F401 - selects tf-keras before TensorFlow binds Keras
 from compat.models.resnet import l2_weights
 from compat.training import schedule, slim_optimization
 
@@ -41,14 +42,16 @@ class StepSchedule(tf.keras.optimizers.schedules.LearningRateSchedule):
 
 def resnet_learning_rate(base_rate, batches_per_epoch):
     """The legacy program's piecewise-constant schedule (`compat.training.schedule.learning_rate`)."""
-    return StepSchedule(functools.partial(schedule.learning_rate, base_rate=base_rate, batches_per_epoch=batches_per_epoch))
+    return StepSchedule(
+        functools.partial(schedule.learning_rate, base_rate=base_rate, batches_per_epoch=batches_per_epoch)
+    )
 
 
 def sgd_momentum(learning_rate, momentum):
     return tf.keras.optimizers.SGD(learning_rate=learning_rate, momentum=momentum)
 
 
-def slim_learning_rate(options: Any, samples_per_epoch: int) -> Union[float, Callable]:
+def slim_learning_rate(options: Any, samples_per_epoch: int) -> float | Callable:
     """slim's `_configure_learning_rate`: a Keras schedule or the fixed rate (`compat.training.slim_optimization`)."""
     decay = slim_optimization.decay(options)
     if decay is None:

@@ -1,5 +1,6 @@
 """Shared fixtures: run real Python subprocesses in the environment under test."""
 
+import json
 import os
 import subprocess
 import sys
@@ -83,3 +84,8 @@ def run_py(tmp_path):
         return run_script(tmp_path, source, args, env=env, timeout=timeout)
 
     return run
+
+
+def result_json(stdout: str):
+    """The JSON a test program printed on its `RESULT {...}` line."""
+    return json.loads(next(line for line in stdout.splitlines() if line.startswith("RESULT "))[len("RESULT ") :])

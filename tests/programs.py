@@ -18,8 +18,22 @@ NUM_CLASSES = 11  # synthetic labels are 1..10; 0 stays the background class, as
 
 def generate_data(out) -> str:
     """A small generated ImageNet-schema TFRecord set (2 train shards, 1 validation shard, 40x40 JPEGs)."""
-    args = ["--out", str(out), "--images", "192", "--size", "40", "--classes", str(NUM_CLASSES - 1),
-            "--train-shards", "2", "--validation-shards", "1", "--validation-images", "32"]
+    args = [
+        "--out",
+        str(out),
+        "--images",
+        "192",
+        "--size",
+        "40",
+        "--classes",
+        str(NUM_CLASSES - 1),
+        "--train-shards",
+        "2",
+        "--validation-shards",
+        "1",
+        "--validation-images",
+        "32",
+    ]
     run_module("compat.data.synth", args, timeout=120, check=True)
     return str(out)
 
@@ -27,10 +41,31 @@ def generate_data(out) -> str:
 def imagenet_args(data_dir, output_dir, max_step, *extra) -> list:
     """imagenet_main's flags for a tiny ResNet (size 8, 32x32 images) that saves every 10 steps."""
     return [
-        "--data_dir", data_dir, "--output_dir", str(output_dir), "--resnet_size", "8", "--image_size", "32",
-        "--num_classes", str(NUM_CLASSES), "--train_batch_size", "16", "--eval_batch_size", "16",
-        "--max_step", str(max_step), "--log_every_n_steps", "5", "--save_checkpoints_steps", "10",
-        "--learning_rate", "0.05", "--seed", "1", *extra,
+        "--data_dir",
+        data_dir,
+        "--output_dir",
+        str(output_dir),
+        "--resnet_size",
+        "8",
+        "--image_size",
+        "32",
+        "--num_classes",
+        str(NUM_CLASSES),
+        "--train_batch_size",
+        "16",
+        "--eval_batch_size",
+        "16",
+        "--max_step",
+        str(max_step),
+        "--log_every_n_steps",
+        "5",
+        "--save_checkpoints_steps",
+        "10",
+        "--learning_rate",
+        "0.05",
+        "--seed",
+        "1",
+        *extra,
     ]
 
 
@@ -59,8 +94,13 @@ class Job:
         self.tmp = tmp_path / "tmp"
         self.tmp.mkdir(exist_ok=True)
         self.cluster = LocalCluster(
-            Layout(**layout), [sys.executable, "-m", module, *args], str(tmp_path / "logs"), echo=self._record,
-            env=python_env({"TMPDIR": str(self.tmp)}), cwd=REPO, keep_going=keep_going,
+            Layout(**layout),
+            [sys.executable, "-m", module, *args],
+            str(tmp_path / "logs"),
+            echo=self._record,
+            env=python_env({"TMPDIR": str(self.tmp)}),
+            cwd=REPO,
+            keep_going=keep_going,
         )
 
     def _record(self, line):

@@ -154,7 +154,9 @@ class ModuleMoveRule(InsideImport, Rule):
         if not changed:
             return updated_node
         first = updated_node.with_changes(body=[lines[0].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)])
-        rest = [cst.SimpleStatementLine(body=[stmt.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)]) for stmt in lines[1:]]
+        rest = [
+            cst.SimpleStatementLine(body=[stmt.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)]) for stmt in lines[1:]
+        ]
         return cst.FlattenSentinel([first, *rest]) if rest else first
 
     # -- expressions
@@ -197,5 +199,3 @@ class ModuleMoveRule(InsideImport, Rule):
         if self._need_runtime and self.RUNTIME and self.RUNTIME not in self._imported:
             self.add_needed_import(self.RUNTIME)
         return updated_node
-
-

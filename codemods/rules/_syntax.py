@@ -101,8 +101,11 @@ def is_import_line(stmt: cst.BaseStatement) -> bool:
 
 def is_future_import(stmt: cst.BaseStatement) -> bool:
     return isinstance(stmt, cst.SimpleStatementLine) and all(
-        isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative
-        and isinstance(small.module, cst.Name) and small.module.value == "__future__"
+        isinstance(small, cst.ImportFrom)
+        and small.module is not None
+        and not small.relative
+        and isinstance(small.module, cst.Name)
+        and small.module.value == "__future__"
         for small in stmt.body
     )
 

@@ -50,8 +50,7 @@ def full_name(node):
     return get_full_name_for_node(node) or ""
 
 
-
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compat_exports(module: str) -> tuple[str, ...]:
     """A compat module's `__all__`, read from its source: migrating never imports TensorFlow, which
     some compat modules do (compat.learn)."""

@@ -16,7 +16,7 @@ MANUAL = (
 
 def manual_for(name: str) -> str:
     """The manual step for a contrib name nothing converts, naming the closest replacement where one is known."""
-    short = "tf" + name[len("tensorflow"):] if name.startswith("tensorflow") else name
+    short = "tf" + name[len("tensorflow") :] if name.startswith("tensorflow") else name
     parts = name.split(".")
     # `contrib.rnn.python.ops.rnn.X` is what `contrib.rnn.X` re-exported
     public = ".".join([*parts[:3], parts[-1]]) if len(parts) > 5 and parts[3] == "python" else name
@@ -43,8 +43,13 @@ class ContribRule(OutermostChain, InsideImport, Rule):
         # the import of a partly converted module stays while one use is left: it is where the file fails
         for node, statement, bound, name in self._kept:
             if bound in self._heads:
-                self.report(node, f"{name} stays imported for its unconverted uses, and is no module on TF 2.21",
-                            severity="error", manual=manual_for(name), statement=statement)
+                self.report(
+                    node,
+                    f"{name} stays imported for its unconverted uses, and is no module on TF 2.21",
+                    severity="error",
+                    manual=manual_for(name),
+                    statement=statement,
+                )
         return updated_node
 
     def _unclaimed(self, name):

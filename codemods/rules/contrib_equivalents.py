@@ -16,18 +16,27 @@ import os
 
 import libcst as cst
 
-from compat import tf1_names
-
 from codemods.rules import _tf, contrib
 from codemods.rules._moves import ModuleMoveRule
+from compat import tf1_names
 
 RUN_CONFIG = "tensorflow.contrib.learn.RunConfig"
 # the arguments tf.contrib.learn.RunConfig shares with tf.estimator.RunConfig
-RUN_CONFIG_SHARED = frozenset({
-    "tf_random_seed", "save_summary_steps", "save_checkpoints_secs", "save_checkpoints_steps", "keep_checkpoint_max",
-    "keep_checkpoint_every_n_hours", "log_step_count_steps", "protocol", "model_dir", "session_config",
-    "session_creation_timeout_secs",
-})
+RUN_CONFIG_SHARED = frozenset(
+    {
+        "tf_random_seed",
+        "save_summary_steps",
+        "save_checkpoints_secs",
+        "save_checkpoints_steps",
+        "keep_checkpoint_max",
+        "keep_checkpoint_every_n_hours",
+        "log_step_count_steps",
+        "protocol",
+        "model_dir",
+        "session_config",
+        "session_creation_timeout_secs",
+    }
+)
 RUN_CONFIG_MANUAL = (
     "tf.estimator.RunConfig has no master/num_cores/gpu_memory_fraction/log_device_placement/evaluation_master "
     "arguments and takes none positionally: pass the rest by keyword, and session options as "
@@ -55,8 +64,11 @@ def _compat_has(module: str) -> bool:
 
 def _table_moves() -> dict:
     """compat/tf1_names.py's contrib names whose home is compat (the table uai-run resolves with)."""
-    moves = {old: _compat_target(target) for old, target in tf1_names.SYMBOLS.items()
-             if old.startswith("tensorflow.contrib.") and _compat_target(target)}
+    moves = {
+        old: _compat_target(target)
+        for old, target in tf1_names.SYMBOLS.items()
+        if old.startswith("tensorflow.contrib.") and _compat_target(target)
+    }
     for old, targets in tf1_names.MODULES.items():
         for target in targets:
             home = _compat_target(target)
@@ -70,14 +82,20 @@ def _table_moves() -> dict:
 def _aliases(moves: dict) -> dict:
     """`compat.learn.learn_runner` is written `learn_runner` (else `compat_learn_runner`) where a use needs an import."""
     modules = {module for module, _ in moves.values()}
-    return {m: ("_".join(m.split(".")), "uai_" + m.rpartition(".")[2]) if m.count(".") == 1
-            else (m.rpartition(".")[2], "_".join(m.split("."))) for m in modules}
+    return {
+        m: ("_".join(m.split(".")), "uai_" + m.rpartition(".")[2])
+        if m.count(".") == 1
+        else (m.rpartition(".")[2], "_".join(m.split(".")))
+        for m in modules
+    }
 
 
 class ContribEquivalentsRule(ModuleMoveRule):
     ID = "contrib-equivalents"
-    DESCRIPTION = ("tf.contrib names compat provides (HParams, GreedyLoadBalancingStrategy, learn.Experiment, learn_runner, "
-                   "tutorials' mnist) -> compat; tf.contrib.learn.RunConfig -> tf.estimator.RunConfig.")
+    DESCRIPTION = (
+        "tf.contrib names compat provides (HParams, GreedyLoadBalancingStrategy, learn.Experiment, learn_runner, "
+        "tutorials' mnist) -> compat; tf.contrib.learn.RunConfig -> tf.estimator.RunConfig."
+    )
     # `from tensorflow.contrib.learn import RunConfig` -> `from compat.estimator import RunConfig`
     # (on TF 2.21 `tensorflow.estimator` is no module to import from); `<tf>.contrib.learn.RunConfig` ->
     # `<tf>.estimator.RunConfig`.
@@ -87,8 +105,11 @@ class ContribEquivalentsRule(ModuleMoveRule):
         **_table_moves(),
         RUN_CONFIG: ("compat.estimator", "RunConfig"),
     }
-    PACKAGES = {old: new for old, new in tf1_names.PACKAGES.items()
-                if old.startswith(("tensorflow.contrib.", "tensorflow.examples.")) and new.startswith("compat.")}
+    PACKAGES = {
+        old: new
+        for old, new in tf1_names.PACKAGES.items()
+        if old.startswith(("tensorflow.contrib.", "tensorflow.examples.")) and new.startswith("compat.")
+    }
     ALIASES = _aliases(MOVES)
 
     def begin_file(self, state):
@@ -107,8 +128,12 @@ class ContribEquivalentsRule(ModuleMoveRule):
         for module in modules:
             new = self._package_move(module)
             if new and not _compat_has(new):
-                self.report(stmt, f"{module} has no automatic conversion (compat has no {new})", severity="error",
-                            manual=contrib.manual_for(module))
+                self.report(
+                    stmt,
+                    f"{module} has no automatic conversion (compat has no {new})",
+                    severity="error",
+                    manual=contrib.manual_for(module),
+                )
                 return None
         return super()._rewrite_import(stmt)
 
@@ -119,12 +144,19 @@ class ContribEquivalentsRule(ModuleMoveRule):
     def visit_Call(self, node):
         if not self.match(node.func, {RUN_CONFIG}):
             return
-        lost = [a.keyword.value if a.keyword else (a.star or "a positional argument") for a in node.args
-                if a.keyword is None or a.keyword.value not in RUN_CONFIG_SHARED]
+        lost = [
+            a.keyword.value if a.keyword else (a.star or "a positional argument")
+            for a in node.args
+            if a.keyword is None or a.keyword.value not in RUN_CONFIG_SHARED
+        ]
         if lost:
             self._left.add(id(node.func))
-            self.report(node, f"tf.contrib.learn.RunConfig({', '.join(lost)}) has no tf.estimator.RunConfig form",
-                        severity="error", manual=RUN_CONFIG_MANUAL)
+            self.report(
+                node,
+                f"tf.contrib.learn.RunConfig({', '.join(lost)}) has no tf.estimator.RunConfig form",
+                severity="error",
+                manual=RUN_CONFIG_MANUAL,
+            )
 
     def leave_Attribute(self, original_node, updated_node):
         if id(original_node) in self._left or self.in_import:

@@ -18,24 +18,36 @@ def _is_shape(node: cst.BaseExpression) -> bool:
         return True
     if isinstance(node, cst.Attribute) and node.attr.value == "dims":
         return isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape"
-    return (isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute)
-            and node.func.attr.value == "get_shape")
+    return (
+        isinstance(node, cst.Call)
+        and not node.args
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "get_shape"
+    )
 
 
 def _dimension(node: cst.BaseExpression) -> bool:
     """`<shape>[i]` with one plain index (not a slice)."""
-    return (isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
-            and _is_shape(node.value))
+    return (
+        isinstance(node, cst.Subscript)
+        and len(node.slice) == 1
+        and isinstance(node.slice[0].slice, cst.Index)
+        and _is_shape(node.value)
+    )
 
 
 class DimensionRule(Rule):
     ID = "tf-dimension-value"
-    DESCRIPTION = "x.shape[i].value (a TF1 Dimension) -> tf.compat.dimension_value(x.shape[i]), right in TF1 and TF2 behaviour."
+    DESCRIPTION = (
+        "x.shape[i].value (a TF1 Dimension) -> tf.compat.dimension_value(x.shape[i]), right in TF1 and TF2 behaviour."
+    )
 
     def leave_Attribute(self, original_node, updated_node):
         if original_node.attr.value != "value" or not _dimension(original_node.value):
             return updated_node
         alias = _tf.tf_alias(self)
-        self.report(original_node, f"{_tf.full_name(original_node.value.value) or 'x.shape'}[i].value -> "
-                                   f"{alias}.compat.dimension_value(...)")
+        self.report(
+            original_node,
+            f"{_tf.full_name(original_node.value.value) or 'x.shape'}[i].value -> {alias}.compat.dimension_value(...)",
+        )
         return cst.Call(func=_tf.dotted(f"{alias}.compat.dimension_value"), args=[cst.Arg(updated_node.value)])

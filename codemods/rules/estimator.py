@@ -38,8 +38,8 @@ class EstimatorRule(OutermostChain, Rule):
                 self._found(original_node, name)
         old = self.match(original_node, self._v1_only)
         if old:
-            self.report(original_node, f"tf.{old[len('tensorflow.'):]} -> tf.compat.v1.{old[len('tensorflow.'):]}")
-            return _tf.dotted(f"{_tf.tf_alias(self, original_node)}.compat.v1.{old[len('tensorflow.'):]}")
+            self.report(original_node, f"tf.{old[len('tensorflow.') :]} -> tf.compat.v1.{old[len('tensorflow.') :]}")
+            return _tf.dotted(f"{_tf.tf_alias(self, original_node)}.compat.v1.{old[len('tensorflow.') :]}")
         return updated_node
 
     def visit_Import(self, node):
@@ -56,13 +56,20 @@ class EstimatorRule(OutermostChain, Rule):
             name = f"{module}.{_tf.full_name(alias.name)}"
             if module == IMPORTABLE_FROM:
                 _tf.ensure_compat(self)
-                self.report(node, f"from {module} import {_tf.full_name(alias.name)} -> from compat.estimator import ... "
-                                  "(on TF 2.21 tensorflow.estimator is no module to import from)")
+                self.report(
+                    node,
+                    f"from {module} import {_tf.full_name(alias.name)} -> from compat.estimator import ... "
+                    "(on TF 2.21 tensorflow.estimator is no module to import from)",
+                )
             elif module.startswith(IMPORTABLE_FROM + "."):
                 _tf.ensure_compat(self)  # what the manual step leads to needs it
-                use = f"tf.{module[len('tensorflow.'):]}.{_tf.full_name(alias.name)}"
-                self.report(node, f"{module} is no module on TF 2.21: `from {module} import ...` fails there",
-                            severity="warning", manual=f"import tensorflow as tf and use {use}")
+                use = f"tf.{module[len('tensorflow.') :]}.{_tf.full_name(alias.name)}"
+                self.report(
+                    node,
+                    f"{module} is no module on TF 2.21: `from {module} import ...` fails there",
+                    severity="warning",
+                    manual=f"import tensorflow as tf and use {use}",
+                )
             elif name.startswith(ESTIMATOR):
                 self._found(node, name)
 

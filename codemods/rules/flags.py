@@ -30,8 +30,12 @@ class FlagsRule(ModuleMoveRule):
         # (FloatParser, DEFINE_multi_integer ...) was absl.flags' since TF 1.5: taken from there
         kept = set(_tf.compat_exports("compat.flags"))
         modules = [old for old, (_, attr) in self.MOVES.items() if attr is None]
-        self._absl = {f"{old}.{name}": name for old in modules for name in dir(absl_flags)
-                      if not name.startswith("_") and name not in kept}
+        self._absl = {
+            f"{old}.{name}": name
+            for old in modules
+            for name in dir(absl_flags)
+            if not name.startswith("_") and name not in kept
+        }
         self._absl_names = frozenset(self._absl)
         self._absl_alias = None
 

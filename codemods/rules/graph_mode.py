@@ -59,7 +59,10 @@ def _is_main_guard(stmt):
     if not isinstance(stmt, cst.If) or not isinstance(stmt.test, cst.Comparison):
         return False
     parts = [stmt.test.left, *(c.comparator for c in stmt.test.comparisons)]
-    texts = {p.value if isinstance(p, cst.Name) else p.evaluated_value if isinstance(p, cst.SimpleString) else None for p in parts}
+    texts = {
+        p.value if isinstance(p, cst.Name) else p.evaluated_value if isinstance(p, cst.SimpleString) else None
+        for p in parts
+    }
     return texts == {"__name__", "__main__"}
 
 

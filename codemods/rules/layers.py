@@ -33,11 +33,14 @@ class LayersRule(OutermostChain, Rule):
 
     def leave_ImportFrom(self, original_node, updated_node):
         module = _tf.full_name(original_node.module) if original_node.module and not original_node.relative else ""
-        names = [] if isinstance(original_node.names, cst.ImportStar) else [_tf.full_name(a.name) for a in original_node.names]
+        names = (
+            []
+            if isinstance(original_node.names, cst.ImportStar)
+            else [_tf.full_name(a.name) for a in original_node.names]
+        )
         if module == LAYERS or module.startswith(LAYERS + ".") or (module == _tf.TF and names == ["layers"]):
             _tf.ensure_compat(self)
-            new = "tensorflow.compat.v1" + module[len(_tf.TF):]
+            new = "tensorflow.compat.v1" + module[len(_tf.TF) :]
             self.report(original_node, f"from {module} -> from {new} (legacy Keras through compat)")
             return updated_node.with_changes(module=_tf.dotted(new))
         return updated_node
-

@@ -10,12 +10,14 @@ equivalent is hand-written: `device_setter._RoundRobinStrategy(n)` -> `compat.de
 import libcst as cst
 
 from codemods._rule import Rule
-from codemods.rules._syntax import InsideImport, OutermostChain, head_name
 from codemods.rules import _tf, tf1_api
+from codemods.rules._syntax import InsideImport, OutermostChain, head_name
 
 PRIVATE = "tensorflow.python"
 ROUND_ROBIN = "tensorflow.python.training.device_setter._RoundRobinStrategy"
-MANUAL = "tensorflow.python is TensorFlow's private implementation: use the public tf.* or tf.compat.v1.* name of {name}"
+MANUAL = (
+    "tensorflow.python is TensorFlow's private implementation: use the public tf.* or tf.compat.v1.* name of {name}"
+)
 
 
 def _looks_like_module(name: str) -> bool:
@@ -57,7 +59,11 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
             self.add_needed_import("compat.devices")
             self.report(original_node, "device_setter._RoundRobinStrategy(n) -> compat.devices.RoundRobin(range(n))")
             self._drop_import(original_node.func)
-            arg = cst.Arg(cst.Call(func=cst.Name("range"), args=[original_node.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)]))
+            arg = cst.Arg(
+                cst.Call(
+                    func=cst.Name("range"), args=[original_node.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)]
+                )
+            )
             return cst.Call(func=_tf.dotted("compat.devices.RoundRobin"), args=[arg])
         name = self.match_prefix(original_node.func, (PRIVATE,))
         public = self._public_path(name) if name and not self._claimed(name) else None
@@ -100,7 +106,12 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         bound = head_name(node)
         if bound:
             self._unconverted.add(bound)
-        self.report(node, f"{name} is private TensorFlow with no public equivalent", severity="error", manual=MANUAL.format(name=name))
+        self.report(
+            node,
+            f"{name} is private TensorFlow with no public equivalent",
+            severity="error",
+            manual=MANUAL.format(name=name),
+        )
 
     # -- imports
     def leave_ImportFrom(self, original_node, updated_node):
@@ -122,8 +133,12 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
                 return updated_node
             homes.add(v1.rpartition(".")[0])
         if len(homes) != 1:
-            self.report(original_node, f"names from {module} live in several public modules", severity="error",
-                        manual=MANUAL.format(name=module))
+            self.report(
+                original_node,
+                f"names from {module} live in several public modules",
+                severity="error",
+                manual=MANUAL.format(name=module),
+            )
             return updated_node
         new = f"tensorflow.{homes.pop()}"
         self.report(original_node, f"from {module} import ... -> from {new} import ...")

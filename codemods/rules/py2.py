@@ -57,15 +57,23 @@ class Py2Rule(InsideImport, Rule):
         if not updated_node.relative and isinstance(module, cst.Name) and module.value in MODULES:
             self.report(original_node, f"from {module.value} -> from {MODULES[module.value]} (Python 3)")
             return updated_node.with_changes(module=cst.Name(MODULES[module.value]))
-        if isinstance(module, cst.Name) and module.value == "urllib" and not isinstance(updated_node.names, cst.ImportStar):
+        if (
+            isinstance(module, cst.Name)
+            and module.value == "urllib"
+            and not isinstance(updated_node.names, cst.ImportStar)
+        ):
             homes = {URLLIB.get(alias.evaluated_name) for alias in updated_node.names}
             if len(homes) == 1 and None not in homes:
                 new = f"urllib.{homes.pop()}"
                 self.report(original_node, f"from urllib import ... -> from {new} import ... (Python 3)")
                 return updated_node.with_changes(module=dotted(new))
             if homes - {None}:
-                self.report(original_node, "from urllib import ... mixes names of urllib.request and urllib.parse",
-                            severity="warning", manual="import each from urllib.request or urllib.parse")
+                self.report(
+                    original_node,
+                    "from urllib import ... mixes names of urllib.request and urllib.parse",
+                    severity="warning",
+                    manual="import each from urllib.request or urllib.parse",
+                )
         return updated_node
 
     def leave_Attribute(self, original_node, updated_node):

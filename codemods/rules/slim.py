@@ -7,10 +7,9 @@ still has moves to `compat.slim.<name>` unchanged. The names come from the insta
 (`python -m codemods.tables.gen_tf_api`); contrib names it lacks stay for `contrib-removed` to report.
 """
 
-from compat import tf1_names
-
 from codemods.rules import _tf
 from codemods.rules._moves import ModuleMoveRule
+from compat import tf1_names
 
 PARTS_OF_SLIM = ("tensorflow.contrib.layers", "tensorflow.contrib.framework")
 
@@ -29,7 +28,10 @@ class SlimRule(ModuleMoveRule):
     # internal layout (`contrib.slim.python.slim.nets`, `contrib.framework.python.ops`) to tf-slim's, from the
     # table uai-run resolves with (longest prefix first, as `_package_move` reads them); compat.slim is
     # imported as well because tf_slim's layers need its fix on current TensorFlow.
-    PACKAGES = {old: tf1_names.PACKAGES[old] for old in sorted(tf1_names.PACKAGES, key=len, reverse=True)
-                if old.startswith((*PARTS_OF_SLIM, "tensorflow.contrib.slim"))}
+    PACKAGES = {
+        old: tf1_names.PACKAGES[old]
+        for old in sorted(tf1_names.PACKAGES, key=len, reverse=True)
+        if old.startswith((*PARTS_OF_SLIM, "tensorflow.contrib.slim"))
+    }
     ALIASES = {"compat.slim": ("slim", "compat_slim")}
     RUNTIME = "compat.slim"

@@ -12,8 +12,8 @@ The user's alias stays (`tensorflow.Session` stays `tensorflow.compat.v1.Session
 import libcst as cst
 
 from codemods._rule import Rule
-from codemods.rules._syntax import InsideImport, OutermostChain
 from codemods.rules import _tf
+from codemods.rules._syntax import InsideImport, OutermostChain
 
 CASTS = {
     "to_float": "float32",
@@ -25,7 +25,13 @@ CASTS = {
     "to_complex128": "complex128",
 }
 # TF1 keyword -> its TF2 name, applied when the TF2 function has the new name and not the old one
-KEYWORDS = {"keep_dims": "keepdims", "reduction_indices": "axis", "dim": "axis", "dimension": "axis", "squeeze_dims": "axis"}
+KEYWORDS = {
+    "keep_dims": "keepdims",
+    "reduction_indices": "axis",
+    "dim": "axis",
+    "dimension": "axis",
+    "squeeze_dims": "axis",
+}
 # TF 0.12 arguments TF 1.x no longer takes and ignored before: dropped, with an entry.
 DROPPED_KEYWORDS = {"train.SyncReplicasOptimizer": ("replica_id",)}
 # Needs legacy Keras on TF 2.21 (`import compat`): tf.compat.v1.layers and rnn cells are tf-keras.
@@ -85,8 +91,10 @@ class Tf1ApiRule(OutermostChain, InsideImport, Rule):
             if (name, self.state.top) not in self._rebound and self.state.table.ends_tensorflow(name, self.state.top):
                 self._rebound.add((name, self.state.top))
                 self.report(
-                    node, f"`{name}` re-bound from TensorFlow to something else: its later uses are left as they are",
-                    severity="warning", manual=f"check that the uses of `{name}` after this line are not TensorFlow",
+                    node,
+                    f"`{name}` re-bound from TensorFlow to something else: its later uses are left as they are",
+                    severity="warning",
+                    manual=f"check that the uses of `{name}` after this line are not TensorFlow",
                 )
 
     def visit_Assign(self, node):
@@ -137,9 +145,12 @@ class Tf1ApiRule(OutermostChain, InsideImport, Rule):
         if _tf.full_name(original_node.module) != _tf.TF:
             return updated_node
         _tf.ensure_compat(self)  # tf.compat.v1's layers and rnn cells need legacy Keras
-        self.report(original_node, "from tensorflow import * -> from tensorflow.compat.v1 import * (TF1's names)",
-                    severity="warning",
-                    manual="import tensorflow as tf and write the names as tf.<name>, so uai-migrate can check each")
+        self.report(
+            original_node,
+            "from tensorflow import * -> from tensorflow.compat.v1 import * (TF1's names)",
+            severity="warning",
+            manual="import tensorflow as tf and write the names as tf.<name>, so uai-migrate can check each",
+        )
         return updated_node.with_changes(module=_tf.dotted("tensorflow.compat.v1"))
 
     # -- `from tensorflow import Session` -> `from tensorflow.compat.v1 import Session`
@@ -206,8 +217,11 @@ def rewrite_call(rule: Rule, original_node: cst.Call, updated_node: cst.Call, pa
     api = _tf.api()
     dropped = [a for a in updated_node.args if _keyword(a) in DROPPED_KEYWORDS.get(path, ())]
     if dropped:
-        rule.report(original_node, f"tf.{path}: {', '.join(_keyword(a) + '=' for a in dropped)} dropped "
-                                   "(TF 0.12's argument, ignored since TF 1.0)")
+        rule.report(
+            original_node,
+            f"tf.{path}: {', '.join(_keyword(a) + '=' for a in dropped)} dropped "
+            "(TF 0.12's argument, ignored since TF 1.0)",
+        )
         args = [a for a in updated_node.args if a not in dropped]
         args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
         updated_node = updated_node.with_changes(args=args)
@@ -260,7 +274,9 @@ def _dropout(rule, node, args):
             if args[j].keyword is None:
                 args[j] = args[j].with_changes(
                     keyword=cst.Name(v1[j]),
-                    equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+                    equal=cst.AssignEqual(
+                        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+                    ),
                 )
     rule.report(node, "tf.nn.dropout: keep_prob=k -> rate=1 - k")
     return args

@@ -61,7 +61,7 @@ class TFConfigRule(Rule):
         code = (
             f"_cluster = {alias}.from_environment()\n"
             "if _cluster.is_distributed:\n"
-            f"    os.environ[\"TF_CONFIG\"] = {alias}.to_json(_cluster, \"chief\")\n"
+            f'    os.environ["TF_CONFIG"] = {alias}.to_json(_cluster, "chief")\n'
         )
         return list(cst.parse_module(code).body)
 

@@ -19,12 +19,18 @@ import libcst as cst
 
 from codemods import tables
 from codemods._rule import Rule
-from codemods.rules._syntax import InsideImport, OutermostChain, dotted, head_name
 from codemods.rules import _tf, contrib, tf1_api
+from codemods.rules._syntax import InsideImport, OutermostChain, dotted, head_name
 
 # targets that are tf-keras or tf.estimator on TF 2.21: they need `import compat`
-NEEDS_COMPAT = ("compat.v1.estimator", "estimator.", "compat.v1.nn.rnn_cell", "compat.v1.layers", "keras.",
-                "compat.v1.keras")
+NEEDS_COMPAT = (
+    "compat.v1.estimator",
+    "estimator.",
+    "compat.v1.nn.rnn_cell",
+    "compat.v1.layers",
+    "keras.",
+    "compat.v1.keras",
+)
 
 
 def _final(api: dict, table: dict, path: str) -> str:
@@ -36,7 +42,7 @@ def _final(api: dict, table: dict, path: str) -> str:
     return tf1_api.target(api, path) or path
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def table() -> dict:
     """{TF1 path: target path} for the names this rule rewrites (relative to `tensorflow`)."""
     api, upgrade = _tf.api(), tables.tf_upgrade()
@@ -50,7 +56,7 @@ def table() -> dict:
 SLIM_PARTS = frozenset({"slim", "layers", "framework"})
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def internal_prefixes() -> frozenset:
     """`tensorflow.contrib.rnn.python` ...: contrib's implementation modules, whose public names the
     module's `__init__` re-exported (`contrib.rnn.python.ops.core_rnn_cell.RNNCell` is `contrib.rnn.RNNCell`)."""
@@ -136,9 +142,13 @@ class UpgradeRule(OutermostChain, InsideImport, Rule):
         parents = {new.rpartition(".")[0] for new in homes.values()}
         if len(parents) != 1 or parents & set(tables.tf_upgrade()["modules"]) != parents:
             for alias, new in homes.items():
-                self.report(original_node, f"{module}.{_tf.full_name(alias.name)} is tf.{new} now, which "
-                            "cannot be imported by name on TF 2.21", severity="error",
-                            manual=f"import tensorflow as tf and write tf.{new}")
+                self.report(
+                    original_node,
+                    f"{module}.{_tf.full_name(alias.name)} is tf.{new} now, which "
+                    "cannot be imported by name on TF 2.21",
+                    severity="error",
+                    manual=f"import tensorflow as tf and write tf.{new}",
+                )
             return updated_node
         if any(new.startswith(NEEDS_COMPAT) for new in homes.values()):
             _tf.ensure_compat(self)

@@ -13,7 +13,7 @@ TF_API = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf_api.json")
 TF_UPGRADE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf_upgrade.json")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tf_api() -> dict:
     """The TF1 -> TF2 table (`moved`, `v1_only`, `v1_only_modules`, `differs`, `private`, `slim`)."""
     with open(TF_API, encoding="utf-8") as handle:
@@ -23,14 +23,14 @@ def tf_api() -> dict:
     return table
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tf_upgrade() -> dict:
     """tf_upgrade_v2's renames and the contrib names' homes (`renames`, `contrib`, `keywords`)."""
     with open(TF_UPGRADE, encoding="utf-8") as handle:
         return json.load(handle)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def contrib_closest() -> dict:
     """{contrib prefix: its closest TF 2 replacement}: hand-kept (no installed package knows what replaced
     what TensorFlow deleted), read for the manual step of the contrib names nothing converts."""
@@ -47,7 +47,7 @@ def longest_prefix(table: dict, name: str):
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def pre_1_0() -> dict:
     """TensorFlow 0.x names -> their TF 1 / TF 2 name ({path: path}, relative to `tensorflow`): hand-kept,
     as TF 2.21 no longer ships the 0.x -> 1.0 upgrade table; tests check every target resolves."""

@@ -98,7 +98,9 @@ def _params(func):
     if any(p.kind == inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values()):
         names.append("**")
     kinds += (inspect.Parameter.KEYWORD_ONLY,)
-    required = [p.name for p in signature.parameters.values() if p.kind in kinds and p.default is inspect.Parameter.empty]
+    required = [
+        p.name for p in signature.parameters.values() if p.kind in kinds and p.default is inspect.Parameter.empty
+    ]
     return positional, names, required
 
 
@@ -126,8 +128,9 @@ def _add_constants(module, names, tf):
 
 def slim_names():
     """tf-slim's public functions and classes defined by tf-slim itself (not the TF modules it re-exports)."""
-    import compat.slim  # noqa: F401 - tf_slim needs compat's fix to import on current TensorFlow
     import tf_slim
+
+    import compat.slim  # noqa: F401 - tf_slim needs compat's fix to import on current TensorFlow
 
     names = []
     for name in dir(tf_slim):
@@ -142,7 +145,9 @@ def slim_names():
 def _named(obj):
     """Objects a private module shares with the public API by identity: functions, classes, modules and
     instances such as `dtypes.float32` (not plain values, which are equal by chance)."""
-    return _identity(obj) or not isinstance(obj, (int, float, complex, str, bytes, bool, type(None), tuple, list, dict, set))
+    return _identity(obj) or not isinstance(
+        obj, (int, float, complex, str, bytes, bool, type(None), tuple, list, dict, set)
+    )
 
 
 def _exported_as(obj, v1, v2):
@@ -167,8 +172,11 @@ def _private(tf, homes, v1, v2):
         if _named(obj) and not _identity(obj):
             homes.setdefault(id(obj), []).append(path)
     private, candidates = {}, {}
-    modules = sorted(name for name, module in list(sys.modules.items())
-                     if name.startswith("tensorflow.python.") and isinstance(module, types.ModuleType))
+    modules = sorted(
+        name
+        for name, module in list(sys.modules.items())
+        if name.startswith("tensorflow.python.") and isinstance(module, types.ModuleType)
+    )
     for module_name in (*PRIVATE, *modules):
         module = sys.modules.get(module_name) or __import__(module_name, fromlist=["_"])
         names = {}
@@ -210,8 +218,11 @@ def build(tf):
                 differs[path] = None
                 continue
             old, new = _params(obj), _params(v2[path])
-            differs[path] = None if old is None or new is None else {
-                "v1": old[0], "v2": new[0], "v2_names": new[1], "v2_required": new[2]}
+            differs[path] = (
+                None
+                if old is None or new is None
+                else {"v1": old[0], "v2": new[0], "v2_names": new[1], "v2_required": new[2]}
+            )
             continue
         public = [p for p in homes.get(id(obj), ()) if not p.startswith("compat.")] if _identity(obj) else []
         if public:
@@ -234,16 +245,18 @@ def build(tf):
 
 
 def main():
-    import compat  # noqa: F401 - legacy Keras, as migrated scripts run with it
-
     import tensorflow as tf
+
+    import compat  # noqa: F401 - legacy Keras, as migrated scripts run with it
 
     table = build(tf)
     with open(OUT, "w") as handle:
         json.dump(table, handle, indent=0, sort_keys=True)
         handle.write("\n")
-    print(f"{OUT}: TensorFlow {tf.__version__}, {len(table['moved'])} moved, {len(table['v1_only'])} v1 only, "
-          f"{len(table['differs'])} differing")
+    print(
+        f"{OUT}: TensorFlow {tf.__version__}, {len(table['moved'])} moved, {len(table['v1_only'])} v1 only, "
+        f"{len(table['differs'])} differing"
+    )
 
 
 if __name__ == "__main__":

@@ -109,28 +109,37 @@ def importable(modules) -> list:
 
 
 def estimator_v1_only(tf) -> list:
-    return sorted(name for name in dir(tf.compat.v1.estimator) if not name.startswith("_") and not hasattr(tf.estimator, name))
+    return sorted(
+        name for name in dir(tf.compat.v1.estimator) if not name.startswith("_") and not hasattr(tf.estimator, name)
+    )
 
 
 def build(tf) -> dict:
-    table = {"tensorflow": tf.__version__, "renames": renames(tf), "contrib": contrib(tf), "keywords": keywords(),
-             "estimator_v1_only": estimator_v1_only(tf)}
+    table = {
+        "tensorflow": tf.__version__,
+        "renames": renames(tf),
+        "contrib": contrib(tf),
+        "keywords": keywords(),
+        "estimator_v1_only": estimator_v1_only(tf),
+    }
     targets = [*table["renames"].values(), *table["contrib"].values()]
     table["modules"] = importable(path.rpartition(".")[0] for path in targets)
     return table
 
 
 def main():
-    import compat  # noqa: F401 - tf.compat.v1.estimator and legacy Keras, as migrated scripts run with them
-
     import tensorflow as tf
+
+    import compat  # noqa: F401 - tf.compat.v1.estimator and legacy Keras, as migrated scripts run with them
 
     table = build(tf)
     with open(OUT, "w") as handle:
         json.dump(table, handle, indent=0, sort_keys=True)
         handle.write("\n")
-    print(f"{os.path.relpath(OUT)}: TensorFlow {tf.__version__}, {len(table['renames'])} renames, "
-          f"{len(table['contrib'])} contrib names, {len(table['keywords'])} keyword renames")
+    print(
+        f"{os.path.relpath(OUT)}: TensorFlow {tf.__version__}, {len(table['renames'])} renames, "
+        f"{len(table['contrib'])} contrib names, {len(table['keywords'])} keyword renames"
+    )
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ _state = {"internals": False}
 API_MODULES = ("tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def needed():
     """True when TensorFlow lacks a working tf.estimator and the 2.15 package is installed."""
     if tf_version() is None or has_builtin_estimator():

@@ -16,6 +16,4 @@ def install():
         tf_export.ESTIMATOR_API_NAME = ESTIMATOR
     attributes = tf_export._Attributes  # the (names, constants) tuple type of this TF's tables
     tf_export.API_ATTRS.setdefault(ESTIMATOR, attributes("_estimator_api_names", "_estimator_api_constants"))
-    tf_export.API_ATTRS_V1.setdefault(
-        ESTIMATOR, attributes("_estimator_api_names_v1", "_estimator_api_constants_v1")
-    )
+    tf_export.API_ATTRS_V1.setdefault(ESTIMATOR, attributes("_estimator_api_names_v1", "_estimator_api_constants_v1"))

@@ -7,7 +7,7 @@ the attribute imports it only when a script first reads from it.
 import importlib
 import sys
 import types
-from typing import Callable
+from collections.abc import Callable
 
 _V1 = "tensorflow_estimator.python.estimator.api._v1.estimator"
 _V2 = "tensorflow_estimator.python.estimator.api._v2.estimator"
@@ -59,4 +59,4 @@ def install(prepare: Callable[[], None]) -> None:
         lazy = LazyEstimatorAPI(target, prepare)
         for module in _api_modules(path, module_names):
             if "estimator" not in vars(module):
-                setattr(module, "estimator", lazy)
+                module.estimator = lazy

@@ -93,7 +93,17 @@ def write_split(out, split, shards, images, size, num_classes, seed, progress=No
     return paths
 
 
-def generate(out, train_shards=4, validation_shards=2, images=512, validation_images=None, size=64, num_classes=10, seed=0, progress=None):
+def generate(
+    out,
+    train_shards=4,
+    validation_shards=2,
+    images=512,
+    validation_images=None,
+    size=64,
+    num_classes=10,
+    seed=0,
+    progress=None,
+):
     validation_images = validation_images if validation_images is not None else max(images // 4, validation_shards)
     train = write_split(out, "train", train_shards, images, size, num_classes, seed, progress)
     validation = write_split(out, "validation", validation_shards, validation_images, size, num_classes, seed, progress)
@@ -123,8 +133,15 @@ def main(argv=None):
         if getattr(args, name) < 1:
             build_parser().error(f"--{name.replace('_', '-')} must be at least 1")
     generate(
-        args.out, args.train_shards, args.validation_shards, args.images, args.validation_images, args.size,
-        args.classes, args.seed, progress=lambda line: print(line, file=sys.stderr, flush=True),
+        args.out,
+        args.train_shards,
+        args.validation_shards,
+        args.images,
+        args.validation_images,
+        args.size,
+        args.classes,
+        args.seed,
+        progress=lambda line: print(line, file=sys.stderr, flush=True),
     )
     print(f"wrote {args.images} train and validation images to {args.out}")
     return 0

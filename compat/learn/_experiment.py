@@ -9,7 +9,6 @@ one, on a single machine and on a cluster's master alike.
 
 import math
 import time
-from typing import Optional, Tuple
 
 from compat.errors import ExperimentError
 
@@ -77,7 +76,7 @@ class Experiment:
         return self._eval_steps
 
     # -- schedules ---------------------------------------------------------------------------
-    def train(self, delay_secs: Optional[float] = None):
+    def train(self, delay_secs: float | None = None):
         """Train to `train_steps`; in a cluster, start this task's server first and let worker i wait i * 5 s."""
         import tensorflow as tf
 
@@ -88,7 +87,9 @@ class Experiment:
         task_id = config.task_id or 0
         if delay_secs is None:
             if self._delay_workers_by_global_step:
-                hooks.append(tf.compat.v1.train.GlobalStepWaiterHook(int(_STEPS_PER_LOG_WORKER * math.log(task_id + 1))))
+                hooks.append(
+                    tf.compat.v1.train.GlobalStepWaiterHook(int(_STEPS_PER_LOG_WORKER * math.log(task_id + 1)))
+                )
                 delay_secs = 0
             else:
                 delay_secs = min(_MAX_DELAY_SECS, task_id * _DELAY_SECS_PER_WORKER)
@@ -98,7 +99,7 @@ class Experiment:
             self._train_input_fn, max_steps=self._train_steps, hooks=hooks, saving_listeners=self._saving_listeners
         )
 
-    def evaluate(self, delay_secs: Optional[float] = None, name: Optional[str] = None) -> dict:
+    def evaluate(self, delay_secs: float | None = None, name: str | None = None) -> dict:
         """Evaluate the latest checkpoint once, after `delay_secs` (default: eval_delay_secs)."""
         delay_secs = self._eval_delay_secs if delay_secs is None else delay_secs
         if delay_secs:
@@ -107,17 +108,22 @@ class Experiment:
             self._eval_input_fn, steps=self._eval_steps, hooks=self._eval_hooks, name=name or "one_pass"
         )
 
-    def train_and_evaluate(self) -> Optional[Tuple[dict, list]]:
+    def train_and_evaluate(self) -> tuple[dict, list] | None:
         """tf.estimator.train_and_evaluate: (metrics, export results) locally; a cluster task plays its role."""
         import tensorflow as tf
 
         train_spec = tf.estimator.TrainSpec(
-            self._train_input_fn, max_steps=self._train_steps, hooks=self._train_monitors,
+            self._train_input_fn,
+            max_steps=self._train_steps,
+            hooks=self._train_monitors,
             saving_listeners=self._saving_listeners,
         )
         eval_spec = tf.estimator.EvalSpec(
-            self._eval_input_fn, steps=self._eval_steps, hooks=self._eval_hooks,
-            start_delay_secs=self._eval_delay_secs, throttle_secs=self._continuous_eval_throttle_secs,
+            self._eval_input_fn,
+            steps=self._eval_steps,
+            hooks=self._eval_hooks,
+            start_delay_secs=self._eval_delay_secs,
+            throttle_secs=self._continuous_eval_throttle_secs,
         )
         return tf.estimator.train_and_evaluate(self._estimator, train_spec, eval_spec)
 
@@ -137,8 +143,12 @@ class Experiment:
         if not _is_distributed(config) or config.task_id is None:
             raise ExperimentError("run_config", "no cluster, task and master to start a server for (set TF_CONFIG)")
         return tf.distribute.Server(
-            config.cluster_spec, job_name=config.task_type, task_index=config.task_id,
-            config=config.session_config, protocol=config.protocol, start=True,
+            config.cluster_spec,
+            job_name=config.task_type,
+            task_index=config.task_id,
+            config=config.session_config,
+            protocol=config.protocol,
+            start=True,
         )
 
 

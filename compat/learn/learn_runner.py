@@ -7,13 +7,17 @@ Without `schedule`, the task type in the run config (from TF_CONFIG) picks it, a
 no cluster or master -> train_and_evaluate, worker -> train, ps -> run_std_server.
 """
 
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from compat.errors import ExperimentError
 from compat.learn._experiment import SCHEDULES, Experiment
 
-_DEFAULT_SCHEDULES = {"master": "train_and_evaluate", "chief": "train_and_evaluate", "worker": "train",
-                      "ps": "run_std_server"}
+_DEFAULT_SCHEDULES = {
+    "master": "train_and_evaluate",
+    "chief": "train_and_evaluate",
+    "worker": "train",
+    "ps": "run_std_server",
+}
 
 
 def default_schedule(config) -> str:
@@ -21,8 +25,9 @@ def default_schedule(config) -> str:
     if config is None or not config.cluster_spec or not config.cluster_spec.jobs:
         return "train_and_evaluate"
     if config.task_type not in _DEFAULT_SCHEDULES:
-        raise ExperimentError("schedule", f"task type {config.task_type!r} has no default schedule: pass one of "
-                                          f"{', '.join(SCHEDULES)}")
+        raise ExperimentError(
+            "schedule", f"task type {config.task_type!r} has no default schedule: pass one of {', '.join(SCHEDULES)}"
+        )
     return _DEFAULT_SCHEDULES[config.task_type]
 
 
@@ -36,18 +41,28 @@ def _experiment(experiment_fn, output_dir, run_config, hparams):
             raise ExperimentError("run_config", "learn_runner.run needs run_config (or the older output_dir)")
         experiment = experiment_fn(run_config, hparams)
     if not isinstance(experiment, Experiment):
-        raise ExperimentError("experiment_fn", f"must return a compat.learn.Experiment, got {type(experiment).__name__}")
+        raise ExperimentError(
+            "experiment_fn", f"must return a compat.learn.Experiment, got {type(experiment).__name__}"
+        )
     # tf.contrib checked that the Estimator runs with the config given here; a RunConfig
     # subclass overriding uid() (cifar10_estimator's) chose which fields may differ.
     if run_config is not None and hasattr(run_config, "uid") and hasattr(experiment.estimator.config, "uid"):
         if experiment.estimator.config.uid() != run_config.uid():
-            raise ExperimentError("run_config", "the Estimator in the Experiment must be built with the run_config "
-                                                "given to learn_runner.run (its uid() differs)")
+            raise ExperimentError(
+                "run_config",
+                "the Estimator in the Experiment must be built with the run_config "
+                "given to learn_runner.run (its uid() differs)",
+            )
     return experiment
 
 
-def run(experiment_fn: Callable, output_dir: Optional[str] = None, schedule: Optional[str] = None, run_config=None,
-        hparams=None):
+def run(
+    experiment_fn: Callable,
+    output_dir: str | None = None,
+    schedule: str | None = None,
+    run_config=None,
+    hparams=None,
+):
     """Build the experiment and run its `schedule` (default from the task type); return what it returns."""
     experiment = _experiment(experiment_fn, output_dir, run_config, hparams)
     schedule = schedule or default_schedule(experiment.estimator.config)

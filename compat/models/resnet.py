@@ -22,10 +22,14 @@ class _Block(tf.keras.layers.Layer):
         super().__init__(name=name)
         self.version = version
         out_filters = filters * 4 if kind == "bottleneck" else filters
-        shapes = [(1, filters, 1), (3, filters, strides), (1, out_filters, 1)] if kind == "bottleneck" else [
-            (3, filters, strides),
-            (3, filters, 1),
-        ]
+        shapes = (
+            [(1, filters, 1), (3, filters, strides), (1, out_filters, 1)]
+            if kind == "bottleneck"
+            else [
+                (3, filters, strides),
+                (3, filters, 1),
+            ]
+        )
         self.convs = [
             tf.keras.layers.Conv2D(f, k, s, padding="same", use_bias=False, name=f"conv{i + 1}")
             for i, (k, f, s) in enumerate(shapes)

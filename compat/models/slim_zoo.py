@@ -10,7 +10,8 @@ its arg_scope function, as tf-slim writes them; a net of our own goes in its own
 """
 
 import functools
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 import tensorflow as tf
 
@@ -80,9 +81,9 @@ class SlimNetLayer(tf.keras.layers.Layer):
         return build(self.model_name, images, self.num_classes, is_training=training)[0]
 
 
-
-
 def get_network_fn(model_name, num_classes, is_training=False, weight_decay=0.0):
     """research/slim's `nets_factory.get_network_fn`: images -> (logits, end_points)."""
     _net(model_name)
-    return functools.partial(build, model_name, num_classes=num_classes, is_training=is_training, weight_decay=weight_decay)
+    return functools.partial(
+        build, model_name, num_classes=num_classes, is_training=is_training, weight_decay=weight_decay
+    )

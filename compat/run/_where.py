@@ -28,12 +28,12 @@ def _package_dirs(packages):
     return tuple(dirs)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _internal_dirs():
     return _package_dirs(INTERNAL_PACKAGES)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _library_dirs():
     paths = sysconfig.get_paths()
     roots = {paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths}

@@ -9,7 +9,7 @@ here). TensorFlow-free until `build_model`: flag parsing must not pay for Tensor
 """
 
 import dataclasses
-from typing import Any, Optional
+from typing import Any
 
 from compat.training import schedule
 
@@ -21,7 +21,7 @@ class ResNetConfig:
     resnet_size: int = 50
     resnet_version: int = 2
     num_classes: int = 1001
-    data_format: Optional[str] = None
+    data_format: str | None = None
     batch_norm_decay: float = 0.997
     batch_norm_epsilon: float = 1e-5
     image_size: int = 224
@@ -38,7 +38,9 @@ class ResNetConfig:
         Every field but the derived `batches_per_epoch` is the flag of the same name.
         """
         derived = {"batches_per_epoch": schedule.steps_per_epoch(values.train_images, values.train_batch_size)}
-        named = {field.name: getattr(values, field.name) for field in dataclasses.fields(cls) if field.name not in derived}
+        named = {
+            field.name: getattr(values, field.name) for field in dataclasses.fields(cls) if field.name not in derived
+        }
         return cls(**dict(named, resnet_version=int(named["resnet_version"])), **derived)
 
     @classmethod

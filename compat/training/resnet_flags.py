@@ -6,8 +6,6 @@ Dashed spellings such as `--train-batch-size` work through compat.flags. `--num_
 `--data_dir`, `--output_dir`, `--log_dir`, `--work_dir`, `--max_step` are the platform's flags.
 """
 
-from typing import Optional
-
 import compat.flags as flags
 from compat.models.resnet_layout import SIZES
 from compat.training.resnet_config import ResNetConfig
@@ -17,7 +15,7 @@ IMAGENET_VALIDATION_IMAGES = 50000
 _DEFAULT = ResNetConfig()
 
 
-def define_resnet_flags(flag_values: Optional[flags.FlagValues] = None) -> None:
+def define_resnet_flags(flag_values: flags.FlagValues | None = None) -> None:
     """Define the program's flags in `flag_values` (default: the process's; a second call is harmless)."""
     into = {} if flag_values is None else {"flag_values": flag_values}
     flags.DEFINE_enum("variable_strategy", "CPU", ["CPU", "GPU"], "Where shared variables live across towers.", **into)

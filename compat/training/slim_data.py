@@ -5,7 +5,7 @@ imagenet` reads ImageNet's `train-*` / `validation-*` shards; any other name rea
 `<name>_<split>_*.tfrecord` with a labels.txt (`compat.data.slim_layout`). Imports TensorFlow.
 """
 
-from typing import Any, Optional
+from typing import Any
 
 import tensorflow as tf
 
@@ -31,7 +31,7 @@ def num_classes(values: Any) -> int:
     return max(labels) + 1
 
 
-def pattern(values: Any, split: Optional[str] = None) -> str:
+def pattern(values: Any, split: str | None = None) -> str:
     """The file pattern of `split` (default: `--dataset_split_name`)."""
     split = split or values.dataset_split_name
     if values.dataset_name != "imagenet":
@@ -41,7 +41,7 @@ def pattern(values: Any, split: Optional[str] = None) -> str:
     return f"{split}-*-of-*"
 
 
-def files(values: Any, split: Optional[str] = None) -> list:
+def files(values: Any, split: str | None = None) -> list:
     """The split's files; DataError when the folder or the files are missing or unreadable."""
     split = split or values.dataset_split_name
     return imagenet.shard_files(values.dataset_dir, split == "train", pattern(values, split))

@@ -6,8 +6,6 @@ What a 0 or None default resolves to (the dataset's classes and size) is
 `compat.training.slim_data`'s; the optimizers and decays are `compat.training.slim_optimization`'s.
 """
 
-from typing import Optional
-
 import compat.flags as flags
 from compat.training.slim_optimization import DECAYS
 from compat.training.slim_optimization import OPTIMIZERS as _OPTIMIZER_ROWS
@@ -19,7 +17,7 @@ DECAY_TYPES = tuple(DECAYS)
 PREPROCESSINGS = ("inception", "vgg", "lenet")
 
 
-def define_slim_flags(flag_values: Optional[flags.FlagValues] = None) -> None:
+def define_slim_flags(flag_values: flags.FlagValues | None = None) -> None:
     """Define slim's flags in `flag_values` (default: the process's; a second call is harmless)."""
     into = {} if flag_values is None else {"flag_values": flag_values}
     # Deployment.

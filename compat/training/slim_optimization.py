@@ -12,7 +12,7 @@ Adding an optimizer is one row here (its flags go to `slim_flags`).
 """
 
 import dataclasses
-from typing import Any, Optional
+from typing import Any
 
 V1, KERAS = "v1", "keras"
 
@@ -102,7 +102,7 @@ def optimizer(options: Any) -> Optimizer:
     return OPTIMIZERS[options.optimizer]
 
 
-def decay(options: Any) -> Optional[Decay]:
+def decay(options: Any) -> Decay | None:
     """The row of `options.learning_rate_decay_type` (None: fixed); ValueError for an unknown name."""
     if options.learning_rate_decay_type not in DECAYS:
         raise ValueError(

@@ -33,5 +33,7 @@ def migrate(*args, cwd):
 
 def tf_upgrade_v2(src, out, cwd):
     main = "tensorflow.tools.compatibility.tf_upgrade_v2_main"
-    return run([sys.executable, "-m", main, "--intree", str(src), "--outtree", str(out), "--reportfile",
-                str(out) + ".txt"], cwd)
+    return run(
+        [sys.executable, "-m", main, "--intree", str(src), "--outtree", str(out), "--reportfile", str(out) + ".txt"],
+        cwd,
+    )

@@ -1,4 +1,4 @@
-"""Run the real `python -m codemods` (uai-migrate) in subprocesses, with a private result cache."""
+"""uai-migrate in tests: the real `python -m codemods` in subprocesses (`migrate`) or its CLI in-process (`cli`), each with a private result cache."""
 
 import json
 import subprocess
@@ -25,5 +25,27 @@ def migrate(tmp_path):
         if check_json:
             result.json = json.loads(result.stdout)
         return result
+
+    return run
+
+
+@pytest.fixture
+def cli(tmp_path, capsys, monkeypatch):
+    """Run `uai-migrate ARGS` in this process (-j1: the real code path without a Python start-up per case);
+    return (exit code, stdout, stderr)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "_cache"))
+
+    def run(*args, cwd=None):
+        from codemods.cli import main
+
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        try:
+            code = main(["-j1", *map(str, args)])
+        except SystemExit as exit_:
+            code = exit_.code
+        out, err = capsys.readouterr()
+        assert "Traceback" not in err, err
+        return code, out, err
 
     return run

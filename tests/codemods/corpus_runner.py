@@ -25,8 +25,21 @@ def copy_corpus(dest):
 
 def generate_data(dest):
     """A few ImageNet-format TFRecords (32x32), in a subprocess so the caller need not import TensorFlow."""
-    command = [sys.executable, "-m", "compat.data.synth", "--out", dest, "--train-shards", "1",
-               "--validation-shards", "1", "--images", "16", "--size", "32"]
+    command = [
+        sys.executable,
+        "-m",
+        "compat.data.synth",
+        "--out",
+        dest,
+        "--train-shards",
+        "1",
+        "--validation-shards",
+        "1",
+        "--images",
+        "16",
+        "--size",
+        "32",
+    ]
     subprocess.run(command, env=environment(), check=True, capture_output=True, timeout=120)
     return dest
 
@@ -65,8 +78,12 @@ def run_one(folder, name, entry, data, out, timeout=300):
     args = [a.format(data=data, out=os.path.join(out, name.replace("/", "_"))) for a in entry.get("args", [])]
     try:
         result = subprocess.run(
-            [sys.executable, _script(folder, name), *args], cwd=folder, env=environment(entry.get("env")),
-            capture_output=True, text=True, timeout=timeout,
+            [sys.executable, _script(folder, name), *args],
+            cwd=folder,
+            env=environment(entry.get("env")),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
         )
     except subprocess.TimeoutExpired as err:
         return False, subprocess.CompletedProcess(err.cmd, -9, "", f"timed out after {timeout} s")

@@ -11,7 +11,8 @@ from typing import ClassVar
 import libcst as cst
 from libcst.codemod import CodemodContext, CodemodTest
 
-from codemods._apply import Applied, apply_rules, claims_of as _claims_of
+from codemods._apply import Applied, apply_rules
+from codemods._apply import claims_of as _claims_of
 from codemods._rule import Rule
 
 

@@ -5,11 +5,7 @@ import os
 import socket
 import stat
 
-TF1 = (
-    "import tensorflow as tf\n"
-    "tf.app.flags.DEFINE_integer('steps', 3, 'training steps')\n"
-    "FLAGS = tf.app.flags.FLAGS\n"
-)
+TF1 = "import tensorflow as tf\ntf.app.flags.DEFINE_integer('steps', 3, 'training steps')\nFLAGS = tf.app.flags.FLAGS\n"
 TF1_MIGRATED = (
     "import tensorflow as tf\n"
     "import compat.flags as flags\n"
@@ -90,7 +86,9 @@ def test_json_report_file_and_json_stdout_agree(tmp_path, migrate):
     assert result.json["summary"]["error"] == 1 and result.json["exit_code"] == 1
     # one line per file (grep-able, and written by json's C encoder)
     lines = [line for line in result.stdout.splitlines() if line.lstrip().startswith('{"path"')]
-    assert sorted(json.loads(line.strip().rstrip(","))["path"] for line in lines) == sorted(files[n]["path"] for n in files)
+    assert sorted(json.loads(line.strip().rstrip(","))["path"] for line in lines) == sorted(
+        files[n]["path"] for n in files
+    )
 
 
 def test_select_and_ignore_by_rule_id(tmp_path, migrate):
@@ -131,7 +129,9 @@ def test_notebook_cells_migrated_with_magics_kept(tmp_path, migrate):
         ["print 'python 2 cell'\n"],
     ]
     notebook = {
-        "cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": c} for c in cells]
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": c} for c in cells
+        ]
         + [{"cell_type": "markdown", "metadata": {}, "source": ["tf.app.flags in prose\n"]}],
         "metadata": {},
         "nbformat": 4,
@@ -146,8 +146,13 @@ def test_notebook_cells_migrated_with_magics_kept(tmp_path, migrate):
     sources = [c["source"] for c in new["cells"]]
     assert sources[0] == cells[0]
     # The import goes into the cell that needs it, so running cells out of order still works.
-    assert sources[1] == ["import compat.flags as flags\n", "\n", "flags.DEFINE_integer('steps', 3, '')\n",
-                          "files = !ls\n", "FLAGS = flags.FLAGS"]
+    assert sources[1] == [
+        "import compat.flags as flags\n",
+        "\n",
+        "flags.DEFINE_integer('steps', 3, '')\n",
+        "files = !ls\n",
+        "FLAGS = flags.FLAGS",
+    ]
     assert sources[2:] == [cells[2], cells[3], ["tf.app.flags in prose\n"]]
     assert path.read_text().startswith('{\n "cells"')  # the original indent
 
@@ -166,9 +171,16 @@ def test_the_pre_commit_hook_runs_uai_migrate_check_on_the_files_it_selects(tmp_
     program, *args = hook["entry"].split()
     with open(os.path.join(REPO, "pyproject.toml"), "rb") as handle:
         assert tomllib.load(handle)["project"]["scripts"][program] == "codemods.cli:main"
-    tree = _tree(tmp_path / "repo", {"train.py": TF1, "done.py": TF1_MIGRATED, "docs/notes.md": TF1,
-                                     "requirements-gpu.txt": "tensorflow-gpu==1.15.0\n",
-                                     "docker/train.Dockerfile": "FROM tensorflow/tensorflow:2.21.0\n"})
+    tree = _tree(
+        tmp_path / "repo",
+        {
+            "train.py": TF1,
+            "done.py": TF1_MIGRATED,
+            "docs/notes.md": TF1,
+            "requirements-gpu.txt": "tensorflow-gpu==1.15.0\n",
+            "docker/train.Dockerfile": "FROM tensorflow/tensorflow:2.21.0\n",
+        },
+    )
     monkeypatch.chdir(tree)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "_cache"))
     # as pre-commit does: the staged files its `files` pattern matches, relative to the repository

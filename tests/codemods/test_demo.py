@@ -26,7 +26,13 @@ def data(tmp_path_factory):
 
 def _commands(folder, data, tmp_path, scripts):
     return {
-        name: [sys.executable, str(folder / name), f"--data_dir={data}", f"--output_dir={tmp_path / name}.out", *FLAGS[name]]
+        name: [
+            sys.executable,
+            str(folder / name),
+            f"--data_dir={data}",
+            f"--output_dir={tmp_path / name}.out",
+            *FLAGS[name],
+        ]
         for name in scripts
     }
 
@@ -39,7 +45,7 @@ def test_demo_migrates_and_trains_the_resnet_printing_the_loss(tmp_path):
     assert "3 files scanned, 3 migrated into the output tree" in out
     report = out.split("[2/4]")[1].split("[3/4]")[0]
     # the table per rule, not a line per change (-q), and one file's diff
-    table = report[report.index("rule "):report.index("3 files scanned")].splitlines()
+    table = report[report.index("rule ") : report.index("3 files scanned")].splitlines()
     assert {"tf-estimator", "contrib-slim", "tf-device"} <= {row.split()[0] for row in table[1:]}
     assert "info tf1-api" not in report
     assert report.count("\n--- ") == 1 and "+import compat.flags as flags" in report
@@ -60,7 +66,12 @@ def test_samples_run_after_uai_migrate_and_fail_after_tf_upgrade_v2(tmp_path, da
     assert upgraded.returncode == 0, upgraded.stderr
     # the ResNet sample trains in the demo test; here the other two of ours, and all three of theirs
     commands = {
-        **{("ours", k): v for k, v in _commands(ours, data, tmp_path / "o", ["train_slim_classifier.py", "session_classifier.py"]).items()},
+        **{
+            ("ours", k): v
+            for k, v in _commands(
+                ours, data, tmp_path / "o", ["train_slim_classifier.py", "session_classifier.py"]
+            ).items()
+        },
         **{("theirs", k): v for k, v in _commands(theirs, data, tmp_path / "t", FLAGS).items()},
     }
     results = _runs.run_all(commands, tmp_path)

@@ -3,7 +3,8 @@
 import pathlib
 
 import libcst as cst
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import RemoveImportsVisitor
 
@@ -73,33 +74,37 @@ def test_the_corpus_migrated_with_libcsts_removal_is_the_same():
         assert codes[0] == codes[1], path
 
 
-_IMPORT = st.sampled_from(["import a as n", "from m import n", "import n", "from m import k as n, j", "import a.b as n"])
-_USE = st.sampled_from([
-    "print(n)",
-    "x = n.attr",
-    "def f():\n    return n\n",
-    "def f(n):\n    return n\n",
-    "def f():\n    n = 1\n    return n\n",
-    "def f():\n    global n\n    n = 2\n",
-    "class C:\n    n = 1\n    y = n\n",
-    "n = 3",
-    "del n",
-    "__all__ = ['n']",
-    "def f(x: 'n') -> 'n.T':\n    pass\n",
-    "v: 'n' = 1",
-    "T = TypeVar('T', bound='n')",
-    "s = 'n is a string'",
-    "def f():\n    import n\n    return n\n",
-    "def f():\n    from m import n\n",
-    "[n for n in range(3)]",
-    "j.n",
-    "f(n=1)",
-    "g = lambda: n",
-    "def g(x=n):\n    pass\n",
-    "if c:\n    import a as n\n",
-    "try:\n    import n\nexcept ImportError:\n    n = None\n",
-    "class D(n.Base):\n    pass\n",
-])
+_IMPORT = st.sampled_from(
+    ["import a as n", "from m import n", "import n", "from m import k as n, j", "import a.b as n"]
+)
+_USE = st.sampled_from(
+    [
+        "print(n)",
+        "x = n.attr",
+        "def f():\n    return n\n",
+        "def f(n):\n    return n\n",
+        "def f():\n    n = 1\n    return n\n",
+        "def f():\n    global n\n    n = 2\n",
+        "class C:\n    n = 1\n    y = n\n",
+        "n = 3",
+        "del n",
+        "__all__ = ['n']",
+        "def f(x: 'n') -> 'n.T':\n    pass\n",
+        "v: 'n' = 1",
+        "T = TypeVar('T', bound='n')",
+        "s = 'n is a string'",
+        "def f():\n    import n\n    return n\n",
+        "def f():\n    from m import n\n",
+        "[n for n in range(3)]",
+        "j.n",
+        "f(n=1)",
+        "g = lambda: n",
+        "def g(x=n):\n    pass\n",
+        "if c:\n    import a as n\n",
+        "try:\n    import n\nexcept ImportError:\n    n = None\n",
+        "class D(n.Base):\n    pass\n",
+    ]
+)
 
 
 @settings(max_examples=100, deadline=None)

@@ -16,10 +16,23 @@ PROPOSED = {
     "py2-port": frozenset({"xrange", "iteritems", "itervalues", "iterkeys", "urllib", *py2.MODULES}),
     "tf-config": frozenset({"TF_CONFIG"}),
     "tf-dimension-value": frozenset({"value"}),
-    **{rule_id: frozenset() for rule_id in (
-        "tf-flags", "uai-sdk", "contrib-slim", "contrib-equivalents", "tf-private", "tf-estimator", "tf-device",
-        "tf-layers", "tf1-api", "graph-mode", "contrib-removed", "tf-upgrade",
-    )},
+    **{
+        rule_id: frozenset()
+        for rule_id in (
+            "tf-flags",
+            "uai-sdk",
+            "contrib-slim",
+            "contrib-equivalents",
+            "tf-private",
+            "tf-estimator",
+            "tf-device",
+            "tf-layers",
+            "tf1-api",
+            "graph-mode",
+            "contrib-removed",
+            "tf-upgrade",
+        )
+    },
 }
 WORDED = tuple(
     type(rule.__name__, (rule,), {"WORDS": PROPOSED.get(rule.ID)}) if rule.WORDS is None else rule for rule in RULES
@@ -42,7 +55,7 @@ def test_the_corpus_migrates_the_same_with_its_quiet_statements_skipped():
         assert _migrate(text, WORDED) == _migrate(text, RULES), path
 
 
-SOURCE = '''import os
+SOURCE = """import os
 import tensorflow as tf
 
 x = os.path.join("a", "b")  # nothing of ours
@@ -60,12 +73,20 @@ def g(v):  # only this comment mentions TF_CONFIG, a rule's word
 
 def h(v):
     return v
-'''
+"""
 
 
 def test_a_statement_is_quiet_when_its_source_has_no_watched_name_and_no_rule_word():
     statements = ast.parse(SOURCE).body
-    assert [type(s).__name__ for s in statements] == ["Import", "Import", "Assign", "Assign", "FunctionDef", "FunctionDef", "FunctionDef"]
+    assert [type(s).__name__ for s in statements] == [
+        "Import",
+        "Import",
+        "Assign",
+        "Assign",
+        "FunctionDef",
+        "FunctionDef",
+        "FunctionDef",
+    ]
     assert _quiet(SOURCE, WORDED) == {0, 2, 6}  # `import os`, the os.path line, h
     unworded = type("Unworded", (RULES[0],), {"WORDS": None})
     assert _quiet(SOURCE, (*WORDED, unworded)) == frozenset()  # a rule without WORDS sees every statement

@@ -11,7 +11,6 @@ from codemods._report import Outcome
 from codemods.files import dockerfile, requirements
 from tests.codemods.test_cli import PY2, TF1, TF1_MIGRATED, _tree
 from tests.conftest import REPO
-from tests.codemods.test_safety_inputs import cli  # noqa: F401 - the in-process CLI fixture
 
 CASES = {
     "gpu py3": ("FROM tensorflow/tensorflow:1.15.5-gpu-py3\n", "FROM tensorflow/tensorflow:2.21.0-gpu\n"),
@@ -22,7 +21,7 @@ CASES = {
     "2.0": ("FROM tensorflow/tensorflow:2.0.0\n", "FROM tensorflow/tensorflow:2.21.0\n"),
     "pip pins in RUN, quoted where the shell would glob": (
         "FROM python:3.11-slim\nRUN pip install --no-cache-dir tensorflow-gpu==1.15.0 \\\n    'tf_slim==1.0' numpy\n",
-        "FROM python:3.11-slim\nRUN pip install --no-cache-dir \"tensorflow[and-cuda]==2.21.0\" \\\n"
+        'FROM python:3.11-slim\nRUN pip install --no-cache-dir "tensorflow[and-cuda]==2.21.0" \\\n'
         "    'tf-slim==1.1.0' numpy\n",
     ),
 }
@@ -82,8 +81,15 @@ def test_the_runner_reads_back_dockerfiles_with_the_same_parser():
 def test_the_cli_finds_migrates_and_selects_dockerfiles_and_requirements_by_name(tmp_path, cli):
     image, pins = "FROM tensorflow/tensorflow:1.15.0\n", "tensorflow==1.15.0\n"
     names = ("Dockerfile", "Dockerfile.train", "gpu.Dockerfile", "requirements-dev.txt", "env/requirements.txt")
-    tree = _tree(tmp_path / "src", {**{n: pins if "requirements" in n else image for n in names},
-                                    "notes.txt": pins, "train.py": TF1, "old.py": PY2})
+    tree = _tree(
+        tmp_path / "src",
+        {
+            **{n: pins if "requirements" in n else image for n in names},
+            "notes.txt": pins,
+            "train.py": TF1,
+            "old.py": PY2,
+        },
+    )
     code, out, _ = cli("--select", "requirements-pins", "--write", tree)
     assert code == 1, out  # the no-deps step is reported
     assert "old.py" not in out  # no code rule selected: the Python 2 file is not even parsed
@@ -104,8 +110,11 @@ def test_the_project_s_own_images_are_left_as_they_are():
         assert dockerfile.migrate_text(text) == (text, [])
 
 
-@given(minor=st.integers(0, 15), patch=st.integers(0, 5),
-       flavours=st.lists(st.sampled_from(["gpu", "py3", "jupyter"]), unique=True))
+@given(
+    minor=st.integers(0, 15),
+    patch=st.integers(0, 5),
+    flavours=st.lists(st.sampled_from(["gpu", "py3", "jupyter"]), unique=True),
+)
 def test_every_official_tf1_tag_moves_to_the_runtime_keeping_gpu_and_jupyter(minor, patch, flavours):
     text = f"FROM tensorflow/tensorflow:{'-'.join([f'1.{minor}.{patch}', *flavours])}\n"
     new, entries = dockerfile.migrate_text(text)
@@ -114,11 +123,38 @@ def test_every_official_tf1_tag_moves_to_the_runtime_keeping_gpu_and_jupyter(min
     assert dockerfile.migrate_text(new) == (new, [])  # idempotent
 
 
-_PIECES = st.sampled_from([
-    "FROM ", "RUN ", "pip install ", "tensorflow==1.15 ", "tensorflow/tensorflow:1.15.0-gpu-py3", "\\\n", "\n", " ",
-    "# ", " AS b", "--platform=x ", "'", '"', "[", "@sha256:0", ":", "tf-slim<1", "\r", "\t", "ARG ", "${X}",
-    "--hash=x", "-r ", ";", "\x00", "\u00e9", "ENTRYPOINT [", "ONBUILD RUN ",
-])
+_PIECES = st.sampled_from(
+    [
+        "FROM ",
+        "RUN ",
+        "pip install ",
+        "tensorflow==1.15 ",
+        "tensorflow/tensorflow:1.15.0-gpu-py3",
+        "\\\n",
+        "\n",
+        " ",
+        "# ",
+        " AS b",
+        "--platform=x ",
+        "'",
+        '"',
+        "[",
+        "@sha256:0",
+        ":",
+        "tf-slim<1",
+        "\r",
+        "\t",
+        "ARG ",
+        "${X}",
+        "--hash=x",
+        "-r ",
+        ";",
+        "\x00",
+        "\u00e9",
+        "ENTRYPOINT [",
+        "ONBUILD RUN ",
+    ]
+)
 
 
 @given(st.lists(_PIECES, max_size=30).map("".join))

@@ -13,8 +13,10 @@ from tests.conftest import REPO
 CASES = {
     "tensorflow pin": ("tensorflow==1.15.0\n", "tensorflow==2.21.0\n"),
     "gpu, comment kept": ("tensorflow-gpu==1.14.0  # GPU nodes\n", "tensorflow[and-cuda]==2.21.0  # GPU nodes\n"),
-    "range and marker": ('tensorflow-cpu>=1.13,<2.1; sys_platform == "linux"\n',
-                         'tensorflow-cpu==2.21.0; sys_platform == "linux"\n'),
+    "range and marker": (
+        'tensorflow-cpu>=1.13,<2.1; sys_platform == "linux"\n',
+        'tensorflow-cpu==2.21.0; sys_platform == "linux"\n',
+    ),
     "2.0": ("tensorflow==2.0.1\n", "tensorflow==2.21.0\n"),
     "tf-slim": ("numpy==1.16.4\ntf_slim==1.0\n", "numpy==1.16.4\ntf-slim==1.1.0\n"),
     "no final newline": ("tensorflow~=1.15.0", "tensorflow==2.21.0"),
@@ -87,8 +89,13 @@ def test_the_runner_reads_back_requirements_with_the_same_parser():
     assert not _runner._parses("requirements", b"tensorflow[gpu==1.0\n")
 
 
-@given(name=st.sampled_from(_common.TENSORFLOW), minor=st.integers(0, 15), patch=st.integers(0, 5),
-       op=st.sampled_from(["==", "~=", "<=", "==", "<"]), comment=st.sampled_from(["", "  # pinned"]))
+@given(
+    name=st.sampled_from(_common.TENSORFLOW),
+    minor=st.integers(0, 15),
+    patch=st.integers(0, 5),
+    op=st.sampled_from(["==", "~=", "<=", "==", "<"]),
+    comment=st.sampled_from(["", "  # pinned"]),
+)
 def test_every_tf1_pin_moves_once_and_the_result_stays(name, minor, patch, op, comment):
     if op == "<" and (minor, patch) == (0, 0):
         op = "=="  # <1.0.0 admits no TensorFlow release

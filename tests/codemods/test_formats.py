@@ -8,7 +8,6 @@ import jsonschema
 import pytest
 
 from tests.codemods.test_cli import CONTRIB, TF1, _tree
-from tests.codemods.test_safety_inputs import cli  # noqa: F401 - the in-process CLI fixture
 
 # GitHub's workflow command syntax: ::LEVEL key=value,...::message (no raw line breaks).
 GITHUB = re.compile(r"^::(notice|warning|error) file=[^,:]+(,title=[^,:]+)?(,line=\d+,col=\d+)?::[^\r\n]*$")
@@ -16,8 +15,7 @@ GITHUB = re.compile(r"^::(notice|warning|error) file=[^,:]+(,title=[^,:]+)?(,lin
 
 @pytest.fixture
 def tree(tmp_path):
-    return _tree(tmp_path / "src", {"train.py": TF1, "contrib.py": CONTRIB,
-                                    "requirements.txt": "tensorflow==1.15.0\n"})
+    return _tree(tmp_path / "src", {"train.py": TF1, "contrib.py": CONTRIB, "requirements.txt": "tensorflow==1.15.0\n"})
 
 
 def _json(cli, tree):
@@ -71,7 +69,7 @@ def test_text_ends_with_a_table_per_rule_and_quiet_keeps_only_it(cli, tree):
     code, out, _ = cli(tree)
     code_q, quiet, _ = cli("-q", tree)
     assert code == code_q == 1
-    table = out[out.index("rule "):]
+    table = out[out.index("rule ") :]
     assert quiet == table  # -q: no diff, no per-line entries
     rows = {line.split()[0]: line.split()[1:] for line in table.splitlines()[1:-1]}
     for rule in {e["rule"] for e in entries}:

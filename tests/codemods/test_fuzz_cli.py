@@ -18,8 +18,14 @@ from codemods._engine import Options, migrate
 from tests.codemods.test_cli import PLAIN, PY2, TF1
 from tests.codemods.test_safety_inputs import snapshot
 
-NOTEBOOK = json.dumps({"cells": [{"cell_type": "code", "source": ["import tensorflow as tf\n", "%time x = 1\n",
-                                                                   "s = tf.Session()\n"]}], "nbformat": 4})
+NOTEBOOK = json.dumps(
+    {
+        "cells": [
+            {"cell_type": "code", "source": ["import tensorflow as tf\n", "%time x = 1\n", "s = tf.Session()\n"]}
+        ],
+        "nbformat": 4,
+    }
+)
 CONTENTS = {
     "tf1": TF1.encode(),
     "plain": PLAIN.encode(),
@@ -39,11 +45,26 @@ CONTENTS = {
 NAMES = st.sampled_from(["a.py", "b.py", "train.py", "nb.ipynb", "notes.txt", "x y.py", "caf\udce9.py", "tool.pyw"])
 FOLDERS = st.sampled_from(["", "pkg", "pkg/sub", "env", "lib/site-packages", "venv", ".git"])
 FILES = st.lists(st.tuples(FOLDERS, NAMES, st.sampled_from(sorted(CONTENTS))), min_size=1, max_size=7)
-LINKS = st.lists(st.tuples(st.sampled_from(["l.py", "pkg/l.py", "ldir"]),
-                           st.sampled_from(["in-tree-file", "in-tree-dir", "outside", "broken"])), max_size=2)
+LINKS = st.lists(
+    st.tuples(
+        st.sampled_from(["l.py", "pkg/l.py", "ldir"]),
+        st.sampled_from(["in-tree-file", "in-tree-dir", "outside", "broken"]),
+    ),
+    max_size=2,
+)
 MODES = st.sampled_from([[], ["--write"], ["--check"], ["--out", "{out}"], ["--write", "--report", "{report}"]])
-EXTRA = st.lists(st.sampled_from([["--format", "json"], ["--level", "native"], ["--no-cache"],
-                                  ["--select", "tf-flags"], ["--ignore", "py2-port"]]), max_size=2)
+EXTRA = st.lists(
+    st.sampled_from(
+        [
+            ["--format", "json"],
+            ["--level", "native"],
+            ["--no-cache"],
+            ["--select", "tf-flags"],
+            ["--ignore", "py2-port"],
+        ]
+    ),
+    max_size=2,
+)
 
 
 def _build(root, files, links, outside):
@@ -111,9 +132,11 @@ def test_every_run_keeps_the_contract(capsys, files, links, mode, extra):
         if "--write" not in args:
             assert not changed
             return
-        options = Options(select=tuple(a for i, a in enumerate(args) if i and args[i - 1] == "--select"),
-                          ignore=tuple(a for i, a in enumerate(args) if i and args[i - 1] == "--ignore"),
-                          level="native" if "native" in args else "safe")
+        options = Options(
+            select=tuple(a for i, a in enumerate(args) if i and args[i - 1] == "--select"),
+            ignore=tuple(a for i, a in enumerate(args) if i and args[i - 1] == "--ignore"),
+            level="native" if "native" in args else "safe",
+        )
         for rel in changed:
             kind = _kind(rel)
             assert after[rel] == migrate(kind, before[rel], options).new, rel

@@ -47,7 +47,7 @@ def test_entry_positions_match_libcst_positions_on_the_whole_module():
     assert len(entries) == 5 and (entries[0].line, entries[0].col) == (6, 5)
 
 
-TRICKY = '''import tensorflow as tf
+TRICKY = """import tensorflow as tf
 x = tf.placeholder(tf.float32); y = tf.placeholder(tf.int32)
 label = "é"; z = tf.to_float(y)  # non-ASCII before a reported name: bytes vs characters
 msg = f"{tf.placeholder}"
@@ -61,7 +61,7 @@ def body():
     d = tf.nn.dropout(a, keep_prob=0.5) + tf.nn.dropout(b, keep_prob=0.5)
     with tf.Session() as session:
         return session.run([a, b, c, d])
-'''
+"""
 
 
 def test_repeated_names_parentheses_fstrings_non_ascii_and_continuation_lines():
@@ -77,7 +77,9 @@ def test_every_corpus_file_and_most_statements_positioned_from_the_ast(monkeypat
 
     statements = []
     real = _positions._from_libcst
-    monkeypatch.setattr(_positions, "_from_libcst", lambda items, stmt, line: statements.append(stmt) or real(items, stmt, line))
+    monkeypatch.setattr(
+        _positions, "_from_libcst", lambda items, stmt, line: statements.append(stmt) or real(items, stmt, line)
+    )
     checked = 0
     for root, _, files in os.walk(CORPUS):
         for name in sorted(f for f in files if f.endswith(".py")):

@@ -40,8 +40,17 @@ def statements(draw, depth=0):
     if depth < 2 and draw(st.booleans()):
         indent = draw(st.sampled_from(["    ", "\t", "  "]))
         body = draw(st.lists(statements(depth + 1), min_size=1, max_size=3))
-        head = draw(st.sampled_from([f"def {name}({other}):", f"class {name.upper()}:", f"for {name} in {other}:",
-                                     f"if {name}:", f"with {other} as {name}:"]))
+        head = draw(
+            st.sampled_from(
+                [
+                    f"def {name}({other}):",
+                    f"class {name.upper()}:",
+                    f"for {name} in {other}:",
+                    f"if {name}:",
+                    f"with {other} as {name}:",
+                ]
+            )
+        )
         inner = "".join(indent + part for stmt in ["pass\n", *body] for part in stmt.splitlines(keepends=True))
         return f"{head}\n{inner}"
     return line + draw(st.sampled_from(["", "  ", "\t"])) + "\n"
@@ -108,7 +117,7 @@ def test_migrating_a_migrated_file_changes_nothing(path):
         data = handle.read()
     once = migrate(kind, data, Options()).new or data
     again = migrate(kind, once, Options())
-    assert again.new is None, ([e.message for e in again.entries if e.severity == "info"][:20])
+    assert again.new is None, [e.message for e in again.entries if e.severity == "info"][:20]
 
 
 def _tf1_names():
@@ -119,8 +128,17 @@ def _tf1_names():
     private = sorted(f"{module}.{name}" for module, names in api["private"].items() for name in names)
     # with the names of tf_upgrade_v2's tables, the contrib homes and the 0.x names, whose targets other
     # rules may read again
-    public = sorted({*api["moved"], *api["v1_only"], *api["differs"], *upgrade["renames"], *upgrade["contrib"],
-                     *upgrade["renames"].values(), *tables.pre_1_0()})
+    public = sorted(
+        {
+            *api["moved"],
+            *api["v1_only"],
+            *api["differs"],
+            *upgrade["renames"],
+            *upgrade["contrib"],
+            *upgrade["renames"].values(),
+            *tables.pre_1_0(),
+        }
+    )
     return private, public
 
 
@@ -142,8 +160,12 @@ def tf1_sources(draw):
             use = f"tf.{draw(st.sampled_from(TF_PATHS))}"
         lines.append(f"y = {use}{draw(CALLS)}")
     if draw(st.booleans()):
-        lines = [*lines[:1], "def main(_):", *("    " + line for line in lines[1:] if not line.startswith("from")),
-                 *(line for line in lines[1:] if line.startswith("from"))]
+        lines = [
+            *lines[:1],
+            "def main(_):",
+            *("    " + line for line in lines[1:] if not line.startswith("from")),
+            *(line for line in lines[1:] if line.startswith("from")),
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -160,7 +182,9 @@ def test_a_tf_name_re_bound_to_something_else_gets_no_tensorflow_renames_after_i
     source = f"import tensorflow as tf\nx = tf.log(2.0)\n{rebinding}\ny = tf.log(2.0)\n"
     outcome = migrate_python(source.encode(), Options())
     new = outcome.new.decode()
-    assert new.startswith("import tensorflow as tf\nx = tf.math.log(2.0)\n") and new.endswith("\ny = tf.log(2.0)\n"), new
+    assert new.startswith("import tensorflow as tf\nx = tf.math.log(2.0)\n") and new.endswith("\ny = tf.log(2.0)\n"), (
+        new
+    )
     [warning] = [e for e in outcome.entries if e.severity == "warning"]
     assert warning.line == 3 and "re-bound" in warning.message
 
@@ -172,7 +196,9 @@ def test_a_tf_name_only_read_or_bound_inside_a_function_keeps_its_renames():
 
 
 def test_from_tensorflow_import_star_is_converted_not_silent():
-    source = "from tensorflow import *\nx = placeholder(float32, [None])\nwith Session() as s:\n    s.run(x, {x: [1.0]})\n"
+    source = (
+        "from tensorflow import *\nx = placeholder(float32, [None])\nwith Session() as s:\n    s.run(x, {x: [1.0]})\n"
+    )
     outcome = migrate_python(source.encode(), Options())
     assert outcome.new is not None, outcome.entries
     new = outcome.new.decode()

@@ -54,9 +54,15 @@ def test_references_are_imports_and_maximal_chains_on_tf_names():
         tf.GraphKeys.LAYER_VARIABLES = "layer_variables"
         y = v1.get_variable("w").op.name
         """)
-    assert refs == [("tensorflow", 2), ("tensorflow.contrib.slim", 3), ("tensorflow.compat.v1", 4),
-                    ("tensorflow.contrib.slim.conv2d", 5), ("tensorflow.nn.relu", 5),
-                    ("tensorflow.GraphKeys", 6), ("tensorflow.compat.v1.get_variable", 7)]
+    assert refs == [
+        ("tensorflow", 2),
+        ("tensorflow.contrib.slim", 3),
+        ("tensorflow.compat.v1", 4),
+        ("tensorflow.contrib.slim.conv2d", 5),
+        ("tensorflow.nn.relu", 5),
+        ("tensorflow.GraphKeys", 6),
+        ("tensorflow.compat.v1.get_variable", 7),
+    ]
     assert (fallbacks, assigned) == ([], ["tensorflow.GraphKeys.LAYER_VARIABLES"])
 
 
@@ -89,8 +95,12 @@ def test_version_test_fallbacks_are_counted_apart():
         except ValueError:
             slim = tf.compat.v1
         """)
-    assert [path for path, _ in refs] == ["tensorflow", "tensorflow.summary.merge", "tensorflow.contrib.slim",
-                                          "tensorflow.compat.v1"]
+    assert [path for path, _ in refs] == [
+        "tensorflow",
+        "tensorflow.summary.merge",
+        "tensorflow.contrib.slim",
+        "tensorflow.compat.v1",
+    ]
     assert fallbacks == [("tensorflow.merge_summary", 6)]
 
 
@@ -122,7 +132,11 @@ def test_each_module_imports_as_in_a_fresh_process(tmp_path):
     names = [f"pkg.{name}" for name in modules]
     results = realworld.import_modules(str(tmp_path), "pkg", names, realworld.Settings(jobs=2, timeout=300))
     assert {name: result["status"] for name, result in results.items()} == {
-        "pkg.compat_first": "ok", "pkg.plain": "ok", "pkg.broken": "failed", "pkg.needs_dependency": "missing"}
+        "pkg.compat_first": "ok",
+        "pkg.plain": "ok",
+        "pkg.broken": "failed",
+        "pkg.needs_dependency": "missing",
+    }
     assert (results["pkg.broken"]["file"], results["pkg.broken"]["line"]) == (os.path.join("pkg", "broken.py"), 3)
     assert results["pkg.needs_dependency"]["missing"] == "gym_is_not_installed_here"
 
@@ -131,8 +145,16 @@ def test_each_module_imports_as_in_a_fresh_process(tmp_path):
 def tflearn(tmp_path_factory):
     """The benchmark's numbers for tflearn (the uai-migrate copy only)."""
     out = tmp_path_factory.mktemp("realworld") / "tflearn.json"
-    command = [sys.executable, os.path.join(REPO, "bench", "realworld.py"), "--projects", "tflearn",
-               "--variants", "uai-migrate", "--json", str(out)]
+    command = [
+        sys.executable,
+        os.path.join(REPO, "bench", "realworld.py"),
+        "--projects",
+        "tflearn",
+        "--variants",
+        "uai-migrate",
+        "--json",
+        str(out),
+    ]
     result = subprocess.run(command, cwd=REPO, env=python_env(), capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr[-3000:]
     with open(out) as handle:

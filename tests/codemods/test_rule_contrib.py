@@ -48,8 +48,12 @@ def test_a_partly_converted_module_is_reported_at_its_unconverted_uses_and_at_th
         "emb = layers.embed_sequence(ids, 10, 4)\n"  # tf-slim has not
     )
     assert _entries(source) == [
-        ("contrib-removed", "error", 1,
-         "tensorflow.contrib.layers stays imported for its unconverted uses, and is no module on TF 2.21"),
+        (
+            "contrib-removed",
+            "error",
+            1,
+            "tensorflow.contrib.layers stays imported for its unconverted uses, and is no module on TF 2.21",
+        ),
         ("contrib-removed", "error", 3, "tensorflow.contrib.layers.embed_sequence has no automatic conversion"),
     ]
 

@@ -105,8 +105,11 @@ def test_each_use_is_reported_once_at_its_line():
     applied = apply(source, EstimatorRule)
     got = [(e.line, e.message.split(":")[0]) for e in applied.entries]
     assert got == [
-        (2, "from tensorflow.estimator import RunConfig -> from compat.estimator import ... "
-            "(on TF 2.21 tensorflow.estimator is no module to import from)"),
+        (
+            2,
+            "from tensorflow.estimator import RunConfig -> from compat.estimator import ... "
+            "(on TF 2.21 tensorflow.estimator is no module to import from)",
+        ),
         (4, "tensorflow.estimator.Estimator"),
         (5, "tensorflow.estimator.ModeKeys.TRAIN"),
     ]

@@ -40,7 +40,10 @@ def test_the_cli_ports_a_python2_file_then_applies_the_tf_rules(tmp_path):
     path.write_text(PY2 + "\nsess = tf.Session()\n")
     result = subprocess.run(
         [sys.executable, "-m", "codemods", "--write", "--no-cache", str(path)],
-        env=python_env({}), capture_output=True, text=True, timeout=120,
+        env=python_env({}),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 1, result.stderr  # the division needs a person
     text = path.read_text()

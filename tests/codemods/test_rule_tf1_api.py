@@ -137,5 +137,8 @@ def test_a_moved_function_is_judged_by_the_parameters_its_new_name_has_in_tf1_co
     # a second run reads tf.linalg.tensor_diag_part as TF1 code: the first must leave nothing for it to do
     source = "import tensorflow as tf\ny = tf.diag_part(x, keep_dims=True)\nz = tf.diag_part(x)\n"
     code = apply(source, Tf1ApiRule).module.code
-    assert code == "import tensorflow as tf\ny = tf.compat.v1.diag_part(x, keep_dims=True)\nz = tf.linalg.tensor_diag_part(x)\n"
+    assert (
+        code
+        == "import tensorflow as tf\ny = tf.compat.v1.diag_part(x, keep_dims=True)\nz = tf.linalg.tensor_diag_part(x)\n"
+    )
     assert apply(code, Tf1ApiRule).module.code == code

@@ -147,7 +147,10 @@ def test_what_has_no_home_is_reported_naming_the_closest_replacement():
     applied = apply(source, UpgradeRule, ContribRule)
     assert applied.module.code == source
     manuals = {entry.line: entry.manual for entry in applied.entries}
-    assert "bidirectional_dynamic_rnn once per layer" in manuals[2] and "bidirectional_dynamic_rnn once per layer" in manuals[3]
+    assert (
+        "bidirectional_dynamic_rnn once per layer" in manuals[2]
+        and "bidirectional_dynamic_rnn once per layer" in manuals[3]
+    )
     assert "TensorFlow Decision Forests" in manuals[4]
 
 

@@ -42,8 +42,12 @@ def test_an_interrupted_write_leaves_the_old_file_whole(tmp_path):
 def test_a_killed_tree_run_leaves_every_file_wholly_old_or_wholly_new(tmp_path):
     tree = _tree(tmp_path / "src", {f"pkg{i % 7}/m{i}.py": TF1 for i in range(150)})
     env = python_env({"XDG_CACHE_HOME": str(tmp_path / "cache")})
-    proc = subprocess.Popen([sys.executable, "-m", "codemods", "--write", "-j", "1", str(tree)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codemods", "--write", "-j", "1", str(tree)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     files = sorted(tree.rglob("*.py"))
     first = sorted((tree / "pkg0").iterdir())[0]  # files are written in walk order
     deadline = time.monotonic() + 120

@@ -38,27 +38,6 @@ def snapshot(root):
     return found
 
 
-@pytest.fixture
-def cli(tmp_path, capsys, monkeypatch):
-    """Run `uai-migrate ARGS` in this process; return (exit code, stdout, stderr)."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "_cache"))
-
-    def run(*args, cwd=None):
-        from codemods.cli import main
-
-        if cwd is not None:
-            monkeypatch.chdir(cwd)
-        try:
-            code = main(["-j1", *map(str, args)])
-        except SystemExit as exit_:
-            code = exit_.code
-        out, err = capsys.readouterr()
-        assert "Traceback" not in err, err
-        return code, out, err
-
-    return run
-
-
 def one_line_error(err, message):
     lines = err.strip().splitlines()
     return len(lines) == 1 and message in lines[0]
@@ -349,8 +328,12 @@ def _big_tree(root, n=400):
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_pool_workers_die_with_the_main_process(tmp_path, sig):
     tree = _big_tree(tmp_path / "src")
-    proc = subprocess.Popen([sys.executable, "-m", "codemods", "-j2", "--no-cache", str(tree)], env=python_env(),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codemods", "-j2", "--no-cache", str(tree)],
+        env=python_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     workers = []
     try:
         deadline = time.monotonic() + 60
@@ -378,9 +361,13 @@ def test_pool_workers_die_with_the_main_process(tmp_path, sig):
 def test_ctrl_c_leaves_the_files_and_says_so_in_one_line(tmp_path):
     tree = _big_tree(tmp_path / "src", n=300)
     before = snapshot(tree)
-    proc = subprocess.Popen([sys.executable, "-m", "codemods", "-j1", "--no-cache", "--progress", "--write", str(tree)],
-                            env=python_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codemods", "-j1", "--no-cache", "--progress", "--write", str(tree)],
+        env=python_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         # wait until the run is migrating (its progress line moved), then interrupt it
         first = proc.stderr.read(1)

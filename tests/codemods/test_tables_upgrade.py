@@ -65,7 +65,10 @@ def test_every_name_tf_upgrade_v2_converts_resolves_after_uai_migrate():
     from tensorflow.tools.compatibility import all_renames_v2
 
     renames = {**all_renames_v2.symbol_renames, **all_renames_v2.manual_symbol_renames}
-    converted = sorted(old for old, new in renames.items() if old.startswith("tf.") and new.startswith("tf.")
-                       and gen_tf_upgrade.resolve(tf, new[3:]) is not None)
+    converted = sorted(
+        old
+        for old, new in renames.items()
+        if old.startswith("tf.") and new.startswith("tf.") and gen_tf_upgrade.resolve(tf, new[3:]) is not None
+    )
     assert len(converted) > 900  # the table is read, not an empty list
     assert _broken(converted) == []

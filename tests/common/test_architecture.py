@@ -59,8 +59,12 @@ def _names_imported(node):
 
 
 def test_the_version_check_sees_each_spelling(tmp_path):
-    spellings = ["import tensorflow as tf\nv = tf.__version__\n", "import tensorflow\nv = tensorflow.__version__\n",
-                 "from compat import _version\n", "import compat._version\n"]
+    spellings = [
+        "import tensorflow as tf\nv = tf.__version__\n",
+        "import tensorflow\nv = tensorflow.__version__\n",
+        "from compat import _version\n",
+        "import compat._version\n",
+    ]
     for index, source in enumerate(spellings):
         path = tmp_path / f"m{index}.py"
         path.write_text(source)

@@ -1,13 +1,12 @@
 """compat.data: the generator writes the ImageNet schema, the reader reads it back, bad input is named."""
 
-import compat  # noqa: F401
-
 import os
 
 import numpy as np
 import pytest
 import tensorflow as tf
 
+import compat  # noqa: F401
 from compat.data import imagenet, records, slim_layout, synth
 from compat.data.towers import num_towers, per_tower_batch
 from compat.errors import DataError, DeviceError
@@ -17,7 +16,9 @@ from tests.conftest import run_module
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("imagenet")
-    synth.generate(str(out), train_shards=2, validation_shards=1, images=40, validation_images=10, size=48, num_classes=5, seed=3)
+    synth.generate(
+        str(out), train_shards=2, validation_shards=1, images=40, validation_images=10, size=48, num_classes=5, seed=3
+    )
     return str(out)
 
 
@@ -52,7 +53,9 @@ def test_reader_batches_every_record_once_in_eval_order(data_dir):
 
 def test_per_replica_batches_and_sharding(data_dir):
     context = tf.distribute.InputContext(num_input_pipelines=2, input_pipeline_id=1, num_replicas_in_sync=2)
-    images, labels = next(iter(imagenet.dataset(data_dir, True, 8, 32, num_classes=6, fast=True, input_context=context)))
+    images, labels = next(
+        iter(imagenet.dataset(data_dir, True, 8, 32, num_classes=6, fast=True, input_context=context))
+    )
     assert images.shape == (4, 32, 32, 3)
 
 

@@ -22,7 +22,11 @@ def _parser(environ, raw):
 
 def test_run_config_splits_addresses_and_base_generate_does_nothing(environ):
     config = UAIDistRunConfig("m:1", "p:1,p:2", "w:1,w:2", "worker", 0)
-    assert (config.parse_master(), config.parse_ps(), config.parse_worker()) == (["m:1"], ["p:1", "p:2"], ["w:1", "w:2"])
+    assert (config.parse_master(), config.parse_ps(), config.parse_worker()) == (
+        ["m:1"],
+        ["p:1", "p:2"],
+        ["w:1", "w:2"],
+    )
     assert config.generate_cluster() is None
     assert "TF_CONFIG" not in os.environ
 
@@ -48,7 +52,10 @@ def test_generate_cluster_writes_the_platform_tf_config_with_index_as_given(envi
 def test_parser_getters_follow_the_platform(environ, task, expected):
     for chief_key in ("master", "chief"):  # a chief-keyed cluster crashed the original with KeyError
         cluster = {chief_key: ["m:1"], "worker": ["w:1", "w:2"], "ps": ["p:1", "p:2"]}
-        parser = _parser(environ, {"cluster": cluster, "task": dict(task, type=chief_key if task["type"] == "master" else task["type"])})
+        parser = _parser(
+            environ,
+            {"cluster": cluster, "task": dict(task, type=chief_key if task["type"] == "master" else task["type"])},
+        )
         assert parser.is_dist()
         parser.load_cluster_config()
         got = dict(chief=parser.is_chief(), ps=parser.is_ps(), task_id=parser.get_task_id())
@@ -62,7 +69,9 @@ def test_parser_errors_are_clear(environ):
     assert UAITensorFlowDistRunConfigParser().is_dist() is False
     with pytest.raises(DistConfigError, match="TF_CONFIG is not set"):
         UAITensorFlowDistRunConfigParser().load_cluster_config()
-    parser = _parser(environ, {"cluster": {"master": ["m:1"], "worker": ["w:1"]}, "task": {"type": "worker", "index": 0}})
+    parser = _parser(
+        environ, {"cluster": {"master": ["m:1"], "worker": ["w:1"]}, "task": {"type": "worker", "index": 0}}
+    )
     with pytest.raises(DistConfigError, match="load_cluster_config"):
         parser.get_task_id()
     with pytest.raises(TFConfigError, match="task.index: missing"):

@@ -68,7 +68,7 @@ def test_estimator_and_tf2_loop_losses_agree_step_by_step(run_py, tmp_path):
     result = run_py(PROGRAM, str(tmp_path), timeout=600)
     assert result.returncode == 0, result.stderr[-4000:]
     line = next(line for line in result.stdout.splitlines() if line.startswith("LOSSES "))
-    losses = json.loads(line[len("LOSSES "):])
+    losses = json.loads(line[len("LOSSES ") :])
     legacy, modern = np.array(losses["legacy"]), np.array(losses["modern"])
     assert len(legacy) == len(modern) == STEPS
     # The runs are not trivially equal: the loss moves as training goes.

@@ -48,7 +48,11 @@ flags.DEFINE_integer("train_batch_size", 128, "global batch")
 flags.DEFINE_boolean("sync", False, "sync replicas")
 FLAGS = flags.FLAGS
 """
-    for args in (["--train-batch-size=32", "--sync"], ["--train_batch_size=32", "--sync"], ["--train-batch-size", "32", "--sync"]):
+    for args in (
+        ["--train-batch-size=32", "--sync"],
+        ["--train_batch_size=32", "--sync"],
+        ["--train-batch-size", "32", "--sync"],
+    ):
         values = _values(run_py, imports, ["train_batch_size", "sync"], *args)
         assert values == {"train_batch_size": 32, "sync": True}, args
     values = _values(run_py, imports, ["train_batch_size", "sync"], "--no-sync", "--max-step=7")
@@ -199,7 +203,10 @@ if __name__ == "__main__":
         "--output_dir=/o",
         env={
             "TF_CONFIG": json.dumps(
-                {"cluster": {"master": ["m:1"], "worker": ["w:2"], "ps": ["p:3"]}, "task": {"type": "worker", "index": 0}}
+                {
+                    "cluster": {"master": ["m:1"], "worker": ["w:2"], "ps": ["p:3"]},
+                    "task": {"type": "worker", "index": 0},
+                }
             )
         },
     )
@@ -226,7 +233,9 @@ def test_help_lists_the_script_own_flags_as_absl_does(run_py):
 
 
 def test_redefinition_with_another_type_at_import_is_one_line(run_py):
-    result = run_py('import compat.flags as flags\nflags.DEFINE_integer("data_dir", 3, "not a path")\nprint("went on")\n')
+    result = run_py(
+        'import compat.flags as flags\nflags.DEFINE_integer("data_dir", 3, "not a path")\nprint("went on")\n'
+    )
     assert_one_line_error(result, "flag --data_dir is defined twice with different types")
     assert "went on" not in result.stdout
 

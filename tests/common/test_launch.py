@@ -105,7 +105,9 @@ def test_join_only_servers_are_stopped_when_the_chief_finishes(tmp_path):
         "import os, json, time; t = json.loads(os.environ['TF_CONFIG'])['task']\n"
         "time.sleep(3600 if t['type'] == 'ps' else 0.1)"
     )
-    with LocalCluster(Layout(chief=1, workers=1, ps=1, dialect="chief"), [sys.executable, "-c", ps_joins_forever], str(tmp_path)) as cluster:
+    with LocalCluster(
+        Layout(chief=1, workers=1, ps=1, dialect="chief"), [sys.executable, "-c", ps_joins_forever], str(tmp_path)
+    ) as cluster:
         assert cluster.wait(timeout=60, grace=1) == 0
         ps = cluster.tasks[next(t for t in cluster.tasks if t.type == "ps")]
     assert ps.poll() is not None
@@ -117,8 +119,21 @@ REQUIRED_REPLICA_TYPES = {"Chief", "Master", "Worker", "PS", "Evaluator"}
 def test_kubeflow_manifest_has_the_tfjob_required_fields(tmp_path):
     path = tmp_path / "tfjob.json"
     result = _launch(
-        "--workers", "2", "--ps", "1", "--dialect", "kubeflow", "--evaluator",
-        "--kubeflow", str(path), "--image", "registry.example/train:1", "--", "python", "-m", "modern_tf2.imagenet_main",
+        "--workers",
+        "2",
+        "--ps",
+        "1",
+        "--dialect",
+        "kubeflow",
+        "--evaluator",
+        "--kubeflow",
+        str(path),
+        "--image",
+        "registry.example/train:1",
+        "--",
+        "python",
+        "-m",
+        "modern_tf2.imagenet_main",
     )
     assert result.returncode == 0, result.stderr
     manifest = json.loads(path.read_text())
@@ -138,6 +153,7 @@ def test_kubeflow_manifest_has_the_tfjob_required_fields(tmp_path):
 
 
 # -- robustness: bad input is one line, signals and closed pipes never leave a process ----------
+
 
 def _group_of(pid):
     try:
@@ -317,7 +333,11 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     (tmp_path / "not_executable.sh").write_text("#!/bin/sh\n")
     result = subprocess.run(
         [sys.executable, "-m", "compat.launch", *args],
-        capture_output=True, text=True, env=python_env(), cwd=str(tmp_path), timeout=60,
+        capture_output=True,
+        text=True,
+        env=python_env(),
+        cwd=str(tmp_path),
+        timeout=60,
     )
     assert_one_line_error(result, message)
     assert not (tmp_path / "job.json").exists()

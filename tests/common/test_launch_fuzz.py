@@ -102,7 +102,11 @@ def test_the_command_exits_0_1_or_2_and_never_with_a_traceback(argv, command):
             pass
         result = subprocess.run(
             [sys.executable, "-m", "compat.launch", *argv, "--", *command],
-            capture_output=True, text=True, env=python_env(), cwd=scratch, timeout=120,
+            capture_output=True,
+            text=True,
+            env=python_env(),
+            cwd=scratch,
+            timeout=120,
         )
     allowed = {0, 1, 2} | ({124} if any(arg.startswith("--timeout=") for arg in argv) else set())
     assert result.returncode in allowed, result.stderr

@@ -37,8 +37,16 @@ LOSS_LINE = re.compile(r"loss = ([0-9.]+), step = (\d+)")
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("imagenet")
-    synth.generate(str(out), train_shards=2, validation_shards=1, images=128, validation_images=32, size=32,
-                   num_classes=NUM_CLASSES, seed=3)
+    synth.generate(
+        str(out),
+        train_shards=2,
+        validation_shards=1,
+        images=128,
+        validation_images=32,
+        size=32,
+        num_classes=NUM_CLASSES,
+        seed=3,
+    )
     return str(out)
 
 
@@ -111,14 +119,21 @@ def test_two_towers_on_two_cpus_place_variables_on_the_parameter_device(data_dir
     graph = training_graph(out)
     placed = {node.name: (node.op, node.device) for node in graph.node}
     variables = {device for name, (op, device) in placed.items() if op == "VarHandleOp" and name.startswith("resnet/")}
-    convs = {tower: {d for name, (op, d) in placed.items() if op == "Conv2D" and name.startswith(f"tower_{tower}/")}
-             for tower in (0, 1)}
+    convs = {
+        tower: {d for name, (op, d) in placed.items() if op == "Conv2D" and name.startswith(f"tower_{tower}/")}
+        for tower in (0, 1)
+    }
     assert variables == {"/device:CPU:0"}, variables
     assert convs == {0: {"/device:CPU:0"}, 1: {"/device:CPU:1"}}, convs
     # The train op runs the batch-norm statistics updates of tower 0 only.
-    train_op = next(node.name for node in graph.node if node.op == "AssignAddVariableOp" and "global_step" in "".join(node.input))
-    updates = {name.split("/")[0] for name in ancestors(graph, train_op) if placed[name][0] == "AssignSubVariableOp"
-               and "AssignMovingAvg" in name}
+    train_op = next(
+        node.name for node in graph.node if node.op == "AssignAddVariableOp" and "global_step" in "".join(node.input)
+    )
+    updates = {
+        name.split("/")[0]
+        for name in ancestors(graph, train_op)
+        if placed[name][0] == "AssignSubVariableOp" and "AssignMovingAvg" in name
+    }
     assert updates == {"tower_0"}, updates
 
 
@@ -135,8 +150,11 @@ def test_mirrored_strategy_variant_trains(data_dir, tmp_path):
     "extra, env, message",
     [
         (["--num_gpus=3"], None, "does not split evenly over 3 towers"),
-        ([], {"TF_CONFIG": json.dumps({"cluster": {"master": ["127.0.0.1:1"]}, "task": {"type": "worker", "index": 0}})},
-         "worker"),
+        (
+            [],
+            {"TF_CONFIG": json.dumps({"cluster": {"master": ["127.0.0.1:1"]}, "task": {"type": "worker", "index": 0}})},
+            "worker",
+        ),
         (["--data_dir=/nonexistent/imagenet"], None, "does not exist"),
     ],
     ids=["batch-not-divisible", "task-not-in-cluster", "missing-data-dir"],
@@ -201,8 +219,9 @@ def test_killed_chief_restarts_from_its_last_checkpoint(data_dir, tmp_path):
 
     out = tmp_path / "out"
     args = ("--max_step=400", "--save_checkpoints_steps=5", "--export=false")
-    first = subprocess.Popen(command(data_dir, out, *args), cwd=REPO, env=python_env(), stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+    first = subprocess.Popen(
+        command(data_dir, out, *args), cwd=REPO, env=python_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         deadline = time.monotonic() + 120
         while checkpoint_step(out) < 10:

@@ -31,8 +31,16 @@ FINISHED = re.compile(r"^finished training at global step (\d+) after (\d+) step
 @pytest.fixture(scope="module")
 def data_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("imagenet")
-    synth.generate(str(out), train_shards=2, validation_shards=1, images=128, validation_images=16, size=32,
-                   num_classes=NUM_CLASSES, seed=3)
+    synth.generate(
+        str(out),
+        train_shards=2,
+        validation_shards=1,
+        images=128,
+        validation_images=16,
+        size=32,
+        num_classes=NUM_CLASSES,
+        seed=3,
+    )
     return out
 
 
@@ -80,8 +88,8 @@ def node_devices(graph_pbtxt):
     Reads of a resource variable are built outside any device scope (TensorFlow clears it) and
     are placed with their variable.
     """
-    from google.protobuf import text_format
     import tensorflow as tf
+    from google.protobuf import text_format
 
     graph = text_format.Parse(graph_pbtxt.read_text(), tf.compat.v1.GraphDef())
     return {node.name: node.device for node in graph.node if node.op != "ReadVariableOp"}
@@ -128,8 +136,14 @@ def test_fine_tune_restores_all_but_excluded_scopes(trained, data_dir, tmp_path)
     data = slim_layout_copy(data_dir, tmp_path / "mini", "mini")
     out = tmp_path / "out"
     result = run(
-        data, out, "--max_step=5", "--dataset_name=mini", "--num_classes=0", f"--checkpoint_path={base}",
-        "--checkpoint_exclude_scopes=LeNet/fc4", "--trainable_scopes=LeNet/fc4",
+        data,
+        out,
+        "--max_step=5",
+        "--dataset_name=mini",
+        "--num_classes=0",
+        f"--checkpoint_path={base}",
+        "--checkpoint_exclude_scopes=LeNet/fc4",
+        "--trainable_scopes=LeNet/fc4",
     )
     assert result.returncode == 0, result.stderr[-3000:]
     old, new = checkpoint(base), checkpoint(out)
@@ -172,7 +186,12 @@ def test_master_worker_ps_cluster_trains(data_dir, tmp_path, sync):
     if sync:
         args += ["--sync_replicas", "--replicas_to_aggregate=2"]
     status, logs = run_cluster(
-        tmp_path, command=module_command("legacy_tf1.slim_main", *args), timeout=240, chief=1, workers=1, ps=1,
+        tmp_path,
+        command=module_command("legacy_tf1.slim_main", *args),
+        timeout=240,
+        chief=1,
+        workers=1,
+        ps=1,
         dialect="master",
     )
     assert status == 0, logs

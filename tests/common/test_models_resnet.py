@@ -1,11 +1,10 @@
 """compat.models.resnet: sizes, parameter counts, and checkpoints that cross runtimes."""
 
-import compat  # noqa: F401 - before TensorFlow: selects legacy Keras on TF >= 2.16
-
 import numpy as np
 import pytest
 import tensorflow as tf
 
+import compat  # noqa: F401 - before TensorFlow: selects legacy Keras on TF >= 2.16
 from compat.models import names
 from compat.models.resnet import SIZES, ResNet, l2_weights
 
@@ -18,10 +17,10 @@ def _keras_resnet50_without_conv_biases():
     # Keras' ResNet50 (weights=None builds offline) is v1 with a bias on every conv; ours has
     # none (batch norm follows): the published 25.6M is Keras' count minus those biases.
     reference = tf.keras.applications.ResNet50(weights=None, classes=1000)
-    biases = sum(int(np.prod(l.bias.shape)) for l in reference.layers if isinstance(l, tf.keras.layers.Conv2D))
-    return reference.count_params() - biases - sum(
-        int(np.prod(w.shape)) for w in reference.non_trainable_weights
+    biases = sum(
+        int(np.prod(layer.bias.shape)) for layer in reference.layers if isinstance(layer, tf.keras.layers.Conv2D)
     )
+    return reference.count_params() - biases - sum(int(np.prod(w.shape)) for w in reference.non_trainable_weights)
 
 
 def test_resnet50_v1_matches_the_published_parameter_count():
@@ -41,9 +40,7 @@ def test_every_size_builds_and_small_ones_run_forward(size, version):
         assert logits.shape == (2, 1001)
         assert np.isfinite(logits.numpy()).all()
     else:  # building the graph of the deep nets is the test; running them is minutes on CPU
-        tf.function(model).get_concrete_function(
-            tf.TensorSpec([None, 32, 32, 3], tf.float32)
-        )
+        tf.function(model).get_concrete_function(tf.TensorSpec([None, 32, 32, 3], tf.float32))
     mapping = names.name_map(model.variables)
     assert all(name.startswith("resnet/") and ":" not in name for name in mapping)
     assert len(mapping) == len(model.variables)

@@ -3,12 +3,11 @@
 The placement tests build graphs in-process: cheap, and they need no session.
 """
 
-import json
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compat.devices import clone_device, slim_variables_device
+from tests.conftest import result_json
 
 DEVICE_SCRIPT = """
     import json, tempfile
@@ -57,7 +56,7 @@ DEVICE_SCRIPT = """
 def test_device_setters_and_mirrored_estimator(run_py):
     result = run_py(DEVICE_SCRIPT, timeout=240)
     assert result.returncode == 0, result.stderr[-3000:]
-    out = json.loads(next(l for l in result.stdout.splitlines() if l.startswith("RESULT "))[7:])
+    out = result_json(result.stdout)
     assert "does not support functions" in out["tf_device_error"]  # the trap compat.device avoids
     assert out["replica"][:3] == ["/job:ps/task:0", "/job:ps/task:1", "/job:ps/task:0"]
     assert out["replica"][3] == "/job:worker"
@@ -71,7 +70,8 @@ def test_device_setters_and_mirrored_estimator(run_py):
 def test_device_strings_place_eager_ops_and_device_functions_need_a_graph(run_py):
     # `uai-migrate` rewrites `tf.device(name)` to `compat.device(name)` when `name` is a variable it cannot
     # read: a string there must place eager ops as tf.device does.
-    result = run_py("""
+    result = run_py(
+        """
         import compat
         import tensorflow as tf
         from compat.errors import DeviceError
@@ -87,7 +87,9 @@ def test_device_strings_place_eager_ops_and_device_functions_need_a_graph(run_py
         except DeviceError as error:
             print("refused:", error)
         print(x.device, y.device)
-    """, timeout=120)
+    """,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     refused, placed = result.stdout.strip().splitlines()[-2:]
     assert refused.startswith("refused: a device function places ops of a graph")
@@ -125,7 +127,9 @@ def test_greedy_load_balancing_puts_each_variable_on_the_least_loaded_ps_task(si
     import tensorflow as tf
 
     tasks, _ = _placed_tasks(
-        sizes, num_tasks, use_resource,
+        sizes,
+        num_tasks,
+        use_resource,
         lambda strategy: tf.compat.v1.train.replica_device_setter(ps_tasks=num_tasks, ps_strategy=strategy),
     )
     load = [0] * num_tasks
@@ -141,7 +145,9 @@ def test_greedy_load_balancing_strategy_in_compat_tower_setter_and_byte_sizes():
     from compat import devices
 
     tasks, created = _placed_tasks(
-        [100, 10, 10, 50], 2, True,
+        [100, 10, 10, 50],
+        2,
+        True,
         lambda strategy: devices.tower_setter("/cpu:1", ["/job:ps/task:0", "/job:ps/task:1"], balance=strategy),
     )
     # 400 B on task 0; then 40 B, 40 B, 200 B on task 1, which stays the lighter one.

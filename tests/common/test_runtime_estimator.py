@@ -3,7 +3,7 @@
 import json
 import os
 
-from tests.conftest import run_script
+from tests.conftest import result_json, run_script
 
 PROGRAM = os.path.join(os.path.dirname(__file__), "runtime_programs", "estimator_towers.py")
 
@@ -12,8 +12,7 @@ def test_tower_estimator_trains_evaluates_predicts_and_exports(tmp_path):
     source = open(PROGRAM).read()
     result = run_script(tmp_path, source, [str(tmp_path / "run")], timeout=240)
     assert result.returncode == 0, result.stderr[-3000:]
-    line = next(l for l in result.stdout.splitlines() if l.startswith("RESULT "))
-    out = json.loads(line[len("RESULT "):])
+    out = result_json(result.stdout)
     # Two towers on half batches with averaged gradients are the same SGD as one tower on the
     # whole batch: after 3 steps both give the same weights and loss (computed in-process).
     assert out["weights_equal"]

@@ -136,10 +136,14 @@ def _write_tfrecords(path, count, seed):
         for _ in range(count):
             image = rng.randint(0, 256, [program.HEIGHT, program.WIDTH, program.DEPTH], dtype=np.uint8)
             label = int(rng.randint(program.NUM_CLASSES))
-            example = tf.train.Example(features=tf.train.Features(feature={
-                "image": tf.train.Feature(bytes_list=tf.train.BytesList(value=[image.tobytes()])),
-                "label": tf.train.Feature(int64_list=tf.train.Int64List(value=[label])),
-            }))
+            example = tf.train.Example(
+                features=tf.train.Features(
+                    feature={
+                        "image": tf.train.Feature(bytes_list=tf.train.BytesList(value=[image.tobytes()])),
+                        "label": tf.train.Feature(int64_list=tf.train.Int64List(value=[label])),
+                    }
+                )
+            )
             writer.write(example.SerializeToString())
 
 
@@ -153,12 +157,17 @@ def data_dir(tmp_path_factory):
 
 
 def _args(data_dir, job_dir):
-    return [f"--data-dir={data_dir}", f"--job-dir={job_dir}", "--num-gpus=2", "--variable-strategy=GPU",
-            f"--train-steps={TRAIN_STEPS}"]
+    return [
+        f"--data-dir={data_dir}",
+        f"--job-dir={job_dir}",
+        "--num-gpus=2",
+        "--variable-strategy=GPU",
+        f"--train-steps={TRAIN_STEPS}",
+    ]
 
 
 def _results(text):
-    return [json.loads(line[len("RESULT "):]) for line in text.splitlines() if line.startswith("RESULT ")]
+    return [json.loads(line[len("RESULT ") :]) for line in text.splitlines() if line.startswith("RESULT ")]
 
 
 def _graph_variables(job_dir):
@@ -202,8 +211,15 @@ def test_cifar10_style_program_as_master_worker_ps_cluster(data_dir, tmp_path):
     import tensorflow as tf
 
     job_dir = tmp_path / "job"
-    status, logs = run_cluster(tmp_path, command=[sys.executable, PROGRAM, *_args(data_dir, job_dir)], timeout=300,
-                               chief=1, workers=1, ps=1, dialect="master")
+    status, logs = run_cluster(
+        tmp_path,
+        command=[sys.executable, PROGRAM, *_args(data_dir, job_dir)],
+        timeout=300,
+        chief=1,
+        workers=1,
+        ps=1,
+        dialect="master",
+    )
     assert status == 0, logs
     # asynchronous between-graph training: the step that ends it may be counted by both trainers
     step = int(tf.train.latest_checkpoint(str(job_dir)).rsplit("-", 1)[1])

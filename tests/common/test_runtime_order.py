@@ -6,11 +6,10 @@ its own process, since import order is process state; one process checks everyth
 """
 
 import itertools
-import json
 
 import pytest
 
-from tests.conftest import run_script
+from tests.conftest import result_json, run_script
 
 STEPS = {
     "tensorflow": "import tensorflow",
@@ -77,7 +76,7 @@ def _run(tmp_path, order, full=False):
     ]
     result = run_script(tmp_path, "\n".join(lines) + "\n" + CHECKS.replace("\n    ", "\n"), timeout=180)
     assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(next(l for l in result.stdout.splitlines() if l.startswith("RESULT "))[7:])
+    return result_json(result.stdout)
 
 
 @pytest.mark.parametrize("order", _orders(), ids="-".join)

@@ -1,11 +1,10 @@
 """TPUEstimator with use_tpu=False on CPU (BERT's fine-tuning pattern): TF 2.15's own, TF 2.21's through compat."""
 
 import importlib.util
-import json
 import math
 import os
 
-from tests.conftest import run_script
+from tests.conftest import result_json, run_script
 
 PROGRAM = os.path.join(os.path.dirname(__file__), "runtime_programs", "bert_style_tpu.py")
 
@@ -20,9 +19,11 @@ def _program():
 
 def test_bert_style_tpu_estimator_trains_evaluates_and_predicts_on_cpu(tmp_path):
     program = _program()
-    result = run_script(tmp_path, open(PROGRAM).read(), [str(tmp_path / "model")], timeout=300, name="run_classifier.py")
+    result = run_script(
+        tmp_path, open(PROGRAM).read(), [str(tmp_path / "model")], timeout=300, name="run_classifier.py"
+    )
     assert result.returncode == 0, result.stderr[-3000:]
-    out = json.loads(next(l for l in result.stdout.splitlines() if l.startswith("RESULT "))[7:])
+    out = result_json(result.stdout)
     assert out["estimator"] == "TPUEstimator" and out["eval"]["global_step"] == program.STEPS
     # it learned: better than always answering the eval set's majority class, and than a uniform guess
     _, _, labels = program.generated_examples(2)
@@ -40,8 +41,13 @@ def test_tpu_names_resolve_and_cross_shard_optimizer_wraps_an_optimizer():
 
     tpu = tf.compat.v1.estimator.tpu
     names = [tpu.TPUEstimator, tpu.TPUEstimatorSpec, tpu.RunConfig, tpu.TPUConfig, tpu.InputPipelineConfig]
-    assert [n.__name__ for n in names] == ["TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig",
-                                           "InputPipelineConfig"]
+    assert [n.__name__ for n in names] == [
+        "TPUEstimator",
+        "TPUEstimatorSpec",
+        "RunConfig",
+        "TPUConfig",
+        "InputPipelineConfig",
+    ]
     assert tpu.InputPipelineConfig.PER_HOST_V2 != tpu.InputPipelineConfig.PER_HOST_V1
     inner = tf.compat.v1.train.AdamOptimizer(0.1)
     wrapped = tf.compat.v1.tpu.CrossShardOptimizer(inner)  # BERT wraps only when use_tpu

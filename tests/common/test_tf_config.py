@@ -1,7 +1,6 @@
 """compat.tf_config: every dialect the platforms write, validation, rendering."""
 
 import json
-import os
 import subprocess
 import sys
 
@@ -17,17 +16,29 @@ M, W1, W2, P1, P2, E = "m:2222", "w1:2222", "w2:2222", "p1:2223", "p2:2223", "e:
 DIALECTS = [
     (
         "uai-master-worker",
-        {"cluster": {"master": [M], "worker": [W1, W2], "ps": [P1]}, "task": {"type": "worker", "index": 1}, "environment": "cloud"},
+        {
+            "cluster": {"master": [M], "worker": [W1, W2], "ps": [P1]},
+            "task": {"type": "worker", "index": 1},
+            "environment": "cloud",
+        },
         ("worker:1", "master", False, 2, 3),
     ),
     (
         "uai-master-task",
-        {"cluster": {"master": [M], "worker": [W1], "ps": [P1]}, "task": {"type": "master", "index": 0}, "environment": "cloud"},
+        {
+            "cluster": {"master": [M], "worker": [W1], "ps": [P1]},
+            "task": {"type": "master", "index": 0},
+            "environment": "cloud",
+        },
         ("chief:0", "master", True, 0, 2),
     ),
     (
         "tf2-chief-evaluator",
-        {"cluster": {"chief": [M], "worker": [W1], "ps": [P1], "evaluator": [E]}, "task": {"type": "evaluator", "index": 0}, "rpc_layer": "grpc"},
+        {
+            "cluster": {"chief": [M], "worker": [W1], "ps": [P1], "evaluator": [E]},
+            "task": {"type": "evaluator", "index": 0},
+            "rpc_layer": "grpc",
+        },
         ("evaluator:0", "chief", False, None, 2),
     ),
     (
@@ -50,7 +61,11 @@ DIALECTS = [
     ),
     (
         "kubeflow-old-evaluator-dropped",
-        {"cluster": {"chief": ["j-chief-0.ns.svc:2222"], "worker": ["j-worker-0.ns.svc:2222"]}, "task": {"type": "evaluator", "index": 0}, "environment": "cloud"},
+        {
+            "cluster": {"chief": ["j-chief-0.ns.svc:2222"], "worker": ["j-worker-0.ns.svc:2222"]},
+            "task": {"type": "evaluator", "index": 0},
+            "environment": "cloud",
+        },
         ("evaluator:0", "chief", False, None, 2),
     ),
     (
@@ -74,7 +89,12 @@ DIALECTS = [
     ),
     (
         "ai-platform-chief",
-        {"cluster": {"chief": [M], "worker": [W1]}, "task": {"type": "worker", "index": 0}, "trial": "", "environment": "cloud"},
+        {
+            "cluster": {"chief": [M], "worker": [W1]},
+            "task": {"type": "worker", "index": 0},
+            "trial": "",
+            "environment": "cloud",
+        },
         ("worker:0", "chief", False, 1, 2),
     ),
     (
@@ -83,7 +103,7 @@ DIALECTS = [
             "cluster": {"workerpool0": [M], "workerpool1": [W1, W2], "workerpool2": [P1], "workerpool3": [E]},
             "environment": "cloud",
             "task": {"type": "workerpool1", "index": 1, "trial": ""},
-            "job": "{\"python_module\": \"trainer.task\"}",
+            "job": '{"python_module": "trainer.task"}',
         },
         ("worker:1", "vertex", False, 2, 3),
     ),
@@ -114,15 +134,22 @@ def test_chief_dialect_has_no_master_and_keeps_roles(name, raw, expected):
 
 
 def test_master_dialect_for_estimator_and_uai_view():
-    config = tf_config.from_dict({"cluster": {"chief": [M], "worker": [W1, W2], "ps": [P1]}, "task": {"type": "worker", "index": 0}})
+    config = tf_config.from_dict(
+        {"cluster": {"chief": [M], "worker": [W1, W2], "ps": [P1]}, "task": {"type": "worker", "index": 0}}
+    )
     assert tf_config.to_dict(config, "master")["cluster"] == {"master": [M], "worker": [W1, W2], "ps": [P1]}
     # The platform parser's view: master heads the worker list and workers shift by one.
-    assert tf_config.to_dict(config, "uai") == {"cluster": {"worker": [M, W1, W2], "ps": [P1]}, "task": {"type": "worker", "index": 1}}
+    assert tf_config.to_dict(config, "uai") == {
+        "cluster": {"worker": [M, W1, W2], "ps": [P1]},
+        "task": {"type": "worker", "index": 1},
+    }
     assert tf_config.to_dict(config, "kubeflow")["environment"] == "cloud"
 
 
 def test_master_dialect_cannot_express_an_evaluator():
-    config = tf_config.from_dict({"cluster": {"chief": [M], "worker": [W1], "evaluator": [E]}, "task": {"type": "chief", "index": 0}})
+    config = tf_config.from_dict(
+        {"cluster": {"chief": [M], "worker": [W1], "evaluator": [E]}, "task": {"type": "chief", "index": 0}}
+    )
     with pytest.raises(TFConfigError, match="cluster.evaluator"):
         tf_config.to_dict(config, "master")
     # Old Kubeflow wrote master + an evaluator task outside the cluster: readable, and TF2 can run it.
@@ -218,7 +245,10 @@ def test_cli_prints_converts_and_fails_in_one_line():
     assert json.loads(converted.stdout)["cluster"] == {"chief": [M], "worker": [W1]}
     bad = _cli("--config", '{"cluster": {"worker": ["w1"]}}')
     assert bad.returncode == 2
-    assert bad.stderr.strip() == "python -m compat.tf_config: error: --config.cluster.worker[0]: address 'w1' has no port (expected 'host:port')"
+    assert (
+        bad.stderr.strip()
+        == "python -m compat.tf_config: error: --config.cluster.worker[0]: address 'w1' has no port (expected 'host:port')"
+    )
     local = _cli()
     assert local.returncode == 0 and "local run" in local.stdout
 

@@ -59,10 +59,15 @@ def test_render_of_parse_round_trips(raw):
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8) | addresses,
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(
-        st.sampled_from(["cluster", "task", "type", "index", "master", "chief", "worker", "ps", "evaluator", "environment", "x"]),
-        children,
-        max_size=5,
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                ["cluster", "task", "type", "index", "master", "chief", "worker", "ps", "evaluator", "environment", "x"]
+            ),
+            children,
+            max_size=5,
+        )
     ),
     max_leaves=20,
 )

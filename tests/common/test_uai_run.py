@@ -28,26 +28,42 @@ def _write(folder, name, source):
 
 
 def test_runs_as_main_with_its_argv_its_folder_first_on_the_path_and_its_exit_code(tmp_path):
-    script = _write(tmp_path / "prog", "main.py", """
+    script = _write(
+        tmp_path / "prog",
+        "main.py",
+        """
         import json, sys
         import helper  # a sibling module: found because the script's folder is first on sys.path
         print(json.dumps({"name": __name__, "argv": sys.argv, "path0": sys.path[0], "helper": helper.VALUE}))
         sys.exit(3)
-    """)
+    """,
+    )
     _write(tmp_path / "prog", "helper.py", "VALUE = 'sibling'\n")
     _write(tmp_path / "pkg", "__init__.py", "")
-    _write(tmp_path / "pkg", "mod.py", """
+    _write(
+        tmp_path / "pkg",
+        "mod.py",
+        """
         import json, sys
         print(json.dumps({"name": __name__, "argv": sys.argv[1:]}))
         raise SystemExit("failed: message to stderr")
-    """)
-    results = _runs.run_all({
-        "script": [*UAI_RUN, str(script), "a", "--flag=1"],
-        "module": [*UAI_RUN, "-m", "pkg.mod", "x", "-y"],
-    }, tmp_path)
+    """,
+    )
+    results = _runs.run_all(
+        {
+            "script": [*UAI_RUN, str(script), "a", "--flag=1"],
+            "module": [*UAI_RUN, "-m", "pkg.mod", "x", "-y"],
+        },
+        tmp_path,
+    )
     ran = json.loads(results["script"].stdout)
     assert results["script"].returncode == 3, results["script"].stderr
-    assert ran == {"name": "__main__", "argv": [str(script), "a", "--flag=1"], "path0": str(script.parent), "helper": "sibling"}
+    assert ran == {
+        "name": "__main__",
+        "argv": [str(script), "a", "--flag=1"],
+        "path0": str(script.parent),
+        "helper": "sibling",
+    }
     module = results["module"]
     assert module.returncode == 1 and module.stderr.strip() == "failed: message to stderr", module.stderr
     assert json.loads(module.stdout) == {"name": "__main__", "argv": ["x", "-y"]}
@@ -66,11 +82,14 @@ def test_usage_mistakes_are_one_line(tmp_path):
     assert results["none"].returncode == 2 and "the script to run is missing" in results["none"].stderr
 
 
-@pytest.mark.parametrize("line", [
-    "from tensorflow.contrib import seq2seq",
-    "import tensorflow.contrib.seq2seq as seq2seq",
-    "from tensorflow.contrib.seq2seq import BasicDecoder",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "from tensorflow.contrib import seq2seq",
+        "import tensorflow.contrib.seq2seq as seq2seq",
+        "from tensorflow.contrib.seq2seq import BasicDecoder",
+    ],
+)
 def test_importing_a_removed_module_is_one_line_naming_file_line_and_the_manual_step(tmp_path, line):
     script = _write(tmp_path, "old.py", f"import os\n{line}\n")
     result = _runs.run([*UAI_RUN, str(script)], tmp_path)
@@ -83,7 +102,10 @@ def test_libraries_get_the_real_tensorflow_and_the_user_the_tf1_face_also_with_t
     # a folder named site-packages is where installed libraries live: its modules are not the user's
     library = tmp_path / "lib" / "site-packages"
     _write(library, "thirdparty.py", "import tensorflow as tf\n")
-    script = _write(tmp_path, "user.py", """
+    script = _write(
+        tmp_path,
+        "user.py",
+        """
         import json, sys
         import tensorflow as tf
         sys.path.insert(0, LIBRARY)
@@ -97,25 +119,36 @@ def test_libraries_get_the_real_tensorflow_and_the_user_the_tf1_face_also_with_t
             "dimension_value": tf.placeholder(tf.float32, [None, 3]).shape[-1].value,
             "slim_conv2d": tf.contrib.slim.conv2d.__module__,
         }))
-    """.replace("LIBRARY", repr(str(library))))
+    """.replace("LIBRARY", repr(str(library))),
+    )
     commands = {"default": [*UAI_RUN, str(script)], "everywhere": [*UAI_RUN, "--tf1-everywhere", str(script)]}
     results = _runs.run_all(commands, tmp_path)
     for result in results.values():
         assert result.returncode == 0, result.stderr[-3000:]
     default = json.loads(results["default"].stdout.splitlines()[-1])
-    assert default == {"user_is_real": False, "library_is_real": True, "user_has_session": True,
-                       "graph_mode": True, "dimension_value": 3, "slim_conv2d": "tf_slim.layers.layers"}
+    assert default == {
+        "user_is_real": False,
+        "library_is_real": True,
+        "user_has_session": True,
+        "graph_mode": True,
+        "dimension_value": 3,
+        "slim_conv2d": "tf_slim.layers.layers",
+    }
     everywhere = json.loads(results["everywhere"].stdout.splitlines()[-1])
     assert everywhere["library_is_real"] is False and everywhere["user_is_real"] is False
 
 
 def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_path):
-    script = _write(tmp_path, "attr.py", """
+    script = _write(
+        tmp_path,
+        "attr.py",
+        """
         import tensorflow as tf
         ok = hasattr(tf.contrib, "seq2seq")  # a probe is an ordinary AttributeError
         print("probe", ok)
         decoder = tf.contrib.seq2seq.BasicDecoder
-    """)
+    """,
+    )
     result = _runs.run([*UAI_RUN, "--explain", str(script)], tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-3000:]
     assert "probe False" in result.stdout
@@ -123,9 +156,17 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
     report = json.loads("\n".join(lines[:-1]))  # --explain's report, then the error line
     assert report["exit_code"] == 2 and report["mode"] == "run" and report["summary"]["error"] == 1
     error = [e for e in report["files"][0]["entries"] if e["severity"] == "error"]
-    assert error == [{"rule": "contrib-removed", "message": "tf.contrib.seq2seq is not available on this TensorFlow",
-                      "severity": "error", "line": 5, "col": 0, "path": str(script),
-                      "manual": error[0]["manual"]}] and error[0]["manual"].startswith("tf.contrib was removed")
+    assert error == [
+        {
+            "rule": "contrib-removed",
+            "message": "tf.contrib.seq2seq is not available on this TensorFlow",
+            "severity": "error",
+            "line": 5,
+            "col": 0,
+            "path": str(script),
+            "manual": error[0]["manual"],
+        }
+    ] and error[0]["manual"].startswith("tf.contrib was removed")
     assert lines[-1].endswith(
         f"error: tf.contrib.seq2seq is not available on this TensorFlow ({script}:5); uai-migrate: "
         "tf.contrib was removed in TensorFlow 2: use the TF2 or tf_slim equivalent of tf.contrib.seq2seq "
@@ -134,7 +175,10 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
 
 
 def test_the_face_is_tf_compat_v1_name_for_name_contrib_at_its_new_homes_and_every_table_target_exists(tmp_path):
-    script = _write(tmp_path, "api.py", """
+    script = _write(
+        tmp_path,
+        "api.py",
+        """
         import importlib, json, sys
         import tensorflow as tf
         from compat import tf1_names
@@ -175,7 +219,8 @@ def test_the_face_is_tf_compat_v1_name_for_name_contrib_at_its_new_homes_and_eve
                 missing.append(f"{target}: {error}")
         star = star_import.Session is v1.Session and star_import.placeholder is v1.placeholder
         print(json.dumps({"checked": len(dir(v1)), "differ": differ, "missing": missing, "star": star, "homes": homes}))
-    """)
+    """,
+    )
     _write(tmp_path, "star_import.py", "from tensorflow import *  # noqa: F403\n")
     result = _runs.run([*UAI_RUN, str(script)], tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]

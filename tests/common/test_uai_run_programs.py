@@ -36,7 +36,8 @@ def _digests(folder):
     root = Path(folder)
     return {
         str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(root.rglob("*")) if path.is_file() and "__pycache__" not in path.parts
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts
     }
 
 
@@ -50,8 +51,15 @@ def test_samples_and_corpus_programs_run_unmodified(tmp_path, data):
     manifest = corpus_runner.manifest()
     commands, expected = {}, {}
     for name, (args, expect) in SAMPLE_ARGS.items():
-        commands[name] = [sys.executable, "-m", "compat.run", f"{SAMPLES}/{name}", f"--data_dir={data}",
-                          f"--output_dir={tmp_path / name}", *args]
+        commands[name] = [
+            sys.executable,
+            "-m",
+            "compat.run",
+            f"{SAMPLES}/{name}",
+            f"--data_dir={data}",
+            f"--output_dir={tmp_path / name}",
+            *args,
+        ]
         expected[name] = expect
     for name in CORPUS:
         entry = manifest[name]
@@ -60,7 +68,10 @@ def test_samples_and_corpus_programs_run_unmodified(tmp_path, data):
         commands[name] = [sys.executable, "-m", "compat.run", f"{corpus_runner.CORPUS}/{name}", *args]
         expected[name] = entry["expect"]
     results = _runs.run_all(commands, corpus_runner.CORPUS)
-    failed = {name: r.stderr[-2500:] for name, r in results.items()
-              if r.returncode != 0 or expected[name] not in r.stdout + r.stderr}
+    failed = {
+        name: r.stderr[-2500:]
+        for name, r in results.items()
+        if r.returncode != 0 or expected[name] not in r.stdout + r.stderr
+    }
     assert not failed, failed
     assert {folder: _digests(folder) for folder in before} == before

@@ -14,7 +14,7 @@ SUFFIX = st.lists(PART, min_size=1, max_size=4).map(".".join)
 def test_a_module_below_a_moved_package_moves_below_its_longest_match(package, suffix):
     name = f"{package}.{suffix}"
     longest = max((key for key in names.PACKAGES if name.startswith(key + ".")), key=len)
-    assert names.move_package(name) == f"{names.PACKAGES[longest]}.{name[len(longest) + 1:]}"
+    assert names.move_package(name) == f"{names.PACKAGES[longest]}.{name[len(longest) + 1 :]}"
     assert not names.is_removed_module(name) and _face.needs_face(name)
 
 

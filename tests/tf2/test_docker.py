@@ -65,8 +65,13 @@ def test_the_image_installs_what_the_nox_session_installs(env):
     pip = _pip_installs(parser)
     # the project itself is installed, not linked: an image has no source tree to edit
     assert pip == [*installs[env], [a for a in project if a != "-e"]]
-    copied = [word for i in parser.structure if i["instruction"] == "COPY"
-              for word in i["value"].split()[:-1] if word.startswith("requirements/")]
+    copied = [
+        word
+        for i in parser.structure
+        if i["instruction"] == "COPY"
+        for word in i["value"].split()[:-1]
+        if word.startswith("requirements/")
+    ]
     named = [args[args.index("-r") + 1] for args in installs[env]]
     wanted = sorted({f for path in named for f in _included(path)})
     assert sorted(copied) == wanted

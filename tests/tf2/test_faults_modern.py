@@ -32,8 +32,10 @@ def test_parameter_server_job_finishes_after_a_worker_is_killed(program_data, tm
     assert f"done at step {steps}" in chief and max(losses(chief)) == steps
     assert checkpoint_index(tmp_path / "run")[-1] == f"ckpt-{steps}"
     fault_result(
-        "PS: worker SIGKILLed mid-run (2 workers)", f"coordinator rescheduled its steps on the other worker; all {steps} steps done",
-        0, next_line - killed_at,
+        "PS: worker SIGKILLed mid-run (2 workers)",
+        f"coordinator rescheduled its steps on the other worker; all {steps} steps done",
+        0,
+        next_line - killed_at,
     )
 
 
@@ -62,8 +64,10 @@ def test_parameter_server_chief_killed_and_restarted_resumes_from_its_checkpoint
     assert int(restored.group(1)) == kept > 0
     assert f"done at step {steps}" in text and saved_step(out) == steps
     fault_result(
-        "PS: chief SIGKILLed, restarted", f"resumed from ckpt-{kept} in the same folder; finished {steps} steps",
-        trained - kept, resumed_at - killed_at,
+        "PS: chief SIGKILLed, restarted",
+        f"resumed from ckpt-{kept} in the same folder; finished {steps} steps",
+        trained - kept,
+        resumed_at - killed_at,
     )
 
 
@@ -84,7 +88,10 @@ def test_multi_worker_mirrored_fails_fast_when_a_worker_dies_and_a_restart_resum
     assert len(errors) == 1 and "a MultiWorkerMirrored peer was lost" in errors[0], chief[-3000:]
     trained, kept = max(losses(chief)), saved_step(out)
     fault_result(
-        "MWMS: worker SIGKILLed", "chief stopped with one line (peer lost), exit 1; no hang", trained - kept, stopped_after
+        "MWMS: worker SIGKILLed",
+        "chief stopped with one line (peer lost), exit 1; no hang",
+        trained - kept,
+        stopped_after,
     )
 
     with job:  # the whole job again, same ports and folder

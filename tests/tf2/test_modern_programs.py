@@ -58,10 +58,31 @@ def test_trains_exports_and_resumes_under_mirrored(program_data, tmp_path, run_p
 def test_slim_main_trains_a_slim_zoo_net(program_data, tmp_path, model_name):
     out = tmp_path / "slim"
     args = [
-        "--data_dir", program_data, "--output_dir", str(out), "--model_name", model_name, "--train_image_size", "32",
-        "--num_classes", str(NUM_CLASSES), "--batch_size", "4", "--eval_batch_size", "16", "--max_step", "3",
-        "--log_every_n_steps", "3", "--save_checkpoints_steps", "3", "--optimizer", "momentum",
-        "--learning_rate", "0.001", "--noexport",
+        "--data_dir",
+        program_data,
+        "--output_dir",
+        str(out),
+        "--model_name",
+        model_name,
+        "--train_image_size",
+        "32",
+        "--num_classes",
+        str(NUM_CLASSES),
+        "--batch_size",
+        "4",
+        "--eval_batch_size",
+        "16",
+        "--max_step",
+        "3",
+        "--log_every_n_steps",
+        "3",
+        "--save_checkpoints_steps",
+        "3",
+        "--optimizer",
+        "momentum",
+        "--learning_rate",
+        "0.001",
+        "--noexport",
     ]
     result = run_module("modern_tf2.slim_main", args)
     assert result.returncode == 0, result.stderr[-3000:]
@@ -88,7 +109,8 @@ def test_bad_input_is_one_line_and_exit_2(program_data, tmp_path, extra, env, me
 
 def test_after_report_sees_each_progress_line_and_its_pause_is_left_out_of_the_rate(tmp_path, run_py):
     # bench/train_bench.py pauses the loop here while other loops take their turn.
-    result = run_py(f"""
+    result = run_py(
+        f"""
         import json, time
         import tensorflow as tf
         from modern_tf2 import run_loop, trainer
@@ -106,11 +128,13 @@ def test_after_report_sees_each_progress_line_and_its_pause_is_left_out_of_the_r
                 (tf.zeros([4, 4, 4, 3]), tf.zeros([4], tf.int32))).repeat(),
             eval_dataset=None, weight_decay=0.0, decayed_weights=lambda variables: 0.0, image_size=4,
         )
-        settings = run_loop.Settings(output_dir=r"{tmp_path / 'out'}", log_dir=r"{tmp_path / 'log'}", train_steps=8,
+        settings = run_loop.Settings(output_dir=r"{tmp_path / "out"}", log_dir=r"{tmp_path / "log"}", train_steps=8,
                                      global_batch=4, log_every=2, save_every=100, export=False, after_report=after_report)
         run_loop.run(program, settings)
         print("RATES " + json.dumps([v["images_per_sec"] for v in seen]))
-    """, timeout=180)
+    """,
+        timeout=180,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     rates = json.loads(result.stdout.split("RATES ", 1)[1])
     assert len(rates) == 4

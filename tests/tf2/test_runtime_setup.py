@@ -9,14 +9,16 @@ def _ok(result):
 
 
 def test_import_compat_is_light_and_tf_estimator_appears_with_tensorflow(run_py):
-    out = _ok(run_py("""
+    out = _ok(
+        run_py("""
         import sys
         import compat
         print("TF_LOADED", "tensorflow" in sys.modules)
         import tensorflow.compat.v1 as tf
         import tensorflow as tf2
         print("ESTIMATOR", tf.estimator.Estimator.__name__, tf2.estimator.RunConfig.__name__)
-    """))
+    """)
+    )
     assert "TF_LOADED False" in out and "ESTIMATOR Estimator RunConfig" in out
 
 

@@ -56,10 +56,13 @@ def test_same_losses_unmodified_under_uai_run_as_after_uai_migrate_and_a_report_
     migrated = _runs.migrate("--out", tmp_path / "ported", source, cwd=tmp_path)
     assert migrated.returncode in (0, 1), migrated.stderr
     report_file = tmp_path / "run.json"
-    results = _runs.run_all({
-        "ported": [sys.executable, str(tmp_path / "ported" / "seeded.py")],
-        "uai-run": [sys.executable, "-m", "compat.run", "--report", str(report_file), str(source)],
-    }, tmp_path)
+    results = _runs.run_all(
+        {
+            "ported": [sys.executable, str(tmp_path / "ported" / "seeded.py")],
+            "uai-run": [sys.executable, "-m", "compat.run", "--report", str(report_file), str(source)],
+        },
+        tmp_path,
+    )
     assert _losses(results["uai-run"]) == _losses(results["ported"])
     assert source.read_text() == textwrap.dedent(SEEDED)
 

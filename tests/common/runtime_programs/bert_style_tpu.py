@@ -15,10 +15,9 @@ import math
 import sys
 
 import numpy as np
-
-import compat  # noqa: F401 - tf.estimator on TF 2.21, legacy Keras for tf.compat.v1.layers
 import tensorflow as tf
 
+import compat  # noqa: F401 - tf.estimator on TF 2.21, legacy Keras for tf.compat.v1.layers
 from compat import slim
 
 VOCAB, SEQ, HIDDEN, HEADS, CLASSES = 16, 8, 16, 2, 2
@@ -43,8 +42,11 @@ def input_fn_builder(seed, is_training, drop_remainder):
         d = tf.data.Dataset.from_tensor_slices({"input_ids": ids, "input_mask": mask, "label_ids": labels})
         if is_training:
             d = d.repeat().shuffle(buffer_size=EXAMPLES, seed=seed)
-        return d.apply(tf.data.experimental.map_and_batch(lambda record: record, batch_size=batch_size,
-                                                          drop_remainder=drop_remainder))
+        return d.apply(
+            tf.data.experimental.map_and_batch(
+                lambda record: record, batch_size=batch_size, drop_remainder=drop_remainder
+            )
+        )
 
     return input_fn
 
@@ -77,10 +79,12 @@ def create_model(is_training, input_ids, input_mask, labels):
     v1 = tf.compat.v1
     with v1.variable_scope("bert"):
         with v1.variable_scope("embeddings"):
-            table = v1.get_variable("word_embeddings", [VOCAB, HIDDEN],
-                                    initializer=v1.truncated_normal_initializer(stddev=0.02))
-            positions = v1.get_variable("position_embeddings", [SEQ, HIDDEN],
-                                        initializer=v1.truncated_normal_initializer(stddev=0.02))
+            table = v1.get_variable(
+                "word_embeddings", [VOCAB, HIDDEN], initializer=v1.truncated_normal_initializer(stddev=0.02)
+            )
+            positions = v1.get_variable(
+                "position_embeddings", [SEQ, HIDDEN], initializer=v1.truncated_normal_initializer(stddev=0.02)
+            )
             x = layer_norm(tf.nn.embedding_lookup(table, input_ids) + positions[None], name="LayerNorm")
         with v1.variable_scope("encoder/layer_0/attention"):
             x = attention_layer(x, input_mask, is_training)
@@ -108,7 +112,8 @@ def model_fn_builder(learning_rate, use_tpu):
         tpu = tf.compat.v1.estimator.tpu
         is_training = mode == tf.estimator.ModeKeys.TRAIN
         total_loss, per_example_loss, logits = create_model(
-            is_training, features["input_ids"], features["input_mask"], features["label_ids"])
+            is_training, features["input_ids"], features["input_mask"], features["label_ids"]
+        )
         if mode == tf.estimator.ModeKeys.TRAIN:
             train_op = create_optimizer(total_loss, learning_rate, use_tpu)
             return tpu.TPUEstimatorSpec(mode=mode, loss=total_loss, train_op=train_op, scaffold_fn=None)
@@ -116,11 +121,14 @@ def model_fn_builder(learning_rate, use_tpu):
 
             def metric_fn(per_example_loss, label_ids, logits):
                 predictions = tf.argmax(logits, axis=-1, output_type=tf.int32)
-                return {"eval_accuracy": tf.compat.v1.metrics.accuracy(label_ids, predictions),
-                        "eval_loss": tf.compat.v1.metrics.mean(per_example_loss)}
+                return {
+                    "eval_accuracy": tf.compat.v1.metrics.accuracy(label_ids, predictions),
+                    "eval_loss": tf.compat.v1.metrics.mean(per_example_loss),
+                }
 
-            return tpu.TPUEstimatorSpec(mode=mode, loss=total_loss,
-                                        eval_metrics=(metric_fn, [per_example_loss, features["label_ids"], logits]))
+            return tpu.TPUEstimatorSpec(
+                mode=mode, loss=total_loss, eval_metrics=(metric_fn, [per_example_loss, features["label_ids"], logits])
+            )
         return tpu.TPUEstimatorSpec(mode=mode, predictions={"probabilities": tf.nn.softmax(logits)})
 
     return model_fn
@@ -131,21 +139,37 @@ def main(output_dir):
     use_tpu = False
     is_per_host = tpu.InputPipelineConfig.PER_HOST_V2
     run_config = tpu.RunConfig(
-        cluster=None, master=None, model_dir=output_dir, save_checkpoints_steps=STEPS, tf_random_seed=1,
-        tpu_config=tpu.TPUConfig(iterations_per_loop=10, num_shards=8, per_host_input_for_training=is_per_host))
-    estimator = tpu.TPUEstimator(use_tpu=use_tpu, model_fn=model_fn_builder(5e-3, use_tpu), config=run_config,
-                                 train_batch_size=TRAIN_BATCH, eval_batch_size=EVAL_BATCH,
-                                 predict_batch_size=PREDICT_BATCH)
+        cluster=None,
+        master=None,
+        model_dir=output_dir,
+        save_checkpoints_steps=STEPS,
+        tf_random_seed=1,
+        tpu_config=tpu.TPUConfig(iterations_per_loop=10, num_shards=8, per_host_input_for_training=is_per_host),
+    )
+    estimator = tpu.TPUEstimator(
+        use_tpu=use_tpu,
+        model_fn=model_fn_builder(5e-3, use_tpu),
+        config=run_config,
+        train_batch_size=TRAIN_BATCH,
+        eval_batch_size=EVAL_BATCH,
+        predict_batch_size=PREDICT_BATCH,
+    )
     estimator.train(input_fn_builder(1, is_training=True, drop_remainder=True), max_steps=STEPS)
-    evaluated = estimator.evaluate(input_fn_builder(2, is_training=False, drop_remainder=True),
-                                   steps=EXAMPLES // EVAL_BATCH)
+    evaluated = estimator.evaluate(
+        input_fn_builder(2, is_training=False, drop_remainder=True), steps=EXAMPLES // EVAL_BATCH
+    )
     predictions = list(estimator.predict(input_fn_builder(2, is_training=False, drop_remainder=False)))
-    print("RESULT " + json.dumps({
-        "eval": {key: float(value) for key, value in evaluated.items()},
-        "predictions": len(predictions),
-        "probability_sums": sorted({round(float(p["probabilities"].sum()), 4) for p in predictions}),
-        "estimator": type(estimator).__name__,
-    }))
+    print(
+        "RESULT "
+        + json.dumps(
+            {
+                "eval": {key: float(value) for key, value in evaluated.items()},
+                "predictions": len(predictions),
+                "probability_sums": sorted({round(float(p["probabilities"].sum()), 4) for p in predictions}),
+                "estimator": type(estimator).__name__,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

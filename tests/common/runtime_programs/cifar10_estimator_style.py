@@ -24,10 +24,10 @@ import itertools
 import json
 import os
 
-import compat
 import tensorflow as tf
 from tensorflow.core.framework import node_def_pb2
 
+import compat
 from compat import devices
 from compat.hparams import HParams
 from compat.learn import Experiment, learn_runner, run_config
@@ -88,7 +88,7 @@ def local_device_setter(num_devices=1, ps_device_type="cpu", worker_device="/cpu
         current_device = tf.compat.v1.DeviceSpec.from_string(op.device or "")
         node_def = op if isinstance(op, node_def_pb2.NodeDef) else op.node_def
         if node_def.op in ps_ops:
-            ps_device_spec = tf.compat.v1.DeviceSpec.from_string("/{}:{}".format(ps_device_type, ps_strategy(op)))
+            ps_device_spec = tf.compat.v1.DeviceSpec.from_string(f"/{ps_device_type}:{ps_strategy(op)}")
             ps_device_spec.merge_from(current_device)
             return ps_device_spec.to_string()
         worker_device_spec = tf.compat.v1.DeviceSpec.from_string(worker_device or "")
@@ -137,7 +137,7 @@ def get_model_fn(num_gpus, variable_strategy, num_workers):
         num_devices = max(num_gpus, 1)
         device_type = "gpu" if num_gpus and tf.config.list_physical_devices("GPU") else "cpu"
         for i in range(num_devices):
-            worker_device = "/{}:{}".format(device_type, i)
+            worker_device = f"/{device_type}:{i}"
             if variable_strategy == "CPU":
                 device_setter = local_device_setter(worker_device=worker_device)
             else:
@@ -149,8 +149,13 @@ def get_model_fn(num_gpus, variable_strategy, num_workers):
             with tf.compat.v1.variable_scope("resnet", reuse=bool(i != 0)):
                 with tf.name_scope("tower_%d" % i) as name_scope:
                     with compat.device(device_setter):
-                        loss, gradvars, preds = _tower_fn(is_training, params.weight_decay, tower_features[i],
-                                                          tower_labels[i], params.batch_norm_decay)
+                        loss, gradvars, preds = _tower_fn(
+                            is_training,
+                            params.weight_decay,
+                            tower_features[i],
+                            tower_labels[i],
+                            params.batch_norm_decay,
+                        )
                         tower_losses.append(loss)
                         tower_gradvars.append(gradvars)
                         tower_preds.append(preds)
@@ -171,15 +176,18 @@ def get_model_fn(num_gpus, variable_strategy, num_workers):
         consolidation_device = "/gpu:0" if variable_strategy == "GPU" and device_type == "gpu" else "/cpu:0"
         with tf.device(consolidation_device):
             num_batches_per_epoch = Cifar10DataSet.num_examples_per_epoch("train") // (
-                params.train_batch_size * num_workers)
+                params.train_batch_size * num_workers
+            )
             boundaries = [num_batches_per_epoch * x for x in (82, 123, 300)]
             staged_lr = [params.learning_rate * x for x in [1, 0.1, 0.01, 0.002]]
             learning_rate = tf.compat.v1.train.piecewise_constant(
-                tf.compat.v1.train.get_global_step(), boundaries, staged_lr)
+                tf.compat.v1.train.get_global_step(), boundaries, staged_lr
+            )
             loss = tf.reduce_mean(tower_losses, name="loss")
             examples_sec_hook = ExamplesPerSecondHook(params.train_batch_size, every_n_steps=2)
             logging_hook = tf.estimator.LoggingTensorHook(
-                tensors={"learning_rate": learning_rate, "loss": loss}, every_n_iter=2)
+                tensors={"learning_rate": learning_rate, "loss": loss}, every_n_iter=2
+            )
             train_hooks = [logging_hook, examples_sec_hook]
             optimizer = tf.compat.v1.train.MomentumOptimizer(learning_rate=learning_rate, momentum=params.momentum)
             train_op = [optimizer.apply_gradients(gradvars, global_step=tf.compat.v1.train.get_global_step())]
@@ -191,8 +199,14 @@ def get_model_fn(num_gpus, variable_strategy, num_workers):
             }
             stacked_labels = tf.concat(labels, axis=0)
             metrics = {"accuracy": tf.compat.v1.metrics.accuracy(stacked_labels, predictions["classes"])}
-        return tf.estimator.EstimatorSpec(mode=mode, predictions=predictions, loss=loss, train_op=train_op,
-                                          training_hooks=train_hooks, eval_metric_ops=metrics)
+        return tf.estimator.EstimatorSpec(
+            mode=mode,
+            predictions=predictions,
+            loss=loss,
+            train_op=train_op,
+            training_hooks=train_hooks,
+            eval_metric_ops=metrics,
+        )
 
     return _resnet_model_fn
 
@@ -232,32 +246,53 @@ def input_fn(data_dir, subset, num_shards, batch_size):
 
 def get_experiment_fn(data_dir, num_gpus, variable_strategy):
     def _experiment_fn(run_config, hparams):
-        train_input_fn = functools.partial(input_fn, data_dir, subset="train", num_shards=num_gpus,
-                                           batch_size=hparams.train_batch_size)
-        eval_input_fn = functools.partial(input_fn, data_dir, subset="eval", batch_size=hparams.eval_batch_size,
-                                          num_shards=num_gpus)
+        train_input_fn = functools.partial(
+            input_fn, data_dir, subset="train", num_shards=num_gpus, batch_size=hparams.train_batch_size
+        )
+        eval_input_fn = functools.partial(
+            input_fn, data_dir, subset="eval", batch_size=hparams.eval_batch_size, num_shards=num_gpus
+        )
         num_eval_examples = Cifar10DataSet.num_examples_per_epoch("eval")
         if num_eval_examples % hparams.eval_batch_size != 0:
             raise ValueError("validation set size must be multiple of eval_batch_size")
         eval_steps = num_eval_examples // hparams.eval_batch_size
         classifier = tf.estimator.Estimator(
             model_fn=get_model_fn(num_gpus, variable_strategy, run_config.num_worker_replicas or 1),
-            config=run_config, params=hparams)
-        return Experiment(classifier, train_input_fn=train_input_fn, eval_input_fn=eval_input_fn,
-                          train_steps=hparams.train_steps, eval_steps=eval_steps)
+            config=run_config,
+            params=hparams,
+        )
+        return Experiment(
+            classifier,
+            train_input_fn=train_input_fn,
+            eval_input_fn=eval_input_fn,
+            train_steps=hparams.train_steps,
+            eval_steps=eval_steps,
+        )
 
     return _experiment_fn
 
 
 def main(job_dir, data_dir, num_gpus, variable_strategy, **hparams):
     sess_config = tf.compat.v1.ConfigProto(allow_soft_placement=True, device_count={"CPU": max(num_gpus, 1)})
-    config = RunConfig(session_config=sess_config, model_dir=job_dir, save_checkpoints_steps=hparams["train_steps"],
-                       tf_random_seed=1)
-    result = learn_runner.run(get_experiment_fn(data_dir, num_gpus, variable_strategy), run_config=config,
-                              hparams=HParams(is_chief=config.is_chief, **hparams))
+    config = RunConfig(
+        session_config=sess_config, model_dir=job_dir, save_checkpoints_steps=hparams["train_steps"], tf_random_seed=1
+    )
+    result = learn_runner.run(
+        get_experiment_fn(data_dir, num_gpus, variable_strategy),
+        run_config=config,
+        hparams=HParams(is_chief=config.is_chief, **hparams),
+    )
     metrics = result[0] if isinstance(result, tuple) else None
-    print("RESULT " + json.dumps({"task": config.task_type, "is_chief": config.is_chief,
-                                  "metrics": {k: float(v) for k, v in (metrics or {}).items()} or None}))
+    print(
+        "RESULT "
+        + json.dumps(
+            {
+                "task": config.task_type,
+                "is_chief": config.is_chief,
+                "metrics": {k: float(v) for k, v in (metrics or {}).items()} or None,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -51,7 +51,9 @@ def model_fn(features, labels, mode, params):
         # TF1 ref variables alias their buffer: without this barrier an update could land
         # while another tower's backprop still reads the weight, and the loss would vary.
         with tf.control_dependencies([g for g, _ in averaged]):
-            train_op = tf.train.GradientDescentOptimizer(0.5).apply_gradients(averaged, tf.train.get_or_create_global_step())
+            train_op = tf.train.GradientDescentOptimizer(0.5).apply_gradients(
+                averaged, tf.train.get_or_create_global_step()
+            )
     return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
 
 
@@ -77,10 +79,16 @@ def main(root):
                 "single_loss": float(single.evaluate(input_fn, steps=1)["loss"]),
                 "global_step": int(evaluated["global_step"]),
                 "weights_equal": bool(
-                    np.allclose(towered.get_variable_value("model/conv/kernel"), single.get_variable_value("model/conv/kernel"), atol=1e-5)
+                    np.allclose(
+                        towered.get_variable_value("model/conv/kernel"),
+                        single.get_variable_value("model/conv/kernel"),
+                        atol=1e-5,
+                    )
                 ),
                 "predictions": len(predictions),
-                "export": os.path.isfile(os.path.join(export_dir.decode() if isinstance(export_dir, bytes) else export_dir, "saved_model.pb")),
+                "export": os.path.isfile(
+                    os.path.join(export_dir.decode() if isinstance(export_dir, bytes) else export_dir, "saved_model.pb")
+                ),
                 "placed": placed,
                 "estimator_module": type(towered).__module__,
             }
