@@ -1,6 +1,7 @@
 """What the file migrations share: the supported runtime's pins, text decoding and the diff."""
 
 import re
+from collections.abc import Callable
 
 from packaging.markers import Marker
 from packaging.requirements import InvalidRequirement, Requirement
@@ -42,6 +43,16 @@ def not_utf8() -> Outcome:
         ],
         skipped=True,
     )
+
+
+def migrate_bytes(data: bytes, migrate_text: Callable[[str], tuple[str, list[Entry]]]) -> Outcome:
+    """The Outcome of `migrate_text` on a file's bytes: files naming no TensorFlow package are left unread."""
+    if not PREFILTER.search(data):
+        return Outcome(None, [])
+    text = decode(data)
+    if text is None:
+        return not_utf8()
+    return outcome(text, *migrate_text(text))
 
 
 def outcome(text: str, new: str, entries: list) -> Outcome:

@@ -84,12 +84,7 @@ def migrate_text(text: str) -> tuple[str, list[Entry]]:
 
 def migrate(data: bytes, options: object = None) -> Outcome:
     """The Outcome for one file's bytes (the engine's signature: no option changes this migration)."""
-    if not _common.PREFILTER.search(data):
-        return Outcome(None, [])
-    text = _common.decode(data)
-    if text is None:
-        return _common.not_utf8()
-    return _common.outcome(text, *migrate_text(text))
+    return _common.migrate_bytes(data, migrate_text)
 
 
 def parses(data: bytes) -> bool:

@@ -20,11 +20,11 @@ Run it in the `tf2` environment; it writes `codemods/tables/tf_api.json`, which 
 """
 
 import inspect
-import json
 import sys
 import types
 
 from codemods.tables import TF_API
+from codemods.tables._generate import write_table
 
 OUT = TF_API
 API = ("tensorflow._api.", "tensorflow.compat.", "tf_keras.api.", "keras.api.")
@@ -233,7 +233,6 @@ def build(tf):
     # v1-only modules: a whole `tf.<module>` chain becomes `tf.compat.v1.<module>`
     modules = sorted(p for p in v1_only if isinstance(v1[p], types.ModuleType))
     return {
-        "tensorflow": tf.__version__,
         "moved": moved,
         "v1_only": v1_only,
         "v1_only_modules": modules,
@@ -245,17 +244,12 @@ def build(tf):
 
 
 def main():
-    import tensorflow as tf
-
-    import compat  # noqa: F401 - legacy Keras, as migrated scripts run with it
-
-    table = build(tf)
-    with open(OUT, "w") as handle:
-        json.dump(table, handle, indent=0, sort_keys=True)
-        handle.write("\n")
-    print(
-        f"{OUT}: TensorFlow {tf.__version__}, {len(table['moved'])} moved, {len(table['v1_only'])} v1 only, "
-        f"{len(table['differs'])} differing"
+    write_table(
+        build,
+        OUT,
+        lambda table: (
+            f"{len(table['moved'])} moved, {len(table['v1_only'])} v1 only, {len(table['differs'])} differing"
+        ),
     )
 
 

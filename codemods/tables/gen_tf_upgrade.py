@@ -18,10 +18,9 @@ this TensorFlow with `import compat` (tf.compat.v1.estimator is an attribute com
 """
 
 import importlib
-import json
-import os
 
 from codemods.tables import TF_UPGRADE
+from codemods.tables._generate import write_table
 
 OUT = TF_UPGRADE
 TF = "tensorflow"
@@ -116,7 +115,6 @@ def estimator_v1_only(tf) -> list:
 
 def build(tf) -> dict:
     table = {
-        "tensorflow": tf.__version__,
         "renames": renames(tf),
         "contrib": contrib(tf),
         "keywords": keywords(),
@@ -128,17 +126,13 @@ def build(tf) -> dict:
 
 
 def main():
-    import tensorflow as tf
-
-    import compat  # noqa: F401 - tf.compat.v1.estimator and legacy Keras, as migrated scripts run with them
-
-    table = build(tf)
-    with open(OUT, "w") as handle:
-        json.dump(table, handle, indent=0, sort_keys=True)
-        handle.write("\n")
-    print(
-        f"{os.path.relpath(OUT)}: TensorFlow {tf.__version__}, {len(table['renames'])} renames, "
-        f"{len(table['contrib'])} contrib names, {len(table['keywords'])} keyword renames"
+    write_table(
+        build,
+        OUT,
+        lambda table: (
+            f"{len(table['renames'])} renames, {len(table['contrib'])} contrib names, "
+            f"{len(table['keywords'])} keyword renames"
+        ),
     )
 
 

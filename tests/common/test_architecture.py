@@ -33,9 +33,9 @@ def test_compat_never_imports_the_layers_above_it(package):
     assert offenders == []
 
 
-# Files that read the version only to record it (no branch on it): the generator stamps the
-# tables with the TensorFlow they were derived from.
-RECORDS_VERSION = {"codemods/tables/gen_tf_api.py", "codemods/tables/gen_tf_upgrade.py"}
+# Files that read the version only to record it (no branch on it): the table generators stamp
+# their tables with the TensorFlow they were derived from.
+RECORDS_VERSION = {"codemods/tables/_generate.py"}
 
 
 def _reads_tensorflow_version(path):
