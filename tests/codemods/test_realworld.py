@@ -177,7 +177,11 @@ def test_references_resolve_no_less_than_measured(tflearn):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=False, reason="rule work in progress: tf.contrib modules tflearn uses are not converted yet")
+@pytest.mark.xfail(
+    strict=False,
+    reason="the 99% target is not met on tflearn (97.7%): contrib.factorization and contrib.tensor_forest have no "
+    "TF 2 home and nest.is_sequence is not converted; reported, never hidden (bench/RESULTS.md)",
+)
 def test_references_resolve_target(tflearn):
     assert resolved_share(tflearn) >= TARGET_RESOLVED, tflearn["variants"]["uai-migrate"]["unresolved"]
 

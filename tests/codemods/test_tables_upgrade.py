@@ -3,15 +3,13 @@ is never less than tf_upgrade_v2: every name TensorFlow's upgrade tables send to
 on this TensorFlow resolves after uai-migrate too (one in-process pass over the whole table)."""
 
 import libcst as cst
-import pytest
+import tensorflow as tf  # the tf2 suite always has it: a missing TensorFlow must fail, not skip
 
+import compat  # noqa: F401 - tf.compat.v1.estimator and legacy Keras, as migrated scripts run with them
 from codemods import tables
 from codemods.rules import RULES
 from codemods.tables import gen_tf_upgrade
 from tests.codemods.rule_test import apply
-
-tf = pytest.importorskip("tensorflow")
-import compat  # noqa: E402,F401 - tf.compat.v1.estimator and legacy Keras, as migrated scripts run with them
 
 
 def _value(code: str) -> cst.BaseExpression:
