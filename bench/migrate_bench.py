@@ -10,7 +10,7 @@ Each round measures, on the same files (wall time, each tool in its own process)
   uai-migrate rerun            same tree again, result cache warm
 The machine is shared and its load swings within a minute, so one pass is not a measurement:
 the rows run in turn, round after round (order reversed every other round), and the table shows
-each row's median wall time and the median of its per-round ratios. Targets (issue 7): <= 0.5x
+each row's median wall time and the median of its per-round ratios. Targets: <= 0.5x
 tf_upgrade_v2, <= 1.5x the floor, re-run <= 0.1x.
 """
 

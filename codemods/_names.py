@@ -1,6 +1,6 @@
 """Which names in a module are TensorFlow (or the platform SDK), without paying for scope analysis.
 
-libcst's QualifiedNameProvider answers this exactly but costs several times a parse (traps.md).
+libcst's QualifiedNameProvider answers this exactly but costs several times a parse (measured in docs/traps.md).
 Most scripts bind `tf` (and the like) once, by an import, and never re-bind it: then a per-module
 table {bound name -> imported qualified name} built from Python's C parser gives the same answer.
 Only when a watched name is also bound by something else (a parameter, an assignment, a second

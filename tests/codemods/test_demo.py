@@ -82,7 +82,7 @@ def test_samples_run_after_uai_migrate_and_fail_after_tf_upgrade_v2(tmp_path, da
     assert "step 3 loss" in results["ours", "train_slim_classifier.py"].stdout
     failures = {name: results["theirs", name] for name in FLAGS}
     assert all(r.returncode != 0 for r in failures.values()), {n: r.returncode for n, r in failures.items()}
-    # and they fail for the reasons traps.md lists
+    # and they fail for the reasons docs/traps.md lists (tf_upgrade_v2 section)
     assert "tensorflow.contrib" in failures["train_slim_classifier.py"].stderr
     assert "estimator" in failures["resnet_estimator.py"].stderr
     session = failures["session_classifier.py"].stderr

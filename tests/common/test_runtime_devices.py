@@ -63,7 +63,7 @@ def test_device_setters_and_mirrored_estimator(run_py):
     # greedy by bytes: 400 B on cpu:0, then both 40 B variables on the lighter cpu:2;
     # other ops on the tower device, an explicit inner device wins.
     assert out["greedy"] == ["/device:CPU:0", "/device:CPU:2", "/device:CPU:2", "/device:CPU:1", "/device:CPU:3"]
-    # Without device_count={"CPU": 2} + soft placement this Estimator hangs (traps.md).
+    # Without device_count={"CPU": 2} + soft placement this Estimator hangs on TF 2.15 (docs/traps.md).
     assert out["mirrored"] == ["MirroredStrategy", 2, 3]
 
 
