@@ -7,7 +7,8 @@ tests/codemods/test_explain.py checks every rule has one and that each `before` 
 
 import dataclasses
 import textwrap
-from typing import Protocol
+
+from codemods._described import Described
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,17 +134,6 @@ _FILES = {
     "dockerfile": "Dockerfile, *.Dockerfile, Dockerfile.*, Containerfile",
     "requirements": "requirements*.txt",
 }
-
-
-class Described(Protocol):
-    """What --explain and --help read of a rule: a code rule's class or a file rule's module."""
-
-    @property
-    def ID(self) -> str: ...
-    @property
-    def DESCRIPTION(self) -> str: ...
-    @property
-    def LEVEL(self) -> str: ...
 
 
 def catalog() -> dict[str, Described]:

@@ -8,19 +8,14 @@ to the migrated text, as it does to Python.
 from collections.abc import Callable
 from typing import Protocol
 
+from codemods._described import Described
 from codemods._report import Outcome
 from codemods.files import dockerfile, requirements
 
 
-class FileRule(Protocol):
+class FileRule(Described, Protocol):
     """What a module of KINDS provides: the module is the rule, as a class is for code rules."""
 
-    @property
-    def ID(self) -> str: ...
-    @property
-    def DESCRIPTION(self) -> str: ...
-    @property
-    def LEVEL(self) -> str: ...
     def migrate(self, data: bytes, options: object = None) -> Outcome: ...
     def parses(self, data: bytes) -> bool: ...
 

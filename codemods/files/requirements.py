@@ -37,6 +37,11 @@ def _lines(text: str) -> Iterator[tuple[int, str, int, int]]:
             yield number, line, *part
 
 
+def _warning(line: int, col: int, message: str, manual: str) -> Entry:
+    """A change this rule leaves to a person, at the requirement's position."""
+    return Entry(rule=ID, severity="warning", line=line, col=col, message=message, manual=manual)
+
+
 def migrate_text(text: str) -> tuple[str, list[Entry]]:
     out: list[str] = []
     entries: list[Entry] = []
@@ -52,13 +57,11 @@ def migrate_text(text: str) -> tuple[str, list[Entry]]:
         col = start + 1
         if "--hash" in line[end:]:
             entries.append(
-                Entry(
-                    rule=ID,
-                    severity="warning",
-                    line=number,
-                    col=col,
-                    message=f"{line[start:end]} is pinned by hash: left as it is",
-                    manual=f"replace it with {new} and regenerate the hashes (pip-compile --generate-hashes)",
+                _warning(
+                    number,
+                    col,
+                    f"{line[start:end]} is pinned by hash: left as it is",
+                    f"replace it with {new} and regenerate the hashes (pip-compile --generate-hashes)",
                 )
             )
             out.append(line)
@@ -67,13 +70,11 @@ def migrate_text(text: str) -> tuple[str, list[Entry]]:
         moved_tf = moved_tf or new.startswith("tensorflow") and not new.startswith("tensorflow-estimator")
         if new.startswith("tensorflow-estimator"):
             entries.append(
-                Entry(
-                    rule=ID,
-                    severity="warning",
-                    line=number,
-                    col=col,
-                    message="tensorflow-estimator with its dependencies installs TensorFlow 2.15 over 2.21",
-                    manual="move this line to a requirements file installed with `pip install --no-deps -r`",
+                _warning(
+                    number,
+                    col,
+                    "tensorflow-estimator with its dependencies installs TensorFlow 2.15 over 2.21",
+                    "move this line to a requirements file installed with `pip install --no-deps -r`",
                 )
             )
         out.append(line[:start] + new + line[end:])
