@@ -29,7 +29,7 @@ SUITES = {
 # task -> command run in the environment; extra arguments after the task name are appended.
 # "tests" (the default task) is built from SUITES instead.
 COMMANDS = {
-    "demo": ["python", "-m", "codemods.demo"],
+    "demo": ["python", "demo.py"],
     "bench": ["python", "bench/run_all.py"],
 }
 TASKS = ["tests", *COMMANDS]

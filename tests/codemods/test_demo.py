@@ -38,7 +38,7 @@ def _commands(folder, data, tmp_path, scripts):
 
 
 def test_demo_migrates_and_trains_the_resnet_printing_the_loss(tmp_path):
-    result = _runs.run([sys.executable, "-m", "codemods.demo", "--steps=3", f"--keep={tmp_path}"], REPO)
+    result = _runs.run([sys.executable, f"{REPO}/demo.py", "--steps=3", f"--keep={tmp_path}"], REPO)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     out = result.stdout
     assert all(f"[{n}/4]" in out for n in (1, 2, 3, 4))

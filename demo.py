@@ -1,4 +1,4 @@
-"""`python -m codemods.demo` (`python3 dev.py demo`): migrate the bundled TF1 samples and train the result on current TF.
+"""`python3 dev.py demo` (`python demo.py`): migrate the bundled TF1 samples and train the result on current TF.
 
 1. writes a small ImageNet-format TFRecord set (32x32 images, compat.data.synth);
 2. runs `uai-migrate -q --out` on samples/tf1/ (platform-style TF1 scripts: tf.app.flags, uflag,
@@ -20,7 +20,7 @@ import time
 
 from compat.cli import fail, main_guard
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.abspath(__file__))
 SAMPLES = os.path.join(REPO, "samples", "tf1")
 RESNET = "resnet_estimator.py"
 SHOWN = "session_classifier.py"  # the diff shown: the smallest sample, flags + graph-mode TF1 API
@@ -28,18 +28,18 @@ STEPS = 4
 DIFF_LINES = 20  # whole hunks up to this many lines: with the table, under 50 lines above the training
 
 
-def _env():
+def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (REPO, env.get("PYTHONPATH")) if p)
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     return env
 
 
-def _step(number, text):
+def _step(number: int, text: str) -> None:
     print(f"\n[{number}/{STEPS}] {text}", flush=True)
 
 
-def _migrate(out):
+def _migrate(out: str) -> int:
     command = [sys.executable, "-m", "codemods", "-q", "--out", out, "--no-cache", SAMPLES]
     print("$ uai-migrate -q --out", out, SAMPLES, flush=True)
     result = subprocess.run(command, env=_env(), capture_output=True, text=True)
@@ -49,7 +49,7 @@ def _migrate(out):
     return result.returncode
 
 
-def _show_diff(migrated):
+def _show_diff(migrated: str) -> None:
     """The first hunks (up to DIFF_LINES lines) of one sample's migration, with one line of context."""
     with open(os.path.join(SAMPLES, SHOWN)) as old, open(os.path.join(migrated, SHOWN)) as new:
         lines = list(
@@ -69,7 +69,7 @@ def _show_diff(migrated):
         )
 
 
-def _train(script, data, model_dir, steps):
+def _train(script: str, data: str, model_dir: str, steps: int) -> list[str]:
     command = [
         sys.executable,
         script,
@@ -82,7 +82,8 @@ def _train(script, data, model_dir, steps):
     print("$ python", os.path.basename(script), *command[2:], flush=True)
     losses = []
     with subprocess.Popen(command, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as proc:
-        tail = []
+        tail: list[str] = []
+        assert proc.stdout is not None  # stdout=PIPE
         for line in proc.stdout:
             tail = (tail + [line])[-20:]
             if "loss = " in line and line.startswith("INFO:tensorflow:"):
@@ -95,7 +96,7 @@ def _train(script, data, model_dir, steps):
     return losses
 
 
-def _run_unmodified(name):
+def _run_unmodified(name: str) -> None:
     """The sample as written, through `python -m compat.run` (what `uai-run` runs)."""
     script = os.path.join(SAMPLES, name)
     print(f"$ uai-run samples/tf1/{name} --steps=3", flush=True)
@@ -111,8 +112,8 @@ def _run_unmodified(name):
 
 
 @main_guard
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m codemods.demo", description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python demo.py", description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=5, help="training steps of the migrated ResNet")
     parser.add_argument("--keep", metavar="DIR", help="work in DIR and keep it (default: a temporary folder)")
     args = parser.parse_args(argv)
