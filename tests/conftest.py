@@ -5,13 +5,15 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def python_env(extra=None):
+def python_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "")
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -34,22 +36,37 @@ def run_script(tmp_path, source, args=(), env=None, timeout=300, name="script.py
     )
 
 
-def module_command(module, *args):
+def module_command(module: str, *args: str) -> list[str]:
     """`python -m module args` with this interpreter."""
     return [sys.executable, "-m", module, *args]
 
 
-def run_module(module, args=(), env=None, timeout=300, check=False):
-    """Run `python -m module args` from the repository root in the test environment; return the CompletedProcess."""
+def run_module(
+    module: str,
+    args: Sequence[str] = (),
+    env: dict[str, str] | None = None,
+    timeout: float = 300,
+    check: bool = False,
+    cwd: str | os.PathLike = REPO,
+) -> subprocess.CompletedProcess:
+    """Run `python -m module args` (from the repository root unless `cwd` is given) in the test environment;
+    return the CompletedProcess with its text output."""
     return subprocess.run(
         module_command(module, *args),
-        cwd=REPO,
+        cwd=str(cwd),
         env=python_env(env),
         capture_output=True,
         text=True,
         timeout=timeout,
         check=check,
     )
+
+
+def start_module(
+    module: str, args: Sequence[str] = (), cwd: str | os.PathLike = REPO, **popen: Any
+) -> subprocess.Popen:
+    """Start `python -m module args` in the test environment, text mode (`popen`: the pipes); the caller waits."""
+    return subprocess.Popen(module_command(module, *args), cwd=str(cwd), env=python_env(), text=True, **popen)
 
 
 # What TensorFlow's C++ runtime logs at import whatever TF_CPP_MIN_LOG_LEVEL says: on TF 2.21

@@ -7,7 +7,8 @@ import shutil
 import subprocess
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.conftest import REPO, run_module
+
 CORPUS = os.path.join(REPO, "tests", "corpus")
 
 
@@ -25,22 +26,8 @@ def copy_corpus(dest):
 
 def generate_data(dest):
     """A few ImageNet-format TFRecords (32x32), in a subprocess so the caller need not import TensorFlow."""
-    command = [
-        sys.executable,
-        "-m",
-        "compat.data.synth",
-        "--out",
-        dest,
-        "--train-shards",
-        "1",
-        "--validation-shards",
-        "1",
-        "--images",
-        "16",
-        "--size",
-        "32",
-    ]
-    subprocess.run(command, env=environment(), check=True, capture_output=True, timeout=120)
+    args = ["--out", dest, "--train-shards", "1", "--validation-shards", "1", "--images", "16", "--size", "32"]
+    run_module("compat.data.synth", args, timeout=120, check=True)
     return dest
 
 

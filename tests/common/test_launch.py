@@ -10,21 +10,13 @@ import time
 import pytest
 
 from compat.launch import Layout, LocalCluster, tfjob_manifest
-from tests.conftest import REPO, assert_one_line_error, python_env
+from tests.conftest import assert_one_line_error, run_module, start_module
 
 SHOW_TASK = [sys.executable, "-c", "import os, json; c = json.loads(os.environ['TF_CONFIG']); print(json.dumps(c))"]
 
 
-def _launch(*args, timeout=120, **kwargs):
-    return subprocess.run(
-        [sys.executable, "-m", "compat.launch", *args],
-        capture_output=True,
-        text=True,
-        env=python_env(),
-        cwd=REPO,
-        timeout=timeout,
-        **kwargs,
-    )
+def _launch(*args, timeout=120):
+    return run_module("compat.launch", args, timeout=timeout)
 
 
 def _alive(pid):
@@ -179,13 +171,12 @@ def _all_gone(pids, within):
 
 
 def _start_launcher(tmp_path, *args, stdout=subprocess.PIPE):
-    return subprocess.Popen(
-        [sys.executable, "-m", "compat.launch", "--log-dir", str(tmp_path / "logs"), *args],
+    return start_module(
+        "compat.launch",
+        ["--log-dir", str(tmp_path / "logs"), *args],
+        cwd=tmp_path,
         stdout=stdout,
         stderr=subprocess.PIPE,
-        env=python_env(),
-        cwd=str(tmp_path),
-        text=True,
     )
 
 
@@ -331,13 +322,6 @@ def test_a_closed_stdout_does_not_block_the_tasks(tmp_path):
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     (tmp_path / "a_file").write_text("")
     (tmp_path / "not_executable.sh").write_text("#!/bin/sh\n")
-    result = subprocess.run(
-        [sys.executable, "-m", "compat.launch", *args],
-        capture_output=True,
-        text=True,
-        env=python_env(),
-        cwd=str(tmp_path),
-        timeout=60,
-    )
+    result = run_module("compat.launch", args, cwd=tmp_path, timeout=60)
     assert_one_line_error(result, message)
     assert not (tmp_path / "job.json").exists()

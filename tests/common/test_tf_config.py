@@ -1,14 +1,12 @@
 """compat.tf_config: every dialect the platforms write, validation, rendering."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from compat import tf_config
 from compat.errors import TFConfigError
-from tests.conftest import REPO, python_env
+from tests.conftest import run_module
 
 M, W1, W2, P1, P2, E = "m:2222", "w1:2222", "w2:2222", "p1:2223", "p2:2223", "e:2222"
 
@@ -231,9 +229,7 @@ def test_use_sets_and_restores_tf_config():
 
 
 def _cli(*args, env=None):
-    return subprocess.run(
-        [sys.executable, "-m", "compat.tf_config", *args], capture_output=True, text=True, env=python_env(env), cwd=REPO
-    )
+    return run_module("compat.tf_config", args, env=env)
 
 
 def test_cli_prints_converts_and_fails_in_one_line():
