@@ -1,0 +1,119 @@
+"""The TF 1.4 cifar10_estimator-style program, after `uai-migrate --write`, trains and evaluates on this TensorFlow.
+
+runtime_programs/cifar10_estimator_tf1.py is the program as its users wrote it on TF 1.4;
+cifar10_estimator_tf1_migrated.py is uai-migrate's output for it (tests/codemods/test_cifar10_migrate.py
+checks that it still is). Here the migrated copy runs unchanged with plain `python` on generated
+TFRecords: alone with two GPU towers (soft-placed on the CPU), and as a master + worker + ps
+cluster through uai-launch's engine, learn_runner choosing each task's schedule from TF_CONFIG.
+"""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tests.cluster_helpers import run_cluster
+from tests.conftest import python_env, result_json
+
+PROGRAMS = os.path.join(os.path.dirname(__file__), "runtime_programs")
+MIGRATED = os.path.join(PROGRAMS, "cifar10_estimator_tf1_migrated.py")
+# The program's record format and subset sizes (its HEIGHT, WIDTH, DEPTH, NUM_CLASSES, EXAMPLES_PER_EPOCH).
+HEIGHT, WIDTH, DEPTH, NUM_CLASSES = 8, 8, 3, 4
+EXAMPLES = {"train": 64, "eval": 16}
+TRAIN_STEPS = 6
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory):
+    """train.tfrecords and eval.tfrecords of random images, as the example's generate_cifar10_tfrecords.py laid them out."""
+    import tensorflow as tf
+
+    out = tmp_path_factory.mktemp("cifar10")
+    rng = np.random.default_rng(0)
+    for subset, count in EXAMPLES.items():
+        with tf.io.TFRecordWriter(str(out / f"{subset}.tfrecords")) as writer:
+            for _ in range(count):
+                image = rng.integers(0, 256, [HEIGHT, WIDTH, DEPTH], dtype=np.uint8).tobytes()
+                feature = {
+                    "image": tf.train.Feature(bytes_list=tf.train.BytesList(value=[image])),
+                    "label": tf.train.Feature(int64_list=tf.train.Int64List(value=[int(rng.integers(NUM_CLASSES))])),
+                }
+                writer.write(tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString())
+    return str(out)
+
+
+def _command(data_dir, job_dir):
+    return [
+        sys.executable,
+        MIGRATED,
+        f"--data_dir={data_dir}",
+        f"--job_dir={job_dir}",
+        "--num_gpus=2",
+        "--variable_strategy=GPU",
+        f"--train_steps={TRAIN_STEPS}",
+    ]
+
+
+def _tower_variables(job_dir):
+    """(name, requested device, bytes) of the variables the towers' device setter placed, in creation order."""
+    import tensorflow as tf
+    from google.protobuf import text_format
+    from tensorflow.core.framework import graph_pb2
+
+    graph = text_format.Parse((job_dir / "graph.pbtxt").read_text(), graph_pb2.GraphDef())
+    placed = []
+    for node in graph.node:
+        # the optimizer's slots are colocated with their variable, not placed by the setter
+        colocated = [group for group in node.attr["_class"].list.s if group.decode() != f"loc:@{node.name}"]
+        if node.op in ("VarHandleOp", "VariableV2") and node.name.startswith("resnet/") and not colocated:
+            size = tf.TensorShape(node.attr["shape"].shape).num_elements() * tf.as_dtype(node.attr["dtype"].type).size
+            placed.append((node.name, node.device, size))
+    return placed
+
+
+def test_migrated_program_trains_and_evaluates_with_greedy_placed_gpu_towers(data_dir, tmp_path):
+    import tensorflow as tf
+
+    job_dir = tmp_path / "job"
+    result = subprocess.run(
+        _command(data_dir, job_dir), cwd=tmp_path, env=python_env(), capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = result_json(result.stdout)
+    assert out["is_chief"] and out["metrics"]["global_step"] == TRAIN_STEPS, out
+    assert 0 <= out["metrics"]["accuracy"] <= 1, out
+    assert tf.train.latest_checkpoint(str(job_dir)).endswith(f"model.ckpt-{TRAIN_STEPS}")
+    assert "examples/sec" in result.stderr and "learning_rate = " in result.stderr  # the program's two hooks ran
+    # GreedyLoadBalancingStrategy(2, byte_size_load_fn): each variable goes to the GPU with fewer bytes so far.
+    variables = _tower_variables(job_dir)
+    load = {"/device:GPU:0": 0, "/device:GPU:1": 0}
+    assert len(variables) >= 4 and {device for _, device, _ in variables} == set(load), variables
+    for name, device, size in variables:
+        assert load[device] == min(load.values()), (name, variables)
+        load[device] += size
+
+
+@pytest.mark.slow
+def test_migrated_program_as_master_worker_ps_cluster(data_dir, tmp_path):
+    """TF_CONFIG in the platform's master dialect: learn_runner picks train_and_evaluate, train and run_std_server."""
+    import tensorflow as tf
+
+    job_dir = tmp_path / "job"
+    status, logs = run_cluster(
+        tmp_path, command=_command(data_dir, job_dir), timeout=120, chief=1, workers=1, ps=1, dialect="master"
+    )
+    assert status == 0, logs
+    # asynchronous between-graph training: the step that ends it may be counted by both trainers
+    step = int(tf.train.latest_checkpoint(str(job_dir)).rsplit("-", 1)[1])
+    assert TRAIN_STEPS <= step <= TRAIN_STEPS + 1, logs
+    master = result_json(logs["chief:0"])
+    assert master["task"] == "master" and master["is_chief"], master
+    # the master evaluated the last checkpoint (train_and_evaluate's run_master returns no metrics)
+    assert f"Saving dict for global step {step}:" in logs["chief:0"], logs["chief:0"][-3000:]
+    # The worker joined the cluster and built its training graph; whether it finishes before the
+    # master does depends on when it first finds the variables initialised (the Estimator's
+    # session retries every 30 s), so its own RESULT is not required.
+    assert "Graph was finalized" in logs["worker:0"], logs["worker:0"][-3000:]
+    assert "RESULT " not in logs["ps:0"], logs["ps:0"][-3000:]  # run_std_server serves until stopped
