@@ -4,7 +4,11 @@ The public name of each object is looked up in the table derived from the instal
 (`python -m codemods.tables.gen_tf_api`): `device_setter.replica_device_setter(...)` ->
 `tf.compat.v1.train.replica_device_setter(...)`. The seeds' one private helper with a compat
 equivalent is hand-written: `device_setter._RoundRobinStrategy(n)` -> `compat.devices.RoundRobin(range(n))`
-(the same task indices in turn). Anything else private is an error entry.
+(the same task indices in turn). A private name TF 2.x renamed gets its public twin under the new
+name (`from tensorflow.python.util.nest import is_sequence` -> `from tensorflow.compat.v1.nest import
+is_nested as is_sequence`). A private module this TensorFlow no longer ships
+(`tensorflow.python.training.training_ops`) is an error entry at its import, where the file fails;
+anything else private is an error entry too.
 """
 
 import libcst as cst
@@ -17,6 +21,10 @@ PRIVATE = "tensorflow.python"
 ROUND_ROBIN = "tensorflow.python.training.device_setter._RoundRobinStrategy"
 MANUAL = (
     "tensorflow.python is TensorFlow's private implementation: use the public tf.* or tf.compat.v1.* name of {name}"
+)
+GONE = (
+    "{module} is gone from TensorFlow 2.21: use the public tf.* or tf.compat.v1.* API for what it did "
+    "(the raw ops of a private *_ops module are tf.raw_ops.*)"
 )
 
 
@@ -35,6 +43,7 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         self._api = _tf.api()
         self._private = self._api["private"]
         self._by_name = self._api["private_by_name"]
+        self._modules = self._api["private_modules"]
         self._unconverted = set()  # local names whose import must stay
 
     def _claimed(self, name):
@@ -51,6 +60,19 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
             # private module that has it agrees on has that public name
             found = self._by_name.get(attr)
         return found
+
+    def _gone(self, name):
+        """The module in dotted private `name` that this TensorFlow does not ship (the import fails
+        there), or None: a missing part below a package whose `__init__` binds no names of its own."""
+        parts = name.split(".")
+        for cut in range(3, len(parts) + 1):
+            module = ".".join(parts[:cut])
+            if module not in self._modules:
+                parent = self._modules.get(".".join(parts[: cut - 1]))
+                return module if parent == "package" else None
+            if self._modules[module] == "module":
+                return None  # what follows is an attribute, known only when it has a public twin
+        return None
 
     # -- uses: module.attr
     def leave_Call(self, original_node, updated_node):
@@ -106,12 +128,32 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         bound = head_name(node)
         if bound:
             self._unconverted.add(bound)
+        gone = self._gone(name)
+        if gone:
+            self.report(
+                node, f"{gone} does not exist on TensorFlow 2.21", severity="error", manual=GONE.format(module=gone)
+            )
+            return
         self.report(
             node,
             f"{name} is private TensorFlow with no public equivalent",
             severity="error",
             manual=MANUAL.format(name=name),
         )
+
+    def _report_gone(self, node, names) -> bool:
+        """An error entry for the first of the imported `names` this TensorFlow does not ship."""
+        for name in names:
+            gone = self._gone(name) if name.startswith(PRIVATE + ".") and not self._claimed(name) else None
+            if gone:
+                self._error(node, name)
+                return True
+        return False
+
+    def leave_Import(self, original_node, updated_node):
+        updated_node = super().leave_Import(original_node, updated_node)
+        self._report_gone(original_node, [_tf.full_name(alias.name) for alias in original_node.names])
+        return updated_node
 
     # -- imports
     def leave_ImportFrom(self, original_node, updated_node):
@@ -120,18 +162,22 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         if original_node.relative or original_node.module is None or isinstance(original_node.names, cst.ImportStar):
             return updated_node
         module = _tf.full_name(original_node.module)
+        if self._report_gone(original_node, [f"{module}.{_tf.full_name(alias.name)}" for alias in original_node.names]):
+            return updated_node
         if not module.startswith(PRIVATE + ".") or module not in self._private or self._claimed(module):
             return updated_node
         if any(self._claimed(f"{module}.{_tf.full_name(alias.name)}") for alias in original_node.names):
             return updated_node  # `from tensorflow.python.platform import flags` is tf-flags' to move
-        homes = set()
-        for alias in original_node.names:
+        homes, names = set(), []
+        for alias, written in zip(original_node.names, updated_node.names):
             found = self._public(f"{module}.{_tf.full_name(alias.name)}")
             v1 = found[1] if found else None
-            if v1 is None or v1.rpartition(".")[2] != _tf.full_name(alias.name):
+            if v1 is None:
                 self._error(original_node, f"{module}.{_tf.full_name(alias.name)}")
                 return updated_node
-            homes.add(v1.rpartition(".")[0])
+            home, _, public = v1.rpartition(".")
+            homes.add(home)
+            names.append(_renamed(written, public))
         if len(homes) != 1:
             self.report(
                 original_node,
@@ -142,4 +188,12 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
             return updated_node
         new = f"tensorflow.{homes.pop()}"
         self.report(original_node, f"from {module} import ... -> from {new} import ...")
-        return updated_node.with_changes(module=_tf.dotted(new))
+        return updated_node.with_changes(module=_tf.dotted(new), names=names)
+
+
+def _renamed(alias: cst.ImportAlias, public: str) -> cst.ImportAlias:
+    """`is_sequence` imported as its public twin `is_nested`, still bound as `is_sequence`."""
+    name = _tf.full_name(alias.name)
+    if public == name:
+        return alias
+    return alias.with_changes(name=cst.Name(public), asname=alias.asname or cst.AsName(name=cst.Name(name)))

@@ -14,12 +14,17 @@ Run it in the `tf2` environment; it writes `codemods/tables/tf_api.json`, which 
             first, else `compat.v1.*`) and its `compat.v1.*` name;
   private_by_name  the same for the names all those modules agree on, for a name TF 2.21 keeps
             in another private module than TF 1.x did;
+  private_modules  every `tensorflow.python.*` module this TensorFlow ships (read on disk), so a
+            private module TF 2.21 no longer has is reported, not passed over;
   slim      tf-slim's own public names (what `compat.slim` offers): tf_slim is tf.contrib.slim with
             the contrib.layers and contrib.framework pieces it was built on, so a `tf.contrib.layers`
             or `tf.contrib.framework` name found here moves to `compat.slim` unchanged.
 """
 
+import ast
+import importlib.machinery
 import inspect
+import os
 import sys
 import types
 
@@ -60,9 +65,25 @@ PRIVATE = (
     "tensorflow.python.framework.graph_util",
     "tensorflow.python.ops.data_flow_ops",
     "tensorflow.python.pywrap_tensorflow",
+    "tensorflow.python.util.nest",
 )
+# Private names TF 2.x renamed within their module, which neither identity nor TensorFlow's upgrade
+# tables find: the old name gets the new one's public names (TF 2.21's nest has is_nested, the
+# tf.nest.is_nested of TF 2, and no is_sequence any more).
+RENAMED = {"tensorflow.python.util.nest": {"is_sequence": "is_nested"}}
+# Module-level loop variables left holding the last of a set's functions: another one on every run
+# (`for operator in Tensor.OVERLOADABLE_OPERATORS: tensor_oper = ...` in weak_tensor_ops).
+LOOP_LEFTOVERS = frozenset({"tensor_oper"})
 # Same name, same parameters, different behaviour: v2 summaries need a default writer and a step.
 BEHAVIOUR_DIFFERS = ("summary.",)
+
+
+def _is_api(module) -> bool:
+    """A module of TensorFlow's public API: Keras 3, which TF 2.21 imports with TensorFlow, imports
+    `tensorflow.experimental`, which replaces `tf.experimental` by a copy of the same API file named
+    outside `tensorflow._api` (so whether the name alone says "API" depends on what was imported)."""
+    file = getattr(module, "__file__", None) or ""
+    return module.__name__.startswith(API) or f"{os.sep}_api{os.sep}" in file
 
 
 def _walk(module, prefix, out, seen):
@@ -76,7 +97,7 @@ def _walk(module, prefix, out, seen):
         path = prefix + name
         out[path] = obj
         # not into implementation modules leaking through the API namespace (tf.dtensor.python ...)
-        if isinstance(obj, types.ModuleType) and obj.__name__.startswith(API) and id(obj) not in seen:
+        if isinstance(obj, types.ModuleType) and _is_api(obj) and id(obj) not in seen:
             seen.add(id(obj))
             _walk(obj, path + ".", out, seen)
     return out
@@ -182,13 +203,16 @@ def _private(tf, homes, v1, v2):
         names = {}
         for name, obj in list(vars(module).items()):
             paths = homes.get(id(obj)) if not name.startswith("__") and _named(obj) else None
-            if not paths and not name.startswith("__") and callable(obj):
+            if not paths and not name.startswith("__") and callable(obj) and name not in LOOP_LEFTOVERS:
                 paths = _exported_as(obj, v1, v2)
             if paths:
                 # [the public name, its tf.compat.v1 name for `from tensorflow.compat.v1.<module> import x`]
                 v1_paths = [p for p in paths if p.startswith("compat.v1.")]
                 best = min(paths, key=lambda p: (p.startswith("compat."), *_rank(p)))
                 names[name] = [best, min(v1_paths, key=_rank) if v1_paths else None]
+        for old, new in RENAMED.get(module_name, {}).items():
+            if new in names and not hasattr(module, old):
+                names[old] = names[new]
         _add_constants(module, names, tf)
         if names:
             private[module_name] = names
@@ -197,6 +221,54 @@ def _private(tf, homes, v1, v2):
                     candidates.setdefault(name, set()).add(tuple(found))
     by_name = {name: list(found.pop()) for name, found in sorted(candidates.items()) if len(found) == 1}
     return private, by_name
+
+
+def _bound(body: list) -> list:
+    """The names a list of statements binds at its own level (if/try/with bodies included)."""
+    names = []
+    for node in body:
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names += [(alias.asname or alias.name).split(".")[0] for alias in node.names]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names += [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+        for block in ("body", "orelse", "finalbody") if isinstance(node, (ast.If, ast.Try, ast.With)) else ():
+            names += _bound(getattr(node, block, []))
+        for handler in getattr(node, "handlers", []):
+            names += _bound(handler.body)
+    return names
+
+
+def _binds_public_names(init: str) -> bool:
+    """Does a package's `__init__.py` bind public names (its submodules aside, which are listed anyway)?"""
+    with open(init, encoding="utf-8") as handle:
+        return any(not name.startswith("_") for name in _bound(ast.parse(handle.read()).body))
+
+
+def private_modules(tf) -> dict:
+    """Every `tensorflow.python.*` module this TensorFlow ships, found on disk without importing it:
+    {name: "module" | "package" | "package with names"}. A name that is not a submodule of a
+    "package" is no attribute of it either (its `__init__` binds none), so an import of it fails:
+    how a module TF 2.21 no longer has (`tensorflow.python.training.training_ops`) is told apart."""
+    root = os.path.dirname(tf.__file__)
+    suffixes = tuple(importlib.machinery.all_suffixes())
+    found = {}
+    for folder, dirs, files in os.walk(os.path.join(root, "python")):
+        if "__init__.py" not in files:
+            dirs[:] = []  # data folders, __pycache__
+            continue
+        package = "tensorflow." + os.path.relpath(folder, root).replace(os.sep, ".")
+        opened = _binds_public_names(os.path.join(folder, "__init__.py"))
+        found[package] = "package with names" if opened else "package"
+        for file in files:
+            suffix = next((s for s in suffixes if file.endswith(s)), None)
+            if suffix and file != "__init__.py":
+                found.setdefault(f"{package}.{file[: -len(suffix)].split('.')[0]}", "module")
+    return dict(sorted(found.items()))
 
 
 def build(tf):
@@ -239,6 +311,7 @@ def build(tf):
         "differs": differs,
         "private": private,
         "private_by_name": by_name,
+        "private_modules": private_modules(tf),
         "slim": slim_names(),
     }
 

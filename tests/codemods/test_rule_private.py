@@ -103,3 +103,59 @@ def test_a_name_another_rule_moves_is_left_to_it_and_not_reported():
     source = "from tensorflow.python.platform import flags\nFLAGS = flags.FLAGS\n"
     applied = apply(source, PrivateRule, claims_of=[FlagsRule])
     assert applied.module.code == source and applied.entries == []
+
+
+class TestRenamedPrivateNames(RuleTest):
+    TRANSFORM = PrivateRule
+
+    def test_a_private_name_tf_2_21_renamed_gets_its_public_twin_under_the_new_name(self):
+        # nest.is_sequence is nest.is_nested (tf.nest.is_nested) on TF 2.21: the bound name stays
+        before = """
+            from tensorflow.python.util.nest import is_sequence
+            from tensorflow.python.util import nest
+            a = is_sequence(x)
+            b = nest.is_sequence(y)
+        """
+        after = """
+            from tensorflow.compat.v1.nest import is_nested as is_sequence
+            import tensorflow as tf
+
+            a = is_sequence(x)
+            b = tf.nest.is_nested(y)
+        """
+        self.assertCodemod(before, after)
+
+
+def _errors(source):
+    applied = apply(source, PrivateRule)
+    assert applied.module.code == source
+    return [(entry.line, entry.message, entry.manual) for entry in applied.entries if entry.severity == "error"]
+
+
+def test_a_private_module_tf_2_21_no_longer_has_is_an_error_at_its_import():
+    # tensor2tensor's Adam imports training_ops, which TF 2.21 no longer has (the import fails there)
+    source = "from tensorflow.python.training import training_ops\nout = training_ops.apply_adam(var, m, v)\n"
+    [(line, message, manual), *uses] = _errors(source)
+    assert line == 1 and "tensorflow.python.training.training_ops" in message and "TensorFlow 2.21" in message
+    assert "tf.raw_ops" in manual
+    assert [line for line, _, _ in uses] == [2]
+
+
+def test_a_vanished_module_imported_by_its_dotted_path_or_as_the_module_of_a_from_import_is_an_error():
+    for source in (
+        "import tensorflow.python.training.training_ops as ops\n",
+        "from tensorflow.python.training.training_ops import apply_adam\n",
+    ):
+        [(line, message, _)] = _errors(source)
+        assert line == 1 and "tensorflow.python.training.training_ops" in message
+
+
+def test_private_modules_tf_2_21_has_are_not_reported_as_missing():
+    # gen_training_ops holds the same raw ops on TF 2.21; rnn re-exports the module rnn_cell_impl
+    for source in (
+        "from tensorflow.python.ops import gen_training_ops\n",
+        "from tensorflow.python.ops.rnn import rnn_cell_impl\n",
+        "import tensorflow.python.util.nest\n",
+        "from tensorflow.python.data import Dataset\n",
+    ):
+        assert not [m for _, m, _ in _errors(source) if "TensorFlow 2.21" in m], source
