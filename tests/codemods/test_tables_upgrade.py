@@ -2,14 +2,20 @@
 is never less than tf_upgrade_v2: every name TensorFlow's upgrade tables send to a target that resolves
 on this TensorFlow resolves after uai-migrate too (one in-process pass over the whole table)."""
 
+import importlib
+import importlib.util
+import subprocess
+import sys
+
 import libcst as cst
 import tensorflow as tf  # the tf2 suite always has it: a missing TensorFlow must fail, not skip
 
 import compat  # noqa: F401 - tf.compat.v1.estimator and legacy Keras, as migrated scripts run with them
 from codemods import tables
 from codemods.rules import RULES
-from codemods.tables import gen_tf_upgrade
+from codemods.tables import gen_tf_api, gen_tf_upgrade
 from tests.codemods.rule_test import apply
+from tests.conftest import REPO, python_env
 
 
 def _value(code: str) -> cst.BaseExpression:
@@ -71,3 +77,33 @@ def test_every_name_tf_upgrade_v2_converts_resolves_after_uai_migrate():
     )
     assert len(converted) > 900  # the table is read, not an empty list
     assert _broken(converted) == []
+
+
+def test_the_committed_api_table_is_what_its_generator_writes(tmp_path):
+    """In a process of its own: which private modules the table covers depends on what is imported."""
+    out = tmp_path / "tf_api.json"
+    script = (
+        f"from codemods.tables import _generate, gen_tf_api\n_generate.write_table(gen_tf_api.build, {str(out)!r}, str)"
+    )
+    subprocess.run([sys.executable, "-c", script], cwd=REPO, env=python_env(), check=True, capture_output=True)
+    assert out.read_text() == open(tables.TF_API).read(), (
+        "run python -m codemods.tables.gen_tf_api in the tf2 environment"
+    )
+
+
+def test_every_renamed_private_name_has_the_public_twin_of_its_new_name():
+    for module, renamed in gen_tf_api.RENAMED.items():
+        imported = importlib.import_module(module)
+        for old, new in renamed.items():
+            assert not hasattr(imported, old), f"{module}.{old} exists again: drop it from RENAMED"
+            assert tables.tf_api()["private"][module][old] == tables.tf_api()["private"][module][new]
+
+
+def test_the_listed_private_modules_import_and_a_missing_one_is_not_listed():
+    modules = tables.tf_api()["private_modules"]
+    assert len(modules) > 1000 and "tensorflow.python.training.training_ops" not in modules
+    # every 50th: importing all of them takes minutes
+    for name in sorted(modules)[::50]:
+        assert importlib.util.find_spec(name) is not None, name
+    packages = {name for name, kind in modules.items() if kind != "module"}
+    assert {name.rpartition(".")[0] for name in modules if name != "tensorflow.python"} <= packages
