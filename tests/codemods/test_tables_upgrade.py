@@ -107,3 +107,29 @@ def test_the_listed_private_modules_import_and_a_missing_one_is_not_listed():
         assert importlib.util.find_spec(name) is not None, name
     packages = {name for name, kind in modules.items() if kind != "module"}
     assert {name.rpartition(".")[0] for name in modules if name != "tensorflow.python"} <= packages
+
+
+def test_contrib_clustering_ops_and_tensor_forest_entries_name_their_closest_replacement():
+    """tflearn's k-means and random forest: one error entry per contrib reference, naming what to use."""
+    source = (
+        "from tensorflow.contrib.factorization.python.ops import clustering_ops as c_ops\n"
+        "from tensorflow.contrib.tensor_forest.python import tensor_forest\n"
+        "from tensorflow.contrib.tensor_forest.python.ops import data_ops\n"
+        "kmeans = c_ops.KMeans(x, 3, initial_clusters=c_ops.RANDOM_INIT, distance_metric=c_ops.COSINE_DISTANCE)\n"
+        "nearest = c_ops.nearest_neighbors(x, centers, 1)\n"
+        "forest = tensor_forest.RandomForestGraphs(tensor_forest.ForestHParams(num_trees=2))\n"
+        "x, _, spec = data_ops.ParseDataTensorOrDict(x)\n"
+    )
+    applied = apply(source, *RULES)
+    assert applied.module.code == source
+    errors = [entry for entry in applied.entries if entry.severity == "error"]
+    assert [entry.line for entry in errors] == [1, 2, 3, 4, 4, 4, 5, 6, 6, 7]
+    clustering = [entry.manual for entry in errors if entry.line in (1, 4, 5)]
+    assert all("tensorflow.python.ops.clustering_ops" in manual for manual in clustering)
+    from tensorflow.python.ops import clustering_ops  # the named replacement has what tflearn uses
+
+    assert all(
+        hasattr(clustering_ops, name) for name in ("KMeans", "RANDOM_INIT", "COSINE_DISTANCE", "nearest_neighbors")
+    )
+    assert all("tfdf.keras.RandomForestModel" in entry.manual for entry in errors if entry.line == 6)
+    assert all("tf.cast" in entry.manual for entry in errors if entry.line in (3, 7))
