@@ -5,6 +5,7 @@ import collections
 import dataclasses
 import functools
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 
 import libcst as cst
@@ -77,21 +78,42 @@ class Applied:
 
 
 _WORD = re.compile(r"\w+")
+# Python's tokenizer ends lines at these only (str.splitlines also splits at form feeds, \x1c ...)
+_LINE_END = re.compile(r"\r\n|\r|\n")
+# A backslash-newline inside a string literal joins its two halves into one word ("TF_\<newline>CONFIG").
+_CONTINUATION = re.compile(r"\\(?:\r\n|\r|\n)")
+# Escapes that can spell a word character in a string literal ("TF_\x43ONFIG" is "TF_CONFIG").
+_WORD_ESCAPE = re.compile(r"\\(?:[0-7xuU]|N\{)")
+
+
+def _words(text: str) -> set[str] | None:
+    """The words a rule may find in `text`, or None when a string literal there may spell any word."""
+    words = set(_WORD.findall(text))
+    if "\\" in text:
+        if _WORD_ESCAPE.search(text):
+            return None
+        words.update(_WORD.findall(_CONTINUATION.sub("", text)))
+    if not text.isascii():
+        # identifiers: the ast (so the module's table) has them NFKC-normalised, libcst as written
+        words.update(_WORD.findall(unicodedata.normalize("NFKC", text)))
+    return words
 
 
 def _quiet_statements(rules: Sequence[Rule], table: _names.NameTable, tree: ast.Module, source: str) -> frozenset[int]:
     """The top-level statements no active rule can act on: their source (strings and comments too)
-    has none of the rules' WORDS and no name the module binds to TensorFlow or the platform SDK."""
+    has none of the rules' WORDS and no name the module binds to TensorFlow, the platform SDK or
+    the rules' ROOTS."""
     words = [type(rule).WORDS for rule in rules]
     if any(w is None for w in words) or table.star:
         return frozenset()  # (after `from tensorflow import *` any bare name may be TensorFlow's)
-    keys = frozenset().union(*words, table.watched_names())
-    lines = source.splitlines(keepends=True)
+    roots = frozenset().union(*(type(rule).ROOTS for rule in rules))
+    keys = frozenset().union(*words, table.watched_names(roots))
+    starts = [0, *(match.end() for match in _LINE_END.finditer(source)), len(source)]
     quiet = set()
     for top, group in enumerate(_positions._groups(tree)):
         first = min([group[0].lineno, *(d.lineno for d in getattr(group[0], "decorator_list", ()))])
-        text = "".join(lines[first - 1 : group[-1].end_lineno])
-        if keys.isdisjoint(_WORD.findall(text)):
+        found = _words(source[starts[first - 1] : starts[group[-1].end_lineno]])
+        if found is not None and keys.isdisjoint(found):
             quiet.add(top)
     return frozenset(quiet)
 

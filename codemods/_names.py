@@ -10,6 +10,7 @@ import ...) does the file get the full providers, where that binding's scope dec
 import ast
 import collections
 import dataclasses
+from collections.abc import Set as AbstractSet
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -35,12 +36,16 @@ class NameTable:
     defs: frozenset = frozenset()
     # `from <TensorFlow or platform module> import *` somewhere: it binds names no table lists
     star: bool = False
+    # every name bound by an import -> the qualified names its imports give it (however many)
+    imported: dict = dataclasses.field(default_factory=dict)
 
-    def watched_names(self) -> frozenset[str]:
-        """The names bound to TensorFlow or the platform SDK anywhere in the module (by an import, a
-        module-level alias, or among others)."""
-        bound = {**self.imports, **self.toplevel}
-        return frozenset(n for n, q in bound.items() if _is_watched(q)) | self.rebound
+    def watched_names(self, roots: AbstractSet[str] = frozenset()) -> frozenset[str]:
+        """The names bound to TensorFlow, the platform SDK or a package of `roots` anywhere in the
+        module (by an import, a module-level alias, or among other bindings)."""
+        roots = WATCHED_ROOTS | roots
+        names = {n for n, qs in self.imported.items() if any(q.split(".")[0] in roots for q in qs)}
+        names.update(n for n, q in self.toplevel.items() if q.split(".")[0] in roots)
+        return frozenset(names) | self.rebound
 
     @property
     def needs_scope(self):
@@ -189,6 +194,7 @@ def scan(trees):
         flow=flow,
         defs=defs,
         star=_star_import_watched(trees),
+        imported={n: frozenset(qs) for n, qs in imported.items()},
     )
 
 

@@ -86,6 +86,9 @@ class Rule(FastInit, VisitorBasedCodemodCommand):
     # rule act there. When every active rule names its words, the engine skips the statements that
     # mention none (libcst's visit of a statement costs about twice its parse). None: every statement.
     WORDS: ClassVar[frozenset[str] | None] = None
+    # Top-level packages besides TensorFlow and the platform SDK whose names this rule acts on: the
+    # names a module binds to them (`import tf_slim as slim` binds `slim`) count as its words too.
+    ROOTS: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, context: CodemodContext, level: str = "safe"):
         super().__init__(context)

@@ -66,7 +66,12 @@ class OutermostChain:
     the value of a longer one (`tf.estimator` in `tf.estimator.Estimator`), so a rule reports or
     rewrites a chain once, at its outermost name. A subclass overriding `visit_Attribute` or
     `begin_file` calls super().
+
+    The rules built on it act on chains of names bound to TensorFlow only: no words of their own
+    (codemods._rule.Rule.WORDS); one that also acts on other words or packages declares them.
     """
+
+    WORDS: frozenset[str] | None = frozenset()
 
     def begin_file(self, state) -> None:
         super().begin_file(state)

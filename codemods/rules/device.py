@@ -25,6 +25,7 @@ class DeviceRule(Rule):
     ID = "tf-device"
     DESCRIPTION = "tf.device(<device function or setter>) -> compat.device(...), which places ops by a function."
     CLAIMS = (DEVICE,)
+    WORDS = frozenset()
 
     def leave_Call(self, original_node, updated_node):
         if not self.match(original_node.func, {DEVICE}) or not original_node.args:

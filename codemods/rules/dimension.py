@@ -41,6 +41,7 @@ class DimensionRule(Rule):
     DESCRIPTION = (
         "x.shape[i].value (a TF1 Dimension) -> tf.compat.dimension_value(x.shape[i]), right in TF1 and TF2 behaviour."
     )
+    WORDS = frozenset({"value"})  # of any expression's shape, TensorFlow or not
 
     def leave_Attribute(self, original_node, updated_node):
         if original_node.attr.value != "value" or not _dimension(original_node.value):

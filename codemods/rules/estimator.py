@@ -21,6 +21,7 @@ class EstimatorRule(OutermostChain, Rule):
     ID = "tf-estimator"
     DESCRIPTION = "tf.estimator uses: ensure `import compat` so the Estimator exists on TF 2.21; report each use."
     CLAIMS = ESTIMATOR
+    ROOTS = frozenset(name.partition(".")[0] for name in ESTIMATOR)  # tensorflow_estimator, under any alias
 
     def _found(self, node, name):
         _tf.ensure_compat(self)

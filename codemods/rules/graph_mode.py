@@ -69,6 +69,8 @@ def _is_main_guard(stmt):
 class GraphModeRule(Rule):
     ID = "graph-mode"
     DESCRIPTION = "Scripts using Session/placeholder/queue runners: tf.compat.v1.disable_eager_execution() once."
+    WORDS = frozenset()
+    ROOTS = frozenset(name.partition(".")[0] for name in GRAPH_NAMES | SWITCH_NAMES)  # tf_slim's and compat's loops
 
     def begin_file(self, state):
         super().begin_file(state)

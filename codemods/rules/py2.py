@@ -24,6 +24,8 @@ URLLIB_NAMES = frozenset(f"urllib.{name}" for name in URLLIB)
 class Py2Rule(InsideImport, Rule):
     ID = _python2.ID
     DESCRIPTION = "Python 2 files ported to Python 3 first (fissix); xrange/iteritems in Python 3-parseable files."
+    WORDS = frozenset({"xrange", *ITER_METHODS, *MODULES, "urllib"})
+    ROOTS = frozenset({"urllib"})  # `import urllib as u; u.urlretrieve(...)`
 
     def leave_Name(self, original_node, updated_node):
         if original_node.value == "xrange" and "xrange" not in self.state.table.bound:

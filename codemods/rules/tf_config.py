@@ -54,6 +54,7 @@ def _rewrites_tf_config(facts):
 class TFConfigRule(Rule):
     ID = "tf-config"
     DESCRIPTION = "Hand-written TF_CONFIG master->chief rewrites -> compat.tf_config (validated, every dialect)."
+    WORDS = frozenset({"TF_CONFIG"})  # in a string literal of the statement it rewrites
 
     def _replacement(self):
         alias = self.free_name("tf_config", "compat_tf_config")

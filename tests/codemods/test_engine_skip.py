@@ -3,40 +3,18 @@
 import ast
 
 import libcst as cst
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from libcst.codemod import CodemodContext
 
 from codemods import _names
 from codemods._apply import _quiet_statements, apply_rules, claims_of
-from codemods.rules import RULES, py2
+from codemods.rules import RULES
+from codemods.rules._moves import ModuleMoveRule
 from tests.codemods.test_engine_imports import _sources
 
-# The words the rules act on besides the names bound to TensorFlow or the platform SDK, read from
-# their code, for rules that do not declare WORDS yet; a rule in neither keeps every statement seen.
-PROPOSED = {
-    "py2-port": frozenset({"xrange", "iteritems", "itervalues", "iterkeys", "urllib", *py2.MODULES}),
-    "tf-config": frozenset({"TF_CONFIG"}),
-    "tf-dimension-value": frozenset({"value"}),
-    **{
-        rule_id: frozenset()
-        for rule_id in (
-            "tf-flags",
-            "uai-sdk",
-            "contrib-slim",
-            "contrib-equivalents",
-            "tf-private",
-            "tf-estimator",
-            "tf-device",
-            "tf-layers",
-            "tf1-api",
-            "graph-mode",
-            "contrib-removed",
-            "tf-upgrade",
-        )
-    },
-}
-WORDED = tuple(
-    type(rule.__name__, (rule,), {"WORDS": PROPOSED.get(rule.ID)}) if rule.WORDS is None else rule for rule in RULES
-)
+# The same rules with the skip off: a rule without WORDS makes the engine visit every statement.
+UNWORDED = tuple(type(rule.__name__, (rule,), {"WORDS": None}) for rule in RULES)
 
 
 def _migrate(text, rules):
@@ -50,9 +28,16 @@ def _quiet(text, rules):
     return _quiet_statements([rule(CodemodContext()) for rule in rules], _names.scan([tree]), tree, text)
 
 
+def test_every_rule_declares_its_words():
+    assert [rule.ID for rule in RULES if rule.WORDS is None] == []
+
+
 def test_the_corpus_migrates_the_same_with_its_quiet_statements_skipped():
+    skipped = 0
     for path, text in _sources():
-        assert _migrate(text, WORDED) == _migrate(text, RULES), path
+        assert _migrate(text, RULES) == _migrate(text, UNWORDED), path
+        skipped += len(_quiet(text, RULES))
+    assert skipped  # the comparison covered skipped statements
 
 
 SOURCE = """import os
@@ -87,10 +72,106 @@ def test_a_statement_is_quiet_when_its_source_has_no_watched_name_and_no_rule_wo
         "FunctionDef",
         "FunctionDef",
     ]
-    assert _quiet(SOURCE, WORDED) == {0, 2, 6}  # `import os`, the os.path line, h
-    unworded = type("Unworded", (RULES[0],), {"WORDS": None})
-    assert _quiet(SOURCE, (*WORDED, unworded)) == frozenset()  # a rule without WORDS sees every statement
+    assert _quiet(SOURCE, RULES) == {0, 2, 6}  # `import os`, the os.path line, h
+    assert _quiet(SOURCE, (*RULES, UNWORDED[0])) == frozenset()  # a rule without WORDS sees every statement
 
 
 def test_nothing_is_quiet_after_a_star_import_of_tensorflow():
-    assert _quiet("from tensorflow import *\nx = Session()\n", WORDED) == frozenset()
+    assert _quiet("from tensorflow import *\nx = Session()\n", RULES) == frozenset()
+
+
+# Statements a rule acts on although their source lacks the rule's words and the names the module
+# binds to TensorFlow as plain words: each must still be visited.
+ACTED_ON = {
+    "a form feed line (Python's tokenizer ends no line there)": "import tensorflow as tf\nx = 1\n\x0c\ny = tf.Session()\n",
+    "tf_slim under an alias": "import tf_slim as s\n\n\ndef main(op):\n    s.learning.train(op, '/tmp')\n",
+    "compat.slim under an alias": "import compat.slim as cs\n\n\ndef main(op):\n    cs.learning.train(op, '/tmp')\n",
+    "tensorflow_estimator under an alias": "import tensorflow_estimator as tfe\n\nmodel = tfe.estimator.Estimator(fn)\n",
+    "urllib under an alias": "import urllib as u\n\nu.urlretrieve(url, path)\n",
+    "TF_CONFIG spelled with escapes": (
+        "import json\nimport os\n\n"
+        'if "TF_\\x43ONFIG" in os.environ:\n'
+        '    config = json.loads(os.environ["TF_\\x43ONFIG"])\n'
+        '    config["cluster"]["chief"] = config["cluster"].pop("master")\n'
+        '    os.environ["TF_\\x43ONFIG"] = json.dumps(config)\n'
+    ),
+    "TF_CONFIG split by a backslash-newline in a string": (
+        "import json\nimport os\n\n"
+        'if "TF_\\\nCONFIG" in os.environ:\n'
+        '    config = json.loads(os.environ["TF_\\\nCONFIG"])\n'
+        '    config["cluster"]["chief"] = config["cluster"].pop("master")\n'
+        '    os.environ["TF_\\\nCONFIG"] = json.dumps(config)\n'
+    ),
+    # the ast (and so the module's table) reads identifiers NFKC-normalised, libcst as written
+    "a fullwidth alias where scopes decide": (
+        "import tensorflow as \uff54\uff46\n\n\ndef f(tf):\n    return tf\n\n\nx = \uff54\uff46.Session()\n"
+    ),
+}
+
+
+def test_statements_acted_on_without_a_plain_word_are_visited():
+    for case, text in ACTED_ON.items():
+        full = _migrate(text, UNWORDED)
+        assert full != (text, []), case  # some rule acts on it
+        assert _migrate(text, RULES) == full, case
+
+
+def test_the_module_moving_rules_move_only_names_of_watched_packages():
+    # they declare no words: what they move must be bound to TensorFlow, the platform SDK or their ROOTS
+    for rule in RULES:
+        if issubclass(rule, ModuleMoveRule):
+            roots = {name.partition(".")[0] for name in (*rule.MOVES, *rule.PACKAGES)}
+            assert roots <= _names.WATCHED_ROOTS | rule.ROOTS, rule.ID
+
+
+_IMPORTS = st.sampled_from(
+    [
+        "import tensorflow as tf",
+        "import tensorflow as \uff54\uff46",
+        "import tensorflow.contrib.slim as slim",
+        "from tensorflow.contrib import slim",
+        "from tensorflow import layers",
+        "import tf_slim as s",
+        "import compat.slim as cs",
+        "import tensorflow_estimator as tfe",
+        "import urllib as u",
+        "import cPickle as pk",
+        "from uaitrain.arch.tensorflow import uflag",
+        "import numpy as np",
+    ]
+)
+_STATEMENTS = st.sampled_from(
+    [
+        "tf = tf.compat.v1",
+        "tf = None",
+        "del tf",
+        "x = tf.Session()",
+        "y = \uff54\uff46.placeholder(np.float32)",
+        "def f(tf):\n    return tf.log(1)",
+        "def g(op):\n    s.learning.train(op, '/tmp')",
+        "cs.learning.train(op, '/tmp')",
+        "e = tfe.estimator.Estimator(fn)",
+        "u.urlretrieve(a, b)",
+        "for i in xrange(3):\n    pass",
+        "v = d.iteritems()",
+        "n = x.shape[0].value",
+        "h = np.zeros(3)  # a comment",
+        "\x0c",
+        "w = slim.fully_connected(h, 3)",
+        "net = layers.dense(h, 3)",
+        "flags = uflag.flags",
+        "with tf.device(lambda op: '/cpu:0'):\n    pass",
+        'if "TF_\\x43ONFIG" in os.environ:\n    c = json.loads(os.environ["TF_\\x43ONFIG"])\n'
+        '    c["chief"] = c.pop("master")\n    os.environ["TF_\\x43ONFIG"] = json.dumps(c)',
+        "class A:\n    def g(self):\n        return tf.train.Saver()",
+        "if __name__ == '__main__':\n    g()",
+        "z = (1 +\n     2)",
+    ]
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_IMPORTS, max_size=5, unique=True), st.lists(_STATEMENTS, min_size=1, max_size=6))
+def test_families_of_modules_migrate_the_same_with_their_quiet_statements_skipped(imports, statements):
+    text = "\n".join([*imports, *statements]) + "\n"
+    assert _migrate(text, RULES) == _migrate(text, UNWORDED)
