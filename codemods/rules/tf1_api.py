@@ -71,14 +71,34 @@ def compatible(args, params):
     return all(_keyword(a) in names or "**" in names for a in args if a.keyword is not None)
 
 
-class Tf1ApiRule(OutermostChain, InsideImport, Rule):
+class InnerDecides:
+    """Mixin (before `Rule` in the bases), beside `OutermostChain`: a chain rewritten at an inner name
+    (`tf.contrib.rnn` of `tf.contrib.rnn.LSTMCell`) is decided there, and its outer names are left as
+    that rewrite wrote them (attributes are left inner first). A subclass overriding `begin_file` calls super().
+    """
+
+    def begin_file(self, state) -> None:
+        super().begin_file(state)
+        self._rewritten = set()  # ids of the original chains rewritten, or around one that was
+
+    def decided(self, original_node: cst.Attribute) -> bool:
+        """True when an inner part of this chain was rewritten (and the chain is marked for the names around it)."""
+        if id(original_node.value) in self._rewritten:
+            self._rewritten.add(id(original_node))
+            return True
+        return False
+
+    def rewritten(self, original_node: cst.Attribute) -> None:
+        self._rewritten.add(id(original_node))
+
+
+class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
     ID = "tf1-api"
     DESCRIPTION = "TF1 symbols -> TF2 home or tf.compat.v1 (table derived from TensorFlow), TF2 semantic changes."
 
     def begin_file(self, state):
         super().begin_file(state)
         self._api = _tf.api()
-        self._done = set()  # chains already rewritten at an inner part
         self._called = set()
         self._rebound = set()  # (name, top-level statement) reported
 
@@ -118,8 +138,7 @@ class Tf1ApiRule(OutermostChain, InsideImport, Rule):
     def leave_Attribute(self, original_node, updated_node):
         if self.in_import:
             return updated_node
-        if id(original_node.value) in self._done:
-            self._done.add(id(original_node))
+        if self.decided(original_node):
             return updated_node
         path = self._path(original_node)
         if path in self._api["v1_only_modules"] and not self.outermost(original_node):
@@ -129,7 +148,7 @@ class Tf1ApiRule(OutermostChain, InsideImport, Rule):
         new_path = target(self._api, path) if path else None
         if new_path is None:
             return updated_node
-        self._done.add(id(original_node))
+        self.rewritten(original_node)
         return rename(self, original_node, path, new_path)
 
     # -- calls: semantic changes, and TF1 calls a TF2 namesake would read differently

@@ -74,7 +74,7 @@ def lookup(path: str) -> str | None:
     return None
 
 
-class UpgradeRule(OutermostChain, InsideImport, Rule):
+class UpgradeRule(tf1_api.InnerDecides, OutermostChain, InsideImport, Rule):
     ID = "tf-upgrade"
     DESCRIPTION = "TF1 names tf_upgrade_v2 renames and contrib names with a TF 2.21 home -> that home (derived tables)."
     CLAIMS = frozenset(f"{_tf.TF}.{path}" for path in table()) | internal_prefixes()
@@ -84,7 +84,6 @@ class UpgradeRule(OutermostChain, InsideImport, Rule):
         self._table = table()
         self._names = frozenset(f"{_tf.TF}.{path}" for path in self._table)
         self._internal = tuple(internal_prefixes())
-        self._done = set()
 
     def _unconverted(self, node, name, severity="error"):
         self.report(node, f"{name} has no automatic conversion", severity=severity, manual=contrib.manual_for(name))
@@ -92,8 +91,7 @@ class UpgradeRule(OutermostChain, InsideImport, Rule):
     def leave_Attribute(self, original_node, updated_node):
         if self.in_import:
             return updated_node
-        if id(original_node.value) in self._done:
-            self._done.add(id(original_node))
+        if self.decided(original_node):
             return updated_node
         qualified = self.match(original_node, self._names) or self.match_prefix(original_node, self._internal)
         if qualified is None or _tf.claimed_by_others(self, qualified):
@@ -106,7 +104,7 @@ class UpgradeRule(OutermostChain, InsideImport, Rule):
             return updated_node
         if new.startswith(NEEDS_COMPAT):
             _tf.ensure_compat(self)
-        self._done.add(id(original_node))
+        self.rewritten(original_node)
         self._drop_import(original_node)
         return tf1_api.rename(self, original_node, path, new)
 
