@@ -1,6 +1,7 @@
 """uai-run and uai-migrate share one knowledge: the same losses on a fixed seed, the same report schema and rule ids."""
 
 import json
+import os
 import sys
 import textwrap
 
@@ -8,6 +9,10 @@ from codemods import rules
 from codemods._report import Entry, Report
 from compat import tf1_names
 from tests.codemods import _runs
+from tests.conftest import REPO
+from tests.uai_run_helpers import loss_trajectory
+
+TF1_PROGRAMS = os.path.join(REPO, "tests", "common", "tf1_programs")
 
 SEEDED = '''
 """A TF1 graph-mode classifier on fixed seeds: tf.app.flags, tf.layers, tf.contrib.layers, tf.losses, Session."""
@@ -42,13 +47,6 @@ if __name__ == "__main__":
 '''
 
 
-def _losses(result):
-    assert result.returncode == 0, result.stderr[-3000:]
-    losses = [line for line in result.stdout.splitlines() if line.startswith("step ")]
-    assert len(losses) == 4, result.stdout
-    return losses
-
-
 def test_same_losses_unmodified_under_uai_run_as_after_uai_migrate_and_a_report_in_its_schema(tmp_path):
     source = tmp_path / "src" / "seeded.py"
     source.parent.mkdir()
@@ -63,7 +61,7 @@ def test_same_losses_unmodified_under_uai_run_as_after_uai_migrate_and_a_report_
         },
         tmp_path,
     )
-    assert _losses(results["uai-run"]) == _losses(results["ported"])
+    assert loss_trajectory(results["uai-run"], 4) == loss_trajectory(results["ported"], 4)
     assert source.read_text() == textwrap.dedent(SEEDED)
 
     report = json.loads(report_file.read_text())
@@ -81,3 +79,12 @@ def test_same_losses_unmodified_under_uai_run_as_after_uai_migrate_and_a_report_
 def test_every_rule_id_the_runtime_table_names_is_a_uai_migrate_rule():
     used = set(tf1_names.RULES.values())
     assert used <= set(rules.BY_ID), used - set(rules.BY_ID)
+
+
+def test_the_ported_bert_style_program_is_what_uai_migrate_makes_of_its_tf1_form(tmp_path):
+    """tests/common compares the TF 1 program under uai-run with this port on both TensorFlows (TF 2.15 has no libcst)."""
+    name = "bert_style_tpu_tf1.py"
+    migrated = _runs.migrate("--out", tmp_path, os.path.join(TF1_PROGRAMS, name), cwd=tmp_path)
+    assert migrated.returncode == 0, migrated.stderr
+    with open(os.path.join(TF1_PROGRAMS, "bert_style_tpu_tf1_migrated.py"), encoding="utf-8") as kept:
+        assert kept.read() == (tmp_path / name).read_text()  # kept as written: ruff leaves *_migrated.py alone
