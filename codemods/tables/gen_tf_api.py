@@ -175,8 +175,10 @@ def _exported_as(obj, v1, v2):
     """The public names TensorFlow's export decorator recorded on `obj` (`math_ops.maximum` is the function
     `tf.maximum` wraps for dispatch: another object, the same API), those that exist on this TensorFlow."""
     try:
-        v2_names = getattr(obj, "_tf_api_names", ()) or ()
-        v1_names = getattr(obj, "_tf_api_names_v1", ()) or ()
+        # a class's own names only: it inherits its base's (Keras' Dense would be tf.Module)
+        names = vars(obj) if inspect.isclass(obj) else obj.__dict__
+        v2_names = names.get("_tf_api_names", ()) or ()
+        v1_names = names.get("_tf_api_names_v1", ()) or ()
     except Exception:  # noqa: BLE001 - lazy loaders raise on any attribute
         return None
     paths = [p for p in v2_names if isinstance(p, str) and p in v2]

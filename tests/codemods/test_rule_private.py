@@ -159,3 +159,14 @@ def test_private_modules_tf_2_21_has_are_not_reported_as_missing():
         "from tensorflow.python.data import Dataset\n",
     ):
         assert not [m for _, m, _ in _errors(source) if "TensorFlow 2.21" in m], source
+
+
+def test_a_private_subclass_is_not_rewritten_to_its_public_base_class():
+    # a class inherits its base's export names: Keras' Dense is no tf.Module, BatchDataset no tf.data.Dataset
+    source = (
+        "from tensorflow.python.keras import layers\n"
+        "from tensorflow.python.data.ops import dataset_ops\n"
+        "dense = layers.Dense(3)\n"
+        "batched = dataset_ops.BatchDataset(dataset, 2, False)\n"
+    )
+    assert [line for line, _, _ in _errors(source)] == [3, 4]
