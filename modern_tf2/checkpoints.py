@@ -6,12 +6,19 @@ variables such as batch-norm statistics is a collective), but only the chief may
 (TensorFlow's own recipe). `tf.train.CheckpointManager` writes the data files first and
 then replaces the `checkpoint` index, so the index always names complete files, also when
 the process is killed mid-save.
+
+`starting_from`: the model of a first run starts from another run's checkpoint (TF1 or TF2,
+`--checkpoint_path`), matched by stable name (`compat.checkpoints`).
 """
 
 import shutil
 import tempfile
+from collections.abc import Callable, Sequence
 
 import tensorflow as tf
+
+from compat import checkpoints
+from compat.checkpoints import Naming
 
 
 class ChiefCheckpoints:
@@ -38,3 +45,33 @@ class ChiefCheckpoints:
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         return None
+
+
+def starting_from(
+    build_model: Callable[[], tf.keras.Model],
+    image_size: int,
+    source: str | None,
+    naming: Naming,
+    exclude_scopes: Sequence[str] = (),
+    ignore_missing: bool = False,
+) -> Callable[[], tf.keras.Model]:
+    """`build_model` whose first model starts from the checkpoint `source` (slim's `--checkpoint_path`).
+
+    The loop builds its training model first, under the strategy's scope, and restores the
+    latest checkpoint of `output_dir` over it; later builds (the export's plain copy, which
+    gets the trained weights) are left alone. `source` None: `build_model` itself.
+    """
+    if source is None:
+        return build_model
+    pending = [source]
+
+    def build() -> tf.keras.Model:
+        model = build_model()
+        if pending:
+            model(tf.zeros([1, image_size, image_size, 3]), training=False)  # creates the variables
+            count = checkpoints.initialize(model.variables, pending.pop(), naming, exclude_scopes, ignore_missing)
+            excluded = f", not {','.join(exclude_scopes)}" if exclude_scopes else ""
+            print(f"fine-tuning from {source}: {count} variables restored{excluded}", flush=True)
+        return model
+
+    return build

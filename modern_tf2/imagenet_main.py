@@ -3,7 +3,8 @@
     python -m modern_tf2.imagenet_main --data_dir D --output_dir O --resnet_size 8 --image_size 32 --max_step 100
 
 The legacy program's flags (`compat.training.resnet_flags`) and the platform's; the strategy,
-loop, checkpoints and export are `modern_tf2.run_loop`'s. Bad input (TF_CONFIG, a batch that
+loop, checkpoints and export are `modern_tf2.run_loop`'s. `--checkpoint_path` (slim's, with
+`--checkpoint_exclude_scopes`) starts the model from a TF1 Estimator or TF2 checkpoint. Bad input (TF_CONFIG, a batch that
 does not split over the replicas, missing data) is one line on stderr and exit 2.
 """
 
@@ -11,9 +12,10 @@ import compat  # noqa: F401 - first: selects tf-keras before TensorFlow binds Ke
 import compat.flags as flags
 from compat.cli import fail, main_guard
 from compat.errors import ClusterError
-from compat.training import resnet_flags
+from compat.training import checkpoint_flags, resnet_flags
 
 resnet_flags.define_resnet_flags()
+checkpoint_flags.define_checkpoint_flags()
 FLAGS = flags.FLAGS
 
 
@@ -38,11 +40,14 @@ def settings(values):
 def program(values):
     import tensorflow as tf
 
+    from compat import checkpoints
     from compat.data import imagenet
     from compat.models.resnet import l2_weights
     from compat.training.resnet_config import ResNetConfig
     from modern_tf2 import run_loop, trainer
+    from modern_tf2.checkpoints import starting_from
 
+    source = checkpoints.fine_tune_source(values.checkpoint_path, values.output_dir)  # a missing one: one line
     imagenet.shard_files(values.data_dir, is_training=True)  # a missing data dir fails here, in one line
     seed = values.seed or None
     if seed:
@@ -66,7 +71,13 @@ def program(values):
         )
 
     return run_loop.Program(
-        build_model=config.build_model,
+        build_model=starting_from(
+            config.build_model,
+            config.image_size,
+            source,
+            checkpoints.RESNET,
+            checkpoint_flags.scopes(values.checkpoint_exclude_scopes),
+        ),
         build_optimizer=lambda: trainer.sgd_momentum(
             trainer.resnet_learning_rate(config.learning_rate, config.batches_per_epoch), config.momentum
         ),

@@ -9,7 +9,9 @@ dataset_dir = data_dir, train_dir = output_dir, num_clones = max(num_gpus, 1)), 
 is per clone, as in slim. The strategy comes from TF_CONFIG (`modern_tf2.run_loop`), so slim's deployment
 flags (`--master`, `--task`, `--num_ps_tasks`, `--worker_replicas`) are read from the cluster
 instead. Checkpoints are written every `--save_checkpoints_steps` steps (the loop counts steps,
-not slim's `--save_interval_secs`).
+not slim's `--save_interval_secs`). Fine-tuning as slim's: `--checkpoint_path` (a TF-slim
+checkpoint, e.g. the legacy program's or the zoo's), `--checkpoint_exclude_scopes`,
+`--ignore_missing_vars`; a checkpoint in `--train_dir` wins.
 """
 
 import compat  # noqa: F401 - first: selects tf-keras before TensorFlow binds Keras
@@ -50,9 +52,11 @@ def smoothed_cross_entropy(label_smoothing, depth):
 def program(values):
     import tensorflow as tf
 
+    from compat import checkpoints
     from compat.models import slim_zoo
-    from compat.training import slim_data
+    from compat.training import checkpoint_flags, slim_data
     from modern_tf2 import run_loop, trainer
+    from modern_tf2.checkpoints import starting_from
 
     slim_flags.platform_overrides(values)
     if values.model_name not in slim_zoo.NETS:
@@ -60,6 +64,7 @@ def program(values):
     if not values.max_number_of_steps:
         fail("set --max_number_of_steps (or the platform's --max_step): the TF2 loop does not train without end")
     image_size = values.train_image_size or slim_zoo.default_image_size(values.model_name)
+    source = checkpoints.fine_tune_source(values.checkpoint_path, values.train_dir)
     files = slim_data.files(values)  # missing or bad data fails here, in one line
     samples_per_epoch = slim_data.samples_per_epoch(values, files)
     net_classes = slim_data.num_classes(values) - values.labels_offset
@@ -74,7 +79,14 @@ def program(values):
         return read("validation", values.eval_batch_size, repeat=False)
 
     return run_loop.Program(
-        build_model=build_model,
+        build_model=starting_from(
+            build_model,
+            image_size,
+            source,
+            checkpoints.SLIM,
+            checkpoint_flags.scopes(values.checkpoint_exclude_scopes),
+            values.ignore_missing_vars,
+        ),
         build_optimizer=lambda: trainer.slim_optimizer(values, samples_per_epoch),
         train_dataset=lambda context: read(values.dataset_split_name, global_batch(values), input_context=context),
         eval_dataset=eval_dataset if values.dataset_split_name == "train" else None,

@@ -7,6 +7,7 @@ What a 0 or None default resolves to (the dataset's classes and size) is
 """
 
 import compat.flags as flags
+from compat.training import checkpoint_flags
 from compat.training.slim_optimization import DECAYS
 from compat.training.slim_optimization import OPTIMIZERS as _OPTIMIZER_ROWS
 
@@ -73,10 +74,7 @@ def define_slim_flags(flag_values: flags.FlagValues | None = None) -> None:
     flags.DEFINE_integer("train_image_size", None, "Training image side (default: the model's).", **into)
     flags.DEFINE_integer("max_number_of_steps", None, "Steps to train (default: --max_step, else unlimited).", **into)
     # Fine-tuning.
-    flags.DEFINE_string("checkpoint_path", None, "Checkpoint to fine-tune from.", **into)
-    flags.DEFINE_string(
-        "checkpoint_exclude_scopes", None, "Comma-separated scopes not restored from the checkpoint.", **into
-    )
+    checkpoint_flags.define_checkpoint_flags(flag_values)
     flags.DEFINE_string("trainable_scopes", None, "Comma-separated scopes to train (default: all).", **into)
     flags.DEFINE_boolean("ignore_missing_vars", False, "Skip variables missing from the checkpoint.", **into)
 
