@@ -11,33 +11,38 @@ meta-path finder watches just the module names registered here; every other impo
 import importlib.abc
 import importlib.machinery
 import sys
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Sequence
+from typing import Any
 
 
 class _AfterExec(importlib.abc.Loader):
     """Wraps the real loader of a module and calls `after()` once its body has run."""
 
-    def __init__(self, loader, after):
+    def __init__(self, loader: importlib.abc.Loader, after: Callable[[], object]) -> None:
         self._loader = loader
         self._after = after
 
-    def create_module(self, spec):
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType | None:
         return self._loader.create_module(spec)
 
-    def exec_module(self, module):
+    def exec_module(self, module: types.ModuleType) -> None:
         self._loader.exec_module(module)
         self._after()
 
-    def __getattr__(self, name):  # resource readers, get_source, is_package...
+    def __getattr__(self, name: str) -> Any:  # resource readers, get_source, is_package...
         return getattr(self._loader, name)
 
 
 class Watcher(importlib.abc.MetaPathFinder):
-    def __init__(self):
-        self.before = {}
-        self.after = {}
+    def __init__(self) -> None:
+        # module name -> the callbacks to run before it is imported / once it has been
+        self.before: dict[str, list[Callable[[], None]]] = {}
+        self.after: dict[str, list[Callable[[], None]]] = {}
 
-    def find_spec(self, fullname, path=None, target=None):
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
         for callback in self.before.get(fullname, ()):
             callback()
         callbacks = self.after.get(fullname)

@@ -11,14 +11,25 @@ graph's own `device()` still takes a function. Estimator with MirroredStrategy o
 hangs unless its session has 2 CPU devices and soft placement: `session_config` gives both.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from compat.errors import DeviceError
 
+if TYPE_CHECKING:
+    import tensorflow as tf
+
+# TensorFlow ships no types: an op is a tf.Operation, or the NodeDef a TF1 device function may receive.
+Op = Any
+DeviceFunction = Callable[[Op], str]
+LoadFunction = Callable[[Op], int]
+# A greedy balancer's devices: names, or ps task indices for replica_device_setter's ps_strategy.
+_Device = TypeVar("_Device")
 VARIABLE_OPS = frozenset({"Variable", "VariableV2", "VarHandleOp"})
 
 
-def device(name_or_function):
+def device(name_or_function: object) -> AbstractContextManager[Any]:
     """Context manager placing ops by a device string, `DeviceSpec` or a function of the op (graph mode).
 
     `uai-migrate` writes `compat.device(x)` wherever it cannot tell that `x` is a string, so strings
@@ -36,11 +47,11 @@ def device(name_or_function):
     return tf.compat.v1.get_default_graph().device(name_or_function)
 
 
-def _node_def(op):
+def _node_def(op: Op) -> Any:
     return op if hasattr(op, "attr") and not hasattr(op, "node_def") else op.node_def
 
 
-def byte_size_load_fn(op) -> int:
+def byte_size_load_fn(op: Op) -> int:
     """Bytes an op allocates: tf.contrib.training.byte_size_load_fn, the greedy balancers' load.
 
     A variable op declares its `shape` and `dtype` (a resource variable's own output is only a
@@ -53,7 +64,7 @@ def byte_size_load_fn(op) -> int:
     if "shape" in node.attr and "dtype" in node.attr:
         shape, dtype = tf.TensorShape(node.attr["shape"].shape), tf.as_dtype(node.attr["dtype"].type)
         return shape.num_elements() * dtype.size if shape.is_fully_defined() else 0
-    outputs = getattr(op, "outputs", ())
+    outputs: Sequence[Any] = getattr(op, "outputs", ())
     if len(outputs) != 1 or not outputs[0].shape.is_fully_defined():
         raise DeviceError(f"op {node.name!r} must have exactly one output of known shape to be weighed in bytes")
     return outputs[0].shape.num_elements() * outputs[0].dtype.size
@@ -62,46 +73,46 @@ def byte_size_load_fn(op) -> int:
 class RoundRobin:
     """Next device in turn for each variable."""
 
-    def __init__(self, devices):
+    def __init__(self, devices: Iterable[str]) -> None:
         self.devices = list(devices)
         self._next = 0
 
-    def __call__(self, op):
+    def __call__(self, op: Op) -> str:
         chosen = self.devices[self._next % len(self.devices)]
         self._next += 1
         return chosen
 
 
-class GreedyByBytes:
+class GreedyByBytes(Generic[_Device]):
     """The device holding the least load so far (ties: the earliest device); load is `load_fn(op)`, bytes by default."""
 
-    def __init__(self, devices, load_fn=byte_size_load_fn):
+    def __init__(self, devices: Iterable[_Device], load_fn: LoadFunction = byte_size_load_fn) -> None:
         self.devices = list(devices)
         self.load_fn = load_fn
         self.load = [0] * len(self.devices)
 
-    def __call__(self, op):
+    def __call__(self, op: Op) -> _Device:
         index = min(range(len(self.devices)), key=self.load.__getitem__)
         self.load[index] += self.load_fn(op)
         return self.devices[index]
 
 
-class GreedyLoadBalancingStrategy(GreedyByBytes):
+class GreedyLoadBalancingStrategy(GreedyByBytes[int]):
     """tf.contrib.training.GreedyLoadBalancingStrategy: the least loaded of `num_tasks` ps tasks, as its index.
 
     The `ps_strategy` of `tf.compat.v1.train.replica_device_setter` (and of `tower_setter`'s `balance`).
     """
 
-    def __init__(self, num_tasks: int, load_fn=byte_size_load_fn):
+    def __init__(self, num_tasks: int, load_fn: LoadFunction = byte_size_load_fn) -> None:
         if num_tasks < 1:
             raise DeviceError(f"num_tasks must be at least 1, got {num_tasks}")
         super().__init__(range(num_tasks), load_fn)
 
 
-BALANCERS = {"round_robin": RoundRobin, "greedy": GreedyByBytes}
+BALANCERS: dict[str, Callable[[list[str]], DeviceFunction]] = {"round_robin": RoundRobin, "greedy": GreedyByBytes}
 
 
-def _chooser(balance, ps_devices):
+def _chooser(balance: str | Callable[[Op], int], ps_devices: list[str]) -> DeviceFunction:
     """A function of the op returning one of `ps_devices`, from a balancer name or a ps_strategy."""
     if callable(balance):  # replica_device_setter's ps_strategy: op -> task index
         return lambda op: ps_devices[balance(op)]
@@ -110,7 +121,9 @@ def _chooser(balance, ps_devices):
     return BALANCERS[balance](ps_devices)
 
 
-def tower_setter(worker_device: str, ps_devices=("/cpu:0",), balance="round_robin") -> Callable:
+def tower_setter(
+    worker_device: str, ps_devices: Sequence[str] = ("/cpu:0",), balance: str | Callable[[Op], int] = "round_robin"
+) -> DeviceFunction:
     """A device function for one model tower: variables on the parameter devices, everything else on `worker_device`.
 
     `ps_devices` are balanced round-robin or greedily by byte size (`balance`), or by a ps_strategy
@@ -123,7 +136,7 @@ def tower_setter(worker_device: str, ps_devices=("/cpu:0",), balance="round_robi
         raise DeviceError("a tower needs at least one parameter device")
     choose = _chooser(balance, list(ps_devices))
 
-    def place(op):
+    def place(op: Op) -> str:
         target = choose(op) if _node_def(op).op in VARIABLE_OPS else worker_device
         explicit = tf.DeviceSpec.from_string(op.device or "")
         return tf.DeviceSpec.from_string(target).make_merged_spec(explicit).to_string()
@@ -131,13 +144,13 @@ def tower_setter(worker_device: str, ps_devices=("/cpu:0",), balance="round_robi
     return place
 
 
-def clone_device(clone_index, num_ps_tasks=0, replica_id=0, on_cpu=False):
+def clone_device(clone_index: int, num_ps_tasks: int = 0, replica_id: int = 0, on_cpu: bool = False) -> str:
     """Device of a TF-slim model_deploy clone: `/job:worker/task:<replica>` first when there are ps tasks."""
     prefix = f"/job:worker/task:{replica_id}" if num_ps_tasks > 0 else ""
     return prefix + ("/device:CPU:0" if on_cpu else f"/device:GPU:{clone_index}")
 
 
-def slim_variables_device(num_ps_tasks=0, replica_id=0):
+def slim_variables_device(num_ps_tasks: int = 0, replica_id: int = 0) -> str | DeviceFunction:
     """model_deploy's variables device: round-robin over `/job:ps/task:t`, else the worker's CPU."""
     if num_ps_tasks <= 0:
         return "/device:CPU:0"
@@ -146,7 +159,7 @@ def slim_variables_device(num_ps_tasks=0, replica_id=0):
     )
 
 
-def logical_cpus(count):
+def logical_cpus(count: int) -> list[str]:
     """Split the CPU into `count` logical devices for TF2 code; return their names.
 
     Must run before TensorFlow initialises its devices (the first op or device query);
@@ -168,7 +181,7 @@ def logical_cpus(count):
     return [f"/cpu:{i}" for i in range(count)]
 
 
-def session_config(num_cpus=1, **fields):
+def session_config(num_cpus: int = 1, **fields: Any) -> "tf.compat.v1.ConfigProto":
     """`ConfigProto` for TF1 sessions and Estimator: `num_cpus` CPU devices with soft placement."""
     import tensorflow as tf
 

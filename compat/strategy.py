@@ -18,9 +18,15 @@ This module is itself callable: `compat.strategy(...)` is `compat.strategy.strat
 import os
 import sys
 import types
+from collections.abc import MutableMapping
+from typing import TYPE_CHECKING, Any
 
 from compat import devices, tf_config
 from compat.errors import DistConfigError
+from compat.tf_config import ClusterConfig
+
+if TYPE_CHECKING:
+    import tensorflow as tf
 
 ONE_DEVICE, MIRRORED, MULTI_WORKER, PARAMETER_SERVER, EVALUATOR = (
     "one_device",
@@ -31,11 +37,11 @@ ONE_DEVICE, MIRRORED, MULTI_WORKER, PARAMETER_SERVER, EVALUATOR = (
 )
 
 
-def _config(config):
+def _config(config: ClusterConfig | None) -> ClusterConfig:
     return tf_config.from_environment() if config is None else config
 
 
-def kind(config=None, num_devices=1):
+def kind(config: ClusterConfig | None = None, num_devices: int = 1) -> str:
     """Which strategy `config` and `num_devices` local devices call for (one of the constants above)."""
     config = _config(config)
     if config.is_evaluator:
@@ -47,7 +53,9 @@ def kind(config=None, num_devices=1):
     return MULTI_WORKER
 
 
-def export(config=None, dialect="chief", environ=None):
+def export(
+    config: ClusterConfig | None = None, dialect: str = "chief", environ: MutableMapping[str, str] | None = None
+) -> ClusterConfig:
     """Write `config` as TF_CONFIG in `dialect` into the environment TensorFlow reads; return it."""
     config = _config(config)
     environ = os.environ if environ is None else environ
@@ -58,7 +66,7 @@ def export(config=None, dialect="chief", environ=None):
     return config
 
 
-def local_devices(num_devices=None):
+def local_devices(num_devices: int | None = None) -> list[str]:
     """Names of the devices one task trains on: its GPUs, else `num_devices` logical CPUs."""
     import tensorflow as tf
 
@@ -71,7 +79,7 @@ def local_devices(num_devices=None):
     return devices.logical_cpus(num_devices or len(configured or [None]))
 
 
-def serve(config=None):
+def serve(config: ClusterConfig | None = None) -> None:
     """Run this task's `tf.distribute.Server` until the process is stopped (ps and PS-strategy workers)."""
     import tensorflow as tf
 
@@ -81,7 +89,9 @@ def serve(config=None):
     server.join()
 
 
-def strategy(config=None, num_devices=None, join=True):
+def strategy(
+    config: ClusterConfig | None = None, num_devices: int | None = None, join: bool = True
+) -> "tf.distribute.Strategy":
     """The `tf.distribute` strategy for this task.
 
     Under parameter-server training only the chief gets a strategy; a ps or worker task
@@ -111,7 +121,7 @@ def strategy(config=None, num_devices=None, join=True):
     return tf.distribute.OneDeviceStrategy(names[0])
 
 
-def _training_cluster(config):
+def _training_cluster(config: ClusterConfig) -> ClusterConfig:
     """`config` as a training task must see it: without the evaluator.
 
     The evaluator only reads checkpoints and runs no server; a ParameterServer chief given a
@@ -122,14 +132,16 @@ def _training_cluster(config):
     return config.replace(cluster={job: addrs for job, addrs in config.cluster.items() if job != tf_config.EVALUATOR})
 
 
-def coordinator(parameter_server_strategy):
+def coordinator(
+    parameter_server_strategy: "tf.distribute.experimental.ParameterServerStrategy",
+) -> "tf.distribute.experimental.coordinator.ClusterCoordinator":
     """The `ClusterCoordinator` the chief schedules PS training with."""
     import tensorflow as tf
 
     return tf.distribute.experimental.coordinator.ClusterCoordinator(parameter_server_strategy)
 
 
-def _estimator_strategy(config, num_devices):
+def _estimator_strategy(config: ClusterConfig, num_devices: int) -> "tf.distribute.Strategy | None":
     """Estimator's (TF1-API) strategy for `config`, or None for plain between-graph replication."""
     import tensorflow as tf
 
@@ -143,7 +155,13 @@ def _estimator_strategy(config, num_devices):
     return None
 
 
-def run_config(config=None, num_devices=1, train_distribute=None, session_config=None, **kwargs):
+def run_config(
+    config: ClusterConfig | None = None,
+    num_devices: int = 1,
+    train_distribute: "tf.distribute.Strategy | str | None" = None,
+    session_config: "tf.compat.v1.ConfigProto | None" = None,
+    **kwargs: Any,
+) -> "tf.estimator.RunConfig":
     """`tf.estimator.RunConfig` for this task, from TF_CONFIG in any dialect.
 
     `train_distribute="auto"` picks the strategy from the cluster (`kind`); None keeps
@@ -167,7 +185,7 @@ def run_config(config=None, num_devices=1, train_distribute=None, session_config
 
 
 class _CallableModule(types.ModuleType):
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> "tf.distribute.Strategy":
         return strategy(*args, **kwargs)
 
 

@@ -16,6 +16,7 @@ import functools
 import importlib.machinery
 import sys
 import threading
+from typing import Any
 
 from compat._version import has_builtin_estimator, tf_version
 
@@ -28,7 +29,7 @@ API_MODULES = ("tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2")
 
 
 @functools.cache
-def needed():
+def needed() -> bool:
     """True when TensorFlow lacks a working tf.estimator and the 2.15 package is installed."""
     if tf_version() is None or has_builtin_estimator():
         return False
@@ -36,7 +37,7 @@ def needed():
     return importlib.machinery.PathFinder.find_spec("tensorflow_estimator") is not None
 
 
-def provide_internals():
+def provide_internals() -> None:
     """Items 1-3: what tensorflow_estimator needs before it is imported. Imports TensorFlow."""
     with _lock:
         if _state["internals"] or not needed():
@@ -50,7 +51,8 @@ def provide_internals():
             from compat._estimator_support import _coordinator_training
 
             sys.modules[TRAINING_MODULE] = _coordinator_training
-            sys.modules["tensorflow.python.distribute"].estimator_training = _coordinator_training
+            distribute: Any = sys.modules["tensorflow.python.distribute"]
+            distribute.estimator_training = _coordinator_training
 
 
 def expose_attributes() -> None:
@@ -63,7 +65,7 @@ def expose_attributes() -> None:
         _lazy_api.install(provide_internals)
 
 
-def activate():
+def activate() -> bool:
     """Make tf.estimator work on this TensorFlow (imports TensorFlow); True if anything was needed."""
     if not needed():
         return False

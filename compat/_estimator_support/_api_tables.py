@@ -9,7 +9,7 @@ attributes to stamp on the class. Attribute names must differ per API, so ours a
 ESTIMATOR = "estimator"
 
 
-def install():
+def install() -> None:
     from tensorflow.python.util import tf_export
 
     if not hasattr(tf_export, "ESTIMATOR_API_NAME"):

@@ -8,6 +8,8 @@ old name by `compat._estimator_support.activate()`; never imported on TF <= 2.15
 """
 
 import copy
+from collections.abc import Callable
+from typing import Any
 
 from tensorflow.python.distribute import distribute_coordinator as coordinator
 from tensorflow.python.distribute import distribute_coordinator_context as coordinator_context
@@ -18,9 +20,13 @@ from tensorflow.python.training import server_lib
 STANDALONE = coordinator.CoordinatorMode.STANDALONE_CLIENT
 INDEPENDENT = coordinator.CoordinatorMode.INDEPENDENT_WORKER
 _TRAINING_JOBS = ("chief", "worker")
+# tensorflow-estimator and TensorFlow's internals ship no types: these aliases name what is passed.
+_RunConfig = Any
+_Estimator = Any
+_Strategy = Any
 
 
-def _take_experimental_strategy(config, name):
+def _take_experimental_strategy(config: _RunConfig, name: str) -> None:
     """Move `experimental_distribute.<name>` onto the config; both set is ambiguous."""
     experimental = config._experimental_distribute
     strategy = getattr(experimental, name, None) if experimental else None
@@ -31,7 +37,7 @@ def _take_experimental_strategy(config, name):
     setattr(config, "_" + name, strategy)
 
 
-def init_run_config(config, tf_config):
+def init_run_config(config: _RunConfig, tf_config: dict[str, Any]) -> None:
     """Choose the coordinator mode of a `RunConfig` built with a distribution strategy."""
     _take_experimental_strategy(config, "train_distribute")
     _take_experimental_strategy(config, "eval_distribute")
@@ -54,7 +60,7 @@ def init_run_config(config, tf_config):
     config._distribute_coordinator_mode = INDEPENDENT
 
 
-def should_run_distribute_coordinator(config):
+def should_run_distribute_coordinator(config: _RunConfig) -> bool:
     mode = getattr(config, "_distribute_coordinator_mode", None)
     if mode not in (STANDALONE, INDEPENDENT):
         if mode is not None:
@@ -66,7 +72,7 @@ def should_run_distribute_coordinator(config):
     return True
 
 
-def _adopt_worker_context(config, context):
+def _adopt_worker_context(config: _RunConfig, context: Any) -> None:
     """Give `config` the task the coordinator assigned to this thread or process."""
     config._service = None
     config._cluster_spec = context.cluster_spec
@@ -88,7 +94,7 @@ def _adopt_worker_context(config, context):
         config._global_id_in_cluster = _global_id(jobs, config._task_type, config._task_id)
 
 
-def _global_id(jobs, task_type, task_id):
+def _global_id(jobs: dict[str, Any], task_type: str, task_id: int) -> int:
     """Chief first, then workers, then every other job in name order (ps after the trainers)."""
     order = [job for job in _TRAINING_JOBS if job in jobs]
     order += sorted(job for job in jobs if job not in _TRAINING_JOBS)
@@ -100,7 +106,7 @@ def _global_id(jobs, task_type, task_id):
     raise RuntimeError(f"task type {task_type!r} is not in the cluster {sorted(jobs)}")
 
 
-def _estimator_for_context(estimator, strategy, role):
+def _estimator_for_context(estimator: _Estimator, strategy: _Strategy, role: str) -> _Estimator:
     """A copy of `estimator` bound to the current worker context; `role` is 'train' or 'eval'."""
     local = copy.deepcopy(estimator)
     setattr(local._config, f"_{role}_distribute", strategy)
@@ -111,7 +117,9 @@ def _estimator_for_context(estimator, strategy, role):
     return local
 
 
-def _run(worker_fn, strategy, config, cluster_spec, **extra):
+def _run(
+    worker_fn: Callable[[_Strategy], Any], strategy: _Strategy, config: _RunConfig, cluster_spec: Any, **extra: Any
+) -> Any:
     return coordinator.run_distribute_coordinator(
         worker_fn,
         strategy,
@@ -122,18 +130,20 @@ def _run(worker_fn, strategy, config, cluster_spec, **extra):
     )
 
 
-def train_and_evaluate(estimator, train_spec, eval_spec, executor_cls):
+def train_and_evaluate(
+    estimator: _Estimator, train_spec: Any, eval_spec: Any, executor_cls: Callable[..., Any]
+) -> None:
     config = estimator.config
     if not config._distribute_coordinator_mode:
         raise ValueError("Distribute coordinator mode is not specified in `RunConfig`.")
 
-    def train_worker(strategy):
+    def train_worker(strategy: _Strategy) -> None:
         local = _estimator_for_context(estimator, strategy, "train")
         context = coordinator_context.get_current_worker_context()
         hooks = list(train_spec.hooks) if config._distribute_coordinator_mode == INDEPENDENT or context.is_chief else []
         local.train(input_fn=train_spec.input_fn, max_steps=train_spec.max_steps, hooks=hooks)
 
-    def evaluate_worker(strategy):
+    def evaluate_worker(strategy: _Strategy) -> None:
         local = _estimator_for_context(estimator, strategy, "eval")
         executor_cls(local, train_spec, eval_spec)._start_continuous_evaluation()
 
@@ -149,7 +159,7 @@ def train_and_evaluate(estimator, train_spec, eval_spec, executor_cls):
     )
 
 
-def _standalone_only(estimator, strategy, method):
+def _standalone_only(estimator: _Estimator, strategy: _Strategy, method: str) -> Any:
     config = estimator._config
     spec = multi_worker_util.normalize_cluster_spec(config.cluster_spec)
     if "evaluator" in spec.jobs:
@@ -163,11 +173,13 @@ def _standalone_only(estimator, strategy, method):
     return spec
 
 
-def _coordinated(estimator, role, method, distributed_fn, hooks):
+def _coordinated(
+    estimator: _Estimator, role: str, method: str, distributed_fn: Callable[..., Any], hooks: list[Any]
+) -> Any:
     strategy = getattr(estimator._config, f"_{role}_distribute")
     spec = _standalone_only(estimator, strategy, method)
 
-    def worker(worker_strategy):
+    def worker(worker_strategy: _Strategy) -> Any:
         local = _estimator_for_context(estimator, worker_strategy, role)
         chief_hooks = hooks if coordinator_context.get_current_worker_context().is_chief else []
         result = distributed_fn(local, worker_strategy, chief_hooks)
@@ -176,9 +188,9 @@ def _coordinated(estimator, role, method, distributed_fn, hooks):
     return _run(worker, strategy, estimator._config, spec)
 
 
-def estimator_train(estimator, train_distributed_fn, hooks):
+def estimator_train(estimator: _Estimator, train_distributed_fn: Callable[..., Any], hooks: list[Any]) -> Any:
     return _coordinated(estimator, "train", "train", train_distributed_fn, hooks)
 
 
-def estimator_evaluate(estimator, evaluate_distributed_fn, hooks):
+def estimator_evaluate(estimator: _Estimator, evaluate_distributed_fn: Callable[..., Any], hooks: list[Any]) -> Any:
     return _coordinated(estimator, "eval", "evaluate", evaluate_distributed_fn, hooks)

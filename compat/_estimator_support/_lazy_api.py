@@ -7,7 +7,8 @@ the attribute imports it only when a script first reads from it.
 import importlib
 import sys
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 _V1 = "tensorflow_estimator.python.estimator.api._v1.estimator"
 _V2 = "tensorflow_estimator.python.estimator.api._v2.estimator"
@@ -24,29 +25,30 @@ _TARGETS = {
 class LazyEstimatorAPI(types.ModuleType):
     """Stands for an estimator API module; the first attribute read imports the real one."""
 
-    def __init__(self, target, prepare):
+    def __init__(self, target: str, prepare: Callable[[], None]) -> None:
         super().__init__(target)
         self._target = target
         self._prepare = prepare
 
-    def _load(self):
+    def _load(self) -> types.ModuleType:
         self._prepare()
         return importlib.import_module(self._target)
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         if name.startswith("_") and name in ("_target", "_prepare"):
             raise AttributeError(name)
         return getattr(self._load(), name)
 
-    def __dir__(self):
+    def __dir__(self) -> list[str]:
         return dir(self._load())
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<lazy estimator API {self._target!r}>"
 
 
-def _api_modules(path, module_names):
-    module = sys.modules["tensorflow"]
+def _api_modules(path: str, module_names: tuple[str, ...]) -> Iterable[Any]:
+    """The distinct module objects one target's attribute goes on (TensorFlow's API modules: no types)."""
+    module: Any = sys.modules["tensorflow"]
     for part in filter(None, path.split(".")):
         module = getattr(module, part, None)
     candidates = [module, *(sys.modules.get(name) for name in module_names)]

@@ -9,6 +9,7 @@ calling one raises `EstimatorSupportError`. TPUEstimator with use_tpu=False neve
 
 import sys
 import types
+from typing import Any
 
 from compat.errors import EstimatorSupportError
 
@@ -19,7 +20,7 @@ PACKAGE = "tensorflow.python.tpu"
 class _Unavailable:
     _qualname = "?"
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise EstimatorSupportError(
             f"{self._qualname} was removed in TensorFlow 2.16: TPUEstimator with use_tpu=False runs on this "
             "TensorFlow, TPU embeddings and TPU sessions do not (on TPUs use a tf.distribute.TPUStrategy)"
@@ -27,7 +28,7 @@ class _Unavailable:
 
 
 class _StandinModule(types.ModuleType):
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> type:
         if name.startswith("__"):
             raise AttributeError(name)
         placeholder = type(name, (_Unavailable,), {"_qualname": f"{self.__name__}.{name}"})
@@ -35,7 +36,7 @@ class _StandinModule(types.ModuleType):
         return placeholder
 
 
-def install():
+def install() -> None:
     """Register the stand-ins for the modules this TensorFlow lacks; keep real ones."""
     import importlib.util
 

@@ -10,6 +10,8 @@ A record whose label is outside [0, num_classes) fails with its file named.
 """
 
 import os
+from collections.abc import Callable
+from typing import Any
 
 import tensorflow as tf
 
@@ -19,7 +21,7 @@ from compat.errors import DataError
 SPLITS = {True: "train", False: "validation"}
 
 
-def shard_files(data_dir, is_training, pattern=None):
+def shard_files(data_dir: str, is_training: bool, pattern: str | None = None) -> list[str]:
     """Sorted shard paths of a split; DataError when the folder or the shards are missing."""
     split = SPLITS[bool(is_training)]
     if not tf.io.gfile.isdir(data_dir):
@@ -32,7 +34,7 @@ def shard_files(data_dir, is_training, pattern=None):
     return files
 
 
-def check_first_record(path):
+def check_first_record(path: str) -> None:
     """DataError naming `path` when it is not a TFRecord file (a wrong or truncated shard).
 
     Reading one record per shard is cheap and catches the usual mistakes up front, where tf.data
@@ -46,7 +48,7 @@ def check_first_record(path):
         raise DataError(f"{path}: not a readable TFRecord file ({err.message.strip()})") from None
 
 
-def _checked(filename, parsed, num_classes):
+def _checked(filename: tf.Tensor, parsed: dict[str, tf.Tensor], num_classes: int) -> tf.Tensor:
     label = tf.cast(parsed["image/class/label"], tf.int32)
     in_range = tf.logical_and(label >= 0, label < num_classes)
     check = tf.debugging.Assert(in_range, [f"label out of range [0, {num_classes}) in a record of", filename, label])
@@ -54,7 +56,12 @@ def _checked(filename, parsed, num_classes):
         return tf.identity(label)
 
 
-def records_dataset(files, is_training, input_context=None, seed=None):
+def records_dataset(
+    files: list[str],
+    is_training: bool,
+    input_context: tf.distribute.InputContext | None = None,
+    seed: int | None = None,
+) -> tf.data.Dataset:
     """(filename, serialized record) pairs; sharded per input pipeline, shuffled by file when training."""
     ds = tf.data.Dataset.from_tensor_slices(files)
     if input_context is not None and input_context.num_input_pipelines > 1:
@@ -67,7 +74,7 @@ def records_dataset(files, is_training, input_context=None, seed=None):
     return _with_names(ds, is_training, seed)
 
 
-def _with_names(files, is_training, seed):
+def _with_names(files: tf.data.Dataset, is_training: bool, seed: int | None) -> tf.data.Dataset:
     if is_training:
         files = files.shuffle(1024, seed=seed)
     return files.interleave(
@@ -79,18 +86,18 @@ def _with_names(files, is_training, seed):
 
 
 def dataset(
-    data_dir,
-    is_training,
-    batch_size,
-    image_size,
-    num_classes=1001,
-    fast=False,
-    input_context=None,
-    repeat=True,
-    seed=None,
-    shuffle_buffer=1024,
-    pattern=None,
-):
+    data_dir: str,
+    is_training: bool,
+    batch_size: int,
+    image_size: int,
+    num_classes: int = 1001,
+    fast: bool = False,
+    input_context: tf.distribute.InputContext | None = None,
+    repeat: bool = True,
+    seed: int | None = None,
+    shuffle_buffer: int = 1024,
+    pattern: str | None = None,
+) -> tf.data.Dataset:
     """Batches of (float image [b, s, s, 3], int32 label [b]).
 
     `batch_size` is global; with an `input_context` each replica gets its share.
@@ -104,7 +111,7 @@ def dataset(
     if repeat:
         ds = ds.repeat()
 
-    def decode(filename, record):
+    def decode(filename: tf.Tensor, record: tf.Tensor) -> tuple[tf.Tensor, tf.Tensor]:
         parsed = records.parse(record)
         label = _checked(filename, parsed, num_classes)
         return records.preprocess(parsed, is_training, image_size, fast), label
@@ -113,10 +120,12 @@ def dataset(
     return ds.batch(batch_size, drop_remainder=is_training or repeat).prefetch(tf.data.AUTOTUNE)
 
 
-def input_fn(data_dir, is_training, batch_size, image_size, **kwargs):
+def input_fn(
+    data_dir: str, is_training: bool, batch_size: int, image_size: int, **kwargs: Any
+) -> Callable[..., tf.data.Dataset]:
     """An Estimator `input_fn` (a callable taking no arguments, or `params`)."""
 
-    def make(params=None):
+    def make(params: dict[str, Any] | None = None) -> tf.data.Dataset:
         return dataset(data_dir, is_training, batch_size, image_size, **kwargs)
 
     return make

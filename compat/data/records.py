@@ -25,7 +25,7 @@ FEATURES = {
 }
 
 
-def parse(serialized):
+def parse(serialized: tf.Tensor) -> dict[str, tf.Tensor]:
     """All fields of one record; bbox fields as dense [n] tensors (n may be 0)."""
     parsed = tf.io.parse_single_example(serialized, FEATURES)
     for key in list(parsed):
@@ -34,13 +34,13 @@ def parse(serialized):
     return parsed
 
 
-def boxes(parsed):
+def boxes(parsed: dict[str, tf.Tensor]) -> tf.Tensor:
     """[1, n, 4] boxes in (ymin, xmin, ymax, xmax) order, as sample_distorted_bounding_box wants."""
     coords = [parsed[f"image/object/bbox/{k}"] for k in ("ymin", "xmin", "ymax", "xmax")]
     return tf.expand_dims(tf.stack(coords, axis=1), 0)
 
 
-def preprocess(parsed, is_training, image_size, fast=False):
+def preprocess(parsed: dict[str, tf.Tensor], is_training: bool, image_size: int, fast: bool = False) -> tf.Tensor:
     """Float image [size, size, 3], means subtracted.
 
     Training: a random crop covering 10-100% of the image, guided by the bounding boxes

@@ -1,6 +1,7 @@
 """TF-slim's dataset layout: `<name>_<split>_*.tfrecord` files and a `labels.txt` of `id:name` lines."""
 
 import os
+from typing import Any
 
 import tensorflow as tf
 
@@ -8,7 +9,7 @@ from compat.data import imagenet
 from compat.errors import DataError
 
 
-def read_labels(dataset_dir):
+def read_labels(dataset_dir: str) -> dict[int, str]:
     """{label id: class name} from labels.txt; {} when the file is absent."""
     path = os.path.join(dataset_dir, "labels.txt")
     if not tf.io.gfile.exists(path):
@@ -25,7 +26,9 @@ def read_labels(dataset_dir):
     return labels
 
 
-def dataset(dataset_dir, name, split, batch_size, image_size, num_classes, **kwargs):
+def dataset(
+    dataset_dir: str, name: str, split: str, batch_size: int, image_size: int, num_classes: int, **kwargs: Any
+) -> tf.data.Dataset:
     """Same records and preprocessing as ImageNet, found by slim's file naming."""
     return imagenet.dataset(
         dataset_dir,

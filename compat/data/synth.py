@@ -11,13 +11,20 @@ square). Deterministic for a given --seed.
 import argparse
 import os
 import sys
+import types
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from compat.cli import main_guard
 
+# (background colours [classes, 3], square colours [classes, 3], square corners [classes, 2] as fractions)
+Styles = tuple[np.ndarray, np.ndarray, np.ndarray]
+Box = tuple[float, float, float, float]
 
-def class_styles(num_classes, seed):
+
+def class_styles(num_classes: int, seed: int) -> Styles:
     rng = np.random.RandomState(seed)
     background = rng.randint(0, 256, size=(num_classes, 3))
     foreground = rng.randint(0, 256, size=(num_classes, 3))
@@ -25,7 +32,7 @@ def class_styles(num_classes, seed):
     return background, foreground, corner
 
 
-def make_image(label_index, size, styles, rng):
+def make_image(label_index: int, size: int, styles: Styles, rng: np.random.RandomState) -> tuple[np.ndarray, Box]:
     """(uint8 image [size, size, 3], box (ymin, xmin, ymax, xmax) in [0, 1])."""
     background, foreground, corner = styles
     image = np.empty((size, size, 3), np.float32)
@@ -38,14 +45,16 @@ def make_image(label_index, size, styles, rng):
     return np.clip(image, 0, 255).astype(np.uint8), box
 
 
-def example(tf, image, box, label, size, name):
-    def b(v):
+def example(tf: types.ModuleType, image: np.ndarray, box: Box, label: int, size: int, name: str) -> Any:
+    """One record as a `tf.train.Example` (`tf`: TensorFlow, which only the writer imports)."""
+
+    def b(v: bytes) -> Any:
         return tf.train.Feature(bytes_list=tf.train.BytesList(value=[v]))
 
-    def i(v):
+    def i(v: int) -> Any:
         return tf.train.Feature(int64_list=tf.train.Int64List(value=[v]))
 
-    def f(v):
+    def f(v: float) -> Any:
         return tf.train.Feature(float_list=tf.train.FloatList(value=[v]))
 
     ymin, xmin, ymax, xmax = box
@@ -69,7 +78,16 @@ def example(tf, image, box, label, size, name):
     return tf.train.Example(features=tf.train.Features(feature=feature))
 
 
-def write_split(out, split, shards, images, size, num_classes, seed, progress=None):
+def write_split(
+    out: str,
+    split: str,
+    shards: int,
+    images: int,
+    size: int,
+    num_classes: int,
+    seed: int,
+    progress: Callable[[str], None] | None = None,
+) -> list[str]:
     """Write `images` records over `shards` files; returns the paths. Labels cycle over 1..num_classes."""
     import tensorflow as tf  # only the writer needs TensorFlow; --help does not
 
@@ -94,23 +112,23 @@ def write_split(out, split, shards, images, size, num_classes, seed, progress=No
 
 
 def generate(
-    out,
-    train_shards=4,
-    validation_shards=2,
-    images=512,
-    validation_images=None,
-    size=64,
-    num_classes=10,
-    seed=0,
-    progress=None,
-):
+    out: str,
+    train_shards: int = 4,
+    validation_shards: int = 2,
+    images: int = 512,
+    validation_images: int | None = None,
+    size: int = 64,
+    num_classes: int = 10,
+    seed: int = 0,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[list[str], list[str]]:
     validation_images = validation_images if validation_images is not None else max(images // 4, validation_shards)
     train = write_split(out, "train", train_shards, images, size, num_classes, seed, progress)
     validation = write_split(out, "validation", validation_shards, validation_images, size, num_classes, seed, progress)
     return train, validation
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m compat.data.synth",
         description="Write synthetic ImageNet-format TFRecords (train-*/validation-* shards) with learnable classes.",
@@ -127,7 +145,7 @@ def build_parser():
 
 
 @main_guard
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     for name in ("train_shards", "validation_shards", "images", "size", "classes"):
         if getattr(args, name) < 1:

@@ -3,12 +3,12 @@
 from compat.errors import DeviceError
 
 
-def num_towers(num_gpus):
+def num_towers(num_gpus: int) -> int:
     """`--num_gpus=0` means one CPU tower (the example divided by zero here)."""
     return max(int(num_gpus), 1)
 
 
-def per_tower_batch(global_batch, towers):
+def per_tower_batch(global_batch: int, towers: int) -> int:
     if global_batch % towers:
         raise DeviceError(
             f"the global batch {global_batch} does not split evenly over {towers} towers; "

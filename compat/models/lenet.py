@@ -23,7 +23,13 @@ def lenet_arg_scope(weight_decay: float = 0.0) -> dict:
         return scope
 
 
-def lenet(images, num_classes=10, is_training=False, dropout_keep_prob=0.5, scope="LeNet"):
+def lenet(
+    images: tf.Tensor,
+    num_classes: int = 10,
+    is_training: bool = False,
+    dropout_keep_prob: float = 0.5,
+    scope: str = "LeNet",
+) -> tuple[tf.Tensor, dict[str, tf.Tensor]]:
     """Two 5x5 conv + 2x2 max-pool stages, a 1024-unit hidden layer, logits [batch, num_classes]."""
     end_points = {}
     with tf.compat.v1.variable_scope(scope, "LeNet", [images]):

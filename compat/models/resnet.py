@@ -10,6 +10,8 @@ fixed (`conv0`, `stage1_block0/conv2`, `logits`, ...): `compat.models.names` tur
 checkpoint names both runtimes share. The model computes no loss: weight decay is the caller's (`l2_weights`).
 """
 
+from collections.abc import Callable, Iterable
+
 import tensorflow as tf
 
 from compat.models.resnet_layout import SIZES, layout  # noqa: F401 - SIZES: the model's sizes, importable with it
@@ -18,7 +20,16 @@ from compat.models.resnet_layout import SIZES, layout  # noqa: F401 - SIZES: the
 class _Block(tf.keras.layers.Layer):
     """A residual block: basic (two 3x3) or bottleneck (1x1, 3x3, 1x1 x4), v1 or v2 order."""
 
-    def __init__(self, kind, filters, strides, version, bn, projection, name):
+    def __init__(
+        self,
+        kind: str,
+        filters: int,
+        strides: int,
+        version: int,
+        bn: Callable[[str], tf.keras.layers.Layer],
+        projection: bool,
+        name: str,
+    ) -> None:
         super().__init__(name=name)
         self.version = version
         out_filters = filters * 4 if kind == "bottleneck" else filters
@@ -41,11 +52,11 @@ class _Block(tf.keras.layers.Layer):
         # v1 normalises the projected shortcut; v2 feeds it the pre-activated input instead.
         self.shortcut_bn = bn("shortcut_bn") if projection and version == 1 else None
 
-    def call(self, inputs, training=False):
+    def call(self, inputs: tf.Tensor, training: bool = False) -> tf.Tensor:
         if self.version == 2:
             return self._call_v2(inputs, training)
         shortcut = inputs
-        if self.shortcut is not None:
+        if self.shortcut is not None and self.shortcut_bn is not None:  # in v1 both or neither
             shortcut = self.shortcut_bn(self.shortcut(inputs), training=training)
         net = inputs
         for i, (conv, bn) in enumerate(zip(self.convs, self.bns)):
@@ -54,7 +65,7 @@ class _Block(tf.keras.layers.Layer):
                 net = tf.nn.relu(net)
         return tf.nn.relu(net + shortcut)
 
-    def _call_v2(self, inputs, training):
+    def _call_v2(self, inputs: tf.Tensor, training: bool) -> tf.Tensor:
         shortcut = inputs
         net = inputs
         for i, (conv, bn) in enumerate(zip(self.convs, self.bns)):
@@ -68,14 +79,14 @@ class _Block(tf.keras.layers.Layer):
 class ResNet(tf.keras.Model):
     def __init__(
         self,
-        resnet_size=50,
-        num_classes=1001,
-        version=2,
-        data_format=None,
-        batch_norm_decay=0.997,
-        batch_norm_epsilon=1e-5,
-        name="resnet",
-    ):
+        resnet_size: int = 50,
+        num_classes: int = 1001,
+        version: int = 2,
+        data_format: str | None = None,
+        batch_norm_decay: float = 0.997,
+        batch_norm_epsilon: float = 1e-5,
+        name: str = "resnet",
+    ) -> None:
         super().__init__(name=name)
         if version not in (1, 2):
             raise ValueError(f"version must be 1 or 2, got {version}")
@@ -85,7 +96,7 @@ class ResNet(tf.keras.Model):
         # accepted (GPU users pass it) but computed as channels_last here.
         self.data_format = data_format or "channels_last"
 
-        def bn(layer_name):
+        def bn(layer_name: str) -> tf.keras.layers.BatchNormalization:
             return tf.keras.layers.BatchNormalization(
                 momentum=batch_norm_decay, epsilon=batch_norm_epsilon, name=layer_name
             )
@@ -110,7 +121,7 @@ class ResNet(tf.keras.Model):
         self.final_bn = bn("final_bn") if version == 2 else None
         self.logits = tf.keras.layers.Dense(num_classes, name="logits")
 
-    def call(self, images, training=False):
+    def call(self, images: tf.Tensor, training: bool = False) -> tf.Tensor:
         net = self.conv0(images)
         if self.bn0 is not None:
             net = tf.nn.relu(self.bn0(net, training=training))
@@ -124,7 +135,7 @@ class ResNet(tf.keras.Model):
         return self.logits(net)
 
 
-def l2_weights(variables):
+def l2_weights(variables: Iterable[tf.Variable]) -> tf.Tensor:
     """Sum of squares / 2 over the weights the example decays: every kernel, not batch-norm parameters."""
     kernels = [v for v in variables if "kernel" in v.name]
     return tf.add_n([tf.nn.l2_loss(tf.cast(v, tf.float32)) for v in kernels])

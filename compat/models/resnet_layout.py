@@ -16,7 +16,7 @@ CIFAR_SIZES = (8, 14, 20)
 SIZES = tuple(sorted(set(IMAGENET_LAYOUT) | set(CIFAR_SIZES)))
 
 
-def layout(resnet_size: int) -> tuple:
+def layout(resnet_size: int) -> tuple[str, tuple[int, ...], int, bool]:
     """(block kind, blocks per stage, filters of the first stage, ImageNet stem?) for a size."""
     if resnet_size in IMAGENET_LAYOUT:
         kind, blocks = IMAGENET_LAYOUT[resnet_size]

@@ -11,7 +11,7 @@ its arg_scope function, as tf-slim writes them; a net of our own goes in its own
 
 import functools
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import tensorflow as tf
 
@@ -57,7 +57,9 @@ def default_preprocessing(model_name: str) -> str:
     return _net(model_name).preprocessing
 
 
-def build(model_name, images, num_classes, is_training, weight_decay=0.0, **kwargs):
+def build(
+    model_name: str, images: tf.Tensor, num_classes: int, is_training: bool, weight_decay: float = 0.0, **kwargs: Any
+) -> tuple[tf.Tensor, dict[str, tf.Tensor]]:
     """(logits [batch, num_classes], end_points) with the net's own arg_scope defaults."""
     net = _net(model_name)
     scope_args = {"weight_decay": weight_decay} if weight_decay else {}
@@ -71,17 +73,19 @@ def build(model_name, images, num_classes, is_training, weight_decay=0.0, **kwar
 class SlimNetLayer(tf.keras.layers.Layer):
     """A slim net as a Keras layer, for tf.distribute strategies (variables tracked by Keras)."""
 
-    def __init__(self, model_name, num_classes, **kwargs):
+    def __init__(self, model_name: str, num_classes: int, **kwargs: Any) -> None:
         super().__init__(name=model_name, **kwargs)
         _net(model_name)
         self.model_name, self.num_classes = model_name, num_classes
 
     @tf.compat.v1.keras.utils.track_tf1_style_variables
-    def call(self, images, training=False):
+    def call(self, images: tf.Tensor, training: bool = False) -> tf.Tensor:
         return build(self.model_name, images, self.num_classes, is_training=training)[0]
 
 
-def get_network_fn(model_name, num_classes, is_training=False, weight_decay=0.0):
+def get_network_fn(
+    model_name: str, num_classes: int, is_training: bool = False, weight_decay: float = 0.0
+) -> Callable[..., tuple[tf.Tensor, dict[str, tf.Tensor]]]:
     """research/slim's `nets_factory.get_network_fn`: images -> (logits, end_points)."""
     _net(model_name)
     return functools.partial(

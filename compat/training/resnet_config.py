@@ -9,9 +9,12 @@ here). TensorFlow-free until `build_model`: flag parsing must not pay for Tensor
 """
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from compat.training import schedule
+
+if TYPE_CHECKING:
+    from compat.models.resnet import ResNet
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,7 +55,7 @@ class ResNetConfig:
         """The config as a dict (what an Estimator takes as `params`), with `extra` keys added."""
         return {**dataclasses.asdict(self), **extra}
 
-    def build_model(self, name: str = "resnet"):
+    def build_model(self, name: str = "resnet") -> "ResNet":
         """The shared Keras ResNet (`compat.models.resnet.ResNet`) of this config, variables not yet created."""
         from compat.models.resnet import ResNet
 

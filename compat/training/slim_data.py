@@ -41,13 +41,13 @@ def pattern(values: Any, split: str | None = None) -> str:
     return f"{split}-*-of-*"
 
 
-def files(values: Any, split: str | None = None) -> list:
+def files(values: Any, split: str | None = None) -> list[str]:
     """The split's files; DataError when the folder or the files are missing or unreadable."""
     split = split or values.dataset_split_name
     return imagenet.shard_files(values.dataset_dir, split == "train", pattern(values, split))
 
 
-def samples_per_epoch(values: Any, split_files: list) -> int:
+def samples_per_epoch(values: Any, split_files: list[str]) -> int:
     """`--num_samples_per_epoch`, else ImageNet's training images, else the records of `split_files`, counted."""
     if values.num_samples_per_epoch:
         return values.num_samples_per_epoch
