@@ -13,7 +13,10 @@ not a module Python can import).
             the manual step uai-migrate reports (`{name}` is the TF1 name)
   RULES     {old prefix: uai-migrate rule id} the rule whose rewrite an alias stands for (longest prefix);
             REMOVED_RULES the same for the report of a name nothing provides
+  LIBRARIES {compat module: library}      the names such a module lacks are the library's (compat.flags: absl.flags)
   PASS_THROUGH  prefixes of TensorFlow's own modules that keep their real meaning
+A TF1 name written `tensorflow.compat.v1.<path>` (TF 1.13+ code: `tf.compat.v1.contrib.layers`) is the
+name `tensorflow.<path>` (`v1_twin`, `tf1_name`).
 Any other `tensorflow.<path>` is TF1's API, `tf.compat.v1.<path>` (then the real module of that name).
 """
 
@@ -37,6 +40,12 @@ SYMBOLS = {
     "tensorflow.contrib.data.TFRecordDataset": f"{V1}:data.TFRecordDataset",
     "tensorflow.contrib.estimator.stop_if_no_decrease_hook": f"{V1}:estimator.experimental.stop_if_no_decrease_hook",
 }
+
+# A compat module standing for a TF1 module that re-exported a library: the names of the TF1 module
+# the compat module does not define are the library's (TF1's flags module was absl.flags' since TF 1.5,
+# plus DEFINE_* and run: FloatParser, DEFINE_multi_integer ... come from absl.flags, whose registry
+# compat.flags shares)
+LIBRARIES = {"compat.flags": "absl.flags"}
 
 MODULES = {
     "tensorflow": (V1, TF),
@@ -123,13 +132,46 @@ def _longest(table: dict, name: str):
 
 
 def move_package(name: str):
-    """The new module of `name` if it lies strictly below a PACKAGES key, else None."""
-    parent = name.rpartition(".")[0]
-    while parent:
-        if parent in PACKAGES:
-            return PACKAGES[parent] + name[len(parent) :]
-        parent = parent.rpartition(".")[0]
+    """The new module of `name` if it is a PACKAGES key or lies below one (the longest), else None.
+
+    A key itself is its new package: `from tensorflow.contrib.slim.python.slim import nets` reads `nets`
+    from tf_slim, as uai-migrate's `from tf_slim import nets` does.
+    """
+    package = name
+    while package:
+        if package in PACKAGES:
+            return PACKAGES[package] + name[len(package) :]
+        package = package.rpartition(".")[0]
     return None
+
+
+def split(target: str) -> tuple[str, str | None]:
+    """A target as (module, attribute path or None)."""
+    module, _, path = target.partition(":")
+    return module, path or None
+
+
+def v1_twin(name: str) -> str | None:
+    """`tensorflow.compat.v1.<path>`, how TF 1.13+ code also wrote the TF1 API name `tensorflow.<path>`
+    (`tf.compat.v1.contrib.layers` in tflearn); None for TensorFlow's own modules and tf.examples, which
+    tf.compat.v1 never had."""
+    if not name.startswith(TF + ".") or name.startswith((*PASS_THROUGH, TF + ".examples")):
+        return None
+    return V1 + name[len(TF) :]
+
+
+def tf1_name(name: str) -> str:
+    """The TF1 name a `tensorflow.compat.v1.<path>` spelling stands for (`v1_twin` reversed); else `name`."""
+    if name.startswith(V1 + "."):
+        tf1 = TF + name[len(V1) :]
+        if v1_twin(tf1) == name:
+            return tf1
+    return name
+
+
+def with_v1_twins(table: dict) -> dict:
+    """`table` plus, for each key that has one, its `tensorflow.compat.v1.` spelling with the same value."""
+    return {**table, **{v1_twin(key): value for key, value in table.items() if v1_twin(key)}}
 
 
 def rule_for(name: str) -> str:

@@ -6,24 +6,27 @@ from libcst.helpers import get_full_name_for_node
 from codemods import tables
 from codemods._rule import Rule
 from codemods.rules._syntax import InsideImport, OutermostChain, head_name
+from compat import tf1_names
 
 CONTRIB = "tensorflow.contrib"
-MANUAL = (
-    "tf.contrib was removed in TensorFlow 2: use the TF2 or tf_slim equivalent of {name} "
-    "(see the TF 2 migration guide, 'contrib' section), or keep this file on TensorFlow 1"
-)
+# the same module as TF 1.13+ code wrote it (`import tensorflow.compat.v1 as tf; tf.contrib.layers`)
+CONTRIBS = (CONTRIB, tf1_names.v1_twin(CONTRIB))
+_BELOW = tuple(f"{contrib}." for contrib in CONTRIBS)
 
 
 def manual_for(name: str) -> str:
-    """The manual step for a contrib name nothing converts, naming the closest replacement where one is known."""
+    """The manual step for a contrib name nothing converts, naming the closest replacement where one is known;
+    else the one `uai-run` gives for it (compat/tf1_names.py)."""
+    name = tf1_names.tf1_name(name)
     short = "tf" + name[len("tensorflow") :] if name.startswith("tensorflow") else name
     parts = name.split(".")
     # `contrib.rnn.python.ops.rnn.X` is what `contrib.rnn.X` re-exported
     public = ".".join([*parts[:3], parts[-1]]) if len(parts) > 5 and parts[3] == "python" else name
-    closest = tables.contrib_closest().get(public) or tables.longest_prefix(tables.contrib_closest(), name)
-    if closest:
-        return f"tf.contrib was removed in TensorFlow 2: {short} has no drop-in replacement; the closest is {closest}"
-    return MANUAL.format(name=name)
+    closest = {key: text for key, text in tables.contrib_closest().items() if key != CONTRIB}
+    found = closest.get(public) or tables.longest_prefix(closest, name)
+    if found:
+        return f"tf.contrib was removed in TensorFlow 2: {short} has no drop-in replacement; the closest is {found}"
+    return tf1_names.manual_for(name)
 
 
 class ContribRule(OutermostChain, InsideImport, Rule):
@@ -36,7 +39,7 @@ class ContribRule(OutermostChain, InsideImport, Rule):
         self._heads = set()  # names whose unconverted uses were reported
 
     def _keep(self, node, bound, name):
-        if self._partly_claimed(name) and name.startswith(CONTRIB + "."):
+        if self._partly_claimed(name) and name.startswith(_BELOW):
             self._kept.append((node, self.state.top, bound, name))
 
     def leave_Module(self, original_node, updated_node):
@@ -53,7 +56,7 @@ class ContribRule(OutermostChain, InsideImport, Rule):
         return updated_node
 
     def _unclaimed(self, name):
-        inside = name == CONTRIB or name.startswith(CONTRIB + ".")
+        inside = name in CONTRIBS or name.startswith(_BELOW)
         return inside and not self.state.claims.covering(name)
 
     def _partly_claimed(self, module):

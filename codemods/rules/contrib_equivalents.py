@@ -1,53 +1,37 @@
-"""tf.contrib pieces with an equivalent outside tf-slim: HParams -> compat.hparams, learn.RunConfig -> tf.estimator.
+"""tf.contrib pieces with an equivalent in compat: HParams -> compat.hparams, learn.RunConfig -> compat.learn.
 
-The contrib names whose home is compat come from compat/tf1_names.py, the table `uai-run` resolves
-with: `tf.contrib.training.GreedyLoadBalancingStrategy` -> `compat.devices`, `tf.contrib.learn.Experiment`
-and `learn_runner` -> `compat.learn`, `tensorflow.examples.tutorials.mnist` -> `compat.tutorials.mnist`.
+The names come from compat/tf1_names.py, the table `uai-run` resolves with, in their `tensorflow.`
+and `tensorflow.compat.v1.` spellings: `tf.contrib.training.HParams` -> `compat.hparams.HParams`,
+`GreedyLoadBalancingStrategy` -> `compat.devices`, `tf.contrib.learn`'s RunConfig, Experiment and
+`learn_runner` -> `compat.learn`, `tensorflow.examples.tutorials.mnist` -> `compat.tutorials.mnist`.
+compat.learn.RunConfig is tf.estimator.RunConfig with tf.contrib.learn's constructor and `uid()`, so
+every call and subclass of tf.contrib.learn.RunConfig keeps working.
 
-`tf.contrib.training.HParams` -> `compat.hparams.HParams` (same API, written for compat).
-`tf.contrib.learn.RunConfig` -> `tf.estimator.RunConfig`, which reads the same TF_CONFIG (master
-dialect included) and has the same properties; through `import compat` it runs on TF 2.21. Its
-constructor lost some arguments, and its first positional one was `master`, not `model_dir`:
-such a call is left as it is and reported with the manual step.
+The names of a contrib module of that table with a TensorFlow home Python cannot import by name
+(`tf.compat.v1.estimator.tpu`, `tf.distribute.cluster_resolver`: attributes, which compat attaches
+on TF 2.21) go to the home `tf-upgrade` gives them: `tf.contrib.tpu.TPUEstimator` ->
+`tf.compat.v1.estimator.tpu.TPUEstimator`, and `from tensorflow.contrib.tpu import TPUEstimator` ->
+`TPUEstimator = tf.compat.v1.estimator.tpu.TPUEstimator`; so do the `tf.compat.v1.contrib.` spellings
+of every contrib name `tf-upgrade` converts.
 """
 
+import functools
 import importlib.util
 import os
 
 import libcst as cst
 
-from codemods.rules import _tf, contrib
+from codemods import tables
+from codemods.rules import _tf, contrib, tf1_api, upgrade
 from codemods.rules._moves import ModuleMoveRule
+from codemods.rules.slim import SlimRule
 from compat import tf1_names
-
-RUN_CONFIG = "tensorflow.contrib.learn.RunConfig"
-# the arguments tf.contrib.learn.RunConfig shares with tf.estimator.RunConfig
-RUN_CONFIG_SHARED = frozenset(
-    {
-        "tf_random_seed",
-        "save_summary_steps",
-        "save_checkpoints_secs",
-        "save_checkpoints_steps",
-        "keep_checkpoint_max",
-        "keep_checkpoint_every_n_hours",
-        "log_step_count_steps",
-        "protocol",
-        "model_dir",
-        "session_config",
-        "session_creation_timeout_secs",
-    }
-)
-RUN_CONFIG_MANUAL = (
-    "tf.estimator.RunConfig has no master/num_cores/gpu_memory_fraction/log_device_placement/evaluation_master "
-    "arguments and takes none positionally: pass the rest by keyword, and session options as "
-    "session_config=tf.compat.v1.ConfigProto(...)"
-)
 
 
 def _compat_target(target: str) -> tuple[str, str | None] | None:
     """compat/tf1_names.py's `compat.module:attr` target as a MOVES value; None for TensorFlow's own homes."""
-    module, _, attr = target.partition(":")
-    return (module, attr or None) if module == "compat" or module.startswith("compat.") else None
+    module, attr = tf1_names.split(target)
+    return (module, attr) if module == "compat" or module.startswith("compat.") else None
 
 
 def _is_module(module: str, name: str) -> bool:
@@ -90,35 +74,77 @@ def _aliases(moves: dict) -> dict:
     }
 
 
+@functools.cache
+def attribute_homes() -> dict[str, str]:
+    """{contrib name: its home, relative to `tensorflow`} for the names taken from `tf-upgrade` (see above)."""
+    importable = set(tables.tf_upgrade()["modules"])
+    homes = {f"{_tf.TF}.{path}": new for path, new in upgrade.table().items() if path.startswith("contrib.")}
+    modules = {name.rpartition(".")[0] for name, new in homes.items() if new.rpartition(".")[0] not in importable}
+    found = {name: new for name, new in homes.items() if name.rpartition(".")[0] in modules & tf1_names.MODULES.keys()}
+    found.update({tf1_names.v1_twin(name): new for name, new in homes.items()})
+    return {name: new for name, new in found.items() if name not in SlimRule.MOVES}
+
+
 class ContribEquivalentsRule(ModuleMoveRule):
     ID = "contrib-equivalents"
     DESCRIPTION = (
         "tf.contrib names compat provides (HParams, GreedyLoadBalancingStrategy, learn.Experiment, learn_runner, "
-        "tutorials' mnist) -> compat; tf.contrib.learn.RunConfig -> tf.estimator.RunConfig."
+        "RunConfig, tutorials' mnist) -> compat."
     )
-    # `from tensorflow.contrib.learn import RunConfig` -> `from compat.estimator import RunConfig`
-    # (on TF 2.21 `tensorflow.estimator` is no module to import from); `<tf>.contrib.learn.RunConfig` ->
-    # `<tf>.estimator.RunConfig`.
-    # The rest comes from compat's TF1 table: GreedyLoadBalancingStrategy -> compat.devices,
-    # tf.contrib.learn's Experiment / learn_runner -> compat.learn, tf.examples.tutorials -> compat.tutorials.
-    MOVES = {
-        **_table_moves(),
-        RUN_CONFIG: ("compat.estimator", "RunConfig"),
-    }
-    PACKAGES = {
-        old: new
-        for old, new in tf1_names.PACKAGES.items()
-        if old.startswith(("tensorflow.contrib.", "tensorflow.examples.")) and new.startswith("compat.")
-    }
+    MOVES = tf1_names.with_v1_twins(_table_moves())
+    PACKAGES = tf1_names.with_v1_twins(
+        {
+            old: new
+            for old, new in tf1_names.PACKAGES.items()
+            if old.startswith(("tensorflow.contrib.", "tensorflow.examples.")) and new.startswith("compat.")
+        }
+    )
     ALIASES = _aliases(MOVES)
 
     def begin_file(self, state):
         super().begin_file(state)
-        self._left = set()  # RunConfig calls that cannot move
+        self._homes = attribute_homes()
+        self._home_names = frozenset(self._homes)
+
+    def _home(self, name: str) -> str | None:
+        """The TensorFlow home (relative to `tensorflow`) of a name taken from tf-upgrade."""
+        new = self._homes.get(name)
+        if new is not None and new.startswith(upgrade.NEEDS_COMPAT):
+            _tf.ensure_compat(self)
+        return new
+
+    def _assign_homes(self, stmt):
+        """`from <contrib module> import A, B as b` -> `A = tf.<home of A>` ... for the names with a home;
+        None unless one of them is ours."""
+        if stmt.relative or isinstance(stmt.names, cst.ImportStar) or stmt.module is None:
+            return None
+        module = _tf.full_name(stmt.module)
+        names = {alias: f"{module}.{_tf.full_name(alias.name)}" for alias in stmt.names}
+        if self._home_names.isdisjoint(names.values()):
+            return None
+        homes = {
+            alias: self._home(name) or upgrade.lookup(_tf.tf_path(tf1_names.tf1_name(name)))
+            for alias, name in names.items()
+        }
+        kept = [alias for alias, new in homes.items() if new is None]
+        if kept:  # contrib-removed reports them
+            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        out = [stmt.with_changes(names=kept, lpar=None, rpar=None)] if kept else []
+        tf = _tf.tf_alias(self)
+        for alias, new in homes.items():
+            if new is not None:
+                bound = alias.evaluated_alias or _tf.full_name(alias.name)
+                self._note(stmt, f"from {module} import {_tf.full_name(alias.name)}", f"tf.{new}")
+                out.append(cst.Assign(targets=[cst.AssignTarget(cst.Name(bound))], value=_tf.dotted(f"{tf}.{new}")))
+        return out
 
     def _rewrite_import(self, stmt):
         """A module below a moved package that compat does not have (`contrib.learn.python.learn.preprocessing`)
         stays, reported with its closest replacement."""
+        if isinstance(stmt, cst.ImportFrom):
+            assigned = self._assign_homes(stmt)
+            if assigned is not None:
+                return assigned
         if isinstance(stmt, cst.ImportFrom) and not stmt.relative and stmt.module is not None:
             modules = [_tf.full_name(stmt.module)]
         elif isinstance(stmt, cst.Import):
@@ -138,31 +164,16 @@ class ContribEquivalentsRule(ModuleMoveRule):
         return super()._rewrite_import(stmt)
 
     def _note(self, node, old, new):
-        _tf.ensure_compat(self)  # tf.estimator needs compat on TF 2.21; compat.hparams needs compat anyway
+        _tf.ensure_compat(self)  # compat.learn's Estimator needs compat on TF 2.21; compat.hparams needs compat anyway
         super()._note(node, old, new)
 
-    def visit_Call(self, node):
-        if not self.match(node.func, {RUN_CONFIG}):
-            return
-        lost = [
-            a.keyword.value if a.keyword else (a.star or "a positional argument")
-            for a in node.args
-            if a.keyword is None or a.keyword.value not in RUN_CONFIG_SHARED
-        ]
-        if lost:
-            self._left.add(id(node.func))
-            self.report(
-                node,
-                f"tf.contrib.learn.RunConfig({', '.join(lost)}) has no tf.estimator.RunConfig form",
-                severity="error",
-                manual=RUN_CONFIG_MANUAL,
-            )
-
     def leave_Attribute(self, original_node, updated_node):
-        if id(original_node) in self._left or self.in_import:
-            return updated_node
-        if self.match(original_node, {RUN_CONFIG}):
-            new = f"{_tf.tf_alias(self, original_node)}.estimator.RunConfig"
-            self._note(original_node, _tf.full_name(original_node), new)
-            return _tf.dotted(new)
-        return super().leave_Attribute(original_node, updated_node)
+        old = None if self.in_import else self.match(original_node, self._home_names)
+        if old is None:
+            return super().leave_Attribute(original_node, updated_node)
+        self._forget_dead_import(original_node, old)
+        return tf1_api.rename(self, original_node, _tf.tf_path(tf1_names.tf1_name(old)), self._home(old))
+
+
+# tf-upgrade leaves the names this rule takes to it (the contrib-removed reporter too)
+ContribEquivalentsRule.CLAIMS |= frozenset(attribute_homes())

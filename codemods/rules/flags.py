@@ -1,51 +1,65 @@
-"""tf.app.flags / tf.flags / tf.app.run -> compat.flags (absl underneath; the platform's uflag: rules/uai_sdk.py)."""
+"""tf.app.flags / tf.flags / tf.app.run -> compat.flags (absl underneath; the platform's uflag: rules/uai_sdk.py).
 
-from absl import flags as absl_flags
+The names and their homes are compat/tf1_names.py's, the table `uai-run` resolves with: every TF1
+name whose home is compat.flags, in its `tensorflow.` and `tensorflow.compat.v1.` spellings, and the
+library compat.flags extends (absl.flags) for the names it does not define itself.
+"""
+
+import functools
+import importlib
 
 from codemods.rules import _tf
 from codemods.rules._moves import ModuleMoveRule
+from compat import tf1_names
 
-_FLAGS = ("compat.flags", None)
-_RUN = ("compat.flags", "run")
+HOME = "compat.flags"
+LIBRARY = tf1_names.LIBRARIES[HOME]
+
+
+@functools.cache
+def _library_names() -> tuple[str, ...]:
+    """The library's public names (absl.flags: importing it is cheap and imports no TensorFlow)."""
+    return tuple(name for name in dir(importlib.import_module(LIBRARY)) if not name.startswith("_"))
 
 
 class FlagsRule(ModuleMoveRule):
     ID = "tf-flags"
     DESCRIPTION = "TF1 flag modules and tf.app.run -> compat.flags (same registry as absl)."
-    MOVES = {
-        "tensorflow.app.flags": _FLAGS,
-        "tensorflow.flags": _FLAGS,
-        "tensorflow.compat.v1.app.flags": _FLAGS,
-        "tensorflow.compat.v1.flags": _FLAGS,
-        "tensorflow.python.platform.flags": _FLAGS,
-        "tensorflow.app.run": _RUN,
-        "tensorflow.compat.v1.app.run": _RUN,
-        "tensorflow.python.platform.app.run": _RUN,
-    }
-    ALIASES = {"compat.flags": ("flags", "compat_flags")}
+    MOVES = tf1_names.with_v1_twins(
+        {
+            old: tf1_names.split(target)
+            for old, target in tf1_names.SYMBOLS.items()
+            if tf1_names.split(target)[0] == HOME
+        }
+    )
+    ALIASES = {HOME: ("flags", "compat_flags")}
 
     def begin_file(self, state):
         super().begin_file(state)
-        # compat.flags is absl's registry with TF1's DEFINE_* and run(); the rest of TF1's flags module
-        # (FloatParser, DEFINE_multi_integer ...) was absl.flags' since TF 1.5: taken from there
-        kept = set(_tf.compat_exports("compat.flags"))
-        modules = [old for old, (_, attr) in self.MOVES.items() if attr is None]
-        self._absl = {
-            f"{old}.{name}": name
-            for old in modules
-            for name in dir(absl_flags)
-            if not name.startswith("_") and name not in kept
+        # the rest of TF1's flags module (FloatParser, DEFINE_multi_integer ...) is the library's
+        kept = set(_tf.compat_exports(HOME))
+        self._library = {
+            f"{old}.{name}": name for old in self._MODULE_MOVES for name in _library_names() if name not in kept
         }
-        self._absl_names = frozenset(self._absl)
-        self._absl_alias = None
+        self._library_names = frozenset(self._library)
+        self._library_alias = None
+        self._inside_library_name = set()  # `tf.app.flags` in `tf.app.flags.FloatParser`: rewritten whole
+
+    def visit_Attribute(self, node):
+        if not self.in_import and self.match(node, self._library_names):
+            self._inside_library_name.add(id(node.value))
 
     def leave_Attribute(self, original_node, updated_node):
-        old = None if self.in_import else self.match(original_node, self._absl_names)
+        if id(original_node) in self._inside_library_name:
+            return updated_node
+        old = None if self.in_import else self.match(original_node, self._library_names)
         if old is None:
             return super().leave_Attribute(original_node, updated_node)
-        if self._absl_alias is None:
-            self._absl_alias = self.free_name("absl_flags", "absl_flags_")
-            self.add_needed_import("absl", "flags", asname=self._absl_alias)
+        if self._library_alias is None:
+            package, _, module = LIBRARY.rpartition(".")
+            self._library_alias = self.free_name(f"{package}_{module}", f"{package}_{module}_")
+            self.add_needed_import(package, module, asname=self._library_alias)
         self._forget_dead_import(original_node, old)
-        self._note(original_node, _tf.full_name(original_node), f"{self._absl_alias}.{self._absl[old]}")
-        return _tf.dotted(f"{self._absl_alias}.{self._absl[old]}")
+        new = f"{self._library_alias}.{self._library[old]}"
+        self._note(original_node, _tf.full_name(original_node), new)
+        return _tf.dotted(new)

@@ -1,11 +1,16 @@
 """`from compat.learn import run_config`: what tf.contrib.learn's run_config module offered scripts.
 
-`RunConfig` is the Estimator's (`tf.estimator.RunConfig`) with tf.contrib's `uid()`, which
-`learn_runner.run` compares; `_DEFAULT_UID_WHITE_LIST` names the fields uid() leaves out (TF 1.x
-code such as cifar10_estimator reads it to override uid()).
+`RunConfig` is tf.contrib.learn.RunConfig on the Estimator's (`tf.estimator.RunConfig`): the same
+constructor (its positional order starts with `master`; `num_cores`, `log_device_placement` and
+`gpu_memory_fraction` make the session config, `master` / `evaluation_master` override TF_CONFIG's)
+and `uid()`, which `learn_runner.run` compares; `_DEFAULT_UID_WHITE_LIST` names the fields uid()
+leaves out (TF 1.x code such as cifar10_estimator reads it to override uid()). uai-migrate and
+uai-run both turn tf.contrib.learn.RunConfig into this class.
 """
 
 import collections
+
+import tensorflow as tf
 
 from compat.estimator import RunConfig as _EstimatorRunConfig
 
@@ -20,10 +25,71 @@ _DEFAULT_UID_WHITE_LIST = [
     "keep_checkpoint_every_n_hours",
     "log_step_count_steps",
 ]
+_USE_DEFAULT = object()
 
 
 class RunConfig(_EstimatorRunConfig):
-    """tf.estimator.RunConfig plus tf.contrib.learn.RunConfig's `uid()`."""
+    """tf.estimator.RunConfig with tf.contrib.learn.RunConfig's constructor and `uid()`.
+
+    Any tf.estimator.RunConfig argument (`train_distribute`, `device_fn` ...) is accepted by keyword.
+    """
+
+    def __init__(
+        self,
+        master=None,
+        num_cores=0,
+        log_device_placement=False,
+        gpu_memory_fraction=1,
+        tf_random_seed=None,
+        save_summary_steps=100,
+        save_checkpoints_secs=_USE_DEFAULT,
+        save_checkpoints_steps=None,
+        keep_checkpoint_max=5,
+        keep_checkpoint_every_n_hours=10000,
+        log_step_count_steps=100,
+        protocol=None,
+        evaluation_master="",
+        model_dir=None,
+        session_config=None,
+        session_creation_timeout_secs=7200,
+        **estimator_args,
+    ) -> None:
+        if save_checkpoints_secs is _USE_DEFAULT:  # tf.contrib's default: every 600 s unless steps are given
+            save_checkpoints_secs = 600 if save_checkpoints_steps is None else None
+        gpu_options = tf.compat.v1.GPUOptions(per_process_gpu_memory_fraction=gpu_memory_fraction)
+        self._tf_config = tf.compat.v1.ConfigProto(
+            log_device_placement=log_device_placement,
+            inter_op_parallelism_threads=num_cores,
+            intra_op_parallelism_threads=num_cores,
+            gpu_options=gpu_options,
+        )
+        # tf.contrib's own Estimators ran their sessions with this config; tf.estimator's read only
+        # session_config, so the session options given here become it (an explicit one wins)
+        if session_config is None and (num_cores, log_device_placement, gpu_memory_fraction) != (0, False, 1):
+            session_config = self._tf_config
+        super().__init__(
+            model_dir=model_dir,
+            tf_random_seed=tf_random_seed,
+            save_summary_steps=save_summary_steps,
+            save_checkpoints_steps=save_checkpoints_steps,
+            save_checkpoints_secs=save_checkpoints_secs,
+            session_config=session_config,
+            keep_checkpoint_max=keep_checkpoint_max,
+            keep_checkpoint_every_n_hours=keep_checkpoint_every_n_hours,
+            log_step_count_steps=log_step_count_steps,
+            protocol=protocol,
+            session_creation_timeout_secs=session_creation_timeout_secs,
+            **estimator_args,
+        )
+        if master is not None:
+            self._master = master
+        if evaluation_master:
+            self._evaluation_master = evaluation_master
+
+    @property
+    def tf_config(self):
+        """The session options tf.contrib.learn made of num_cores, log_device_placement and gpu_memory_fraction."""
+        return self._tf_config
 
     def uid(self, whitelist=None) -> str:
         """A string identifying the configuration, without the `whitelist` fields (default: the list above)."""

@@ -37,6 +37,22 @@ def test_each_use_reported_once_at_the_outermost_name_with_a_manual_step():
     assert all(e.manual and "tf.contrib was removed" in e.manual for e in applied.entries)
 
 
+def test_contrib_behind_a_tf_compat_v1_prefix_is_reported_as_tf_contrib():
+    source = "import tensorflow.compat.v1 as tf\ndecoder = tf.contrib.seq2seq.BasicDecoder(1)\n"
+    assert _entries(source) == [
+        ("contrib-removed", "error", 2, "tensorflow.compat.v1.contrib.seq2seq.BasicDecoder has no automatic conversion")
+    ]
+    [entry] = apply(source, ContribRule).entries
+    assert "tf.contrib.seq2seq.BasicDecoder" in entry.manual
+
+
+def test_the_manual_step_is_the_one_uai_run_gives():
+    from compat import tf1_names
+
+    [entry] = apply("import tensorflow as tf\nx = tf.contrib.zz_gone.f\n", ContribRule).entries
+    assert entry.manual == tf1_names.manual_for("tensorflow.contrib.zz_gone.f")
+
+
 def test_names_another_rule_converts_are_not_reported():
     assert _entries("import tensorflow as tf\nnet = tf.contrib.slim.conv2d(x, 1, 3)\n") == []
 

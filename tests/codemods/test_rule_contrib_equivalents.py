@@ -26,34 +26,102 @@ class TestContribEquivalentsRule(RuleTest):
         """
         self.assertCodemod(before, after)
 
-    def test_run_config_keeps_the_users_tf_alias_and_its_keywords(self):
+    def test_run_config_goes_to_compat_learn_which_uai_run_gives_too_in_every_import_form(self):
+        # compat.learn.RunConfig is the Estimator's with tf.contrib's uid() and constructor: a subclass
+        # overriding uid() (cifar10_estimator's) and learn_runner's uid() check keep working
         before = """
             import tensorflow as t
             from tensorflow.contrib.learn import RunConfig
 
             config = t.contrib.learn.RunConfig(model_dir="/tmp/m", save_checkpoints_steps=10)
             other = RunConfig(model_dir="/tmp/n")
+
+            class Config(t.contrib.learn.RunConfig):
+                pass
         """
         after = """
             import compat
             import tensorflow as t
-            from compat.estimator import RunConfig
+            from compat.learn import RunConfig
+            import compat.learn as compat_learn
 
-            config = t.estimator.RunConfig(model_dir="/tmp/m", save_checkpoints_steps=10)
+            config = compat_learn.RunConfig(model_dir="/tmp/m", save_checkpoints_steps=10)
             other = RunConfig(model_dir="/tmp/n")
+
+            class Config(compat_learn.RunConfig):
+                pass
         """
         self.assertCodemod(before, after)
 
-    def test_run_config_arguments_tf_estimator_lost_leave_the_call_and_report_it(self):
-        source = """
+    def test_run_config_arguments_only_tf_contrib_had_convert_too(self):
+        before = """
             import tensorflow as tf
             config = tf.contrib.learn.RunConfig("grpc://m:2222", gpu_memory_fraction=0.5)
         """
-        self.assertCodemod(source, source)
-        applied = self.applied(source)
-        [entry] = applied.entries
-        assert entry.severity == "error" and entry.line == 2
-        assert "a positional argument, gpu_memory_fraction" in entry.message and "session_config" in entry.manual
+        after = """
+            import compat
+            import tensorflow as tf
+            import compat.learn as compat_learn
+
+            config = compat_learn.RunConfig("grpc://m:2222", gpu_memory_fraction=0.5)
+        """
+        self.assertCodemod(before, after)
+        assert [e.severity for e in self.applied(before).entries] == ["info"]
+
+    def test_a_contrib_name_whose_home_python_cannot_import_by_name_is_assigned_from_it(self):
+        # tf.compat.v1.estimator.tpu is an attribute compat attaches on TF 2.21, no module to import from
+        before = """
+            from tensorflow.contrib.tpu import TPUEstimator, CrossShardOptimizer as Shard
+            from tensorflow.contrib.cluster_resolver import TPUClusterResolver
+
+            estimator = TPUEstimator(model_fn=model_fn, use_tpu=False)
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            TPUEstimator = tf.compat.v1.estimator.tpu.TPUEstimator
+            Shard = tf.compat.v1.tpu.CrossShardOptimizer
+            TPUClusterResolver = tf.distribute.cluster_resolver.TPUClusterResolver
+
+            estimator = TPUEstimator(model_fn=model_fn, use_tpu=False)
+        """
+        self.assertCodemod(before, after)
+
+    def test_their_attribute_forms_go_to_the_same_homes(self):
+        before = """
+            import tensorflow as tf
+            from tensorflow.contrib import tpu
+
+            config = tpu.RunConfig(tpu_config=tf.contrib.tpu.TPUConfig(iterations_per_loop=2))
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            config = tf.compat.v1.estimator.tpu.RunConfig(tpu_config=tf.compat.v1.estimator.tpu.TPUConfig(iterations_per_loop=2))
+        """
+        self.assertCodemod(before, after)
+
+    def test_contrib_behind_a_tf_compat_v1_prefix_goes_to_tf_contribs_homes(self):
+        before = """
+            import tensorflow.compat.v1 as tf
+            from tensorflow.compat.v1.contrib.rnn import GRUCell
+
+            cell = tf.contrib.rnn.MultiRNNCell([GRUCell(2)])
+            hparams = tf.contrib.training.HParams(lr=0.1)
+        """
+        after = """
+            import compat
+            import tensorflow
+            import compat.hparams as compat_hparams
+
+            GRUCell = tensorflow.compat.v1.nn.rnn_cell.GRUCell
+
+            cell = tensorflow.compat.v1.nn.rnn_cell.MultiRNNCell([GRUCell(2)])
+            hparams = compat_hparams.HParams(lr=0.1)
+        """
+        self.assertCodemod(before, after)
 
     def test_must_not_fire_on_shadowed_tf_strings_or_comments(self):
         source = """

@@ -49,6 +49,19 @@ class TestFlagsRule(RuleTest):
         """
         self.assertCodemod(before, after)
 
+    def test_a_file_using_only_absls_names_imports_only_absl(self):
+        before = """
+            import tensorflow as tf
+            parser = tf.compat.v1.flags.FloatParser()
+        """
+        after = """
+            import tensorflow as tf
+            from absl import flags as absl_flags
+
+            parser = absl_flags.FloatParser()
+        """
+        self.assertCodemod(before, after)
+
     def test_alias_assignment_becomes_the_import(self):
         before = """
             import tensorflow as tf

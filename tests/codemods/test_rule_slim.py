@@ -47,6 +47,28 @@ class TestSlimRule(RuleTest):
         """
         self.assertCodemod(before, after)
 
+    def test_contrib_behind_a_tf_compat_v1_prefix_is_tf_contrib(self):
+        # TF 1.13+ code (tflearn) reaches contrib through tf.compat.v1
+        before = """
+            import tensorflow.compat.v1 as tf
+            import tensorflow
+            from tensorflow.compat.v1.contrib.slim.nets import vgg
+
+            w = tf.contrib.layers.xavier_initializer()
+            net = tensorflow.compat.v1.contrib.slim.conv2d(tf.zeros([1, 8, 8, 3]), 32, [3, 3])
+        """
+        after = """
+            import compat.slim
+            import tensorflow.compat.v1 as tf
+            import tensorflow
+            from tf_slim.nets import vgg
+            import compat.slim as slim
+
+            w = slim.xavier_initializer()
+            net = slim.conv2d(tf.zeros([1, 8, 8, 3]), 32, [3, 3])
+        """
+        self.assertCodemod(before, after)
+
     def test_submodules_go_to_tf_slim_with_the_runtime_fix_imported(self):
         before = """
             from tensorflow.contrib.slim.nets import resnet_v1

@@ -118,6 +118,30 @@ def test_uid_ignores_the_white_listed_fields(tmp_path):
     assert "_tf_random_seed=1" in base.uid(whitelist=[])
 
 
+def test_run_config_takes_tf_contrib_learns_arguments_in_its_order(tmp_path, monkeypatch):
+    """uai-migrate and uai-run both turn tf.contrib.learn.RunConfig into this one: its calls must keep working."""
+    from compat.learn import RunConfig
+
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    config = RunConfig(
+        "grpc://m:2222", 2, True, 0.5, evaluation_master="grpc://e:2222", model_dir=str(tmp_path), tf_random_seed=3
+    )
+    assert (config.master, config.evaluation_master, config.tf_random_seed) == ("grpc://m:2222", "grpc://e:2222", 3)
+    session = config.session_config
+    assert session.inter_op_parallelism_threads == session.intra_op_parallelism_threads == 2
+    assert session.log_device_placement and session.gpu_options.per_process_gpu_memory_fraction == 0.5
+    assert config.tf_config == session and "_master='grpc://m:2222'" in config.uid()
+    # tf.contrib's defaults: checkpoints every 600 s unless steps are given, no session config of its own
+    default = RunConfig()
+    assert (default.save_checkpoints_secs, default.save_checkpoints_steps, default.session_config) == (600, None, None)
+    steps = RunConfig(save_checkpoints_steps=5)
+    assert (steps.save_checkpoints_secs, steps.save_checkpoints_steps) == (None, 5)
+    import tensorflow as tf
+
+    given = tf.compat.v1.ConfigProto(allow_soft_placement=True)
+    assert RunConfig(num_cores=4, session_config=given).session_config is given
+
+
 # -- the cifar10_estimator-style program ---------------------------------------------------------------
 def _program():
     """The program as a module, for its data format constants."""
