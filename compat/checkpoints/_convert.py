@@ -30,6 +30,8 @@ def convert_resnet(
     accumulator is not Keras' velocity).
     """
     prefix, reader = checkpoint_reader(path, "CKPT")
+    if tf.io.gfile.exists(out) and not tf.io.gfile.isdir(out):
+        raise DataError(f"--out {out!r} is a file; name a folder")
     if tf.train.latest_checkpoint(out):
         raise DataError(f"--out {out!r} already holds a checkpoint; convert into an empty folder")
     classes = num_classes or _num_classes(reader)

@@ -23,6 +23,7 @@ import tensorflow as tf
 from compat.errors import DataError
 
 PREFIX = "resnet/"
+OBJECT_GRAPH = "_CHECKPOINTABLE_OBJECT_GRAPH"  # the key a tf.train.Checkpoint writes, a TF1 Saver does not
 # Keys of an eager ResNet saved by name without the model name (`conv0/kernel`).
 _RESNET_LAYERS = ("conv0", "bn0", "stage", "final_bn", "logits")
 
@@ -127,6 +128,8 @@ def checkpoint_values(
     keys = _checkpoint_keys(reader, naming)
     wanted = name_map(variables, naming)
     if wanted and not set(wanted) & set(keys):
+        if OBJECT_GRAPH in shapes:
+            raise DataError(f"{path}: a TF2 object-based checkpoint (its keys are object paths, not variable names)")
         raise DataError(f"{path}: no variable of this model in the checkpoint (another model? `inspect` lists it)")
     pairs = []
     for name, variable in sorted(wanted.items()):

@@ -14,7 +14,10 @@ def define_checkpoint_flags(flag_values: flags.FlagValues | None = None) -> None
     """Define the two flags in `flag_values` (default: the process's; a second call is harmless)."""
     into = {} if flag_values is None else {"flag_values": flag_values}
     flags.DEFINE_string(
-        "checkpoint_path", None, "Checkpoint (or its folder) to start from, TF1 or TF2 (fine-tuning).", **into
+        "checkpoint_path",
+        None,
+        "Checkpoint (or its folder) to fine-tune from: a TF1 Estimator or TF-slim one, variables matched by name.",
+        **into,
     )
     flags.DEFINE_string(
         "checkpoint_exclude_scopes", None, "Comma-separated scopes not restored from the checkpoint.", **into

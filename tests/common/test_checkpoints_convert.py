@@ -196,3 +196,16 @@ def test_checkpoint_values_names_a_checkpoint_that_is_not_one(tmp_path):
     bogus.write_text("not a checkpoint")
     with pytest.raises(DataError, match="is not a readable checkpoint"):
         names.checkpoint_values([], str(bogus))
+
+
+def test_a_tf2_object_checkpoint_is_named_as_such(tmp_path):
+    model = modern_model()
+    saved = tf.train.Checkpoint(model=model).save(str(tmp_path / "tf2" / "ckpt"))
+    with pytest.raises(DataError, match="a TF2 object-based checkpoint"):
+        names.checkpoint_values(model.variables, saved)
+
+
+def test_convert_refuses_an_out_that_is_a_file(legacy, tmp_path):
+    (tmp_path / "out").write_text("")
+    with pytest.raises(DataError, match="--out .* is a file"):
+        checkpoints.convert_resnet(str(legacy), str(tmp_path / "out"), resnet_size=SIZE)
