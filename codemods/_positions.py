@@ -5,16 +5,19 @@ On a TF1 file, where nearly every statement gets an entry, that cost a quarter o
 Most entries are on names, attributes, calls, imports and assignments, which the `ast` the engine
 parsed anyway holds with positions: a reported node is found as the ast node of the same kind
 with the same source text in the same top-level statement. When a text repeats there, every
-occurrence must be reported with equal entries (so which gets which position does not matter);
-a statement with anything else is positioned by libcst, alone, and offset to its line.
+occurrence must be reported, each with the same entries (so which gets which position does not
+matter). The other entries of the statement are positioned by generating its code, alone, up to
+their last node, noting where PositionProvider would start each (_Locating), offset to its line.
 tests/codemods/test_positions.py checks the result against libcst's positions of whole modules.
 """
 
 import ast
 import collections
+import contextlib
 
 import libcst as cst
-from libcst.metadata import PositionProvider
+from libcst._nodes.internal import CodegenState
+from libcst.metadata.position_provider import NEWLINE_RE
 
 # libcst node -> the ast node with the same extent
 _KINDS = {
@@ -74,51 +77,121 @@ class _Source:
 
 
 def _occurrences(stmts, source, kinds):
-    """{(ast kind, source text): [(line, col), ...]} for the nodes of `kinds` under `stmts`."""
-    found = collections.defaultdict(list)
+    """({(ast kind, source text): [(line, col), ...]} for the nodes of `kinds` under `stmts`, the
+    source of the f-strings there, whose nodes are not counted)."""
+    found, fstrings = collections.defaultdict(list), []
     stack = list(stmts)
     while stack:
         node = stack.pop()
         if isinstance(node, ast.JoinedStr):
-            continue  # before Python 3.12, positions inside f-strings are not reliable
+            fstrings.append(source.segment(node))  # before Python 3.12, positions inside are not reliable
+            continue
         if type(node) in kinds:
             found[(type(node), source.segment(node))].append(source.start(node))
         stack.extend(ast.iter_child_nodes(node))
-    return found
+    return found, fstrings
 
 
 def _from_ast(items, stmts, source):
-    """Set the entries' line:col from the ast; False (nothing set) when a node cannot be identified."""
-    wanted = collections.defaultdict(list)
+    """Set the entries' line:col from the ast where their node's text identifies it; return the
+    items (node, entry) left unplaced."""
+    wanted = collections.defaultdict(dict)  # (ast kind, text) -> {node: its entries}
+    left = []
     for node, entry in items:
         kind = _KINDS.get(type(node))
         if kind is None:
-            return False
-        wanted[(kind, _source_text(node))].append(entry)
-    found = _occurrences(stmts, source, {kind for kind, _ in wanted})
-    for key, entries in wanted.items():
+            left.append((node, entry))
+        else:
+            wanted[(kind, _source_text(node))].setdefault(node, []).append(entry)
+    found, fstrings = _occurrences(stmts, source, {kind for kind, _ in wanted}) if wanted else ({}, [])
+    for key, nodes in wanted.items():
         spots = found.get(key, ())
-        same = {(e.rule, e.message, e.severity, e.manual, e.level) for e in entries}
-        if len(spots) != len(entries) or len(same) > 1:
-            return False
-    for key, entries in wanted.items():
-        for entry, (line, col) in zip(entries, sorted(found[key])):
-            entry.line, entry.col = line, col
-    return True
+        # which of the nodes gets which spot does not matter when each has the same entries
+        same = {
+            tuple((e.rule, e.message, e.severity, e.manual, e.level) for e in entries) for entries in nodes.values()
+        }
+        # (an occurrence in an f-string is not among the spots, and may be the one reported)
+        if len(spots) != len(nodes) or len(same) > 1 or any(key[1] in text for text in fstrings):
+            left.extend((node, entry) for node, entries in nodes.items() for entry in entries)
+            continue
+        for entries, (line, col) in zip(nodes.values(), sorted(spots)):
+            for entry in entries:
+                entry.line, entry.col = line, col
+    return left
 
 
-def _from_libcst(items, stmt, first_line):
-    """libcst's PositionProvider on one statement, offset to its line. Run directly: through
-    MetadataWrapper.resolve the resolver also walks the tree for batchable providers, even when
-    there are none (twice the cost)."""
-    provider = PositionProvider()
-    provider._gen_impl(cst.Module(body=[stmt]))
-    positions = provider._computed
-    offset = first_line - positions[stmt].start.line
+class _AllFound(Exception):
+    pass
+
+
+class _Locating(CodegenState):
+    """libcst's code generation noting the start PositionProvider gives each wanted node (its syntactic
+    start, else where its code begins), and stopping once it has them all. PositionProvider itself
+    records a range for every node and splits every token: several times the cost of generating
+    the code."""
+
+    def __init__(self, module: cst.Module, wanted) -> None:
+        super().__init__(default_indent=module.default_indent, default_newline=module.default_newline)
+        self.wanted = dict.fromkeys(wanted, True)  # node -> is it reported (else a start_node it needs)
+        self.left = len(self.wanted)
+        self.starts: dict = {}  # where their code begins
+        self.found: dict = {}  # their start as PositionProvider gives it
+        self.line, self.column, self._seen = 1, 0, 0
+
+    def _here(self):
+        """(line, column) where the next token goes, counted as PositionProvider counts them."""
+        for token in self.tokens[self._seen :]:
+            if "\n" in token or "\r" in token:
+                segments = NEWLINE_RE.split(token)
+                self.line += len(segments) - 1
+                self.column = len(segments[-1])
+            else:
+                self.column += len(token)
+        self._seen = len(self.tokens)
+        return self.line, self.column
+
+    def _found(self, node, start):
+        self.found[node] = start
+        if self.wanted[node]:
+            self.left -= 1
+            if not self.left:
+                raise _AllFound
+
+    def before_codegen(self, node):
+        if node in self.wanted:
+            self.starts[node] = self._here()
+
+    # libcst's nodes record their syntactic position once at most, so it is final when recorded
+    @contextlib.contextmanager
+    def record_syntactic_position(self, node, *, start_node=None, end_node=None):
+        if node not in self.wanted:
+            yield
+        elif start_node is None:
+            self._found(node, self._here())
+            yield
+        else:
+            self.wanted.setdefault(start_node, False)  # its start is this node's
+            yield
+            self._found(node, self.found[start_node])
+
+    def after_codegen(self, node):
+        if node in self.wanted and node not in self.found:
+            self._found(node, self.starts[node])
+
+
+def _from_codegen(items, module, stmt, first_line):
+    """Generate the code of the top-level statement `stmt` (with `module`'s indentation and newline)
+    until every node of `items` has its start, as libcst's PositionProvider would give it, offset
+    to the statement's first line."""
+    state = _Locating(module, {stmt, *(node for node, _ in items)})
+    try:
+        module.with_changes(header=(), body=[stmt], footer=())._codegen(state)
+    except _AllFound:
+        pass
+    offset = first_line - state.found[stmt][0]
     for node, entry in items:
-        where = positions.get(node)
-        if where is not None:
-            entry.line, entry.col = where.start.line + offset, where.start.column + 1
+        line, column = state.found[node]
+        entry.line, entry.col = line + offset, column + 1
 
 
 def positioned(module, tree, source, reports):
@@ -134,7 +207,8 @@ def positioned(module, tree, source, reports):
     for top, node, entry in reports:
         by_statement[top].append((node, entry))
     for top, items in by_statement.items():
-        if not _from_ast(items, groups[top], text):
-            _from_libcst(items, module.body[top], groups[top][0].lineno)
+        left = _from_ast(items, groups[top], text)
+        if left:
+            _from_codegen(left, module, module.body[top], groups[top][0].lineno)
     entries = [entry for _, _, entry in reports]
     return sorted(entries, key=lambda e: (e.line, e.col))
