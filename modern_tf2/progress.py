@@ -4,6 +4,8 @@ import time
 
 import tensorflow as tf
 
+RATES = ("steps_per_sec", "images_per_sec")  # the values `report` adds to the ones it is given
+
 
 class Progress:
     def __init__(self, log_dir, global_batch, total_steps, write=True, echo=print):
@@ -11,10 +13,18 @@ class Progress:
         self.total_steps = total_steps
         self.writer = tf.summary.create_file_writer(log_dir) if write else tf.summary.create_noop_writer()
         self.echo = echo if write else None
+        self._write = tf.function(self._write_scalars)
         self._last_step = None
         self._last_time = None
 
-    def start(self, step):
+    def start(self, step: int, fields: tuple[str, ...]) -> None:
+        """Start the clock at `step`; `fields`: the names of the values each `report` will be given, in order.
+
+        The summaries of those names are traced here, before the clock starts: traced at the first
+        report, they would count in the second rate.
+        """
+        names = (*fields, *RATES)
+        self._write.get_concrete_function(tf.TensorSpec([], tf.int64), names, tf.TensorSpec([len(names)], tf.float32))
         self._last_step, self._last_time = step, time.perf_counter()
 
     def leave_out(self, seconds):
@@ -26,13 +36,19 @@ class Progress:
         now = time.perf_counter()
         steps = step - self._last_step
         seconds = max(now - self._last_time, 1e-9)
-        values = dict(values, steps_per_sec=steps / seconds, images_per_sec=steps * self.global_batch / seconds)
+        rates = (steps / seconds, steps * self.global_batch / seconds)
+        values = {**values, **dict(zip(RATES, rates))}
         self._last_step, self._last_time = step, now
-        with self.writer.as_default(step=step):
-            for name, value in values.items():
-                tf.summary.scalar(name, value)
+        # One call for all the scalars: eager `tf.summary.scalar` costs ~1 ms of host time each (TF 2.21).
+        self._write(tf.constant(step, tf.int64), tuple(values), tf.constant(list(values.values()), tf.float32))
         self.writer.flush()
         if self.echo is not None:
             fields = " ".join(f"{name} {value:.4g}" for name, value in values.items())
             self.echo(f"step {step}/{self.total_steps} {fields}", flush=True)
         return values
+
+    def _write_scalars(self, step, names, values):
+        """`names` (a tuple of str, fixed per loop: traced once) and their float32 `values` at `step`."""
+        with self.writer.as_default(step=step):
+            for index, name in enumerate(names):
+                tf.summary.scalar(name, values[index])

@@ -129,7 +129,7 @@ def _train(program, settings, config, chosen, strategy):
             return sum(result.fetch() for result in results) / count
 
     else:
-        iterator = iter(strategy.distribute_datasets_from_function(program.train_dataset))
+        iterator = iter(_train_batches(program, chosen, strategy))
 
         def steps(count):
             total = 0.0  # summed as tensors: no wait for each step's result
@@ -138,15 +138,13 @@ def _train(program, settings, config, chosen, strategy):
             return total / count
 
     progress = Progress(settings.log_dir, settings.global_batch, settings.train_steps, write=config.is_chief)
-    progress.start(step)
+    progress.start(step, trainer.PROGRESS_FIELDS)
     while step < settings.train_steps:
         boundary = min(
             _next_multiple(step, settings.log_every), _next_multiple(step, settings.save_every), settings.train_steps
         )
-        loss = float(steps(boundary - step))  # mean over the steps since the last report
-        step = int(optimizer.iterations.numpy())
+        step, values = trainer.progress(steps(boundary - step))  # loss: the mean over these steps
         if step % settings.log_every == 0 or step >= settings.train_steps:
-            values = dict(loss=loss, learning_rate=float(_current_rate(optimizer)), **trainer.metrics())
             reported = progress.report(step, values)
             trainer.reset_metrics()
             if settings.after_report is not None:
@@ -156,6 +154,21 @@ def _train(program, settings, config, chosen, strategy):
         if step % settings.save_every == 0 or step >= settings.train_steps:
             checkpoints.save(step)
     return _finish(program, settings, config, model, step, restored)
+
+
+def _train_batches(program, chosen, strategy):
+    """The training dataset as the steps read it: through `tf.distribute` except on one CPU device.
+
+    There the batches are already where the step runs, but the distributed iterator still passes
+    each through a multi-device iterator: a thread hop and ~0.5 ms more host time per step than a
+    plain iterator (measured with a trivial step on TF 2.21), ~1% of a tiny ResNet's step. The
+    input context is the one OneDeviceStrategy gives: one pipeline, one replica.
+    """
+    if chosen == strategies.ONE_DEVICE:
+        (device,) = strategy.extended.worker_devices
+        if tf.DeviceSpec.from_string(device).device_type == "CPU":
+            return program.train_dataset(tf.distribute.InputContext())
+    return strategy.distribute_datasets_from_function(program.train_dataset)
 
 
 def _finish(program, settings, config, model, step, restored):
@@ -209,9 +222,3 @@ def platform_log_dir(values, fallback=None):
 def _next_multiple(step, every):
     every = max(1, every)
     return (step // every + 1) * every
-
-
-def _current_rate(optimizer):
-    """The rate of the last step (tf-keras keeps it in a possibly distributed variable)."""
-    rate = optimizer.learning_rate
-    return rate(optimizer.iterations) if callable(rate) else tf.convert_to_tensor(rate)

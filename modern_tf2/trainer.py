@@ -4,6 +4,7 @@
     steps = trainer.Trainer(model, optimizer, weight_decay=1e-4)
     loss = steps.step(images, labels)            # eager caller, one device: one batch -> float loss
     losses = trainer.train_steps(model, optimizer, batches, weight_decay=1e-4)
+    step, values = steps.progress(mean_loss)     # a progress line's values, one device-to-host read
 
 The loss is the legacy Estimator program's (`legacy_tf1.resnet_model_fn.loss_of`): mean sparse
 softmax cross-entropy + weight_decay * `l2_weights(trainable_variables)`. Under a strategy each
@@ -78,6 +79,8 @@ class Trainer:
     only); `data_loss(logits, labels)` the rest (default: mean sparse softmax cross-entropy). Build the model, optimizer and Trainer under `strategy.scope()` when there is a strategy.
     """
 
+    PROGRESS_FIELDS = ("loss", "learning_rate", "top_1_accuracy", "top_5_accuracy")  # the names `progress` returns
+
     def __init__(
         self, model, optimizer, weight_decay, strategy=None, decayed_weights=l2_weights, data_loss=classification_loss
     ):
@@ -92,6 +95,7 @@ class Trainer:
             self.top_5 = tf.keras.metrics.SparseTopKCategoricalAccuracy(5, "top_5_accuracy")
         self.distributed_step = tf.function(self._distributed_step)
         self._batch_step = tf.function(self._run)
+        self._progress_values = tf.function(self._stack_progress_values)
 
     def loss(self, logits, labels):
         """The loss the legacy Estimator program minimises, for one replica's batch."""
@@ -120,12 +124,28 @@ class Trainer:
         """Train on one batch given by the caller (eager code, tests); return the loss before the update."""
         return float(self._batch_step(tf.convert_to_tensor(images), tf.convert_to_tensor(labels)))
 
-    def metrics(self):
-        return {"top_1_accuracy": float(self.top_1.result()), "top_5_accuracy": float(self.top_5.result())}
+    def progress(self, loss) -> tuple[int, dict[str, float]]:
+        """The optimizer's step and a progress line's values (`loss`, the rate of the last step, the metrics).
+
+        One device-to-host transfer for all of them: each `float(tensor)` would wait for the device
+        on its own. The values are the float32 ones, read exactly (through float64).
+        """
+        step, *values = self._progress_values(tf.convert_to_tensor(loss)).numpy().tolist()
+        return int(step), dict(zip(self.PROGRESS_FIELDS, values))
+
+    def _stack_progress_values(self, loss):
+        rate, top_1, top_5 = current_rate(self.optimizer), self.top_1.result(), self.top_5.result()
+        return tf.stack([tf.cast(value, tf.float64) for value in (self.optimizer.iterations, loss, rate, top_1, top_5)])
 
     def reset_metrics(self):
         self.top_1.reset_state()
         self.top_5.reset_state()
+
+
+def current_rate(optimizer):
+    """The rate of the last step (tf-keras keeps it in a possibly distributed variable)."""
+    rate = optimizer.learning_rate
+    return rate(optimizer.iterations) if callable(rate) else tf.convert_to_tensor(rate)
 
 
 def train_steps(model, optimizer, batches, weight_decay, decayed_weights=l2_weights):
