@@ -103,6 +103,11 @@ RULES = {
     "tensorflow.python.platform.flags": "tf-flags",
     "tensorflow.python.platform.app": "tf-flags",
     "tensorflow.contrib": "contrib-equivalents",
+    # contrib modules whose names uai-migrate's tf-upgrade rule converts to these homes
+    **dict.fromkeys(
+        (f"tensorflow.contrib.{m}" for m in ("data", "distribute", "lookup", "losses", "metrics", "rnn", "summary")),
+        "tf-upgrade",
+    ),
     "tensorflow.contrib.slim": "contrib-slim",
     "tensorflow.contrib.layers": "contrib-slim",
     "tensorflow.contrib.framework": "contrib-slim",
@@ -122,7 +127,7 @@ PASS_THROUGH = (
 )
 
 
-def _longest(table: dict, name: str):
+def _longest(table: dict, name: str) -> str | None:
     """The value of the longest key of `table` equal to `name` or a package prefix of it, else None."""
     while name:
         if name in table:
@@ -131,7 +136,7 @@ def _longest(table: dict, name: str):
     return None
 
 
-def move_package(name: str):
+def move_package(name: str) -> str | None:
     """The new module of `name` if it is a PACKAGES key or lies below one (the longest), else None.
 
     A key itself is its new package: `from tensorflow.contrib.slim.python.slim import nets` reads `nets`

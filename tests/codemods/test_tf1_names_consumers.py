@@ -72,7 +72,8 @@ def _spellings(name: str, attribute: bool) -> list[tuple[str, str]]:
 
 @functools.cache
 def _migrated():
-    """(TF1 source lines by variable, the migrated module's statements) for every spelling of every name."""
+    """({variable: (TF1 name, spelling)}, the TF1 statements, the migrated module's statements,
+    {variable: rule ids of its rewrite}) for every spelling of every name."""
     lines, wanted = ["import tensorflow as tf"], {}
     for name, attribute in sorted(_table_names().items()):
         for statement, form in _spellings(name, attribute):
@@ -80,13 +81,17 @@ def _migrated():
             wanted[var] = (name, form)
             lines.append(statement.format(var=var))
     source = "\n".join(lines) + "\n"
-    migrated = apply(source, *rules.RULES).module.code
-    return wanted, {ast.unparse(s) for s in ast.parse(source).body}, ast.parse(migrated).body
+    applied = apply(source, *rules.RULES)
+    reported = {}  # the rules whose rewrite of a variable's line the report names (variable `vN` is line N + 2)
+    for entry in applied.entries:
+        if entry.severity == "info":
+            reported.setdefault(f"v{entry.line - 2}", set()).add(entry.rule)
+    return wanted, {ast.unparse(s) for s in ast.parse(source).body}, ast.parse(applied.module.code).body, reported
 
 
 def _disagreements() -> dict[str, list[str]]:
-    """{TF1 name: what differs, per spelling} over the whole table."""
-    wanted, original, statements = _migrated()
+    """{TF1 name: what differs, per spelling} over the whole table: the object, or the rule named for it."""
+    wanted, original, statements, reported = _migrated()
     namespace, rewritten, found = {}, set(), {}
     for statement in statements:
         kept = ast.unparse(statement) in original  # left as it was (and reported): not compared
@@ -111,6 +116,12 @@ def _disagreements() -> dict[str, list[str]]:
             continue
         if namespace[var] is not expected:
             found.setdefault(name, []).append(f"{form}: uai-migrate gives {namespace[var]!r}, uai-run {expected!r}")
+        # uai-run's --explain names the rule whose rewrite an alias stands for (its tf.compat.v1 spellings
+        # have no alias at run time)
+        if not form.startswith("tf.compat.v1") and names.rule_for(name) not in reported.get(var, ()):
+            found.setdefault(name, []).append(
+                f"{form}: rewritten by {reported.get(var)}, uai-run names {names.rule_for(name)}"
+            )
     assert len(rewritten) > len(wanted) // 2, (len(rewritten), len(wanted))  # the comparison compares something
     return found
 
