@@ -26,10 +26,17 @@ def activate_tf1() -> None:
     if _state["activated"]:
         return
     _state["activated"] = True
-    import compat
+    # TensorFlow's own modules never get the face, and loading them runs some 36,000 import
+    # statements: with the hook out of the way they take the interpreter's own path (measured on
+    # TF 2.21: through the hook, a tiny TF1 script made 7% more Python calls than its port).
+    hook, builtins.__import__ = builtins.__import__, _state["original"] or builtins.__import__
+    try:
+        import compat
 
-    compat.install()
-    import tensorflow as tf
+        compat.install()
+        import tensorflow as tf
+    finally:
+        builtins.__import__ = hook
 
     # disable_v2_behavior logs a deprecation notice per switch: not the user's business.
     logger = logging.getLogger("tensorflow")
@@ -136,7 +143,9 @@ def install(everywhere: bool = False) -> None:
     """Give the user's code (every module's, with `everywhere`) the TF1 face of `tensorflow`; idempotent."""
     _state["everywhere"] = everywhere
     if not any(isinstance(f, FaceFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, FaceFinder())
+        # last: no other finder knows `compat.run.tf1...`, and every module anybody imports asks
+        # the finders in turn (first, it was asked about each of TensorFlow's 2,500 modules)
+        sys.meta_path.append(FaceFinder())
     if _state["original"] is None:
         _state["original"] = builtins.__import__
         builtins.__import__ = _import

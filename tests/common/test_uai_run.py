@@ -233,3 +233,37 @@ def test_the_uai_run_console_script_is_the_same_entry_point_as_python_m_compat_r
     with open(f"{REPO}/pyproject.toml", "rb") as handle:
         module, _, function = tomllib.load(handle)["project"]["scripts"]["uai-run"].partition(":")
     assert getattr(importlib.import_module(module), function) is as_module.run
+
+
+def test_tensorflows_own_import_goes_neither_through_the_import_hook_nor_through_the_finder(tmp_path):
+    # TensorFlow runs some 36,000 import statements and finds some 2,500 modules while it loads;
+    # the user's code needs the hook and the finder only for its own imports of `tensorflow...`.
+    script = _write(tmp_path, "tiny.py", "import tensorflow as tf\nprint(tf.Session().run(tf.constant(1.0) + 1.0))\n")
+    counting = f"""
+import collections, sys
+from compat.run import _finder
+calls = collections.Counter()
+
+
+def counted(name, function):
+    def call(*args, **kwargs):
+        calls[name] += 1
+        return function(*args, **kwargs)
+
+    return call
+
+
+_finder._import = counted("hook", _finder._import)
+_finder.FaceFinder.find_spec = counted("finder", _finder.FaceFinder.find_spec)
+from compat.run import cli
+code = cli.main([{str(script)!r}])
+print(calls["hook"], calls["finder"])
+sys.exit(code)
+"""
+    result = _runs.run([sys.executable, "-c", counting], tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = result.stdout.splitlines()
+    assert lines[0] == "2.0"
+    hook, finder = map(int, lines[-1].split())
+    # the script's own statement and the imports the face's lazy targets make after TensorFlow loaded
+    assert hook < 100 and finder < 100, lines
