@@ -1,12 +1,14 @@
 """What `uai-run` costs: start-up of its import hook, and training step time plain vs under uai-run.
 
-    python bench/uai_run_bench.py [--rounds 3] [--starts 5] [--steps 60] [--interval 20] [--batch 32]
+    python bench/uai_run_bench.py [--rounds 3] [--starts 5] [--steps 60] [--interval 20] [--batch 32] [--startup-only]
 
 Start-up (target: the hook adds < 5%): wall time of a fresh process that reaches TF1 graph mode,
   ported   `python ported.py`: what uai-migrate's output does first (`import compat`,
            `compat.install()`, `import tensorflow as tf`, `tf.compat.v1.disable_v2_behavior()`)
   uai-run  `python -m compat.run tf1.py`: the unmodified `import tensorflow as tf`
 both building and running one op; the two alternate, `--starts` times each per round, median.
+Wall time and CPU time (user + system of the process): on a shared machine the wall time of a
+start follows the load, its CPU time much less.
 Training (target: nothing measurable): train_bench's native TF1 loop (`native_tf1`: the tiny
 ResNet's `Session.run(train_op)`) in a fresh process, plain and under uai-run, alternating per
 round, on the same generated TFRecords; images/s of each interval of `--interval` steps, the first
@@ -16,6 +18,7 @@ round, on the same generated TFRecords; images/s of each interval of `--interval
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -43,17 +46,23 @@ def _env():
     return env
 
 
+def _cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _run(command):
-    start = time.perf_counter()
+    """(wall seconds, CPU seconds, stdout) of one process (run one at a time: RUSAGE_CHILDREN sums them)."""
+    start, cpu = time.perf_counter(), _cpu()
     result = subprocess.run(command, env=_env(), capture_output=True, text=True, cwd=REPO)
-    elapsed = time.perf_counter() - start
+    elapsed, used = time.perf_counter() - start, _cpu() - cpu
     if result.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{result.stderr[-3000:]}")
-    return elapsed, result.stdout
+    return elapsed, used, result.stdout
 
 
 def startup(folder, starts):
-    """{variant: [seconds of each start]}, the two variants alternating."""
+    """{variant: [(wall, CPU) seconds of each start]}, the two variants alternating."""
     scripts = {"ported": os.path.join(folder, "ported.py"), "uai-run": os.path.join(folder, "tf1.py")}
     for path, text in zip(scripts.values(), (PORTED, TF1)):
         with open(path, "w", encoding="utf-8") as handle:
@@ -65,7 +74,7 @@ def startup(folder, starts):
     times = {name: [] for name in commands}
     for index in range(starts):
         for name in list(commands) if index % 2 == 0 else list(reversed(commands)):
-            times[name].append(_run(commands[name])[0])
+            times[name].append(_run(commands[name])[:2])
     return times
 
 
@@ -85,7 +94,7 @@ def training(data_dir, args, flip):
     commands = {"plain": [sys.executable, *child], "uai-run": [sys.executable, "-m", "compat.run", *child]}
     rates = {}
     for name in list(commands) if not flip else list(reversed(commands)):
-        rates[name] = json.loads(_run(commands[name])[1].strip().splitlines()[-1])["images_per_s"]
+        rates[name] = json.loads(_run(commands[name])[2].strip().splitlines()[-1])["images_per_s"]
     return rates
 
 
@@ -109,6 +118,7 @@ def main(argv=None):
     parser.add_argument("--steps", type=int, default=60, help="training steps per process (default: 60)")
     parser.add_argument("--interval", type=int, default=20, help="steps per measured interval (default: 20)")
     parser.add_argument("--batch", type=int, default=32, help="batch (default: 32)")
+    parser.add_argument("--startup-only", action="store_true", help="measure the start-up only, not training")
     parser.add_argument("--child", metavar="DATA_DIR", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -119,37 +129,46 @@ def main(argv=None):
     starts = {"ported": [], "uai-run": []}
     rates = {"plain": [], "uai-run": []}
     with tempfile.TemporaryDirectory() as folder:
-        _run(
-            [
-                sys.executable,
-                "-m",
-                "compat.data.synth",
-                "--out",
-                folder,
-                "--train-shards",
-                "1",
-                "--validation-shards",
-                "1",
-                "--images",
-                "256",
-                "--size",
-                "40",
-            ]
-        )
+        if not args.startup_only:
+            _run(
+                [
+                    sys.executable,
+                    "-m",
+                    "compat.data.synth",
+                    "--out",
+                    folder,
+                    "--train-shards",
+                    "1",
+                    "--validation-shards",
+                    "1",
+                    "--images",
+                    "256",
+                    "--size",
+                    "40",
+                ]
+            )
         for flip in range(args.rounds):
             for name, values in startup(folder, args.starts).items():
                 starts[name].extend(values)
-            for name, value in training(folder, args, flip % 2).items():
-                rates[name].append(value)
-    ported, hooked = statistics.median(starts["ported"]), statistics.median(starts["uai-run"])
-    plain, under = statistics.median(rates["plain"]), statistics.median(rates["uai-run"])
+            if not args.startup_only:
+                for name, value in training(folder, args, flip % 2).items():
+                    rates[name].append(value)
+    (ported, ported_cpu), (hooked, hooked_cpu) = (
+        [statistics.median(values) for values in zip(*starts[name])] for name in ("ported", "uai-run")
+    )
     print(
         f"{args.rounds} rounds; start-up: {args.starts} starts of each per round; training: {args.steps} steps, batch {args.batch}"
     )
     print(
         f"start-up  ported {ported:.2f} s  uai-run {hooked:.2f} s  overhead {100 * (hooked / ported - 1):+.1f}%  (target < 5%)"
     )
-    print(f"training  plain {plain:.0f} images/s  uai-run {under:.0f} images/s  ratio {under / plain:.3f}")
+    print(
+        f"start-up CPU  ported {ported_cpu:.2f} s  uai-run {hooked_cpu:.2f} s  "
+        f"overhead {100 * (hooked_cpu / ported_cpu - 1):+.1f}%"
+    )
+    if not args.startup_only:
+        plain, under = statistics.median(rates["plain"]), statistics.median(rates["uai-run"])
+        print(f"training  plain {plain:.0f} images/s  uai-run {under:.0f} images/s  ratio {under / plain:.3f}")
     print(
         "load average (1/5/15 min) at start {:.2f} {:.2f} {:.2f}, at end {:.2f} {:.2f} {:.2f}".format(
             *load_before, *os.getloadavg()
