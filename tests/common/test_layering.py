@@ -12,7 +12,7 @@ import pathlib
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 PACKAGES = ("compat", "codemods", "legacy_tf1", "modern_tf2", "uaitrain")
-SHARED = ("compat.models", "compat.data", "compat.training")
+SHARED = ("compat.models", "compat.data", "compat.training", "compat.checkpoints")
 
 
 def _module_name(path: pathlib.Path) -> str:
