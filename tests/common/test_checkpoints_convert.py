@@ -60,6 +60,7 @@ def modern_model():
     return model
 
 
+@pytest.mark.slow
 def test_convert_keeps_the_predictions_and_the_modern_program_resumes(legacy, program_data, tmp_path):
     source = tf.train.latest_checkpoint(str(legacy))
     out = tmp_path / "converted"
@@ -167,6 +168,7 @@ def test_the_runs_own_checkpoint_wins_over_checkpoint_path(legacy, tmp_path):
         checkpoints.fine_tune_source("/nonexistent", str(tmp_path))
 
 
+@pytest.mark.slow
 def test_checkpoint_path_starts_the_modern_program_from_the_estimators_checkpoint(legacy, program_data, tmp_path):
     prefix = tf.train.latest_checkpoint(str(legacy))
     model_variables = len(modern_model().variables)

@@ -35,6 +35,7 @@ def modern(program_data, out, *extra):
     return run_module("modern_tf2.slim_main", args)
 
 
+@pytest.mark.slow
 def test_checkpoint_path_restores_all_but_the_excluded_scopes(legacy, program_data, tmp_path):
     out = tmp_path / "out"
     # Rate 0 and no decay: the step leaves the weights as the initialisation made them.
