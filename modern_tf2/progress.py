@@ -39,7 +39,8 @@ class Progress:
         rates = (steps / seconds, steps * self.global_batch / seconds)
         values = {**values, **dict(zip(RATES, rates))}
         self._last_step, self._last_time = step, now
-        # One call for all the scalars: eager `tf.summary.scalar` costs ~1 ms of host time each (TF 2.21).
+        # One traced call for all the scalars: eager, each `tf.summary.scalar` took ~0.35 ms of host CPU and
+        # read its recording condition back from the device; traced, all six take ~0.7 ms (TF 2.21).
         self._write(tf.constant(step, tf.int64), tuple(values), tf.constant(list(values.values()), tf.float32))
         self.writer.flush()
         if self.echo is not None:
