@@ -10,32 +10,10 @@ instead of starting the fine-tuning over), as in slim.
 import tensorflow as tf
 
 import compat.slim as slim
-from compat.errors import DataError
+from compat.models.names import checkpoint_file, in_scopes
+from compat.training.checkpoint_flags import scopes
 
 v1 = tf.compat.v1
-
-
-def scopes(text):
-    """'a, b/c' -> ['a', 'b/c']; None or '' -> []."""
-    return [scope.strip() for scope in (text or "").split(",") if scope.strip()]
-
-
-def _in_scopes(variable, scope_list):
-    # A scope covers itself and what is inside it, not a sibling sharing its prefix (fc4 vs fc40).
-    name = variable.op.name
-    return any(name == scope or name.startswith(scope.rstrip("/") + "/") for scope in scope_list)
-
-
-def checkpoint_file(checkpoint_path):
-    """The checkpoint prefix `checkpoint_path` names (a folder means its latest); DataError when there is none."""
-    if tf.io.gfile.isdir(checkpoint_path):
-        latest = tf.train.latest_checkpoint(checkpoint_path)
-        if latest is None:
-            raise DataError(f"--checkpoint_path {checkpoint_path!r}: no checkpoint in this folder")
-        return latest
-    if not tf.io.gfile.glob(checkpoint_path + "*"):
-        raise DataError(f"--checkpoint_path {checkpoint_path!r} does not exist")
-    return checkpoint_path
 
 
 def restore_fn(checkpoint_path, exclude_scopes=None, train_dir=None, ignore_missing_vars=False):
@@ -48,9 +26,9 @@ def restore_fn(checkpoint_path, exclude_scopes=None, train_dir=None, ignore_miss
     if train_dir and tf.train.latest_checkpoint(train_dir):
         v1.logging.info("Ignoring --checkpoint_path: %s already has a checkpoint", train_dir)
         return None
-    path = checkpoint_file(checkpoint_path)
+    path = checkpoint_file(checkpoint_path, "--checkpoint_path")
     exclusions = scopes(exclude_scopes)
-    variables = [v for v in slim.get_model_variables() if not _in_scopes(v, exclusions)]
+    variables = [v for v in slim.get_model_variables() if not in_scopes(v.op.name, exclusions)]
     v1.logging.info("Fine-tuning from %s (%d variables restored)", path, len(variables))
     return slim.assign_from_checkpoint_fn(path, variables, ignore_missing_vars=ignore_missing_vars)
 
@@ -60,4 +38,4 @@ def variables_to_train(trainable_scopes=None):
     wanted = scopes(trainable_scopes)
     if not wanted:
         return v1.trainable_variables()
-    return [v for v in v1.trainable_variables() if _in_scopes(v, wanted)]
+    return [v for v in v1.trainable_variables() if in_scopes(v.op.name, wanted)]

@@ -214,7 +214,7 @@ def main(argv):
     files = None
     if not cluster.is_ps:  # bad input fails here, in one line, before any server or graph exists
         if FLAGS.checkpoint_path:
-            slim_finetune.checkpoint_file(FLAGS.checkpoint_path)
+            slim_finetune.checkpoint_file(FLAGS.checkpoint_path, "--checkpoint_path")
         files = slim_data.files(FLAGS)
     master = FLAGS.master
     if cluster.is_distributed:
