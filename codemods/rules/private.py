@@ -99,22 +99,24 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         name = self.match_prefix(original_node, (PRIVATE,))
         if name is None or self._claimed(name) or name.startswith(ROUND_ROBIN):
             return updated_node
-        public = self._public_path(name)
+        public = self._public_path(name, written=True)
         if public is None:
             self._error(original_node, name)
             return updated_node
-        # written as the tf1-api rule would write `tf.<public>` of TF1 code: a second run changes nothing
-        public = tf1_api.target(self._api, public) or public
         self.report(original_node, f"{name} -> tf.{public}")
         self._drop_import(original_node)
         return _tf.dotted(f"{_tf.tf_alias(self)}.{public}")
 
-    def _public_path(self, name):
+    def _public_path(self, name, written=False):
+        """The public path of a private name (relative to `tensorflow`), None when it has none. `written`:
+        its public prefix as the tf1-api rule writes `tf.<prefix>` of TF1 code, so a second run changes
+        nothing (`device.DeviceSpec.from_string` -> `compat.v1.DeviceSpec.from_string`: TF1's class)."""
         parts = name.split(".")
         for cut in range(len(parts), 2, -1):  # the longest private prefix with a public name
             found = self._public(".".join(parts[:cut]))
             if found:
-                return ".".join([found[0], *parts[cut:]])
+                prefix = (tf1_api.target(self._api, found[0]) or found[0]) if written else found[0]
+                return ".".join([prefix, *parts[cut:]])
         return None
 
     def _drop_import(self, node):
@@ -168,6 +170,9 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
             return updated_node
         if any(self._claimed(f"{module}.{_tf.full_name(alias.name)}") for alias in original_node.names):
             return updated_node  # `from tensorflow.python.platform import flags` is tf-flags' to move
+        if any(f"{module}.{_tf.full_name(alias.name)}" in self._modules for alias in original_node.names):
+            # a module (`tf_logging`): its uses are converted or reported one by one, the import goes when unused
+            return updated_node
         homes, names = set(), []
         for alias, written in zip(original_node.names, updated_node.names):
             found = self._public(f"{module}.{_tf.full_name(alias.name)}")

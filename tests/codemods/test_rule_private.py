@@ -170,3 +170,33 @@ def test_a_private_subclass_is_not_rewritten_to_its_public_base_class():
         "batched = dataset_ops.BatchDataset(dataset, 2, False)\n"
     )
     assert [line for line, _, _ in _errors(source)] == [3, 4]
+
+
+class TestPrivateModulesAndClassMethods(RuleTest):
+    TRANSFORM = PrivateRule
+
+    def test_a_class_method_is_written_as_tf1_api_writes_the_class(self):
+        # TF1's device.DeviceSpec is tf.compat.v1.DeviceSpec (merge_from); tf.DeviceSpec is the V2 class
+        before = """
+            from tensorflow.python.framework import device as pydev
+            spec = pydev.DeviceSpec.from_string("/job:ps")
+        """
+        after = """
+            import tensorflow as tf
+
+            spec = tf.compat.v1.DeviceSpec.from_string("/job:ps")
+        """
+        self.assertCodemod(before, after)
+
+    def test_an_imported_private_module_is_left_to_its_uses(self):
+        before = """
+            from tensorflow.python.platform import tf_logging as logging
+            logging.info("step %d", step)
+        """
+        after = """
+            import tensorflow as tf
+
+            tf.compat.v1.logging.info("step %d", step)
+        """
+        self.assertCodemod(before, after)
+        assert [e for e in self.applied(before).entries if e.severity != "info"] == []
