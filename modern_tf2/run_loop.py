@@ -160,9 +160,10 @@ def _train_batches(program, chosen, strategy):
     """The training dataset as the steps read it: through `tf.distribute` except on one CPU device.
 
     There the batches are already where the step runs, but the distributed iterator still passes
-    each through a multi-device iterator: a thread hop and ~0.5 ms more host time per step than a
-    plain iterator (measured with a trivial step on TF 2.21), ~1% of a tiny ResNet's step. The
-    input context is the one OneDeviceStrategy gives: one pipeline, one replica.
+    each through a multi-device iterator, on a thread of its own: ~0.5 ms more host CPU per step
+    than a plain iterator (measured with a trivial step on TF 2.21), ~1% of the ~50 ms step of
+    bench/train_bench.py's tiny ResNet. The input context is the one OneDeviceStrategy gives: one
+    pipeline, one replica.
     """
     if chosen == strategies.ONE_DEVICE:
         (device,) = strategy.extended.worker_devices

@@ -134,7 +134,7 @@ class Trainer:
         return int(step), dict(zip(self.PROGRESS_FIELDS, values))
 
     def _stack_progress_values(self, loss):
-        rate, top_1, top_5 = current_rate(self.optimizer), self.top_1.result(), self.top_5.result()
+        rate, top_1, top_5 = _current_rate(self.optimizer), self.top_1.result(), self.top_5.result()
         return tf.stack([tf.cast(value, tf.float64) for value in (self.optimizer.iterations, loss, rate, top_1, top_5)])
 
     def reset_metrics(self):
@@ -142,7 +142,7 @@ class Trainer:
         self.top_5.reset_state()
 
 
-def current_rate(optimizer):
+def _current_rate(optimizer):
     """The rate of the last step (tf-keras keeps it in a possibly distributed variable)."""
     rate = optimizer.learning_rate
     return rate(optimizer.iterations) if callable(rate) else tf.convert_to_tensor(rate)
