@@ -12,7 +12,10 @@ Fidelity (default): three copies of each package, all in a temporary folder:
   as written     the sources untouched
   tf_upgrade_v2  TensorFlow's own upgrader (tensorflow.tools.compatibility), file by file in one process
   uai-migrate    the real CLI: `python -m codemods --out DIR --no-cache --format json` (its JSON report)
-and for each copy:
+and a fourth column on the untouched copy:
+  uai-run        the sources as written, through `uai-run`'s TF1 face (compat.run's finder installed
+                 and TF1 behaviour on, as at the program's first `import tensorflow`)
+and for each:
   references     TensorFlow API references (attribute chains on names bound by imports of
                  tensorflow / tf_slim / tensorflow_estimator / compat, including module-level aliases
                  like `slim = tf.contrib.slim` and names the project re-exports, and the imports
@@ -79,8 +82,9 @@ PROJECTS = {
 # Top-level packages whose names count as TensorFlow API. A ModuleNotFoundError for any other
 # package (gym, cv2, tensorflow_probability, ...) is the project's missing dependency, not ours.
 TF_ROOTS = ("tensorflow", "tf_slim", "tensorflow_estimator", "compat")
-VARIANTS = ("as written", "tf_upgrade_v2", "uai-migrate")
+VARIANTS = ("as written", "tf_upgrade_v2", "uai-migrate", "uai-run")
 MIGRATED = "uai-migrate"
+RUN = "uai-run"  # the "as written" files, seen through compat.run's TF1 face
 
 # tf_upgrade_v2's own engine, as its --intree does it: one ASTCodeUpgrader, process_file per file.
 # argv: source tree, output tree. A file it cannot handle is copied unchanged; the last stdout
@@ -406,13 +410,22 @@ request = json.load(sys.stdin)
 for name in request["preload"]:
     importlib.import_module(name)
 assigned = set(request["assigned"])
+prefix = ""
+if request["face"]:  # `tensorflow...` as uai-run gives it to the program's code
+    from compat.run import _face, _finder
+    _finder.install()
+    _finder.activate_tf1()
+    prefix = _face.PREFIX
+
+def load(name):
+    return importlib.import_module(prefix + name if name.split(".")[0] == "tensorflow" else name)
 
 def resolves(path):
     parts = path.split(".")
     if any(".".join(parts[:n]) in assigned for n in range(2, len(parts) + 1)):
         return True
     try:
-        obj = importlib.import_module(parts[0])
+        obj = load(parts[0])
     except Exception:
         return False
     for n in range(1, len(parts)):
@@ -426,7 +439,7 @@ def resolves(path):
         if not inspect.ismodule(obj):
             return False
         try:
-            obj = importlib.import_module(".".join(parts[:n + 1]))
+            obj = load(".".join(parts[:n + 1]))
         except Exception:
             return False
     return True
@@ -436,9 +449,10 @@ json.dump({"tensorflow": importlib.import_module("tensorflow").__version__, "res
 """
 
 
-def resolve(paths: set, assigned: set, preload: list, uai: str) -> tuple[str, dict]:
-    """(TensorFlow's version, {path: resolves}) in a fresh process that imported `preload` first."""
-    request = json.dumps({"preload": preload, "paths": sorted(paths), "assigned": sorted(assigned)})
+def resolve(paths: set, assigned: set, preload: list, uai: str, face: bool = False) -> tuple[str, dict]:
+    """(TensorFlow's version, {path: resolves}) in a fresh process that imported `preload` first
+    (`face`: TensorFlow's names as uai-run gives them to the program)."""
+    request = json.dumps({"preload": preload, "paths": sorted(paths), "assigned": sorted(assigned), "face": face})
     result = subprocess.run(
         [sys.executable, "-c", RESOLVE],
         input=request,
@@ -468,6 +482,9 @@ def resolve(paths: set, assigned: set, preload: list, uai: str) -> tuple[str, di
 # probe child (no TensorFlow loaded) first imports the module until its first import of
 # TensorFlow, which it stops, noting whether compat was imported by then; the module is then
 # imported under a server that preloaded `compat` and TensorFlow, or TensorFlow alone, to match.
+# With "face" (the uai-run column) there is no probe: uai-run imports compat first, installs its
+# finder and turns TF1 behaviour on at the program's first `import tensorflow`; the checker does the
+# same once, before forking (with --fresh: the finder only, each child activating on its own).
 IMPORT = r"""
 import importlib, importlib.abc, json, os, shutil, signal, sys, tempfile, time, traceback
 request = json.load(sys.stdin)
@@ -573,7 +590,13 @@ def serve(preload, modules):
         return json.load(handle)
 
 modules = request["modules"]
-if request["fresh"]:
+if request["face"]:
+    from compat.run import _finder
+    _finder.install()
+    if not request["fresh"]:
+        _finder.activate_tf1()
+    results = fork_each(check, modules, {"status": "failed", "error": "the import process died"})
+elif request["fresh"]:
     results = fork_each(check, modules, {"status": "failed", "error": "the import process died"})
 else:
     probes = fork_each(probe, modules, {"compat_first": False})
@@ -587,8 +610,9 @@ json.dump(results, sys.stdout)
 """
 
 
-def import_modules(root: str, package: str, modules: list, settings: "Settings") -> dict:
-    """{module: outcome} of importing each module of the copy at `root` in a process of its own."""
+def import_modules(root: str, package: str, modules: list, settings: "Settings", face: bool = False) -> dict:
+    """{module: outcome} of importing each module of the copy at `root` in a process of its own
+    (`face`: under uai-run's TF1 face)."""
     timeout = settings.timeout
     request = {
         "root": root,
@@ -598,6 +622,7 @@ def import_modules(root: str, package: str, modules: list, settings: "Settings")
         "timeout": timeout,
         "fresh": settings.fresh,
         "roots": TF_ROOTS,
+        "face": face,
     }
     env = dict(tool_env(settings.uai), PYTHONPATH=settings.uai)
     env.pop("TF_USE_LEGACY_KERAS", None)  # each migrated module chooses for itself, through compat
@@ -694,7 +719,7 @@ def _read(path: str) -> str:
 # fidelity
 
 
-def measure_references(tree: str, files: list, preload: list, uai: str) -> dict:
+def measure_references(tree: str, files: list, preload: list, uai: str, face: bool = False) -> dict:
     scans, unparsable = {}, []
     for rel in files:
         try:
@@ -708,7 +733,7 @@ def measure_references(tree: str, files: list, preload: list, uai: str) -> dict:
         refs += [(path, rel, line) for path, line in found]
         fallbacks += len(in_fallbacks)
         assigned.update(sets)
-    version, resolved = resolve({path for path, _, _ in refs}, assigned, preload, uai)
+    version, resolved = resolve({path for path, _, _ in refs}, assigned, preload, uai, face)
     unresolved = collections.Counter(path for path, _, _ in refs if not resolved[path])
     return {
         "tensorflow": version,
@@ -735,6 +760,7 @@ def measure_project(name: str, work: str, settings: Settings) -> dict:
     project = PROJECTS[name]
     unpacked = fetch(name, settings.cache)
     trees = {variant: os.path.join(work, name, variant.replace(" ", "_")) for variant in VARIANTS}
+    trees[RUN] = trees["as written"]  # uai-run leaves the files as they are
     files = copy_package(unpacked, project.package, trees["as written"])
     lines = sum(_read(os.path.join(trees["as written"], rel)).count("\n") for rel in files)
     log(f"{name}: {len(files)} files, {lines} lines")
@@ -756,8 +782,9 @@ def measure_project(name: str, work: str, settings: Settings) -> dict:
     modules = [module_name(rel) for rel in files]
     for variant in settings.variants:
         start = time.perf_counter()
-        refs = measure_references(trees[variant], files, ["compat"] if variant == MIGRATED else [], settings.uai)
-        imports = import_modules(trees[variant], project.package, modules, settings)
+        face = variant == RUN
+        refs = measure_references(trees[variant], files, ["compat"] if variant == MIGRATED else [], settings.uai, face)
+        imports = import_modules(trees[variant], project.package, modules, settings, face)
         statuses = collections.Counter(r["status"] for r in imports.values())
         missing = collections.Counter(r["missing"] for r in imports.values() if r["status"] == "missing")
         result["variants"][variant] = {
@@ -828,10 +855,13 @@ def print_table(title: str, result: dict) -> None:
     ]
     for label, cell in rows:
         print(f"| {label} | " + " | ".join(cell(variants[v]) for v in shown) + " |")
-    blank = "| " * (len(shown) - 1)
+
+    def migrated_only(value):  # a row about uai-migrate's output: blank in the other columns
+        return " | ".join(value if v == MIGRATED else "" for v in shown)
+
     silent = result["silent_failures"]
-    print(f"| silent failures: modules (lines) | {blank}{len(silent)} ({len(silent_lines(silent))}) |")
-    print(f"| files changed again by a second run | {blank}{len(result['not_idempotent'])} |")
+    print(f"| silent failures: modules (lines) | {migrated_only(f'{len(silent)} ({len(silent_lines(silent))})')} |")
+    print(f"| files changed again by a second run | {migrated_only(str(len(result['not_idempotent'])))} |")
 
 
 def print_details(results: dict, total: dict, top: int) -> None:

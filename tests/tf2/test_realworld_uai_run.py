@@ -1,0 +1,40 @@
+"""bench/realworld.py's uai-run column: the unmodified modules imported, and TF references resolved, through uai-run's TF1 face.
+
+The same counting as the other columns (one forked process per module, references walked with
+getattr), with compat.run's finder installed and TF1 behaviour activated as `uai-run` does at the
+user's first `import tensorflow`.
+"""
+
+import os
+
+from tests.codemods.test_realworld import realworld
+
+
+def test_modules_import_and_references_resolve_through_the_tf1_face(tmp_path):
+    modules = {
+        "tf1": "import tensorflow as tf\nSESSION = tf.Session\nCONV = tf.contrib.slim.conv2d\nDIM = tf.Dimension(3).value\n",
+        "removed": "import tensorflow as tf\n\nDECODER = tf.contrib.seq2seq.BasicDecoder\n",
+        "needs_dependency": "import tensorflow\nimport gym_is_not_installed_here\n",
+    }
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    for name, source in modules.items():
+        (tmp_path / "pkg" / f"{name}.py").write_text(source)
+    names = [f"pkg.{name}" for name in modules]
+    settings = realworld.Settings(jobs=2, timeout=300)
+    results = realworld.import_modules(str(tmp_path), "pkg", names, settings, face=True)
+    assert {name: result["status"] for name, result in results.items()} == {
+        "pkg.tf1": "ok",
+        "pkg.removed": "failed",
+        "pkg.needs_dependency": "missing",
+    }, results
+    assert (results["pkg.removed"]["file"], results["pkg.removed"]["line"]) == (os.path.join("pkg", "removed.py"), 3)
+    assert "tf.contrib.seq2seq is not available" in results["pkg.removed"]["error"]
+
+    paths = {"tensorflow.Session", "tensorflow.contrib.slim.conv2d", "tensorflow.contrib.seq2seq.BasicDecoder"}
+    _, resolved = realworld.resolve(paths, set(), [], settings.uai, face=True)
+    assert resolved == {
+        "tensorflow.Session": True,
+        "tensorflow.contrib.slim.conv2d": True,
+        "tensorflow.contrib.seq2seq.BasicDecoder": False,
+    }
