@@ -86,10 +86,14 @@ def _cifar10_args(out, records):
     return [f"--data_dir={records}", f"--job_dir={out}", "--num_gpus=2", "--variable_strategy=GPU", "--train_steps=6"]
 
 
-# (folder, TF 1 program, its arguments given an output folder and the cifar10 records, losses at least)
+# (folder, TF 1 program, its arguments given an output folder and the cifar10 records, losses at
+# least, relative tolerance). One tower repeats its losses to the last digit; cifar10's two towers
+# do not (measured: two uai-run runs agree on the first loss and differ by 1.2e-5 at the second,
+# the towers' gradients being summed in either order), so its losses and evaluation are compared
+# within 1e-4.
 PROGRAMS = {
-    "bert": (TF1_PROGRAMS, "bert_style_tpu_tf1", lambda out, data: _bert_args(out), 10),
-    "cifar10": (RUNTIME_PROGRAMS, "cifar10_estimator_tf1", _cifar10_args, 3),
+    "bert": (TF1_PROGRAMS, "bert_style_tpu_tf1", lambda out, data: _bert_args(out), 10, 0),
+    "cifar10": (RUNTIME_PROGRAMS, "cifar10_estimator_tf1", _cifar10_args, 3, 1e-4),
 }
 CIFAR10_GAPS = (
     "two gaps, outside compat.run: (1) uai-run gives the user's `tensorflow.python.framework.device` module "
@@ -108,7 +112,7 @@ def test_bert_and_cifar10_estimator_style_programs_run_unmodified_with_the_losse
     data_dir,  # noqa: F811 - the fixture imported above
     program,
 ):
-    folder, name, args, at_least = PROGRAMS[program]
+    folder, name, args, at_least, rel = PROGRAMS[program]
     tf1, ported = (os.path.join(folder, f"{name}{suffix}.py") for suffix in ("", "_migrated"))
     before = digests(folder)
     commands = {
@@ -116,6 +120,8 @@ def test_bert_and_cifar10_estimator_style_programs_run_unmodified_with_the_losse
         "ported": [sys.executable, ported, *args(tmp_path / "ported", data_dir)],
     }
     results = _runs.run_all(commands, tmp_path)
-    assert loss_trajectory(results["uai-run"], at_least) == loss_trajectory(results["ported"], at_least)
-    assert result_json(results["uai-run"].stdout) == result_json(results["ported"].stdout)
+    losses = {key: [float(v) for v in loss_trajectory(result, at_least)] for key, result in results.items()}
+    assert losses["uai-run"] == pytest.approx(losses["ported"], rel=rel, abs=0)  # the evaluation's loss is the last
+    if not rel:
+        assert result_json(results["uai-run"].stdout) == result_json(results["ported"].stdout)
     assert digests(folder) == before
