@@ -1,6 +1,7 @@
 """uai-migrate speed on a generated tree of TF1-style code, against tf_upgrade_v2 and libcst's floor.
 
     python bench/migrate_bench.py [--lines 40000] [--jobs N] [--rounds 3] [--keep DIR]
+    python bench/migrate_bench.py --sizes 1000,5000,20000,50000   (per-line cost of one module by size)
 
 Each round measures, on the same files (wall time, each tool in its own process):
   tf_upgrade_v2 --intree      TensorFlow's own upgrade script (tf2 env), TF import included
@@ -173,6 +174,64 @@ def generate(root, lines):
     return total, index
 
 
+def generate_module(lines: int) -> str:
+    """One TF1-style module of at least `lines` lines (the blocks of `generate`, numbered on)."""
+    rng = random.Random(7)
+    parts = [HEADER.format(index=0, slim_import=SLIM_IMPORTS[0])]
+    total, n = parts[0].count("\n"), 0
+    while total < lines:
+        parts.append(rng.choice(BLOCKS).format(n=n))
+        total += parts[-1].count("\n")
+        n += 1
+    parts.append(FOOTER.format(index=0))
+    return "".join(parts)
+
+
+def per_line(sizes: list) -> None:
+    """Migrate one generated module of each size in this process: CPU time and calls per line, and
+    the peak memory of the migration against the size of the module's libcst parse tree."""
+    import cProfile
+    import pstats
+    import tracemalloc
+
+    sys.path.insert(0, REPO)
+    sys.setrecursionlimit(10_000)
+    import libcst
+
+    from codemods import _engine
+
+    options = _engine.Options()
+    _engine.migrate("python", generate_module(1000).encode(), options)  # the tables the rules load on first use
+    print(
+        f"{'lines':>7} {'CPU s':>7} {'us/line':>8} {'calls/line':>10} {'peak MiB':>9} {'tree MiB':>9} {'peak/tree':>9}"
+    )
+    for size in sizes:
+        data = generate_module(size).encode()
+        lines = data.count(b"\n")
+        start = time.process_time()
+        _engine.migrate("python", data, options)
+        cpu = time.process_time() - start
+        profile = cProfile.Profile()
+        profile.runcall(_engine.migrate, "python", data, options)
+        calls = pstats.Stats(profile).total_calls
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        tree = libcst.parse_module(data.decode())
+        tree_bytes = tracemalloc.get_traced_memory()[0] - before
+        del tree
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
+        _engine.migrate("python", data, options)
+        peak = tracemalloc.get_traced_memory()[1] - before
+        tracemalloc.stop()
+        print(
+            f"{lines:7d} {cpu:7.2f} {cpu / lines * 1e6:8.0f} {calls / lines:10.0f} "
+            f"{peak / 2**20:9.1f} {tree_bytes / 2**20:9.1f} {peak / tree_bytes:9.1f}",
+            flush=True,
+        )
+    print(f"one process, CPU time of one run per size; load average {os.getloadavg()[0]:.2f} at the end")
+
+
 def timed(cmd: list, env: dict | None = None) -> tuple[float, subprocess.CompletedProcess]:
     """Wall seconds of running `cmd` to completion, and its result (exit 0 or 1 expected)."""
     start = time.perf_counter()
@@ -275,7 +334,15 @@ def main():
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
     parser.add_argument("--rounds", type=int, default=3, help="passes over every row (default: 3)")
     parser.add_argument("--keep", help="generate the tree here and keep it")
+    parser.add_argument(
+        "--sizes",
+        help="instead: CPU time, calls and peak memory per line of one generated module of each size "
+        "(comma-separated line counts, e.g. 1000,5000,20000,50000)",
+    )
     args = parser.parse_args()
+    if args.sizes:
+        per_line([int(size) for size in args.sizes.split(",")])
+        return
     work = args.keep or tempfile.mkdtemp(prefix="migrate-bench-")
     tree = os.path.join(work, "tree")
     shutil.rmtree(tree, ignore_errors=True)
