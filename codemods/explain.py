@@ -25,6 +25,12 @@ EXAMPLES = {
         "import tensorflow as tf\nfor i in xrange(3):\n    print(tf.constant(i))\n",
         "import tensorflow as tf\nfor i in range(3):\n    print(tf.constant(i))\n",
     ),
+    "pillow-constants": Example(
+        "TF1-era input pipelines resize with Pillow's ANTIALIAS, LINEAR and CUBIC, which Pillow 10 removed "
+        "(TensorFlow 2.21 comes with a newer Pillow); each was the filter it is rewritten to.",
+        "import tensorflow as tf\nfrom PIL import Image\nsmall = image.resize((64, 64), Image.ANTIALIAS)\n",
+        "import tensorflow as tf\nfrom PIL import Image\nsmall = image.resize((64, 64), Image.LANCZOS)\n",
+    ),
     "tf-flags": Example(
         "tf.app.flags is gone in TF2; compat.flags is the same absl registry, so flags defined "
         "elsewhere and command lines keep working.",

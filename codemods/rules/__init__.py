@@ -27,6 +27,7 @@ from codemods.rules.estimator import EstimatorRule
 from codemods.rules.flags import FlagsRule
 from codemods.rules.graph_mode import GraphModeRule
 from codemods.rules.layers import LayersRule
+from codemods.rules.pillow import PillowRule
 from codemods.rules.private import PrivateRule
 from codemods.rules.py2 import Py2Rule
 from codemods.rules.slim import SlimRule
@@ -37,6 +38,7 @@ from codemods.rules.upgrade import UpgradeRule
 
 RULES = (
     Py2Rule,  # when selected, the engine also ports files Python 3 cannot parse first (codemods/_python2.py)
+    PillowRule,
     FlagsRule,
     UaiSdkRule,
     TFConfigRule,

@@ -1,0 +1,72 @@
+"""Pillow's resampling aliases that Pillow 10 removed: `Image.ANTIALIAS` -> `Image.LANCZOS`,
+`Image.LINEAR` -> `Image.BILINEAR`, `Image.CUBIC` -> `Image.BICUBIC`.
+
+TF1-era input pipelines resize with them (tflearn 0.5.0's data_utils does), and the Pillow
+TensorFlow 2.21's tensorboard installs has none of them: the module fails at import. Pillow 2.7
+to 9.5 define each old name as the filter it is rewritten to, so the rewrite keeps the behaviour.
+Rewritten by qualified name only: a module's own `ANTIALIAS` or another module named `Image` stay.
+"""
+
+import libcst as cst
+from libcst.helpers import get_full_name_for_node
+
+from codemods._rule import Rule
+from codemods.rules._syntax import InsideImport, head_name
+
+MODULE = "PIL.Image"
+RENAMED = {"ANTIALIAS": "LANCZOS", "LINEAR": "BILINEAR", "CUBIC": "BICUBIC"}
+OLD_NAMES = frozenset(f"{MODULE}.{old}" for old in RENAMED)
+
+
+class PillowRule(InsideImport, Rule):
+    ID = "pillow-constants"
+    DESCRIPTION = "Pillow's aliases removed in Pillow 10: Image.ANTIALIAS/LINEAR/CUBIC -> LANCZOS/BILINEAR/BICUBIC."
+    # Every statement that uses an old name spells it (an alias comes from an import that does), so
+    # the names bound to Pillow need not be words: no ROOTS.
+    WORDS = frozenset(RENAMED)
+
+    def leave_Attribute(self, original_node, updated_node):
+        if self.in_import or original_node.attr.value not in RENAMED:
+            return updated_node
+        new = RENAMED[original_node.attr.value]
+        name = self.match(original_node, OLD_NAMES)
+        if name is not None:
+            self.report(original_node, f"{name} -> {MODULE}.{new} (removed in Pillow 10)")
+            return updated_node.with_changes(attr=cst.Name(new))
+        dotted = get_full_name_for_node(original_node)
+        if dotted is not None and self._maybe_pillow(original_node, dotted):
+            self.report(
+                original_node,
+                f"{dotted}: its first name is bound to Pillow and to something else in this module",
+                severity="warning",
+                manual=f"if this is Pillow's, write {dotted.rpartition('.')[0]}.{new} "
+                f"(Pillow 10 removed {original_node.attr.value})",
+            )
+        return updated_node
+
+    def _maybe_pillow(self, node: cst.Attribute, dotted: str) -> bool:
+        """Could `node` be an old name through an import of a name the module also binds otherwise
+        (the import table then resolves neither binding)?"""
+        rest = dotted.partition(".")[2]
+        imports = self.state.table.imported.get(head_name(node), ())
+        return any(f"{qualified}.{rest}" in OLD_NAMES for qualified in imports)
+
+    def leave_ImportFrom(self, original_node, updated_node):
+        updated_node = super().leave_ImportFrom(original_node, updated_node)
+        if (
+            updated_node.relative
+            or updated_node.module is None
+            or get_full_name_for_node(updated_node.module) != MODULE
+            or isinstance(updated_node.names, cst.ImportStar)
+        ):
+            return updated_node
+        names = []
+        for alias in updated_node.names:
+            old = alias.evaluated_name
+            if old in RENAMED:
+                # `from PIL.Image import LANCZOS as ANTIALIAS`: the module's uses of its name stay as written
+                self.report(original_node, f"{MODULE}.{old} -> {MODULE}.{RENAMED[old]} (removed in Pillow 10)")
+                asname = alias.asname or cst.AsName(name=cst.Name(old))
+                alias = alias.with_changes(name=cst.Name(RENAMED[old]), asname=asname)
+            names.append(alias)
+        return updated_node.with_changes(names=names)
