@@ -5,6 +5,8 @@ imported, then the attributes are read: `tf.estimator` is an attribute compat at
 not a module Python can import).
 
   SYMBOLS   {old qualified name: target}  one name that moved (`tf.app.flags` -> compat.flags)
+  PRIVATE   {private name: tf.compat.v1 target}  a `tensorflow.python.*` name TF 2 renamed, dropped or gave
+            TF 2's meaning (part of SYMBOLS); uai-migrate's tf-private table takes its public name from here
   MODULES   {old module: (targets, ...)}   a module whose names are looked up in each target in
             turn (`tf.contrib.rnn.X` -> `tf.compat.v1.nn.rnn_cell.X`, else `tf.compat.v1.nn.X`)
   PACKAGES  {old package: new package}    modules below it move below the new one
@@ -23,7 +25,18 @@ Any other `tensorflow.<path>` is TF1's API, `tf.compat.v1.<path>` (then the real
 TF = "tensorflow"
 V1 = "tensorflow.compat.v1"
 
+# TF1 programs imported these from TensorFlow's private modules. The module is still there on TF 2.15 /
+# 2.21, the name is not TF1's any more: framework.device.DeviceSpec is DeviceSpecV2 (no merge_from),
+# nest.is_sequence is nest.is_nested, pywrap_tensorflow has no NewCheckpointReader. The rest of those
+# modules keeps its meaning, so only these names are served (and rewritten) as TF1's object.
+PRIVATE = {
+    "tensorflow.python.framework.device.DeviceSpec": f"{V1}:DeviceSpec",
+    "tensorflow.python.util.nest.is_sequence": f"{V1}:nest.is_nested",
+    "tensorflow.python.pywrap_tensorflow.NewCheckpointReader": f"{V1}:train.NewCheckpointReader",
+}
+
 SYMBOLS = {
+    **PRIVATE,
     "tensorflow.app.flags": "compat.flags",
     "tensorflow.app.run": "compat.flags:run",
     "tensorflow.flags": "compat.flags",
@@ -100,6 +113,7 @@ RULES = {
     "tensorflow": "tf1-api",
     "tensorflow.app": "tf-flags",
     "tensorflow.flags": "tf-flags",
+    "tensorflow.python": "tf-private",
     "tensorflow.python.platform.flags": "tf-flags",
     "tensorflow.python.platform.app": "tf-flags",
     "tensorflow.contrib": "contrib-equivalents",

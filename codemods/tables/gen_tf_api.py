@@ -11,7 +11,8 @@ Run it in the `tf2` environment; it writes `codemods/tables/tf_api.json`, which 
             (`draw_bounding_boxes` without `colors`), so their parameters are kept;
   private   for every `tensorflow.python.*` module loaded with TensorFlow (and those TF1 examples
             imported), each object it shares with the public API by identity: its public name (TF2
-            first, else `compat.v1.*`) and its `compat.v1.*` name;
+            first, else `compat.v1.*`) and its `compat.v1.*` name; a name of `compat.tf1_names.PRIVATE`
+            (renamed, dropped or given TF 2's meaning) gets the names of the TF1 object uai-run serves;
   private_by_name  the same for the names all those modules agree on, for a name TF 2.21 keeps
             in another private module than TF 1.x did;
   private_modules  every `tensorflow.python.*` module this TensorFlow ships (read on disk), so a
@@ -30,6 +31,8 @@ import types
 
 from codemods.tables import TF_API
 from codemods.tables._generate import write_table
+from compat import tf1_names
+from compat.run import _face
 
 OUT = TF_API
 API = ("tensorflow._api.", "tensorflow.compat.", "tf_keras.api.", "keras.api.")
@@ -67,10 +70,6 @@ PRIVATE = (
     "tensorflow.python.pywrap_tensorflow",
     "tensorflow.python.util.nest",
 )
-# Private names TF 2.x renamed within their module, which neither identity nor TensorFlow's upgrade
-# tables find: the old name gets the new one's public names (TF 2.21's nest has is_nested, the
-# tf.nest.is_nested of TF 2, and no is_sequence any more).
-RENAMED = {"tensorflow.python.util.nest": {"is_sequence": "is_nested"}}
 # Module-level loop variables left holding the last of a set's functions: another one on every run
 # (`for operator in Tensor.OVERLOADABLE_OPERATORS: tensor_oper = ...` in weak_tensor_ops).
 LOOP_LEFTOVERS = frozenset({"tensor_oper"})
@@ -200,7 +199,7 @@ def _private(tf, homes, v1, v2):
         for name, module in list(sys.modules.items())
         if name.startswith("tensorflow.python.") and isinstance(module, types.ModuleType)
     )
-    for module_name in (*PRIVATE, *modules):
+    for module_name in (*PRIVATE, *(name.rpartition(".")[0] for name in tf1_names.PRIVATE), *modules):
         module = sys.modules.get(module_name) or __import__(module_name, fromlist=["_"])
         names = {}
         for name, obj in list(vars(module).items()):
@@ -208,13 +207,18 @@ def _private(tf, homes, v1, v2):
             if not paths and not name.startswith("__") and callable(obj) and name not in LOOP_LEFTOVERS:
                 paths = _exported_as(obj, v1, v2)
             if paths:
-                # [the public name, its tf.compat.v1 name for `from tensorflow.compat.v1.<module> import x`]
-                v1_paths = [p for p in paths if p.startswith("compat.v1.")]
-                best = min(paths, key=lambda p: (p.startswith("compat."), *_rank(p)))
-                names[name] = [best, min(v1_paths, key=_rank) if v1_paths else None]
-        for old, new in RENAMED.get(module_name, {}).items():
-            if new in names and not hasattr(module, old):
-                names[old] = names[new]
+                names[name] = _public_names(paths)
+        # Private names TF 2.x renamed, dropped or gave TF 2's meaning, which identity cannot find: the
+        # public names of the TF1 object uai-run serves for them (`nest.is_sequence` -> tf.nest.is_nested)
+        for private_name, target in tf1_names.PRIVATE.items():
+            owner, _, name = private_name.rpartition(".")
+            paths = homes.get(id(_face.load(target))) if owner == module_name else ()
+            if owner == module_name and not paths:
+                raise ValueError(
+                    f"compat.tf1_names.PRIVATE: {target} has no public name on TensorFlow {tf.__version__}"
+                )
+            if paths:
+                names[name] = _public_names(paths)
         _add_constants(module, names, tf)
         if names:
             private[module_name] = names
@@ -223,6 +227,13 @@ def _private(tf, homes, v1, v2):
                     candidates.setdefault(name, set()).add(tuple(found))
     by_name = {name: list(found.pop()) for name, found in sorted(candidates.items()) if len(found) == 1}
     return private, by_name
+
+
+def _public_names(paths: list) -> list:
+    """[the public name (TF2 first), its tf.compat.v1 name for `from tensorflow.compat.v1.<module> import x`]."""
+    v1_paths = [p for p in paths if p.startswith("compat.v1.")]
+    best = min(paths, key=lambda p: (p.startswith("compat."), *_rank(p)))
+    return [best, min(v1_paths, key=_rank) if v1_paths else None]
 
 
 def _bound(body: list) -> list:

@@ -177,6 +177,28 @@ def test_the_names_the_two_consumers_disagreed_on(statement, expected):
     assert namespace["value"] is _face.load(expected)
 
 
+@pytest.mark.parametrize("name", sorted(names.PRIVATE))
+def test_a_private_name_tf2_renamed_or_changed_is_the_tf1_object_in_both_consumers(name):
+    """compat.tf1_names.PRIVATE (framework.device.DeviceSpec is TF1's, with merge_from): tf-private's
+    rewrite of each TF1 spelling is the object uai-run serves for it."""
+    module, _, attr = name.rpartition(".")
+    package, _, short = module.rpartition(".")
+    spellings = {
+        "import": f"from {module} import {attr} as value",
+        "module": f"from {package} import {short} as private\nvalue = private.{attr}",
+        "module import": f"import {module} as private\nvalue = private.{attr}",
+    }
+    expected = _face.load(names.PRIVATE[name])
+    assert _runtime(name) is expected
+    for form, statement in spellings.items():
+        applied = apply(f"import tensorflow as tf\n{statement}\n", *rules.RULES)
+        # no longer read from the private module
+        assert f"private.{attr}" not in applied.module.code and f"{module} import" not in applied.module.code, form
+        namespace = {}
+        exec(applied.module.code, namespace)  # noqa: S102
+        assert namespace["value"] is expected, (form, applied.module.code)
+
+
 def test_a_migrated_run_config_subclass_keeps_uid_and_tf_contrib_learns_arguments(tmp_path, monkeypatch):
     """cifar10_estimator's RunConfig subclass, as uai-migrate writes it, runs as under uai-run."""
     monkeypatch.delenv("TF_CONFIG", raising=False)

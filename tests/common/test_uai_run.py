@@ -229,6 +229,50 @@ def test_the_face_is_tf_compat_v1_name_for_name_contrib_at_its_new_homes_and_eve
     assert found["homes"] == {name: True for name in found["homes"]} and len(found["homes"]) == 10
 
 
+def test_private_names_tf2_renamed_or_changed_are_tf1s_also_before_import_tensorflow(tmp_path):
+    # TF 2's framework.device.DeviceSpec is DeviceSpecV2 (no merge_from), nest.is_sequence and
+    # pywrap_tensorflow.NewCheckpointReader are gone: an unmodified TF1 program failed on each
+    script = _write(
+        tmp_path,
+        "private.py",
+        """
+        import json, os, sys
+        from tensorflow.python.framework import device as pydev
+        from tensorflow.python.util.nest import is_sequence
+        from tensorflow.python import pywrap_tensorflow
+        import tensorflow as tf
+
+        spec = pydev.DeviceSpec.from_string("/job:ps/task:1")
+        spec.merge_from(pydev.DeviceSpec.from_string("/device:CPU:0"))
+        v1 = sys.modules["tensorflow"].compat.v1
+        expected = v1.DeviceSpec.from_string("/job:ps/task:1")
+        expected.merge_from(v1.DeviceSpec.from_string("/device:CPU:0"))
+        weights = tf.Variable([1.5, -2.0], name="w")
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            saved = sess.run(weights).tolist()
+            path = tf.train.Saver().save(sess, os.path.join(sys.argv[1], "model"))
+        reader = pywrap_tensorflow.NewCheckpointReader(path)
+        print(json.dumps({
+            "device": [spec.to_string(), expected.to_string()],
+            "nested": [is_sequence([1]), is_sequence(1)],
+            "restored": [reader.get_tensor("w").tolist(), saved],
+            "other_names": pydev.canonical_name is sys.modules["tensorflow.python.framework.device"].canonical_name,
+            "real_module_untouched": sys.modules["tensorflow.python.framework.device"].DeviceSpec
+                                     is sys.modules["tensorflow"].DeviceSpec,
+            "graph_mode": not tf.executing_eagerly(),
+        }))
+    """,
+    )
+    result = _runs.run([*UAI_RUN, str(script), str(tmp_path)], tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    found = json.loads(result.stdout.splitlines()[-1])
+    assert found["device"][0] == found["device"][1] and "/job:ps" in found["device"][0]
+    assert found["nested"] == [True, False]
+    assert found["restored"][0] == found["restored"][1]
+    assert found["other_names"] and found["real_module_untouched"] and found["graph_mode"]
+
+
 def test_the_uai_run_console_script_is_the_same_entry_point_as_python_m_compat_run():
     with open(f"{REPO}/pyproject.toml", "rb") as handle:
         module, _, function = tomllib.load(handle)["project"]["scripts"]["uai-run"].partition(":")
