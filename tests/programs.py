@@ -15,6 +15,15 @@ from tests.conftest import REPO, python_env, run_module
 STEP_LINE = re.compile(r"step (\d+)/(\d+) loss (\S+)")
 NUM_CLASSES = 11  # synthetic labels are 1..10; 0 stays the background class, as in ImageNet
 
+# The bundled TF1 samples (samples/tf1): flags for a 3-step run, and a line each prints when it trained.
+# ResNet-50's batch norm over a batch of 2 (1x1 maps in its last block) blows gradients up: losses
+# reached 1e17 in one step and sometimes NaN (slim's check stops the run); batch 4 at lr 0.001 stays finite.
+SAMPLE_ARGS = {
+    "resnet_estimator.py": (["--max_step=3", "--train_batch_size=4", "--num_classes=11"], "loss = "),
+    "train_slim_classifier.py": (["--max_step=3", "--batch_size=4", "--learning_rate=0.001"], "step 3 loss"),
+    "session_classifier.py": (["--steps=3"], "step 2 loss"),
+}
+
 
 def generate_data(out) -> str:
     """A small generated ImageNet-schema TFRecord set (2 train shards, 1 validation shard, 40x40 JPEGs)."""

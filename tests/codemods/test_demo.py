@@ -6,13 +6,10 @@ import pytest
 
 from tests.codemods import _runs
 from tests.conftest import REPO
+from tests.programs import SAMPLE_ARGS
 
 SAMPLES = f"{REPO}/samples/tf1"
-FLAGS = {
-    "resnet_estimator.py": ["--max_step=3", "--train_batch_size=4", "--num_classes=11"],
-    "train_slim_classifier.py": ["--max_step=3", "--batch_size=2"],
-    "session_classifier.py": ["--steps=3"],
-}
+FLAGS = {name: args for name, (args, _) in SAMPLE_ARGS.items()}
 
 
 @pytest.fixture(scope="module")
