@@ -25,9 +25,10 @@ import six
 import tensorflow as tf
 from compat.learn import run_config
 from tensorflow.core.framework import node_def_pb2
+from tensorflow.python.training import device_setter
 import compat.flags as flags
-import compat.devices as compat_devices
 import compat.learn as compat_learn
+import compat.devices as compat_devices
 import compat.learn.learn_runner as learn_runner
 import compat.hparams as compat_hparams
 
@@ -50,7 +51,7 @@ FLAGS = flags.FLAGS
 
 
 # -- cifar10_utils.py ------------------------------------------------------------------------
-class RunConfig(tf.estimator.RunConfig):
+class RunConfig(compat_learn.RunConfig):
     def uid(self, whitelist=None):
         """Generates a 'Unique Identifier' from the config's fields, leaving out the whitelisted ones.
 
