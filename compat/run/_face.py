@@ -117,7 +117,8 @@ class Face(types.ModuleType):
         for target, module in self._targets():
             value = getattr(module, attr, _MISSING)
             if value is not _MISSING:
-                return value, f"{target_name(target)}.{attr}"
+                # the real module of this very name (`tensorflow.python.util.nest.flatten`): nothing aliased
+                return value, None if target == self._tf1_path else f"{target_name(target)}.{attr}"
         moved = names.move_package(full)
         if moved:
             try:  # a submodule its new package does not import itself
