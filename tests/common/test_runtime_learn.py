@@ -1,23 +1,15 @@
-"""compat.learn (tf.contrib.learn's Experiment and learn_runner) and the cifar10_estimator-style program.
+"""compat.learn (tf.contrib.learn's Experiment and learn_runner, RunConfig), in-process on a one-weight Estimator.
 
-The schedules and the argument checks run in-process on a one-weight Estimator; the program runs
-as a process on generated TFRecords, alone and as a master + worker + ps cluster.
+The cifar10_estimator-style program built on them, as TF 1.4 users wrote it and after uai-migrate,
+trains alone and as a master + worker + ps cluster in tests/common/test_cifar10_tf1_program.py.
 """
 
-import importlib.util
 import json
-import os
-import sys
 
 import numpy as np
 import pytest
 
 from compat.errors import ExperimentError
-from tests.cluster_helpers import run_cluster
-from tests.conftest import run_script
-
-PROGRAM = os.path.join(os.path.dirname(__file__), "runtime_programs", "cifar10_estimator_style.py")
-TRAIN_STEPS = 6
 
 
 # -- learn_runner and Experiment, in-process ----------------------------------------------------------
@@ -140,120 +132,3 @@ def test_run_config_takes_tf_contrib_learns_arguments_in_its_order(tmp_path, mon
 
     given = tf.compat.v1.ConfigProto(allow_soft_placement=True)
     assert RunConfig(num_cores=4, session_config=given).session_config is given
-
-
-# -- the cifar10_estimator-style program ---------------------------------------------------------------
-def _program():
-    """The program as a module, for its data format constants."""
-    spec = importlib.util.spec_from_file_location("cifar10_estimator_style", PROGRAM)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _write_tfrecords(path, count, seed):
-    import tensorflow as tf
-
-    program = _program()
-    rng = np.random.RandomState(seed)
-    with tf.io.TFRecordWriter(str(path)) as writer:
-        for _ in range(count):
-            image = rng.randint(0, 256, [program.HEIGHT, program.WIDTH, program.DEPTH], dtype=np.uint8)
-            label = int(rng.randint(program.NUM_CLASSES))
-            example = tf.train.Example(
-                features=tf.train.Features(
-                    feature={
-                        "image": tf.train.Feature(bytes_list=tf.train.BytesList(value=[image.tobytes()])),
-                        "label": tf.train.Feature(int64_list=tf.train.Int64List(value=[label])),
-                    }
-                )
-            )
-            writer.write(example.SerializeToString())
-
-
-@pytest.fixture(scope="module")
-def data_dir(tmp_path_factory):
-    program = _program()
-    out = tmp_path_factory.mktemp("cifar10")
-    for seed, subset in enumerate(("train", "eval")):
-        _write_tfrecords(out / f"{subset}.tfrecords", program.EXAMPLES_PER_EPOCH[subset], seed)
-    return str(out)
-
-
-def _args(data_dir, job_dir):
-    return [
-        f"--data-dir={data_dir}",
-        f"--job-dir={job_dir}",
-        "--num-gpus=2",
-        "--variable-strategy=GPU",
-        f"--train-steps={TRAIN_STEPS}",
-    ]
-
-
-def _results(text):
-    return [json.loads(line[len("RESULT ") :]) for line in text.splitlines() if line.startswith("RESULT ")]
-
-
-def _graph_variables(job_dir):
-    """(name, device, bytes) of each variable the towers share, in creation order, from graph.pbtxt."""
-    import tensorflow as tf
-    from google.protobuf import text_format
-    from tensorflow.core.framework import graph_pb2
-
-    graph = text_format.Parse((job_dir / "graph.pbtxt").read_text(), graph_pb2.GraphDef())
-    found = []
-    for node in graph.node:
-        # optimizer slots are colocated with their variable, not placed by the towers' setter
-        colocated = [loc.decode() for loc in node.attr["_class"].list.s if loc.decode() != f"loc:@{node.name}"]
-        if node.op in ("VarHandleOp", "VariableV2") and node.name.startswith("resnet/") and not colocated:
-            shape = tf.TensorShape(node.attr["shape"].shape)
-            found.append((node.name, node.device, shape.num_elements() * tf.as_dtype(node.attr["dtype"].type).size))
-    return found
-
-
-def test_cifar10_style_program_trains_and_evaluates_with_greedy_placed_towers(data_dir, tmp_path):
-    import tensorflow as tf
-
-    job_dir = tmp_path / "job"
-    result = run_script(tmp_path, open(PROGRAM).read(), _args(data_dir, job_dir), timeout=300, name="cifar10_main.py")
-    assert result.returncode == 0, result.stderr[-3000:]
-    (out,) = _results(result.stdout)
-    assert out["metrics"]["global_step"] == TRAIN_STEPS and 0 <= out["metrics"]["accuracy"] <= 1, out
-    assert tf.train.latest_checkpoint(str(job_dir)).endswith(f"model.ckpt-{TRAIN_STEPS}")
-    # GreedyLoadBalancingStrategy over the two tower devices: each variable on the lighter one.
-    variables = _graph_variables(job_dir)
-    load = {"/device:CPU:0": 0, "/device:CPU:1": 0}
-    assert len(variables) >= 4 and {device for _, device, _ in variables} == set(load), variables
-    for name, device, size in variables:
-        assert load[device] == min(load.values()), (name, variables)
-        load[device] += size
-
-
-@pytest.mark.slow
-def test_cifar10_style_program_as_master_worker_ps_cluster(data_dir, tmp_path):
-    """TF_CONFIG in the platform's master dialect: learn_runner picks train_and_evaluate, train, run_std_server."""
-    import tensorflow as tf
-
-    job_dir = tmp_path / "job"
-    status, logs = run_cluster(
-        tmp_path,
-        command=[sys.executable, PROGRAM, *_args(data_dir, job_dir)],
-        timeout=300,
-        chief=1,
-        workers=1,
-        ps=1,
-        dialect="master",
-    )
-    assert status == 0, logs
-    # asynchronous between-graph training: the step that ends it may be counted by both trainers
-    step = int(tf.train.latest_checkpoint(str(job_dir)).rsplit("-", 1)[1])
-    assert TRAIN_STEPS <= step <= TRAIN_STEPS + 1, logs
-    assert [r["task"] for r in _results(logs["chief:0"])] == ["master"], logs["chief:0"][-3000:]
-    # The worker ran `train`: it built the training graph and joined the cluster. Whether it also
-    # finishes depends on a race: when it looks before the master initialised the variables, the
-    # Estimator's session waits 30 s before looking again, and the master may be done by then.
-    assert "Graph was finalized" in logs["worker:0"], logs["worker:0"][-3000:]
-    assert [r["task"] for r in _results(logs["worker:0"])] in ([], ["worker"]), logs["worker:0"][-3000:]
-    assert _results(logs["ps:0"]) == [], logs["ps:0"][-3000:]  # run_std_server serves until stopped
-    # the master evaluated the last checkpoint (tf.estimator.train_and_evaluate's run_master)
-    assert f"Saving dict for global step {step}:" in logs["chief:0"], logs["chief:0"][-3000:]
