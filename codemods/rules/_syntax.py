@@ -6,6 +6,7 @@ added lines go (after the leading imports, after the statement binding a name).
 """
 
 import sys
+from collections.abc import Callable, Mapping, Sequence
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -31,6 +32,24 @@ def head_name(node: cst.BaseExpression) -> str | None:
     """The name an attribute chain starts with (`tf` of `tf.a.b`), None when it starts with a call, a subscript ..."""
     first = head(node)
     return first.value if isinstance(first, cst.Name) else None
+
+
+def renamed_keeping_local_names(
+    aliases: Sequence[cst.ImportAlias], renames: Mapping[str, str], on_rename: Callable[[str], None]
+) -> list[cst.ImportAlias]:
+    """`aliases` with each name in `renames` imported under its new name but bound as before
+    (`import cPickle` -> `import pickle as cPickle`), so the module's uses stay as written;
+    `on_rename(old)` is called for each."""
+    renamed = []
+    for alias in aliases:
+        old = alias.evaluated_name
+        if old in renames:
+            on_rename(old)
+            alias = alias.with_changes(
+                name=cst.Name(renames[old]), asname=alias.asname or cst.AsName(name=cst.Name(old))
+            )
+        renamed.append(alias)
+    return renamed
 
 
 class InsideImport:

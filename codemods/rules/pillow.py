@@ -11,7 +11,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods._rule import Rule
-from codemods.rules._syntax import InsideImport, head_name
+from codemods.rules._syntax import InsideImport, head_name, renamed_keeping_local_names
 
 MODULE = "PIL.Image"
 RENAMED = {"ANTIALIAS": "LANCZOS", "LINEAR": "BILINEAR", "CUBIC": "BICUBIC"}
@@ -60,13 +60,10 @@ class PillowRule(InsideImport, Rule):
             or isinstance(updated_node.names, cst.ImportStar)
         ):
             return updated_node
-        names = []
-        for alias in updated_node.names:
-            old = alias.evaluated_name
-            if old in RENAMED:
-                # `from PIL.Image import LANCZOS as ANTIALIAS`: the module's uses of its name stay as written
-                self.report(original_node, f"{MODULE}.{old} -> {MODULE}.{RENAMED[old]} (removed in Pillow 10)")
-                asname = alias.asname or cst.AsName(name=cst.Name(old))
-                alias = alias.with_changes(name=cst.Name(RENAMED[old]), asname=asname)
-            names.append(alias)
+        # `from PIL.Image import LANCZOS as ANTIALIAS`: the module's uses of its name stay as written
+        names = renamed_keeping_local_names(
+            updated_node.names,
+            RENAMED,
+            lambda old: self.report(original_node, f"{MODULE}.{old} -> {MODULE}.{RENAMED[old]} (removed in Pillow 10)"),
+        )
         return updated_node.with_changes(names=names)

@@ -9,7 +9,7 @@ import libcst as cst
 
 from codemods import _python2
 from codemods._rule import Rule
-from codemods.rules._syntax import InsideImport, dotted, head_name
+from codemods.rules._syntax import InsideImport, dotted, head_name, renamed_keeping_local_names
 
 ITER_METHODS = {"iteritems": "items", "itervalues": "values", "iterkeys": "keys"}
 MODULES = {"cPickle": "pickle"}  # Python 2 module -> the Python 3 one with the same API
@@ -43,14 +43,11 @@ class Py2Rule(InsideImport, Rule):
 
     def leave_Import(self, original_node, updated_node):
         updated_node = super().leave_Import(original_node, updated_node)
-        names = []
-        for alias in updated_node.names:
-            old = alias.evaluated_name
-            if old in MODULES:
-                self.report(original_node, f"import {old} -> import {MODULES[old]} (Python 3)")
-                asname = alias.asname or cst.AsName(name=cst.Name(old))
-                alias = alias.with_changes(name=cst.Name(MODULES[old]), asname=asname)
-            names.append(alias)
+        names = renamed_keeping_local_names(
+            updated_node.names,
+            MODULES,
+            lambda old: self.report(original_node, f"import {old} -> import {MODULES[old]} (Python 3)"),
+        )
         return updated_node.with_changes(names=names)
 
     def leave_ImportFrom(self, original_node, updated_node):
