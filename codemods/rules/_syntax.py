@@ -1,6 +1,7 @@
 """libcst helpers every rule family (and the engine's import placement) shares: one implementation each.
 
-Dotted names and the head of an attribute chain; reporting a chain once, at its outermost name;
+Dotted names and the head of an attribute chain; reporting a chain once, at its outermost name (or
+at the inner name a rule rewrote);
 knowing when a node is inside an import; docstrings, and the places in a module body where
 added lines go (after the leading imports, after the statement binding a name).
 """
@@ -105,6 +106,27 @@ class OutermostChain:
 
 
 # -- statements and where added lines go
+
+
+class InnerDecides:
+    """Mixin (before `Rule` in the bases), beside `OutermostChain`: a chain rewritten at an inner name
+    (`tf.contrib.rnn` of `tf.contrib.rnn.LSTMCell`) is decided there, and its outer names are left as
+    that rewrite wrote them (attributes are left inner first). A subclass overriding `begin_file` calls super().
+    """
+
+    def begin_file(self, state) -> None:
+        super().begin_file(state)
+        self._rewritten = set()  # ids of the original chains rewritten, or around one that was
+
+    def decided(self, original_node: cst.Attribute) -> bool:
+        """True when an inner part of this chain was rewritten (and the chain is marked for the names around it)."""
+        if id(original_node.value) in self._rewritten:
+            self._rewritten.add(id(original_node))
+            return True
+        return False
+
+    def rewritten(self, original_node: cst.Attribute) -> None:
+        self._rewritten.add(id(original_node))
 
 
 def is_docstring(stmt: cst.BaseStatement) -> bool:

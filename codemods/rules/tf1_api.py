@@ -13,7 +13,7 @@ import libcst as cst
 
 from codemods._rule import Rule
 from codemods.rules import _tf
-from codemods.rules._syntax import InsideImport, OutermostChain
+from codemods.rules._syntax import InnerDecides, InsideImport, OutermostChain
 
 CASTS = {
     "to_float": "float32",
@@ -69,27 +69,6 @@ def compatible(args, params):
     if any(name not in given for name in params.get("v2_required", ())):
         return False  # `tf.image.draw_bounding_boxes(images, boxes)`: TF2's needs `colors` too
     return all(_keyword(a) in names or "**" in names for a in args if a.keyword is not None)
-
-
-class InnerDecides:
-    """Mixin (before `Rule` in the bases), beside `OutermostChain`: a chain rewritten at an inner name
-    (`tf.contrib.rnn` of `tf.contrib.rnn.LSTMCell`) is decided there, and its outer names are left as
-    that rewrite wrote them (attributes are left inner first). A subclass overriding `begin_file` calls super().
-    """
-
-    def begin_file(self, state) -> None:
-        super().begin_file(state)
-        self._rewritten = set()  # ids of the original chains rewritten, or around one that was
-
-    def decided(self, original_node: cst.Attribute) -> bool:
-        """True when an inner part of this chain was rewritten (and the chain is marked for the names around it)."""
-        if id(original_node.value) in self._rewritten:
-            self._rewritten.add(id(original_node))
-            return True
-        return False
-
-    def rewritten(self, original_node: cst.Attribute) -> None:
-        self._rewritten.add(id(original_node))
 
 
 class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):

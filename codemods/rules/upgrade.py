@@ -20,7 +20,7 @@ import libcst as cst
 from codemods import tables
 from codemods._rule import Rule
 from codemods.rules import _tf, contrib, tf1_api
-from codemods.rules._syntax import InsideImport, OutermostChain, dotted, head_name
+from codemods.rules._syntax import InnerDecides, InsideImport, OutermostChain, dotted, head_name
 
 # targets that are tf-keras or tf.estimator on TF 2.21: they need `import compat`
 NEEDS_COMPAT = (
@@ -74,7 +74,7 @@ def lookup(path: str) -> str | None:
     return None
 
 
-class UpgradeRule(tf1_api.InnerDecides, OutermostChain, InsideImport, Rule):
+class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
     ID = "tf-upgrade"
     DESCRIPTION = "TF1 names tf_upgrade_v2 renames and contrib names with a TF 2.21 home -> that home (derived tables)."
     CLAIMS = frozenset(f"{_tf.TF}.{path}" for path in table()) | internal_prefixes()
