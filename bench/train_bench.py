@@ -254,15 +254,16 @@ def measure(runners, data_dir, args):
 
 
 def table(rates):
+    width = 6 * len(next(iter(rates.values()))) + 2  # the per-round ratios' column, however many rounds
     lines = [
-        f"{'runner':<12}{'images/s':>10}{'vs anchor':>11}  {'anchor':<12}{'per-round ratios':<24}rounds (images/s)"
+        f"{'runner':<12}{'images/s':>10}{'vs anchor':>11}  {'anchor':<12}{'per-round ratios':<{width}}rounds (images/s)"
     ]
     for name, values in rates.items():
         anchor = rates[ANCHORS[name]]
         ratios = [value / base for value, base in zip(values, anchor)]
         lines.append(
             f"{name:<12}{statistics.median(values):>10.0f}{statistics.median(ratios):>10.3f}x  {ANCHORS[name]:<12}"
-            f"{' '.join(f'{r:.3f}' for r in ratios):<24}{' '.join(f'{v:.0f}' for v in values)}"
+            f"{' '.join(f'{r:.3f}' for r in ratios):<{width}}{' '.join(f'{v:.0f}' for v in values)}"
         )
     return "\n".join(lines)
 
