@@ -15,7 +15,7 @@ import libcst as cst
 
 from codemods._rule import Rule
 from codemods.rules import _tf, tf1_api
-from codemods.rules._syntax import InsideImport, OutermostChain, head_name
+from codemods.rules._syntax import InsideImport, OutermostChain, head, head_name
 
 PRIVATE = "tensorflow.python"
 ROUND_ROBIN = "tensorflow.python.training.device_setter._RoundRobinStrategy"
@@ -119,12 +119,17 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
                 return ".".join([prefix, *parts[cut:]])
         return None
 
-    def _drop_import(self, node):
+    def _drop_import(self, node: cst.BaseExpression) -> None:
+        """Schedule the removal of the private import the chain `node` starts from (the engine removes
+        it only once unused). The head's scope-resolved name, not the import table: the table leaves out
+        a name also bound elsewhere (a def's local `device_setter`), which would keep a dead import."""
         bound = head_name(node)
-        source = self.state.table.imports.get(bound) if bound else None
-        if source and source.startswith(PRIVATE + ".") and bound not in self._unconverted:
-            parent, _, obj = source.rpartition(".")
-            self.remove_unused_import(parent, obj, bound if bound != obj else None)
+        if bound is None or bound in self._unconverted:
+            return
+        for source in sorted(self.qualified_names(head(node))):
+            if source.startswith(PRIVATE + "."):
+                parent, _, obj = source.rpartition(".")
+                self.remove_unused_import(parent, obj, bound if bound != obj else None)
 
     def _error(self, node, name):
         bound = head_name(node)

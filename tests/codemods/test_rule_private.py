@@ -24,6 +24,47 @@ class TestPrivateRule(RuleTest):
         """
         self.assertCodemod(before, after)
 
+    def test_the_import_goes_when_a_def_binds_a_local_of_the_same_name(self):
+        # a local `device_setter` in another def makes the name bound twice in the module: the import
+        # (which every use no longer needs) goes all the same, the local stays
+        before = """
+            from tensorflow.python.training import device_setter
+
+            def g():
+                device_setter = 2
+                return device_setter
+
+            x = device_setter._RoundRobinStrategy(2)
+            fn = device_setter.replica_device_setter(cluster=c)
+        """
+        after = """
+            import compat.devices
+            import tensorflow as tf
+
+            def g():
+                device_setter = 2
+                return device_setter
+
+            x = compat.devices.RoundRobin(range(2))
+            fn = tf.compat.v1.train.replica_device_setter(cluster=c)
+        """
+        self.assertCodemod(before, after)
+
+    def test_an_import_still_used_beside_a_local_of_the_same_name_stays(self):
+        source = """
+            from tensorflow.python.training import device_setter
+
+            def g():
+                device_setter = 2
+                return device_setter
+
+            x = device_setter._RoundRobinStrategy(2)
+            module = device_setter  # a use no rule rewrites
+        """
+        code = self.applied(source).module.code
+        assert "from tensorflow.python.training import device_setter" in code
+        assert "compat.devices.RoundRobin(range(2))" in code
+
     def test_from_private_module_import_names(self):
         before = """
             from tensorflow.python.training.session_run_hook import SessionRunHook, SessionRunArgs

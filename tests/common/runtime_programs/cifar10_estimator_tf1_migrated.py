@@ -25,7 +25,6 @@ import six
 import tensorflow as tf
 from compat.learn import run_config
 from tensorflow.core.framework import node_def_pb2
-from tensorflow.python.training import device_setter
 import compat.flags as flags
 import compat.learn as compat_learn
 import compat.devices as compat_devices
