@@ -10,16 +10,27 @@ Keras yet. Measured on TF 2.21 when a script used Keras before importing compat:
     undone in the process, so `compat.install()` fails with one line saying what to move.
 On TF 2.15 the variable makes `tf.keras` look for the tf_keras package (and fail when
 absent): we set it only where Keras 3 is the default.
+
+A graph seed fixes Keras 2's unseeded initializers again (`seed_keras_from_graph`). Migrated
+graph-mode code keeps TF2 behaviour, under which `tf.compat.v1.layers` (and Keras layers) get
+the default `glorot_uniform` as Keras' TF2 initializer: an unseeded stateless draw whose seed
+is Python's `random.randint`, so, measured on TF 2.15 and 2.21, `set_random_seed(1)` and
+`tf.compat.v1.layers.dense` gave a new kernel in every process. TF 1.x (and
+`disable_v2_behavior`) used TF's stateful random ops, whose op seed comes from the graph seed.
 """
 
 import importlib.util
 import os
 import sys
+import types
 
+from compat import _import_hook
 from compat._version import has_keras3
 from compat.errors import KerasSetupError
 
 _API_MODULES = ("tensorflow", "tensorflow._api.v2.compat.v1", "tensorflow._api.v2.compat.v2")
+# Where Keras 2 keeps the RandomGenerator of its initializers: tf-keras (TF >= 2.16), Keras 2.15 (TF 2.15).
+_KERAS2_BACKENDS = ("tf_keras.src.backend", "keras.src.backend")
 
 
 def prefer_legacy_keras(environ=None):
@@ -80,3 +91,46 @@ def check_loaded_tensorflow():
                 "tf-slim cannot use legacy Keras: move `import compat` above the first use of tf.keras "
                 "(or set TF_USE_LEGACY_KERAS=1 before starting Python)"
             )
+
+
+def _graph_seeded() -> bool:
+    """True in graph mode (eager disabled or a tf.Graph being built) when the graph has a seed."""
+    import tensorflow as tf
+
+    return not tf.compat.v1.executing_eagerly_outside_functions() and tf.compat.v1.get_default_graph().seed is not None
+
+
+def _seed_from_graph(backend: types.ModuleType) -> None:
+    """Let an unseeded stateless Keras RandomGenerator fall back to TF's stateful ops when the graph is seeded."""
+    generator = getattr(backend, "RandomGenerator", None)  # Keras 3's keras.src.backend has none
+    original = getattr(generator, "_maybe_init", None)
+    if original is None or getattr(original, "seeds_from_graph", False):
+        return
+
+    def _maybe_init(self) -> None:
+        # Keras would draw the stateless seed from Python's `random`; the legacy stateful ops it
+        # uses in graph mode for seedless stateful generators take their op seed from the graph
+        # seed and the op count, as every TF 1.x initializer did. Unseeded graphs keep Keras' draw.
+        if not self._built and self._seed is None and self._rng_type == self.RNG_STATELESS and _graph_seeded():
+            self._rng_type = self.RNG_LEGACY_STATEFUL
+        original(self)
+
+    _maybe_init.seeds_from_graph = True  # type: ignore[attr-defined]
+    generator._maybe_init = _maybe_init
+
+
+def _seed_loaded_keras() -> None:
+    for name in _KERAS2_BACKENDS:
+        if name in sys.modules:
+            _seed_from_graph(sys.modules[name])
+
+
+def seed_keras_from_graph() -> None:
+    """Make Keras 2's unseeded initializers follow the graph seed, now or when Keras gets imported."""
+    _seed_loaded_keras()
+    for name in _KERAS2_BACKENDS:
+        _import_hook.on_import(name, after=_seed_loaded_keras)
+
+
+# Importing compat imports this module first; the hook only watches two module names and imports nothing.
+seed_keras_from_graph()
