@@ -84,23 +84,17 @@ def _cifar10_args(out, records):
 
 # (folder, TF 1 program, its arguments given an output folder and the cifar10 records, losses at
 # least, relative tolerance). One tower repeats its losses to the last digit; cifar10's two towers
-# do not (measured: two uai-run runs agree on the first loss and differ by 1.2e-5 at the second,
-# the towers' gradients being summed in either order), so its losses and evaluation are compared
-# within 1e-4.
+# do not (measured on TF 2.15 and 2.21: runs of either program agree on the first loss to the last
+# digit and differ by up to 1.5e-5 at the second step and 1.5e-4 at the evaluation, the towers'
+# gradients being summed in either order), so its losses and evaluation are compared within 1e-3;
+# a port whose initial weights ignored the graph seed was already 1e-2 off at the first loss.
 PROGRAMS = {
     "bert": (TF1_PROGRAMS, "bert_style_tpu_tf1", lambda out, data: _bert_args(out), 10, 0),
-    "cifar10": (RUNTIME_PROGRAMS, "cifar10_estimator_tf1", _cifar10_args, 3, 1e-4),
+    "cifar10": (RUNTIME_PROGRAMS, "cifar10_estimator_tf1", _cifar10_args, 3, 1e-3),
 }
-CIFAR10_GAPS = (
-    "the port is not repeatable (uai-run now runs the program to the end on TF 2.15 and 2.21, its losses "
-    "differ from the port's): tf.compat.v1.layers' default initializers ignore the graph seed "
-    "(tf_random_seed=1) without disable_v2_behavior, so two runs of the migrated program already differ"
-)
 
 
-@pytest.mark.parametrize(
-    "program", ["bert", pytest.param("cifar10", marks=pytest.mark.xfail(strict=True, reason=CIFAR10_GAPS))]
-)
+@pytest.mark.parametrize("program", ["bert", "cifar10"])
 def test_bert_and_cifar10_estimator_style_programs_run_unmodified_with_the_losses_of_their_ports(
     tmp_path,
     data_dir,  # noqa: F811 - the fixture imported above
