@@ -36,6 +36,7 @@ _keras_setup.prefer_legacy_keras()
 _keras_setup.repair_loaded_tensorflow()  # cheap: does nothing unless TensorFlow is already imported
 _estimator_support.watch()
 _slim_fix.watch()
+_keras_setup.seed_keras_from_graph()  # watches two module names, imports nothing
 
 # name -> (module, attribute): resolved on first use so `import compat` stays TensorFlow-free.
 _LAZY = {

@@ -130,7 +130,3 @@ def seed_keras_from_graph() -> None:
     _seed_loaded_keras()
     for name in _KERAS2_BACKENDS:
         _import_hook.on_import(name, after=_seed_loaded_keras)
-
-
-# Importing compat imports this module first; the hook only watches two module names and imports nothing.
-seed_keras_from_graph()
