@@ -214,9 +214,7 @@ def _private(tf, homes, v1, v2):
             owner, _, name = private_name.rpartition(".")
             paths = homes.get(id(_face.load(target))) if owner == module_name else ()
             if owner == module_name and not paths:
-                raise ValueError(
-                    f"compat.tf1_names.PRIVATE: {target} has no public name on TensorFlow {tf.__version__}"
-                )
+                raise ValueError(f"compat.tf1_names.PRIVATE: {target} has no public name on the installed TensorFlow")
             if paths:
                 names[name] = _public_names(paths)
         _add_constants(module, names, tf)
