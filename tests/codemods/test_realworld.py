@@ -115,6 +115,16 @@ def test_a_migrated_line_maps_to_the_original_lines_the_report_numbers():
 
 
 @pytest.mark.slow
+def import_package(tmp_path, modules: dict, face: bool = False) -> dict:
+    """realworld.import_modules on a package `pkg` of {module name: source} written under tmp_path."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    for name, source in modules.items():
+        (tmp_path / "pkg" / f"{name}.py").write_text(source)
+    names = [f"pkg.{name}" for name in modules]
+    return realworld.import_modules(str(tmp_path), "pkg", names, realworld.Settings(jobs=2, timeout=300), face=face)
+
+
 def test_each_module_imports_as_in_a_fresh_process(tmp_path):
     """A module importing compat before TensorFlow gets compat's set-up (tf.compat.v1.estimator on
     TF 2.21), although the checker's servers preload TensorFlow: tensor2tensor's migrated modules
@@ -127,12 +137,7 @@ def test_each_module_imports_as_in_a_fresh_process(tmp_path):
         "broken": "import tensorflow as tf\n\nLAYERS = tf.contrib.layers\n",
         "needs_dependency": "import tensorflow\nimport gym_is_not_installed_here\n",
     }
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("")
-    for name, source in modules.items():
-        (tmp_path / "pkg" / f"{name}.py").write_text(source)
-    names = [f"pkg.{name}" for name in modules]
-    results = realworld.import_modules(str(tmp_path), "pkg", names, realworld.Settings(jobs=2, timeout=300))
+    results = import_package(tmp_path, modules)
     assert {name: result["status"] for name, result in results.items()} == {
         "pkg.compat_first": "ok",
         "pkg.plain": "ok",

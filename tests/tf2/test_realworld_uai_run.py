@@ -7,7 +7,7 @@ user's first `import tensorflow`.
 
 import os
 
-from tests.codemods.test_realworld import realworld
+from tests.codemods.test_realworld import import_package, realworld
 
 
 def test_modules_import_and_references_resolve_through_the_tf1_face(tmp_path):
@@ -16,13 +16,7 @@ def test_modules_import_and_references_resolve_through_the_tf1_face(tmp_path):
         "removed": "import tensorflow as tf\n\nDECODER = tf.contrib.seq2seq.BasicDecoder\n",
         "needs_dependency": "import tensorflow\nimport gym_is_not_installed_here\n",
     }
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("")
-    for name, source in modules.items():
-        (tmp_path / "pkg" / f"{name}.py").write_text(source)
-    names = [f"pkg.{name}" for name in modules]
-    settings = realworld.Settings(jobs=2, timeout=300)
-    results = realworld.import_modules(str(tmp_path), "pkg", names, settings, face=True)
+    results = import_package(tmp_path, modules, face=True)
     assert {name: result["status"] for name, result in results.items()} == {
         "pkg.tf1": "ok",
         "pkg.removed": "failed",
@@ -32,7 +26,7 @@ def test_modules_import_and_references_resolve_through_the_tf1_face(tmp_path):
     assert "tf.contrib.seq2seq is not available" in results["pkg.removed"]["error"]
 
     paths = {"tensorflow.Session", "tensorflow.contrib.slim.conv2d", "tensorflow.contrib.seq2seq.BasicDecoder"}
-    _, resolved = realworld.resolve(paths, set(), [], settings.uai, face=True)
+    _, resolved = realworld.resolve(paths, set(), [], realworld.REPO, face=True)
     assert resolved == {
         "tensorflow.Session": True,
         "tensorflow.contrib.slim.conv2d": True,
