@@ -105,9 +105,11 @@ def test_migrated_program_as_master_worker_ps_cluster(data_dir, tmp_path):
         tmp_path, command=_command(data_dir, job_dir), timeout=120, chief=1, workers=1, ps=1, dialect="master"
     )
     assert status == 0, logs
-    # asynchronous between-graph training: the step that ends it may be counted by both trainers
+    # Asynchronous between-graph training with two trainers: StopAtStepHook reads the global step in
+    # the same run that increments it, so both may read TRAIN_STEPS - 2 in concurrent runs and each
+    # take one more step after that (seen in CI: 8 for 6 steps); at most one extra step each.
     step = int(tf.train.latest_checkpoint(str(job_dir)).rsplit("-", 1)[1])
-    assert TRAIN_STEPS <= step <= TRAIN_STEPS + 1, logs
+    assert TRAIN_STEPS <= step <= TRAIN_STEPS + 2, logs
     master = result_json(logs["chief:0"])
     assert master["task"] == "master" and master["is_chief"], master
     # the master evaluated the last checkpoint (train_and_evaluate's run_master returns no metrics)
