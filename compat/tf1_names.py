@@ -5,6 +5,7 @@ imported, then the attributes are read: `tf.estimator` is an attribute compat at
 not a module Python can import).
 
   SYMBOLS   {old qualified name: target}  one name that moved (`tf.app.flags` -> compat.flags)
+  PRE_1_0   {TensorFlow 0.x name: target}  a name TF 1.0 renamed (part of SYMBOLS; uai-migrate's tf-upgrade rule reads it)
   PRIVATE   {private name: tf.compat.v1 target}  a `tensorflow.python.*` name TF 2 renamed, dropped or gave
             TF 2's meaning (part of SYMBOLS); uai-migrate's tf-private table takes its public name from here
   MODULES   {old module: (targets, ...)}   a module whose names are looked up in each target in
@@ -35,8 +36,31 @@ PRIVATE = {
     "tensorflow.python.pywrap_tensorflow.NewCheckpointReader": f"{V1}:train.NewCheckpointReader",
 }
 
+# TensorFlow 0.x names TF 1.0 renamed (`tf.pack` -> `tf.stack`), still copied from 0.x tutorials into TF1
+# programs; TF 2's upgrade tables no longer know them. Kept by hand: every target resolves (tested). The
+# 0.x names TF 1 kept as deprecated aliases (`tf.initialize_all_variables`) are tf.compat.v1's, not here.
+PRE_1_0 = {
+    "tensorflow.audio_summary": f"{V1}:summary.audio",
+    "tensorflow.complex_abs": f"{TF}:abs",
+    "tensorflow.histogram_summary": f"{V1}:summary.histogram",
+    "tensorflow.image_summary": f"{V1}:summary.image",
+    "tensorflow.inv": f"{TF}:math.reciprocal",
+    "tensorflow.listdiff": f"{V1}:setdiff1d",
+    "tensorflow.merge_all_summaries": f"{V1}:summary.merge_all",
+    "tensorflow.merge_summary": f"{V1}:summary.merge",
+    "tensorflow.mul": f"{TF}:multiply",
+    "tensorflow.neg": f"{TF}:negative",
+    "tensorflow.pack": f"{TF}:stack",
+    "tensorflow.scalar_summary": f"{V1}:summary.scalar",
+    "tensorflow.select": f"{V1}:where",
+    "tensorflow.sub": f"{TF}:subtract",
+    "tensorflow.train.SummaryWriter": f"{V1}:summary.FileWriter",
+    "tensorflow.unpack": f"{TF}:unstack",
+}
+
 SYMBOLS = {
     **PRIVATE,
+    **PRE_1_0,
     "tensorflow.app.flags": "compat.flags",
     "tensorflow.app.run": "compat.flags:run",
     "tensorflow.flags": "compat.flags",
@@ -126,6 +150,7 @@ RULES = {
     "tensorflow.contrib.layers": "contrib-slim",
     "tensorflow.contrib.framework": "contrib-slim",
     "tensorflow.examples.tutorials": "contrib-equivalents",
+    **dict.fromkeys(PRE_1_0, "tf-upgrade"),
 }
 
 PASS_THROUGH = (

@@ -1,7 +1,7 @@
 """What tf_upgrade_v2 renames, and the contrib names compat's TF1 table homes -> their TF 2.21 spelling.
 
 TensorFlow 0.x names (`tf.pack`, `tf.image_summary`), which TF 2.21's tables no longer know, come
-from the short hand-kept `codemods/tables/pre_1_0.json`.
+from the short hand-kept `compat.tf1_names.PRE_1_0`, the table uai-run serves them from.
 
 The table (`python -m codemods.tables.gen_tf_upgrade`) holds TensorFlow's own TF1 -> TF2 renames
 (`tensorflow.tools.compatibility`, contrib included: `tf.contrib.rnn.BasicLSTMCell` ->

@@ -9,6 +9,8 @@ import functools
 import json
 import os
 
+from compat import tf1_names
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TF_API = os.path.join(HERE, "tf_api.json")
 TF_UPGRADE = os.path.join(HERE, "tf_upgrade.json")
@@ -53,6 +55,10 @@ def longest_prefix(table: dict, name: str):
 
 @functools.cache
 def pre_1_0() -> dict:
-    """TensorFlow 0.x names -> their TF 1 / TF 2 name ({path: path}, relative to `tensorflow`): hand-kept,
-    as TF 2.21 no longer ships the 0.x -> 1.0 upgrade table; tests check every target resolves."""
-    return _load(os.path.join(HERE, "pre_1_0.json"))
+    """TensorFlow 0.x names -> their TF 1 / TF 2 name ({path: path}, relative to `tensorflow`), from the
+    table uai-run serves them from (compat.tf1_names.PRE_1_0: TF 2.21 no longer ships the 0.x -> 1.0 table)."""
+    prefix = tf1_names.TF + "."
+    return {
+        old[len(prefix) :]: f"{module}.{attribute}"[len(prefix) :]
+        for old, (module, attribute) in ((old, tf1_names.split(target)) for old, target in tf1_names.PRE_1_0.items())
+    }
