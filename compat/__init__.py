@@ -20,8 +20,9 @@ Public modules: `compat.flags` (uflag / tf.app.flags), `compat.dist` (uai_dist),
 logical CPUs), `compat.strategy` (strategy and Estimator RunConfig from TF_CONFIG), `compat.slim`
 (tf-slim, repaired), `compat.estimator` (tf.estimator to import names from), `compat.hparams`
 (tf.contrib.training.HParams), `compat.learn` (tf.contrib.learn's Experiment, learn_runner, run_config),
-`compat.tutorials` (tensorflow.examples.tutorials), `compat.run` (`uai-run`: unmodified TF1 programs)
-and `compat.tf1_names` (the TF1 name -> new home table `compat.run` and uai-migrate read).
+`compat.tutorials` (tensorflow.examples.tutorials), `compat.run` (`uai-run`: unmodified TF1 programs),
+`compat.tf1_names` (the TF1 name -> new home table `compat.run` and uai-migrate read) and
+`compat.library_names` (the same for names other libraries removed, such as Pillow's ANTIALIAS).
 Lazy shortcuts: `compat.device(setter)`, `compat.strategy(...)`.
 
 Above the shims, and imported by the programs only: their shared code (`compat.models`,

@@ -1,10 +1,9 @@
 """Pillow's resampling aliases that Pillow 10 removed: `Image.ANTIALIAS` -> `Image.LANCZOS`,
 `Image.LINEAR` -> `Image.BILINEAR`, `Image.CUBIC` -> `Image.BICUBIC`.
 
-TF1-era input pipelines resize with them (tflearn 0.5.0's data_utils does), and the Pillow
-TensorFlow 2.21's tensorboard installs has none of them: the module fails at import. Pillow 2.7
-to 9.5 define each old name as the filter it is rewritten to, so the rewrite keeps the behaviour.
-Rewritten by qualified name only: a module's own `ANTIALIAS` or another module named `Image` stay.
+The table is compat.library_names (uai-run serves the same names at run time; it says why the rewrite
+keeps the behaviour). Rewritten by qualified name only: a module's own `ANTIALIAS` or another module
+named `Image` stay.
 """
 
 import libcst as cst
@@ -12,14 +11,15 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods._rule import Rule
 from codemods.rules._syntax import InsideImport, head_name, renamed_keeping_local_names
+from compat import library_names
 
 MODULE = "PIL.Image"
-RENAMED = {"ANTIALIAS": "LANCZOS", "LINEAR": "BILINEAR", "CUBIC": "BICUBIC"}
+RENAMED = library_names.RENAMED[MODULE]
 OLD_NAMES = frozenset(f"{MODULE}.{old}" for old in RENAMED)
 
 
 class PillowRule(InsideImport, Rule):
-    ID = "pillow-constants"
+    ID = library_names.RULES[MODULE]
     DESCRIPTION = "Pillow's aliases removed in Pillow 10: Image.ANTIALIAS/LINEAR/CUBIC -> LANCZOS/BILINEAR/BICUBIC."
     # Every statement that uses an old name spells it (an alias comes from an import that does), so
     # the names bound to Pillow need not be words: no ROOTS.

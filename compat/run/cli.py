@@ -65,9 +65,10 @@ def _exit_code(code) -> int:
 def main(argv=None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
     import compat  # noqa: F401 - legacy Keras and tf.estimator before anything imports TensorFlow
-    from compat.run import MissingTF1Module, MissingTF1Name, _explain, _finder
+    from compat.run import MissingTF1Module, MissingTF1Name, _explain, _finder, _libraries
 
     _finder.install(everywhere=args.tf1_everywhere)
+    _libraries.install()
     code, error = 0, None
     try:
         code = _run(args)
