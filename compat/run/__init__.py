@@ -11,6 +11,8 @@ table `compat.tf1_names` that uai-migrate rewrites from; libraries keep the real
   compat.run._face    the face modules: name resolution, one-line errors for removed names
   compat.run._where   whose code a file is (user's vs library's), the user's frame
   compat.run._explain the aliases applied, as uai-migrate's JSON report (`--explain`)
+  compat.run._libraries  the names other libraries removed (Pillow's ANTIALIAS), served to old code
+  compat.run._source  a user file Python 3 cannot parse (Python 2): one line pointing to uai-migrate
 """
 
 from compat.run._face import MissingTF1Module, MissingTF1Name

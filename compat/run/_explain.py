@@ -6,7 +6,6 @@ the uai-migrate rule whose rewrite it stands for, grouped by file as `uai-migrat
 
 import json
 
-from compat import tf1_names as names
 from compat.run import _where
 
 SEVERITIES = ("info", "warning", "error")
@@ -20,9 +19,10 @@ def note(rule: str, message: str) -> None:
     _add(rule, message, path, line)
 
 
-def note_missing(error) -> None:
-    """The name that stopped the program (a `compat.run.MissingTF1Name`/`Module`): an error entry with the manual step."""
-    _add(names.removed_rule_for(error.tf1_name), error.problem, error.path, error.line, "error", error.manual)
+def note_error(error) -> None:
+    """What stopped the program (a `compat.run.MissingTF1Name`/`Module`, `UnparsableSource`): an error entry
+    with uai-migrate's rule and manual step."""
+    _add(error.rule, error.problem, error.path, error.line, "error", error.manual)
 
 
 def _add(rule, message, path, line, severity="info", manual=None):

@@ -29,6 +29,7 @@ class _Missing:
         self.path, self.line = (frame.f_code.co_filename, frame.f_lineno) if frame is not None else ("?", 0)
         self.problem = f"{short(name)} is not available on this TensorFlow"
         self.manual = names.manual_for(name)
+        self.rule = names.removed_rule_for(name)
         return f"{self.problem} ({self.path}:{self.line}); uai-migrate: {self.manual}"
 
 

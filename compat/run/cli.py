@@ -65,7 +65,7 @@ def _exit_code(code) -> int:
 def main(argv=None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
     import compat  # noqa: F401 - legacy Keras and tf.estimator before anything imports TensorFlow
-    from compat.run import MissingTF1Module, MissingTF1Name, _explain, _finder, _libraries
+    from compat.run import MissingTF1Module, MissingTF1Name, _explain, _finder, _libraries, _source, _where
 
     _finder.install(everywhere=args.tf1_everywhere)
     _libraries.install()
@@ -77,7 +77,13 @@ def main(argv=None) -> int:
     except CompatError as err:
         code, error = 2, err
         if isinstance(err, (MissingTF1Name, MissingTF1Module)):
-            _explain.note_missing(err)
+            _explain.note_error(err)
+    except SyntaxError as err:
+        if not _where.is_user(err.filename):
+            code = 1
+            raise  # a library's: a traceback, as python would print it
+        code, error = 2, _source.UnparsableSource(err)
+        _explain.note_error(error)
     except BaseException:
         code = 1  # a traceback follows, as python would print it; the report still says it failed
         raise

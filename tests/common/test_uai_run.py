@@ -329,6 +329,27 @@ def test_tensorflow_0_x_names_are_served_as_uai_migrate_rewrites_them(tmp_path):
     }
 
 
+def test_python_2_source_is_one_line_naming_the_file_and_line_and_uai_migrates_port(tmp_path):
+    # uai-run runs the user's files as written; only uai-migrate ports Python 2 (its py2-port rule)
+    main = _write(tmp_path, "py2_main.py", "import os\nprint 'hello'\n")
+    importer = _write(tmp_path, "importer.py", "import os\nimport py2_helper\n")
+    _write(tmp_path, "py2_helper.py", "x = 1\ntry:\n    pass\nexcept ValueError, err:\n    pass\n")
+    report = tmp_path / "report.json"
+    results = _runs.run_all(
+        {
+            "main": [*UAI_RUN, "--report", str(report), str(main)],
+            "imported": [*UAI_RUN, str(importer)],
+        },
+        tmp_path,
+    )
+    assert_one_line_error(results["main"], f"Python 3 cannot parse {main}:2")
+    assert_one_line_error(results["imported"], f"Python 3 cannot parse {tmp_path / 'py2_helper.py'}:4")
+    for result in results.values():
+        assert "uai-migrate ports Python 2 code (its py2-port rule)" in result.stderr
+    (entry,) = json.loads(report.read_text())["files"][0]["entries"]
+    assert (entry["rule"], entry["severity"], entry["path"], entry["line"]) == ("py2-port", "error", str(main), 2)
+
+
 def test_the_uai_run_console_script_is_the_same_entry_point_as_python_m_compat_run():
     with open(f"{REPO}/pyproject.toml", "rb") as handle:
         module, _, function = tomllib.load(handle)["project"]["scripts"]["uai-run"].partition(":")

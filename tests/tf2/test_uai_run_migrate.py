@@ -8,6 +8,7 @@ import textwrap
 from codemods import rules
 from codemods._report import Entry, Report
 from compat import library_names, tf1_names
+from compat.run import _source
 from tests.codemods import _runs
 from tests.conftest import REPO
 from tests.uai_run_helpers import loss_trajectory
@@ -77,7 +78,7 @@ def test_same_losses_unmodified_under_uai_run_as_after_uai_migrate_and_a_report_
 
 
 def test_every_rule_id_the_runtime_table_names_is_a_uai_migrate_rule():
-    used = set(tf1_names.RULES.values()) | set(library_names.RULES.values())
+    used = set(tf1_names.RULES.values()) | set(library_names.RULES.values()) | {_source.RULE}
     assert used <= set(rules.BY_ID), used - set(rules.BY_ID)
 
 
