@@ -33,6 +33,9 @@ _API_MODULES = ("tensorflow", "tensorflow._api.v2.compat.v1", "tensorflow._api.v
 _KERAS2_BACKENDS = ("tf_keras.src.backend", "keras.src.backend")
 
 
+_chose = {"legacy": False}  # did this process set TF_USE_LEGACY_KERAS in os.environ (not the user)?
+
+
 def prefer_legacy_keras(environ=None):
     """Set TF_USE_LEGACY_KERAS=1 when TF >= 2.16 and tf-keras is installed; respect an explicit user value."""
     environ = os.environ if environ is None else environ
@@ -41,7 +44,16 @@ def prefer_legacy_keras(environ=None):
     if importlib.util.find_spec("tf_keras") is None:
         return False
     environ["TF_USE_LEGACY_KERAS"] = "1"
+    _chose["legacy"] = _chose["legacy"] or environ is os.environ
     return True
+
+
+def user_environment() -> dict[str, str]:
+    """os.environ as the user set it: without the Keras choice compat made (for a program run without compat)."""
+    environ = dict(os.environ)
+    if _chose["legacy"]:
+        environ.pop("TF_USE_LEGACY_KERAS", None)
+    return environ
 
 
 def _wants_legacy():

@@ -1,6 +1,6 @@
 """`uai-run`: run an unmodified TF1 program on TF 2.15 / 2.21, the TF1 API given at import time.
 
-    uai-run [--tf1-everywhere] [--explain] script.py args...     (or: python -m compat.run ...)
+    uai-run [--tf1|--auto] [--tf1-everywhere] [--explain] script.py args...     (or: python -m compat.run ...)
 
 The user's `import tensorflow as tf`, `import tensorflow.contrib.slim as slim`, `from
 tensorflow.contrib import rnn` ... get a TF1 face of TensorFlow (`tf.compat.v1` with
@@ -11,6 +11,7 @@ table `compat.tf1_names` that uai-migrate rewrites from; libraries keep the real
   compat.run._face    the face modules: name resolution, one-line errors for removed names
   compat.run._where   whose code a file is (user's vs library's), the user's frame
   compat.run._explain the aliases applied, as uai-migrate's JSON report (`--explain`)
+  compat.run._auto    --auto: TF1 program (the face) or TF 2 program (python runs it as it is)?
   compat.run._libraries  the names other libraries removed (Pillow's ANTIALIAS), served to old code
   compat.run._source  a user file Python 3 cannot parse (Python 2): one line pointing to uai-migrate
 """

@@ -19,6 +19,11 @@ def note(rule: str, message: str) -> None:
     _add(rule, message, path, line)
 
 
+def note_at(rule: str, message: str, path: str, line: int) -> None:
+    """A decision uai-run made about the user's file `path` at `line` (0: the whole file)."""
+    _add(rule, message, path, line)
+
+
 def note_error(error) -> None:
     """What stopped the program (a `compat.run.MissingTF1Name`/`Module`, `UnparsableSource`): an error entry
     with uai-migrate's rule and manual step."""

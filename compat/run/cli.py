@@ -1,8 +1,9 @@
-"""`uai-run [--tf1-everywhere] [--explain] [--report FILE] script.py args...` (or `-m module args...`).
+"""`uai-run [--tf1|--auto] [--tf1-everywhere] [--explain] [--report FILE] script.py args...` (or `-m module args...`).
 
 Runs an unmodified TF1 program on this TensorFlow as `python script.py args...` would: as `__main__`,
 `sys.argv` as given, the script's folder first on `sys.path`, its exit code passed through. Its
-`import tensorflow ...` statements get the TF1 face (see compat.run).
+`import tensorflow ...` statements get the TF1 face (see compat.run). With `--auto`, a program whose
+files name nothing only TF1 had is TF 2 code: python itself runs it (compat.run._auto).
 """
 
 import argparse
@@ -18,6 +19,14 @@ DESCRIPTION = "Run an unmodified TF1 program on this TensorFlow (TF1 API at impo
 
 def parse(argv):
     parser = argparse.ArgumentParser(prog="uai-run", description=DESCRIPTION)
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--tf1", action="store_true", help="the program is TF1 code: give it the TF1 face (the default)")
+    mode.add_argument(
+        "--auto",
+        action="store_true",
+        help="read the program's files first: TF1 code gets the TF1 face, TF 2 code is run by python as it is "
+        "(for folders of mixed scripts; it imports TensorFlow once more before a TF 2 program starts)",
+    )
     parser.add_argument(
         "--tf1-everywhere",
         action="store_true",
@@ -45,8 +54,6 @@ def _run(args):
         runpy.run_module(args.module, run_name="__main__", alter_sys=True)
         return 0
     script = args.target[0]
-    if not os.path.exists(script):
-        fail(f"{script}: no such file")
     sys.argv = list(args.target)
     sys.path[0] = os.path.dirname(os.path.abspath(script))
     runpy.run_path(script, run_name="__main__")
@@ -62,11 +69,53 @@ def _exit_code(code) -> int:
     return 1
 
 
+def _write_report(args, code: int) -> None:
+    from compat.run import _explain
+
+    if args.explain or args.report:
+        text = _explain.to_json(code)
+        if args.report:
+            with open(args.report, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        if args.explain:
+            sys.stderr.flush()
+            sys.stderr.write(text)
+
+
+def _choose(args) -> None:
+    """--auto: return for a TF1 program (the face follows); run a TF 2 program with python, in place of this process."""
+    from compat import _keras_setup, tf1_names
+    from compat.run import _auto, _explain, _face
+
+    path = _auto.module_file(args.module) if args.module is not None else os.path.abspath(args.target[0])
+    found = _auto.evidence(path) if path is not None else None
+    if found is not None:
+        _explain.note_at(
+            tf1_names.rule_for(found.name),
+            f"--auto: {_face.short(found.name)} is TF1's: the TF1 face",
+            found.path,
+            found.line,
+        )
+        return
+    if path is None:
+        return  # a module uai-run cannot read: the default, the TF1 face
+    _explain.note_at(tf1_names.RULES[tf1_names.TF], "--auto: nothing only TF1 had: run by python as TF 2 code", path, 0)
+    _write_report(args, 0)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    command = [sys.executable, *(["-m", args.module] if args.module is not None else []), *args.target]
+    os.execve(sys.executable, command, _keras_setup.user_environment())
+
+
 def main(argv=None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
+    if args.module is None and not os.path.exists(args.target[0]):
+        fail(f"{args.target[0]}: no such file")
     import compat  # noqa: F401 - legacy Keras and tf.estimator before anything imports TensorFlow
     from compat.run import MissingTF1Module, MissingTF1Name, _explain, _finder, _libraries, _source, _where
 
+    if args.auto:
+        _choose(args)
     _finder.install(everywhere=args.tf1_everywhere)
     _libraries.install()
     code, error = 0, None
@@ -88,14 +137,7 @@ def main(argv=None) -> int:
         code = 1  # a traceback follows, as python would print it; the report still says it failed
         raise
     finally:
-        if args.explain or args.report:
-            text = _explain.to_json(code)
-            if args.report:
-                with open(args.report, "w", encoding="utf-8") as handle:
-                    handle.write(text)
-            if args.explain:
-                sys.stderr.flush()
-                sys.stderr.write(text)
+        _write_report(args, code)
     if isinstance(error, CompatError):
         fail(str(error))
     if error is not None:

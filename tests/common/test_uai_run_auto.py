@@ -1,0 +1,155 @@
+"""`uai-run --auto`: TF1 programs get the TF1 face, TF 2 programs are run by python as they are.
+
+The decision reads the program's files against the installed TensorFlow (in-process tests below);
+two real processes check what a user sees.
+"""
+
+import json
+import sys
+import textwrap
+
+import pytest
+import tensorflow as tf
+
+from compat.run import _auto
+from tests.codemods import _runs
+from tests.conftest import program_lines
+
+TF2 = {
+    "keras and tf.function": """
+        import tensorflow as tf
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        double = tf.function(lambda x: x * 2)
+        total = tf.reduce_sum(tf.ones([2]))
+    """,
+    "tf.compat.v1 as tf": """
+        import tensorflow.compat.v1 as tf
+        tf.disable_v2_behavior()
+        x = tf.placeholder(tf.float32, [None])
+        sess = tf.Session()
+    """,
+    "tf.compat.v1 spelled out": """
+        import tensorflow as tf
+        x = tf.compat.v1.placeholder(tf.float32)
+        flags = tf.compat.v1.flags
+    """,
+    "no tensorflow": "import numpy as np\nSession = np.ones\n",
+}
+TF1 = {
+    "tf.Session": ("import tensorflow as tf\n\n\nsess = tf.Session()\n", "tensorflow.Session", 4),
+    "TF1 optimizer": (
+        "import tensorflow as tf\nopt = tf.train.AdamOptimizer(0.1)\n",
+        "tensorflow.train.AdamOptimizer",
+        2,
+    ),
+    "tf.app.run": ("import tensorflow as tf\ntf.app.run()\n", "tensorflow.app.run", 2),
+    "contrib import": ("import os\nfrom tensorflow.contrib import slim\n", "tensorflow.contrib.slim", 2),
+    "contrib as tf.compat.v1": (
+        "import tensorflow as tf\nx = tf.compat.v1.contrib.layers\n",
+        "tensorflow.compat.v1.contrib.layers",
+        2,
+    ),
+    "TF 0.x name": ("import tensorflow as tf\nx = tf.unpack\n", "tensorflow.unpack", 2),
+    "private name TF 2 changed": (
+        "from tensorflow.python.util.nest import is_sequence\n",
+        "tensorflow.python.util.nest.is_sequence",
+        1,
+    ),
+}
+
+
+def _evidence(tmp_path, source):
+    path = tmp_path / "program.py"
+    path.write_text(textwrap.dedent(source))
+    return _auto.tf1_evidence([str(path)], tf, tf.compat.v1)
+
+
+@pytest.mark.parametrize("case", sorted(TF2))
+def test_a_program_naming_only_what_tf_2_has_is_tf_2_code(tmp_path, case):
+    assert _evidence(tmp_path, TF2[case]) is None
+
+
+@pytest.mark.parametrize("case", sorted(TF1))
+def test_the_first_name_only_tf1_had_is_the_evidence_with_its_line(tmp_path, case):
+    source, name, line = TF1[case]
+    found = _evidence(tmp_path, source)
+    assert (found.name, found.line, found.path) == (name, line, str(tmp_path / "program.py"))
+
+
+def test_the_programs_files_are_the_script_and_the_modules_of_its_folder_it_imports(tmp_path):
+    files = {
+        "main.py": "import os, numpy\nimport model\nfrom pkg import net\n",
+        "model.py": "import json\n",
+        "pkg/__init__.py": "",
+        "pkg/net.py": "from . import layers_util\nfrom .layers_util import dense\n",
+        "pkg/layers_util.py": "import main\n",  # a cycle: each file once
+        "unused.py": "import tensorflow as tf\ntf.Session()\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = list(_auto.program_files(str(tmp_path / "main.py")))
+    assert found == [
+        str(tmp_path / n) for n in ("main.py", "model.py", "pkg/__init__.py", "pkg/net.py", "pkg/layers_util.py")
+    ]
+
+
+MAIN_TF1 = """
+import json
+import tensorflow as tf
+import model
+
+print(json.dumps({"graph_mode": not tf.executing_eagerly(), "value": model.run()}))
+"""
+MODEL_TF1 = """
+import tensorflow as tf
+
+
+def run():
+    with tf.Session() as sess:
+        return float(sess.run(tf.constant(2.0) * 3))
+"""
+MAIN_TF2 = """
+import json, sys
+import tensorflow as tf
+
+print(json.dumps({"eager": tf.executing_eagerly(), "keras": tf.keras.layers.Dense.__module__.split(".")[0],
+                  "argv": sys.argv[1:], "value": float(tf.function(lambda x: x * 3)(tf.constant(2.0)))}))
+sys.exit(4)
+"""
+
+
+def test_auto_gives_a_tf1_program_the_face_and_runs_a_tf_2_program_as_python_does(tmp_path):
+    for folder, files in {"tf1": {"main.py": MAIN_TF1, "model.py": MODEL_TF1}, "tf2": {"main.py": MAIN_TF2}}.items():
+        for name, text in files.items():
+            (tmp_path / folder).mkdir(exist_ok=True)
+            (tmp_path / folder / name).write_text(text)
+    uai_run = [sys.executable, "-m", "compat.run", "--auto", "--explain"]
+    tf2_main = str(tmp_path / "tf2" / "main.py")
+    results = _runs.run_all(
+        {
+            "tf1": [*uai_run, str(tmp_path / "tf1" / "main.py")],
+            "tf2": [*uai_run, tf2_main, "x", "--flag"],
+            "python": [sys.executable, tf2_main, "x", "--flag"],
+            "both": [sys.executable, "-m", "compat.run", "--auto", "--tf1", tf2_main],
+        },
+        tmp_path,
+    )
+    tf1 = results["tf1"]
+    assert tf1.returncode == 0, tf1.stderr[-3000:]
+    assert json.loads(tf1.stdout.splitlines()[-1]) == {"graph_mode": True, "value": 6.0}
+    report = json.loads("\n".join(program_lines(tf1.stderr)))
+    decision = [e for f in report["files"] for e in f["entries"] if e["message"].startswith("--auto")]
+    assert [(e["message"], e["path"], e["line"]) for e in decision] == [
+        ("--auto: tf.Session is TF1's: the TF1 face", str(tmp_path / "tf1" / "model.py"), 6)
+    ]
+
+    tf2, python = results["tf2"], results["python"]
+    assert (tf2.returncode, python.returncode) == (4, 4), tf2.stderr[-3000:]
+    assert json.loads(tf2.stdout.splitlines()[-1]) == json.loads(python.stdout.splitlines()[-1])
+    assert json.loads(python.stdout.splitlines()[-1])["eager"] is True
+    report = json.loads(tf2.stderr[tf2.stderr.index("{") : tf2.stderr.rindex("}") + 1])
+    assert [e["message"] for f in report["files"] for e in f["entries"]] == [
+        "--auto: nothing only TF1 had: run by python as TF 2 code"
+    ]
+    assert results["both"].returncode == 2 and "not allowed with argument" in results["both"].stderr
