@@ -16,18 +16,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from compat import tf1_names as names
-from compat.run import _where
+from compat.run import _source, _where
 
 MAX_FILES = 500  # a program's own modules; a folder with more is not read to the end
 
 
 @dataclass(frozen=True)
 class Evidence:
-    """The first TF1-only name found: where, and which."""
+    """What makes the program TF1 code: where, and why (`tf.Session is TF1's`)."""
 
     path: str
     line: int
-    name: str
+    why: str
+    rule: str  # uai-migrate's rule for what was found
 
 
 def program_files(script: str) -> Iterator[str]:
@@ -52,10 +53,14 @@ def program_files(script: str) -> Iterator[str]:
 
 def _parse(path: str) -> ast.Module | None:
     try:
-        with open(path, "rb") as handle:
-            return ast.parse(handle.read(), path)
+        return _parse_or_raise(path)
     except (OSError, SyntaxError, ValueError):
-        return None  # Python 2 or unreadable: the run itself says so in one line
+        return None
+
+
+def _parse_or_raise(path: str) -> ast.Module:
+    with open(path, "rb") as handle:
+        return ast.parse(handle.read(), path)
 
 
 def _imported_modules(tree: ast.Module) -> Iterator[tuple[str, int]]:
@@ -97,13 +102,22 @@ def module_file(module: str) -> str | None:
 
 
 def tf1_evidence(paths, tf, v1) -> Evidence | None:
-    """The first name in `paths` that only TF1 has (`tf`: TF 2's module, `v1`: tf.compat.v1), else None."""
+    """The first name in `paths` that only TF1 has (`tf`: TF 2's module, `v1`: tf.compat.v1), else None.
+
+    A file Python 3 cannot parse is evidence too: TF1-era Python 2 code, which the run with the TF1
+    face reports in one line (python would print a traceback).
+    """
     for path in paths:
-        tree = _parse(path)
-        if tree is not None:
-            for line, name in _tensorflow_names(tree):
-                if _tf1_only(name, tf, v1):
-                    return Evidence(path, line, name)
+        try:
+            tree = _parse_or_raise(path)
+        except SyntaxError as error:
+            return Evidence(path, error.lineno or 0, "Python 3 cannot parse it", _source.RULE)
+        except (OSError, ValueError):
+            continue
+        for line, name in _tensorflow_names(tree):
+            if _tf1_only(name, tf, v1):
+                short = "tf" + name[len(names.TF) :]
+                return Evidence(path, line, f"{short} is TF1's", names.rule_for(name))
     return None
 
 

@@ -85,14 +85,14 @@ def _write_report(args, code: int) -> None:
 def _choose(args) -> None:
     """--auto: return for a TF1 program (the face follows); run a TF 2 program with python, in place of this process."""
     from compat import _keras_setup, tf1_names
-    from compat.run import _auto, _explain, _face
+    from compat.run import _auto, _explain
 
     path = _auto.module_file(args.module) if args.module is not None else os.path.abspath(args.target[0])
     found = _auto.evidence(path) if path is not None else None
     if found is not None:
         _explain.note_at(
-            tf1_names.rule_for(found.name),
-            f"--auto: {_face.short(found.name)} is TF1's: the TF1 face",
+            found.rule,
+            f"--auto: {found.why}: the TF1 face",
             found.path,
             found.line,
         )

@@ -12,6 +12,7 @@ import pytest
 import tensorflow as tf
 
 from compat.run import _auto
+from compat.tf1_names import rule_for
 from tests.codemods import _runs
 from tests.conftest import program_lines
 
@@ -73,7 +74,13 @@ def test_a_program_naming_only_what_tf_2_has_is_tf_2_code(tmp_path, case):
 def test_the_first_name_only_tf1_had_is_the_evidence_with_its_line(tmp_path, case):
     source, name, line = TF1[case]
     found = _evidence(tmp_path, source)
-    assert (found.name, found.line, found.path) == (name, line, str(tmp_path / "program.py"))
+    why = f"tf{name[len('tensorflow') :]} is TF1's"
+    assert (found.why, found.line, found.path, found.rule) == (why, line, str(tmp_path / "program.py"), rule_for(name))
+
+
+def test_a_file_python_3_cannot_parse_is_evidence_so_the_run_says_so_in_one_line(tmp_path):
+    found = _evidence(tmp_path, "import tensorflow as tf\n\nprint 'hello'\n")
+    assert (found.why, found.line, found.rule) == ("Python 3 cannot parse it", 3, "py2-port")
 
 
 def test_the_programs_files_are_the_script_and_the_modules_of_its_folder_it_imports(tmp_path):
