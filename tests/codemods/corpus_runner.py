@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 
 from tests.conftest import REPO, run_module
 
@@ -49,7 +50,7 @@ def _script(folder, name):
         return path
     with open(path, encoding="utf-8") as handle:
         cells = json.load(handle)["cells"]
-    lines = []
+    lines: list[str] = []
     for cell in cells:
         if cell["cell_type"] == "code":
             source = "".join(cell["source"])
@@ -60,12 +61,17 @@ def _script(folder, name):
     return script
 
 
-def run_one(folder, name, entry, data, out, timeout=300):
-    """(worked, CompletedProcess or None): exit 0 and the expected text on stdout."""
+UAI_RUN = ("-m", "compat.run")  # between the interpreter and the script: the script runs under uai-run
+
+
+def run_one(
+    folder: str, name: str, entry: dict, data: str, out: str, timeout: float = 300, runner: Sequence[str] = ()
+) -> tuple[bool, subprocess.CompletedProcess]:
+    """(worked, CompletedProcess): exit 0 and the expected text on stdout; `runner` goes before the script."""
     args = [a.format(data=data, out=os.path.join(out, name.replace("/", "_"))) for a in entry.get("args", [])]
     try:
         result = subprocess.run(
-            [sys.executable, _script(folder, name), *args],
+            [sys.executable, *runner, _script(folder, name), *args],
             cwd=folder,
             env=environment(entry.get("env")),
             capture_output=True,
@@ -77,9 +83,20 @@ def run_one(folder, name, entry, data, out, timeout=300):
     return result.returncode == 0 and entry.get("expect", "") in result.stdout, result
 
 
-def run_corpus(folder, data, out, workers=2, reported=False):
-    """{name: (worked, result)} for the runnable entries (and the 'reported' ones if asked), `workers` at a time."""
-    entries = {n: e for n, e in manifest().items() if reported or not e.get("reported")}
+def run_corpus(
+    folder: str, data: str, out: str, workers: int = 2, reported: bool = False, unmodified: Sequence[str] = ()
+) -> dict:
+    """{name: (worked, result)} for the runnable entries (and the 'reported' ones if asked), `workers` at a time.
+
+    The `unmodified` entries also run from CORPUS itself under uai-run, in the same pool and first (the
+    training scripts are the long runs), keyed (UAI_RUN, name).
+    """
+    entries = manifest()
+    jobs = {(UAI_RUN, n): (CORPUS, n, UAI_RUN, os.path.join(out, "uai-run")) for n in unmodified}
+    jobs.update({n: (folder, n, (), out) for n, e in entries.items() if reported or not e.get("reported")})
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {n: pool.submit(run_one, folder, n, e, data, out) for n, e in entries.items()}
-        return {n: f.result() for n, f in futures.items()}
+        futures = {
+            key: pool.submit(run_one, where, n, entries[n], data, to, runner=runner)
+            for key, (where, n, runner, to) in jobs.items()
+        }
+        return {key: f.result() for key, f in futures.items()}
