@@ -1,17 +1,20 @@
-"""The bundled TF1 samples, corpus programs and the BERT- and cifar10_estimator-style programs run UNMODIFIED under `uai-run`.
+"""The bundled TF1 samples, the fixture corpus and the BERT- and cifar10_estimator-style programs run UNMODIFIED under `uai-run`.
 
-The corpus picks cover the families: a Session loop, tf.layers, TF1 flags imported as a module, an
-Estimator with train_and_evaluate, tf.contrib.slim's learning.train, contrib.layers /
-contrib.framework / contrib.training, and a BERT-style TPUEstimator (the manifest,
-tests/corpus/manifest.json, gives their arguments and expected output). The BERT-style
-(tf1_programs/) and cifar10_estimator-style (runtime_programs/) TF 1 programs train with the loss
-trajectory of their uai-migrate ports (the `*_migrated.py` next to them, which
-tests/tf2/test_uai_run_migrate.py and tests/codemods/test_cifar10_migrate.py hold equal to
-uai-migrate's output). All run as parallel processes, a few steps each, on generated data; the
-files run are byte-identical afterwards.
+Every runnable corpus script (tests/corpus/manifest.json gives its arguments and expected output)
+runs under `uai-run --auto`, which must see TF1 code in all of them but the two TF 2 scripts, and
+stop the Python 2 ones in one line (uai-migrate ports them); tests/codemods/test_corpus.py compares
+the training scripts' losses with their uai-migrate ports. The BERT-style (tf1_programs/) and
+cifar10_estimator-style (runtime_programs/) TF 1 programs train with the loss trajectory of their
+uai-migrate ports (the `*_migrated.py` next to them, which tests/tf2/test_uai_run_migrate.py and
+tests/codemods/test_cifar10_migrate.py hold equal to uai-migrate's output). All run as parallel
+processes, a few steps each, on generated data; the files run are byte-identical afterwards.
 """
 
+import concurrent.futures
+import importlib.util
+import json
 import os
+import re
 import sys
 
 import pytest
@@ -20,19 +23,15 @@ from tests.codemods import _runs, corpus_runner
 
 # the cifar10 program's TFRecords, as its own test writes them (a pytest fixture, used by name)
 from tests.common.test_cifar10_tf1_program import data_dir  # noqa: F401
-from tests.conftest import REPO, result_json
+from tests.conftest import REPO, assert_one_line_error, result_json
 from tests.programs import SAMPLE_ARGS
 from tests.uai_run_helpers import digests, loss_trajectory
 
 SAMPLES = f"{REPO}/samples/tf1"
-CORPUS = (
-    "session_softmax.py",
-    "flags_from_import.py",
-    "estimator_train_and_evaluate.py",
-    "slim_learning_train.py",
-    "contrib_layers_initializer.py",
-    "bert_tpu_estimator.py",
-)
+# --auto: nothing in them only TF1 had, so python runs them as they are (Keras and tf.function;
+# tf.compat.v1 used explicitly; the platform SDK and tf.distribute only)
+TF2_CODE = ("compat_v1_style.py", "tf2_keras_already.py", "tf_config_master_to_chief.py", "uai_dist_generate.py")
+PYTHON_2 = ("py2_flags.py", "py2_session.py")  # stop in one line naming uai-migrate's py2-port
 HERE = os.path.dirname(os.path.abspath(__file__))
 TF1_PROGRAMS = os.path.join(HERE, "tf1_programs")
 RUNTIME_PROGRAMS = os.path.join(HERE, "runtime_programs")
@@ -43,12 +42,10 @@ def data(tmp_path_factory):
     return corpus_runner.generate_data(str(tmp_path_factory.mktemp("data")))
 
 
-def test_samples_and_corpus_programs_run_unmodified(tmp_path, data):
-    before = {folder: digests(folder) for folder in (SAMPLES, corpus_runner.CORPUS)}
-    manifest = corpus_runner.manifest()
-    commands, expected = {}, {}
-    for name, (args, expect) in SAMPLE_ARGS.items():
-        commands[name] = [
+def test_samples_run_unmodified(tmp_path, data):
+    before = digests(SAMPLES)
+    commands = {
+        name: [
             sys.executable,
             "-m",
             "compat.run",
@@ -57,21 +54,60 @@ def test_samples_and_corpus_programs_run_unmodified(tmp_path, data):
             f"--output_dir={tmp_path / name}",
             *args,
         ]
-        expected[name] = expect
-    for name in CORPUS:
-        entry = manifest[name]
-        assert not entry.get("env"), f"{name}: pick corpus entries that need no environment (run_all passes none)"
-        args = [a.format(data=data, out=tmp_path / f"corpus_{name}") for a in entry.get("args", [])]
-        commands[name] = [sys.executable, "-m", "compat.run", f"{corpus_runner.CORPUS}/{name}", *args]
-        expected[name] = entry["expect"]
-    results = _runs.run_all(commands, corpus_runner.CORPUS)
+        for name, (args, _) in SAMPLE_ARGS.items()
+    }
+    results = _runs.run_all(commands, SAMPLES)
     failed = {
         name: r.stderr[-2500:]
         for name, r in results.items()
-        if r.returncode != 0 or expected[name] not in r.stdout + r.stderr
+        if r.returncode != 0 or SAMPLE_ARGS[name][1] not in r.stdout + r.stderr
     }
     assert not failed, failed
-    assert {folder: digests(folder) for folder in before} == before
+    assert digests(SAMPLES) == before
+
+
+def _missing_module(result) -> str | None:
+    """The module a run stopped on because this environment lacks it (Pillow is only in tf2's)."""
+    match = re.search(r"ModuleNotFoundError: No module named '([\w.]+)'", result.stderr)
+    return match.group(1) if match and importlib.util.find_spec(match.group(1).partition(".")[0]) is None else None
+
+
+def test_every_corpus_script_runs_unmodified_under_uai_run_auto(tmp_path, data):
+    before = digests(corpus_runner.CORPUS)
+    # notebooks run in their kernel, not as a script uai-run is given
+    entries = {n: e for n, e in corpus_runner.manifest().items() if not e.get("reported") and n.endswith(".py")}
+    reports = {name: tmp_path / f"{name.replace('/', '_')}.json" for name in entries}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {
+            name: pool.submit(
+                corpus_runner.run_one,
+                corpus_runner.CORPUS,
+                name,
+                entry,
+                data,
+                str(tmp_path / "out"),
+                runner=("-m", "compat.run", "--auto", "--report", str(reports[name])),
+            )
+            for name, entry in entries.items()
+        }
+        results = {name: future.result() for name, future in futures.items()}
+    assert digests(corpus_runner.CORPUS) == before
+
+    for name in PYTHON_2:
+        _, result = results.pop(name)
+        assert_one_line_error(result, "Python 3 cannot parse")
+        assert "py2-port" in result.stderr
+    missing = {name: _missing_module(result) for name, (_, result) in results.items()}
+    assert set(filter(None, missing.values())) <= {"PIL"}, missing
+    failed = {n: r.stderr[-2500:] for n, (worked, r) in results.items() if not worked and not missing[n]}
+    assert not failed, failed
+
+    decisions = {}
+    for name in results:
+        entries_ = [e for f in json.loads(reports[name].read_text())["files"] for e in f["entries"]]
+        decisions[name] = [e["message"].rpartition(": ")[2] for e in entries_ if e["message"].startswith("--auto")]
+    assert decisions == {n: ["run by python as TF 2 code" if n in TF2_CODE else "the TF1 face"] for n in results}
+    assert len(results) >= 30
 
 
 def _bert_args(out):
