@@ -40,7 +40,7 @@ def input_fn():
 
 
 def main(_):
-    tf.estimator.Estimator(model_fn, FLAGS.model_dir).train(input_fn, steps=3, hooks=[StepCounter()])
+    tf.estimator.Estimator(model_fn, FLAGS.model_dir, config=tf.estimator.RunConfig(tf_random_seed=1)).train(input_fn, steps=3, hooks=[StepCounter()])
 
 
 if __name__ == "__main__":

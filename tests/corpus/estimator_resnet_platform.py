@@ -37,7 +37,7 @@ def model_fn(features, labels, mode, params):
 
 
 def main(_):
-    config = tf.estimator.RunConfig(model_dir=FLAGS.output_dir)
+    config = tf.estimator.RunConfig(model_dir=FLAGS.output_dir, tf_random_seed=1, log_step_count_steps=1)
     tf.estimator.Estimator(model_fn, config=config).train(input_fn, max_steps=FLAGS.max_step or 3)
     tf.logging.info("done")
     print("trained resnet_size", FLAGS.resnet_size)

@@ -22,7 +22,8 @@ def input_fn():
 
 
 def main(_):
-    tf.estimator.Estimator(model_fn, FLAGS.model_dir).train(input_fn, max_steps=3)
+    tf.estimator.Estimator(model_fn, FLAGS.model_dir,
+                           config=tf.estimator.RunConfig(tf_random_seed=1, log_step_count_steps=1)).train(input_fn, max_steps=3)
     print("trained")
 
 

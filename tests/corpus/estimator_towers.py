@@ -47,7 +47,7 @@ def model_fn(features, labels, mode):
 
 
 def main(_):
-    est = tf.estimator.Estimator(model_fn, FLAGS.model_dir, tf.estimator.RunConfig(log_step_count_steps=1))
+    est = tf.estimator.Estimator(model_fn, FLAGS.model_dir, tf.estimator.RunConfig(log_step_count_steps=1, tf_random_seed=1))
     est.train(input_fn, max_steps=FLAGS.max_steps)
     print("trained to step", est.get_variable_value("global_step"))
 

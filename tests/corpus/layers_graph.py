@@ -7,6 +7,7 @@ FLAGS = tf.flags.FLAGS
 
 
 def main(_):
+    tf.set_random_seed(1)
     images = tf.placeholder(tf.float32, [None, 16, 16, 3])
     labels = tf.placeholder(tf.int64, [None])
     training = tf.placeholder_with_default(False, [])

@@ -27,6 +27,7 @@ def batch():
 def main(_):
     config = model_deploy.DeploymentConfig(num_clones=FLAGS.num_clones, clone_on_cpu=FLAGS.clone_on_cpu)
     with tf.Graph().as_default():
+        tf.set_random_seed(1)
         with tf.device(config.variables_device()):
             global_step = slim.create_global_step()
         images, labels = batch()

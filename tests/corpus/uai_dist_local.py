@@ -3,6 +3,7 @@ import tensorflow as tf
 from uaitrain.arch.tensorflow import uai_dist, uflag
 
 FLAGS = tf.app.flags.FLAGS
+tf.set_random_seed(1)
 
 
 def build():
