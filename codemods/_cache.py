@@ -13,7 +13,7 @@ import pathlib
 from importlib import metadata
 
 from codemods._report import Entry, Outcome
-from codemods._write import atomic_write
+from compat.files import atomic_write
 
 
 @functools.lru_cache(maxsize=1)

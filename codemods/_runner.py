@@ -18,7 +18,8 @@ from codemods import _diff, _source, files
 from codemods._cache import Cache
 from codemods._discover import OUT_MARKER, discover
 from codemods._report import CONFLICT, IO, PARSE, Entry, FileResult, Outcome, Report
-from codemods._write import atomic_write, copy_into
+from codemods._write import copy_into
+from compat.files import atomic_write
 
 if TYPE_CHECKING:
     from codemods._engine import Options  # imported by the workers only: it loads libcst

@@ -7,8 +7,7 @@ import sys
 from types import FrameType
 from typing import TYPE_CHECKING, NoReturn
 
-from codemods._write import atomic_write
-from compat.cli import fail, main_guard
+from compat.cli import check_output_file, fail, main_guard, write_output_file
 
 if TYPE_CHECKING:
     from codemods._engine import Options
@@ -105,11 +104,7 @@ def _check_values(args: argparse.Namespace) -> None:
     if not args.max_file_size > 0:
         fail("--max-file-size must be a positive number of MB")
     if args.report:
-        folder = os.path.dirname(os.path.abspath(args.report))
-        if os.path.isdir(args.report):
-            fail(f"--report {args.report}: is a folder")
-        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-            fail(f"--report {args.report}: folder {folder} does not exist or is not writable")
+        check_output_file("--report", args.report)
 
 
 def _interrupted(signum: int, _frame: FrameType | None) -> NoReturn:
@@ -185,19 +180,6 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
     if args.report:
-        try:
-            atomic_write(args.report, report.to_json().encode("utf-8"), mode=_new_file_mode(args.report))
-        except OSError as err:
-            fail(f"--report {args.report}: {err.strerror}")
+        write_output_file("--report", args.report, report.to_json())
     sys.stdout.write(render(report, args.format, quiet=args.quiet))
     return report.exit_code()
-
-
-def _new_file_mode(path: str) -> int:
-    """The mode `open(path, "w")` would give: the existing file's, else 0o666 less the umask."""
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask

@@ -11,7 +11,7 @@ import os
 import runpy
 import sys
 
-from compat.cli import fail
+from compat.cli import check_output_file, fail, write_output_file
 from compat.errors import CompatError
 
 DESCRIPTION = "Run an unmodified TF1 program on this TensorFlow (TF1 API at import time, files untouched)."
@@ -72,11 +72,10 @@ def _exit_code(code) -> int:
 def _write_report(args, code: int) -> None:
     from compat.run import _explain
 
-    if args.explain or args.report:
+    if args.explain or args.report is not None:
         text = _explain.to_json(code)
-        if args.report:
-            with open(args.report, "w", encoding="utf-8") as handle:
-                handle.write(text)
+        if args.report is not None:
+            write_output_file("--report", args.report, text)
         if args.explain:
             sys.stderr.flush()
             sys.stderr.write(text)
@@ -109,6 +108,8 @@ def _choose(args) -> None:
 
 def main(argv=None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
+    if args.report is not None:
+        check_output_file("--report", args.report)
     if args.module is None and not os.path.exists(args.target[0]):
         fail(f"{args.target[0]}: no such file")
     import compat  # noqa: F401 - legacy Keras and tf.estimator before anything imports TensorFlow

@@ -20,7 +20,7 @@ def test_an_interrupted_write_leaves_the_old_file_whole(tmp_path):
     target.write_bytes(b"old = 1\n")
     script = textwrap.dedent(
         f"""
-        from codemods._write import atomic_write
+        from compat.files import atomic_write
         atomic_write({str(target)!r}, b"x" * (1 << 31))   # 2 GB: killed long before it is written
         """
     )

@@ -77,9 +77,25 @@ def test_a_signal_that_kills_the_program_kills_uai_run_the_same_way(tmp_path):
 
 
 def test_usage_mistakes_are_one_line(tmp_path):
-    results = _runs.run_all({"none": UAI_RUN, "missing": [*UAI_RUN, str(tmp_path / "absent.py")]}, tmp_path)
+    # a report that could not be written is refused before the program runs (it would have run for nothing)
+    script = _write(tmp_path, "marks.py", "open('ran', 'w').close()\n")
+    (tmp_path / "folder.json").mkdir()
+    results = _runs.run_all(
+        {
+            "none": UAI_RUN,
+            "missing": [*UAI_RUN, str(tmp_path / "absent.py")],
+            "report_folder": [*UAI_RUN, "--report", str(tmp_path / "folder.json"), str(script)],
+            "report_nowhere": [*UAI_RUN, "--report", str(tmp_path / "no" / "r.json"), str(script)],
+            "report_empty": [*UAI_RUN, "--report", "", str(script)],
+        },
+        tmp_path,
+    )
     assert_one_line_error(results["missing"], "absent.py: no such file")
     assert results["none"].returncode == 2 and "the script to run is missing" in results["none"].stderr
+    assert_one_line_error(results["report_folder"], "folder.json: is a folder")
+    assert_one_line_error(results["report_nowhere"], f"folder {tmp_path / 'no'} does not exist or is not writable")
+    assert_one_line_error(results["report_empty"], "--report: empty value")
+    assert not (tmp_path / "ran").exists()
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,45 @@
+"""Writing a file so that it is always either wholly old or wholly new (uai-migrate's outputs, uai-run's report)."""
+
+import os
+import stat
+import tempfile
+
+TMP_SUFFIX = ".uai-migrate.tmp"
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int | None = None, durable: bool = True) -> None:
+    """Write `data` to a temp file in the same folder, fsync, then rename over `path`.
+
+    `mode` defaults to the current mode of `path`. A crash leaves the old file (and at worst a
+    `*.uai-migrate.tmp` file); `path` itself is never half-written. `durable=False` skips the
+    fsync, for files whose loss in a power cut costs nothing but time (the result cache).
+    """
+    path = os.fspath(path)
+    if mode is None:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    folder, name = os.path.split(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=TMP_SUFFIX, dir=folder or ".")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            if durable:
+                os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def new_file_mode(path: str) -> int:
+    """The mode `open(path, "w")` would give: the existing file's, else 0o666 less the umask."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
