@@ -412,8 +412,9 @@ for name in request["preload"]:
 assigned = set(request["assigned"])
 prefix = ""
 if request["face"]:  # `tensorflow...` as uai-run gives it to the program's code
+    import compat.run
     from compat.run import _face, _finder
-    _finder.install()
+    compat.run.install()
     _finder.activate_tf1()
     prefix = _face.PREFIX
 
@@ -591,8 +592,9 @@ def serve(preload, modules):
 
 modules = request["modules"]
 if request["face"]:
+    import compat.run
     from compat.run import _finder
-    _finder.install()
+    compat.run.install()
     if not request["fresh"]:
         _finder.activate_tf1()
     results = fork_each(check, modules, {"status": "failed", "error": "the import process died"})

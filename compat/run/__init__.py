@@ -16,7 +16,14 @@ table `compat.tf1_names` that uai-migrate rewrites from; libraries keep the real
   compat.run._source  a user file Python 3 cannot parse (Python 2): one line pointing to uai-migrate
 """
 
+from compat.run import _finder, _libraries
 from compat.run._face import MissingTF1Module, MissingTF1Name
-from compat.run._finder import install
 
 __all__ = ["MissingTF1Module", "MissingTF1Name", "install"]
+
+
+def install(everywhere: bool = False) -> None:
+    """What uai-run sets up before the program runs (idempotent): the TF1 face of `tensorflow` for the
+    user's code (every module's, with `everywhere`), and the names other libraries removed."""
+    _finder.install(everywhere=everywhere)
+    _libraries.install()

@@ -113,12 +113,11 @@ def main(argv=None) -> int:
     if args.module is None and not os.path.exists(args.target[0]):
         fail(f"{args.target[0]}: no such file")
     import compat  # noqa: F401 - legacy Keras and tf.estimator before anything imports TensorFlow
-    from compat.run import MissingTF1Module, MissingTF1Name, _explain, _finder, _libraries, _source, _where
+    from compat.run import MissingTF1Module, MissingTF1Name, _explain, _source, _where, install
 
     if args.auto:
         _choose(args)
-    _finder.install(everywhere=args.tf1_everywhere)
-    _libraries.install()
+    install(everywhere=args.tf1_everywhere)
     code, error = 0, None
     try:
         code = _run(args)

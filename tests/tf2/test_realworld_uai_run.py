@@ -15,12 +15,15 @@ def test_modules_import_and_references_resolve_through_the_tf1_face(tmp_path):
         "tf1": "import tensorflow as tf\nSESSION = tf.Session\nCONV = tf.contrib.slim.conv2d\nDIM = tf.Dimension(3).value\n",
         "removed": "import tensorflow as tf\n\nDECODER = tf.contrib.seq2seq.BasicDecoder\n",
         "needs_dependency": "import tensorflow\nimport gym_is_not_installed_here\n",
+        # uai-run also serves the names other libraries removed (tflearn's data_utils stopped here)
+        "pillow": "from PIL import Image\nRESAMPLE = Image.ANTIALIAS\n",
     }
     results = import_package(tmp_path, modules, face=True)
     assert {name: result["status"] for name, result in results.items()} == {
         "pkg.tf1": "ok",
         "pkg.removed": "failed",
         "pkg.needs_dependency": "missing",
+        "pkg.pillow": "ok",
     }, results
     assert (results["pkg.removed"]["file"], results["pkg.removed"]["line"]) == (os.path.join("pkg", "removed.py"), 3)
     assert "tf.contrib.seq2seq is not available" in results["pkg.removed"]["error"]
