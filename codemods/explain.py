@@ -106,11 +106,12 @@ EXAMPLES = {
         "import tensorflow as tf\nloss = tf.compat.v1.losses.softmax_cross_entropy(labels, logits)\n",
     ),
     "graph-mode": Example(
-        "Sessions, placeholders and queue runners need graph mode; TF2 starts eager.",
+        "Sessions, placeholders and queue runners need graph mode (TF2 starts eager); TF1 graph code expects "
+        "TF1's control flow (v2's If/While ops and functions change the graph, so its graph-derived seeds).",
         "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\nwith tf.Session() as sess:\n"
         "    sess.run(x, {x: [1.0]})\n",
-        "import tensorflow as tf\ntf.compat.v1.disable_eager_execution()\nx = tf.placeholder(tf.float32, [None])\n"
-        "with tf.Session() as sess:\n    sess.run(x, {x: [1.0]})\n",
+        "import tensorflow as tf\ntf.compat.v1.disable_eager_execution()\ntf.compat.v1.disable_control_flow_v2()\n"
+        "x = tf.placeholder(tf.float32, [None])\nwith tf.Session() as sess:\n    sess.run(x, {x: [1.0]})\n",
     ),
     "contrib-removed": Example(
         "Most of tf.contrib has no automatic TF2 equivalent: each use is reported (an error, with the "

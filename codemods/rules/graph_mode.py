@@ -1,11 +1,27 @@
-"""Graph-mode TF1 scripts (Session, placeholder, queue runners, slim.learning.train ...) get `tf.compat.v1.disable_eager_execution()` once.
+"""Graph-mode TF1 scripts (Session, placeholder, queue runners, slim.learning.train ...) get
+`tf.compat.v1.disable_eager_execution()` and `tf.compat.v1.disable_control_flow_v2()` once.
+
+Control flow v1 too: TF1 graph code was written against it (tf.cond / tf.while_loop semantics), and
+v2's If ops and functions change the graph's op count, so every graph-derived op seed: measured on
+TF 2.15 and 2.21, tf.layers.dropout / batch_normalization on a `training` placeholder then give other
+losses than under TF 1 behaviour on the same graph seed, and the same ones with control flow v1.
 
 Where: first thing in the `if __name__ == "__main__":` block, so importing the module changes
-nothing; in a script without one that builds graphs at module level, after its leading imports
-and after the statement that binds the name the call uses (`tf`), wherever that import is.
-A module that only uses them inside functions and has no main block is a library: the call
-belongs in the program that imports it, so that is reported instead. Not added when the file
-already switches eager execution or v2 behaviour off (or on).
+nothing. Unless the module's top level already calls TensorFlow: that code runs on import, before
+the main block, and must run in graph mode (a `set_random_seed` there while eager is on seeds the
+eager context, and the graph built later draws other numbers every run). Any call of a name bound to
+TensorFlow or tf-slim outside functions, lambdas and the main block counts, except flag definitions
+(`tf.app.flags` / `tf.flags`) and logging setup (`tf.logging`, `tf.get_logger`), which build no
+graph state; names that are only read (`tf.float32`, `FLAGS = tf.app.flags.FLAGS`) do not count.
+Then, as in a script without a main block that builds graphs at module level, the calls go after
+its leading imports and after the statement that binds the name they use (`tf`), wherever that
+import is. A module that has no main block, calls no TensorFlow on import and only uses them inside
+functions is a library: the calls belong in the program that imports it, so that is reported instead.
+
+Nothing is added when the file already switches eager execution or v2 behaviour off (or on): a
+file switched by hand, or ported by an earlier uai-migrate that wrote the first call alone, is left
+as written. A file that switches only control flow (`tf.enable_control_flow_v2()`, TF 1.x's opt-in)
+gets the first call alone.
 """
 
 import functools
@@ -35,11 +51,22 @@ GRAPH_ONLY = (
 # tf-slim's training and evaluation loops build their own Supervisor sessions
 SLIM_LOOPS = ("learning.train", "evaluation.evaluation_loop", "evaluation.evaluate_once")
 SWITCHES = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution", "enable_v2_behavior")
+CONTROL_FLOW_SWITCHES = ("disable_control_flow_v2", "enable_control_flow_v2")
+# module-level calls that build no graph state (see the module docstring)
+NO_GRAPH_STATE = tuple(
+    f"tensorflow.{p}{n}" for n in ("app.flags", "flags", "logging", "get_logger") for p in ("", "compat.v1.")
+) + ("tensorflow.python.platform.flags", "tensorflow.python.platform.tf_logging")
+TF_ROOTS = ("tensorflow", "tf_slim", "compat.slim")
 GRAPH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in GRAPH_ONLY for p in ("", "compat.v1.")) | frozenset(
     f"{p}.{n}" for n in SLIM_LOOPS for p in ("tensorflow.contrib.slim", "tf_slim", "compat.slim")
 )
 STAR_MODULES = ("tensorflow", "tensorflow.compat.v1")
 SWITCH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in SWITCHES for p in ("", "compat.v1."))
+CONTROL_FLOW_NAMES = frozenset(f"tensorflow.{p}{n}" for n in CONTROL_FLOW_SWITCHES for p in ("", "compat.v1."))
+
+
+def _prefixed(name: str, prefixes: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
 
 
 @functools.lru_cache(maxsize=1)
@@ -68,16 +95,33 @@ def _is_main_guard(stmt):
 
 class GraphModeRule(Rule):
     ID = "graph-mode"
-    DESCRIPTION = "Scripts using Session/placeholder/queue runners: tf.compat.v1.disable_eager_execution() once."
+    DESCRIPTION = (
+        "Scripts using Session/placeholder/queue runners: tf.compat.v1.disable_eager_execution() and "
+        "disable_control_flow_v2() once."
+    )
     WORDS = frozenset()
     ROOTS = frozenset(name.partition(".")[0] for name in GRAPH_NAMES | SWITCH_NAMES)  # tf_slim's and compat's loops
 
     def begin_file(self, state):
         super().begin_file(state)
         self._uses, self._switched, self._top_level_use = [], False, False
+        self._control_flow_switched = False
+        self._module_calls = False  # TensorFlow called on import (see the module docstring)
         self._graph_names = graph_names()
         self._star = False  # `from tensorflow import *` seen
-        self._depth = 0  # function nesting
+        self._depth = 0  # function and lambda nesting
+        self._guards, self._in_guard = frozenset(), False
+
+    def visit_Module(self, node):
+        self._guards = frozenset(id(stmt) for stmt in node.body if _is_main_guard(stmt))
+
+    def visit_If(self, node):
+        self._in_guard |= id(node) in self._guards
+
+    def leave_If(self, original_node, updated_node):
+        if id(original_node) in self._guards:
+            self._in_guard = False
+        return updated_node
 
     def visit_FunctionDef(self, node):
         self._depth += 1
@@ -86,10 +130,15 @@ class GraphModeRule(Rule):
         self._depth -= 1
         return updated_node
 
+    visit_Lambda = visit_FunctionDef
+    leave_Lambda = leave_FunctionDef
+
     def visit_Attribute(self, node):
         names = self.qualified_names(node)
         if names & SWITCH_NAMES:
             self._switched = True
+        elif names & CONTROL_FLOW_NAMES:
+            self._control_flow_switched = True
         elif names & self._graph_names:
             self._use(node)
 
@@ -107,24 +156,34 @@ class GraphModeRule(Rule):
             self._star |= _tf.full_name(node.module) in STAR_MODULES
 
     def visit_Call(self, node):
+        if self._depth == 0 and not self._in_guard and not self._module_calls:
+            self._module_calls = any(
+                _prefixed(name, TF_ROOTS) and not _prefixed(name, NO_GRAPH_STATE)
+                for name in self.qualified_names(node.func)
+            )
         # `from tensorflow import *` binds `Session`: a call of a name nothing else binds is TensorFlow's
         func = node.func
         if self._star and isinstance(func, cst.Name) and func.value in GRAPH_ONLY:
             if func.value not in self.state.table.bound:
                 self._use(func)
 
-    def _call(self):
-        """(the statement, the name it uses)"""
+    def _preamble(self):
+        """(the statements, the name they use, what they call for the report)"""
         first = head(self._uses[0])
         names = self.qualified_names(first) if isinstance(first, cst.Name) else frozenset()
         v1 = [name for name, qualified in self.state.table.toplevel.items() if qualified == "tensorflow.compat.v1"]
         if "tensorflow.compat.v1" in names:
-            call = f"{first.value}.disable_eager_execution"
+            module = first.value
         elif v1:
-            call = f"{v1[0]}.disable_eager_execution"
+            module = v1[0]
         else:
-            call = f"{_tf.tf_alias(self, self._uses[0])}.compat.v1.disable_eager_execution"
-        return cst.SimpleStatementLine(body=[cst.Expr(cst.Call(func=_tf.dotted(call)))]), call.split(".")[0]
+            module = f"{_tf.tf_alias(self, self._uses[0])}.compat.v1"
+        calls = ["disable_eager_execution"] + ([] if self._control_flow_switched else ["disable_control_flow_v2"])
+        statements = [
+            cst.SimpleStatementLine(body=[cst.Expr(cst.Call(func=_tf.dotted(f"{module}.{call}")))]) for call in calls
+        ]
+        said = " and ".join(f"tf.compat.v1.{call}()" for call in calls)
+        return statements, module.split(".")[0], said
 
     def leave_Module(self, original_node, updated_node):
         if not self._uses or self._switched:
@@ -132,24 +191,25 @@ class GraphModeRule(Rule):
         body = list(updated_node.body)
         guards = [i for i, stmt in enumerate(body) if _is_main_guard(stmt)]
         first = self._uses[0]
-        if guards:
+        statements, name, said = self._preamble()
+        if guards and not self._module_calls:
             guard = body[guards[0]]
             block = guard.body
-            statement, _ = self._call()
-            body[guards[0]] = guard.with_changes(body=block.with_changes(body=[statement, *block.body]))
-            message = "graph-mode TF1 code: tf.compat.v1.disable_eager_execution() first in the __main__ block"
+            body[guards[0]] = guard.with_changes(body=block.with_changes(body=[*statements, *block.body]))
+            message = f"graph-mode TF1 code: {said} first in the __main__ block"
             self.report(first, message, statement=self._first_top)
-        elif self._top_level_use:
-            statement, name = self._call()
-            body.insert(after_binding(body, name), statement)
-            message = "graph-mode TF1 code at module level: tf.compat.v1.disable_eager_execution() after the imports"
-            self.report(first, message, statement=self._first_top)
+        elif guards or self._top_level_use or self._module_calls:
+            at = after_binding(body, name)
+            body[at:at] = statements
+            at_top = self._top_level_use and not guards
+            why = "graph-mode TF1 code at module level" if at_top else "TensorFlow called on import"
+            self.report(first, f"{why}: {said} after the imports", statement=self._first_top)
         else:
             self.report(
                 first,
                 "graph-mode TF1 code in a module without a __main__ block",
                 severity="warning",
-                manual="call tf.compat.v1.disable_eager_execution() at the start of the program that uses this module",
+                manual=f"call {said} at the start of the program that uses this module",
                 statement=self._first_top,
             )
             return updated_node

@@ -1,4 +1,5 @@
-"""graph-mode: tf.compat.v1.disable_eager_execution() once, at the right place; not for TF2-style code."""
+"""graph-mode: tf.compat.v1.disable_eager_execution() and disable_control_flow_v2() once, at the right place;
+not for TF2-style code."""
 
 from codemods.rules.graph_mode import GraphModeRule
 from tests.codemods.rule_test import RuleTest, apply
@@ -29,7 +30,169 @@ class TestGraphModeRule(RuleTest):
 
             if __name__ == "__main__":
                 tf.compat.v1.disable_eager_execution()
+                tf.compat.v1.disable_control_flow_v2()
                 tf.app.run()
+        """
+        self.assertCodemod(before, after)
+        self.assertCodemod(before, after, level="native")  # no rule of the native level ports graph code
+
+    def test_module_level_tensorflow_calls_put_it_after_the_imports_despite_a_main_block(self):
+        # they run on import, before the main block: a seed set there while eager is on goes to the eager
+        # context and the graph built later is unseeded; variables or ops made there would be eager ones
+        seed = """
+            \"\"\"A training script.\"\"\"
+            import numpy as np
+            import tensorflow as tf
+
+            FLAGS = tf.app.flags.FLAGS
+            tf.set_random_seed(1)
+
+            def main(_):
+                with tf.Session() as sess:
+                    pass
+
+            if __name__ == "__main__":
+                tf.app.run()
+        """
+        seeded = """
+            \"\"\"A training script.\"\"\"
+            import numpy as np
+            import tensorflow as tf
+            tf.compat.v1.disable_eager_execution()
+            tf.compat.v1.disable_control_flow_v2()
+
+            FLAGS = tf.app.flags.FLAGS
+            tf.set_random_seed(1)
+
+            def main(_):
+                with tf.Session() as sess:
+                    pass
+
+            if __name__ == "__main__":
+                tf.app.run()
+        """
+        self.assertCodemod(seed, seeded)
+        op = """
+            import tensorflow as tf
+
+            bias = tf.Variable(tf.zeros([1]))
+
+            def main(_):
+                tf.Session().run(tf.global_variables_initializer())
+
+            if __name__ == "__main__":
+                tf.app.run()
+        """
+        op_in_graph = """
+            import tensorflow as tf
+            tf.compat.v1.disable_eager_execution()
+            tf.compat.v1.disable_control_flow_v2()
+
+            bias = tf.Variable(tf.zeros([1]))
+
+            def main(_):
+                tf.Session().run(tf.global_variables_initializer())
+
+            if __name__ == "__main__":
+                tf.app.run()
+        """
+        self.assertCodemod(op, op_in_graph)
+        class_body = """
+            import tensorflow as tf
+
+            class Config:
+                scale = tf.constant(2.0)
+
+            if __name__ == "__main__":
+                tf.Session().run(Config.scale)
+        """
+        class_body_in_graph = """
+            import tensorflow as tf
+            tf.compat.v1.disable_eager_execution()
+            tf.compat.v1.disable_control_flow_v2()
+
+            class Config:
+                scale = tf.constant(2.0)
+
+            if __name__ == "__main__":
+                tf.Session().run(Config.scale)
+        """
+        self.assertCodemod(class_body, class_body_in_graph)
+        # no main block: not a library the program switches, its import already ran TensorFlow
+        library = """
+            import tensorflow as tf
+            tf.set_random_seed(1)
+
+            def run(x):
+                return tf.Session().run(x)
+        """
+        library_in_graph = """
+            import tensorflow as tf
+            tf.compat.v1.disable_eager_execution()
+            tf.compat.v1.disable_control_flow_v2()
+            tf.set_random_seed(1)
+
+            def run(x):
+                return tf.Session().run(x)
+        """
+        self.assertCodemod(library, library_in_graph)
+
+    def test_flags_and_logging_at_module_level_leave_it_in_the_main_block(self):
+        # defining flags and setting up logging build no graph state: importing the module stays harmless
+        before = """
+            import tensorflow as tf
+
+            tf.app.flags.DEFINE_integer("steps", 3, "training steps")
+            tf.flags.DEFINE_string("data", "", "input folder")
+            FLAGS = tf.app.flags.FLAGS
+            tf.logging.set_verbosity(tf.logging.INFO)
+            tf.compat.v1.logging.info("loaded")
+            tf.get_logger().setLevel("INFO")
+            DTYPE = tf.float32
+            model = lambda x: tf.layers.dense(x, 1)
+
+            def main(_):
+                x = tf.placeholder(DTYPE)
+
+            if __name__ == "__main__":
+                tf.set_random_seed(1)
+                tf.app.run()
+        """
+        after = """
+            import tensorflow as tf
+
+            tf.app.flags.DEFINE_integer("steps", 3, "training steps")
+            tf.flags.DEFINE_string("data", "", "input folder")
+            FLAGS = tf.app.flags.FLAGS
+            tf.logging.set_verbosity(tf.logging.INFO)
+            tf.compat.v1.logging.info("loaded")
+            tf.get_logger().setLevel("INFO")
+            DTYPE = tf.float32
+            model = lambda x: tf.layers.dense(x, 1)
+
+            def main(_):
+                x = tf.placeholder(DTYPE)
+
+            if __name__ == "__main__":
+                tf.compat.v1.disable_eager_execution()
+                tf.compat.v1.disable_control_flow_v2()
+                tf.set_random_seed(1)
+                tf.app.run()
+        """
+        self.assertCodemod(before, after)
+
+    def test_a_control_flow_switch_already_there_is_left_as_written(self):
+        # a TF 1.x script that opted into control flow v2 keeps it; it still needs graph mode
+        before = """
+            import tensorflow as tf
+            tf.enable_control_flow_v2()
+            sess = tf.Session()
+        """
+        after = """
+            import tensorflow as tf
+            tf.compat.v1.disable_eager_execution()
+            tf.enable_control_flow_v2()
+            sess = tf.Session()
         """
         self.assertCodemod(before, after)
 
@@ -44,6 +207,7 @@ class TestGraphModeRule(RuleTest):
             \"\"\"A tutorial script.\"\"\"
             import tensorflow.compat.v1 as tf
             tf.disable_eager_execution()
+            tf.disable_control_flow_v2()
             x = tf.placeholder(tf.float32)
             sess = tf.Session()
         """
@@ -66,6 +230,7 @@ class TestGraphModeRule(RuleTest):
             import tensorflow as tf
             import numpy as np
             tf.compat.v1.disable_eager_execution()
+            tf.compat.v1.disable_control_flow_v2()
             x = tf.placeholder(tf.float32)
         """
         self.assertCodemod(before, after)
@@ -86,6 +251,7 @@ class TestGraphModeRule(RuleTest):
             except ImportError:
                 import tensorflow as tf
             tf.compat.v1.disable_eager_execution()
+            tf.compat.v1.disable_control_flow_v2()
             sess = tf.Session()
         """
         self.assertCodemod(before, after)
@@ -107,6 +273,12 @@ class TestGraphModeRule(RuleTest):
             def f(tf):
                 return tf.Session()
             """,
+            # ported by an earlier uai-migrate, or switched by hand: left as written
+            """
+            import tensorflow as tf
+            tf.compat.v1.disable_eager_execution()
+            sess = tf.compat.v1.Session()
+            """,
         ):
             self.assertCodemod(source, source)
 
@@ -116,4 +288,20 @@ def test_a_library_module_is_reported_not_changed():
     applied = apply(source, GraphModeRule)
     assert applied.module.code == source
     [entry] = applied.entries
-    assert (entry.severity, entry.line) == ("warning", 4) and "disable_eager_execution" in entry.manual
+    assert (entry.severity, entry.line) == ("warning", 4)
+    assert "disable_eager_execution()" in entry.manual and "disable_control_flow_v2()" in entry.manual
+
+
+def test_the_report_names_both_calls_and_where_they_went():
+    main = "\ndef main(_):\n    tf.Session()\n\nif __name__ == '__main__':\n    tf.app.run()\n"
+    for module_level, where in (
+        ("", "graph-mode TF1 code: "),
+        ("tf.set_random_seed(1)\n", "TensorFlow called on import: "),
+        ("x = tf.placeholder(tf.float32)\n", "TensorFlow called on import: "),
+    ):
+        [entry] = apply("import tensorflow as tf\n" + module_level + main, GraphModeRule).entries
+        assert entry.message.startswith(where), entry.message
+        assert "disable_eager_execution() and tf.compat.v1.disable_control_flow_v2()" in entry.message
+        assert entry.message.endswith("first in the __main__ block" if not module_level else "after the imports")
+    [entry] = apply("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n", GraphModeRule).entries
+    assert entry.message.startswith("graph-mode TF1 code at module level: "), entry.message
