@@ -1,7 +1,10 @@
 """`tf.estimator`: kept as written; `import compat` makes it run on TF 2.21 (compat's Estimator). Each use is reported.
 
 `from tensorflow.estimator import X` -> `from compat.estimator import X`: on TF 2.21 tf.estimator is an
-attribute compat attaches, not a module Python can import names from.
+attribute compat attaches, not a module Python can import names from. The names TF 2 gave another
+object (the canned estimators: `tf.estimator.LinearClassifier` averages its loss over the batch where
+TF 1's summed it) and those only TF 1 has (`tf.estimator.inputs`) -> `tf.compat.v1.estimator.X`, and
+their imports come from TF 1's estimator module; both lists are derived from the installed TensorFlow.
 """
 
 import libcst as cst
@@ -15,6 +18,7 @@ ESTIMATOR = ("tensorflow.estimator", "tensorflow.compat.v1.estimator", "tensorfl
 NOTE = "runs on TF 2.21 through compat's Estimator (tensorflow-estimator 2.15 repaired by `import compat`)"
 # `from tensorflow.estimator import X` needs a module, which TF 2.21 lacks: compat.estimator is one
 IMPORTABLE_FROM = "tensorflow.estimator"
+DIFFERS = "TF 2's is another object: canned estimators average the loss over the batch, TF 1's sum it"
 
 
 class EstimatorRule(OutermostChain, Rule):
@@ -31,16 +35,20 @@ class EstimatorRule(OutermostChain, Rule):
         super().begin_file(state)
         # TF1's `tf.estimator.inputs` is only `tf.compat.v1.estimator.inputs` in TF 2's API
         self._v1_only = frozenset(f"{ESTIMATOR[0]}.{name}" for name in tables.tf_upgrade()["estimator_v1_only"])
+        self._estimator = _tf.api()["estimator"]
+        self._differs = frozenset(f"{ESTIMATOR[0]}.{name}" for name in self._estimator["differs"])
 
     def leave_Attribute(self, original_node, updated_node):
         if self.outermost(original_node):
             name = self.match_prefix(original_node, ESTIMATOR)
             if name:
                 self._found(original_node, name)
-        old = self.match(original_node, self._v1_only)
+        old = self.match(original_node, self._v1_only | self._differs)
         if old:
-            self.report(original_node, f"tf.{old[len('tensorflow.') :]} -> tf.compat.v1.{old[len('tensorflow.') :]}")
-            return _tf.dotted(f"{_tf.tf_alias(self, original_node)}.compat.v1.{old[len('tensorflow.') :]}")
+            path = old[len("tensorflow.") :]
+            why = f" ({DIFFERS})" if old in self._differs else ""
+            self.report(original_node, f"tf.{path} -> tf.compat.v1.{path}{why}")
+            return _tf.dotted(f"{_tf.tf_alias(self, original_node)}.compat.v1.{path}")
         return updated_node
 
     def visit_Import(self, node):
@@ -55,7 +63,14 @@ class EstimatorRule(OutermostChain, Rule):
         module = _tf.full_name(node.module)
         for alias in node.names:
             name = f"{module}.{_tf.full_name(alias.name)}"
-            if module == IMPORTABLE_FROM:
+            if module == IMPORTABLE_FROM and self._imports_differing(node):
+                _tf.ensure_compat(self)
+                self.report(
+                    node,
+                    f"from {module} import {_tf.full_name(alias.name)} -> from {self._estimator['v1_module']} "
+                    f"import ... (TF 1's estimator names; {DIFFERS})",
+                )
+            elif module == IMPORTABLE_FROM:
                 _tf.ensure_compat(self)
                 self.report(
                     node,
@@ -79,5 +94,11 @@ class EstimatorRule(OutermostChain, Rule):
         if module is None or original_node.relative or isinstance(original_node.names, cst.ImportStar):
             return updated_node
         if _tf.full_name(module) == IMPORTABLE_FROM:
-            return updated_node.with_changes(module=_tf.dotted("compat.estimator"))
+            # TF 1's module has every name TF 2's tf.estimator has (measured on TF 2.15 and 2.21)
+            new = self._estimator["v1_module"] if self._imports_differing(original_node) else "compat.estimator"
+            return updated_node.with_changes(module=_tf.dotted(new))
         return updated_node
+
+    def _imports_differing(self, node: cst.ImportFrom) -> bool:
+        """Does `from tensorflow.estimator import ...` import a name TF 2 gave another object?"""
+        return any(_tf.full_name(alias.name) in self._estimator["differs"] for alias in node.names)

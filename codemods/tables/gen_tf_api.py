@@ -19,7 +19,10 @@ Run it in the `tf2` environment; it writes `codemods/tables/tf_api.json`, which 
             private module TF 2.21 no longer has is reported, not passed over;
   slim      tf-slim's own public names (what `compat.slim` offers): tf_slim is tf.contrib.slim with
             the contrib.layers and contrib.framework pieces it was built on, so a `tf.contrib.layers`
-            or `tf.contrib.framework` name found here moves to `compat.slim` unchanged.
+            or `tf.contrib.framework` name found here moves to `compat.slim` unchanged;
+  estimator `differs`: the names of tf.estimator whose TF 2 object is not TF 1's (the canned
+            estimators and their parse-spec helpers), which the `tf-estimator` rule ports to
+            `tf.compat.v1.estimator`; `v1_module`: the module TF 1's names can be imported from.
 """
 
 import ast
@@ -282,6 +285,23 @@ def private_modules(tf) -> dict:
     return dict(sorted(found.items()))
 
 
+def estimator(tf) -> dict:
+    """TF 2's tf.estimator against TF 1's (tf.compat.v1.estimator). A TF 2 class derived from TF 1's is
+    left out: EstimatorV2 only hides the deprecated `export_savedmodel` (an AttributeError, no other
+    behaviour), where the canned estimators are other classes (loss averaged over the batch instead
+    of summed, Keras optimizers)."""
+    v1, v2 = tf.compat.v1.estimator, tf.estimator
+    differs = []
+    for name in dir(v2):
+        old, new = getattr(v1, name, None), getattr(v2, name)
+        if name.startswith("_") or old is None or old is new or isinstance(new, types.ModuleType):
+            continue
+        if inspect.isclass(new) and inspect.isclass(old) and issubclass(new, old):
+            continue
+        differs.append(name)
+    return {"differs": differs, "v1_module": v1.__name__}
+
+
 def build(tf):
     v1 = _walk(tf.compat.v1, "", {}, set())
     v2 = _walk(tf, "", {}, set())
@@ -324,6 +344,7 @@ def build(tf):
         "private_by_name": by_name,
         "private_modules": private_modules(tf),
         "slim": slim_names(),
+        "estimator": estimator(tf),
     }
 
 

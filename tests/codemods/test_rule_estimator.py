@@ -1,5 +1,8 @@
 """tf-estimator: code kept, `import compat` ensured (Estimator on TF 2.21), every use reported."""
 
+import inspect
+
+from codemods.rules import _tf
 from codemods.rules.estimator import EstimatorRule
 from tests.codemods.rule_test import RuleTest, apply
 
@@ -121,3 +124,92 @@ def test_names_from_submodules_of_tensorflow_estimator_are_a_warning_with_the_ma
     [entry] = applied.entries
     assert entry.severity == "warning" and "is no module on TF 2.21" in entry.message
     assert entry.manual == "import tensorflow as tf and use tf.estimator.export.ServingInputReceiver"
+
+
+class TestCannedEstimators(RuleTest):
+    """TF 2's canned estimators are other classes than TF 1's (their loss averaged over the batch, Keras
+    optimizers): TF1 code gets TF1's, `tf.compat.v1.estimator.<name>`."""
+
+    TRANSFORM = EstimatorRule
+
+    def test_attribute_chains_get_tf1s_class(self):
+        before = """
+            import tensorflow as tf
+            est = tf.estimator.LinearClassifier(columns, model_dir=d)
+            reg = tf.estimator.DNNRegressor([8], columns, config=tf.estimator.RunConfig())
+            spec = tf.estimator.classifier_parse_example_spec(columns, "label")
+            base = tf.estimator.Estimator(model_fn)
+            kept = tf.compat.v1.estimator.LinearRegressor(columns)
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            est = tf.compat.v1.estimator.LinearClassifier(columns, model_dir=d)
+            reg = tf.compat.v1.estimator.DNNRegressor([8], columns, config=tf.estimator.RunConfig())
+            spec = tf.compat.v1.estimator.classifier_parse_example_spec(columns, "label")
+            base = tf.estimator.Estimator(model_fn)
+            kept = tf.compat.v1.estimator.LinearRegressor(columns)
+        """
+        self.assertCodemod(before, after)
+
+    def test_the_users_alias_stays(self):
+        before = """
+            import tensorflow
+            est = tensorflow.estimator.BaselineClassifier(n_classes=3)
+        """
+        after = """
+            import compat
+            import tensorflow
+            est = tensorflow.compat.v1.estimator.BaselineClassifier(n_classes=3)
+        """
+        self.assertCodemod(before, after)
+
+    def test_imported_names_come_from_tf1s_estimator_module(self):
+        before = """
+            from tensorflow.estimator import LinearClassifier, RunConfig as Config
+            est = LinearClassifier(columns, config=Config())
+        """
+        after = """
+            import compat
+            from tensorflow_estimator.python.estimator.api._v1.estimator import LinearClassifier, RunConfig as Config
+            est = LinearClassifier(columns, config=Config())
+        """
+        self.assertCodemod(before, after)
+
+
+def test_a_canned_estimator_is_reported_with_its_tf1_class():
+    source = "import tensorflow as tf\nest = tf.estimator.DNNClassifier([4], columns)\n"
+    messages = [e.message for e in apply(source, EstimatorRule).entries]
+    assert "tf.estimator.DNNClassifier -> tf.compat.v1.estimator.DNNClassifier" in " ".join(messages), messages
+
+
+def test_every_ported_differing_name_is_tf1s_object_and_its_loss_is_summed():
+    """Run the port of each name of the derived table in both spellings: TF 1's object, whose default
+    loss reduction is TF 1's sum (TF 2's averages over the batch: what made the ported runs' losses 16x smaller)."""
+    import tensorflow as tf
+
+    import compat  # noqa: F401 - tf.estimator on TF 2.21
+
+    names = _tf.api()["estimator"]["differs"]
+    lines = ["import tensorflow as tf"]
+    for name in names:
+        lines += [
+            f"attribute_{name} = tf.estimator.{name}",
+            f"from tensorflow.estimator import {name} as imported_{name}",
+        ]
+    namespace = {}
+    exec(apply("\n".join(lines) + "\n", EstimatorRule).module.code, namespace)  # noqa: S102
+    reductions = {}
+    for name in names:
+        tf1 = getattr(tf.compat.v1.estimator, name)
+        assert namespace[f"attribute_{name}"] is tf1 and namespace[f"imported_{name}"] is tf1, name
+        assert getattr(tf.estimator, name) is not tf1, name
+        if "loss_reduction" in inspect.signature(tf1).parameters:
+            reductions[name] = (_default(tf1), _default(getattr(tf.estimator, name)))
+    assert "LinearClassifier" in reductions, reductions
+    assert {tf1 for tf1, _ in reductions.values()} == {tf.compat.v1.losses.Reduction.SUM}, reductions
+    assert {tf2 for _, tf2 in reductions.values()} == {tf.keras.losses.Reduction.SUM_OVER_BATCH_SIZE}, reductions
+
+
+def _default(cls):
+    return inspect.signature(cls).parameters["loss_reduction"].default
