@@ -18,7 +18,12 @@ ESTIMATOR = ("tensorflow.estimator", "tensorflow.compat.v1.estimator", "tensorfl
 NOTE = "runs on TF 2.21 through compat's Estimator (tensorflow-estimator 2.15 repaired by `import compat`)"
 # `from tensorflow.estimator import X` needs a module, which TF 2.21 lacks: compat.estimator is one
 IMPORTABLE_FROM = "tensorflow.estimator"
-DIFFERS = "TF 2's is another object: canned estimators average the loss over the batch, TF 1's sum it"
+# tf_upgrade_v2 (TF 2.15) kept TF 2's class with loss_reduction=SUM unless a TF 1 optimizer or
+# input_layer_partitioner was passed; TF 1's class takes every TF 1 argument as TF 1 did.
+DIFFERS = (
+    "TF 2's is another object: canned estimators average the loss over the batch (TF 1's sum it) "
+    "and take Keras optimizers only"
+)
 
 
 class EstimatorRule(OutermostChain, Rule):
@@ -68,7 +73,9 @@ class EstimatorRule(OutermostChain, Rule):
                 self.report(
                     node,
                     f"from {module} import {_tf.full_name(alias.name)} -> from {self._estimator['v1_module']} "
-                    f"import ... (TF 1's estimator names; {DIFFERS})",
+                    "import ... (TF 1's estimator names: "
+                    + (DIFFERS if _tf.full_name(alias.name) in self._estimator["differs"] else "the same object")
+                    + ")",
                 )
             elif module == IMPORTABLE_FROM:
                 _tf.ensure_compat(self)

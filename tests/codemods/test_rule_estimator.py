@@ -178,9 +178,19 @@ class TestCannedEstimators(RuleTest):
 
 
 def test_a_canned_estimator_is_reported_with_its_tf1_class():
-    source = "import tensorflow as tf\nest = tf.estimator.DNNClassifier([4], columns)\n"
-    messages = [e.message for e in apply(source, EstimatorRule).entries]
-    assert "tf.estimator.DNNClassifier -> tf.compat.v1.estimator.DNNClassifier" in " ".join(messages), messages
+    source = (
+        "import tensorflow as tf\n"
+        "from tensorflow.estimator import LinearRegressor, RunConfig\n"
+        "est = tf.estimator.DNNClassifier([4], columns)\n"
+    )
+    messages = [(e.line, e.message) for e in apply(source, EstimatorRule).entries]
+    v1_module = _tf.api()["estimator"]["v1_module"]
+    assert [(line, message.split(" (")[0]) for line, message in messages if "->" in message] == [
+        (2, f"from tensorflow.estimator import LinearRegressor -> from {v1_module} import ..."),
+        (2, f"from tensorflow.estimator import RunConfig -> from {v1_module} import ..."),
+        (3, "tf.estimator.DNNClassifier -> tf.compat.v1.estimator.DNNClassifier"),
+    ]
+    assert "loss over the batch" in messages[0][1] and messages[1][1].endswith("the same object)"), messages
 
 
 def test_every_ported_differing_name_is_tf1s_object_and_its_loss_is_summed():
