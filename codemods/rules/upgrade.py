@@ -108,6 +108,18 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
         self._drop_import(original_node)
         return tf1_api.rename(self, original_node, path, new)
 
+    def leave_Call(self, original_node, updated_node):
+        """A call of a rewritten name is judged as its new name's call will be by a second run (tf1-api's
+        rewrite_call): `tf.contrib.data.X(...)` keeps TF1's function when TF 2's reads the call otherwise."""
+        func = original_node.func
+        if self.in_import or not isinstance(func, cst.Attribute):
+            return updated_node
+        qualified = self.match(func, self._names) or self.match_prefix(func, self._internal)
+        new = lookup(_tf.tf_path(qualified)) if qualified and not _tf.claimed_by_others(self, qualified) else None
+        if new is None or new.startswith("compat.v1.") or not _tf.api()["differs"].get(new):
+            return updated_node
+        return tf1_api.rewrite_call(self, original_node, updated_node, new)
+
     def _drop_import(self, node):
         """`from tensorflow.contrib import rnn` is dead once `rnn.LSTMCell` is rewritten: drop it if unused."""
         bound = head_name(node)

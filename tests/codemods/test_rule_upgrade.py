@@ -158,3 +158,22 @@ def test_a_name_tf_2_21_still_has_is_not_renamed_again():
     # tf1-api writes tf.manip.space_to_batch_nd as tf.space_to_batch_nd, which tf_upgrade_v2 would rename again
     source = "import tensorflow as tf\ny = tf.space_to_batch_nd\n"
     assert apply(source, UpgradeRule).module.code == source
+
+
+def test_a_call_of_a_contrib_function_is_judged_as_its_new_name_will_be_by_a_second_run():
+    # found by hypothesis (test_properties): TF 2's tf.data.experimental.make_batched_features_dataset
+    # requires arguments this call does not give, so tf1-api moved the first run's result again
+    from codemods.rules import RULES
+
+    source = (
+        "import tensorflow as tf\n"
+        "y = tf.contrib.data.make_batched_features_dataset()\n"
+        "z = tf.contrib.data.make_batched_features_dataset(pattern, 8, features)\n"
+    )
+    once = apply(source, *RULES).module.code
+    assert once == (
+        "import tensorflow as tf\n"
+        "y = tf.compat.v1.data.experimental.make_batched_features_dataset()\n"
+        "z = tf.data.experimental.make_batched_features_dataset(pattern, 8, features)\n"
+    )
+    assert apply(once, *RULES).module.code == once
