@@ -21,18 +21,6 @@ UNCHANGED = ("tf2_keras_already.py", "compat_v1_style.py")
 # no loss, bert_tpu_estimator logs at ERROR (its BERT-style program's losses are compared in
 # tests/common), tf2_keras_already is TF 2 code.
 LOSSES = [name for name, entry in corpus_runner.manifest().items() if entry.get("losses")]
-# uai-run gives these scripts TF 1's behaviour and their ports, today, do not: measured on TF 2.21 and 2.15,
-# uai-run's losses repeat to the last digit and the port's differ from them by the second loss.
-DIFFERENT = {
-    "estimator_train_and_evaluate.py": "the port keeps tf.estimator.LinearClassifier, TF 2's canned estimator whose "
-    "loss is averaged over the batch (0.6931472 at step 1), where TF 1's summed it (11.090355 = 16 x 0.6931472)",
-    "layers_graph.py": "the port keeps TF 2's control flow (its tf.layers.dropout/batch_normalization on a training "
-    "placeholder build an If op and functions), so the graph-seeded dense kernel and dropout draw other op seeds; "
-    "the port with disable_control_flow_v2() has uai-run's losses",
-    "uai_dist_local.py": "the port disables eager execution under `if __name__ == '__main__'`, after the module-level "
-    "tf.compat.v1.set_random_seed(1): the seed goes to the eager context and the graph is unseeded (the port's losses "
-    "change run to run)",
-}
 
 
 @pytest.fixture(scope="module")
@@ -87,14 +75,11 @@ def test_training_scripts_run_unmodified_under_uai_run_leaving_the_corpus_byte_i
     assert after == before
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(reason=DIFFERENT[n], strict=True)) if n in DIFFERENT else n
-        for n in LOSSES
-    ],
-)
+@pytest.mark.parametrize("name", LOSSES)
 def test_uai_run_trains_with_the_losses_of_the_port(runs, name):
+    # Each difference found here was a port that changed TF 1's behaviour: TF 2's canned estimators
+    # (loss averaged, not summed), control flow v2 (other graph-derived seeds), a graph-mode switch
+    # after a module-level seed; uai-migrate now keeps TF 1's in each.
     # Exactly: measured on TF 2.21 and 2.15, two runs of each script, under uai-run and ported, print the
     # same losses to the last digit, estimator_towers' two towers included (both on the CPU).
     results = runs[0]
