@@ -127,7 +127,9 @@ def model_fn(features, labels, mode, params):
 
 def main(_):
     session_config = tf.ConfigProto(allow_soft_placement=True, device_count={"CPU": max(FLAGS.num_gpus, 1)})
-    config = tf.estimator.RunConfig(model_dir=FLAGS.output_dir, session_config=session_config, log_step_count_steps=1)
+    config = tf.estimator.RunConfig(
+        model_dir=FLAGS.output_dir, session_config=session_config, log_step_count_steps=1, tf_random_seed=1
+    )
     estimator = tf.estimator.Estimator(model_fn=model_fn, config=config)
     estimator.train(input_fn, max_steps=FLAGS.max_step or 20)
     tf.logging.info("finished at step %d", estimator.get_variable_value("global_step"))

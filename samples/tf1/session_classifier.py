@@ -8,6 +8,7 @@ FLAGS = tf.app.flags.FLAGS
 
 
 def main(_):
+    tf.set_random_seed(0)
     rng = np.random.RandomState(0)
     centers = rng.normal(size=(4, 16)).astype(np.float32)
     x = tf.placeholder(tf.float32, [None, 16], name="x")

@@ -54,6 +54,7 @@ def build_train_op():
 
 def train(master, is_chief, device_fn):
     with tf.Graph().as_default():
+        tf.set_random_seed(1)
         with tf.device(device_fn):
             train_op, total_loss = build_train_op()
         hooks = [tf.train.StopAtStepHook(last_step=FLAGS.max_step or 5)]
