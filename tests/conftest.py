@@ -106,3 +106,31 @@ def run_py(tmp_path):
 def result_json(stdout: str):
     """The JSON a test program printed on its `RESULT {...}` line."""
     return json.loads(next(line for line in stdout.splitlines() if line.startswith("RESULT "))[len("RESULT ") :])
+
+
+# -- runs shared by tests/common and the tf2 suite's port comparisons: once per pytest session ----------
+
+
+@pytest.fixture(scope="session")
+def corpus_data(tmp_path_factory) -> str:
+    """The corpus' generated TFRecords (tests/codemods/corpus_runner.generate_data); every run that is
+    compared with another reads these same files."""
+    from tests.codemods import corpus_runner
+
+    return corpus_runner.generate_data(str(tmp_path_factory.mktemp("corpus_data")))
+
+
+@pytest.fixture(scope="session")
+def samples_under_uai_run(tmp_path_factory, corpus_data):
+    """The bundled TF1 samples run unmodified under uai-run (tests/uai_run_helpers.run_samples)."""
+    from tests.uai_run_helpers import run_samples
+
+    return run_samples(corpus_data, tmp_path_factory.mktemp("samples_under_uai_run"))
+
+
+@pytest.fixture(scope="session")
+def corpus_under_uai_run(tmp_path_factory, corpus_data):
+    """Every runnable corpus script run unmodified under `uai-run --auto` (tests/uai_run_helpers.run_corpus)."""
+    from tests.uai_run_helpers import run_corpus
+
+    return run_corpus(corpus_data, tmp_path_factory.mktemp("corpus_under_uai_run"))

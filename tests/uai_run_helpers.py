@@ -1,8 +1,18 @@
-"""What the uai-run tests compare: a program's loss trajectory, and the bytes of the files it must leave untouched."""
+"""What the uai-run tests compare: a program's loss trajectory, and the bytes of the files it must leave untouched;
+and the unmodified runs they share (the samples and the corpus under uai-run, once per pytest session:
+tests/conftest.py's fixtures, read by tests/common and, in the tf2 suite, by the port comparisons)."""
 
 import hashlib
+import os
 import re
+import sys
 from pathlib import Path
+from typing import NamedTuple
+
+from tests.conftest import REPO
+
+SAMPLES = os.path.join(REPO, "samples", "tf1")
+UAI_RUN = ("-m", "compat.run")
 
 # "step 3 loss 0.6931472" (the tests' own loops) and "loss = 0.6931472" (tf.train.LoggingTensorHook,
 # the Estimator's step log and its evaluation line); `eval_loss = ` is not a match.
@@ -25,3 +35,49 @@ def digests(folder) -> dict[str, str]:
         for path in sorted(root.rglob("*"))
         if path.is_file() and "__pycache__" not in path.parts
     }
+
+
+class UnmodifiedRuns(NamedTuple):
+    """Runs of files under uai-run: {name: CompletedProcess}, {name: --report file}, the folder's digests before and after."""
+
+    results: dict
+    reports: dict
+    before: dict
+    after: dict
+
+
+def sample_command(runner, folder, name: str, data: str, out) -> list[str]:
+    """How a sample runs (tests/programs.SAMPLE_ARGS): `runner` between the interpreter and the script."""
+    from tests.programs import SAMPLE_ARGS
+
+    return [sys.executable, *runner, os.path.join(folder, name), f"--data_dir={data}", f"--output_dir={out}"] + list(
+        SAMPLE_ARGS[name][0]
+    )
+
+
+def run_samples(data: str, out: Path) -> UnmodifiedRuns:
+    """Each bundled TF1 sample, unmodified, under uai-run (2 at a time)."""
+    from tests.codemods import _runs
+    from tests.programs import SAMPLE_ARGS
+
+    before = digests(SAMPLES)
+    commands = {name: sample_command(UAI_RUN, SAMPLES, name, data, out / name) for name in SAMPLE_ARGS}
+    return UnmodifiedRuns(_runs.run_all(commands, SAMPLES), {}, before, digests(SAMPLES))
+
+
+def run_corpus(data: str, out: Path) -> UnmodifiedRuns:
+    """Each runnable corpus script (tests/corpus/manifest.json), unmodified, under `uai-run --auto --report`
+    (2 at a time); results are (worked, CompletedProcess). Notebooks run in their kernel, not as a script."""
+    from tests.codemods import corpus_runner
+
+    before = digests(corpus_runner.CORPUS)
+    names = [n for n, e in corpus_runner.manifest().items() if not e.get("reported") and n.endswith(".py")]
+    reports = {name: out / f"{name.replace('/', '_')}.json" for name in names}
+    results = corpus_runner.run_corpus(
+        corpus_runner.CORPUS,
+        data,
+        str(out / "out"),
+        names=names,
+        runner=lambda name: (*UAI_RUN, "--auto", "--report", str(reports[name])),
+    )
+    return UnmodifiedRuns(results, reports, before, digests(corpus_runner.CORPUS))

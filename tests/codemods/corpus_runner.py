@@ -6,7 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from tests.conftest import REPO, run_module
 
@@ -61,9 +61,6 @@ def _script(folder, name):
     return script
 
 
-UAI_RUN = ("-m", "compat.run")  # between the interpreter and the script: the script runs under uai-run
-
-
 def run_one(
     folder: str, name: str, entry: dict, data: str, out: str, timeout: float = 300, runner: Sequence[str] = ()
 ) -> tuple[bool, subprocess.CompletedProcess]:
@@ -84,19 +81,18 @@ def run_one(
 
 
 def run_corpus(
-    folder: str, data: str, out: str, workers: int = 2, reported: bool = False, unmodified: Sequence[str] = ()
+    folder: str,
+    data: str,
+    out: str,
+    workers: int = 2,
+    reported: bool = False,
+    names: Iterable[str] | None = None,
+    runner: Callable[[str], Sequence[str]] = lambda name: (),
 ) -> dict:
-    """{name: (worked, result)} for the runnable entries (and the 'reported' ones if asked), `workers` at a time.
-
-    The `unmodified` entries also run from CORPUS itself under uai-run, in the same pool and first (the
-    training scripts are the long runs), keyed (UAI_RUN, name).
-    """
-    entries = manifest()
-    jobs = {(UAI_RUN, n): (CORPUS, n, UAI_RUN, os.path.join(out, "uai-run")) for n in unmodified}
-    jobs.update({n: (folder, n, (), out) for n, e in entries.items() if reported or not e.get("reported")})
+    """{name: (worked, result)} for the runnable entries (and the 'reported' ones if asked), or only `names`,
+    `workers` at a time; `runner(name)` goes between the interpreter and the script."""
+    entries = {n: e for n, e in manifest().items() if reported or not e.get("reported")}
+    chosen = list(entries) if names is None else list(names)
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {
-            key: pool.submit(run_one, where, n, entries[n], data, to, runner=runner)
-            for key, (where, n, runner, to) in jobs.items()
-        }
-        return {key: f.result() for key, f in futures.items()}
+        futures = {n: pool.submit(run_one, folder, n, entries[n], data, out, runner=runner(n)) for n in chosen}
+        return {n: f.result() for n, f in futures.items()}

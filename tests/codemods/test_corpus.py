@@ -3,7 +3,8 @@
 Each script runs as its manifest says (flags that make training scripts do 3 steps on generated
 TFRecords, or just parse their flags); the ones no rule can convert must be error entries with a
 manual step instead. The corpus uses every rule. The training scripts on a fixed seed (manifest
-'losses') also run unmodified under uai-run, in the same process pool, with the losses of their ports.
+'losses') train with the losses they have unmodified under uai-run (run once per session, checked in
+tests/common/test_uai_run_programs.py).
 """
 
 import json
@@ -14,7 +15,7 @@ import pytest
 from codemods.rules import RULES
 from tests.codemods import corpus_runner
 from tests.codemods._runs import run
-from tests.uai_run_helpers import digests, loss_trajectory
+from tests.uai_run_helpers import loss_trajectory
 
 UNCHANGED = ("tf2_keras_already.py", "compat_v1_style.py")
 # The scripts whose losses are compared; not among them: rnn_text_classifier and pillow_resize print
@@ -48,41 +49,26 @@ def test_report_uses_every_rule_and_names_what_it_cannot_convert(migrated):
 
 
 @pytest.fixture(scope="module")
-def runs(migrated, tmp_path_factory):
-    """The migrated corpus and, in the same pool, the 'losses' scripts as they are under uai-run; the corpus' digests
-    before and after."""
+def runs(migrated, tmp_path_factory, corpus_data):
+    """The migrated corpus, run on the data the unmodified runs read (tests/conftest.py's corpus_under_uai_run)."""
     folder, _, _ = migrated
-    root = tmp_path_factory.mktemp("runs")
-    data = corpus_runner.generate_data(str(root / "data"))
-    before = digests(corpus_runner.CORPUS)
-    results = corpus_runner.run_corpus(folder, data, str(root / "out"), unmodified=LOSSES)
-    return results, before, digests(corpus_runner.CORPUS)
+    return corpus_runner.run_corpus(folder, corpus_data, str(tmp_path_factory.mktemp("runs")))
 
 
 def test_every_migrated_script_runs(runs):
-    results = {n: result for n, result in runs[0].items() if isinstance(n, str)}
-    failed = {n: (r.returncode, r.stdout[-500:], r.stderr[-1500:]) for n, (ok, r) in results.items() if not ok}
+    failed = {n: (r.returncode, r.stdout[-500:], r.stderr[-1500:]) for n, (ok, r) in runs.items() if not ok}
     assert not failed, failed
-    assert len(results) >= 30
-
-
-def test_training_scripts_run_unmodified_under_uai_run_leaving_the_corpus_byte_identical(runs):
-    results, before, after = runs
-    assert len(LOSSES) >= 8
-    unmodified = {n: results[corpus_runner.UAI_RUN, n] for n in LOSSES}
-    failed = {n: (r.returncode, r.stdout[-500:], r.stderr[-1500:]) for n, (ok, r) in unmodified.items() if not ok}
-    assert not failed, failed
-    assert after == before
+    assert len(runs) >= 30
 
 
 @pytest.mark.parametrize("name", LOSSES)
-def test_uai_run_trains_with_the_losses_of_the_port(runs, name):
+def test_uai_run_trains_with_the_losses_of_the_port(runs, corpus_under_uai_run, name):
     # Each difference found here was a port that changed TF 1's behaviour: TF 2's canned estimators
     # (loss averaged, not summed), control flow v2 (other graph-derived seeds), a graph-mode switch
     # after a module-level seed; uai-migrate now keeps TF 1's in each.
     # Exactly: measured on TF 2.21 and 2.15, two runs of each script, under uai-run and ported, print the
     # same losses to the last digit, estimator_towers' two towers included (both on the CPU).
-    results = runs[0]
     # 3 at least, as measured: each prints or logs its 3 steps' losses, or (estimator_train_and_evaluate)
     # its first step's and its evaluation's, an Estimator's log lines coming twice (TensorFlow's and absl's)
-    assert loss_trajectory(results[corpus_runner.UAI_RUN, name][1], 3) == loss_trajectory(results[name][1], 3)
+    unmodified = corpus_under_uai_run.results[name][1]  # the script as it is, under uai-run --auto (tests/common)
+    assert loss_trajectory(unmodified, 3) == loss_trajectory(runs[name][1], 3)

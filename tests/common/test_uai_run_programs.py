@@ -1,16 +1,16 @@
 """The bundled TF1 samples, the fixture corpus and the BERT- and cifar10_estimator-style programs run UNMODIFIED under `uai-run`.
 
-Every runnable corpus script (tests/corpus/manifest.json gives its arguments and expected output)
-runs under `uai-run --auto`, which must see TF1 code in all of them but the two TF 2 scripts, and
-stop the Python 2 ones in one line (uai-migrate ports them); tests/codemods/test_corpus.py compares
-the training scripts' losses with their uai-migrate ports. The BERT-style (tf1_programs/) and
-cifar10_estimator-style (runtime_programs/) TF 1 programs train with the loss trajectory of their
-uai-migrate ports (the `*_migrated.py` next to them, which tests/tf2/test_uai_run_migrate.py and
+The samples and every runnable corpus script (tests/corpus/manifest.json gives their arguments and
+expected output) run once per session (tests/conftest.py's samples_under_uai_run and
+corpus_under_uai_run); the corpus under `uai-run --auto`, which must see TF1 code in all of them but
+the TF 2 scripts, and stop the Python 2 ones in one line (uai-migrate ports them). In the tf2 suite
+the same runs are compared with the uai-migrate ports' losses (tests/codemods/test_corpus.py,
+tests/tf2/test_uai_run_migrate.py). The BERT-style (tf1_programs/) and cifar10_estimator-style
+(runtime_programs/) TF 1 programs train with the loss trajectory of their uai-migrate ports (the
+`*_migrated.py` next to them, which tests/tf2/test_uai_run_migrate.py and
 tests/codemods/test_cifar10_migrate.py hold equal to uai-migrate's output). All run as parallel
-processes, a few steps each, on generated data; the files run are byte-identical afterwards.
-"""
+processes, a few steps each, on generated data; the files run are byte-identical afterwards."""
 
-import concurrent.futures
 import importlib.util
 import json
 import os
@@ -19,15 +19,14 @@ import sys
 
 import pytest
 
-from tests.codemods import _runs, corpus_runner
+from tests.codemods import _runs
 
 # the cifar10 program's TFRecords, as its own test writes them (a pytest fixture, used by name)
 from tests.common.test_cifar10_tf1_program import data_dir  # noqa: F401
-from tests.conftest import REPO, assert_one_line_error, result_json
+from tests.conftest import assert_one_line_error, result_json
 from tests.programs import SAMPLE_ARGS
 from tests.uai_run_helpers import digests, loss_trajectory
 
-SAMPLES = f"{REPO}/samples/tf1"
 # --auto: nothing in them only TF1 had, so python runs them as they are (Keras and tf.function;
 # tf.compat.v1 used explicitly; the platform SDK and tf.distribute only)
 TF2_CODE = ("compat_v1_style.py", "tf2_keras_already.py", "tf_config_master_to_chief.py", "uai_dist_generate.py")
@@ -37,33 +36,15 @@ TF1_PROGRAMS = os.path.join(HERE, "tf1_programs")
 RUNTIME_PROGRAMS = os.path.join(HERE, "runtime_programs")
 
 
-@pytest.fixture(scope="module")
-def data(tmp_path_factory):
-    return corpus_runner.generate_data(str(tmp_path_factory.mktemp("data")))
-
-
-def test_samples_run_unmodified(tmp_path, data):
-    before = digests(SAMPLES)
-    commands = {
-        name: [
-            sys.executable,
-            "-m",
-            "compat.run",
-            f"{SAMPLES}/{name}",
-            f"--data_dir={data}",
-            f"--output_dir={tmp_path / name}",
-            *args,
-        ]
-        for name, (args, _) in SAMPLE_ARGS.items()
-    }
-    results = _runs.run_all(commands, SAMPLES)
+def test_samples_run_unmodified(samples_under_uai_run):
+    results, _, before, after = samples_under_uai_run
     failed = {
         name: r.stderr[-2500:]
         for name, r in results.items()
         if r.returncode != 0 or SAMPLE_ARGS[name][1] not in r.stdout + r.stderr
     }
     assert not failed, failed
-    assert digests(SAMPLES) == before
+    assert after == before
 
 
 def _missing_module(result) -> str | None:
@@ -72,27 +53,10 @@ def _missing_module(result) -> str | None:
     return match.group(1) if match and importlib.util.find_spec(match.group(1).partition(".")[0]) is None else None
 
 
-def test_every_corpus_script_runs_unmodified_under_uai_run_auto(tmp_path, data):
-    before = digests(corpus_runner.CORPUS)
-    # notebooks run in their kernel, not as a script uai-run is given
-    entries = {n: e for n, e in corpus_runner.manifest().items() if not e.get("reported") and n.endswith(".py")}
-    reports = {name: tmp_path / f"{name.replace('/', '_')}.json" for name in entries}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {
-            name: pool.submit(
-                corpus_runner.run_one,
-                corpus_runner.CORPUS,
-                name,
-                entry,
-                data,
-                str(tmp_path / "out"),
-                runner=("-m", "compat.run", "--auto", "--report", str(reports[name])),
-            )
-            for name, entry in entries.items()
-        }
-        results = {name: future.result() for name, future in futures.items()}
-    assert digests(corpus_runner.CORPUS) == before
-
+def test_every_corpus_script_runs_unmodified_under_uai_run_auto(corpus_under_uai_run):
+    runs, reports, before, after = corpus_under_uai_run
+    assert after == before
+    results = dict(runs)
     for name in PYTHON_2:
         _, result = results.pop(name)
         assert_one_line_error(result, "Python 3 cannot parse")
@@ -104,8 +68,8 @@ def test_every_corpus_script_runs_unmodified_under_uai_run_auto(tmp_path, data):
 
     decisions = {}
     for name in results:
-        entries_ = [e for f in json.loads(reports[name].read_text())["files"] for e in f["entries"]]
-        decisions[name] = [e["message"].rpartition(": ")[2] for e in entries_ if e["message"].startswith("--auto")]
+        entries = [e for f in json.loads(reports[name].read_text())["files"] for e in f["entries"]]
+        decisions[name] = [e["message"].rpartition(": ")[2] for e in entries if e["message"].startswith("--auto")]
     assert decisions == {n: ["run by python as TF 2 code" if n in TF2_CODE else "the TF1 face"] for n in results}
     assert len(results) >= 30
 

@@ -11,13 +11,12 @@ from codemods import rules
 from codemods._report import Entry, Report
 from compat import library_names, tf1_names
 from compat.run import _source
-from tests.codemods import _runs, corpus_runner
+from tests.codemods import _runs
 from tests.conftest import REPO
 from tests.programs import SAMPLE_ARGS
-from tests.uai_run_helpers import digests, loss_trajectory
+from tests.uai_run_helpers import SAMPLES, loss_trajectory, sample_command
 
 TF1_PROGRAMS = os.path.join(REPO, "tests", "common", "tf1_programs")
-SAMPLES = os.path.join(REPO, "samples", "tf1")
 # resnet_estimator applies plain (ungated) tf.gradients with a MomentumOptimizer. Under uai-run its
 # variables are TF 1's ref variables, updated in place: a kernel's update may land before the same
 # step's backprop through its layer has read it. Measured on TF 2.21 and 2.15, ten runs under uai-run:
@@ -103,46 +102,22 @@ def test_the_ported_bert_style_program_is_what_uai_migrate_makes_of_its_tf1_form
 
 
 @pytest.fixture(scope="module")
-def sample_runs(tmp_path_factory):
-    """Each sample unmodified under uai-run and as uai-migrate ports it, in one pool; samples/tf1's digests
-    before and after."""
+def ported_samples(tmp_path_factory, corpus_data):
+    """Each sample as uai-migrate ports it, run on the data the unmodified runs read (tests/conftest.py's
+    samples_under_uai_run, which tests/common/test_uai_run_programs.py checks)."""
     root = tmp_path_factory.mktemp("samples")
-    before = digests(SAMPLES)
-    data = corpus_runner.generate_data(str(root / "data"))
     migrated = _runs.migrate("--out", root / "ported", SAMPLES, cwd=root)
     assert migrated.returncode == 0, migrated.stdout + migrated.stderr
-    runners = {"uai-run": (["-m", "compat.run"], SAMPLES), "ported": ([], root / "ported")}
     commands = {
-        (key, name): [
-            sys.executable,
-            *runner,
-            os.path.join(folder, name),
-            f"--data_dir={data}",
-            f"--output_dir={root / 'out' / key / name}",
-            *args,
-        ]
-        for key, (runner, folder) in runners.items()
-        for name, (args, _) in SAMPLE_ARGS.items()
+        name: sample_command((), root / "ported", name, corpus_data, root / "out" / name) for name in SAMPLE_ARGS
     }
-    return _runs.run_all(commands, root), before, digests(SAMPLES)
-
-
-def test_the_samples_run_unmodified_under_uai_run_leaving_them_byte_identical(sample_runs):
-    results, before, after = sample_runs
-    expected = {name: printed for name, (_, printed) in SAMPLE_ARGS.items()}
-    failed = {
-        key: result.stderr[-2500:]
-        for key, result in results.items()
-        if result.returncode != 0 or expected[key[1]] not in result.stdout + result.stderr
-    }
-    assert not failed, failed
-    assert after == before
+    return _runs.run_all(commands, root)
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLE_ARGS))
-def test_each_sample_trains_under_uai_run_with_the_losses_of_its_port(sample_runs, name):
-    results = sample_runs[0]
-    unmodified, ported = (loss_trajectory(results[key, name], 3) for key in ("uai-run", "ported"))
+def test_each_sample_trains_under_uai_run_with_the_losses_of_its_port(samples_under_uai_run, ported_samples, name):
+    unmodified = loss_trajectory(samples_under_uai_run.results[name], 3)
+    ported = loss_trajectory(ported_samples[name], 3)
     if name not in IN_PLACE_UPDATES:
         assert unmodified == ported
         return
