@@ -87,9 +87,10 @@ def assert_one_line_error(result, message):
     assert len(lines) == 1 and message in lines[0] and "Traceback" not in result.stderr, result.stderr
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def program_data(tmp_path_factory):
-    """A small generated ImageNet-schema data set (`tests.programs.generate_data`), one per test module."""
+    """A small generated ImageNet-schema data set (`tests.programs.generate_data`), one per session: the
+    programs only read it."""
     from tests.programs import generate_data
 
     return generate_data(tmp_path_factory.mktemp("data"))

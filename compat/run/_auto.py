@@ -5,14 +5,15 @@ with `ast`, never run) checked against the installed TensorFlow itself: a TF1 pr
 TF 2's `tf` lacks and TF1 had (`tf.Session`, `tf.train.AdamOptimizer`, `tf.contrib.*`, `tf.app.flags`),
 a name compat.tf1_names moves, or imports a TF1-only module. A program that only names what TF 2 has
 (Keras, `tf.function`, or `import tensorflow.compat.v1 as tf`, which needs nothing from uai-run) is TF 2
-code. Reading TensorFlow's API means importing it once before the program starts.
+code. Reading TensorFlow's API means importing it once before the program starts (only when the
+program names TensorFlow at all).
 """
 
 import ast
 import importlib.machinery
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from compat import tf1_names as names
@@ -101,12 +102,15 @@ def module_file(module: str) -> str | None:
     return _file_of(module, [os.getcwd(), *sys.path[1:]])
 
 
-def tf1_evidence(paths, tf, v1) -> Evidence | None:
-    """The first name in `paths` that only TF1 has (`tf`: TF 2's module, `v1`: tf.compat.v1), else None.
+def tf1_evidence(paths, tensorflow: Callable[[], tuple]) -> Evidence | None:
+    """The first name in `paths` that only TF1 has, else None. `tensorflow()` gives (TF 2's `tf`,
+    `tf.compat.v1`): called once, and only when a file names TensorFlow (a program that does not
+    is decided without importing it).
 
     A file Python 3 cannot parse is evidence too: TF1-era Python 2 code, which the run with the TF1
     face reports in one line (python would print a traceback).
     """
+    used: list[tuple[str, int, str]] = []
     for path in paths:
         try:
             tree = _parse_or_raise(path)
@@ -114,10 +118,14 @@ def tf1_evidence(paths, tf, v1) -> Evidence | None:
             return Evidence(path, error.lineno or 0, "Python 3 cannot parse it", _source.RULE)
         except (OSError, ValueError):
             continue
-        for line, name in _tensorflow_names(tree):
-            if _tf1_only(name, tf, v1):
-                short = "tf" + name[len(names.TF) :]
-                return Evidence(path, line, f"{short} is TF1's", names.rule_for(name))
+        used.extend((path, line, name) for line, name in _tensorflow_names(tree))
+    if not used:
+        return None
+    tf, v1 = tensorflow()
+    for path, line, name in used:
+        if _tf1_only(name, tf, v1):
+            short = "tf" + name[len(names.TF) :]
+            return Evidence(path, line, f"{short} is TF1's", names.rule_for(name))
     return None
 
 
@@ -175,7 +183,11 @@ def _resolves(module, parts: list[str]) -> bool:
 
 
 def evidence(script: str) -> Evidence | None:
-    """Why `script`'s program is TF1 code, or None for TF 2 code (imports TensorFlow, before the face exists)."""
+    """Why `script`'s program is TF1 code, or None for TF 2 code (may import TensorFlow, before the face exists)."""
+    return tf1_evidence(program_files(script), _tensorflow)
+
+
+def _tensorflow() -> tuple:
     import tensorflow as tf
 
-    return tf1_evidence(program_files(script), tf, tf.compat.v1)
+    return tf, tf.compat.v1

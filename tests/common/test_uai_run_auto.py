@@ -62,7 +62,19 @@ TF1 = {
 def _evidence(tmp_path, source):
     path = tmp_path / "program.py"
     path.write_text(textwrap.dedent(source))
-    return _auto.tf1_evidence([str(path)], tf, tf.compat.v1)
+    return _auto.tf1_evidence([str(path)], lambda: (tf, tf.compat.v1))
+
+
+@pytest.mark.parametrize("source", ["import json\nprint(json.dumps({}))\n", "import tensorflow as tf\nprint 'hi'\n"])
+def test_tensorflow_is_imported_only_to_judge_names_of_tensorflow(tmp_path, source):
+    # a program naming no TensorFlow, or one Python 3 cannot parse, is decided from its files alone
+    path = tmp_path / "program.py"
+    path.write_text(source)
+
+    def tensorflow():
+        raise AssertionError("TensorFlow imported")
+
+    _auto.tf1_evidence([str(path)], tensorflow)
 
 
 @pytest.mark.parametrize("case", sorted(TF2))
