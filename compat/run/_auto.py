@@ -32,8 +32,9 @@ class Evidence:
     rule: str  # uai-migrate's rule for what was found
 
 
-def program_files(script: str) -> Iterator[str]:
-    """`script`, then the user's modules it imports (found from its folder, as Python would), each once."""
+def program_files(script: str) -> Iterator[tuple[str, ast.Module | SyntaxError | None]]:
+    """(path, its parse) for `script`, then for the user's modules it imports (found from its folder, as
+    Python would), each once: the module, the SyntaxError Python 3 gave, or None when it cannot be read."""
     folder = os.path.dirname(os.path.abspath(script))
     pending, seen = [os.path.abspath(script)], set[str]()
     while pending and len(seen) < MAX_FILES:
@@ -41,9 +42,9 @@ def program_files(script: str) -> Iterator[str]:
         if path in seen:
             continue
         seen.add(path)
-        yield path
         tree = _parse(path)
-        if tree is None:
+        yield path, tree
+        if not isinstance(tree, ast.Module):
             continue
         package = os.path.dirname(path)
         for module, level in _imported_modules(tree):
@@ -52,16 +53,14 @@ def program_files(script: str) -> Iterator[str]:
                 pending.append(found)
 
 
-def _parse(path: str) -> ast.Module | None:
+def _parse(path: str) -> ast.Module | SyntaxError | None:
     try:
-        return _parse_or_raise(path)
-    except (OSError, SyntaxError, ValueError):
+        with open(path, "rb") as handle:
+            return ast.parse(handle.read(), path)
+    except SyntaxError as error:
+        return error
+    except (OSError, ValueError):
         return None
-
-
-def _parse_or_raise(path: str) -> ast.Module:
-    with open(path, "rb") as handle:
-        return ast.parse(handle.read(), path)
 
 
 def _imported_modules(tree: ast.Module) -> Iterator[tuple[str, int]]:
@@ -102,23 +101,20 @@ def module_file(module: str) -> str | None:
     return _file_of(module, [os.getcwd(), *sys.path[1:]])
 
 
-def tf1_evidence(paths, tensorflow: Callable[[], tuple]) -> Evidence | None:
-    """The first name in `paths` that only TF1 has, else None. `tensorflow()` gives (TF 2's `tf`,
-    `tf.compat.v1`): called once, and only when a file names TensorFlow (a program that does not
-    is decided without importing it).
+def tf1_evidence(files, tensorflow: Callable[[], tuple]) -> Evidence | None:
+    """The first name in `files` ((path, parse) pairs, as program_files gives them) that only TF1 has,
+    else None. `tensorflow()` gives (TF 2's `tf`, `tf.compat.v1`): called once, and only when a file
+    names TensorFlow (a program that does not is decided without importing it).
 
     A file Python 3 cannot parse is evidence too: TF1-era Python 2 code, which the run with the TF1
     face reports in one line (python would print a traceback).
     """
     used: list[tuple[str, int, str]] = []
-    for path in paths:
-        try:
-            tree = _parse_or_raise(path)
-        except SyntaxError as error:
-            return Evidence(path, error.lineno or 0, "Python 3 cannot parse it", _source.RULE)
-        except (OSError, ValueError):
-            continue
-        used.extend((path, line, name) for line, name in _tensorflow_names(tree))
+    for path, tree in files:
+        if isinstance(tree, SyntaxError):
+            return Evidence(path, tree.lineno or 0, "Python 3 cannot parse it", _source.RULE)
+        if tree is not None:
+            used.extend((path, line, name) for line, name in _tensorflow_names(tree))
     if not used:
         return None
     tf, v1 = tensorflow()

@@ -62,7 +62,7 @@ TF1 = {
 def _evidence(tmp_path, source):
     path = tmp_path / "program.py"
     path.write_text(textwrap.dedent(source))
-    return _auto.tf1_evidence([str(path)], lambda: (tf, tf.compat.v1))
+    return _auto.tf1_evidence(_auto.program_files(str(path)), lambda: (tf, tf.compat.v1))
 
 
 @pytest.mark.parametrize("source", ["import json\nprint(json.dumps({}))\n", "import tensorflow as tf\nprint 'hi'\n"])
@@ -74,7 +74,7 @@ def test_tensorflow_is_imported_only_to_judge_names_of_tensorflow(tmp_path, sour
     def tensorflow():
         raise AssertionError("TensorFlow imported")
 
-    _auto.tf1_evidence([str(path)], tensorflow)
+    _auto.tf1_evidence(_auto.program_files(str(path)), tensorflow)
 
 
 @pytest.mark.parametrize("case", sorted(TF2))
@@ -107,7 +107,7 @@ def test_the_programs_files_are_the_script_and_the_modules_of_its_folder_it_impo
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
-    found = list(_auto.program_files(str(tmp_path / "main.py")))
+    found = [path for path, _ in _auto.program_files(str(tmp_path / "main.py"))]
     assert found == [
         str(tmp_path / n) for n in ("main.py", "model.py", "pkg/__init__.py", "pkg/net.py", "pkg/layers_util.py")
     ]
