@@ -7,7 +7,7 @@ touching any other behaviour.
 """
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, MutableMapping, Sequence
 from typing import Any
 
 from absl import flags as absl_flags
@@ -62,7 +62,16 @@ class AutoParsingFlagValues:
         wrapped = self._wrapped
         if name in wrapped:
             self._ensure_parsed()
+        elif name == "__flags":  # TF <= 1.4's dict of values (a name mangled only inside a class body)
+            self._ensure_parsed()
+            return ValuesByName(wrapped)
         return getattr(wrapped, name)
+
+    def _parse_flags(self, args: Sequence[str] | None = None) -> list[str]:
+        """TF <= 1.4's `FLAGS._parse_flags()` (argparse's parse_known_args): parse `args`, else sys.argv's
+        arguments, and return those no flag took."""
+        argv = [sys.argv[0], *(sys.argv[1:] if args is None else args)]
+        return parse_known_or_exit(argv, self._wrapped)[1:]
 
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(self._wrapped, name, value)
@@ -90,6 +99,34 @@ class AutoParsingFlagValues:
 
     def __repr__(self) -> str:
         return f"<compat FLAGS over {self._wrapped!r}>"
+
+
+class ValuesByName(MutableMapping):
+    """TF <= 1.4's `FLAGS.__flags`: {flag name: value}. It was the flags' own storage, so writing a value
+    sets the flag (absl's `FlagValues.flag_values_dict()` is a copy)."""
+
+    def __init__(self, flag_values: absl_flags.FlagValues) -> None:
+        self._flag_values = flag_values
+
+    def __getitem__(self, name: str) -> Any:
+        return self._flag_values[name].value
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        if name not in self._flag_values:
+            raise KeyError(name)  # TF 1.4 stored it, but no flag of that name exists to read it back
+        setattr(self._flag_values, name, value)
+
+    def __delitem__(self, name: str) -> None:
+        delattr(self._flag_values, name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._flag_values))
+
+    def __len__(self) -> int:
+        return len(self._flag_values)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 FLAGS = AutoParsingFlagValues(absl_flags.FLAGS)

@@ -243,3 +243,30 @@ def test_redefinition_with_another_type_at_import_is_one_line(run_py):
 def test_a_bad_value_read_at_import_is_one_line(run_py):
     result = run_py("from compat.flags import FLAGS\nprint(FLAGS.num_gpus)\n", "--num_gpus=two")
     assert_one_line_error(result, "--num_gpus=two")
+
+
+def test_tf_1_4_argparse_era_internals_parse_flags_and_the_flags_dict(run_py):
+    """TF <= 1.4's flags were argparse: programs called `FLAGS._parse_flags()` (parse sys.argv, return the
+    arguments it did not know) and read `FLAGS.__flags`, a dict of each flag's value, to print their settings.
+    At module level `FLAGS.__flags` is that attribute name (only a class body would mangle it)."""
+    result = run_py(
+        """
+import json
+import compat.flags as flags
+flags.DEFINE_integer("batch_size", 64, "batch")
+flags.DEFINE_string("optimizer", "sgd", "optimizer")
+FLAGS = flags.FLAGS
+unparsed = FLAGS._parse_flags()
+settings = {name: value for name, value in sorted(FLAGS.__flags.items()) if name in ("batch_size", "optimizer")}
+FLAGS.__flags["batch_size"] = 8  # TF 1.4's dict was the flags' own values: writing it set the flag
+print(json.dumps([unparsed, settings, FLAGS.batch_size]))
+""",
+        "--batch-size=32",
+        "--unknown=1",
+        "rest",
+    )
+    assert result.returncode == 0, result.stderr
+    unparsed, settings, written = json.loads(result.stdout.strip().splitlines()[-1])
+    assert unparsed == ["--unknown=1", "rest"]
+    assert settings == {"batch_size": 32, "optimizer": "sgd"}
+    assert written == 8
