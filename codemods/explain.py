@@ -39,6 +39,13 @@ EXAMPLES = {
         "import tensorflow as tf\nimport compat.flags as flags\n\n"
         "flags.DEFINE_integer('steps', 100, 'training steps')\nFLAGS = flags.FLAGS\n",
     ),
+    "tf-flags-internals": Example(
+        "TF <= 1.4's tf.app.flags was argparse: programs called FLAGS._parse_flags() and read FLAGS.__flags "
+        "({name: value}); absl's FLAGS has neither (AttributeError at run time).",
+        "import tensorflow as tf\nFLAGS = tf.flags.FLAGS\nFLAGS._parse_flags()\nprint(FLAGS.__flags)\n",
+        "import tensorflow as tf\nimport sys\n\nFLAGS = tf.flags.FLAGS\n"
+        "FLAGS(sys.argv, known_only=True)\nprint(FLAGS.flag_values_dict())\n",
+    ),
     "uai-sdk": Example(
         "The platform SDK's uflag and uai_dist do not import on current TensorFlow; compat has the "
         "same APIs with their crashes fixed.",
@@ -70,6 +77,13 @@ EXAMPLES = {
         "TensorFlow's own tf_upgrade_v2 tables, and compat's homes of tf.contrib modules, name these homes.",
         "import tensorflow as tf\ncell = tf.contrib.rnn.BasicLSTMCell(64)\n",
         "import compat\nimport tensorflow as tf\ncell = tf.compat.v1.nn.rnn_cell.BasicLSTMCell(64)\n",
+    ),
+    "tf1-calls": Example(
+        "TF 1.4's tf.contrib.data Dataset took num_threads= and output_buffer_size= in map, and applied "
+        "batch_and_drop_remainder; TF 2's Dataset refuses both with a TypeError at run time.",
+        "import tensorflow as tf\nd = d.map(parse, num_threads=4, output_buffer_size=8)\n"
+        "d = d.apply(tf.contrib.data.batch_and_drop_remainder(32))\n",
+        "import tensorflow as tf\nd = d.map(parse, num_parallel_calls=4).prefetch(8)\nd = d.batch(32, drop_remainder=True)\n",
     ),
     "tf-dimension-value": Example(
         "Under TF2 behaviour a static shape holds ints, and TF1's Dimension.value raises there.",

@@ -74,7 +74,14 @@ SYMBOLS = {
     "tensorflow.contrib.lookup.index_table_from_tensor": "tensorflow.python.ops.lookup_ops:index_table_from_tensor",
     "tensorflow.contrib.lookup.index_table_from_file": "tensorflow.python.ops.lookup_ops:index_table_from_file",
     "tensorflow.contrib.lookup.index_to_string_table_from_tensor": "tensorflow.python.ops.lookup_ops:index_to_string_table_from_tensor",
+    # TF 1.2-1.4's tf.contrib.data classes: tf.data's TF1 classes (their TF 1.4 keywords: CALL_KEYWORDS)
+    "tensorflow.contrib.data.Dataset": f"{V1}:data.Dataset",
+    "tensorflow.contrib.data.Iterator": f"{V1}:data.Iterator",
     "tensorflow.contrib.data.TFRecordDataset": f"{V1}:data.TFRecordDataset",
+    "tensorflow.contrib.data.TextLineDataset": f"{V1}:data.TextLineDataset",
+    "tensorflow.contrib.data.FixedLengthRecordDataset": f"{V1}:data.FixedLengthRecordDataset",
+    # tf.contrib.learn.ModeKeys' values are tf.estimator.ModeKeys' ('train', 'eval', 'infer'); INFER is PREDICT
+    "tensorflow.contrib.learn.ModeKeys.INFER": f"{V1}:estimator.ModeKeys.PREDICT",
     "tensorflow.contrib.estimator.stop_if_no_decrease_hook": f"{V1}:estimator.experimental.stop_if_no_decrease_hook",
 }
 
@@ -94,6 +101,7 @@ MODULES = {
     "tensorflow.contrib.framework": ("compat.slim", "tf_slim.ops.variables", "tf_slim.ops.arg_scope"),
     "tensorflow.contrib.training": ("tf_slim.training",),
     "tensorflow.contrib.learn": ("compat.learn",),
+    "tensorflow.contrib.learn.ModeKeys": (f"{V1}:estimator.ModeKeys",),
     "tensorflow.contrib.tpu": (f"{V1}:estimator.tpu", f"{V1}:tpu"),
     "tensorflow.contrib.data": (f"{V1}:data.experimental",),
     "tensorflow.contrib.cluster_resolver": (f"{V1}:distribute.cluster_resolver",),
@@ -105,6 +113,26 @@ MODULES = {
     "tensorflow.contrib.distribute": (f"{V1}:distribute",),
     "tensorflow.contrib.estimator": (f"{V1}:estimator", f"{V1}:estimator.experimental"),
     "tensorflow.contrib.summary": ("tensorflow.compat.v2:summary",),
+}
+
+# TF 1.x call signatures TF 2 rejects (`TypeError: ... unexpected keyword argument`): the calls whose name
+# resolves but whose arguments TF 2's namesake does not take. uai-migrate rewrites each call (its
+# tf1-calls rule); uai-run's face makes the object it serves take TF1's arguments. (tf_upgrade_v2's keyword
+# renames need no runtime entry: the face serves tf.compat.v1's functions, which still take them.)
+#   CALL_KEYWORDS    {TF1 function, or `<class>.<method>` of a SYMBOLS class: {TF1 keyword: TF 2's spelling}}:
+#                    a keyword (`num_threads=n` -> `num_parallel_calls=n`) or `.<method>`, a call of that
+#                    method on the call's result (`output_buffer_size=n` -> `.prefetch(n)`). A TF1 keyword
+#                    given as None is TF1's default: dropped.
+#   TRANSFORMATIONS  {TF1 function: (Dataset method, {keyword: value})}: a tf.contrib.data transformation,
+#                    used as `dataset.apply(f(*args))`, that TF 2 writes as the method called with the same
+#                    arguments and these keywords (`batch_and_drop_remainder(n)` -> `.batch(n, drop_remainder=True)`)
+CALL_KEYWORDS = {
+    # TF 1.2-1.4's Dataset.map: num_threads parallel calls, then a buffer of output_buffer_size elements
+    "tensorflow.contrib.data.Dataset.map": {"num_threads": "num_parallel_calls", "output_buffer_size": ".prefetch"},
+}
+TRANSFORMATIONS = {
+    "tensorflow.contrib.data.batch_and_drop_remainder": ("batch", {"drop_remainder": True}),
+    "tensorflow.contrib.data.padded_batch_and_drop_remainder": ("padded_batch", {"drop_remainder": True}),
 }
 
 # Longest prefix first is how they are read (`move_package`); tf-slim's modules are one level up
@@ -149,6 +177,7 @@ RULES = {
     "tensorflow.contrib.slim": "contrib-slim",
     "tensorflow.contrib.layers": "contrib-slim",
     "tensorflow.contrib.framework": "contrib-slim",
+    **dict.fromkeys(TRANSFORMATIONS, "tf1-calls"),
     "tensorflow.examples.tutorials": "contrib-equivalents",
     **dict.fromkeys(PRE_1_0, "tf-upgrade"),
 }

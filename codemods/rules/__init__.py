@@ -25,6 +25,7 @@ from codemods.rules.device import DeviceRule
 from codemods.rules.dimension import DimensionRule
 from codemods.rules.estimator import EstimatorRule
 from codemods.rules.flags import FlagsRule
+from codemods.rules.flags_internals import FlagsInternalsRule
 from codemods.rules.graph_mode import GraphModeRule
 from codemods.rules.layers import LayersRule
 from codemods.rules.pillow import PillowRule
@@ -32,6 +33,7 @@ from codemods.rules.private import PrivateRule
 from codemods.rules.py2 import Py2Rule
 from codemods.rules.slim import SlimRule
 from codemods.rules.tf1_api import Tf1ApiRule
+from codemods.rules.tf1_calls import Tf1CallsRule
 from codemods.rules.tf_config import TFConfigRule
 from codemods.rules.uai_sdk import UaiSdkRule
 from codemods.rules.upgrade import UpgradeRule
@@ -40,11 +42,13 @@ RULES = (
     Py2Rule,  # when selected, the engine also ports files Python 3 cannot parse first (codemods/_python2.py)
     PillowRule,
     FlagsRule,
+    FlagsInternalsRule,
     UaiSdkRule,
     TFConfigRule,
     SlimRule,
     ContribEquivalentsRule,
     PrivateRule,
+    Tf1CallsRule,
     UpgradeRule,  # the names tf1-api does not know: before it
     EstimatorRule,
     DeviceRule,

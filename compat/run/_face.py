@@ -5,8 +5,11 @@ name from it asks `compat.tf1_names`, in order: a moved symbol, a face of a subm
 knows, then the targets of the module (`tf.compat.v1` first for `tensorflow`). The answer is the
 real object, cached on the face, and noted for `--explain`. A name nothing provides raises a
 one-line `MissingTF1Name` naming the user's file and line and uai-migrate's manual step.
+A call TF 2 would refuse (the table's CALL_KEYWORDS and TRANSFORMATIONS) is given TF1's signature:
+the face serves a function taking TF1's arguments, and a class whose methods do.
 """
 
+import functools
 import importlib
 import sys
 import types
@@ -110,6 +113,8 @@ class Face(types.ModuleType):
 
     def _resolve(self, attr):
         full = f"{self._tf1_path}.{attr}"
+        if full in names.TRANSFORMATIONS:
+            return transformation(full), None  # noted when called, at the user's line
         if full in names.SYMBOLS:
             target = names.SYMBOLS[full]
             return load(target), target_name(target)
@@ -137,6 +142,7 @@ class Face(types.ModuleType):
         full = f"{self._tf1_path}.{attr}"
         if value is _MISSING:
             raise MissingTF1Name(full)
+        value = with_tf1_signature(full, value)
         setattr(self, attr, value)
         if source is not None and not _same_in_tf2(full, value):
             _explain.note(names.rule_for(full), f"{short(full)} -> {source}")
@@ -159,3 +165,77 @@ def _same_in_tf2(full: str, value) -> bool:
         if real is _MISSING:
             return False
     return real is value
+
+
+# -- TF 1.x call signatures (compat.tf1_names.CALL_KEYWORDS, TRANSFORMATIONS)
+
+
+def tf1_call(name: str, function, keywords: dict):
+    """`function` (or a class's method) taking the TF1 keywords of `name`, passed on as CALL_KEYWORDS spells them."""
+
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        given = {keyword: kwargs.pop(keyword) for keyword in keywords if keyword in kwargs}
+        if not given:
+            return function(*args, **kwargs)
+        then = []
+        for keyword, value in given.items():
+            new = keywords[keyword]
+            if value is None:
+                continue  # TF1's default: nothing to pass
+            if new.startswith("."):
+                then.append((new[1:], value))
+            else:
+                kwargs[new] = value  # TF 1.4's map preferred num_threads to num_parallel_calls
+        _explain.note("tf1-calls", f"{short(name)}: " + ", ".join(f"{k}= -> {_spelled(keywords[k])}" for k in given))
+        result = function(*args, **kwargs)
+        for method, value in then:
+            result = getattr(result, method)(value)
+        return result
+
+    call._tf1_keywords = keywords  # adapted once: a second face of the module finds it done
+    return call
+
+
+def _spelled(new: str) -> str:
+    """A CALL_KEYWORDS spelling as code: `num_parallel_calls=`, `.prefetch()`."""
+    return f"{new}()" if new.startswith(".") else f"{new}="
+
+
+def _adapt_methods(path: str) -> None:
+    """Give the classes the face of module `path` serves their TF1 methods' keywords (CALL_KEYWORDS).
+
+    The class's own method is replaced: TF 1.4's contrib Dataset wrapped every dataset derived from it
+    (`TFRecordDataset(...).repeat().map(f, num_threads=4)`), and TF 1 programs are handed tf.data's TF1
+    classes, whose methods return TF 1 datasets of the base class. TF 2's method refuses these keywords,
+    so no call that worked before changes.
+    """
+    for name, keywords in names.CALL_KEYWORDS.items():
+        owner, _, method = name.rpartition(".")
+        if owner.rpartition(".")[0] != path or owner not in names.SYMBOLS:
+            continue
+        cls = load(names.SYMBOLS[owner])
+        original = cls.__dict__.get(method, getattr(cls, method))
+        if not hasattr(original, "_tf1_keywords"):
+            setattr(cls, method, tf1_call(name, original, keywords))
+
+
+def with_tf1_signature(name: str, value):
+    """What the face serves for TF1 name `name`: `value`, taking TF1's arguments where CALL_KEYWORDS says."""
+    _adapt_methods(name.rpartition(".")[0])
+    keywords = names.CALL_KEYWORDS.get(name)
+    return tf1_call(name, value, keywords) if keywords and callable(value) else value
+
+
+def transformation(name: str):
+    """A TF1 tf.contrib.data transformation TF 2 writes as a Dataset method (TRANSFORMATIONS): `f(*args)`
+    returns what `dataset.apply` calls, `lambda dataset: dataset.<method>(*args, <keywords>)`."""
+    method, fixed = names.TRANSFORMATIONS[name]
+
+    def make(*args, **kwargs):
+        added = ", ".join(f"{k}={v!r}" for k, v in fixed.items())
+        _explain.note("tf1-calls", f"{short(name)}(...) -> dataset.{method}(..., {added})")
+        return lambda dataset: getattr(dataset, method)(*args, **kwargs, **fixed)
+
+    make.__name__ = make.__qualname__ = name.rpartition(".")[2]
+    return make

@@ -1,0 +1,156 @@
+"""TF <= 1.4's argparse-era flags internals -> absl's public API: `FLAGS._parse_flags()`, `FLAGS.__flags`.
+
+Before TF 1.5, `tf.app.flags` was argparse: programs parsed with `FLAGS._parse_flags()` (argparse's
+parse_known_args of sys.argv; it returned the arguments no flag took) and printed their settings from
+`FLAGS.__flags`, a dict {flag name: value}. absl's FlagValues has neither (compat.flags serves both to
+unmodified programs, under uai-run), so the port writes what absl says for them:
+
+    FLAGS._parse_flags()          -> FLAGS(sys.argv, known_only=True)
+    rest = FLAGS._parse_flags()   -> rest = FLAGS(sys.argv, known_only=True)[1:]   (absl keeps argv[0])
+    FLAGS._parse_flags(args)      -> FLAGS([sys.argv[0], *args], known_only=True)
+    FLAGS.__flags                 -> FLAGS.flag_values_dict()
+
+`flag_values_dict()` is a copy, where TF 1.4's dict was the flags' storage: a write to `FLAGS.__flags`
+is an error entry. Inside a class, Python mangles `FLAGS.__flags` to `FLAGS._<Class>__flags`, which
+TF 1 had no more than absl has: left as it is, with a warning.
+"""
+
+import libcst as cst
+
+from codemods._rule import Rule
+from codemods.rules._syntax import InsideImport
+from codemods.rules.flags import HOME, FlagsRule
+
+# TF1's FLAGS object, in every spelling of its module (tf.app.flags, tf.flags, tensorflow.python.platform.flags ...)
+FLAGS_OBJECTS = frozenset(f"{old}.FLAGS" for old, (new, attr) in FlagsRule.MOVES.items() if (new, attr) == (HOME, None))
+# dict methods that change it: TF 1.4's dict was the flags' values, a copy's change would be lost
+MUTATORS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__", "__delitem__"})
+
+
+def _call(func: cst.BaseExpression, *args: cst.Arg) -> cst.Call:
+    return cst.Call(func=func, args=list(args))
+
+
+def _known_only() -> cst.Arg:
+    return cst.Arg(
+        keyword=cst.Name("known_only"),
+        value=cst.Name("True"),
+        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+    )
+
+
+def _comma() -> cst.Comma:
+    return cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+
+
+class FlagsInternalsRule(InsideImport, Rule):
+    ID = "tf-flags-internals"
+    DESCRIPTION = (
+        "TF <= 1.4's FLAGS._parse_flags() and FLAGS.__flags -> FLAGS(sys.argv, known_only=True) and "
+        "FLAGS.flag_values_dict() (absl's API)."
+    )
+    WORDS = frozenset({"_parse_flags", "__flags"})  # on a name bound to FLAGS, which is TensorFlow's
+
+    def begin_file(self, state):
+        super().begin_file(state)
+        self._classes = 0  # class bodies (and their methods) around the node: `__flags` is mangled there
+        self._statements = set()  # calls whose result is thrown away (an expression statement)
+        self._written = set()  # `FLAGS.__flags` nodes something writes through
+
+    def _flags_object(self, node: cst.BaseExpression) -> bool:
+        """TF1's FLAGS, or a name the module binds to it once (`FLAGS = tf.flags.FLAGS`, bound nowhere else)."""
+        if isinstance(node, cst.Name) and self.state.table.toplevel.get(node.value) in FLAGS_OBJECTS:
+            return True
+        return self.match(node, FLAGS_OBJECTS) is not None
+
+    def _is_flags_dict(self, node) -> bool:
+        return isinstance(node, cst.Attribute) and node.attr.value == "__flags" and self._flags_object(node.value)
+
+    # -- context
+    def visit_ClassDef(self, node):
+        self._classes += 1
+
+    def leave_ClassDef(self, original_node, updated_node):
+        self._classes -= 1
+        return updated_node
+
+    def visit_Expr(self, node):
+        self._statements.add(id(node.value))
+
+    def _writes(self, target):
+        if isinstance(target, cst.Subscript):
+            target = target.value
+        if self._is_flags_dict(target):
+            self._written.add(id(target))
+
+    def visit_AssignTarget(self, node):
+        self._writes(node.target)
+
+    def visit_AugAssign(self, node):
+        self._writes(node.target)
+
+    def visit_Del(self, node):
+        targets = node.target.elements if isinstance(node.target, cst.Tuple) else ()
+        for target in [node.target, *(element.value for element in targets)]:
+            self._writes(target)
+
+    def visit_Call(self, node):
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in MUTATORS:
+            self._writes(func.value)
+
+    # -- FLAGS.__flags
+    def leave_Attribute(self, original_node, updated_node):
+        if self.in_import or not self._is_flags_dict(original_node):
+            return updated_node
+        if self._classes:
+            self.report(
+                original_node,
+                "FLAGS.__flags in a class is FLAGS._<Class>__flags (Python mangles the name): TF 1 failed here too",
+                severity="warning",
+                manual="write FLAGS.flag_values_dict() for {flag name: value}",
+            )
+            return updated_node
+        if id(original_node) in self._written:
+            self.report(
+                original_node,
+                "FLAGS.__flags is written: TF 1.4's dict held the flags' values, absl's flag_values_dict() is a copy",
+                severity="error",
+                manual="set the flag itself: FLAGS.<name> = value",
+            )
+            return updated_node
+        self.report(original_node, "FLAGS.__flags -> FLAGS.flag_values_dict()")
+        return _call(updated_node.with_changes(attr=cst.Name("flag_values_dict")))
+
+    # -- FLAGS._parse_flags(...)
+    def leave_Call(self, original_node, updated_node):
+        func = original_node.func
+        if self.in_import or not (
+            isinstance(func, cst.Attribute) and func.attr.value == "_parse_flags" and self._flags_object(func.value)
+        ):
+            return updated_node
+        given = [arg for arg in original_node.args if arg.keyword is None or arg.keyword.value == "args"]
+        if len(given) != len(original_node.args) or len(given) > 1 or any(arg.star for arg in given):
+            self.report(
+                original_node,
+                "FLAGS._parse_flags(...) with arguments absl does not take",
+                severity="error",
+                manual="parse with FLAGS([sys.argv[0], *args], known_only=True)",
+            )
+            return updated_node
+        self.add_needed_import("sys")
+        argv = cst.parse_expression("sys.argv")
+        if given:
+            program = cst.parse_expression("sys.argv[0]")
+            rest = cst.StarredElement(value=given[0].value)
+            argv = cst.List(elements=[cst.Element(value=program, comma=_comma()), rest])
+        parsed = _call(updated_node.func.value, cst.Arg(value=argv, comma=_comma()), _known_only())
+        if id(original_node) in self._statements:
+            self.report(original_node, "FLAGS._parse_flags() -> FLAGS(sys.argv, known_only=True)")
+            return parsed
+        # TF 1.4 returned the arguments no flag took; absl returns them after argv[0]
+        self.report(original_node, "FLAGS._parse_flags() -> FLAGS(sys.argv, known_only=True)[1:]")
+        return cst.Subscript(
+            value=parsed,
+            slice=[cst.SubscriptElement(slice=cst.Slice(lower=cst.Integer("1"), upper=None))],
+        )

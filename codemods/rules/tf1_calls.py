@@ -1,0 +1,215 @@
+"""TF 1.x calls TF 2 rejects -> TF 2's spelling, from compat/tf1_names.py's call-signature table (uai-run's too).
+
+`dataset.map(parse, num_threads=4, output_buffer_size=8)` (TF 1.2-1.4's tf.contrib.data) becomes
+`dataset.map(parse, num_parallel_calls=4).prefetch(8)`, and
+`dataset.apply(tf.contrib.data.batch_and_drop_remainder(n))` becomes `dataset.batch(n, drop_remainder=True)`.
+Nothing before run time knows a method call's receiver, so a method is recognised by its name and a TF1
+keyword of the table: TF 2's method of that name refuses the keyword, so in a module that imports TensorFlow
+such a call is TF1's. A transformation that is not applied where it is made (`t = batch_and_drop_remainder(n)`)
+is an error entry naming the manual step.
+"""
+
+import libcst as cst
+
+from codemods._rule import Rule
+from codemods.rules import _tf
+from codemods.rules._syntax import InsideImport
+from compat import tf1_names
+
+_V1_TWINS = tf1_names.with_v1_twins
+
+
+def _short(name: str) -> str:
+    return "tf" + name[len(_tf.TF) :] if name.startswith(_tf.TF + ".") else name
+
+
+def _split_calls() -> tuple[dict, dict]:
+    """CALL_KEYWORDS as ({method name: (TF1 name, keywords)}, {TF1 function, both spellings: keywords})."""
+    methods, functions = {}, {}
+    for name, keywords in tf1_names.CALL_KEYWORDS.items():
+        owner, _, method = name.rpartition(".")
+        if owner in tf1_names.SYMBOLS:
+            methods[method] = (name, keywords)
+        else:
+            functions.update(_V1_TWINS({name: keywords}))
+    return methods, functions
+
+
+METHODS, FUNCTIONS = _split_calls()
+TRANSFORMATIONS = _V1_TWINS(tf1_names.TRANSFORMATIONS)
+_TRANSFORMATION_NAMES = frozenset(TRANSFORMATIONS)
+_FUNCTION_NAMES = frozenset(FUNCTIONS)
+
+
+def _keyword(arg: cst.Arg) -> str | None:
+    return arg.keyword.value if arg.keyword is not None else None
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _spelled(new: str) -> str:
+    return f"{new}()" if new.startswith(".") else f"{new}="
+
+
+def _with_last_comma(args: list, comma) -> list:
+    """`args` ending as the original call ended (a trailing comma or none)."""
+    if args:
+        args[-1] = args[-1].with_changes(comma=comma)
+    return args
+
+
+class Tf1CallsRule(InsideImport, Rule):
+    ID = "tf1-calls"
+    DESCRIPTION = (
+        "TF 1.x call signatures TF 2 rejects (tf.contrib.data's map(num_threads=, output_buffer_size=), "
+        "batch_and_drop_remainder) -> TF 2's calls (compat/tf1_names.py's table, uai-run's too)."
+    )
+    CLAIMS = _FUNCTION_NAMES | _TRANSFORMATION_NAMES
+    # a method is known by its TF1 keyword; the functions and transformations by names bound to TensorFlow
+    WORDS = frozenset(keyword for _, keywords in METHODS.values() for keyword in keywords)
+
+    def begin_file(self, state):
+        super().begin_file(state)
+        self._applied = set()  # transformation calls that are the argument of `x.apply(...)`
+        self._called = set()  # transformation names that are called
+        self._attrs = set()  # the attribute names of attribute chains (`x.<name>`): no references of their own
+        imported = [q for qs in state.table.imported.values() for q in qs] + list(state.table.toplevel.values())
+        self._tensorflow = any(q.split(".")[0] == _tf.TF for q in imported)  # the module imports TensorFlow
+
+    # -- which nodes are what
+    def _transformation(self, node: cst.BaseExpression) -> str | None:
+        if not isinstance(node, (cst.Name, cst.Attribute)) or id(node) in self._attrs:
+            return None
+        return self.match(node, _TRANSFORMATION_NAMES)
+
+    def _applied_transformation(self, node: cst.Call) -> cst.Call | None:
+        """The transformation call `node` applies, when `node` is `x.apply(<transformation>(...))`."""
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "apply" and len(node.args) == 1):
+            return None
+        arg = node.args[0]
+        if arg.keyword is not None or arg.star or not isinstance(arg.value, cst.Call):
+            return None
+        return arg.value if self._transformation(arg.value.func) else None
+
+    def visit_Attribute(self, node):
+        self._attrs.add(id(node.attr))
+
+    def visit_Call(self, node):
+        if self._transformation(node.func):
+            self._called.add(id(node.func))
+        inner = self._applied_transformation(node)
+        if inner is not None:
+            self._applied.add(id(inner))
+
+    # -- a transformation named but not applied in place: the person writes the method call
+    def _unapplied(self, node, name):
+        method, fixed = TRANSFORMATIONS[name]
+        added = ", ".join(f"{k}={v!r}" for k, v in fixed.items())
+        self.report(
+            node,
+            f"{_short(tf1_names.tf1_name(name))} is gone in TF 2 and is not applied here (dataset.apply(...))",
+            severity="error",
+            manual=f"write dataset.{method}(<its arguments>, {added}) where the dataset is transformed",
+        )
+
+    def leave_Attribute(self, original_node, updated_node):
+        self._reference(original_node)
+        return updated_node
+
+    def leave_Name(self, original_node, updated_node):
+        self._reference(original_node)
+        return updated_node
+
+    def _reference(self, node):
+        if self.in_import or id(node) in self._called:
+            return
+        name = self._transformation(node)
+        if name is not None:
+            self._unapplied(node, name)
+
+    # -- calls
+    def leave_Call(self, original_node, updated_node):
+        if self.in_import:
+            return updated_node
+        inner = self._applied_transformation(original_node)
+        if inner is not None:
+            return self._apply(original_node, updated_node, inner)
+        name = self._transformation(original_node.func)
+        if name is not None:
+            if id(original_node) not in self._applied:
+                self._unapplied(original_node, name)
+            return updated_node
+        function = self.match(original_node.func, _FUNCTION_NAMES)
+        if function is not None:
+            return self._keywords(original_node, updated_node, tf1_names.tf1_name(function), FUNCTIONS[function])
+        func = original_node.func
+        if self._tensorflow and isinstance(func, cst.Attribute) and func.attr.value in METHODS:
+            name, keywords = METHODS[func.attr.value]
+            if any(_keyword(arg) in keywords for arg in original_node.args):
+                return self._keywords(original_node, updated_node, name, keywords)
+        return updated_node
+
+    def _keywords(self, node, updated, name, keywords):
+        """The call with TF 2's keywords, and `.method(value)` calls for the keywords TF 2 spells so."""
+        given = [_keyword(arg) for arg in updated.args if _keyword(arg) in keywords]
+        if not given:
+            return updated
+        present = {_keyword(arg) for arg in updated.args}
+        clash = [k for k in given if not keywords[k].startswith(".") and keywords[k] in present]
+        if clash:
+            self.report(
+                node,
+                f"{_short(name)}: both {clash[0]}= and {keywords[clash[0]]}= are given",
+                severity="error",
+                manual=f"keep one of them as {keywords[clash[0]]}= (TF 1.4 used {clash[0]}=)",
+            )
+            return updated
+        args, then = [], []
+        for arg in updated.args:
+            keyword = _keyword(arg)
+            if keyword not in keywords:
+                args.append(arg)
+            elif _is_none(arg.value):
+                continue  # TF1's default
+            elif keywords[keyword].startswith("."):
+                then.append((keywords[keyword][1:], arg.value))
+            else:
+                args.append(arg.with_changes(keyword=cst.Name(keywords[keyword])))
+        result = updated.with_changes(args=_with_last_comma(args, updated.args[-1].comma))
+        for method, value in then:
+            result = cst.Call(func=cst.Attribute(value=result, attr=cst.Name(method)), args=[cst.Arg(value)])
+        spelled = ", ".join(f"{k}= -> {_spelled(keywords[k])}" for k in given)
+        self.report(node, f"{_short(name)}: {spelled}")
+        return result
+
+    def _apply(self, node, updated, inner):
+        """`x.apply(f(*args))` -> `x.<method>(*args, <keywords>)`."""
+        name = self._transformation(inner.func)
+        method, fixed = TRANSFORMATIONS[name]
+        made = updated.args[0].value  # the transformation call, its arguments as the other rules left them
+        args = [*made.args]
+        if any(arg.star for arg in args) or {_keyword(a) for a in args} & fixed.keys():
+            self._unapplied(node, name)
+            return updated
+        args = _with_last_comma(args, cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        args += [
+            cst.Arg(
+                keyword=cst.Name(keyword),
+                value=cst.parse_expression(repr(value)),
+                equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+            )
+            for keyword, value in fixed.items()
+        ]
+        self._drop_import(inner.func, name)
+        added = ", ".join(f"{k}={v!r}" for k, v in fixed.items())
+        self.report(node, f"dataset.apply({_short(tf1_names.tf1_name(name))}(...)) -> dataset.{method}(..., {added})")
+        return updated.with_changes(func=updated.func.with_changes(attr=cst.Name(method)), args=args)
+
+    def _drop_import(self, func, name):
+        """`from tensorflow.contrib.data import batch_and_drop_remainder` is dead once its uses are rewritten."""
+        if isinstance(func, cst.Name):
+            module, _, obj = name.rpartition(".")
+            self.remove_unused_import(module, obj, func.value if func.value != obj else None)
