@@ -1,10 +1,11 @@
 """Make tf-slim 1.1.0 (the newest release) work on TF 2.15 and TF 2.21.
 
 tf-slim was released for TF 2.2 and reaches into TensorFlow internals that moved since:
-  - `tensorflow.python.framework.ops.Tensor` (gone: the class lives in
-    `tensorflow.python.framework.tensor`), used by `slim.batch_norm` and `smart_cond`;
-  - `tensorflow.python.ops.control_flow_ops.cond` (gone: `tensorflow.python.ops.cond.cond`), which
-    tf-slim's `smart_cond` calls when the predicate is a tensor (e.g. `is_training`);
+  - names its modules read on TensorFlow's private modules that TF split into new modules
+    (`MOVED`: `ops.Tensor`, `control_flow_ops.cond` / `case` / `while_loop` / `Assert`,
+    `array_ops.stack` / `unstack`, `ops.IndexedSlices`) or dropped (`variable_scope.variable`,
+    TF 1's `tf.compat.v1.Variable` through the variable creator scopes). The whole list is derived
+    from tf-slim's source by tests/common/test_private_internals.py;
   - `tensorflow.python.layers.normalization` and friends forward to
     `<keras>.legacy_tf_layers`, a module that only exists as `tf_keras.src.legacy_tf_layers`
     (TF 2.21 + tf-keras) or `keras.src.legacy_tf_layers` (TF 2.15 + Keras 2.15).
@@ -14,6 +15,7 @@ We provide the old names at runtime, without editing installed files, before tf_
 import importlib
 import importlib.util
 import sys
+from typing import Any
 
 # TF's forwarding modules (tensorflow/python/layers/*.py) import `tf_keras.legacy_tf_layers.*`;
 # its contents live in whichever Keras 2 is installed.
@@ -21,7 +23,67 @@ _MISSING = "tf_keras.legacy_tf_layers"
 _HOMES = ("tf_keras.src.legacy_tf_layers", "keras.src.legacy_tf_layers")
 _SUBMODULES = ("base", "core", "convolutional", "normalization", "pooling", "variable_scope_shim")
 
+# (module that lost the name, name) -> (module holding it, its name there), the same on TF 2.15
+# and 2.21 (docs/traps.md, "tf-slim").
+MOVED = {
+    ("tensorflow.python.framework.ops", "Tensor"): ("tensorflow.python.framework.tensor", "Tensor"),
+    ("tensorflow.python.framework.ops", "IndexedSlices"): (
+        "tensorflow.python.framework.indexed_slices",
+        "IndexedSlices",
+    ),
+    ("tensorflow.python.ops.control_flow_ops", "cond"): ("tensorflow.python.ops.cond", "cond"),
+    ("tensorflow.python.ops.control_flow_ops", "case"): ("tensorflow.python.ops.control_flow_case", "case"),
+    ("tensorflow.python.ops.control_flow_ops", "while_loop"): ("tensorflow.python.ops.while_loop", "while_loop"),
+    ("tensorflow.python.ops.control_flow_ops", "Assert"): ("tensorflow.python.ops.control_flow_assert", "Assert"),
+    ("tensorflow.python.ops.array_ops", "stack"): ("tensorflow.python.ops.array_ops_stack", "stack"),
+    ("tensorflow.python.ops.array_ops", "unstack"): ("tensorflow.python.ops.array_ops_stack", "unstack"),
+}
+
 _installed = False
+
+
+def v1_variable(
+    initial_value: Any = None,
+    trainable: bool | None = None,
+    collections: list[str] | None = None,
+    validate_shape: bool = True,
+    caching_device: Any = None,
+    name: str | None = None,
+    dtype: Any = None,
+    constraint: Any = None,
+    use_resource: bool | None = None,
+    synchronization: Any = None,
+    aggregation: Any = None,
+) -> Any:
+    """TF 1's `variable_scope.variable` (gone on TF 2.15 and 2.21), which `slim.local_variable` and
+    `slim.global_variable` call: a `tf.compat.v1.Variable`, made through the variable creator
+    scopes as before. Same parameters in the same order; None keeps TF's defaults."""
+    from tensorflow.python.ops import variable_v1
+
+    optional = {"synchronization": synchronization, "aggregation": aggregation}
+    return variable_v1.VariableV1(
+        initial_value=initial_value,
+        trainable=trainable,
+        collections=collections,
+        validate_shape=validate_shape,
+        caching_device=caching_device,
+        name=name,
+        dtype=dtype,
+        constraint=constraint,
+        use_resource=use_resource,
+        **{key: value for key, value in optional.items() if value is not None},
+    )
+
+
+def _provide_moved_names() -> None:
+    """Bind each moved name on the module tf-slim reads it from, where that module lacks it."""
+    for (module_name, name), (home, home_name) in MOVED.items():
+        module = importlib.import_module(module_name)
+        if not hasattr(module, name):
+            setattr(module, name, getattr(importlib.import_module(home), home_name))
+    variable_scope = importlib.import_module("tensorflow.python.ops.variable_scope")
+    if not hasattr(variable_scope, "variable"):
+        setattr(variable_scope, "variable", v1_variable)  # noqa: B010 (a module typed as ModuleType)
 
 
 def _register_legacy_layers():
@@ -60,16 +122,6 @@ def install() -> None:
     global _installed
     if _installed:
         return
-    from tensorflow.python.framework import ops
-    from tensorflow.python.ops import control_flow_ops
-
-    if not hasattr(ops, "Tensor"):
-        from tensorflow.python.framework import tensor
-
-        ops.Tensor = tensor.Tensor
-    if not hasattr(control_flow_ops, "cond"):
-        from tensorflow.python.ops import cond
-
-        control_flow_ops.cond = cond.cond
+    _provide_moved_names()
     _register_legacy_layers()
     _installed = True

@@ -3,7 +3,8 @@
 tensorflow-estimator imports `tpu_embedding`, `tpu_embedding_gradient` and `session_support`
 at module level, so they must exist for `tf.estimator` to import at all. Every name in them
 is a placeholder class: `isinstance` checks against it are simply False, and creating or
-calling one raises `EstimatorSupportError`. TPUEstimator with use_tpu=False never reaches them
+calling one raises `EstimatorSupportError`; so does calling any attribute read on it (such as
+`tpu_embedding.EnqueueData.from_sparse_tensor`), which is itself a placeholder. TPUEstimator with use_tpu=False never reaches them
 (measured on TF 2.21: train, evaluate, predict and export_saved_model of a BERT-style model).
 """
 
@@ -17,7 +18,18 @@ MODULES = ("tpu_embedding", "tpu_embedding_gradient", "session_support")
 PACKAGE = "tensorflow.python.tpu"
 
 
-class _Unavailable:
+class _UnavailableType(type):
+    """Attributes of a placeholder class are placeholders too (the TPU paths call class methods)."""
+
+    def __getattr__(cls, name: str) -> type:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        placeholder = type(name, (_Unavailable,), {"_qualname": f"{cls._qualname}.{name}"})
+        setattr(cls, name, placeholder)
+        return placeholder
+
+
+class _Unavailable(metaclass=_UnavailableType):
     _qualname = "?"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
