@@ -17,6 +17,9 @@ not a module Python can import).
   RULES     {old prefix: uai-migrate rule id} the rule whose rewrite an alias stands for (longest prefix);
             REMOVED_RULES the same for the report of a name nothing provides
   LIBRARIES {compat module: library}      the names such a module lacks are the library's (compat.flags: absl.flags)
+  CALL_KEYWORDS, TRANSFORMATIONS  TF 1.x call signatures TF 2 rejects (`map(num_threads=)`,
+            `batch_and_drop_remainder`): how TF 2 writes each call (uai-migrate's tf1-calls rule) and what the
+            face serves so that TF1's call works (see the table)
   PASS_THROUGH  prefixes of TensorFlow's own modules that keep their real meaning
 A TF1 name written `tensorflow.compat.v1.<path>` (TF 1.13+ code: `tf.compat.v1.contrib.layers`) is the
 name `tensorflow.<path>` (`v1_twin`, `tf1_name`).

@@ -177,3 +177,21 @@ class TestContribEquivalentsRule(RuleTest):
         self.assertCodemod(source, source)
         [entry] = self.applied(source).entries
         assert entry.severity == "error" and "TextVectorization" in entry.manual
+
+    def test_contrib_learn_mode_keys_are_the_estimators_infer_is_predict(self):
+        # tf.contrib.learn.ModeKeys' values are tf.estimator.ModeKeys' (compat/tf1_names.py, uai-run's table too)
+        before = """
+            import tensorflow as tf
+            from tensorflow.contrib.learn import ModeKeys
+
+            if mode == tf.contrib.learn.ModeKeys.INFER or mode == ModeKeys.TRAIN:
+                pass
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            if mode == tf.compat.v1.estimator.ModeKeys.PREDICT or mode == tf.compat.v1.estimator.ModeKeys.TRAIN:
+                pass
+        """
+        self.assertCodemod(before, after)
