@@ -7,11 +7,13 @@
 
   tf1: tensorflow-cpu 2.15.1 (real Estimator, Keras 2.15) + tf-slim
   tf2: tensorflow-cpu 2.21.0 + tf-keras / tensorflow-estimator 2.15 (--no-deps) + tf-slim + libcst
-  lint: ruff + mypy (requirements/lint.txt); no TensorFlow, the project is read, not imported
+  lint: ruff + mypy (requirements/lint.txt); no TensorFlow, the project is read, not imported;
+        then `python -m build`'s sdist and wheel checked by twine and check-wheel-contents
 One session per environment (not per task) so every task reuses the environment's venv.
 """
 
 import os
+import shutil
 
 import nox
 import nox.command
@@ -78,15 +80,39 @@ def tf2(session: nox.Session) -> None:
     run_task(session, "tf2")
 
 
-@nox.session
-def lint(session: nox.Session) -> None:
-    """ruff check, ruff format --check and mypy over the whole tree (each runs even if one before failed)."""
-    session.install("-q", "-r", "requirements/lint.txt")
-    failed = []
-    for command in LINTERS:
+def distribution_checks(session: nox.Session) -> list[list[str]]:
+    """Build the sdist and, from it, the wheel (as an index would get them); the commands that check them."""
+    out = os.path.join(session.create_tmp(), "dist")
+    # an earlier run's files would be checked in place of this run's
+    shutil.rmtree(out, ignore_errors=True)
+    session.run("python", "-m", "build", "--outdir", out, HERE, silent=True)
+    built = sorted(os.path.join(out, name) for name in os.listdir(out))
+    wheels = [path for path in built if path.endswith(".whl")]
+    # check-wheel-contents reads its options from pyproject.toml in the folder it runs in
+    return [["twine", "check", "--strict", *built], ["check-wheel-contents", *wheels]]
+
+
+def run_each(session: nox.Session, commands: list[list[str]], failed: list[str]) -> None:
+    for command in commands:
         try:
             session.run(*command)
         except nox.command.CommandFailed:
-            failed.append(" ".join(command))
+            # the built files' paths are long and the same for every command
+            failed.append(" ".join(arg for arg in command if not os.path.isabs(arg)))
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff check, ruff format --check and mypy over the whole tree, then the sdist and the wheel built and
+    checked (each runs even if one before failed)."""
+    session.install("-q", "-r", "requirements/lint.txt")
+    failed: list[str] = []
+    run_each(session, LINTERS, failed)
+    try:
+        checks = distribution_checks(session)
+    except nox.command.CommandFailed:
+        checks = []
+        failed.append("python -m build")
+    run_each(session, checks, failed)
     if failed:
         session.error("failed: " + "; ".join(failed))
