@@ -1,0 +1,236 @@
+"""`python -m compat doctor`: what this environment gives uai-compat, and the one pip line for each missing piece.
+
+It reads the installed distributions' metadata and never imports TensorFlow, so it answers at once and also
+where TensorFlow is missing or does not import. The pins it prints are the ones the tf2 environment runs
+(requirements/tf2.txt, requirements/tf2-nodeps.txt): tf-keras and TensorBoard of TensorFlow's own minor
+release, tensorflow-estimator 2.15.0 (its last) and tf-slim 1.1.0 (its last). tf-keras and the Estimator are
+installed with --no-deps: with their dependencies pip would add the CUDA `tensorflow` wheel next to
+tensorflow-cpu (tf-keras), or replace the user's TensorFlow with 2.15 (tensorflow-estimator).
+"""
+
+import importlib.util
+import os
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import metadata
+
+from compat import _keras_setup
+from compat._version import _DISTRIBUTIONS, _parse
+
+# The releases the test suites run on; the others in between are supported by design, not yet by a run.
+TESTED = ((2, 15), (2, 21))
+OLDEST = (2, 15)
+# The distributions whose versions the doctor reads, besides TensorFlow's own (compat._version).
+PIECES = ("keras", "tf-keras", "tensorflow-estimator", "tf-slim", "tensorboard")
+ESTIMATOR_LAST = "2.15.0"
+TF_SLIM_LAST = "1.1.0"
+
+
+@dataclass(frozen=True)
+class Environment:
+    """What the doctor judges: read from this process by `current()`."""
+
+    versions: Mapping[str, str]  # distribution name -> version, for TensorFlow's distributions and PIECES
+    legacy_keras: str | None = None  # TF_USE_LEGACY_KERAS as the user set it (not as `import compat` did)
+    uaitrain: str | None = None  # the folder `uaitrain` imports from, None when it does not
+    own_folder: str | None = None  # the folder `compat` imports from: uaitrain should sit beside it
+    migrate: Mapping[str, str | None] | None = None  # [migrate] extra: name -> version or None; None: no metadata
+
+
+@dataclass(frozen=True)
+class Finding:
+    piece: str
+    state: str  # what is there, in words
+    fix: str | None = None  # the one line that adds or repairs the piece; None: nothing to do
+    optional: bool = False  # a missing optional piece does not make the environment incomplete
+
+
+def _version(name: str) -> str | None:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _migrate_extra() -> dict[str, str | None] | None:
+    try:
+        requires = metadata.requires("uai-compat") or []
+    except metadata.PackageNotFoundError:
+        return None
+    # 'libcst>=1.1; extra == "migrate"': the name is the leading run of name characters
+    names = [
+        re.split(r"[^A-Za-z0-9._-]", r, maxsplit=1)[0] for r in requires if re.search(r"extra\s*==\s*.migrate.", r)
+    ]
+    return {name: _version(name) for name in names}
+
+
+def _folder(package: str) -> str | None:
+    """The folder holding top-level `package`, found without importing it (an editable install's finder included)."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return os.path.dirname(os.path.abspath(list(spec.submodule_search_locations)[0]))
+
+
+def current() -> Environment:
+    """This process's environment."""
+    names = (*_DISTRIBUTIONS, *PIECES)
+    versions = {name: version for name in names if (version := _version(name)) is not None}
+    return Environment(
+        versions=versions,
+        legacy_keras=_keras_setup.user_environment().get("TF_USE_LEGACY_KERAS"),
+        uaitrain=_folder("uaitrain"),
+        own_folder=_folder("compat"),
+        migrate=_migrate_extra(),
+    )
+
+
+def _tensorflow(env: Environment) -> tuple[str, str] | None:
+    """(distribution, version) of the installed TensorFlow."""
+    for name in _DISTRIBUTIONS:
+        if name in env.versions:
+            return name, env.versions[name]
+    return None
+
+
+def diagnose(env: Environment) -> list[Finding]:
+    """One finding per piece, in the order the report lists them."""
+    found = _tensorflow(env)
+    if found is None:
+        # tensorflow-cpu: the wheel the suites run; users with GPUs install `tensorflow` of the same release
+        return [Finding("TensorFlow", "not installed", "pip install tensorflow-cpu==2.21.*")]
+    dist, version = found
+    tf = _parse(version)
+    series = f"{tf[0]}.{tf[1]}"
+    findings = [_tensorflow_finding(dist, version, tf)]
+    keras3 = tf >= (2, 16)
+    findings.append(_keras(env, series, keras3))
+    if keras3:
+        findings.append(_tf_keras(env, tf, series))
+    findings.append(_estimator(env, series, keras3))
+    slim = env.versions.get("tf-slim")
+    findings.append(
+        Finding("tf-slim", f"{slim} (compat repairs it when it is imported)")
+        if slim
+        else Finding("tf-slim", "not installed", f"pip install tf-slim=={TF_SLIM_LAST}")
+    )
+    board = env.versions.get("tensorboard")
+    findings.append(
+        Finding("TensorBoard", board)
+        if board
+        else Finding("TensorBoard", "not installed: tf.summary writes nothing", f"pip install tensorboard=={series}.*")
+    )
+    findings.append(_uaitrain(env))
+    if env.migrate is not None:
+        findings.append(_migrate(env.migrate))
+    return findings
+
+
+def _tensorflow_finding(dist: str, version: str, tf: tuple[int, ...]) -> Finding:
+    if tf < OLDEST:
+        return Finding("TensorFlow", f"{version} ({dist}): older than 2.15", f"pip install {dist}==2.15.*")
+    tested = "" if tf[:2] in TESTED else "; the suites run 2.15 and 2.21, not this release"
+    return Finding("TensorFlow", f"{version} ({dist}){tested}")
+
+
+def _keras(env: Environment, series: str, keras3: bool) -> Finding:
+    keras = env.versions.get("keras")
+    tf_keras = env.versions.get("tf-keras")
+    if not keras3:
+        if env.legacy_keras in ("1", "true", "True") and not tf_keras:
+            return Finding(
+                "tf.keras",
+                f"TF_USE_LEGACY_KERAS={env.legacy_keras} makes TF {series} look for tf-keras, which is not installed",
+                "unset TF_USE_LEGACY_KERAS",
+            )
+        if keras is None:
+            return Finding("tf.keras", "keras is not installed", f"pip install keras=={series}.*")
+        return Finding("tf.keras", f"Keras 2 (keras {keras})")
+    default = f"Keras 3 (keras {keras})" if keras else "Keras 3"
+    if env.legacy_keras is not None and env.legacy_keras not in ("1", "true", "True"):
+        return Finding(
+            "tf.keras",
+            f"{default}: TF_USE_LEGACY_KERAS={env.legacy_keras} keeps it even under compat; tf.layers and tf-slim fail",
+            "unset TF_USE_LEGACY_KERAS",
+        )
+    if tf_keras:
+        return Finding("tf.keras", f"{default} by default; Keras 2 (tf-keras {tf_keras}) once compat is imported")
+    return Finding("tf.keras", f"{default}: tf.compat.v1.layers, tf-slim and Keras 2 models need tf-keras")
+
+
+def _tf_keras(env: Environment, tf: tuple[int, ...], series: str) -> Finding:
+    line = f"pip install --no-deps tf-keras=={series}.*"
+    tf_keras = env.versions.get("tf-keras")
+    if tf_keras is None:
+        return Finding("tf-keras", "not installed", line)
+    if _parse(tf_keras) != tf[:2]:
+        return Finding("tf-keras", f"{tf_keras}: not the release of TensorFlow {series}", line)
+    return Finding("tf-keras", tf_keras)
+
+
+def _estimator(env: Environment, series: str, keras3: bool) -> Finding:
+    estimator = env.versions.get("tensorflow-estimator")
+    if not keras3:
+        if estimator is None:
+            return Finding("Estimator", "not installed", f"pip install tensorflow-estimator=={series}.*")
+        return Finding("Estimator", f"tensorflow-estimator {estimator}, TensorFlow's own")
+    line = f"pip install --no-deps tensorflow-estimator=={ESTIMATOR_LAST}"
+    if estimator is None:
+        return Finding("Estimator", f"not installed (TensorFlow {series} has none)", line)
+    if _parse(estimator) != _parse(ESTIMATOR_LAST):
+        return Finding("Estimator", f"tensorflow-estimator {estimator}: compat serves 2.15 only", line)
+    return Finding("Estimator", f"tensorflow-estimator {estimator}, served by compat on TensorFlow {series}")
+
+
+def _uaitrain(env: Environment) -> Finding:
+    if env.uaitrain is None:
+        return Finding("uaitrain", "not importable: reinstall uai-compat", "pip install --force-reinstall uai-compat")
+    if env.own_folder is not None and env.uaitrain != env.own_folder:
+        return Finding(
+            "uaitrain",
+            f"imports from {env.uaitrain}, not uai-compat's alias of the platform SDK beside {env.own_folder}",
+            f"pip uninstall the package that installed uaitrain into {env.uaitrain}",
+        )
+    return Finding("uaitrain", "uai-compat's alias of the platform SDK")
+
+
+def _migrate(extra: Mapping[str, str | None]) -> Finding:
+    missing = sorted(name for name, version in extra.items() if version is None)
+    if missing:
+        return Finding("uai-migrate", f"needs {', '.join(missing)}", "pip install 'uai-compat[migrate]'", optional=True)
+    return Finding("uai-migrate", ", ".join(f"{name} {version}" for name, version in sorted(extra.items())))
+
+
+def fixes(findings: list[Finding]) -> list[str]:
+    """The fix lines of the missing required pieces, in order, each once."""
+    lines: list[str] = []
+    for finding in findings:
+        if finding.fix and not finding.optional and finding.fix not in lines:
+            lines.append(finding.fix)
+    return lines
+
+
+def report(findings: list[Finding]) -> str:
+    width = max(len(f.piece) for f in findings)
+    lines = [f"Python {sys.version.split()[0]} at {sys.executable}"]
+    for finding in findings:
+        mark = "-" if finding.fix and finding.optional else ("x" if finding.fix else "ok")
+        lines.append(f"  {mark:2} {finding.piece:{width}}  {finding.state}")
+    missing = fixes(findings)
+    optional = [f.fix for f in findings if f.fix and f.optional]
+    if missing:
+        lines += ["", "to add what is missing:", *(f"  {line}" for line in missing)]
+    else:
+        lines += ["", "nothing missing for the runtime"]
+    if optional:
+        lines += ["optional:", *(f"  {line}" for line in optional)]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    """Print the report; exit 1 when a required piece is missing, else 0."""
+    findings = diagnose(current())
+    print(report(findings))
+    return 1 if fixes(findings) else 0

@@ -1,0 +1,126 @@
+"""`python -m compat doctor`: its account of this environment agrees with what imports, and every missing piece
+of each TensorFlow from 2.15 to 2.21 gets its one pip line."""
+
+import importlib
+import importlib.util
+import os
+
+import pytest
+
+import compat
+from compat import doctor
+from tests.conftest import REPO, run_module, run_script
+
+# The tf2 environment's pins (requirements/tf2.txt, tf2-nodeps.txt), which the printed lines must install.
+FULL = {"tf-slim": "1.1.0", "tensorflow-estimator": "2.15.0"}
+PRESENT = {"uaitrain": "/site", "own_folder": "/site"}
+
+
+def _findings(env: doctor.Environment) -> dict[str, doctor.Finding]:
+    return {finding.piece: finding for finding in doctor.diagnose(env)}
+
+
+def test_the_report_of_this_environment_agrees_with_what_imports():
+    import tensorflow as tf
+
+    compat.install()
+    found = _findings(doctor.current())
+    assert found["TensorFlow"].state.startswith(tf.__version__ + " ("), found["TensorFlow"]
+    # what `tf.keras` is once compat is imported (it is, in this process)
+    keras2 = tf.keras.__name__.split(".")[0]
+    assert keras2 in ("keras", "tf_keras"), tf.keras.__name__
+    if keras2 == "tf_keras":
+        assert f"Keras 2 (tf-keras {importlib.import_module('tf_keras').__version__})" in found["tf.keras"].state
+    else:
+        assert found["tf.keras"].state == f"Keras 2 (keras {importlib.import_module('keras').__version__})"
+    assert tf.estimator.Estimator and found["Estimator"].fix is None
+    assert importlib.import_module("tf_slim") and found["tf-slim"].fix is None
+    assert doctor.fixes(list(found.values())) == [], found
+
+
+def test_python_m_compat_doctor_prints_the_report_and_exits_0_when_nothing_is_missing(tmp_path):
+    result = run_module("compat", ["doctor"], cwd=tmp_path, check=True)
+    assert "nothing missing for the runtime" in result.stdout, result.stdout
+    for piece in ("TensorFlow", "tf.keras", "Estimator", "tf-slim", "TensorBoard", "uaitrain"):
+        assert f"ok {piece} " in " ".join(result.stdout.split()), (piece, result.stdout)
+    assert result.stderr == ""
+
+
+def test_a_keras_choice_of_the_user_that_breaks_tf_layers_is_named_and_it_does_break(tmp_path):
+    # TF 2.15 with the variable at 1 looks for tf-keras (not installed there); on later releases 0 keeps Keras 3
+    tf_keras_installed = importlib.util.find_spec("tf_keras") is not None
+    value = "0" if tf_keras_installed else "1"
+    env = {"TF_USE_LEGACY_KERAS": value}
+    result = run_module("compat", ["doctor"], env=env, cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    missing = result.stdout.split("to add what is missing:\n")[1].split("optional:")[0]
+    assert missing == "  unset TF_USE_LEGACY_KERAS\n", result.stdout
+    program = "import compat, tensorflow as tf\ntf.compat.v1.layers.Dense(2)\nprint('built')\n"
+    ran = run_script(tmp_path, program, env=env)
+    assert ran.returncode != 0 and "built" not in ran.stdout, ran.stdout + ran.stderr[-2000:]
+    # TF 2.21: "`Dense` is not available with Keras 3."; TF 2.15: "Keras cannot be imported."
+    assert "Keras 3" in ran.stderr or "Keras cannot be imported" in ran.stderr, ran.stderr[-2000:]
+
+
+@pytest.mark.parametrize("minor", range(15, 22))
+def test_each_missing_piece_gets_its_pip_line(minor):
+    series = f"2.{minor}"
+    bare = doctor.Environment(versions={"tensorflow-cpu": f"{series}.0"}, **PRESENT)
+    if minor < 16:
+        expected = [
+            f"pip install keras=={series}.*",
+            f"pip install tensorflow-estimator=={series}.*",
+            "pip install tf-slim==1.1.0",
+            f"pip install tensorboard=={series}.*",
+        ]
+    else:
+        expected = [
+            f"pip install --no-deps tf-keras=={series}.*",
+            "pip install --no-deps tensorflow-estimator==2.15.0",
+            "pip install tf-slim==1.1.0",
+            f"pip install tensorboard=={series}.*",
+        ]
+    assert doctor.fixes(doctor.diagnose(bare)) == expected
+    keras = {"keras": f"{series}.0"} if minor < 16 else {"keras": "3.12.0", "tf-keras": f"{series}.1"}
+    estimator = {"tensorflow-estimator": f"{series}.0"} if minor < 16 else {}
+    full = {"tensorflow-cpu": f"{series}.0", "tensorboard": f"{series}.0", **FULL, **keras, **estimator}
+    assert doctor.fixes(doctor.diagnose(doctor.Environment(versions=full, **PRESENT))) == []
+
+
+def test_a_tf_keras_of_another_release_is_replaced_by_the_matching_one():
+    versions = {"tensorflow-cpu": "2.21.0", "keras": "3.12.0", "tf-keras": "2.20.0", "tensorboard": "2.21.0", **FULL}
+    found = _findings(doctor.Environment(versions=versions, **PRESENT))
+    assert found["tf-keras"].fix == "pip install --no-deps tf-keras==2.21.*", found["tf-keras"]
+
+
+def test_without_tensorflow_the_line_installs_it():
+    assert doctor.fixes(doctor.diagnose(doctor.Environment(versions={}, **PRESENT))) == [
+        "pip install tensorflow-cpu==2.21.*"
+    ]
+
+
+def test_a_missing_migrate_extra_is_optional():
+    versions = {"tensorflow-cpu": "2.15.1", "keras": "2.15.0", "tensorboard": "2.15.2", **FULL}
+    versions["tensorflow-estimator"] = "2.15.0"
+    env = doctor.Environment(versions=versions, migrate={"libcst": None, "packaging": "26.0"}, **PRESENT)
+    found = _findings(env)
+    assert found["uai-migrate"].fix == "pip install 'uai-compat[migrate]'" and found["uai-migrate"].optional
+    assert doctor.fixes(list(found.values())) == []
+    assert "optional:\n  pip install 'uai-compat[migrate]'" in doctor.report(list(found.values()))
+
+
+def test_python_m_compat_without_a_command_is_a_usage_error(tmp_path):
+    result = run_module("compat", [], cwd=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.splitlines()[-1].startswith("python -m compat: error:"), result.stderr
+
+
+def test_the_printed_pins_are_the_tf2_environments():
+    pins = {}
+    for name in ("tf2.txt", "tf2-nodeps.txt"):
+        with open(os.path.join(REPO, "requirements", name)) as handle:
+            pins.update(line.strip().split("==") for line in handle if "==" in line and not line.startswith("#"))
+    assert (pins["tensorflow-estimator"], pins["tf-slim"]) == (doctor.ESTIMATOR_LAST, doctor.TF_SLIM_LAST)
+    tf = tuple(int(part) for part in pins["tensorflow-cpu"].split(".")[:2])
+    no_tensorflow = doctor.fixes(doctor.diagnose(doctor.Environment(versions={}, **PRESENT)))
+    assert tf in doctor.TESTED and no_tensorflow == [f"pip install tensorflow-cpu=={tf[0]}.{tf[1]}.*"]
