@@ -284,6 +284,12 @@ def test_python_m_compat_checkpoints_help(installed):
     assert "convert" in result.stdout and "inspect" in result.stdout, result.stdout
 
 
+def test_python_m_compat_doctor_finds_nothing_missing_next_to_the_released_runtime(installed):
+    result = _ok(installed.run("python", "-m", "compat", "doctor"))
+    _no_traceback(result)
+    assert "nothing missing for the runtime" in result.stdout and " x " not in result.stdout, result.stdout
+
+
 def test_uai_migrate_needs_no_tensorflow(dists, tmp_path):
     # a pipx-style venv: the wheel and its [migrate] extra only
     bare = _install(dists, tmp_path, runtime=None)
@@ -293,3 +299,6 @@ def test_uai_migrate_needs_no_tensorflow(dists, tmp_path):
     result = _ok(bare.run("uai-migrate", sample.name))
     _no_traceback(result)
     assert "+import compat" in result.stdout, result.stdout
+    doctor = bare.run("python", "-m", "compat", "doctor")
+    assert doctor.returncode == 1, doctor.stdout + doctor.stderr
+    assert doctor.stdout.endswith("to add what is missing:\n  pip install tensorflow-cpu==2.21.*\n"), doctor.stdout
