@@ -6,6 +6,8 @@ where TensorFlow is missing or does not import. The pins it prints are the ones 
 release, tensorflow-estimator 2.15.0 (its last) and tf-slim 1.1.0 (its last). tf-keras and the Estimator are
 installed with --no-deps: with their dependencies pip would add the CUDA `tensorflow` wheel next to
 tensorflow-cpu (tf-keras), or replace the user's TensorFlow with 2.15 (tensorflow-estimator).
+A release series is written `~=2.21.0`, not `==2.21.*`: the line is pasted into a shell, and zsh refuses an
+unquoted `*` that matches no file.
 """
 
 import importlib.util
@@ -100,7 +102,7 @@ def diagnose(env: Environment) -> list[Finding]:
     found = _tensorflow(env)
     if found is None:
         # tensorflow-cpu: the wheel the suites run; users with GPUs install `tensorflow` of the same release
-        return [Finding("TensorFlow", "not installed", "pip install tensorflow-cpu==2.21.*")]
+        return [Finding("TensorFlow", "not installed", "pip install tensorflow-cpu~=2.21.0")]
     dist, version = found
     tf = _parse(version)
     series = f"{tf[0]}.{tf[1]}"
@@ -120,7 +122,7 @@ def diagnose(env: Environment) -> list[Finding]:
     findings.append(
         Finding("TensorBoard", board)
         if board
-        else Finding("TensorBoard", "not installed: tf.summary writes nothing", f"pip install tensorboard=={series}.*")
+        else Finding("TensorBoard", "not installed: tf.summary writes nothing", f"pip install tensorboard~={series}.0")
     )
     findings.append(_uaitrain(env))
     if env.migrate is not None:
@@ -130,7 +132,7 @@ def diagnose(env: Environment) -> list[Finding]:
 
 def _tensorflow_finding(dist: str, version: str, tf: tuple[int, ...]) -> Finding:
     if tf < OLDEST:
-        return Finding("TensorFlow", f"{version} ({dist}): older than 2.15", f"pip install {dist}==2.15.*")
+        return Finding("TensorFlow", f"{version} ({dist}): older than 2.15", f"pip install {dist}~=2.15.0")
     tested = "" if tf[:2] in TESTED else "; the suites run 2.15 and 2.21, not this release"
     return Finding("TensorFlow", f"{version} ({dist}){tested}")
 
@@ -146,7 +148,7 @@ def _keras(env: Environment, series: str, keras3: bool) -> Finding:
                 "unset TF_USE_LEGACY_KERAS",
             )
         if keras is None:
-            return Finding("tf.keras", "keras is not installed", f"pip install keras=={series}.*")
+            return Finding("tf.keras", "keras is not installed", f"pip install keras~={series}.0")
         return Finding("tf.keras", f"Keras 2 (keras {keras})")
     default = f"Keras 3 (keras {keras})" if keras else "Keras 3"
     if env.legacy_keras is not None and env.legacy_keras not in ("1", "true", "True"):
@@ -161,7 +163,7 @@ def _keras(env: Environment, series: str, keras3: bool) -> Finding:
 
 
 def _tf_keras(env: Environment, tf: tuple[int, ...], series: str) -> Finding:
-    line = f"pip install --no-deps tf-keras=={series}.*"
+    line = f"pip install --no-deps tf-keras~={series}.0"
     tf_keras = env.versions.get("tf-keras")
     if tf_keras is None:
         return Finding("tf-keras", "not installed", line)
@@ -174,7 +176,7 @@ def _estimator(env: Environment, series: str, keras3: bool) -> Finding:
     estimator = env.versions.get("tensorflow-estimator")
     if not keras3:
         if estimator is None:
-            return Finding("Estimator", "not installed", f"pip install tensorflow-estimator=={series}.*")
+            return Finding("Estimator", "not installed", f"pip install tensorflow-estimator~={series}.0")
         return Finding("Estimator", f"tensorflow-estimator {estimator}, TensorFlow's own")
     line = f"pip install --no-deps tensorflow-estimator=={ESTIMATOR_LAST}"
     if estimator is None:
@@ -199,7 +201,7 @@ def _uaitrain(env: Environment) -> Finding:
 def _migrate(extra: Mapping[str, str | None]) -> Finding:
     missing = sorted(name for name, version in extra.items() if version is None)
     if missing:
-        return Finding("uai-migrate", f"needs {', '.join(missing)}", "pip install 'uai-compat[migrate]'", optional=True)
+        return Finding("uai-migrate", f"needs {', '.join(missing)}", 'pip install "uai-compat[migrate]"', optional=True)
     return Finding("uai-migrate", ", ".join(f"{name} {version}" for name, version in sorted(extra.items())))
 
 

@@ -68,17 +68,17 @@ def test_each_missing_piece_gets_its_pip_line(minor):
     bare = doctor.Environment(versions={"tensorflow-cpu": f"{series}.0"}, **PRESENT)
     if minor < 16:
         expected = [
-            f"pip install keras=={series}.*",
-            f"pip install tensorflow-estimator=={series}.*",
+            f"pip install keras~={series}.0",
+            f"pip install tensorflow-estimator~={series}.0",
             "pip install tf-slim==1.1.0",
-            f"pip install tensorboard=={series}.*",
+            f"pip install tensorboard~={series}.0",
         ]
     else:
         expected = [
-            f"pip install --no-deps tf-keras=={series}.*",
+            f"pip install --no-deps tf-keras~={series}.0",
             "pip install --no-deps tensorflow-estimator==2.15.0",
             "pip install tf-slim==1.1.0",
-            f"pip install tensorboard=={series}.*",
+            f"pip install tensorboard~={series}.0",
         ]
     assert doctor.fixes(doctor.diagnose(bare)) == expected
     keras = {"keras": f"{series}.0"} if minor < 16 else {"keras": "3.12.0", "tf-keras": f"{series}.1"}
@@ -90,12 +90,12 @@ def test_each_missing_piece_gets_its_pip_line(minor):
 def test_a_tf_keras_of_another_release_is_replaced_by_the_matching_one():
     versions = {"tensorflow-cpu": "2.21.0", "keras": "3.12.0", "tf-keras": "2.20.0", "tensorboard": "2.21.0", **FULL}
     found = _findings(doctor.Environment(versions=versions, **PRESENT))
-    assert found["tf-keras"].fix == "pip install --no-deps tf-keras==2.21.*", found["tf-keras"]
+    assert found["tf-keras"].fix == "pip install --no-deps tf-keras~=2.21.0", found["tf-keras"]
 
 
 def test_without_tensorflow_the_line_installs_it():
     assert doctor.fixes(doctor.diagnose(doctor.Environment(versions={}, **PRESENT))) == [
-        "pip install tensorflow-cpu==2.21.*"
+        "pip install tensorflow-cpu~=2.21.0"
     ]
 
 
@@ -104,9 +104,9 @@ def test_a_missing_migrate_extra_is_optional():
     versions["tensorflow-estimator"] = "2.15.0"
     env = doctor.Environment(versions=versions, migrate={"libcst": None, "packaging": "26.0"}, **PRESENT)
     found = _findings(env)
-    assert found["uai-migrate"].fix == "pip install 'uai-compat[migrate]'" and found["uai-migrate"].optional
+    assert found["uai-migrate"].fix == 'pip install "uai-compat[migrate]"' and found["uai-migrate"].optional
     assert doctor.fixes(list(found.values())) == []
-    assert "optional:\n  pip install 'uai-compat[migrate]'" in doctor.report(list(found.values()))
+    assert 'optional:\n  pip install "uai-compat[migrate]"' in doctor.report(list(found.values()))
 
 
 def test_python_m_compat_without_a_command_is_a_usage_error(tmp_path):
@@ -123,4 +123,4 @@ def test_the_printed_pins_are_the_tf2_environments():
     assert (pins["tensorflow-estimator"], pins["tf-slim"]) == (doctor.ESTIMATOR_LAST, doctor.TF_SLIM_LAST)
     tf = tuple(int(part) for part in pins["tensorflow-cpu"].split(".")[:2])
     no_tensorflow = doctor.fixes(doctor.diagnose(doctor.Environment(versions={}, **PRESENT)))
-    assert tf in doctor.TESTED and no_tensorflow == [f"pip install tensorflow-cpu=={tf[0]}.{tf[1]}.*"]
+    assert tf in doctor.TESTED and no_tensorflow == [f"pip install tensorflow-cpu~={tf[0]}.{tf[1]}.0"]

@@ -301,4 +301,4 @@ def test_uai_migrate_needs_no_tensorflow(dists, tmp_path):
     assert "+import compat" in result.stdout, result.stdout
     doctor = bare.run("python", "-m", "compat", "doctor")
     assert doctor.returncode == 1, doctor.stdout + doctor.stderr
-    assert doctor.stdout.endswith("to add what is missing:\n  pip install tensorflow-cpu==2.21.*\n"), doctor.stdout
+    assert doctor.stdout.endswith("to add what is missing:\n  pip install tensorflow-cpu~=2.21.0\n"), doctor.stdout
