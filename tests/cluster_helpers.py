@@ -6,6 +6,7 @@ environment (repo on PYTHONPATH, quiet TF logs) and always stops every process g
 
 import sys
 import textwrap
+import time
 
 from compat.launch import Layout, LocalCluster
 from tests.conftest import REPO, python_env
@@ -25,3 +26,28 @@ def run_cluster(tmp_path, source=None, timeout=180, env=None, command=None, **la
     finally:
         cluster.stop()
     return status, {str(task): text for task, text in cluster.logs().items()}
+
+
+def run_cluster_to_end(tmp_path, source, timeout=180, env=None, serving=("ps",), **layout):
+    """Run `source` once per task of `Layout(**layout)` until every task outside the `serving` jobs
+    (servers that only join(), such as ps tasks) has ended; return ({"job:i": exit status, None if
+    still running then or after `timeout` seconds}, {"job:i": log}). Unlike `run_cluster`, an evaluator that is still
+    evaluating the last checkpoint when the chief ends gets to finish, and nobody waits out a grace
+    period for the servers."""
+    script = tmp_path / "task.py"
+    script.write_text(textwrap.dedent(source))
+    cluster = LocalCluster(
+        Layout(**layout), [sys.executable, str(script)], str(tmp_path / "logs"), env=python_env(env), cwd=REPO
+    )
+    deadline = time.monotonic() + timeout
+    try:
+        cluster.start()
+        finite = [proc for task, proc in cluster.tasks.items() if task.type not in serving]
+        while any(proc.poll() is None for proc in finite) and time.monotonic() < deadline:
+            if any(proc.poll() not in (None, 0) for proc in finite):
+                break  # one failed: the others may wait for it forever
+            time.sleep(0.2)
+        statuses = {str(task): proc.poll() for task, proc in cluster.tasks.items()}
+    finally:
+        cluster.stop()
+    return statuses, {str(task): text for task, text in cluster.logs().items()}

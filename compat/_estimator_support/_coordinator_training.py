@@ -72,8 +72,14 @@ def should_run_distribute_coordinator(config: _RunConfig) -> bool:
     return True
 
 
-def _adopt_worker_context(config: _RunConfig, context: Any) -> None:
-    """Give `config` the task the coordinator assigned to this thread or process."""
+def _init_run_config_from_worker_context(config: _RunConfig, context: Any) -> None:
+    """Give `config` the task the coordinator assigned to this thread or process.
+
+    TF 2.15's name for it (tests/common/test_estimator_layouts.py calls it on both TFs). A layout
+    may lack any job but its first trainer: the chief counts as a worker, and a cluster of a chief
+    alone, or of a chief and an evaluator (the evaluator gets a cluster of its own), has no
+    `worker` job at all, which `multi_worker_util.worker_count(spec, "worker")` rejects.
+    """
     config._service = None
     config._cluster_spec = context.cluster_spec
     config._task_type = context.task_type
@@ -87,17 +93,19 @@ def _adopt_worker_context(config: _RunConfig, context: Any) -> None:
         config._cluster_spec = server_lib.ClusterSpec({})
         config._global_id_in_cluster, config._num_ps_replicas, config._num_worker_replicas = None, 0, 0
     else:
-        spec = multi_worker_util.normalize_cluster_spec(config._cluster_spec)
-        jobs = spec.as_dict()
+        jobs = multi_worker_util.normalize_cluster_spec(config._cluster_spec).as_dict()
         config._num_ps_replicas = len(jobs.get("ps", []))
-        config._num_worker_replicas = multi_worker_util.worker_count(spec, "worker")
+        config._num_worker_replicas = sum(len(jobs.get(job, [])) for job in _TRAINING_JOBS)
         config._global_id_in_cluster = _global_id(jobs, config._task_type, config._task_id)
 
 
-def _global_id(jobs: dict[str, Any], task_type: str, task_id: int) -> int:
-    """Chief first, then workers, then every other job in name order (ps after the trainers)."""
-    order = [job for job in _TRAINING_JOBS if job in jobs]
-    order += sorted(job for job in jobs if job not in _TRAINING_JOBS)
+def _global_id(jobs: dict[str, Any], task_type: str | None, task_id: int) -> int:
+    """Chief first, then every other job in name order, ps last (TF 2.15's numbering)."""
+    if not task_type:
+        return 0
+    order = ["chief"] if "chief" in jobs else []
+    order += sorted(job for job in jobs if job not in ("chief", "ps"))
+    order += ["ps"] if "ps" in jobs else []
     offset = 0
     for job in order:
         if job == task_type:
@@ -110,7 +118,7 @@ def _estimator_for_context(estimator: _Estimator, strategy: _Strategy, role: str
     """A copy of `estimator` bound to the current worker context; `role` is 'train' or 'eval'."""
     local = copy.deepcopy(estimator)
     setattr(local._config, f"_{role}_distribute", strategy)
-    _adopt_worker_context(local._config, coordinator_context.get_current_worker_context())
+    _init_run_config_from_worker_context(local._config, coordinator_context.get_current_worker_context())
     setattr(local, f"_{role}_distribution", strategy)
     # The copy calls train()/evaluate() itself: it must not enter the coordinator again.
     local._config._distribute_coordinator_mode = None
