@@ -9,6 +9,7 @@ import pytest
 
 import compat
 from compat import doctor
+from compat._version import has_keras3
 from tests.conftest import REPO, run_module, run_script
 
 # The tf2 environment's pins (requirements/tf2.txt, tf2-nodeps.txt), which the printed lines must install.
@@ -47,10 +48,13 @@ def test_python_m_compat_doctor_prints_the_report_and_exits_0_when_nothing_is_mi
 
 
 def test_a_keras_choice_of_the_user_that_breaks_tf_layers_is_named_and_it_does_break(tmp_path):
-    # TF 2.15 with the variable at 1 looks for tf-keras (not installed there); on later releases 0 keeps Keras 3
-    tf_keras_installed = importlib.util.find_spec("tf_keras") is not None
-    value = "0" if tf_keras_installed else "1"
-    env = {"TF_USE_LEGACY_KERAS": value}
+    # on TF >= 2.16 the variable at 0 keeps Keras 3; TF 2.15 with it at 1 looks for tf-keras, which the tf1
+    # environment does not install
+    if has_keras3():
+        env = {"TF_USE_LEGACY_KERAS": "0"}
+    else:
+        assert importlib.util.find_spec("tf_keras") is None, "the tf1 environment installs no tf-keras"
+        env = {"TF_USE_LEGACY_KERAS": "1"}
     result = run_module("compat", ["doctor"], env=env, cwd=tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     missing = result.stdout.split("to add what is missing:\n")[1].split("optional:")[0]
