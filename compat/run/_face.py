@@ -13,6 +13,8 @@ import functools
 import importlib
 import sys
 import types
+from collections.abc import Callable
+from typing import Any
 
 from compat import tf1_names as names
 from compat.errors import CompatError
@@ -170,7 +172,7 @@ def _same_in_tf2(full: str, value) -> bool:
 # -- TF 1.x call signatures (compat.tf1_names.CALL_KEYWORDS, TRANSFORMATIONS)
 
 
-def tf1_call(name: str, function, keywords: dict):
+def tf1_call(name: str, function: Callable[..., Any], keywords: dict[str, str]) -> Callable[..., Any]:
     """`function` (or a class's method) taking the TF1 keywords of `name`, passed on as CALL_KEYWORDS spells them."""
 
     @functools.wraps(function)
@@ -193,7 +195,7 @@ def tf1_call(name: str, function, keywords: dict):
             result = getattr(result, method)(value)
         return result
 
-    call._tf1_keywords = keywords  # adapted once: a second face of the module finds it done
+    call._tf1_keywords = keywords  # type: ignore[attr-defined]  # adapted once: a second face finds it done
     return call
 
 
@@ -220,14 +222,14 @@ def _adapt_methods(path: str) -> None:
             setattr(cls, method, tf1_call(name, original, keywords))
 
 
-def with_tf1_signature(name: str, value):
+def with_tf1_signature(name: str, value: Any) -> Any:
     """What the face serves for TF1 name `name`: `value`, taking TF1's arguments where CALL_KEYWORDS says."""
     _adapt_methods(name.rpartition(".")[0])
     keywords = names.CALL_KEYWORDS.get(name)
     return tf1_call(name, value, keywords) if keywords and callable(value) else value
 
 
-def transformation(name: str):
+def transformation(name: str) -> Callable[..., Callable[[Any], Any]]:
     """A TF1 tf.contrib.data transformation TF 2 writes as a Dataset method (TRANSFORMATIONS): `f(*args)`
     returns what `dataset.apply` calls, `lambda dataset: dataset.<method>(*args, <keywords>)`."""
     method, fixed = names.TRANSFORMATIONS[name]
