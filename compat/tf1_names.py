@@ -122,7 +122,7 @@ MODULES = {
 # resolves but whose arguments TF 2's namesake does not take. uai-migrate rewrites each call (its
 # tf1-calls rule); uai-run's face makes the object it serves take TF1's arguments. (tf_upgrade_v2's keyword
 # renames need no runtime entry: the face serves tf.compat.v1's functions, which still take them.)
-#   CALL_KEYWORDS    {TF1 function, or `<class>.<method>` of a SYMBOLS class: {TF1 keyword: TF 2's spelling}}:
+#   CALL_KEYWORDS    {`<class>.<method>` of a SYMBOLS class: {TF1 keyword: TF 2's spelling}}:
 #                    a keyword (`num_threads=n` -> `num_parallel_calls=n`) or `.<method>`, a call of that
 #                    method on the call's result (`output_buffer_size=n` -> `.prefetch(n)`). A TF1 keyword
 #                    given as None is TF1's default: dropped.

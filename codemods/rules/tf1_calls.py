@@ -23,22 +23,20 @@ def _short(name: str) -> str:
     return "tf" + name[len(_tf.TF) :] if name.startswith(_tf.TF + ".") else name
 
 
-def _split_calls() -> tuple[dict, dict]:
-    """CALL_KEYWORDS as ({method name: (TF1 name, keywords)}, {TF1 function, both spellings: keywords})."""
-    methods, functions = {}, {}
+def _methods() -> dict[str, tuple[str, dict[str, str]]]:
+    """CALL_KEYWORDS as {method name: (TF1 name, keywords)}."""
+    methods = {}
     for name, keywords in tf1_names.CALL_KEYWORDS.items():
         owner, _, method = name.rpartition(".")
-        if owner in tf1_names.SYMBOLS:
-            methods[method] = (name, keywords)
-        else:
-            functions.update(_V1_TWINS({name: keywords}))
-    return methods, functions
+        if owner not in tf1_names.SYMBOLS:
+            raise ValueError(f"{name}: a CALL_KEYWORDS key is a method of a SYMBOLS class")
+        methods[method] = (name, keywords)
+    return methods
 
 
-METHODS, FUNCTIONS = _split_calls()
+METHODS = _methods()
 TRANSFORMATIONS = _V1_TWINS(tf1_names.TRANSFORMATIONS)
 _TRANSFORMATION_NAMES = frozenset(TRANSFORMATIONS)
-_FUNCTION_NAMES = frozenset(FUNCTIONS)
 
 
 def _keyword(arg: cst.Arg) -> str | None:
@@ -66,8 +64,8 @@ class Tf1CallsRule(InsideImport, Rule):
         "TF 1.x call signatures TF 2 rejects (tf.contrib.data's map(num_threads=, output_buffer_size=), "
         "batch_and_drop_remainder) -> TF 2's calls (compat/tf1_names.py's table, uai-run's too)."
     )
-    CLAIMS = _FUNCTION_NAMES | _TRANSFORMATION_NAMES
-    # a method is known by its TF1 keyword; the functions and transformations by names bound to TensorFlow
+    CLAIMS = _TRANSFORMATION_NAMES
+    # a method is known by its TF1 keyword; a transformation by a name bound to TensorFlow
     WORDS = frozenset(keyword for _, keywords in METHODS.values() for keyword in keywords)
 
     def begin_file(self, state):
@@ -142,9 +140,6 @@ class Tf1CallsRule(InsideImport, Rule):
             if id(original_node) not in self._applied:
                 self._unapplied(original_node, name)
             return updated_node
-        function = self.match(original_node.func, _FUNCTION_NAMES)
-        if function is not None:
-            return self._keywords(original_node, updated_node, tf1_names.tf1_name(function), FUNCTIONS[function])
         func = original_node.func
         if self._tensorflow and isinstance(func, cst.Attribute) and func.attr.value in METHODS:
             name, keywords = METHODS[func.attr.value]

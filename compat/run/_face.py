@@ -173,7 +173,7 @@ def _same_in_tf2(full: str, value) -> bool:
 
 
 def tf1_call(name: str, function: Callable[..., Any], keywords: dict[str, str]) -> Callable[..., Any]:
-    """`function` (or a class's method) taking the TF1 keywords of `name`, passed on as CALL_KEYWORDS spells them."""
+    """The method `function` taking the TF1 keywords of `name`, passed on as CALL_KEYWORDS spells them."""
 
     @functools.wraps(function)
     def call(*args, **kwargs):
@@ -223,10 +223,9 @@ def _adapt_methods(path: str) -> None:
 
 
 def with_tf1_signature(name: str, value: Any) -> Any:
-    """What the face serves for TF1 name `name`: `value`, taking TF1's arguments where CALL_KEYWORDS says."""
+    """What the face serves for TF1 name `name`: `value`, after the classes of its module take TF1's keywords."""
     _adapt_methods(name.rpartition(".")[0])
-    keywords = names.CALL_KEYWORDS.get(name)
-    return tf1_call(name, value, keywords) if keywords and callable(value) else value
+    return value
 
 
 def transformation(name: str) -> Callable[..., Callable[[Any], Any]]:
