@@ -10,12 +10,16 @@ unmodified programs, under uai-run), so the port writes what absl says for them:
     FLAGS._parse_flags(args)      -> FLAGS([sys.argv[0], *args], known_only=True)
     FLAGS.__flags                 -> FLAGS.flag_values_dict()
 
-`flag_values_dict()` is a copy, where TF 1.4's dict was the flags' storage: a write to `FLAGS.__flags`
-is an error entry. Inside a class, Python mangles `FLAGS.__flags` to `FLAGS._<Class>__flags`, which
-TF 1 had no more than absl has: left as it is, with a warning.
+`FLAGS.__flags` meant {name: value} only before TF 1.5: on absl (TF >= 1.5) it is {name: Flag}, and
+programs of that era read `FLAGS.__flags[name].value`. A module that calls `FLAGS._parse_flags()`, which
+only TF <= 1.4 had, is of the argparse era and its `FLAGS.__flags` is rewritten (compat.flags, under uai-run,
+decides the same way); elsewhere it is left, with a warning. `flag_values_dict()` is a copy, where TF 1.4's
+dict was the flags' storage: a write to `FLAGS.__flags` is an error entry. Inside a class, Python mangles
+`FLAGS.__flags` to `FLAGS._<Class>__flags`, which TF 1 had no more than absl has: left, with a warning.
 """
 
 import libcst as cst
+import libcst.matchers as m
 
 from codemods._rule import Rule
 from codemods.rules._syntax import InsideImport
@@ -67,6 +71,10 @@ class FlagsInternalsRule(InsideImport, Rule):
         return isinstance(node, cst.Attribute) and node.attr.value == "__flags" and self._flags_object(node.value)
 
     # -- context
+    def visit_Module(self, node):
+        parse_calls = m.findall(node, m.Call(func=m.Attribute(attr=m.Name("_parse_flags"))))
+        self._argparse_era = any(self._flags_object(call.func.value) for call in parse_calls)
+
     def visit_ClassDef(self, node):
         self._classes += 1
 
@@ -109,6 +117,15 @@ class FlagsInternalsRule(InsideImport, Rule):
                 "FLAGS.__flags in a class is FLAGS._<Class>__flags (Python mangles the name): TF 1 failed here too",
                 severity="warning",
                 manual="write FLAGS.flag_values_dict() for {flag name: value}",
+            )
+            return updated_node
+        if not self._argparse_era:
+            self.report(
+                original_node,
+                "FLAGS.__flags is {name: Flag} on absl (TF >= 1.5), {name: value} on TF <= 1.4; this module calls "
+                "no FLAGS._parse_flags() (TF <= 1.4's): left as absl reads it",
+                severity="warning",
+                manual="if this is TF <= 1.4 code reading values, write FLAGS.flag_values_dict()",
             )
             return updated_node
         if id(original_node) in self._written:

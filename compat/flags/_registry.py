@@ -50,6 +50,10 @@ class AutoParsingFlagValues:
     (known_only), as TF1 did, so argparse-based scripts can share the command line.
     """
 
+    # Set by `_parse_flags()`, which only TF <= 1.4 had: the program is argparse-era, and `FLAGS.__flags`
+    # means that era's {name: value}. Else it is absl's {name: Flag} (TF >= 1.5 programs read `.value`).
+    _argparse_era = False
+
     def __init__(self, wrapped: absl_flags.FlagValues) -> None:
         object.__setattr__(self, "_wrapped", wrapped)
 
@@ -62,14 +66,14 @@ class AutoParsingFlagValues:
         wrapped = self._wrapped
         if name in wrapped:
             self._ensure_parsed()
-        elif name == "__flags":  # TF <= 1.4's dict of values (a name mangled only inside a class body)
-            self._ensure_parsed()
+        elif name == "__flags" and self._argparse_era:  # a name mangled only inside a class body
             return ValuesByName(wrapped)
         return getattr(wrapped, name)
 
     def _parse_flags(self, args: Sequence[str] | None = None) -> list[str]:
         """TF <= 1.4's `FLAGS._parse_flags()` (argparse's parse_known_args): parse `args`, else sys.argv's
         arguments, and return those no flag took."""
+        object.__setattr__(self, "_argparse_era", True)
         argv = [sys.argv[0], *(sys.argv[1:] if args is None else args)]
         return parse_known_or_exit(argv, self._wrapped)[1:]
 

@@ -70,15 +70,30 @@ class TestFlagsInternalsRule(RuleTest):
             """
             import tensorflow as tf
             FLAGS = tf.flags.FLAGS
+            FLAGS._parse_flags()
             FLAGS.__flags["batch_size"] = 8
             FLAGS.__flags.update(lr=0.1)
             """
         )
         applied = apply(source, FlagsInternalsRule)
-        assert applied.module.code == source
-        assert [(e.line, e.severity, e.manual) for e in applied.entries] == [
-            (line, "error", "set the flag itself: FLAGS.<name> = value") for line in (3, 4)
+        writes = source.splitlines(keepends=True)[3:]
+        assert applied.module.code.endswith("".join(writes))  # left as they are
+        assert [(e.line, e.severity, e.manual) for e in applied.entries if e.severity != "info"] == [
+            (line, "error", "set the flag itself: FLAGS.<name> = value") for line in (4, 5)
         ]
+
+    def test_without_parse_flags_the_dict_is_absls_and_stays_with_a_warning(self):
+        # TF >= 1.5 programs read absl's {name: Flag}: `FLAGS.__flags[name].value`
+        source = self.make_fixture_data(
+            """
+            import tensorflow as tf
+            FLAGS = tf.flags.FLAGS
+            sizes = {name: flag.value for name, flag in FLAGS.__flags.items()}
+            """
+        )
+        applied = apply(source, FlagsInternalsRule)
+        assert applied.module.code == source
+        assert [(e.line, e.severity) for e in applied.entries] == [(3, "warning")]
 
     def test_must_not_fire(self):
         # in a class body Python mangles the name (FLAGS._Config__flags), which TF 1 did not have either
@@ -86,13 +101,14 @@ class TestFlagsInternalsRule(RuleTest):
             """
             import tensorflow as tf
             FLAGS = tf.flags.FLAGS
+            FLAGS._parse_flags()
             class Config:
                 values = FLAGS.__flags
             """
         )
         applied = apply(in_class, FlagsInternalsRule)
-        assert applied.module.code == in_class
-        assert [e.severity for e in applied.entries] == ["warning"]
+        assert "values = FLAGS.__flags" in applied.module.code
+        assert [e.severity for e in applied.entries] == ["info", "warning"]
         unchanged = """
             import argparse
             import tensorflow as tf

@@ -270,3 +270,18 @@ print(json.dumps([unparsed, settings, FLAGS.batch_size]))
     assert unparsed == ["--unknown=1", "rest"]
     assert settings == {"batch_size": 32, "optimizer": "sgd"}
     assert written == 8
+
+
+def test_without_parse_flags_the_flags_dict_is_absls_as_tf_1_5_programs_read_it(run_py):
+    """TF >= 1.5 (absl) has no `_parse_flags`; its programs read `FLAGS.__flags[name].value`, absl's Flag objects."""
+    result = run_py(
+        """
+import compat.flags as flags
+flags.DEFINE_integer("batch_size", 64, "batch")
+FLAGS = flags.FLAGS
+FLAGS(["prog", "--batch_size=32"])
+print(FLAGS.__flags["batch_size"].value)
+"""
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "32"
