@@ -41,8 +41,6 @@ NAME_KINDS = (
     ("dockerfile", ("Dockerfile", "*.Dockerfile", "Dockerfile.*", "Containerfile")),
     ("requirements", ("requirements*.txt",)),
 )
-# Written into an --out folder: a later run may write there again (it only holds our own output).
-OUT_MARKER = ".uai-migrate-out"
 
 
 class MigratePathError(CompatError):
@@ -139,20 +137,14 @@ def _check_given(given: str) -> None:
 
 
 def check_out(paths: list[str], out: str) -> None:
-    """Refuse an --out that overlaps an input or holds files that are not an earlier output of ours."""
+    """Refuse an --out that overlaps an input or is not a folder (what it holds: codemods._out_folder)."""
     target = os.path.realpath(out)
     for given in paths:
         real = os.path.realpath(given)
         if _inside(target, real) or _inside(real, target):
             raise MigratePathError(f"--out {out}: is, holds or lies inside the input {given}; choose another folder")
-    if os.path.lexists(out):
-        if not os.path.isdir(out):
-            raise MigratePathError(f"--out {out}: exists and is not a folder")
-        entries = os.listdir(out)
-        if entries and OUT_MARKER not in entries:
-            raise MigratePathError(
-                f"--out {out}: folder is not empty and was not written by uai-migrate; choose a new or empty folder"
-            )
+    if os.path.lexists(out) and not os.path.isdir(out):
+        raise MigratePathError(f"--out {out}: exists and is not a folder")
 
 
 def _rel_root(paths):

@@ -82,6 +82,7 @@ class Report:
     entries: list[Entry] = dataclasses.field(
         default_factory=list
     )  # not tied to a migrated file (e.g. skipped symlinks)
+    interrupted: bool = False  # Ctrl-C/SIGTERM while writing: `files` are the ones finished before it
 
     def all_entries(self) -> Iterator[Entry]:
         for result in self.files:
@@ -121,6 +122,7 @@ class Report:
             "level": self.level,
             "summary": self.summary(),
             "exit_code": self.exit_code(),
+            **({"interrupted": True} if self.interrupted else {}),
             "files": [f.to_dict(with_diff=self.mode in ("diff", "check")) for f in interesting],
             "entries": [e.to_dict() for e in self.entries],
         }

@@ -14,9 +14,9 @@ import stat
 import sys
 from typing import TYPE_CHECKING
 
-from codemods import _diff, _source, files
+from codemods import _diff, _out_folder, _source, files
 from codemods._cache import Cache
-from codemods._discover import OUT_MARKER, discover
+from codemods._discover import Item, discover
 from codemods._report import CONFLICT, IO, PARSE, Entry, FileResult, Outcome, Report
 from codemods._write import copy_into
 from compat.files import atomic_write
@@ -48,11 +48,12 @@ class RunConfig:
 
 
 class Interrupted(Exception):
-    """Ctrl-C or SIGTERM during a run; `written` files were replaced before it came."""
+    """Ctrl-C or SIGTERM while files were written: `report` lists the files finished before it came
+    (`written` of them were replaced)."""
 
-    def __init__(self, written: int, signum: int):
+    def __init__(self, written: int, signum: int, report: Report):
         super().__init__(written, signum)
-        self.written, self.signum = written, signum
+        self.written, self.signum, self.report = written, signum, report
 
 
 @dataclasses.dataclass(frozen=True)
@@ -192,10 +193,16 @@ def _migrated(item, config):
     return bool(item.kind) and config.code_rules
 
 
-def run(config: RunConfig, progress=None) -> Report:
+def run(
+    config: RunConfig,
+    progress=None,
+    found: tuple[list[Item], list[Entry]] | None = None,
+) -> Report:
     """Migrate what `config` names. `progress` (an object with `step()`, called once per file
-    migrated) defaults to a progress bar on stderr when `config.progress` is set."""
-    items, notes = discover(config.paths, out=config.out)
+    migrated) defaults to a progress bar on stderr when `config.progress` is set; `found` is
+    `discover`'s result when the caller has already discovered the files."""
+    items, notes = found if found is not None else discover(config.paths, out=config.out)
+    owned = _out_folder.check_owned(config.out) if config.out is not None else {}
     report = Report(mode=config.mode, level=config.options.level, entries=notes)
     cache = Cache(config.cache_dir, config.options) if config.cache_dir else None
     outcomes, pending = {}, []
@@ -208,7 +215,7 @@ def run(config: RunConfig, progress=None) -> Report:
         key = cache.key(item.kind, data) if cache else None
         hit = cache.get(key) if cache and key else None
         if hit is not None:
-            outcomes[item] = (data, snapshot, hit, True)
+            outcomes[item] = (data, snapshot, _checked(item.kind, data, hit), True)
         else:
             pending.append((item, data, snapshot, key))
     if progress is None:
@@ -217,23 +224,45 @@ def run(config: RunConfig, progress=None) -> Report:
     for (item, data, snapshot, key), outcome in zip(pending, _compute(jobs, config.jobs, progress)):
         if cache and key:
             cache.put(key, outcome)
-        outcomes[item] = (data, snapshot, outcome, False)
+        outcomes[item] = (data, snapshot, _checked(item.kind, data, outcome), False)
     if config.out is not None:
         os.makedirs(config.out, exist_ok=True)
-        atomic_write(os.path.join(config.out, OUT_MARKER), b"written by uai-migrate --out\n", mode=0o644)
+        # Until every file is written, each may hold its old or its new content.
+        planned = {item.rel: _planned(item, outcomes) for item in items}
+        _out_folder.record(config.out, _merged(owned, {rel: {p} for rel, p in planned.items() if p}))
     written = 0
     try:
         for item in items:
             if _migrated(item, config):
                 data, snapshot, outcome, cached = outcomes[item]
-                result = _finish(item, data, snapshot, _checked(item.kind, data, outcome), config, cached)
+                result = _finish(item, data, snapshot, outcome, config, cached)
                 written += result.status == "changed" and config.mode in ("write", "out")
                 report.files.append(result)
             elif config.out is not None:
                 _copy(item, config.out, report)
-    except KeyboardInterrupt:
-        raise Interrupted(written, signal.SIGINT) from None
+    except KeyboardInterrupt as stop:
+        signum = stop.args[0] if stop.args and isinstance(stop.args[0], int) else signal.SIGINT
+        raise Interrupted(written, signum, report) from None
+    finally:
+        if config.out is not None:
+            # What is there now: the new content, or the old where the run stopped or a write failed.
+            done = {rel: _out_folder.fingerprint_of(os.path.join(config.out, rel)) for rel in planned}
+            _out_folder.record(config.out, {**owned, **{rel: {p} for rel, p in done.items() if p}})
     return report
+
+
+def _planned(item: Item, outcomes: dict) -> str | None:
+    """The fingerprint `item`'s file in --out will have, or None if it is not written."""
+    if item not in outcomes:
+        return _out_folder.fingerprint_of(item.path)  # copied as it is (a symlink stays one)
+    data, _, outcome, _ = outcomes[item]
+    if data is None:
+        return None
+    return _out_folder.fingerprint(outcome.new if outcome.new is not None else data)
+
+
+def _merged(owned: dict[str, set[str]], new: dict[str, set[str]]) -> dict[str, set[str]]:
+    return {rel: owned.get(rel, set()) | new.get(rel, set()) for rel in owned.keys() | new.keys()}
 
 
 def _finish(item, data, snapshot, outcome, config, cached):

@@ -1,13 +1,15 @@
 """`uai-migrate`: port TF1-era scripts, notebooks and trees to current TensorFlow (see README)."""
 
 import argparse
+import math
 import os
 import signal
 import sys
 from types import FrameType
 from typing import TYPE_CHECKING, NoReturn
 
-from compat.cli import check_output_file, fail, main_guard, write_output_file
+from compat.cli import fail, main_guard
+from compat.outputs import OutputFile, Reads, output_file
 
 if TYPE_CHECKING:
     from codemods._engine import Options
@@ -101,14 +103,21 @@ def _check_values(args: argparse.Namespace) -> None:
             fail(f"{option}: empty value")
     if args.jobs < 1:
         fail("--jobs must be at least 1")
-    if not args.max_file_size > 0:
+    # a size in bytes must be a whole number: 1e400 and inf parse as floats but are none
+    if not (math.isfinite(args.max_file_size) and args.max_file_size > 0):
         fail("--max-file-size must be a positive number of MB")
-    if args.report:
-        check_output_file("--report", args.report)
 
 
 def _interrupted(signum: int, _frame: FrameType | None) -> NoReturn:
     raise KeyboardInterrupt(signum)
+
+
+def _report_file(args: argparse.Namespace, reads: Reads) -> OutputFile | None:
+    """The checked --report: never a file the run reads, never inside --out (the marker owns that)."""
+    if args.report is None:
+        return None
+    outside = [("--out", args.out)] if args.out else []
+    return output_file("--report", args.report, reads, outside=outside)
 
 
 def _options(args: argparse.Namespace) -> tuple["Options", tuple[str, ...], bool]:
@@ -149,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.paths:
         parser.error("the following arguments are required: PATH")
     _check_values(args)
-    from codemods import _cache, _runner
+    from codemods import _cache, _discover, _runner
     from codemods.formats import render
 
     options, file_rules, code_rules = _options(args)
@@ -166,20 +175,31 @@ def main(argv: list[str] | None = None) -> int:
         file_rules=file_rules,
         code_rules=code_rules,
     )
-    previous = signal.signal(signal.SIGTERM, _interrupted)  # SIGTERM ends a run as Ctrl-C does
+    # Both signals stop the run the same way, whatever this process inherited: a shell runs a
+    # background job with SIGINT ignored, and Python then installs no handler of its own, so
+    # without ours a Ctrl-C sent to such a run was ignored and every file was written.
+    previous = {sig: signal.signal(sig, _interrupted) for sig in (signal.SIGINT, signal.SIGTERM)}
+    report_file = None
     try:
-        report = _runner.run(config)
+        found = _discover.discover(args.paths, out=args.out)
+        report_file = _report_file(args, Reads([*args.paths, *(item.real for item in found[0])]))
+        report = _runner.run(config, found=found)
     except KeyboardInterrupt as stop:
         signum = stop.args[0] if stop.args else signal.SIGINT
         fail("interrupted before any file was written", code=128 + signum)
     except _runner.Interrupted as stop:
+        stop.report.interrupted = True
+        if report_file is not None:
+            report_file.write(stop.report.to_json())
         fail(
-            f"interrupted after {stop.written} files were written (each is wholly old or wholly new)",
+            f"interrupted after {stop.written} files were written (each is wholly old or wholly new"
+            + (f"; {args.report} lists them)" if report_file is not None else ")"),
             code=128 + stop.signum,
         )
     finally:
-        signal.signal(signal.SIGTERM, previous)
-    if args.report:
-        write_output_file("--report", args.report, report.to_json())
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if report_file is not None:
+        report_file.write(report.to_json())
     sys.stdout.write(render(report, args.format, quiet=args.quiet))
     return report.exit_code()

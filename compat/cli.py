@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import NoReturn, ParamSpec, TypeVar
 
 from compat.errors import CompatError
-from compat.files import atomic_write, new_file_mode
 
 USAGE_EXIT = 2
 
@@ -51,22 +50,3 @@ def main_guard(func: Callable[_P, _R]) -> Callable[_P, _R]:
             fail(str(err))
 
     return wrapper
-
-
-def check_output_file(option: str, path: str) -> None:
-    """Refuse, in one line, an output file that could not be written: before any work is done."""
-    if path == "":
-        fail(f"{option}: empty value")
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
-        fail(f"{option} {path}: is a folder")
-    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        fail(f"{option} {path}: folder {folder} does not exist or is not writable")
-
-
-def write_output_file(option: str, path: str, text: str) -> None:
-    """Write an output file (checked by `check_output_file`) atomically; a failure is one line."""
-    try:
-        atomic_write(path, text.encode("utf-8"), mode=new_file_mode(path))
-    except OSError as err:
-        fail(f"{option} {path}: {err.strerror}")

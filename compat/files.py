@@ -10,13 +10,20 @@ TMP_SUFFIX = ".uai-migrate.tmp"
 def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int | None = None, durable: bool = True) -> None:
     """Write `data` to a temp file in the same folder, fsync, then rename over `path`.
 
-    `mode` defaults to the current mode of `path`. A crash leaves the old file (and at worst a
+    `mode` defaults to the current mode of `path`; an existing file keeps its owner and group
+    (where this process may give them). A crash leaves the old file (and at worst a
     `*.uai-migrate.tmp` file); `path` itself is never half-written. `durable=False` skips the
     fsync, for files whose loss in a power cut costs nothing but time (the result cache).
     """
     path = os.fspath(path)
+    try:
+        old: os.stat_result | None = os.stat(path)
+    except FileNotFoundError:
+        old = None
     if mode is None:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
+        if old is None:
+            raise FileNotFoundError(2, "No such file or directory", path)
+        mode = stat.S_IMODE(old.st_mode)
     folder, name = os.path.split(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=TMP_SUFFIX, dir=folder or ".")
     try:
@@ -25,7 +32,12 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int | None = N
             handle.flush()
             if durable:
                 os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
+        if old is not None and (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+            try:
+                os.chown(tmp, old.st_uid, old.st_gid)
+            except PermissionError:  # only root gives a file away: the new file is the writer's, as an editor's
+                pass
+        os.chmod(tmp, mode)  # after chown, which clears set-user/group-ID bits
         os.replace(tmp, path)
     except BaseException:
         try:

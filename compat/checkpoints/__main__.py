@@ -7,6 +7,7 @@ command) is one line on stderr and exit 2.
 import compat.flags as flags
 from compat.cli import fail, main_guard
 from compat.models.resnet_layout import SIZES
+from compat.outputs import output_folder
 from compat.training.resnet_config import ResNetConfig
 
 COMMANDS = ("inspect", "convert")
@@ -17,7 +18,7 @@ flags.DEFINE_integer("resnet_size", None, f"convert: ResNet depth, one of {SIZES
 flags.DEFINE_enum(
     "resnet_version", str(ResNetConfig.resnet_version), ["1", "2"], "convert: ResNet v1 or v2 (v2: pre-activation)."
 )
-flags.DEFINE_integer("num_classes", None, "convert: classes of the logits (default: the checkpoint's).")
+flags.DEFINE_integer("num_classes", None, "convert: classes of the logits (default: the checkpoint's).", lower_bound=1)
 flags.DEFINE_string("out", None, "convert: folder to write the TF2 checkpoint into (empty or new).")
 FLAGS = flags.FLAGS
 
@@ -48,6 +49,7 @@ def main(argv: list) -> int:
             fail(f"convert needs --{name}; {USAGE}")
     if FLAGS.resnet_size not in SIZES:
         fail(f"--resnet_size {FLAGS.resnet_size}: must be one of {SIZES}")
+    output_folder("--out", FLAGS.out, empty=True)  # as its help says: an empty or new folder, checked first
     written = checkpoints.convert_resnet(
         checkpoint, FLAGS.out, FLAGS.resnet_size, FLAGS.num_classes, int(FLAGS.resnet_version)
     )

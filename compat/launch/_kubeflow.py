@@ -3,8 +3,9 @@
 import json
 import re
 
-from compat.launch._errors import LaunchError, reason
+from compat.launch._errors import LaunchError
 from compat.launch._layout import Layout
+from compat.outputs import OutputFile
 
 # The training operator finds the training container by this name and injects TF_CONFIG.
 CONTAINER_NAME = "tensorflow"
@@ -61,10 +62,6 @@ def tfjob_manifest(
     }
 
 
-def write_manifest(path: str, manifest: dict) -> None:
-    text = json.dumps(manifest, indent=2) + "\n"
-    try:
-        with open(path, "w") as out:
-            out.write(text)
-    except (OSError, ValueError) as err:  # ValueError: a NUL byte in the path
-        raise LaunchError("--kubeflow", f"cannot write {path!r}: {reason(err)}") from None
+def write_manifest(out: OutputFile, manifest: dict) -> None:
+    """Write the manifest to the checked --kubeflow file (atomically; `-` is stdout)."""
+    out.write(json.dumps(manifest, indent=2) + "\n")

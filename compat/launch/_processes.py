@@ -12,6 +12,7 @@ from typing import IO
 
 from compat.launch._errors import LaunchError, reason
 from compat.launch._layout import Layout
+from compat.outputs import Reads, output_file
 from compat.tf_config import Task
 
 Echo = Callable[[bytes], None]
@@ -187,6 +188,13 @@ class Interrupted(Exception):
         super().__init__(f"interrupted by {signal.Signals(signum).name}")
 
 
+def command_files(command: Sequence[str]) -> list[str]:
+    """The files a command runs or names (its program, a script argument): no output may be one."""
+    files = [arg for arg in command if os.path.isfile(arg)]
+    program = shutil.which(command[0]) if command else None
+    return [*files, program] if program else files
+
+
 class LocalCluster:
     """Run `command` once per task of `layout` on 127.0.0.1, each with its own TF_CONFIG.
 
@@ -228,9 +236,12 @@ class LocalCluster:
         if not self.command:
             raise LaunchError("command", "empty")
         check_command(self.command, self.base_env, self.cwd)
+        reads = Reads(command_files(self.command))
         try:
             os.makedirs(self.log_dir, exist_ok=True)
             for task in self.layout.tasks():
+                # appended to, never replaced: still never a file the command runs, nor a device or FIFO
+                output_file("--log-dir", self._log_path(task), reads, stdout_ok=False)
                 open(self._log_path(task), "ab").close()
         except (OSError, ValueError) as err:  # ValueError: a NUL byte in the path
             raise LaunchError("--log-dir", f"cannot write logs in {self.log_dir!r}: {reason(err)}") from None

@@ -15,7 +15,8 @@ from compat.cli import fail, main_guard
 from compat.launch._errors import LaunchError, reason
 from compat.launch._kubeflow import check_name, tfjob_manifest, write_manifest
 from compat.launch._layout import LAUNCH_DIALECTS, Layout
-from compat.launch._processes import Interrupted, LocalCluster
+from compat.launch._processes import Interrupted, LocalCluster, command_files
+from compat.outputs import OutputFile, Reads, output_file, output_folder
 
 GRACE_SECONDS = 10.0
 
@@ -75,6 +76,15 @@ class _Echo:
                 print(f"uai-launch: stdout was closed; task output goes on in {self.log_dir}", file=sys.stderr)
 
 
+def _check_outputs(args: argparse.Namespace, command: Sequence[str]) -> OutputFile | None:
+    """Check --log-dir (its log files are checked as the cluster makes them) and --kubeflow; return
+    the checked --kubeflow."""
+    if args.log_dir is not None:
+        output_folder("--log-dir", args.log_dir)
+    reads = Reads(command_files(command))
+    return output_file("--kubeflow", args.kubeflow, reads) if args.kubeflow is not None else None
+
+
 def _check_options(args: argparse.Namespace) -> None:
     if args.timeout is not None and not (math.isfinite(args.timeout) and args.timeout > 0):
         raise LaunchError("--timeout", f"must be a positive number of seconds, got {args.timeout}")
@@ -88,7 +98,8 @@ def _check_options(args: argparse.Namespace) -> None:
 
 
 def parse(argv: Sequence[str] | None = None) -> tuple[Layout, list[str], argparse.Namespace]:
-    """(layout, command, options) of a command line; `LaunchError`/`TFConfigError`, or argparse's exit 2, if bad.
+    """(layout, command, options) of a command line; `LaunchError`/`TFConfigError`/`OutputPathError`, or
+    argparse's exit 2, if bad. `options.kubeflow_file` is the checked --kubeflow.
 
     Only checks: opens nothing, starts nothing.
     """
@@ -97,6 +108,7 @@ def parse(argv: Sequence[str] | None = None) -> tuple[Layout, list[str], argpars
     layout = Layout(chief=args.chief, workers=args.workers, ps=args.ps, evaluator=args.evaluator, dialect=args.dialect)
     layout.validate()
     _check_options(args)
+    args.kubeflow_file = _check_outputs(args, command)
     return layout, command, args
 
 
@@ -151,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not command:
             fail("no command given: put it after `--`, e.g. uai-launch --workers 2 -- python train.py")
         if args.kubeflow is not None:
-            write_manifest(args.kubeflow, tfjob_manifest(layout, command, args.image, name=args.name))
+            write_manifest(args.kubeflow_file, tfjob_manifest(layout, command, args.image, name=args.name))
             print(
                 f"uai-launch: wrote TFJob manifest {args.kubeflow} (kubectl apply -f {args.kubeflow})", file=sys.stderr
             )

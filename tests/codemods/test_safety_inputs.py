@@ -216,6 +216,12 @@ def test_a_device_or_an_oversized_file_is_refused(tmp_path, cli):
     assert cli("--max-file-size", "2", big)[0] == 0
 
 
+@pytest.mark.parametrize("size", ["1e400", "inf", "nan", "-1", "0"])
+def test_a_max_file_size_that_is_no_number_of_megabytes_is_one_line(tmp_path, cli, size):
+    code, _, err = cli(f"--max-file-size={size}", _tree(tmp_path / "src", {"train.py": TF1}))
+    assert code == 2 and one_line_error(err, "--max-file-size must be a positive number of MB"), err
+
+
 # --- C. one file's trouble never aborts the tree
 
 
@@ -358,7 +364,31 @@ def test_pool_workers_die_with_the_main_process(tmp_path, sig):
         proc.wait()
 
 
-def test_ctrl_c_leaves_the_files_and_says_so_in_one_line(tmp_path):
+@pytest.fixture
+def busy_cpu():
+    """A process spinning on one core while the test runs: signals land in other places than on a quiet machine."""
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    yield
+    spinner.kill()
+    spinner.wait()
+
+
+def _ignore_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# "ignored": how a shell starts a background job, and how some CI runners start the tests: Python
+# then installs no SIGINT handler of its own, and the run went on to write every file.
+@pytest.mark.parametrize(
+    ("inherited", "sig", "delay"),
+    [
+        ("default", signal.SIGINT, 0.0),
+        ("ignored", signal.SIGINT, 0.0),
+        ("ignored", signal.SIGINT, 0.3),
+        ("ignored", signal.SIGTERM, 0.1),
+    ],
+)
+def test_ctrl_c_leaves_the_files_and_says_so_in_one_line(tmp_path, busy_cpu, inherited, sig, delay):
     tree = _big_tree(tmp_path / "src", n=300)
     before = snapshot(tree)
     proc = subprocess.Popen(
@@ -367,19 +397,52 @@ def test_ctrl_c_leaves_the_files_and_says_so_in_one_line(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_ignore_sigint if inherited == "ignored" else None,
     )
     try:
         # wait until the run is migrating (its progress line moved), then interrupt it
         first = proc.stderr.read(1)
         assert first, "no progress output"
-        proc.send_signal(signal.SIGINT)
+        time.sleep(delay)
+        proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
         proc.wait()
-    assert proc.returncode == 130, err
-    assert "Traceback" not in err and "interrupted" in err
+    assert proc.returncode == 128 + sig, err
+    assert "Traceback" not in err and "interrupted before any file was written" in err
     assert snapshot(tree) == before
+
+
+def test_an_interrupt_while_writing_leaves_a_report_of_what_was_written(tmp_path):
+    tree = _big_tree(tmp_path / "src", n=300)
+    before = snapshot(tree)
+    report = tmp_path / "report.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "codemods", "-j2", "--no-cache", "--write", str(tree), "--report", str(report)],
+        env=python_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while snapshot(tree) == before and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        proc.send_signal(signal.SIGINT)  # the first file is written: the others are on their way
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted after" in err
+    after = snapshot(tree)
+    changed = sorted(rel for rel in after if after[rel] != before[rel])
+    assert 0 < len(changed) < len(before)
+    data = json.loads(report.read_text())
+    assert data["interrupted"] is True
+    listed = sorted(os.path.relpath(f["path"], tree) for f in data["files"] if f["status"] == "changed")
+    assert listed == changed
 
 
 def test_cache_records_hold_hashes_of_their_input_and_text(tmp_path, cli):

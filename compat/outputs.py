@@ -1,0 +1,194 @@
+"""The one output-path policy of every tool that writes: checked at start-up, before anything runs.
+
+An output option (uai-migrate `--report`/`--out`, uai-run `--report`, uai-launch `--log-dir`/`--kubeflow`,
+`compat.checkpoints convert --out`) is refused, in one line, when it is or resolves to (through
+symlinks, hard links or `..`):
+
+- a file the run reads or runs (an input, the program, a module it imports),
+- anything but a regular file or a new path: a folder, a device, a FIFO, a socket. Replacing one
+  by an atomic rename turns it into a regular file: `/dev/null`, as root, would be gone.
+
+`-` means stdout where the option allows it (so does a path that resolves to this process's
+stdout, e.g. `/dev/stdout`). The path is resolved to an absolute one when it is checked, so a
+program that changes its working folder cannot move where the output lands.
+"""
+
+import dataclasses
+import os
+import stat
+import sys
+from collections.abc import Iterable
+
+from compat.errors import CompatError
+from compat.files import atomic_write, new_file_mode
+
+STDOUT = "-"
+
+
+class OutputPathError(CompatError):
+    """An output option names a path the tool must not write: the message names the option and why."""
+
+    def __init__(self, option: str, path: str, problem: str) -> None:
+        self.option, self.path, self.problem = option, path, problem
+        super().__init__(f"{option} {path}: {problem}")
+
+
+def _kind(mode: int) -> str | None:
+    """What a non-regular file is, or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a folder"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "is a device, not a regular file"
+    if stat.S_ISFIFO(mode):
+        return "is a FIFO, not a regular file"
+    if stat.S_ISSOCK(mode):
+        return "is a socket, not a regular file"
+    return "is not a regular file"
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _is_stdout(target: str) -> bool:
+    """Does `target` (already resolved) name this process's stdout (e.g. `/dev/stdout`)?"""
+    try:
+        here = os.fstat(sys.stdout.fileno())
+        there = os.stat(target)
+    except (OSError, ValueError, AttributeError):
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino) and not stat.S_ISREG(there.st_mode)
+
+
+class Reads:
+    """The files a run reads or runs, by identity: a hard link or a symlink to one is the same file."""
+
+    def __init__(self, paths: Iterable[str] = ()) -> None:
+        self._by_identity: dict[tuple[int, int], str] = {}
+        for path in paths:
+            self.add(path)
+
+    def add(self, path: str) -> None:
+        identity = _identity(path)
+        if identity is not None:
+            self._by_identity.setdefault(identity, path)
+
+    def which(self, path: str) -> str | None:
+        """The read file `path` is, or None."""
+        identity = _identity(path)
+        return None if identity is None else self._by_identity.get(identity)
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+@dataclasses.dataclass(frozen=True)
+class OutputFile:
+    """A checked output file: `target` is its absolute, resolved path, or None for stdout."""
+
+    option: str
+    path: str
+    target: str | None
+
+    def write(self, text: str) -> None:
+        """Write `text` atomically (a failure is an `OutputPathError`), or to stdout."""
+        if self.target is None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            return
+        try:
+            info = os.stat(self.target)
+        except FileNotFoundError:
+            pass
+        except OSError as err:
+            raise OutputPathError(self.option, self.path, err.strerror or str(err)) from None
+        else:
+            problem = _kind(info.st_mode)
+            if problem:  # it became one since the start: still never replaced
+                raise OutputPathError(self.option, self.path, problem)
+        try:
+            atomic_write(self.target, text.encode("utf-8"), mode=new_file_mode(self.target))
+        except OSError as err:
+            raise OutputPathError(self.option, self.path, err.strerror or str(err)) from None
+
+
+def output_file(
+    option: str,
+    path: str,
+    reads: Reads | Iterable[str] = (),
+    *,
+    stdout_ok: bool = True,
+    outside: Iterable[tuple[str, str]] = (),
+) -> OutputFile:
+    """Check an output file option before the run; `outside` holds (what, folder) it must not lie in."""
+    if path == "":
+        raise OutputPathError(option, "''", "empty value")
+    if path == STDOUT:
+        if stdout_ok:
+            return OutputFile(option, path, None)
+        raise OutputPathError(option, path, "stdout is not allowed here: name a file")
+    if "\0" in path:
+        raise OutputPathError(option, repr(path), "the path holds a NUL byte")
+    target = os.path.realpath(path)
+    if stdout_ok and _is_stdout(target):
+        return OutputFile(option, path, None)
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as err:
+        raise OutputPathError(option, path, err.strerror or str(err)) from None
+    if info is not None:
+        problem = _kind(info.st_mode)
+        if problem:
+            raise OutputPathError(option, path, problem)
+    read = (reads if isinstance(reads, Reads) else Reads(reads)).which(target)
+    if read is not None:
+        raise OutputPathError(option, path, f"is {read}, which this run reads: name another file")
+    for what, folder in outside:
+        if _inside(target, os.path.realpath(folder)):
+            raise OutputPathError(option, path, f"lies inside {what} {folder}: name a file elsewhere")
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise OutputPathError(option, path, f"folder {folder} does not exist or is not writable")
+    return OutputFile(option, path, target)
+
+
+def output_folder(option: str, path: str, *, empty: bool = False) -> str:
+    """Check an output folder option: absent or a writable folder (an empty one if `empty`).
+
+    Returns its absolute, resolved path. The files written into it are checked one by one with
+    `output_file`: a folder beside the program is fine, a log file that is the program is not.
+    """
+    if path == "":
+        raise OutputPathError(option, "''", "empty value")
+    if "\0" in path:
+        raise OutputPathError(option, repr(path), "the path holds a NUL byte")
+    target = os.path.realpath(path)
+    if not os.path.exists(target):
+        parent = _existing_parent(target)
+        if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
+            raise OutputPathError(option, path, f"cannot create it: {parent} is not a writable folder")
+        return target
+    if not os.path.isdir(target):
+        raise OutputPathError(option, path, "exists and is not a folder")
+    if not os.access(target, os.W_OK | os.X_OK):
+        raise OutputPathError(option, path, "folder is not writable")
+    if empty and os.listdir(target):
+        raise OutputPathError(option, path, "folder is not empty: name a new or empty folder")
+    return target
+
+
+def _existing_parent(path: str) -> str:
+    """The nearest ancestor of `path` that exists (it may be a file: then nothing can be created)."""
+    parent = os.path.dirname(path)
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    return parent
