@@ -14,6 +14,7 @@ from codemods import _names, _python2, _source, files
 from codemods._apply import apply_rules, claims_of
 from codemods._report import PARSE, Entry, Outcome
 from codemods.rules import select
+from compat.python2 import is_python2
 
 # A file that mentions none of these cannot use anything a rule rewrites: skip it unparsed.
 PREFILTER = re.compile(rb"tensorflow|uaitrain|uflag|uai_dist")
@@ -23,7 +24,6 @@ _WIDE_BOMS = (
     (codecs.BOM_UTF16_LE, "UTF-16"),
     (codecs.BOM_UTF16_BE, "UTF-16"),
 )
-_PY2_HINTS = ("Missing parentheses in call to", "print", "exec")
 PY2_MANUAL = "port this file to Python 3, then run uai-migrate again"
 
 
@@ -36,7 +36,7 @@ class Options:
 
 def _syntax_entry(err, what="file"):
     text = err.msg or "invalid syntax"
-    py2 = any(hint in text for hint in _PY2_HINTS) or (err.text or "").lstrip().startswith(("print ", "exec "))
+    py2 = is_python2(err)
     reason = "Python 2 source" if py2 else "does not parse as Python 3"
     return Entry(
         rule=PARSE,

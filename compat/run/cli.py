@@ -7,12 +7,15 @@ files name nothing only TF1 had is TF 2 code: python itself runs it (compat.run.
 """
 
 import argparse
+import importlib.util
 import os
 import runpy
 import sys
+from typing import NoReturn
 
-from compat.cli import check_output_file, fail, write_output_file
+from compat.cli import fail
 from compat.errors import CompatError
+from compat.outputs import OutputFile, output_file
 
 DESCRIPTION = "Run an unmodified TF1 program on this TensorFlow (TF1 API at import time, files untouched)."
 
@@ -46,18 +49,71 @@ def parse(argv):
     return args
 
 
+def _runnable_module(module: str) -> str | None:
+    """Why `python -m module` would stop before running any of it (python's own words), or None."""
+    if not module:
+        return "-m: empty module name"
+    try:
+        spec = importlib.util.find_spec(module)
+        if spec is not None and spec.submodule_search_locations is not None:
+            if importlib.util.find_spec(module + ".__main__") is None:
+                return f"No module named {module}.__main__; {module} is a package and cannot be directly executed"
+    except (ImportError, ValueError) as err:  # a parent package missing, or a relative name
+        return str(err) or f"No module named {module}"
+    return None if spec is not None else f"No module named {module}"
+
+
+def _runnable_path(script: str) -> str | None:
+    """Why `python script` would stop before running any of it (python's own words), or None."""
+    if os.path.isdir(script) and not os.path.isfile(os.path.join(script, "__main__.py")):
+        return f"can't find '__main__' module in {script!r}"
+    return None
+
+
 def _run(args):
     """Run the program in this process; return its exit code."""
     if args.module is not None:
         sys.argv = [args.module, *args.target]
-        sys.path[0] = os.getcwd()
         runpy.run_module(args.module, run_name="__main__", alter_sys=True)
         return 0
     script = args.target[0]
     sys.argv = list(args.target)
-    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    sys.path[0] = _program_folder(script)
     runpy.run_path(script, run_name="__main__")
     return 0
+
+
+def _program_folder(script: str) -> str:
+    """What python puts first on sys.path for `python script`: the folder of the real file (a
+    symlinked script imports its real folder's siblings), or a folder run as a program."""
+    real = os.path.realpath(script)
+    return real if os.path.isdir(real) else os.path.dirname(real)
+
+
+def _shadowing_tensorflow(folder: str) -> str | None:
+    """A `tensorflow.py` or `tensorflow/` of the user's in `folder`, which python would import in
+    place of TensorFlow (and compat with it), or None."""
+    for name in ("tensorflow.py", "tensorflow"):
+        path = os.path.join(folder, name)
+        if os.path.isfile(path) or os.path.isfile(os.path.join(path, "__init__.py")):
+            return path
+    return None
+
+
+def _program_traceback(kind, value, tb) -> None:
+    """Print the program's uncaught exception as python would: from the program's first frame,
+    without uai-run's own (its CLI, runpy) above it."""
+    from compat.run import _where
+
+    def is_program(filename: str) -> bool:
+        return not filename.startswith("<frozen ") and _where.is_user(filename)
+
+    first = tb
+    while first is not None and not is_program(first.tb_frame.f_code.co_filename):
+        first = first.tb_next
+    if first is not None:
+        value = value.with_traceback(first)  # python prints the exception's own traceback, not `tb`
+    sys.__excepthook__(kind, value, value.__traceback__)
 
 
 def _exit_code(code) -> int:
@@ -69,19 +125,49 @@ def _exit_code(code) -> int:
     return 1
 
 
-def _write_report(args, code: int) -> None:
+def _report_file(args) -> OutputFile | None:
+    """The checked --report, resolved now (the program may change folder): never the program, nor a
+    module of its folder that it imports, nor a device or FIFO."""
+    if args.report is None:
+        return None
+    from compat.run import _auto
+
+    path = _auto.module_file(args.module) if args.module is not None else args.target[0]
+    reads = [read for read, _ in _auto.program_files(path)] if path is not None else []
+    return output_file("--report", args.report, reads)
+
+
+def _write_report(args, report: OutputFile | None, code: int) -> None:
     from compat.run import _explain
 
-    if args.explain or args.report is not None:
+    if args.explain or report is not None:
         text = _explain.to_json(code)
-        if args.report is not None:
-            write_output_file("--report", args.report, text)
+        if report is not None:
+            report.write(text)
         if args.explain:
             sys.stderr.flush()
             sys.stderr.write(text)
 
 
-def _choose(args) -> None:
+def _report_on_os_exit(args, report: OutputFile | None) -> None:
+    """A program that ends in `os._exit` (forked trainers, some launchers) skips every `finally`:
+    write the report first, with the code it exits with."""
+    real_exit = os._exit
+
+    def exit_after_the_report(status: int) -> NoReturn:
+        os._exit = real_exit  # once: a child forked by the program exits as it would
+        if os.getpid() == parent:
+            try:
+                _write_report(args, report, status)
+            except CompatError as err:
+                print(f"uai-run: error: {err}", file=sys.stderr)
+        real_exit(status)
+
+    parent = os.getpid()
+    os._exit = exit_after_the_report
+
+
+def _choose(args, report: OutputFile | None) -> None:
     """--auto: return for a TF1 program (the face follows); run a TF 2 program with python, in place of this process."""
     from compat import _keras_setup, tf1_names
     from compat.run import _auto, _explain
@@ -99,7 +185,7 @@ def _choose(args) -> None:
     if path is None:
         return  # a module uai-run cannot read: the default, the TF1 face
     _explain.note_at(tf1_names.RULES[tf1_names.TF], "--auto: nothing only TF1 had: run by python as TF 2 code", path, 0)
-    _write_report(args, 0)
+    _write_report(args, report, 0)
     sys.stdout.flush()
     sys.stderr.flush()
     command = [sys.executable, *(["-m", args.module] if args.module is not None else []), *args.target]
@@ -108,17 +194,30 @@ def _choose(args) -> None:
 
 def main(argv=None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
-    if args.report is not None:
-        check_output_file("--report", args.report)
     if args.module is None and not os.path.exists(args.target[0]):
         fail(f"{args.target[0]}: no such file")
+    if args.module is not None:
+        sys.path[0] = os.getcwd()  # as python -m: the module is found from the working folder
+    shadow = _shadowing_tensorflow(os.getcwd() if args.module is not None else _program_folder(args.target[0]))
+    if shadow is not None:
+        fail(f"{shadow} takes the place of TensorFlow for this program (python would import it): rename it")
+    why = _runnable_module(args.module) if args.module is not None else _runnable_path(args.target[0])
+    if why is not None:
+        fail(why)
+    try:
+        report = _report_file(args)
+    except CompatError as err:
+        fail(str(err))
     import compat  # noqa: F401 - legacy Keras and tf.estimator before anything imports TensorFlow
     from compat.run import MissingTF1Module, MissingTF1Name, _explain, _source, _where, install
 
     if args.auto:
-        _choose(args)
+        _choose(args, report)
     install(everywhere=args.tf1_everywhere)
-    code, error = 0, None
+    if args.explain or report is not None:
+        _report_on_os_exit(args, report)
+    code = 0
+    error: BaseException | None = None
     try:
         code = _run(args)
     except SystemExit as exit_:
@@ -135,9 +234,13 @@ def main(argv=None) -> int:
         _explain.note_error(error)
     except BaseException:
         code = 1  # a traceback follows, as python would print it; the report still says it failed
+        sys.excepthook = _program_traceback
         raise
     finally:
-        _write_report(args, code)
+        try:
+            _write_report(args, report, code)
+        except CompatError as err:
+            error = err
     if isinstance(error, CompatError):
         fail(str(error))
     if error is not None:

@@ -94,7 +94,7 @@ def test_usage_mistakes_are_one_line(tmp_path):
     assert results["none"].returncode == 2 and "the script to run is missing" in results["none"].stderr
     assert_one_line_error(results["report_folder"], "folder.json: is a folder")
     assert_one_line_error(results["report_nowhere"], f"folder {tmp_path / 'no'} does not exist or is not writable")
-    assert_one_line_error(results["report_empty"], "--report: empty value")
+    assert_one_line_error(results["report_empty"], "--report '': empty value")
     assert not (tmp_path / "ran").exists()
 
 
@@ -364,6 +364,65 @@ def test_python_2_source_is_one_line_naming_the_file_and_line_and_uai_migrates_p
         assert "uai-migrate ports Python 2 code (its py2-port rule)" in result.stderr
     (entry,) = json.loads(report.read_text())["files"][0]["entries"]
     assert (entry["rule"], entry["severity"], entry["path"], entry["line"]) == ("py2-port", "error", str(main), 2)
+
+
+def test_a_python_3_syntax_error_is_not_called_python_2(tmp_path):
+    main = _write(tmp_path, "typo.py", "import tensorflow as tf\n\ndef f(:\n    pass\n")
+    report = tmp_path / "report.json"
+    result = _runs.run_all({"typo": [*UAI_RUN, "--report", str(report), str(main)]}, tmp_path)["typo"]
+    assert_one_line_error(result, f"Python 3 cannot parse {main}:3")
+    assert "fix the syntax error" in result.stderr and "Python 2" in result.stderr
+    assert "uai-migrate ports Python 2" not in result.stderr
+    (entry,) = json.loads(report.read_text())["files"][0]["entries"]
+    assert (entry["rule"], entry["severity"], entry["line"]) == ("parse", "error", 3)
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        (["-m", "pkg_nothere.mod"], "No module named 'pkg_nothere'"),
+        (["-m", ""], "-m: empty module name"),
+        (["-m", "email"], "email is a package and cannot be directly executed"),
+        (["a_folder"], "can't find '__main__' module in"),
+    ],
+)
+def test_a_target_python_cannot_run_is_one_line(tmp_path, target, message):
+    (tmp_path / "a_folder").mkdir()
+    result = _runs.run_all({"bad": [*UAI_RUN, *target]}, tmp_path)["bad"]
+    assert_one_line_error(result, message)
+
+
+def test_the_programs_traceback_starts_at_the_program_as_pythons_does(tmp_path):
+    script = _write(tmp_path, "boom.py", "def f():\n    raise ValueError('boom')\n\n\nf()\n")
+    results = _runs.run_all({"python": [sys.executable, str(script)], "uai-run": [*UAI_RUN, str(script)]}, tmp_path)
+    assert results["uai-run"].returncode == results["python"].returncode == 1
+    assert program_lines(results["uai-run"].stderr) == program_lines(results["python"].stderr)
+
+
+def test_a_symlinked_script_imports_its_real_folders_siblings_as_python_does(tmp_path):
+    real = _write(tmp_path / "real", "train.py", "import helper\n\nprint('helper', helper.X)\n")
+    _write(tmp_path / "real", "helper.py", "X = 7\n")
+    (tmp_path / "link").mkdir()
+    (tmp_path / "link" / "train.py").symlink_to(real)
+    link = str(tmp_path / "link" / "train.py")
+    results = _runs.run_all({"python": [sys.executable, link], "uai-run": [*UAI_RUN, link]}, tmp_path)
+    for result in results.values():
+        assert result.returncode == 0 and "helper 7" in result.stdout, result.stderr
+
+
+def test_a_tensorflow_py_beside_the_script_is_one_line(tmp_path):
+    script = _write(tmp_path / "p", "train.py", "import tensorflow as tf\n\nprint(tf.__version__)\n")
+    _write(tmp_path / "p", "tensorflow.py", "X = 1\n")
+    result = _runs.run_all({"shadowed": [*UAI_RUN, str(script)]}, tmp_path)["shadowed"]
+    assert_one_line_error(result, f"{tmp_path / 'p' / 'tensorflow.py'} takes the place of TensorFlow")
+
+
+def test_a_program_ending_in_os_exit_still_leaves_its_report(tmp_path):
+    script = _write(tmp_path, "quit.py", "import os\nimport tensorflow as tf\n\nx = tf.Session\nos._exit(4)\n")
+    report = tmp_path / "report.json"
+    result = _runs.run_all({"quit": [*UAI_RUN, "--report", str(report), str(script)]}, tmp_path)["quit"]
+    assert result.returncode == 4, result.stderr
+    assert json.loads(report.read_text())["exit_code"] == 4
 
 
 def test_the_uai_run_console_script_is_the_same_entry_point_as_python_m_compat_run():
