@@ -105,8 +105,12 @@ def test_inspect_lists_what_tf_list_variables_sees(legacy):
         (["inspect", "/nonexistent/model.ckpt-1"], "CKPT '/nonexistent/model.ckpt-1' does not exist"),
         (["convert", "LEGACY", "--model=resnet", "--resnet_size=14", "--out=OUT"], "checkpoint has no variable for"),
         (["inspect", "LEGACY", "--nosuchflag"], "unknown flag --nosuchflag"),
+        (
+            ["convert", "LEGACY", "--model=resnet", "--resnet_size=8", "--num_classes=-1", "--out=OUT"],
+            "--num_classes",
+        ),
     ],
-    ids=["missing-checkpoint", "wrong-size", "unknown-flag"],
+    ids=["missing-checkpoint", "wrong-size", "unknown-flag", "negative-classes"],
 )
 def test_bad_input_is_one_line_and_exit_2(legacy, tmp_path, args, message):
     args = [arg.replace("LEGACY", str(legacy)).replace("OUT", str(tmp_path / "out")) for arg in args]
