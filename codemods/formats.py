@@ -59,10 +59,11 @@ def github(report: Report) -> str:
 
 
 def _uri(path: str) -> str:
-    """A relative path as a relative URI reference; an absolute one as a file: URI."""
+    """A relative path as a relative URI reference; an absolute one as a file: URI. A name that is
+    not UTF-8 keeps its bytes, percent-encoded (`\\udcff` from the file system is `%FF`)."""
     if os.path.isabs(path):
         return pathlib.Path(path).as_uri()
-    return urllib.parse.quote(pathlib.PurePath(path).as_posix())
+    return urllib.parse.quote(os.fsencode(pathlib.PurePath(path).as_posix()))
 
 
 def sarif(report: Report) -> dict:
@@ -74,7 +75,7 @@ def sarif(report: Report) -> dict:
     index = {rule_id: i for i, rule_id in enumerate(ids)}
     results = []
     for entry in entries:
-        location: dict[str, Any] = {"artifactLocation": {"uri": _uri(printable(entry.path))}}
+        location: dict[str, Any] = {"artifactLocation": {"uri": _uri(entry.path)}}
         if entry.line and entry.cell is None:
             location["region"] = {"startLine": entry.line, "startColumn": max(entry.col, 1)}
         result = {

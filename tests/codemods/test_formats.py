@@ -1,6 +1,7 @@
 """--format github|sarif|json|text and -q, on one tree with a change, a warning and an error."""
 
 import json
+import os
 import re
 from importlib import resources
 
@@ -83,3 +84,15 @@ def test_sarif_uris_of_relative_paths_are_relative_references(cli, tree):
     results = json.loads(out)["runs"][0]["results"]
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
     assert uris == {"src/contrib.py", "src/train.py", "src/requirements.txt"}
+
+
+def test_sarif_uris_of_names_that_are_not_utf8_are_percent_encoded(cli, tmp_path):
+    folder = tmp_path / "src"
+    folder.mkdir()
+    name = os.fsdecode(b"tr\xffin.py")
+    (folder / name).write_text("import tensorflow as tf\n\nsess = tf.Session()\n")
+    code, out, _ = cli("--format", "sarif", "src", cwd=tmp_path)
+    uris = {
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in json.loads(out)["runs"][0]["results"]
+    }
+    assert uris == {"src/tr%FFin.py"}
