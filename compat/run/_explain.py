@@ -5,6 +5,7 @@ the uai-migrate rule whose rewrite it stands for, grouped by file as `uai-migrat
 """
 
 import json
+from types import FrameType
 
 from compat.run import _where
 
@@ -13,10 +14,22 @@ _entries = {}  # (path, line, message) -> entry dict, in the order they happened
 
 
 def note(rule: str, message: str) -> None:
-    """An alias applied, at the user's line running now."""
+    """An alias applied, at the user's line and column running now."""
     frame = _where.user_frame()
-    path, line = (frame.f_code.co_filename, frame.f_lineno) if frame is not None else ("", 0)
-    _add(rule, message, path, line)
+    if frame is None:
+        _add(rule, message, "", 0)
+    else:
+        _add(rule, message, frame.f_code.co_filename, frame.f_lineno, col=_column(frame))
+
+
+def _column(frame: FrameType) -> int:
+    """The 1-based column where the expression running in `frame` starts, as uai-migrate counts
+    (the start of `tf.Session` in `x = tf.Session()` is 5), or 0 when Python does not know it."""
+    index = frame.f_lasti // 2  # one position per 2-byte code unit
+    for at, (_, _, col, _) in enumerate(frame.f_code.co_positions()):
+        if at == index:
+            return col + 1 if col is not None else 0
+    return 0
 
 
 def note_at(rule: str, message: str, path: str, line: int) -> None:
@@ -30,10 +43,10 @@ def note_error(error) -> None:
     _add(error.rule, error.problem, error.path, error.line, "error", error.manual)
 
 
-def _add(rule, message, path, line, severity="info", manual=None):
+def _add(rule, message, path, line, severity="info", manual=None, col=0):
     key = (path, line, message)
     if key not in _entries:
-        entry = {"rule": rule, "message": message, "severity": severity, "line": line, "col": 0, "path": path}
+        entry = {"rule": rule, "message": message, "severity": severity, "line": line, "col": col, "path": path}
         if manual:
             entry["manual"] = manual
         _entries[key] = entry

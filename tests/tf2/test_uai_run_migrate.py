@@ -123,3 +123,19 @@ def test_each_sample_trains_under_uai_run_with_the_losses_of_its_port(samples_un
         return
     assert unmodified[0] == ported[0]  # before any update: exactly
     assert [float(v) for v in unmodified] == pytest.approx([float(v) for v in ported], rel=IN_PLACE_UPDATES[name])
+
+
+def test_uai_run_explain_and_uai_migrate_place_an_alias_at_the_same_line_and_column(tmp_path):
+    script = tmp_path / "place.py"
+    script.write_text(
+        "import tensorflow as tf\n\nx = tf.placeholder(tf.float32)\nwith tf.Session() as sess:\n    pass\n"
+    )
+    ran = _runs.run([sys.executable, "-m", "compat.run", "--explain", str(script)], tmp_path)
+    migrated = _runs.run([sys.executable, "-m", "codemods", "--no-cache", "--format", "json", str(script)], tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    report = json.loads(ran.stderr[ran.stderr.index("{") :])
+    ran_at = {e["message"].split(" -> ")[0]: (e["line"], e["col"]) for e in report["files"][0]["entries"]}
+    migrate_entries = json.loads(migrated.stdout)["files"][0]["entries"]
+    for name in ("tf.placeholder", "tf.Session"):
+        (at,) = {(e["line"], e["col"]) for e in migrate_entries if name in e["message"]}
+        assert ran_at[name] == at, (name, ran_at, migrate_entries)
