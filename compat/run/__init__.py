@@ -27,3 +27,23 @@ def install(everywhere: bool = False) -> None:
     user's code (every module's, with `everywhere`), and the names other libraries removed."""
     _finder.install(everywhere=everywhere)
     _libraries.install()
+    _spawned_children_too(everywhere)
+
+
+def _spawned_children_too(everywhere: bool) -> None:
+    """multiprocessing's spawn (and forkserver) start a fresh interpreter that imports the program's
+    main module again: make it install the same face first, as a forked child inherits it."""
+    import multiprocessing.spawn as spawn
+
+    original = getattr(spawn.get_command_line, "compat_original", spawn.get_command_line)
+
+    def get_command_line(**kwds: object) -> list[str]:
+        command = original(**kwds)
+        if "-c" in command:
+            at = command.index("-c") + 1
+            setup = f"import compat, compat.run; compat.run.install(everywhere={everywhere!r}); "
+            command[at] = setup + command[at]
+        return command
+
+    get_command_line.compat_original = original  # type: ignore[attr-defined]
+    spawn.get_command_line = get_command_line

@@ -425,6 +425,28 @@ def test_a_program_ending_in_os_exit_still_leaves_its_report(tmp_path):
     assert json.loads(report.read_text())["exit_code"] == 4
 
 
+def test_multiprocessing_spawn_workers_get_the_tf1_face_too(tmp_path):
+    script = _write(
+        tmp_path,
+        "pool.py",
+        """
+        import multiprocessing
+        import tensorflow as tf
+
+
+        def work(n):
+            return n * 2 if tf.Session is tf.compat.v1.Session else -1
+
+
+        if __name__ == "__main__":
+            with multiprocessing.get_context("spawn").Pool(1) as pool:
+                print("results", pool.map(work, [1, 2]))
+    """,
+    )
+    result = _runs.run([*UAI_RUN, str(script)], tmp_path)
+    assert result.returncode == 0 and "results [2, 4]" in result.stdout, result.stderr[-3000:]
+
+
 def test_the_uai_run_console_script_is_the_same_entry_point_as_python_m_compat_run():
     with open(f"{REPO}/pyproject.toml", "rb") as handle:
         module, _, function = tomllib.load(handle)["project"]["scripts"]["uai-run"].partition(":")
