@@ -90,13 +90,22 @@ def _program_folder(script: str) -> str:
     return real if os.path.isdir(real) else os.path.dirname(real)
 
 
-def _shadowing_tensorflow(folder: str) -> str | None:
-    """A `tensorflow.py` or `tensorflow/` of the user's in `folder`, which python would import in
-    place of TensorFlow (and compat with it), or None."""
-    for name in ("tensorflow.py", "tensorflow"):
-        path = os.path.join(folder, name)
-        if os.path.isfile(path) or os.path.isfile(os.path.join(path, "__init__.py")):
-            return path
+# A module of the user's with one of these names, first on the program's sys.path, would be imported
+# in place of the package: TensorFlow (python would do the same, and compat imports it), or compat
+# itself (already loaded by uai-run, so the program would get ours where python gives it its own).
+_SHADOWED = {
+    "tensorflow": "takes the place of TensorFlow for this program (python would import it): rename it",
+    "compat": "has the name of uai-compat's package, which uai-run has loaded: the program would get "
+    "uai-compat's where python gives it yours; rename it to run under uai-run",
+}
+
+
+def _shadowing(folder: str) -> tuple[str, str] | None:
+    """(path, why) of a module of the user's in `folder` that shadows a package uai-run needs, or None."""
+    for package, why in _SHADOWED.items():
+        for path in (os.path.join(folder, package + ".py"), os.path.join(folder, package, "__init__.py")):
+            if os.path.isfile(path):
+                return os.path.dirname(path) if path.endswith("__init__.py") else path, why
     return None
 
 
@@ -198,9 +207,9 @@ def main(argv=None) -> int:
         fail(f"{args.target[0]}: no such file")
     if args.module is not None:
         sys.path[0] = os.getcwd()  # as python -m: the module is found from the working folder
-    shadow = _shadowing_tensorflow(os.getcwd() if args.module is not None else _program_folder(args.target[0]))
+    shadow = _shadowing(os.getcwd() if args.module is not None else _program_folder(args.target[0]))
     if shadow is not None:
-        fail(f"{shadow} takes the place of TensorFlow for this program (python would import it): rename it")
+        fail(f"{shadow[0]} {shadow[1]}")
     why = _runnable_module(args.module) if args.module is not None else _runnable_path(args.target[0])
     if why is not None:
         fail(why)

@@ -410,11 +410,15 @@ def test_a_symlinked_script_imports_its_real_folders_siblings_as_python_does(tmp
         assert result.returncode == 0 and "helper 7" in result.stdout, result.stderr
 
 
-def test_a_tensorflow_py_beside_the_script_is_one_line(tmp_path):
+@pytest.mark.parametrize(
+    ("module", "message"),
+    [("tensorflow.py", "takes the place of TensorFlow"), ("compat.py", "has the name of uai-compat's package")],
+)
+def test_a_module_beside_the_script_shadowing_a_package_uai_run_needs_is_one_line(tmp_path, module, message):
     script = _write(tmp_path / "p", "train.py", "import tensorflow as tf\n\nprint(tf.__version__)\n")
-    _write(tmp_path / "p", "tensorflow.py", "X = 1\n")
+    _write(tmp_path / "p", module, "X = 1\n")
     result = _runs.run_all({"shadowed": [*UAI_RUN, str(script)]}, tmp_path)["shadowed"]
-    assert_one_line_error(result, f"{tmp_path / 'p' / 'tensorflow.py'} takes the place of TensorFlow")
+    assert_one_line_error(result, f"{tmp_path / 'p' / module} {message}")
 
 
 def test_a_program_ending_in_os_exit_still_leaves_its_report(tmp_path):
