@@ -43,10 +43,28 @@ def parse(argv):
     parser.add_argument("--report", metavar="FILE", help="write that JSON report to FILE")
     parser.add_argument("-m", dest="module", metavar="MODULE", help="run a module, as python -m does")
     parser.add_argument("target", nargs=argparse.REMAINDER, help="script.py and its arguments")
-    args = parser.parse_args(argv)
+    own, module, rest = _split_module(list(argv))
+    args = parser.parse_args(own)
+    if module is not None:  # as python -m: every argument after the module's name is the module's
+        args.module, args.target = module, rest[1:] if rest[:1] == ["--"] else rest
     if args.module is None and not args.target:
         parser.error("the script to run is missing (uai-run script.py args..., or uai-run -m module args...)")
     return args
+
+
+def _split_module(argv: list[str]) -> tuple[list[str], str | None, list[str]]:
+    """(uai-run's own options, the -m module or None, the module's arguments): argparse would read the
+    module's `--flag=value` as uai-run's own. A `--` right after the module only separates them."""
+    for at, arg in enumerate(argv):
+        if arg == "--" or not arg.startswith("-"):
+            break  # the script (or `--`): what follows is the script's
+        if arg == "-m":
+            return argv[:at], argv[at + 1] if at + 1 < len(argv) else None, argv[at + 2 :]
+        if arg.startswith("-m"):
+            return argv[:at], arg[2:], argv[at + 1 :]
+        if arg == "--report" and at + 1 < len(argv) and argv[at + 1] == "-m":
+            continue  # the report's file name, not the option (argparse takes it the same way)
+    return argv, None, []
 
 
 def _runnable_module(module: str) -> str | None:

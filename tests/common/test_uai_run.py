@@ -53,6 +53,8 @@ def test_runs_as_main_with_its_argv_its_folder_first_on_the_path_and_its_exit_co
         {
             "script": [*UAI_RUN, str(script), "a", "--flag=1"],
             "module": [*UAI_RUN, "-m", "pkg.mod", "x", "-y"],
+            "module_flags": [*UAI_RUN, "--explain", "-m", "pkg.mod", "--flag=value", "--report", "r"],
+            "module_dashes": [*UAI_RUN, "-mpkg.mod", "--", "--flag"],
         },
         tmp_path,
     )
@@ -67,6 +69,9 @@ def test_runs_as_main_with_its_argv_its_folder_first_on_the_path_and_its_exit_co
     module = results["module"]
     assert module.returncode == 1 and module.stderr.strip() == "failed: message to stderr", module.stderr
     assert json.loads(module.stdout) == {"name": "__main__", "argv": ["x", "-y"]}
+    # the module's own flags are the module's, as python -m passes them; `--` only separates
+    assert json.loads(results["module_flags"].stdout)["argv"] == ["--flag=value", "--report", "r"]
+    assert json.loads(results["module_dashes"].stdout)["argv"] == ["--flag"]
 
 
 def test_a_signal_that_kills_the_program_kills_uai_run_the_same_way(tmp_path):
