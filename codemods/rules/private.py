@@ -103,6 +103,17 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         if public is None:
             self._error(original_node, name)
             return updated_node
+        if self._claimed(f"tensorflow.{public}"):
+            # another rule ports that public name (tf.compat.v1.flags -> compat.flags): writing it here
+            # would leave that rule's work to a second run, which must change nothing
+            self._unconverted.add(head_name(original_node) or "")
+            self.report(
+                original_node,
+                f"{name} is tf.{public}, which another rule ports",
+                severity="error",
+                manual=f"write tf.{public} for {name}, then run uai-migrate again",
+            )
+            return updated_node
         self.report(original_node, f"{name} -> tf.{public}")
         self._drop_import(original_node)
         return _tf.dotted(f"{_tf.tf_alias(self)}.{public}")

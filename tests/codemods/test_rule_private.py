@@ -146,6 +146,18 @@ def test_a_name_another_rule_moves_is_left_to_it_and_not_reported():
     assert applied.module.code == source and applied.entries == []
 
 
+def test_a_public_name_another_rule_ports_is_an_error_entry_not_half_a_port():
+    # combinations.flags is absl's flags, public as tf.compat.v1.flags, which tf-flags ports to compat.flags:
+    # writing tf.compat.v1.flags left tf-flags' rewrite to a second run (hypothesis found it)
+    from codemods.rules.flags import FlagsRule
+
+    source = "from tensorflow.python.distribute import combinations\n\ny = combinations.flags\n"
+    applied = apply(source, PrivateRule, FlagsRule)
+    assert applied.module.code == source
+    [entry] = applied.entries
+    assert (entry.line, entry.severity) == (3, "error") and "tf.compat.v1.flags" in entry.manual
+
+
 class TestRenamedPrivateNames(RuleTest):
     TRANSFORM = PrivateRule
 
