@@ -1,5 +1,7 @@
 """What the file migrations share: the supported runtime's pins, text decoding and the diff."""
 
+import codecs
+import dataclasses
 import re
 from collections.abc import Callable
 
@@ -23,21 +25,43 @@ _OLD_TF = [f"1.{minor}.{patch}" for minor in range(16) for patch in range(6)] + 
 PREFILTER = re.compile(rb"tensorflow|tf[-_]slim|tf[-_]keras", re.IGNORECASE)
 
 
-def decode(data: bytes) -> str | None:
+# Byte order marks: pip reads a requirements file in UTF-16 by its mark (and drops a UTF-8 one);
+# docker drops a UTF-8 mark at the start of a Dockerfile and reads nothing but UTF-8.
+UTF16 = {codecs.BOM_UTF16_LE: "utf-16-le", codecs.BOM_UTF16_BE: "utf-16-be"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Decoded:
+    """A file's text and how it was stored: its byte order mark (or b"") and the codec of the rest."""
+
+    text: str
+    bom: bytes = b""
+    encoding: str = "utf-8"
+
+    def encode(self, text: str) -> bytes:
+        """`text` stored as the file was."""
+        return self.bom + text.encode(self.encoding)
+
+
+def decode(data: bytes, utf16: bool = False) -> Decoded | None:
+    """A file's text: UTF-8 (a byte order mark kept aside) or, if `utf16`, UTF-16 by its mark; else None."""
+    marks = {codecs.BOM_UTF8: "utf-8", **(UTF16 if utf16 else {})}
+    bom = next((mark for mark in marks if data.startswith(mark)), b"")
+    encoding = marks.get(bom, "utf-8")
     try:
-        return data.decode("utf-8")
+        return Decoded(data[len(bom) :].decode(encoding), bom, encoding)
     except UnicodeDecodeError:
         return None
 
 
-def not_utf8() -> Outcome:
+def not_utf8(utf16: bool = False) -> Outcome:
     return Outcome(
         None,
         [
             Entry(
                 rule=PARSE,
                 severity="error",
-                message="file skipped: not UTF-8",
+                message="file skipped: not UTF-8" + (" nor UTF-16 with a byte order mark" if utf16 else ""),
                 manual="save the file as UTF-8, then run uai-migrate again",
             )
         ],
@@ -45,20 +69,37 @@ def not_utf8() -> Outcome:
     )
 
 
-def migrate_bytes(data: bytes, migrate_text: Callable[[str], tuple[str, list[Entry]]]) -> Outcome:
-    """The Outcome of `migrate_text` on a file's bytes: files naming no TensorFlow package are left unread."""
-    if not PREFILTER.search(data):
+def _by_hand(entries: list[Entry]) -> list[Entry]:
+    """The entries of a migration that is not written: each change becomes a step for a person."""
+    return [
+        dataclasses.replace(
+            entry,
+            severity="warning",
+            message=f"{entry.message} (not written: the file is UTF-16)",
+            manual="make this change by hand, or save the file as UTF-8 and run uai-migrate again",
+        )
+        if entry.severity == "info"
+        else entry
+        for entry in entries
+    ]
+
+
+def migrate_bytes(data: bytes, migrate_text: Callable[[str], tuple[str, list[Entry]]], utf16: bool = False) -> Outcome:
+    """The Outcome of `migrate_text` on a file's bytes: files naming no TensorFlow package are left
+    unread, a byte order mark is kept. A UTF-16 file (read only if `utf16`) gets its changes as steps
+    for a person: the report shows a migration as a diff of UTF-8 text."""
+    utf16 = utf16 and data[:2] in UTF16
+    if not utf16 and not PREFILTER.search(data):
         return Outcome(None, [])
-    text = decode(data)
-    if text is None:
-        return not_utf8()
-    return outcome(text, *migrate_text(text))
-
-
-def outcome(text: str, new: str, entries: list) -> Outcome:
-    if new == text:
-        return Outcome(None, entries)
-    return Outcome(new.encode("utf-8"), entries)
+    decoded = decode(data, utf16)
+    if decoded is None:
+        return not_utf8(utf16)
+    if utf16:
+        if not PREFILTER.search(decoded.text.encode("utf-8", "surrogatepass")):
+            return Outcome(None, [])
+        return Outcome(None, _by_hand(migrate_text(decoded.text)[1]))
+    new, entries = migrate_text(decoded.text)
+    return Outcome(None if new == decoded.text else decoded.encode(new), entries)
 
 
 def parse_requirement(text: str) -> Requirement | None:
@@ -77,7 +118,7 @@ def migrate_requirement(text: str, rule: str) -> tuple[str, list[Entry]] | None:
     """(the runtime's requirement, entries) for a TF1-era requirement string, or None to leave it.
 
     Only pins that exclude the runtime's version are changed: `tensorflow` alone or
-    `tensorflow>=1.15` already install a supported TensorFlow.
+    `tensorflow>=1.15` already install a supported TensorFlow (not so `tensorflow-gpu`).
     """
     requirement = parse_requirement(text)
     if requirement is None or requirement.url:
@@ -86,7 +127,10 @@ def migrate_requirement(text: str, rule: str) -> tuple[str, list[Entry]] | None:
     spec = requirement.specifier
     if name in TENSORFLOW:
         version = RUNTIME["tensorflow"]
-        if spec.contains(version, prereleases=True) or not any(spec.contains(v) for v in _OLD_TF):
+        # tensorflow-gpu has no release after 2.11 (2.12 is a package that refuses to install): a TF1-era
+        # requirement on it that admits the runtime's version, unpinned included, gets nothing pip installs.
+        admits_runtime = spec.contains(version, prereleases=True) and name != "tensorflow-gpu"
+        if admits_runtime or not any(spec.contains(v) for v in _OLD_TF):
             return None
         extras = set(requirement.extras)
         new_name: str = name

@@ -19,9 +19,11 @@ _TAG = re.compile(r"^(?P<version>\d+\.\d+(?:\.\d+)?(?:rc\d+)?|latest|nightly)(?P
 # Flavours the 1.x tags had that 2.x tags still have (py3 was dropped: every 2.x image is Python 3).
 _KEPT_FLAVOURS = ("gpu", "jupyter")
 # Something pip reads as a requirement on a TF1-era package, inside a RUN line.
+# tensorflow-gpu unpinned too: it has no release after 2.11.
 _PIP_PIN = re.compile(
-    r"(?<![\w.=/-])(?:tensorflow(?:[-_](?:gpu|cpu|estimator))?|tf[-_]slim)(?:\[[^\]]*\])?"
+    r"(?<![\w.=/-])(?:(?:tensorflow(?:[-_](?:gpu|cpu|estimator))?|tf[-_]slim)(?:\[[^\]]*\])?"
     r"\s*(?:==|~=|<=|>=|<|>|!=)[^\s'\";&|)]+"
+    r"|tensorflow[-_]gpu(?:\[[^\]]*\])?(?![\w.\[-]))"
 )
 _INSTRUCTIONS = frozenset(
     "ADD ARG CMD COPY ENTRYPOINT ENV EXPOSE FROM HEALTHCHECK LABEL MAINTAINER ONBUILD RUN SHELL "
@@ -121,11 +123,12 @@ def migrate_text(text: str) -> tuple[str, list[Entry]]:
                 moved_at = moved_at or (line, col)
         elif instruction["instruction"] == "RUN" and "pip" in instruction["value"]:
             for index in range(first, last + 1):
-                for match in list(_PIP_PIN.finditer(lines[index])):
+                read = lines[index]  # the matches' positions are in the line as read, before any change
+                for match in list(_PIP_PIN.finditer(read)):
                     found = _common.migrate_requirement(match.group(), ID)
                     if found:
                         new, notes = found
-                        quoted = lines[index][match.start() - 1 : match.start()] in ("'", '"')
+                        quoted = read[match.start() - 1 : match.start()] in ("'", '"')
                         if not quoted and re.search(r"[\[;<> ]", new):  # shell globs and redirections
                             new = f'"{new}"'
                         line, col = _replace_read(lines, index, index, match.group(), new)
@@ -143,10 +146,10 @@ def migrate(data: bytes, options: object = None) -> Outcome:
 
 def parses(data: bytes) -> bool:
     """dockerfile-parse reads it: known instructions only, and every FROM names an image."""
-    text = _common.decode(data)
-    if text is None:
+    decoded = _common.decode(data)
+    if decoded is None:
         return False
-    found = structure(text)
+    found = structure(decoded.text)
     return bool(found) and all(
         i["instruction"] in _INSTRUCTIONS and (i["instruction"] != "FROM" or _image(i["value"])) for i in found
     )

@@ -1,12 +1,13 @@
 """docker-image: FROM lines on TF 1.x / 2.0 images and TF1-era pins in RUN pip install (strings in, strings out)."""
 
+import codecs
 import os
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from codemods import _runner
+from codemods import _migrate_tree as _runner
 from codemods._report import Outcome
 from codemods.files import dockerfile, requirements
 from tests.codemods.test_cli import PY2, TF1, TF1_MIGRATED, _tree
@@ -24,12 +25,19 @@ CASES = {
         'FROM python:3.11-slim\nRUN pip install --no-cache-dir "tensorflow[and-cuda]==2.21.0" \\\n'
         "    'tf-slim==1.1.0' numpy\n",
     ),
+    # tensorflow-gpu has no release after 2.11 (2.12 is a package that refuses to install)
+    "unpinned tensorflow-gpu": (
+        "FROM python:3.11-slim\nRUN pip install -U tensorflow-gpu 'tensorflow_gpu[x]' && pip check\n",
+        "FROM python:3.11-slim\nRUN pip install -U \"tensorflow[and-cuda]==2.21.0\" 'tensorflow[and-cuda,x]==2.21.0' && pip check\n",
+    ),
 }
 UNCHANGED = {
     "current image": "FROM tensorflow/tensorflow:2.21.0-gpu\nRUN pip install tf-keras==2.21.0\n",
     "latest": "FROM tensorflow/tensorflow\n",
     "not TensorFlow": "FROM python:3.7\nRUN pip install numpy==1.16\n",
     "a comment": "FROM python:3.11-slim\n# tensorflow/tensorflow:1.15.0 was the base\n",
+    "a wheel of tensorflow-gpu by URL": "FROM python:3.7\nRUN pip install https://x.invalid/tensorflow_gpu-1.15.0.whl\n",
+    "tensorflow-gpu-like names": "FROM python:3.7\nRUN pip install tensorflow-gpu-estimator tensorflow-gpu.tar.gz\n",
 }
 UNKNOWN = {
     "another registry's TF1 image": "FROM nvcr.io/nvidia/tensorflow:20.01-tf1-py3\n",
@@ -164,3 +172,11 @@ def test_any_text_migrates_without_raising_still_parses_and_is_idempotent(text):
         if module.parses(text.encode()):
             assert module.parses(new.encode())
         assert module.migrate_text(new)[0] == new
+
+
+def test_a_utf8_bom_is_read_as_docker_does_and_kept():
+    data = codecs.BOM_UTF8 + b"FROM tensorflow/tensorflow:1.15.0-py3\n"
+    outcome = dockerfile.migrate(data)
+    assert outcome.new == codecs.BOM_UTF8 + b"FROM tensorflow/tensorflow:2.21.0\n"
+    assert any(e.severity == "info" and (e.line, e.col) == (1, 6) for e in outcome.entries)
+    assert dockerfile.parses(outcome.new) and dockerfile.migrate(outcome.new).new is None

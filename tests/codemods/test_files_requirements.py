@@ -1,12 +1,16 @@
 """requirements-pins: TF1-era pins in requirements*.txt -> the tf2 runtime's pins (strings in, strings out)."""
 
+import codecs
+import functools
+import json
+import os
 import pathlib
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codemods import _runner
+from codemods import _migrate_tree as _runner
 from codemods.files import _common, requirements
 from tests.conftest import REPO
 
@@ -115,3 +119,150 @@ def test_tf2_pins_from_2_1_on_are_left(minor, patch, name):
 def test_not_utf8_is_an_error_entry_not_a_crash():
     outcome = requirements.migrate("tensorflow==1.15.0  # caf\xe9\n".encode("latin-1"), None)
     assert outcome.skipped and outcome.entries[0].severity == "error" and "UTF-8" in outcome.entries[0].message
+
+
+@functools.cache
+def _pip_session():
+    from pip._internal.network.session import PipSession
+
+    return PipSession()  # only read for local files; building one costs 0.1 s
+
+
+def _pip_reads(tmp_path, data):
+    """The requirements pip itself reads from a file holding `data` (its own parser: BOMs,
+    continuation lines, comments and per-requirement options as pip sees them)."""
+    from pip._internal.req.req_file import parse_requirements
+
+    path = tmp_path / "requirements.txt"
+    path.write_bytes(data)
+    return [(r.requirement.strip(), r.options) for r in parse_requirements(str(path), session=_pip_session())]
+
+
+HASH = "sha256:" + "0" * 64
+
+
+def test_a_hash_on_a_continuation_line_is_reported_not_rewritten(tmp_path):
+    text = f"numpy==1.16.4 --hash={HASH}\ntensorflow==1.15.0 \\\n    --hash={HASH} \\\n    --hash={HASH}\n"
+    assert _pip_reads(tmp_path, text.encode())[1] == ("tensorflow==1.15.0", {"hashes": {"sha256": ["0" * 64] * 2}})
+    new, [entry] = requirements.migrate_text(text)
+    assert new == text
+    assert (entry.line, entry.col, entry.severity) == (2, 1, "warning")
+    assert "pinned by hash" in entry.message and "regenerate the hashes" in entry.manual
+
+
+def test_a_continuation_as_the_last_line_is_rewritten_and_pip_still_reads_it(tmp_path):
+    for text in ("numpy\ntensorflow==1.15 \\", "numpy\ntensorflow==1.15 \\\n", "tensorflow==1.15\\\n"):
+        new, entries = requirements.migrate_text(text)
+        assert new == text.replace("1.15", "2.21.0"), text
+        assert entries[0].line == text.count("\n", 0, text.index("tensorflow")) + 1
+        assert _pip_reads(tmp_path, new.encode())[-1] == ("tensorflow==2.21.0", {})
+        assert requirements.parses(new.encode())
+
+
+def test_a_requirement_split_over_lines_is_reported_with_the_new_pin():
+    text = "tensorflow\\\n==1.15.0\n"
+    new, [entry] = requirements.migrate_text(text)
+    assert new == text and entry.severity == "warning" and "tensorflow==2.21.0" in entry.manual
+
+
+def test_a_utf8_bom_is_read_as_pip_does_and_kept(tmp_path):
+    data = codecs.BOM_UTF8 + b"tensorflow==1.15.0\n"
+    outcome = requirements.migrate(data)
+    assert outcome.new == codecs.BOM_UTF8 + b"tensorflow==2.21.0\n"
+    assert any(e.severity == "info" and e.line == 1 and e.col == 1 for e in outcome.entries)
+    assert _pip_reads(tmp_path, outcome.new) == [("tensorflow==2.21.0", {})]
+    assert requirements.parses(outcome.new) and requirements.migrate(outcome.new).new is None
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+def test_a_utf16_file_names_each_change_to_make_by_hand(tmp_path, encoding):
+    # pip reads a UTF-16 file by its byte order mark; the report's diff is of UTF-8 text, so
+    # uai-migrate names the change in place of writing it.
+    bom = codecs.BOM_UTF16_BE if encoding.endswith("be") else b""
+    data = bom + "numpy\ntensorflow-gpu==1.15.0\n".encode(encoding)
+    assert _pip_reads(tmp_path, data)[1] == ("tensorflow-gpu==1.15.0", {})
+    outcome = requirements.migrate(data)
+    assert outcome.new is None and not outcome.skipped
+    [change] = [e for e in outcome.entries if "tensorflow[and-cuda]==2.21.0" in e.message]
+    assert (change.line, change.col, change.severity) == (2, 1, "warning")
+    assert "UTF-16" in change.message and "UTF-8" in change.manual
+    assert requirements.migrate(bom + "numpy\n".encode(encoding)) == requirements.migrate(b"numpy\n")
+
+
+@pytest.mark.parametrize("text", ["tensorflow-gpu\n", "tensorflow_gpu>=1.4\n", "tensorflow-gpu[foo]  # any\n"])
+def test_an_unpinned_tensorflow_gpu_moves_it_has_no_release_after_2_11(text):
+    new, entries = requirements.migrate_text(text)
+    assert new.startswith("tensorflow[and-cuda") and "==2.21.0" in new, new
+    assert entries[0].severity == "info"
+    assert requirements.migrate_text(new)[0] == new
+
+
+def test_a_tensorflow_gpu_2_x_pin_it_did_release_is_left():
+    assert requirements.migrate_text("tensorflow-gpu==2.11.0\n") == ("tensorflow-gpu==2.11.0\n", [])
+
+
+_PIECES = st.sampled_from(
+    [
+        "tensorflow==1.15.0",
+        "tensorflow-gpu",
+        "tf_slim<1.1",
+        "numpy",
+        " ",
+        "\\",
+        "\n",
+        "\r\n",
+        " --hash=sha256:00",
+        "  # note",
+        "#",
+        "-r base.txt",
+        "==",
+        "1.15",
+        "\t",
+    ]
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(pieces=st.lists(_PIECES, max_size=12), bom=st.booleans())
+def test_pip_reads_the_same_requirements_from_the_migration_but_the_moved_pins(tmp_path_factory, pieces, bom):
+    text = "".join(pieces)
+    data = (codecs.BOM_UTF8 if bom else b"") + text.encode()
+    folder = tmp_path_factory.mktemp("pip")
+    try:
+        before = _pip_reads(folder, data)
+    except Exception as err:  # pip refuses the file (an unknown option): nothing to compare
+        assert type(err).__module__.startswith(("pip.", "optparse")), err
+        return
+    outcome = requirements.migrate(data)
+    new = data if outcome.new is None else outcome.new
+    after = _pip_reads(folder, new)
+    assert len(after) == len(before)
+    for (old, old_options), (now, options) in zip(before, after, strict=True):
+        assert options == old_options
+        moved = _common.migrate_requirement(old, requirements.ID)
+        assert now == old or (moved is not None and now == moved[0]), (old, now)
+    assert requirements.migrate(new).new is None  # idempotent
+
+
+def test_the_cli_diffs_writes_and_reports_a_bom_a_utf16_file_and_a_last_line_continuation(tmp_path, cli):
+    files = {
+        "bom/requirements.txt": codecs.BOM_UTF8 + b"tensorflow-gpu\n",
+        "utf16/requirements.txt": "tensorflow==1.15.0\n".encode("utf-16"),
+        "last/requirements.txt": b"numpy\ntensorflow==1.15 \\",
+    }
+    for name, data in files.items():
+        (tmp_path / name).parent.mkdir()
+        (tmp_path / name).write_bytes(data)
+    code, out, _ = cli("--format", "json", tmp_path / "bom", tmp_path / "utf16", tmp_path / "last")
+    assert code == 1
+    report = {r["path"].split(os.sep)[-2]: r for r in json.loads(out)["files"]}
+    assert "+\ufefftensorflow[and-cuda]==2.21.0" in report["bom"]["diff"]  # the diff shows the mark it keeps
+    assert "+tensorflow==2.21.0 \\" in report["last"]["diff"]
+    assert report["utf16"]["status"] == "unchanged" and not report["utf16"].get("diff")
+    assert any("UTF-16" in e["message"] and e["manual"] for e in report["utf16"]["entries"])
+    assert all((tmp_path / name).read_bytes() == data for name, data in files.items())  # diff mode
+    code, _, _ = cli("--write", tmp_path)
+    assert code == 1
+    assert (tmp_path / "bom/requirements.txt").read_bytes() == codecs.BOM_UTF8 + b"tensorflow[and-cuda]==2.21.0\n"
+    assert (tmp_path / "last/requirements.txt").read_bytes() == b"numpy\ntensorflow==2.21.0 \\"
+    assert (tmp_path / "utf16/requirements.txt").read_bytes() == files["utf16/requirements.txt"]
