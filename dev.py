@@ -19,6 +19,8 @@ TASKS: dict[str, tuple[list[str], str | None]] = {
     "test-tf2": (["tf2"], "tests"),
     "demo": (["tf2"], "demo"),
     "bench": (["tf1", "tf2"], "bench"),
+    # the TF 1.15 reference (Python 3.7): the golden random draws by default; not part of `test` or CI
+    "tf115": (["tf115"], "golden"),
     "lint": (["lint"], None),
 }
 

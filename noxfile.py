@@ -7,11 +7,13 @@
 
   tf1: tensorflow-cpu 2.15.1 (real Estimator, Keras 2.15) + tf-slim
   tf2: tensorflow-cpu 2.21.0 + tf-keras / tensorflow-estimator 2.15 (--no-deps) + tf-slim + libcst
+  tf115: tensorflow-cpu 1.15.0 on Python 3.7, the reference that runs original TF1 programs (not in CI)
   lint: ruff + mypy (requirements/lint.txt); no TensorFlow, the project is read, not imported;
         then `python -m build`'s sdist and wheel checked by twine and check-wheel-contents
 One session per environment (not per task) so every task reuses the environment's venv.
 """
 
+import glob
 import os
 import shutil
 
@@ -78,6 +80,38 @@ def tf1(session: nox.Session) -> None:
 def tf2(session: nox.Session) -> None:
     """TF 2.21: runs tests/common + tests/tf2 + tests/codemods, or the task named after `--`."""
     run_task(session, "tf2")
+
+
+# The reference environment: real TensorFlow 1.15 on Python 3.7 (requirements/tf115.txt). It runs original
+# TF1 programs only; the project is not installed there (it needs Python >= 3.9). Not in the default
+# sessions or CI; `python3 dev.py tf115` runs it.
+# task -> command; extra arguments after the task name are appended ("python": any program, as written).
+TF115_COMMANDS = {
+    "golden": ["python", "tests/common/golden/make_tf115_random.py"],
+    "reference": ["python", "bench/reference.py", "--tf115-only"],
+    "python": ["python"],
+}
+
+
+def python37() -> str:
+    """The Python 3.7 interpreter: $UAI_PYTHON37, else pyenv's 3.7 (nox's discovery does not find it by name,
+    and pyenv's `python3.7` shim fails unless 3.7 is the selected version), else whatever nox finds for 3.7."""
+    if os.environ.get("UAI_PYTHON37"):
+        return os.environ["UAI_PYTHON37"]
+    root = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
+    found = glob.glob(os.path.join(root, "versions", "3.7.*", "bin", "python3.7"))
+    newest = sorted(found, key=lambda path: [int(n) for n in path.split(os.sep)[-3].split(".") if n.isdigit()])
+    return newest[-1] if newest else "3.7"
+
+
+@nox.session(python=python37())
+def tf115(session: nox.Session) -> None:
+    """TF 1.15 on Python 3.7, the reference: writes the golden random draws (default), or runs the task named
+    after `--` (`reference`: bench/reference.py's TF 1.15 half; `python <program>`: a TF1 program as written)."""
+    session.install("-q", "-r", "requirements/tf115.txt")
+    args = list(session.posargs)
+    task = args.pop(0) if args and args[0] in TF115_COMMANDS else "golden"
+    session.run(*TF115_COMMANDS[task], *args)
 
 
 def distribution_checks(session: nox.Session) -> list[list[str]]:
