@@ -1,17 +1,22 @@
 """Processes of a local cluster: start, prefix and log their output, stop them all, always."""
 
+import ctypes
+import fcntl
 import os
+import secrets
+import select
 import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO
 
 from compat.launch._errors import LaunchError, reason
 from compat.launch._layout import Layout
+from compat.launch._watchdog import GRACE_SECONDS, MARKS, process_table, start_time
 from compat.outputs import Reads, output_file
 from compat.tf_config import Task
 
@@ -40,14 +45,38 @@ def check_command(command: list[str], env: Mapping[str, str], cwd: str | None = 
         raise LaunchError("command", f"{program!r} not found on PATH (or not executable)")
 
 
-class _Watchdog:
-    """A process that kills the tasks' groups if this one dies without stopping them (see _watchdog.py)."""
+_PR_SET_CHILD_SUBREAPER = 36
+_PR_GET_CHILD_SUBREAPER = 37
 
-    def __init__(self) -> None:
+
+def _subreaper(on: bool) -> bool | None:
+    """Make this process a child subreaper (or not); return the previous setting, None where unsupported.
+
+    A subreaper inherits the orphans among its descendants, which init would take otherwise: a
+    task's child that left the task's session stays this process's descendant when the task ends.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    previous = ctypes.c_int()
+    if prctl(_PR_GET_CHILD_SUBREAPER, ctypes.byref(previous), 0, 0, 0) != 0:
+        return None
+    if prctl(_PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) != 0:
+        return None
+    return bool(previous.value)
+
+
+class _Watchdog:
+    """A process that stops the tasks and all they started when this one is done or dies (see _watchdog.py)."""
+
+    def __init__(self, mark: str, own_all: bool) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-I", "-S", _WATCHDOG],
+            [sys.executable, "-I", "-S", _WATCHDOG, mark, str(os.getpid()), "1" if own_all else "0"],
             stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
@@ -63,19 +92,23 @@ class _Watchdog:
             except (BrokenPipeError, ValueError):
                 pass  # the watchdog is gone (killed by someone); stopping the tasks is still ours
 
-    def watch(self, group: int) -> None:
-        self._send(f"+{group}")
+    def watch(self, pid: int) -> None:
+        started = start_time(pid)  # the task is not reaped yet: its /proc entry is there
+        if started is not None:
+            self._send(f"+{pid} {started}")
 
-    def forget(self, group: int) -> None:
-        self._send(f"-{group}")
+    def forget(self, pid: int) -> None:
+        self._send(f"-{pid}")
 
-    def close(self) -> None:
+    def close(self) -> list[int]:
+        """Let it stop whatever the tasks left running (it gets end of file); the pids it signalled."""
         with self._lock:
             try:
-                self._stdin.close()
-            except BrokenPipeError:
-                pass
-        self.process.wait()
+                out, _ = self.process.communicate(timeout=GRACE_SECONDS + 10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                out, _ = self.process.communicate()
+        return [int(word) for word in out.split() if word.isdigit()]
 
 
 class TaskProcess:
@@ -117,6 +150,13 @@ class TaskProcess:
             log.close()
             raise LaunchError("command", f"cannot start {self.command[0]!r}: {reason(err)}") from None
         assert self.process.stdout is not None  # stdout=PIPE
+        # Written to once the task and its group are gone: the copying thread then reads what the
+        # pipe holds and ends, instead of waiting for an end of file that a descendant holding the
+        # pipe's write end (one in a session of its own) would put off until it is killed.
+        self._wake_read, wake_write = os.pipe()
+        self._wake_write: int | None = wake_write
+        self._wake_lock = threading.Lock()
+        self._finishing = threading.Event()
         self._pump = threading.Thread(target=self._copy_output, args=(log, self.process.stdout), daemon=True)
         self._pump.start()
 
@@ -124,25 +164,82 @@ class TaskProcess:
     def group(self) -> int:
         return self.process.pid
 
+    def _chunks(self, output: int) -> Iterator[bytes]:
+        """What the task writes, until end of file or, once `_finish_output` was called, until the pipe is empty."""
+        poller = select.poll()
+        poller.register(output, select.POLLIN)
+        poller.register(self._wake_read, select.POLLIN)
+        while not self._finishing.is_set():
+            ready = {fd for fd, _ in poller.poll()}
+            if output not in ready:
+                continue  # woken: the loop ends
+            chunk = os.read(output, 65536)
+            if not chunk:
+                return
+            yield chunk
+        # The task has exited, so all it wrote is in the pipe, which holds at most its capacity:
+        # reading that much (or until it is empty) copies the task's own output in full.
+        os.set_blocking(output, False)
+        try:
+            budget = fcntl.fcntl(output, fcntl.F_GETPIPE_SZ)
+        except (OSError, AttributeError):  # no F_GETPIPE_SZ: Linux's largest pipe by default
+            budget = 1 << 20
+        while budget > 0:
+            try:
+                chunk = os.read(output, min(budget, 65536))
+            except BlockingIOError:
+                return
+            if not chunk:
+                return
+            budget -= len(chunk)
+            yield chunk
+
     def _copy_output(self, log_file: IO[bytes], output: IO[bytes]) -> None:
         # Reads to the end whatever fails downstream: a task writing to a pipe nobody reads blocks.
         prefix = f"[{self.task}] ".encode()
         echo = self.echo
         log: IO[bytes] | None = log_file
-        with log_file:
-            for line in iter(output.readline, b""):
-                if log is not None:
-                    try:
-                        log.write(line)
-                        log.flush()
-                    except OSError:
-                        log = None  # disk full: the echo still shows the output
-                if echo is not None:
-                    try:
-                        echo(prefix + line)
-                    except OSError:
-                        echo = None  # a closed stdout (`| head`): the log still has the output
-        output.close()
+        partial = b""
+        with log_file, output:
+            for chunk in self._chunks(output.fileno()):
+                *lines, partial = (partial + chunk).split(b"\n")
+                if lines:
+                    log, echo = self._emit([line + b"\n" for line in lines], prefix, log, echo)
+            if partial:  # a last line without its newline
+                self._emit([partial], prefix, log, echo)
+        with self._wake_lock:
+            self._close_wake()
+            os.close(self._wake_read)
+
+    @staticmethod
+    def _emit(
+        lines: list[bytes], prefix: bytes, log: IO[bytes] | None, echo: Echo | None
+    ) -> tuple[IO[bytes] | None, Echo | None]:
+        """Write `lines` to the log and, prefixed, to the echo; return those of the two still working."""
+        if log is not None:
+            try:
+                log.write(b"".join(lines))
+                log.flush()
+            except OSError:
+                log = None  # disk full: the echo still shows the output
+        if echo is not None:
+            try:
+                echo(b"".join(prefix + line for line in lines))  # whole lines: tasks' lines never interleave
+            except OSError:
+                echo = None  # a closed stdout (`| head`): the log still has the output
+        return log, echo
+
+    def _close_wake(self) -> None:
+        if self._wake_write is not None:
+            os.close(self._wake_write)
+            self._wake_write = None
+
+    def _finish_output(self) -> None:
+        with self._wake_lock:
+            self._finishing.set()
+            if self._wake_write is not None:  # else the copying has ended already
+                os.write(self._wake_write, b"x")
+                self._close_wake()
 
     def poll(self) -> int | None:
         return self.process.poll()
@@ -174,9 +271,15 @@ class TaskProcess:
 
     def wait(self, timeout: float | None = None) -> int:
         code = self.process.wait(timeout)
-        # The output pipe ends only when the task's children have closed it too: while they run,
-        # the reader gets a moment to copy what the task itself wrote, not the full 5 s.
-        self._pump.join(0.5 if self.group_alive() else 5)
+        if self.group_alive():
+            # Its children in its group may still write: the reader goes on, and gets a moment
+            # to copy what the task itself wrote.
+            self._pump.join(0.5)
+        else:
+            # Nothing of the group is left to write but what left the group (a `setsid` child
+            # holding the pipe, stopped with the cluster): copy what the pipe holds, then stop.
+            self._finish_output()
+            self._pump.join(5)
         return code
 
 
@@ -199,8 +302,13 @@ class LocalCluster:
     """Run `command` once per task of `layout` on 127.0.0.1, each with its own TF_CONFIG.
 
     Use as a context manager: leaving the block stops every task's process group (SIGTERM, then
-    SIGKILL), so no process outlives it, whatever happened inside. A watchdog process does the
-    same if this process dies first, even by SIGKILL.
+    SIGKILL), then every other process the tasks started, also one in a session of its own, so no
+    process outlives it, whatever happened inside. A watchdog process does the same if this process
+    dies first, even by SIGKILL (see _watchdog.py for how descendants are found).
+
+    `subreaper=True` is for a process that runs nothing but the cluster, as uai-launch does: it is a
+    child subreaper while the cluster runs, so every orphan of a task becomes its child, and all its
+    descendants count as the cluster's, whatever they did to their session or environment.
     """
 
     def __init__(
@@ -212,6 +320,7 @@ class LocalCluster:
         env: Mapping[str, str] | None = None,
         cwd: str | None = None,
         keep_going: bool = False,
+        subreaper: bool = False,
     ) -> None:
         self.layout = layout.validate()
         self.command = list(command)
@@ -224,8 +333,12 @@ class LocalCluster:
         self.configs = layout.task_configs(self.cluster)
         self.tasks: dict[Task, TaskProcess] = {}
         self.interrupted: int | None = None
+        self.subreaper = subreaper
         self._watchdog: _Watchdog | None = None
         self._started: list[TaskProcess] = []
+        # Inherited by everything the tasks start, so the watchdog knows them even once reparented.
+        self._mark = secrets.token_hex(8)
+        self._was_subreaper: bool | None = None
 
     # -- lifecycle ----------------------------------------------------------------------
     def _log_path(self, task: Task) -> str:
@@ -249,8 +362,11 @@ class LocalCluster:
     def start_task(self, task: Task) -> TaskProcess:
         """(Re)start one task with its TF_CONFIG; its log file is appended to across restarts."""
         if self._watchdog is None:
-            self._watchdog = _Watchdog()
-        env = dict(self.base_env, TF_CONFIG=self.configs[task], PYTHONUNBUFFERED="1")
+            if self.subreaper and self._was_subreaper is None:
+                self._was_subreaper = _subreaper(True)
+            self._watchdog = _Watchdog(self._mark, own_all=self._was_subreaper is not None)
+        marks = ":".join(filter(None, [self.base_env.get(MARKS), self._mark]))  # a launcher run by a task: both
+        env = dict(self.base_env, TF_CONFIG=self.configs[task], PYTHONUNBUFFERED="1", **{MARKS: marks})
         proc = TaskProcess(task, self.command, env, self._log_path(task), self.echo, self.cwd)
         self._watchdog.watch(proc.group)
         self.tasks[task] = proc
@@ -274,27 +390,61 @@ class LocalCluster:
         self.stop()
 
     def stop(self, grace: float = 5.0) -> None:
-        """SIGTERM every task's group, SIGKILL what is left of them after `grace` seconds."""
+        """SIGTERM every task's group, SIGKILL what is left of them after `grace` seconds, then the
+        same for every other descendant of the tasks (the watchdog's job, with its own grace)."""
         self.signal_all(signal.SIGTERM)
         self._wait_groups(grace)
         self.signal_all(signal.SIGKILL)
         for proc in self._started:
             proc.wait()
         if self._watchdog is not None:
-            # SIGKILL reached every member of each group at once: nothing is left for the watchdog.
+            # SIGKILL reached every member of each group at once, and the tasks are reaped: their
+            # pids may be reused, so the watchdog no longer signals their groups. What left the
+            # groups is still the watchdog's to find and stop, at its end of file.
             for proc in self._started:
                 self._watchdog.forget(proc.group)
-            self._watchdog.close()
+            self._reap(self._watchdog.close())
             self._watchdog = None
+        if self._was_subreaper is not None:
+            _subreaper(self._was_subreaper)
+            self._was_subreaper = None
+
+    def _own_children(self) -> set[int]:
+        watchdog = [] if self._watchdog is None else [self._watchdog.process.pid]
+        return {proc.process.pid for proc in self._started} | set(watchdog)
+
+    def _reap(self, pids: Sequence[int] = (), within: float = 1.0) -> None:
+        """Reap the orphans this subreaper adopted that have ended, and wait up to `within` seconds
+        for those of `pids` (just killed) to end: a zombie would keep its process group alive."""
+        if self._was_subreaper is None:
+            return
+        own, me = self._own_children(), os.getpid()
+        deadline = time.monotonic() + within
+        waiting = set(pids) - own
+        while True:
+            adopted = {pid: zombie for pid, (parent, _, zombie) in process_table().items() if parent == me}
+            waiting &= set(adopted)  # the others are gone (or were never ours)
+            for pid, zombie in adopted.items():
+                if pid not in own and (zombie or pid in waiting):
+                    try:
+                        if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                            waiting.discard(pid)
+                    except ChildProcessError:
+                        waiting.discard(pid)
+            if not waiting or time.monotonic() >= deadline:
+                return
+            time.sleep(0.02)
 
     def _wait_groups(self, timeout: float, poll: float = 0.05) -> bool:
         """Wait up to `timeout` seconds for every task's group to be empty; True if all are."""
         end = time.monotonic() + timeout
-        while any(proc.group_alive() for proc in self._started):
+        while True:
+            self._reap()
+            if not any(proc.group_alive() for proc in self._started):
+                return True
             if time.monotonic() >= end:
                 return False
             time.sleep(poll)
-        return True
 
     def signal_all(self, signum: int) -> None:
         for proc in list(self._started):
@@ -342,6 +492,7 @@ class LocalCluster:
                         return exit_status(code)
             if deadline is not None and time.monotonic() > deadline:
                 raise TimeoutError(f"the chief ({self.chief_task}) did not finish within {timeout:g} s")
+            self._reap()
             time.sleep(poll)
         status = exit_status(chief.wait())
         self.wait_all(grace, poll)
@@ -353,6 +504,7 @@ class LocalCluster:
         while any(p.poll() is None for p in self.tasks.values()):
             if time.monotonic() >= end:
                 return False
+            self._reap()
             time.sleep(poll)
         return True
 

@@ -121,7 +121,8 @@ def _temporary_log_dir() -> str:
 
 def _run(layout: Layout, command: list[str], args: argparse.Namespace) -> int:
     log_dir = args.log_dir or _temporary_log_dir()
-    cluster = LocalCluster(layout, command, log_dir, echo=_Echo(log_dir), keep_going=args.keep_going)
+    # A subreaper: uai-launch runs nothing but the cluster, so every process it adopts is the tasks'.
+    cluster = LocalCluster(layout, command, log_dir, echo=_Echo(log_dir), keep_going=args.keep_going, subreaper=True)
 
     def interrupt(signum: int, _frame: FrameType | None) -> None:
         # The first Ctrl-C / SIGTERM reaches every task's process group, so tasks can save and exit;
