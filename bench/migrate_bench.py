@@ -198,7 +198,7 @@ def per_line(sizes: list) -> None:
     sys.setrecursionlimit(10_000)
     import libcst
 
-    from codemods import _engine
+    from codemods import _migrate_file as _engine
 
     options = _engine.Options()
     _engine.migrate("python", generate_module(1000).encode(), options)  # the tables the rules load on first use

@@ -12,7 +12,7 @@ from compat.cli import fail, main_guard
 from compat.outputs import OutputFile, Reads, output_file
 
 if TYPE_CHECKING:
-    from codemods._engine import Options
+    from codemods._migrate_file import Options
 
 
 def _default_jobs() -> int:
@@ -124,7 +124,7 @@ def _options(args: argparse.Namespace) -> tuple["Options", tuple[str, ...], bool
     """(Options for the code rules, the file rules selected, whether any code rule runs) from
     --select/--ignore/--level."""
     from codemods import files
-    from codemods._engine import Options
+    from codemods._migrate_file import Options
     from codemods.rules import BY_ID, select
 
     chosen, ignored = _split(args.select), _split(args.ignore)
@@ -158,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.paths:
         parser.error("the following arguments are required: PATH")
     _check_values(args)
-    from codemods import _cache, _discover, _runner
+    from codemods import _cache, _discover
+    from codemods import _migrate_tree as _runner
     from codemods.formats import render
 
     options, file_rules, code_rules = _options(args)

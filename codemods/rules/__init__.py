@@ -1,16 +1,16 @@
 """The registry of uai-migrate rules.
 
 Adding a rule = one module here + one row in RULES (docs/adding.md, "How to add a rule"):
-  1. `codemods/rules/<name>.py` with a class deriving `codemods._rule.Rule` (or, for "this module
+  1. `codemods/rules/<name>.py` with a class deriving `codemods.engine.rule.Rule` (or, for "this module
      moved", `codemods.rules._moves.ModuleMoveRule`, which only needs tables). Give it
      ID (kebab-case, what --select/--ignore take), DESCRIPTION (one line), LEVEL ("safe", or
      "native" for idiomatic rewrites that can change behaviour), CLAIMS (the qualified-name
      prefixes it rewrites, so `contrib-removed` and other catch-alls leave them to it) and
      visit_<Node>/leave_<Node> methods. Ask `self.qualified_names(node)` / `self.match(node, names)`
-     for what a name is (scope- and order-correct, see codemods/_names.py); `self.report(node,
+     for what a name is (scope- and order-correct, see codemods/engine/names.py); `self.report(node,
      message, severity, manual=...)` for the report; `self.add_needed_import(...)` /
      `self.remove_unused_import(...)` for imports; `_tf.ensure_compat(self)` when the new code
-     needs `import compat`. Shared helpers: rules/_syntax.py, rules/_tf.py; derived tables: codemods/tables.
+     needs `import compat`. Shared helpers: codemods/engine/syntax.py, rules/_tf.py; derived tables: codemods/tables.
   2. a row in RULES below. Order matters only between rules touching the same node: the catch-all
      reporters go last.
   3. `tests/codemods/test_rule_<name>.py`: `RuleTest` (tests/codemods/rule_test.py) before/after

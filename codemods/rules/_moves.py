@@ -18,8 +18,8 @@ from typing import ClassVar
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from codemods._rule import Rule
-from codemods.rules._syntax import InsideImport, dotted
+from codemods.engine.rule import Rule
+from codemods.engine.syntax import InsideImport, dotted
 
 
 def _import(module, asname):

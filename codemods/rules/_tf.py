@@ -8,8 +8,8 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods import tables
-from codemods._rule import Rule
-from codemods.rules._syntax import dotted, head  # noqa: F401 - the rules use dotted as _tf.dotted
+from codemods.engine.rule import Rule
+from codemods.engine.syntax import dotted, head  # noqa: F401 - the rules use dotted as _tf.dotted
 
 TF = "tensorflow"
 api = tables.tf_api  # the table derived from the installed TensorFlow (codemods/tables)
@@ -37,7 +37,7 @@ def tf_alias(rule, node=None):
 def ensure_compat(rule: Rule) -> None:
     """`import compat` makes legacy Keras, tf.estimator and tf-slim work on TF 2.21 (see compat/__init__.py).
 
-    The engine adds it once, when the pass ends (codemods._imports); rules may then write `compat.<name>`.
+    The engine adds it once, when the pass ends (codemods.engine.imports); rules may then write `compat.<name>`.
     """
     rule.state.needs_compat = True
 

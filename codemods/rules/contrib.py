@@ -4,8 +4,8 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods import tables
-from codemods._rule import Rule
-from codemods.rules._syntax import InsideImport, OutermostChain, head_name
+from codemods.engine.rule import Rule
+from codemods.engine.syntax import InsideImport, OutermostChain, head_name
 from compat import tf1_names
 
 CONTRIB = "tensorflow.contrib"

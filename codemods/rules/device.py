@@ -2,7 +2,7 @@
 
 import libcst as cst
 
-from codemods._rule import Rule
+from codemods.engine.rule import Rule
 from codemods.rules import _tf
 
 DEVICE = "tensorflow.device"

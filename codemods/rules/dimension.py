@@ -8,7 +8,7 @@ spellings are rewritten: a `.value` of anything else (a variable's, a namedtuple
 
 import libcst as cst
 
-from codemods._rule import Rule
+from codemods.engine.rule import Rule
 from codemods.rules import _tf
 
 

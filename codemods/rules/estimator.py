@@ -10,9 +10,9 @@ their imports come from TF 1's estimator module; both lists are derived from the
 import libcst as cst
 
 from codemods import tables
-from codemods._rule import Rule
+from codemods.engine.rule import Rule
+from codemods.engine.syntax import OutermostChain
 from codemods.rules import _tf
-from codemods.rules._syntax import OutermostChain
 
 ESTIMATOR = ("tensorflow.estimator", "tensorflow.compat.v1.estimator", "tensorflow_estimator")
 NOTE = "runs on TF 2.21 through compat's Estimator (tensorflow-estimator 2.15 repaired by `import compat`)"

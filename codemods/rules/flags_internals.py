@@ -21,8 +21,8 @@ dict was the flags' storage: a write to `FLAGS.__flags` is an error entry. Insid
 import libcst as cst
 import libcst.matchers as m
 
-from codemods._rule import Rule
-from codemods.rules._syntax import InsideImport
+from codemods.engine.rule import Rule
+from codemods.engine.syntax import InsideImport
 from codemods.rules.flags import HOME, FlagsRule
 
 # TF1's FLAGS object, in every spelling of its module (tf.app.flags, tf.flags, tensorflow.python.platform.flags ...)

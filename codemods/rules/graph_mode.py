@@ -28,9 +28,9 @@ import functools
 
 import libcst as cst
 
-from codemods._rule import Rule
+from codemods.engine.rule import Rule
+from codemods.engine.syntax import after_binding, head
 from codemods.rules import _tf
-from codemods.rules._syntax import after_binding, head
 
 GRAPH_ONLY = (
     "Session",

@@ -6,9 +6,9 @@ is chosen before Keras loads; `import compat` does that (compat/_keras_setup.py)
 
 import libcst as cst
 
-from codemods._rule import Rule
+from codemods.engine.rule import Rule
+from codemods.engine.syntax import OutermostChain, head
 from codemods.rules import _tf
-from codemods.rules._syntax import OutermostChain, head
 
 LAYERS = "tensorflow.layers"
 

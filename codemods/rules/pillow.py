@@ -9,8 +9,8 @@ named `Image` stay.
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from codemods._rule import Rule
-from codemods.rules._syntax import InsideImport, head_name, renamed_keeping_local_names
+from codemods.engine.rule import Rule
+from codemods.engine.syntax import InsideImport, head_name, renamed_keeping_local_names
 from compat import library_names
 
 MODULE = "PIL.Image"

@@ -13,9 +13,9 @@ anything else private is an error entry too.
 
 import libcst as cst
 
-from codemods._rule import Rule
+from codemods.engine.rule import Rule
+from codemods.engine.syntax import InsideImport, OutermostChain, head, head_name
 from codemods.rules import _tf, tf1_api
-from codemods.rules._syntax import InsideImport, OutermostChain, head, head_name
 
 PRIVATE = "tensorflow.python"
 ROUND_ROBIN = "tensorflow.python.training.device_setter._RoundRobinStrategy"

@@ -8,8 +8,8 @@ are ported before any rule runs, when this rule is selected (codemods/_python2.p
 import libcst as cst
 
 from codemods import _python2
-from codemods._rule import Rule
-from codemods.rules._syntax import InsideImport, dotted, head_name, renamed_keeping_local_names
+from codemods.engine.rule import Rule
+from codemods.engine.syntax import InsideImport, dotted, head_name, renamed_keeping_local_names
 
 ITER_METHODS = {"iteritems": "items", "itervalues": "values", "iterkeys": "keys"}
 MODULES = {"cPickle": "pickle"}  # Python 2 module -> the Python 3 one with the same API

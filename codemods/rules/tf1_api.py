@@ -11,9 +11,9 @@ The user's alias stays (`tensorflow.Session` stays `tensorflow.compat.v1.Session
 
 import libcst as cst
 
-from codemods._rule import Rule
+from codemods.engine.rule import Rule
+from codemods.engine.syntax import InnerDecides, InsideImport, OutermostChain
 from codemods.rules import _tf
-from codemods.rules._syntax import InnerDecides, InsideImport, OutermostChain
 
 CASTS = {
     "to_float": "float32",
@@ -84,7 +84,7 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
     def visit_Call(self, node):
         self._called.add(id(node.func))
 
-    # -- a `tf` re-bound to something else: later module-level uses are not TensorFlow (codemods/_names.py)
+    # -- a `tf` re-bound to something else: later module-level uses are not TensorFlow (codemods/engine/names.py)
     def _rebinds(self, node, names):
         for name in names:
             if (name, self.state.top) not in self._rebound and self.state.table.ends_tensorflow(name, self.state.top):

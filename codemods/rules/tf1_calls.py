@@ -11,9 +11,9 @@ is an error entry naming the manual step.
 
 import libcst as cst
 
-from codemods._rule import Rule
+from codemods.engine.rule import Rule
+from codemods.engine.syntax import InsideImport
 from codemods.rules import _tf
-from codemods.rules._syntax import InsideImport
 from compat import tf1_names
 
 _V1_TWINS = tf1_names.with_v1_twins

@@ -10,8 +10,8 @@ TF_CONFIG by hand (an evaluator carved out of the workers, a returned dict ...) 
 
 import libcst as cst
 
-from codemods._rule import Rule
-from codemods.rules._syntax import after_docstring
+from codemods.engine.rule import Rule
+from codemods.engine.syntax import after_docstring
 
 MANUAL = (
     "replace the hand-written TF_CONFIG rewrite with `from compat import tf_config; "

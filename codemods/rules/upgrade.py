@@ -18,9 +18,9 @@ import functools
 import libcst as cst
 
 from codemods import tables
-from codemods._rule import Rule
+from codemods.engine.rule import Rule
+from codemods.engine.syntax import InnerDecides, InsideImport, OutermostChain, dotted, head_name
 from codemods.rules import _tf, contrib, tf1_api
-from codemods.rules._syntax import InnerDecides, InsideImport, OutermostChain, dotted, head_name
 
 # targets that are tf-keras or tf.estimator on TF 2.21: they need `import compat`
 NEEDS_COMPAT = (

@@ -11,9 +11,9 @@ from typing import ClassVar
 import libcst as cst
 from libcst.codemod import CodemodContext, CodemodTest
 
-from codemods._apply import Applied, apply_rules
-from codemods._apply import claims_of as _claims_of
-from codemods._rule import Rule
+from codemods.engine.apply import Applied, apply_rules
+from codemods.engine.apply import claims_of as _claims_of
+from codemods.engine.rule import Rule
 
 
 def apply(source: str, *rules: type[Rule], claims_of: Iterable[type[Rule]] = (), level: str = "safe") -> Applied:

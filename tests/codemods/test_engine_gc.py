@@ -8,7 +8,7 @@ few, which the collector frees once it runs again).
 
 import gc
 
-from codemods._engine import Options, migrate
+from codemods._migrate_file import Options, migrate
 
 MODULE = "import tensorflow as tf\n\n" + "".join(
     f"def f{n}(x):\n    y = tf.placeholder(tf.float32)\n    return tf.layers.dense(x + y, {n})\n\n\n"

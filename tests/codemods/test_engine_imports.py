@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import RemoveImportsVisitor
 
-from codemods._apply import apply_rules, claims_of
-from codemods._imports import remove_unused_imports
+from codemods.engine.apply import apply_rules, claims_of
+from codemods.engine.imports import remove_unused_imports
 from codemods.rules import RULES
 from tests.conftest import REPO
 

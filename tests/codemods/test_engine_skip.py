@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from libcst.codemod import CodemodContext
 
-from codemods import _names
-from codemods._apply import _quiet_statements, apply_rules, claims_of
+from codemods.engine import names as _names
+from codemods.engine.apply import _quiet_statements, apply_rules, claims_of
 from codemods.rules import RULES
 from codemods.rules._moves import ModuleMoveRule
 from tests.codemods.test_engine_imports import _sources

@@ -3,7 +3,7 @@
 import pytest
 
 from codemods import files
-from codemods._engine import Options, migrate
+from codemods._migrate_file import Options, migrate
 from codemods.explain import EXAMPLES, catalog
 from codemods.rules import RULES
 from tests.codemods.test_safety_inputs import one_line_error

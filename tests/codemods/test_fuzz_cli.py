@@ -14,7 +14,7 @@ import tempfile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codemods._engine import Options, migrate
+from codemods._migrate_file import Options, migrate
 from tests.codemods.test_cli import PLAIN, PY2, TF1
 from tests.codemods.test_safety_inputs import snapshot
 

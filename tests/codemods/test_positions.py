@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from libcst.codemod import CodemodContext
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from codemods._apply import apply_rules, claims_of
+from codemods.engine.apply import apply_rules, claims_of
 from codemods.rules import RULES
 
 SOURCE = '''"""doc"""  # comment
@@ -85,7 +85,7 @@ def test_repeated_names_parentheses_fstrings_non_ascii_and_continuation_lines():
 
 
 def test_every_corpus_file_and_most_statements_positioned_from_the_ast(monkeypatch):
-    from codemods import _positions
+    from codemods.engine import positions as _positions
     from tests.codemods.corpus_runner import CORPUS
 
     statements = []

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from codemods._engine import Options, migrate, migrate_python
+from codemods._migrate_file import Options, migrate, migrate_python
 
 NAMES = st.sampled_from(["tf", "flags", "slim", "app", "tensorflow", "contrib", "x", "uflag"])
 MODULES = st.sampled_from(["os", "json", "myproject.tensorflow_utils", "numpy", "tensorflow_like", "uaitrain_lib"])
@@ -78,9 +78,9 @@ def test_sources_without_tensorflow_come_out_byte_identical(data):
 
 
 def test_rule_instances_reused_across_files_carry_nothing_from_one_file_to_the_next():
-    # A worker builds the rules once (codemods._engine._INSTANCES): every file of the corpus must
+    # A worker builds the rules once (codemods._migrate_file._INSTANCES): every file of the corpus must
     # come out as it does from freshly built rules, whichever files were migrated before it.
-    from codemods import _engine
+    from codemods import _migrate_file as _engine
     from tests.codemods.corpus_runner import CORPUS
 
     sources = []

@@ -17,8 +17,8 @@ import time
 
 import pytest
 
-from codemods import _runner
-from codemods._engine import Options
+from codemods import _migrate_tree as _runner
+from codemods._migrate_file import Options
 from tests.codemods.test_cli import PLAIN, TF1, TF1_MIGRATED, _tree
 from tests.conftest import python_env
 

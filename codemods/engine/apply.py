@@ -12,8 +12,10 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
-from codemods import _imports, _names, _positions
-from codemods._rule import Claims, FastInit, FileState, Rule
+from codemods.engine import imports as _imports
+from codemods.engine import names as _names
+from codemods.engine import positions as _positions
+from codemods.engine.rule import Claims, FastInit, FileState, Rule
 
 
 class _AddImports(FastInit, AddImportsVisitor):

@@ -16,8 +16,8 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 from libcst.metadata import MetadataWrapper, QualifiedNameProvider
 
-from codemods import _positions
-from codemods.rules._syntax import head, head_name
+from codemods.engine import positions as _positions
+from codemods.engine.syntax import head, head_name
 
 # Imports from these packages make a name "watched": re-binding it elsewhere needs real scopes.
 WATCHED_ROOTS = frozenset({"tensorflow", "uaitrain"})

@@ -88,7 +88,7 @@ class OutermostChain:
     `begin_file` calls super().
 
     The rules built on it act on chains of names bound to TensorFlow only: no words of their own
-    (codemods._rule.Rule.WORDS); one that also acts on other words or packages declares them.
+    (codemods.engine.rule.Rule.WORDS); one that also acts on other words or packages declares them.
     """
 
     WORDS: frozenset[str] | None = frozenset()

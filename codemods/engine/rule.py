@@ -70,7 +70,7 @@ class FileState:
 class Rule(FastInit, VisitorBasedCodemodCommand):
     """Subclass with ID, DESCRIPTION, LEVEL and `visit_*`/`leave_*` methods (no matcher decorators).
 
-    All active rules of a file run in ONE pass (codemods._apply.apply_rules dispatches each node
+    All active rules of a file run in ONE pass (codemods.engine.apply.apply_rules dispatches each node
     to them), so a rule must not rely on `self.module` or metadata of its own: ask
     `qualified_names(node)`, which is scope-correct; schedule imports with `add_needed_import` /
     `remove_unused_import`. A rule is never run on its own by libcst's `transform_module`: tests run
@@ -142,5 +142,5 @@ class Rule(FastInit, VisitorBasedCodemodCommand):
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         raise TypeError(
-            f"{type(self).__name__} runs through codemods._apply.apply_rules (with the active rules' claims)"
+            f"{type(self).__name__} runs through codemods.engine.apply.apply_rules (with the active rules' claims)"
         )

@@ -16,9 +16,9 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
-from codemods import _names
-from codemods._rule import FastInit
-from codemods.rules._syntax import after_leading_imports, before_third_party_imports, is_import_line
+from codemods.engine import names as _names
+from codemods.engine.rule import FastInit
+from codemods.engine.syntax import after_leading_imports, before_third_party_imports, is_import_line
 
 
 def _present(module):

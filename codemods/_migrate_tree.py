@@ -22,7 +22,7 @@ from codemods._write import copy_into
 from compat.files import atomic_write
 
 if TYPE_CHECKING:
-    from codemods._engine import Options  # imported by the workers only: it loads libcst
+    from codemods._migrate_file import Options  # imported by the workers only: it loads libcst
 
 MB = 1 << 20
 
@@ -71,7 +71,7 @@ class Snapshot:
 
 
 def _migrate_one(job):
-    from codemods._engine import migrate  # workers import libcst; a fully cached run never does
+    from codemods._migrate_file import migrate  # workers import libcst; a fully cached run never does
 
     kind, data, options = job
     return migrate(kind, data, options)

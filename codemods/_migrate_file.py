@@ -10,9 +10,10 @@ import re
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from codemods import _names, _python2, _source, files
-from codemods._apply import apply_rules, claims_of
+from codemods import _python2, _source, files
 from codemods._report import PARSE, Entry, Outcome
+from codemods.engine import names as _names
+from codemods.engine.apply import apply_rules, claims_of
 from codemods.rules import select
 from compat.python2 import is_python2
 
