@@ -31,13 +31,14 @@ Above the shims, and imported by the programs only: their shared code (`compat.m
 
 import importlib
 
-from compat import _estimator_support, _keras_setup, _slim_fix
+from compat import _estimator_support, _graph_seed, _keras_setup, _slim_fix
 
 _keras_setup.prefer_legacy_keras()
 _keras_setup.repair_loaded_tensorflow()  # cheap: does nothing unless TensorFlow is already imported
 _estimator_support.watch()
 _slim_fix.watch()
 _keras_setup.seed_keras_from_graph()  # watches two module names, imports nothing
+_graph_seed.tf1_op_seeds()  # TF 1.x's op seeds in graph mode; watches one module name, imports nothing
 
 # name -> (module, attribute): resolved on first use so `import compat` stays TensorFlow-free.
 _LAZY = {

@@ -1,0 +1,251 @@
+"""TF 1.x's op seeds in graph mode: an op without a seed of its own takes the graph's op count.
+
+TF 1.15's `get_seed` (tensorflow/python/framework/random_seed.py), when only the graph seed is set,
+used `ops.get_default_graph()._last_id` as the op seed: the number of operations created in the
+graph so far. TF 2.15 and 2.21 keep a separate counter per graph instead
+(`_graph_to_seed_dict.setdefault(graph, 0)`, then `+= 1`): 0 for the first random op, 1 for the
+second, whatever else the graph holds. So a seeded TF 1 program drew other numbers on TF 2 —
+measured: `tf.set_random_seed(0); tf.random_normal([3])` is [-1.4095545, -0.5366828, -0.5652379] on
+TF 1.15 and [0.12391895, 2.798774, -1.7961729] through tf.compat.v1 on TF 2.15 and 2.21.
+
+TF 2's `Graph.version` is the op count TF 1.15's `_last_id` was (every Operation added counts one,
+on both). We replace the counter dictionary, not `get_seed`: `get_seed` is also bound by name in
+`framework_lib` and in the generated API modules (`tf.compat.v1.get_seed`), which all keep working.
+A function traced while the program runs in graph mode (a `Dataset.map` function) counts its own
+ops, as TF 1.15's FuncGraph did (measured: the same draws in a map function). Eager execution, and
+functions traced under it (TF 2 programs), keep TF 2's derivation.
+
+An op count only gives TF 1.15's seeds if the graph holds TF 1.15's ops, so the builders that TF 2
+changed build TF 1.15's ops again in graph mode (measured on the graphs of
+tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
+  - `random_uniform` with the default range [0, 1): TF 2 skips the `min`/`max` constants and
+    `rnd * (max - min) + min` (5 ops fewer; the values are the same bits);
+  - `random_gamma`: TF 1.15 broadcast alpha as `alpha + zeros_like(beta)` (2 ops), TF 2 with
+    `broadcast_to(alpha, broadcast_dynamic_shape(...))` (4 ops; the same alpha);
+  - dropout (`tf.nn.dropout`, `tf.layers.dropout`, Keras' and slim's): TF 1.15 built
+    `x * (1 / (1 - rate)) * cast(uniform >= rate)`, the scale computed in float32 in the graph;
+    TF 2 computes the scale in Python (float64) and selects with `where`: 14 ops against 8;
+  - Keras' `Flatten` (`tf.layers.flatten`, `slim.flatten`) with an unknown batch size: TF 1.15
+    reshaped to `(tf.shape(x)[0], -1)` (8 ops), TF 2 to a constant `[-1, n]` (2 ops);
+  - Keras' `Conv` (`tf.layers.conv2d`, `slim.conv2d`): TF 1.15's build made a `dilation_rate`
+    constant for its `nn_ops.Convolution`, TF 2 makes none (1 op).
+`random_uniform` and `random_gamma` are replaced where every binding sees them (`random_ops` and the
+API modules: `tf.random.uniform`, `tf.compat.v1.random_uniform`, ...), the dropout body in `nn_ops`, and the
+two Keras methods on Keras 2's classes (tf-keras on TF 2.21, Keras 2.15 on TF 2.15, and TensorFlow's
+internal Keras, which tf-slim's layers use).
+"""
+
+import functools
+import numbers
+import sys
+import weakref
+from typing import Any
+
+_RANDOM_SEED = "tensorflow.python.framework.random_seed"
+
+
+class _TF1OpSeeds(weakref.WeakKeyDictionary):
+    """`random_seed._graph_to_seed_dict`, answering a v1 graph's op count where TF 2 asks for its counter."""
+
+    tf1_op_seeds = True
+
+    def setdefault(self, graph: Any, default: Any = None) -> Any:
+        counter = super().setdefault(graph, default)  # kept: get_seed adds one to it next
+        return graph.version if _tf1_graph() else counter
+
+
+def _tf(name: str) -> Any:
+    """A module of TensorFlow's, loaded with it (`framework.ops`), read from sys.modules: no import statement
+    runs while the user's graph is built, so none goes through uai-run's import hook."""
+    return sys.modules["tensorflow.python." + name]
+
+
+def _tf1_graph() -> bool:
+    """True while ops go into a v1 graph (eager off, or a tf.Graph being built) or a function traced in one."""
+    return not _tf("framework.ops").executing_eagerly_outside_functions()
+
+
+def _tf1_random_uniform(original: Any) -> Any:
+    @functools.wraps(original)
+    def random_uniform(shape, minval=0, maxval=None, dtype=None, seed=None, name=None):
+        dtypes = _tf("framework.dtypes")
+        dtype = dtypes.float32 if dtype is None else dtypes.as_dtype(dtype)
+        default_range = isinstance(minval, int) and minval == 0 and (maxval is None or maxval == 1)
+        if default_range and dtype.is_floating and _tf1_graph():
+            # floats: TF 2's shortcut tests for the ints 0 and 1; TF 1.15's ops are built for any other value
+            minval, maxval = 0.0, 1.0
+        return original(shape, minval=minval, maxval=maxval, dtype=dtype, seed=seed, name=name)
+
+    random_uniform.tf1_ops = original  # type: ignore[attr-defined]
+    return random_uniform
+
+
+def _tf1_random_gamma(original: Any) -> Any:
+    @functools.wraps(original)
+    def random_gamma(shape, alpha, beta=None, dtype=None, seed=None, name=None):
+        dtypes = _tf("framework.dtypes")
+        dtype = dtypes.float32 if dtype is None else dtypes.as_dtype(dtype)
+        if not _tf1_graph():
+            return original(shape, alpha, beta=beta, dtype=dtype, seed=seed, name=name)
+        np, ops, random_seed = sys.modules["numpy"], _tf("framework.ops"), _tf("framework.random_seed")
+        array_ops, gen_random_ops, math_ops = _tf("ops.array_ops"), _tf("ops.gen_random_ops"), _tf("ops.math_ops")
+        random_ops = _tf("ops.random_ops")
+
+        # TF 1.15's random_gamma, op for op
+        with ops.name_scope(name, "random_gamma", [shape, alpha, beta]):
+            shape = ops.convert_to_tensor(shape, name="shape", dtype=dtypes.int32)
+            alpha = ops.convert_to_tensor(alpha, name="alpha", dtype=dtype)
+            beta = ops.convert_to_tensor(beta if beta is not None else 1, name="beta", dtype=dtype)
+            alpha_broadcast = alpha + array_ops.zeros_like(beta)
+            seed1, seed2 = random_seed.get_seed(seed)
+            sample = gen_random_ops.random_gamma(shape, alpha_broadcast, seed=seed1, seed2=seed2)
+            result = math_ops.maximum(np.finfo(alpha.dtype.as_numpy_dtype).tiny, sample / beta)
+            random_ops._maybe_set_static_shape_helper(result, shape, alpha_broadcast)
+            return result
+
+    random_gamma.tf1_ops = original  # type: ignore[attr-defined]
+    return random_gamma
+
+
+def _tf1_dropout(original: Any) -> Any:
+    @functools.wraps(original)
+    def _dropout(x, rate, noise_shape, uniform_sampler, dummy_rng_step, name, default_name):
+        ops, tensor_util, math_ops = _tf("framework.ops"), _tf("framework.tensor_util"), _tf("ops.math_ops")
+        nn_ops, random_ops = _tf("ops.nn_ops"), _tf("ops.random_ops")
+
+        sampler = getattr(uniform_sampler, "func", None)
+        stateful = sampler is not None and getattr(sampler, "__name__", "") == "random_uniform"
+        if not stateful or not _tf1_graph():  # stateless and general dropout, eager, functions: TF 2's
+            return original(x, rate, noise_shape, uniform_sampler, dummy_rng_step, name, default_name)
+        # TF 1.15's dropout_v2, op for op
+        with ops.name_scope(name, default_name, [x]) as name:
+            x = ops.convert_to_tensor(x, name="x")
+            if not x.dtype.is_floating:
+                raise ValueError(f"x has to be a floating point tensor since it's going to be scaled. Got {x.dtype}")
+            if isinstance(rate, numbers.Real) and not 0 <= float(rate) < 1:
+                raise ValueError(f"rate must be a scalar tensor or a float in the range [0, 1), got {rate:g}")
+            if isinstance(rate, numbers.Real) and rate == 0:
+                return x
+            rate = ops.convert_to_tensor(rate, dtype=x.dtype, name="rate")
+            rate.get_shape().assert_has_rank(0)
+            if tensor_util.constant_value(rate) == 0:
+                return x
+            noise_shape = nn_ops._get_noise_shape(x, noise_shape)
+            seed = uniform_sampler.keywords.get("seed")
+            random_tensor = random_ops.random_uniform(noise_shape, seed=seed, dtype=x.dtype)
+            keep_prob = 1 - rate
+            scale = 1 / keep_prob
+            keep_mask = random_tensor >= rate
+            ret = x * scale * math_ops.cast(keep_mask, x.dtype)
+            ret.set_shape(x.get_shape())
+            return ret
+
+    _dropout.tf1_ops = original  # type: ignore[attr-defined]
+    return _dropout
+
+
+def _rebind(original: Any, replacement: Any) -> None:
+    """Replace every module-level binding of `original` in TensorFlow's loaded modules (its API modules too)."""
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("tensorflow") or module is None:
+            continue
+        for candidate in (module, getattr(module, "_tfmw_wrapped_module", None)):
+            namespace = getattr(candidate, "__dict__", None)
+            if namespace is None:
+                continue
+            for attribute, value in list(namespace.items()):
+                if value is original:
+                    namespace[attribute] = replacement
+
+
+def _install_builders() -> None:
+    random_ops = sys.modules.get("tensorflow.python.ops.random_ops")
+    nn_ops = sys.modules.get("tensorflow.python.ops.nn_ops")
+    if random_ops is None or nn_ops is None or hasattr(random_ops.random_uniform, "tf1_ops"):
+        return
+    _rebind(random_ops.random_uniform, _tf1_random_uniform(random_ops.random_uniform))
+    _rebind(random_ops.random_gamma, _tf1_random_gamma(random_ops.random_gamma))
+    # the body every dropout entry point calls
+    nn_ops._dropout = _tf1_dropout(nn_ops._dropout)  # type: ignore[attr-defined]
+
+
+def _tf1_flatten_call(original: Any) -> Any:
+    @functools.wraps(original)
+    def call(self, inputs):
+        rank = inputs.shape.rank
+        if not rank or rank < 2 or not _tf1_graph():
+            return original(self, inputs)
+        tensor_shape, array_ops = _tf("framework.tensor_shape"), _tf("ops.array_ops")
+
+        # TF 1.15's Flatten.call, op for op
+        if self._channels_first:
+            inputs = array_ops.transpose(inputs, perm=[0, *range(2, rank), 1])
+        batch = tensor_shape.dimension_value(inputs.shape[0]) or array_ops.shape(inputs)[0]
+        outputs = array_ops.reshape(inputs, (batch, -1))
+        outputs.set_shape(self.compute_output_shape(inputs.shape))
+        return outputs
+
+    call.tf1_ops = original  # type: ignore[attr-defined]
+    return call
+
+
+def _tf1_conv_build(original: Any) -> Any:
+    @functools.wraps(original)
+    def build(self, input_shape):
+        original(self, input_shape)
+        if _tf1_graph():
+            constant_op, dtypes = _tf("framework.constant_op"), _tf("framework.dtypes")
+            # the constant TF 1.15's build made for nn_ops.Convolution: unused, it counts one op
+            constant_op.constant(list(self.dilation_rate), dtype=dtypes.int32, name="dilation_rate")
+
+    build.tf1_ops = original  # type: ignore[attr-defined]
+    return build
+
+
+# Keras 2's modules (tf-keras, Keras 2.15) -> (class, method, the TF 1.15 version of the method)
+# (tf-slim's layers use TensorFlow's own internal Keras, tensorflow.python.keras, which has the same two)
+_KERAS = {
+    **{
+        f"{package}.src.layers.{module}": (cls, method, make)
+        for package in ("tf_keras", "keras")
+        for module, cls, method, make in (
+            ("reshaping.flatten", "Flatten", "call", _tf1_flatten_call),
+            ("convolutional.base_conv", "Conv", "build", _tf1_conv_build),
+        )
+    },
+    "tensorflow.python.keras.layers.core": ("Flatten", "call", _tf1_flatten_call),
+    "tensorflow.python.keras.layers.convolutional": ("Conv", "build", _tf1_conv_build),
+}
+
+
+def _install_keras() -> None:
+    for name, (cls_name, method, make) in _KERAS.items():
+        cls = getattr(sys.modules.get(name), cls_name, None)
+        current = getattr(cls, method, None)
+        if current is not None and not hasattr(current, "tf1_ops"):
+            setattr(cls, method, make(current))
+
+
+def _install_loaded() -> None:
+    module = sys.modules.get(_RANDOM_SEED)
+    current = getattr(module, "_graph_to_seed_dict", None)
+    if current is None or getattr(current, "tf1_op_seeds", False):
+        return
+    replacement = _TF1OpSeeds()
+    replacement.update(current)
+    module._graph_to_seed_dict = replacement  # type: ignore[union-attr]
+
+
+def tf1_op_seeds() -> None:
+    """Give graph-mode random ops TF 1.x's op seeds from the graph seed, now or when TensorFlow is imported."""
+    from compat import _import_hook
+
+    _install_loaded()
+    _import_hook.on_import(_RANDOM_SEED, after=_install_loaded)
+    # the builders once TensorFlow's API modules, which bind random_uniform too, are all loaded
+    if "tensorflow" in sys.modules:
+        _install_builders()
+    _import_hook.on_import("tensorflow", after=_install_builders)
+    _install_keras()
+    for name in _KERAS:
+        _import_hook.on_import(name, after=_install_keras)

@@ -1,0 +1,154 @@
+"""Random draws of a seeded TF 1 program, as written for TF 1.x (runs on TF 1.15 and under uai-run).
+
+Prints `RESULT {case: {name: values}}`. Each case builds its own graph, so a case that draws other
+numbers does not shift the op count, and so the seeds, of the cases after it; the first case uses
+the default graph, as most programs do. tests/common/golden/make_tf115_random.py runs it on
+TF 1.15 to write tests/common/golden/tf115_random.json; tests/common/test_tf115_random.py runs
+it under uai-run and compares.
+"""
+
+import json
+
+import numpy as np
+import tensorflow as tf
+
+slim = tf.contrib.slim
+
+
+def values(fetches):
+    """Run the graph's initializers, then fetch each entry once: {name: nested list of floats}."""
+    with tf.Session() as session:
+        session.run(tf.global_variables_initializer())
+        return {name: np.asarray(value).tolist() for name, value in session.run(fetches).items()}
+
+
+def variables():
+    return {v.op.name: v for v in tf.global_variables()}
+
+
+def random_ops():
+    tf.set_random_seed(0)
+    fetches = {
+        "random_normal": tf.random_normal([3]),
+        "random_uniform": tf.random_uniform([2, 2]),
+        "truncated_normal": tf.truncated_normal([4], stddev=0.5),
+        "random_uniform_int": tf.random_uniform([4], maxval=100, dtype=tf.int32),
+        "random_shuffle": tf.random_shuffle(tf.range(8)),
+        "multinomial": tf.multinomial(tf.log([[0.1, 0.2, 0.7]]), 6),
+        "random_gamma": tf.random_gamma([3], alpha=2.0),
+        "op_seed": tf.random_normal([3], seed=7),
+    }
+    return values(fetches)
+
+
+def get_variable():
+    tf.set_random_seed(1)
+    tf.get_variable("default_init", [3, 4])
+    tf.get_variable("normal", [2, 3], initializer=tf.random_normal_initializer())
+    tf.get_variable("truncated", [2, 3], initializer=tf.truncated_normal_initializer(stddev=0.1))
+    tf.get_variable("xavier", [3, 2], initializer=tf.contrib.layers.xavier_initializer())
+    tf.get_variable("variance_scaling", [3, 2], initializer=tf.variance_scaling_initializer())
+    with tf.variable_scope("scoped", initializer=tf.random_uniform_initializer(-1.0, 1.0)):
+        tf.get_variable("inherits", [2, 2])
+    tf.Variable(tf.random_normal([2, 2]), name="variable")
+    return values(variables())
+
+
+def layers():
+    tf.set_random_seed(2)
+    images = tf.placeholder(tf.float32, [None, 4, 4, 1])
+    net = tf.layers.conv2d(images, 2, 3)
+    net = tf.layers.dense(tf.layers.flatten(net), 3)
+    tf.layers.dense(net, 2, kernel_initializer=tf.truncated_normal_initializer(stddev=0.1))
+    tf.layers.batch_normalization(net)
+    return values(variables())
+
+
+def contrib_layers():
+    tf.set_random_seed(3)
+    images = tf.placeholder(tf.float32, [None, 4, 4, 1])
+    net = slim.conv2d(images, 2, [3, 3])
+    net = slim.fully_connected(slim.flatten(net), 3)
+    tf.contrib.layers.fully_connected(net, 2)
+    return values(variables())
+
+
+def dropout():
+    tf.set_random_seed(4)
+    ones = tf.ones([2, 8])
+    fetches = {
+        "nn_dropout_keep_prob": tf.nn.dropout(ones, keep_prob=0.5),
+        "layers_dropout": tf.layers.dropout(ones, rate=0.3, training=True),
+        "slim_dropout": slim.dropout(ones, keep_prob=0.6, is_training=True),
+    }
+    # the stream: a second run of the same ops draws the next numbers
+    draws = tf.nn.dropout(ones, keep_prob=0.5)
+    with tf.Session() as session:
+        first = values(fetches)
+        first["stream"] = [session.run(draws).tolist() for _ in range(3)]
+    return first
+
+
+def images():
+    tf.set_random_seed(5)
+    image = tf.reshape(tf.range(48, dtype=tf.float32), [4, 4, 3])
+    fetches = {
+        "random_crop": tf.random_crop(image, [2, 2, 3]),
+        "flip_left_right": tf.image.random_flip_left_right(image),
+        "flip_up_down": tf.image.random_flip_up_down(image),
+        "brightness": tf.image.random_brightness(image, 0.5),
+        "contrast": tf.image.random_contrast(image, 0.2, 1.8),
+        "hue": tf.image.random_hue(image / 48.0, 0.2),
+        "saturation": tf.image.random_saturation(image / 48.0, 0.5, 1.5),
+    }
+    return values(fetches)
+
+
+def input_pipeline():
+    tf.set_random_seed(6)
+    dataset = tf.data.Dataset.range(12).shuffle(12).map(lambda i: (i, tf.random_uniform([])))
+    batch = tf.compat.v1.data.make_one_shot_iterator(dataset.batch(12)).get_next()
+    # filled once, not by queue runners: tf.train.shuffle_batch's threads make its draws vary run to run on TF 1.15
+    queue = tf.RandomShuffleQueue(capacity=8, min_after_dequeue=0, dtypes=[tf.int32], shapes=[[]])
+    enqueue, dequeue = queue.enqueue_many([tf.range(8)]), queue.dequeue_many(8)
+    with tf.Session() as session:
+        index, uniform = session.run(batch)
+        session.run(enqueue)
+        shuffled = session.run(dequeue)
+    return {
+        "dataset_shuffle": index.tolist(),
+        "map_uniform": uniform.tolist(),
+        "random_shuffle_queue": shuffled.tolist(),
+    }
+
+
+def sampled():
+    tf.set_random_seed(7)
+    weights = tf.reshape(tf.range(40, dtype=tf.float32) / 40.0, [10, 4])
+    inputs = tf.ones([2, 4])
+    labels = tf.constant([[1], [3]], dtype=tf.int64)
+    loss = tf.nn.sampled_softmax_loss(weights, tf.zeros([10]), labels, inputs, num_sampled=4, num_classes=10)
+    candidates = tf.nn.log_uniform_candidate_sampler(labels, 1, 5, True, 10)
+    return values({"sampled_softmax_loss": loss, "log_uniform_candidates": candidates.sampled_candidates})
+
+
+def session_classifier():
+    # samples/tf1/session_classifier.py's graph: its initial weights, before any data
+    tf.set_random_seed(0)
+    x = tf.placeholder(tf.float32, [None, 16], name="x")
+    hidden = tf.layers.dense(x, 32, activation=tf.nn.relu)
+    hidden = tf.nn.dropout(hidden, keep_prob=0.8)
+    tf.layers.dense(hidden, 4)
+    return values(variables())
+
+
+def main():
+    results = {"random_ops": random_ops()}  # the default graph
+    for case in (get_variable, layers, contrib_layers, dropout, images, input_pipeline, sampled, session_classifier):
+        with tf.Graph().as_default():
+            results[case.__name__] = case()
+    print("RESULT " + json.dumps(results, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
