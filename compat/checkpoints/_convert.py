@@ -3,7 +3,7 @@
 import tensorflow as tf
 
 from compat.errors import DataError
-from compat.models.names import RESNET, checkpoint_reader, restore_by_name
+from compat.models.names import RESNET, checkpoint_reader, read_tensor, restore_by_name
 from compat.training.resnet_config import ResNetConfig
 
 # Builds the variables; a global average pool before the logits makes every size take it.
@@ -41,7 +41,7 @@ def convert_resnet(
     model = config.build_model()
     model(tf.zeros([1, _PROBE_SIZE, _PROBE_SIZE, 3]), training=False)
     restore_by_name(model.variables, prefix, strict=True)
-    step = int(reader.get_tensor("global_step")) if reader.has_tensor("global_step") else 0
+    step = int(read_tensor(reader, "global_step", prefix)) if reader.has_tensor("global_step") else 0
     # A schedule, not a fixed rate: the optimizer then checkpoints what the TF2 ResNet program's
     # does (its iterations and current rate), and restores there without leftovers. The program's
     # own schedule replaces this one.

@@ -1,13 +1,16 @@
 """`inspect`: what a checkpoint holds, as `tf.train.list_variables` sees it, with dtypes."""
 
-from compat.models.names import checkpoint_reader
+from compat.models.names import checkpoint_reader, read_tensor
 
 
 def list_variables(path: str) -> tuple:
-    """(prefix, [(key, shape, dtype name)]) of the checkpoint `path` names, keys sorted."""
+    """(prefix, [(key, shape, dtype name)]) of the checkpoint `path` names, keys sorted. Every value
+    is read once: the index alone lists the variables of a truncated data file too."""
     prefix, reader = checkpoint_reader(path, "CKPT")
     dtypes = reader.get_variable_to_dtype_map()
     shapes = reader.get_variable_to_shape_map()
+    for key in sorted(shapes):
+        read_tensor(reader, key, prefix)
     return prefix, [(key, list(shapes[key]), dtypes[key].name) for key in sorted(shapes)]
 
 

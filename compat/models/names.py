@@ -74,9 +74,14 @@ def name_map(variables: Iterable[Any], naming: Naming = RESNET) -> dict:
 def checkpoint_file(path: str, field: str = "checkpoint") -> str:
     """The checkpoint prefix `path` names (a folder means its latest); DataError naming `field` when there is none."""
     if tf.io.gfile.isdir(path):
-        latest = tf.train.latest_checkpoint(path)
-        if latest is None:
+        # the folder's `checkpoint` file read here, not by latest_checkpoint, which logs an ERROR line
+        # (twice: TensorFlow's logger and absl's) before returning None for a prefix that is gone
+        state = tf.train.get_checkpoint_state(path)
+        if state is None or not state.model_checkpoint_path:
             raise DataError(f"{field} {path!r}: no checkpoint in this folder")
+        latest = state.model_checkpoint_path
+        if not (tf.io.gfile.exists(latest + ".index") or tf.io.gfile.exists(latest)):
+            raise DataError(f"{field} {path!r}: its `checkpoint` file names {latest}, which does not exist")
         return latest
     # V2 checkpoints are `<prefix>.index` + data shards; the older zoo files (V1) are one file.
     if not (tf.io.gfile.exists(path + ".index") or tf.io.gfile.exists(path)):
@@ -91,6 +96,17 @@ def checkpoint_reader(path: str, field: str = "checkpoint") -> tuple:
         return prefix, tf.train.load_checkpoint(prefix)
     except (tf.errors.OpError, ValueError) as err:
         raise DataError(f"{field} {prefix!r} is not a readable checkpoint ({type(err).__name__})") from None
+
+
+def read_tensor(reader: Any, key: str, prefix: str) -> Any:
+    """The value of `key` in the checkpoint; DataError when its data shard cannot give it (TensorFlow
+    raises IndexError for a truncated shard, whose index still lists every variable)."""
+    try:
+        return reader.get_tensor(key)
+    except (IndexError, tf.errors.OpError, ValueError) as err:
+        raise DataError(
+            f"{prefix}: the data of {key} cannot be read (a truncated or damaged data file?): {err}"
+        ) from None
 
 
 def _checkpoint_keys(reader: Any, naming: Naming) -> dict:
@@ -145,7 +161,7 @@ def checkpoint_values(
                 f"{path}: {key} has shape {list(shapes[key])} in the checkpoint, {list(variable.shape)} in the model "
                 "(another model size or number of classes?)"
             )
-        pairs.append((variable, reader.get_tensor(key)))
+        pairs.append((variable, read_tensor(reader, key, path)))
     if strict:
         extra = [name for name in keys if name not in wanted and not _below(name, wanted)]
         if extra:

@@ -4,7 +4,10 @@ Both environments. One legacy run (3 steps) per module; the conversion and the p
 are real processes, the matching rules are tested in-process on that checkpoint.
 """
 
+import glob
 import json
+import os
+import shutil
 
 import numpy as np
 import pytest
@@ -109,11 +112,15 @@ def test_inspect_lists_what_tf_list_variables_sees(legacy):
             ["convert", "LEGACY", "--model=resnet", "--resnet_size=8", "--num_classes=-1", "--out=OUT"],
             "--num_classes",
         ),
+        (["inspect", "GONE"], "`checkpoint` file names"),
     ],
-    ids=["missing-checkpoint", "wrong-size", "unknown-flag", "negative-classes"],
+    ids=["missing-checkpoint", "wrong-size", "unknown-flag", "negative-classes", "checkpoint-file-names-no-prefix"],
 )
 def test_bad_input_is_one_line_and_exit_2(legacy, tmp_path, args, message):
+    (tmp_path / "gone").mkdir()
+    (tmp_path / "gone" / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-9"\n')
     args = [arg.replace("LEGACY", str(legacy)).replace("OUT", str(tmp_path / "out")) for arg in args]
+    args = [arg.replace("GONE", str(tmp_path / "gone")) for arg in args]
     result = run_module("compat.checkpoints", args)
     assert_one_line_error(result, message)
     assert not (tmp_path / "out").exists()
@@ -215,3 +222,19 @@ def test_convert_refuses_an_out_that_is_a_file(legacy, tmp_path):
     (tmp_path / "out").write_text("")
     with pytest.raises(DataError, match="--out .* is a file"):
         checkpoints.convert_resnet(str(legacy), str(tmp_path / "out"), resnet_size=SIZE)
+
+
+def test_a_truncated_data_file_is_a_data_error_in_inspect_and_convert(legacy, tmp_path):
+    # the index still lists every variable: inspect said all was well, convert hit TensorFlow's IndexError
+    prefix = tf.train.latest_checkpoint(str(legacy))
+    copy = tmp_path / "ckpt"
+    copy.mkdir()
+    for path in glob.glob(prefix + ".*"):
+        shutil.copy(path, copy)
+    [data] = glob.glob(str(copy / "*.data-*"))
+    os.truncate(data, os.path.getsize(data) // 2)
+    damaged = str(copy / os.path.basename(prefix))
+    with pytest.raises(DataError, match="cannot be read .a truncated or damaged data file"):
+        checkpoints.describe(damaged)
+    with pytest.raises(DataError, match="cannot be read .a truncated or damaged data file"):
+        checkpoints.convert_resnet(damaged, str(tmp_path / "out"), resnet_size=SIZE)
