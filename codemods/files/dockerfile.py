@@ -23,7 +23,7 @@ _KEPT_FLAVOURS = ("gpu", "jupyter")
 _PIP_PIN = re.compile(
     r"(?<![\w.=/-])(?:(?:tensorflow(?:[-_](?:gpu|cpu|estimator))?|tf[-_]slim)(?:\[[^\]]*\])?"
     r"\s*(?:==|~=|<=|>=|<|>|!=)[^\s'\";&|)]+"
-    r"|tensorflow[-_]gpu(?:\[[^\]]*\])?(?![\w.\[-]))"
+    r"|tensorflow[-_]gpu(?:\[[^\]]*\])?(?![\w.\[=<>~!-]))"
 )
 _INSTRUCTIONS = frozenset(
     "ADD ARG CMD COPY ENTRYPOINT ENV EXPOSE FROM HEALTHCHECK LABEL MAINTAINER ONBUILD RUN SHELL "
@@ -35,7 +35,12 @@ def structure(text: str) -> list[dict]:
     """dockerfile-parse's instructions (instruction, startline, endline, content, value)."""
     from dockerfile_parse import DockerfileParser  # a runtime dependency of the migrate extra
 
-    return DockerfileParser(fileobj=io.BytesIO(text.encode("utf-8")), env_replace=False).structure
+    last = len(text.splitlines()) - 1
+    # An instruction continued into the end of the file is one docker runs; dockerfile-parse drops
+    # it unless a blank line ends it. The blank lines added are not the file's: no line is past `last`.
+    ended = text + "\n\n" if text.rstrip().endswith("\\") else text
+    found = DockerfileParser(fileobj=io.BytesIO(ended.encode("utf-8")), env_replace=False).structure
+    return [dict(i, endline=min(i["endline"], last)) for i in found]
 
 
 def _image(value: str) -> str | None:

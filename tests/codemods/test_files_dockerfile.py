@@ -26,6 +26,11 @@ CASES = {
         "    'tf-slim==1.1.0' numpy\n",
     ),
     # tensorflow-gpu has no release after 2.11 (2.12 is a package that refuses to install)
+    # docker reads an instruction whose continuation runs into the end of the file
+    "a continuation as the last line": (
+        "FROM tensorflow/tensorflow:1.15.0 \\\n  AS base\nRUN pip install numpy \\\n    tf_slim==1.0 \\",
+        "FROM tensorflow/tensorflow:2.21.0 \\\n  AS base\nRUN pip install numpy \\\n    tf-slim==1.1.0 \\",
+    ),
     "unpinned tensorflow-gpu": (
         "FROM python:3.11-slim\nRUN pip install -U tensorflow-gpu 'tensorflow_gpu[x]' && pip check\n",
         "FROM python:3.11-slim\nRUN pip install -U \"tensorflow[and-cuda]==2.21.0\" 'tensorflow[and-cuda,x]==2.21.0' && pip check\n",
@@ -37,6 +42,7 @@ UNCHANGED = {
     "not TensorFlow": "FROM python:3.7\nRUN pip install numpy==1.16\n",
     "a comment": "FROM python:3.11-slim\n# tensorflow/tensorflow:1.15.0 was the base\n",
     "a wheel of tensorflow-gpu by URL": "FROM python:3.7\nRUN pip install https://x.invalid/tensorflow_gpu-1.15.0.whl\n",
+    "conda's = pin (not pip's)": "FROM python:3.7\nRUN conda install -y tensorflow-gpu=1.15 && pip install numpy\n",
     "tensorflow-gpu-like names": "FROM python:3.7\nRUN pip install tensorflow-gpu-estimator tensorflow-gpu.tar.gz\n",
 }
 UNKNOWN = {
