@@ -205,6 +205,29 @@ def _migrate(extra: Mapping[str, str | None]) -> Finding:
     return Finding("uai-migrate", ", ".join(f"{name} {version}" for name, version in sorted(extra.items())))
 
 
+# What a program's failure says when a piece of the runtime is missing -> (the piece, what needs it).
+_SIGNATURES = (
+    ("is not available with Keras 3", "tf-keras", "tf.layers and tf-slim need Keras 2"),
+    ("No module named 'tf_keras'", "tf-keras", "Keras 2 is needed"),
+    ("No module named 'tensorflow_estimator'", "Estimator", "tf.estimator needs tensorflow-estimator"),
+    ("No module named 'tf_slim'", "tf-slim", "tf.contrib.slim needs tf-slim"),
+    ("No module named 'tensorboard'", "TensorBoard", "tf.summary needs TensorBoard"),
+)
+
+
+def missing_piece(error: BaseException, env: Environment | None = None) -> str | None:
+    """One line naming the missing piece behind `error` and the pip line that adds it, or None when
+    `error` is not about a missing piece (or the piece is there after all)."""
+    text = str(error)
+    for signature, piece, why in _SIGNATURES:
+        if signature in text:
+            findings = {f.piece: f for f in diagnose(env or current())}
+            finding = findings.get(piece)
+            if finding is not None and finding.fix:
+                return f"{why}: {finding.fix}"
+    return None
+
+
 def fixes(findings: list[Finding]) -> list[str]:
     """The fix lines of the missing required pieces, in order, each once."""
     lines: list[str] = []

@@ -78,3 +78,8 @@ class LaunchError(CompatError):
         self.field = field
         self.problem = problem
         super().__init__(f"{field}: {problem}")
+
+
+class MissingRuntimePiece(CompatError):
+    """A program failed for a piece of the runtime this environment lacks (tf-keras, the Estimator, tf-slim):
+    the message names it and the pip line that adds it (compat.doctor)."""

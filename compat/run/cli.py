@@ -14,7 +14,7 @@ import sys
 from typing import NoReturn
 
 from compat.cli import fail
-from compat.errors import CompatError
+from compat.errors import CompatError, MissingRuntimePiece
 from compat.outputs import OutputFile, output_file
 
 DESCRIPTION = "Run an unmodified TF1 program on this TensorFlow (TF1 API at import time, files untouched)."
@@ -41,13 +41,19 @@ def parse(argv):
         help="after the run, print the aliases applied as JSON (uai-migrate's report schema) on stderr",
     )
     parser.add_argument("--report", metavar="FILE", help="write that JSON report to FILE")
+    parser.add_argument(
+        "--doctor",
+        action="store_true",
+        help="list what this environment gives a TF1 program (TensorFlow, Keras, tf-keras, the Estimator, "
+        "tf-slim) with a pip line per missing piece, and exit",
+    )
     parser.add_argument("-m", dest="module", metavar="MODULE", help="run a module, as python -m does")
     parser.add_argument("target", nargs=argparse.REMAINDER, help="script.py and its arguments")
     own, module, rest = _split_module(list(argv))
     args = parser.parse_args(own)
     if module is not None:  # as python -m: every argument after the module's name is the module's
         args.module, args.target = module, rest[1:] if rest[:1] == ["--"] else rest
-    if args.module is None and not args.target:
+    if args.module is None and not args.target and not args.doctor:
         parser.error("the script to run is missing (uai-run script.py args..., or uai-run -m module args...)")
     return args
 
@@ -221,6 +227,10 @@ def _choose(args, report: OutputFile | None) -> None:
 
 def main(argv=None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
+    if args.doctor:
+        from compat import doctor
+
+        return doctor.main()
     if args.module is None and not os.path.exists(args.target[0]):
         fail(f"{args.target[0]}: no such file")
     if args.module is not None:
@@ -259,10 +269,15 @@ def main(argv=None) -> int:
             raise  # a library's: a traceback, as python would print it
         code, error = 2, _source.UnparsableSource(err)
         _explain.note_error(error)
-    except BaseException:
-        code = 1  # a traceback follows, as python would print it; the report still says it failed
-        sys.excepthook = _program_traceback
-        raise
+    except BaseException as err:
+        from compat import doctor
+
+        fix = doctor.missing_piece(err) if isinstance(err, Exception) else None
+        if fix is None:
+            code = 1  # a traceback follows, as python would print it; the report still says it failed
+            sys.excepthook = _program_traceback
+            raise
+        code, error = 2, MissingRuntimePiece(fix)
     finally:
         try:
             _write_report(args, report, code)

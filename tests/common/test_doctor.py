@@ -128,3 +128,31 @@ def test_the_printed_pins_are_the_tf2_environments():
     tf = tuple(int(part) for part in pins["tensorflow-cpu"].split(".")[:2])
     no_tensorflow = doctor.fixes(doctor.diagnose(doctor.Environment(versions={}, **PRESENT)))
     assert tf in doctor.TESTED and no_tensorflow == [f"pip install tensorflow-cpu~={tf[0]}.{tf[1]}.0"]
+
+
+@pytest.mark.parametrize(
+    ("error", "line"),
+    [
+        (AttributeError("`dense` is not available with Keras 3."), "tf.layers and tf-slim need Keras 2: pip install"),
+        (
+            ModuleNotFoundError("No module named 'tf_keras'"),
+            "Keras 2 is needed: pip install --no-deps tf-keras~=2.21.0",
+        ),
+        (ModuleNotFoundError("No module named 'tensorflow_estimator'"), "tf.estimator needs tensorflow-estimator: pip"),
+    ],
+)
+def test_a_programs_failure_for_a_missing_piece_is_one_line_naming_the_pip_line(error, line):
+    bare = doctor.Environment(versions={"tensorflow-cpu": "2.21.0"})
+    assert line in doctor.missing_piece(error, bare)
+    installed = doctor.Environment(
+        versions={"tensorflow-cpu": "2.21.0", "tf-keras": "2.21.0", "tensorflow-estimator": "2.15.0"}
+    )
+    assert doctor.missing_piece(error, installed) is None  # the piece is there: the failure is something else
+    assert doctor.missing_piece(ValueError("shapes (2,) and (3,) differ"), bare) is None
+
+
+def test_uai_run_doctor_is_the_doctor(tmp_path):
+    ran = run_module("compat.run", ["--doctor"], cwd=tmp_path)
+    alone = run_module("compat", ["doctor"], cwd=tmp_path)
+    assert ran.returncode == alone.returncode == 0, ran.stderr
+    assert ran.stdout == alone.stdout and "TensorFlow" in ran.stdout
