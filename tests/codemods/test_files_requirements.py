@@ -218,6 +218,11 @@ _PIECES = st.sampled_from(
         "==",
         "1.15",
         "\t",
+        "\r",
+        "\x0c",
+        "\u2028",
+        "; python_version<'4'",
+        "[x]",
     ]
 )
 
