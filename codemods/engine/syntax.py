@@ -145,17 +145,6 @@ def is_import_line(stmt: cst.BaseStatement) -> bool:
     )
 
 
-def is_future_import(stmt: cst.BaseStatement) -> bool:
-    return isinstance(stmt, cst.SimpleStatementLine) and all(
-        isinstance(small, cst.ImportFrom)
-        and small.module is not None
-        and not small.relative
-        and isinstance(small.module, cst.Name)
-        and small.module.value == "__future__"
-        for small in stmt.body
-    )
-
-
 def after_docstring(body) -> int:
     return 1 if body and is_docstring(body[0]) else 0
 

@@ -11,7 +11,6 @@ from compat.models.resnet_layout import SIZES
 from compat.training.resnet_config import ResNetConfig
 
 IMAGENET_TRAIN_IMAGES = 1281167
-IMAGENET_VALIDATION_IMAGES = 50000
 _DEFAULT = ResNetConfig()
 
 
