@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 
-from compat.cli import fail, main_guard
+from compat.cli_errors import fail, main_guard
 
 REPO = os.path.dirname(os.path.abspath(__file__))
 SAMPLES = os.path.join(REPO, "samples", "tf1")

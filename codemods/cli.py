@@ -8,7 +8,7 @@ import sys
 from types import FrameType
 from typing import TYPE_CHECKING, NoReturn
 
-from compat.cli import fail, main_guard
+from compat.cli_errors import fail, main_guard
 from compat.outputs import OutputFile, Reads, output_file
 
 if TYPE_CHECKING:

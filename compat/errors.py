@@ -2,7 +2,7 @@
 
 Every error a user can cause by bad input (a flag, a TF_CONFIG, a data folder) is a
 `CompatError`. Command-line entry points turn it into one line on stderr and exit code 2
-(`compat.cli.main_guard`), so a user never sees a traceback for a mistake of theirs.
+(`compat.cli_errors.main_guard`), so a user never sees a traceback for a mistake of theirs.
 """
 
 

@@ -21,7 +21,7 @@ import tensorflow as tf  # noqa: E402
 
 import compat.flags as flags  # noqa: E402
 from compat import strategy, tf_config  # noqa: E402
-from compat.cli import main_guard  # noqa: E402
+from compat.cli_errors import main_guard  # noqa: E402
 from compat.data import imagenet, towers  # noqa: E402
 from compat.devices import session_config  # noqa: E402
 from compat.training import resnet_flags, schedule  # noqa: E402

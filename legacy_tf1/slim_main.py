@@ -25,7 +25,7 @@ from absl import flags as absl_flags  # noqa: E402
 import compat.flags as flags  # noqa: E402
 import compat.slim as slim  # noqa: E402
 from compat import devices, tf_config  # noqa: E402
-from compat.cli import main_guard  # noqa: E402
+from compat.cli_errors import main_guard  # noqa: E402
 from compat.errors import TFConfigError  # noqa: E402
 from compat.models import slim_zoo  # noqa: E402
 from compat.training import slim_data, slim_flags  # noqa: E402

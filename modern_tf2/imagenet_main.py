@@ -10,7 +10,7 @@ does not split over the replicas, missing data) is one line on stderr and exit 2
 
 import compat  # noqa: F401 - first: selects tf-keras before TensorFlow binds Keras
 import compat.flags as flags
-from compat.cli import fail, main_guard
+from compat.cli_errors import fail, main_guard
 from compat.errors import ClusterError
 from compat.training import checkpoint_flags, resnet_flags
 

@@ -16,7 +16,7 @@ checkpoint, e.g. the legacy program's or the zoo's), `--checkpoint_exclude_scope
 
 import compat  # noqa: F401 - first: selects tf-keras before TensorFlow binds Keras
 import compat.flags as flags
-from compat.cli import fail, main_guard
+from compat.cli_errors import fail, main_guard
 from compat.errors import ClusterError
 from compat.training import slim_flags
 

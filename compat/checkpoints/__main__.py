@@ -5,7 +5,7 @@ command) is one line on stderr and exit 2.
 """
 
 import compat.flags as flags
-from compat.cli import fail, main_guard
+from compat.cli_errors import fail, main_guard
 from compat.models.resnet_layout import SIZES
 from compat.outputs import output_folder
 from compat.training.resnet_config import ResNetConfig

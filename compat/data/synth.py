@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from compat.cli import main_guard
+from compat.cli_errors import main_guard
 
 # (background colours [classes, 3], square colours [classes, 3], square corners [classes, 2] as fractions)
 Styles = tuple[np.ndarray, np.ndarray, np.ndarray]

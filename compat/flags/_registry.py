@@ -12,7 +12,7 @@ from typing import Any
 
 from absl import flags as absl_flags
 
-from compat.cli import fail
+from compat.cli_errors import fail
 from compat.flags._argv import normalize_argv
 
 _ORIGINAL_CALL = absl_flags.FlagValues.__call__

@@ -6,7 +6,7 @@ from types import TracebackType
 
 from absl import app as absl_app
 
-from compat.cli import fail
+from compat.cli_errors import fail
 from compat.errors import CompatError
 from compat.flags._registry import parse_known_or_exit
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from types import FrameType
 
 from compat import tf_config
-from compat.cli import fail, main_guard
+from compat.cli_errors import fail, main_guard
 from compat.launch._errors import LaunchError, reason
 from compat.launch._kubeflow import check_name, tfjob_manifest, write_manifest
 from compat.launch._layout import LAUNCH_DIALECTS, Layout

@@ -13,7 +13,7 @@ import runpy
 import sys
 from typing import NoReturn
 
-from compat.cli import fail
+from compat.cli_errors import fail
 from compat.errors import CompatError, MissingRuntimePiece
 from compat.outputs import OutputFile, output_file
 

@@ -5,7 +5,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from compat.cli import main_guard
+from compat.cli_errors import main_guard
 from compat.tf_config import DIALECTS, ClusterConfig, describe, from_environment, from_string, to_dict
 
 

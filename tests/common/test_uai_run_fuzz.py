@@ -23,7 +23,7 @@ import tempfile
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from compat.cli import fail
+from compat.cli_errors import fail
 from compat.errors import CompatError
 from compat.run import _auto, cli
 from tests.conftest import python_env

@@ -39,7 +39,7 @@ def test_tensorflow_imported_before_compat(run_py, keras_first):
         import compat
         print("DENSE", tf.layers.dense(tf.placeholder(tf.float32, [None, 3]), 2).shape)
         print("ESTIMATOR", tf.estimator.Estimator.__name__)
-        from compat.cli import main_guard
+        from compat.cli_errors import main_guard
         main_guard(compat.install)()
     """)
     assert "not available with Keras 3" in result.stdout  # the failure before compat
