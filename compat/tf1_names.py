@@ -26,6 +26,11 @@ name `tensorflow.<path>` (`v1_twin`, `tf1_name`).
 Any other `tensorflow.<path>` is TF1's API, `tf.compat.v1.<path>` (then the real module of that name).
 """
 
+from collections.abc import Mapping
+from typing import TypeVar
+
+T = TypeVar("T")
+
 TF = "tensorflow"
 V1 = "tensorflow.compat.v1"
 
@@ -198,27 +203,32 @@ PASS_THROUGH = (
 )
 
 
-def _longest(table: dict, name: str) -> str | None:
-    """The value of the longest key of `table` equal to `name` or a package prefix of it, else None."""
+def longest_key(table: Mapping[str, object], name: str) -> str | None:
+    """The longest key of `table` equal to `name` or a dotted prefix of it, else None: the one lookup
+    every table of dotted names is read with (here, by uai-run and by uai-migrate's rules)."""
     while name:
         if name in table:
-            return table[name]
+            return name
         name = name.rpartition(".")[0]
     return None
 
 
-def move_package(name: str) -> str | None:
-    """The new module of `name` if it is a PACKAGES key or lies below one (the longest), else None.
+def longest_prefix(table: Mapping[str, T], name: str) -> T | None:
+    """The value of `longest_key(table, name)`, else None."""
+    key = longest_key(table, name)
+    return None if key is None else table[key]
+
+
+def move_package(name: str, packages: Mapping[str, str] | None = None) -> str | None:
+    """The new module of `name` if it is a key of `packages` (default PACKAGES) or lies below one (the
+    longest), else None.
 
     A key itself is its new package: `from tensorflow.contrib.slim.python.slim import nets` reads `nets`
     from tf_slim, as uai-migrate's `from tf_slim import nets` does.
     """
-    package = name
-    while package:
-        if package in PACKAGES:
-            return PACKAGES[package] + name[len(package) :]
-        package = package.rpartition(".")[0]
-    return None
+    packages = PACKAGES if packages is None else packages
+    package = longest_key(packages, name)
+    return None if package is None else packages[package] + name[len(package) :]
 
 
 def split(target: str) -> tuple[str, str | None]:
@@ -251,17 +261,17 @@ def with_v1_twins(table: dict) -> dict:
 
 
 def rule_for(name: str) -> str:
-    return _longest(RULES, name) or RULES[TF]
+    return longest_prefix(RULES, name) or RULES[TF]
 
 
 def removed_rule_for(name: str) -> str:
-    return _longest(REMOVED_RULES, name) or REMOVED_RULES[TF]
+    return longest_prefix(REMOVED_RULES, name) or REMOVED_RULES[TF]
 
 
 def manual_for(name: str) -> str:
     """What a person has to do about `name`, which nothing provides (uai-migrate's manual step)."""
     short = "tf" + name[len(TF) :] if name.startswith(TF) else name
-    return _longest(REMOVED, name).format(name=short)
+    return longest_prefix(REMOVED, name).format(name=short)
 
 
 def is_removed_module(name: str) -> bool:

@@ -20,6 +20,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods.engine.rule import Rule
 from codemods.engine.syntax import InsideImport, dotted
+from compat import tf1_names
 
 
 def _import(module, asname):
@@ -59,10 +60,7 @@ class ModuleMoveRule(InsideImport, Rule):
 
     # -- the move of one name
     def _package_move(self, name):
-        for old, new in self.PACKAGES.items():
-            if name == old or name.startswith(old + "."):
-                return new + name[len(old) :]
-        return None
+        return tf1_names.move_package(name, self.PACKAGES)
 
     def _note(self, node, old, new):
         self.report(node, f"{old} -> {new}")

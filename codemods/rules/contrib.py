@@ -23,7 +23,7 @@ def manual_for(name: str) -> str:
     # `contrib.rnn.python.ops.rnn.X` is what `contrib.rnn.X` re-exported
     public = ".".join([*parts[:3], parts[-1]]) if len(parts) > 5 and parts[3] == "python" else name
     closest = {key: text for key, text in tables.contrib_closest().items() if key != CONTRIB}
-    found = closest.get(public) or tables.longest_prefix(closest, name)
+    found = closest.get(public) or tf1_names.longest_prefix(closest, name)
     if found:
         return f"tf.contrib was removed in TensorFlow 2: {short} has no drop-in replacement; the closest is {found}"
     return tf1_names.manual_for(name)

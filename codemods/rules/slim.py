@@ -33,7 +33,7 @@ class SlimRule(ModuleMoveRule):
     )
     # `from tensorflow.contrib.slim.nets import resnet_v1` -> `from tf_slim.nets import resnet_v1`, and contrib's
     # internal layout (`contrib.slim.python.slim.nets`, `contrib.framework.python.ops`) to tf-slim's
-    # (longest prefix first, as `_package_move` reads them); compat.slim is imported as well because
+    # (the longest prefix wins, as `_package_move` reads them); compat.slim is imported as well because
     # tf_slim's layers need its fix on current TensorFlow.
     PACKAGES = tf1_names.with_v1_twins(
         {

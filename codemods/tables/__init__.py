@@ -44,15 +44,6 @@ def contrib_closest() -> dict:
     return _load(os.path.join(HERE, "contrib_closest.json"))
 
 
-def longest_prefix(table: dict, name: str):
-    """The value of the longest key of `table` equal to `name` or a dotted prefix of it, else None."""
-    while name:
-        if name in table:
-            return table[name]
-        name = name.rpartition(".")[0]
-    return None
-
-
 @functools.cache
 def pre_1_0() -> dict:
     """TensorFlow 0.x names -> their TF 1 / TF 2 name ({path: path}, relative to `tensorflow`), from the
