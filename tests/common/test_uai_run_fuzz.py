@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from compat.cli_errors import fail
 from compat.errors import CompatError
 from compat.run import _auto, cli
-from tests.conftest import python_env
+from tests.conftest import REPO, python_env
 
 PROGRAM = "import helper\nprint(helper.VALUE)\n"
 # What the scratch tree holds, relative to its root (the working folder of each case).
@@ -176,6 +176,7 @@ def _scratch():
 @example(["--report", "r\n.json", "p/train.py"])
 @example(["--report", "r.json", "-m", ""])
 @example(["--report", "r.json", "p"])
+@example(["--report", os.path.join(REPO, "compat", "run", "__main__.py"), "-m", "compat.run"])
 def test_argv_and_report_are_accepted_or_one_line_and_never_the_program_s_files(argv):
     with _scratch() as root:
         before = _state(root)
@@ -251,13 +252,24 @@ REPORT_PLACES = st.sampled_from(["uai-run-fuzz-report.json", "reports/uai-run-fu
     ending=st.sampled_from(sorted(ENDINGS)),
     place=REPORT_PLACES,
     modes=st.lists(st.sampled_from(["--tf1", "--explain", "--tf1-everywhere"]), max_size=2, unique=True),
+    invocation=st.sampled_from([["p.py"], ["-m", "p"]]),
 )
-@example(steps=["chdir to /"], ending="sys.exit(3)", place="uai-run-fuzz-report.json", modes=[])
-@example(steps=["chdir into a sub-folder"], ending="os._exit(4)", place="uai-run-fuzz-report.json", modes=[])
-@example(steps=[], ending="fork, child sys.exit", place="reports/uai-run-fuzz-report.json", modes=[])
-@example(steps=[], ending="fork, child raises", place="absolute", modes=["--explain"])
-@example(steps=[], ending="fork, parent exits first, child os._exit", place="absolute", modes=[])
-def test_the_report_lands_where_it_pointed_at_start_up_with_the_program_s_exit_code(steps, ending, place, modes):
+@example(steps=["chdir to /"], ending="sys.exit(3)", place="uai-run-fuzz-report.json", modes=[], invocation=["p.py"])
+@example(
+    steps=["chdir into a sub-folder"],
+    ending="os._exit(4)",
+    place="uai-run-fuzz-report.json",
+    modes=[],
+    invocation=["-m", "p"],
+)
+@example(
+    steps=[], ending="fork, child sys.exit", place="reports/uai-run-fuzz-report.json", modes=[], invocation=["p.py"]
+)
+@example(steps=[], ending="fork, child raises", place="absolute", modes=["--explain"], invocation=["p.py"])
+@example(steps=[], ending="fork, parent exits first, child os._exit", place="absolute", modes=[], invocation=["p.py"])
+def test_the_report_lands_where_it_pointed_at_start_up_with_the_program_s_exit_code(
+    steps, ending, place, modes, invocation
+):
     statement, code = ENDINGS[ending]
     source = (
         "import os, sys, tempfile, time\nimport helper\n\nSTART = os.getcwd()\n"
@@ -277,7 +289,7 @@ def test_the_report_lands_where_it_pointed_at_start_up_with_the_program_s_exit_c
         report = os.path.join(root, "uai-run-fuzz-report.json") if place == "absolute" else place
         before = {name: _state(root)[name] for name in ("p.py", "helper.py")}
         result = subprocess.run(
-            [sys.executable, "-m", "compat.run", *modes, "--report", report, "p.py"],
+            [sys.executable, "-m", "compat.run", *modes, "--report", report, *invocation],
             cwd=root,
             env=python_env(),
             capture_output=True,
