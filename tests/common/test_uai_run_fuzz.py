@@ -165,7 +165,7 @@ def _scratch():
             os.chdir(before)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(argvs())
 @example(["--report", "p/train.py", "p/train.py"])
 @example(["--report", "p/link.py", "p/train.py"])
