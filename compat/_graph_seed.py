@@ -25,11 +25,13 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
   - dropout (`tf.nn.dropout`, `tf.layers.dropout`, Keras' and slim's): TF 1.15 built
     `x * (1 / (1 - rate)) * cast(uniform >= rate)`, the scale computed in float32 in the graph;
     TF 2 computes the scale in Python (float64) and selects with `where`: 14 ops against 8;
+  - `tf.split` into a number of pieces: TF 1.15 converted the number to a tensor it did not use
+    (1 op), TF 2 does not;
   - Keras' `Flatten` (`tf.layers.flatten`, `slim.flatten`) with an unknown batch size: TF 1.15
     reshaped to `(tf.shape(x)[0], -1)` (8 ops), TF 2 to a constant `[-1, n]` (2 ops);
   - Keras' `Conv` (`tf.layers.conv2d`, `slim.conv2d`): TF 1.15's build made a `dilation_rate`
     constant for its `nn_ops.Convolution`, TF 2 makes none (1 op).
-`random_uniform` and `random_gamma` are replaced where every binding sees them (`random_ops` and the
+`random_uniform`, `random_gamma` and `split` are replaced where every binding sees them (`random_ops` and the
 API modules: `tf.random.uniform`, `tf.compat.v1.random_uniform`, ...), the dropout body in `nn_ops`, and the
 two Keras methods on Keras 2's classes (tf-keras on TF 2.21, Keras 2.15 on TF 2.15, and TensorFlow's
 internal Keras, which tf-slim's layers use).
@@ -107,6 +109,18 @@ def _tf1_random_gamma(original: Any) -> Any:
     return random_gamma
 
 
+def _tf1_split(original: Any) -> Any:
+    @functools.wraps(original)
+    def split(value, num_or_size_splits, axis=0, num=None, name="split"):
+        if isinstance(num_or_size_splits, numbers.Integral) and _tf1_graph():
+            # the constant TF 1.15's split made of the count before using the count itself: it counts one op
+            _tf("framework.ops").convert_to_tensor(num_or_size_splits)
+        return original(value, num_or_size_splits, axis=axis, num=num, name=name)
+
+    split.tf1_ops = original  # type: ignore[attr-defined]
+    return split
+
+
 def _tf1_dropout(original: Any) -> Any:
     @functools.wraps(original)
     def _dropout(x, rate, noise_shape, uniform_sampler, dummy_rng_step, name, default_name):
@@ -165,6 +179,8 @@ def _install_builders() -> None:
         return
     _rebind(random_ops.random_uniform, _tf1_random_uniform(random_ops.random_uniform))
     _rebind(random_ops.random_gamma, _tf1_random_gamma(random_ops.random_gamma))
+    array_ops = _tf("ops.array_ops")
+    _rebind(array_ops.split, _tf1_split(array_ops.split))
     # the body every dropout entry point calls
     nn_ops._dropout = _tf1_dropout(nn_ops._dropout)  # type: ignore[attr-defined]
 

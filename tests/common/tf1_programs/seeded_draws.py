@@ -37,6 +37,7 @@ def random_ops():
         "multinomial": tf.multinomial(tf.log([[0.1, 0.2, 0.7]]), 6),
         "random_gamma": tf.random_gamma([3], alpha=2.0),
         "op_seed": tf.random_normal([3], seed=7),
+        "after_split": tf.split(tf.zeros([4, 2]), 2)[0][0] + tf.random_normal([2]),
     }
     return values(fetches)
 
