@@ -43,10 +43,11 @@ class ModuleMoveRule(InsideImport, Rule):
     PACKAGES: ClassVar[dict] = {}
     ALIASES: ClassVar[dict] = {}
     RUNTIME: ClassVar[str | None] = None
+    EXTRA_CLAIMS: ClassVar[frozenset] = frozenset()  # names the rule rewrites by other means than MOVES
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        cls.CLAIMS = frozenset(cls.MOVES) | frozenset(cls.PACKAGES)
+        cls.CLAIMS = frozenset(cls.MOVES) | frozenset(cls.PACKAGES) | cls.EXTRA_CLAIMS
         # looked up for every attribute and assignment of every file: built once
         cls._OLD_NAMES = frozenset(cls.MOVES)
         cls._MODULE_MOVES = frozenset(old for old, (_, attr) in cls.MOVES.items() if attr is None)

@@ -3,30 +3,9 @@
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from codemods import tables
 from codemods.engine.rule import Rule
 from codemods.engine.syntax import InsideImport, OutermostChain, head_name
-from compat import tf1_names
-
-CONTRIB = "tensorflow.contrib"
-# the same module as TF 1.13+ code wrote it (`import tensorflow.compat.v1 as tf; tf.contrib.layers`)
-CONTRIBS = (CONTRIB, tf1_names.v1_twin(CONTRIB))
-_BELOW = tuple(f"{contrib}." for contrib in CONTRIBS)
-
-
-def manual_for(name: str) -> str:
-    """The manual step for a contrib name nothing converts, naming the closest replacement where one is known;
-    else the one `uai-run` gives for it (compat/tf1_names.py)."""
-    name = tf1_names.tf1_name(name)
-    short = "tf" + name[len("tensorflow") :] if name.startswith("tensorflow") else name
-    parts = name.split(".")
-    # `contrib.rnn.python.ops.rnn.X` is what `contrib.rnn.X` re-exported
-    public = ".".join([*parts[:3], parts[-1]]) if len(parts) > 5 and parts[3] == "python" else name
-    closest = {key: text for key, text in tables.contrib_closest().items() if key != CONTRIB}
-    found = closest.get(public) or tf1_names.longest_prefix(closest, name)
-    if found:
-        return f"tf.contrib was removed in TensorFlow 2: {short} has no drop-in replacement; the closest is {found}"
-    return tf1_names.manual_for(name)
+from codemods.rules import _shared
 
 
 class ContribRule(OutermostChain, InsideImport, Rule):
@@ -39,7 +18,7 @@ class ContribRule(OutermostChain, InsideImport, Rule):
         self._heads = set()  # names whose unconverted uses were reported
 
     def _keep(self, node, bound, name):
-        if self._partly_claimed(name) and name.startswith(_BELOW):
+        if self._partly_claimed(name) and name.startswith(_shared.CONTRIB_BELOW):
             self._kept.append((node, self.state.top, bound, name))
 
     def leave_Module(self, original_node, updated_node):
@@ -50,13 +29,13 @@ class ContribRule(OutermostChain, InsideImport, Rule):
                     node,
                     f"{name} stays imported for its unconverted uses, and is no module on TF 2.21",
                     severity="error",
-                    manual=manual_for(name),
+                    manual=_shared.contrib_manual(name),
                     statement=statement,
                 )
         return updated_node
 
     def _unclaimed(self, name):
-        inside = name in CONTRIBS or name.startswith(_BELOW)
+        inside = name in _shared.CONTRIBS or name.startswith(_shared.CONTRIB_BELOW)
         return inside and not self.state.claims.covering(name)
 
     def _partly_claimed(self, module):
@@ -64,7 +43,7 @@ class ContribRule(OutermostChain, InsideImport, Rule):
         return self.state.claims.has_below(module)
 
     def _flag(self, node, name):
-        self.report(node, f"{name} has no automatic conversion", severity="error", manual=manual_for(name))
+        self.report(node, f"{name} has no automatic conversion", severity="error", manual=_shared.contrib_manual(name))
 
     def visit_Import(self, node):
         super().visit_Import(node)

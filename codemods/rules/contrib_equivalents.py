@@ -22,9 +22,8 @@ import os
 import libcst as cst
 
 from codemods import tables
-from codemods.rules import _tf, contrib, tf1_api, upgrade
+from codemods.rules import _shared, _tf
 from codemods.rules._moves import ModuleMoveRule
-from codemods.rules.slim import SlimRule
 from compat import tf1_names
 
 
@@ -78,11 +77,11 @@ def _aliases(moves: dict) -> dict:
 def attribute_homes() -> dict[str, str]:
     """{contrib name: its home, relative to `tensorflow`} for the names taken from `tf-upgrade` (see above)."""
     importable = set(tables.tf_upgrade()["modules"])
-    homes = {f"{_tf.TF}.{path}": new for path, new in upgrade.table().items() if path.startswith("contrib.")}
+    homes = {f"{_tf.TF}.{path}": new for path, new in _shared.upgrade_table().items() if path.startswith("contrib.")}
     modules = {name.rpartition(".")[0] for name, new in homes.items() if new.rpartition(".")[0] not in importable}
     found = {name: new for name, new in homes.items() if name.rpartition(".")[0] in modules & tf1_names.MODULES.keys()}
     found.update({tf1_names.v1_twin(name): new for name, new in homes.items()})
-    return {name: new for name, new in found.items() if name not in SlimRule.MOVES}
+    return {name: new for name, new in found.items() if name not in _shared.slim_moves()}
 
 
 class ContribEquivalentsRule(ModuleMoveRule):
@@ -92,6 +91,8 @@ class ContribEquivalentsRule(ModuleMoveRule):
         "RunConfig, tutorials' mnist) -> compat."
     )
     MOVES = tf1_names.with_v1_twins(_table_moves())
+    # tf-upgrade leaves the names this rule takes to it (the contrib-removed reporter too)
+    EXTRA_CLAIMS = frozenset(attribute_homes())
     PACKAGES = tf1_names.with_v1_twins(
         {
             old: new
@@ -109,7 +110,7 @@ class ContribEquivalentsRule(ModuleMoveRule):
     def _home(self, name: str) -> str | None:
         """The TensorFlow home (relative to `tensorflow`) of a name taken from tf-upgrade."""
         new = self._homes.get(name)
-        if new is not None and new.startswith(upgrade.NEEDS_COMPAT):
+        if new is not None and new.startswith(_shared.NEEDS_COMPAT):
             _tf.ensure_compat(self)
         return new
 
@@ -123,7 +124,7 @@ class ContribEquivalentsRule(ModuleMoveRule):
         if self._home_names.isdisjoint(names.values()):
             return None
         homes = {
-            alias: self._home(name) or upgrade.lookup(_tf.tf_path(tf1_names.tf1_name(name)))
+            alias: self._home(name) or _shared.upgrade_lookup(_tf.tf_path(tf1_names.tf1_name(name)))
             for alias, name in names.items()
         }
         kept = [alias for alias, new in homes.items() if new is None]
@@ -158,7 +159,7 @@ class ContribEquivalentsRule(ModuleMoveRule):
                     stmt,
                     f"{module} has no automatic conversion (compat has no {new})",
                     severity="error",
-                    manual=contrib.manual_for(module),
+                    manual=_shared.contrib_manual(module),
                 )
                 return None
         return super()._rewrite_import(stmt)
@@ -172,8 +173,4 @@ class ContribEquivalentsRule(ModuleMoveRule):
         if old is None:
             return super().leave_Attribute(original_node, updated_node)
         self._forget_dead_import(original_node, old)
-        return tf1_api.rename(self, original_node, _tf.tf_path(tf1_names.tf1_name(old)), self._home(old))
-
-
-# tf-upgrade leaves the names this rule takes to it (the contrib-removed reporter too)
-ContribEquivalentsRule.CLAIMS |= frozenset(attribute_homes())
+        return _shared.rename(self, original_node, _tf.tf_path(tf1_names.tf1_name(old)), self._home(old))

@@ -8,11 +8,11 @@ library compat.flags extends (absl.flags) for the names it does not define itsel
 import functools
 import importlib
 
-from codemods.rules import _tf
+from codemods.rules import _shared, _tf
 from codemods.rules._moves import ModuleMoveRule
 from compat import tf1_names
 
-HOME = "compat.flags"
+HOME = _shared.FLAGS_HOME
 LIBRARY = tf1_names.LIBRARIES[HOME]
 
 
@@ -25,13 +25,7 @@ def _library_names() -> tuple[str, ...]:
 class FlagsRule(ModuleMoveRule):
     ID = "tf-flags"
     DESCRIPTION = "TF1 flag modules and tf.app.run -> compat.flags (same registry as absl)."
-    MOVES = tf1_names.with_v1_twins(
-        {
-            old: tf1_names.split(target)
-            for old, target in tf1_names.SYMBOLS.items()
-            if tf1_names.split(target)[0] == HOME
-        }
-    )
+    MOVES = _shared.flags_moves()
     ALIASES = {HOME: ("flags", "compat_flags")}
 
     def begin_file(self, state):

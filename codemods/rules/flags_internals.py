@@ -23,10 +23,12 @@ import libcst.matchers as m
 
 from codemods.engine.rule import Rule
 from codemods.engine.syntax import InsideImport
-from codemods.rules.flags import HOME, FlagsRule
+from codemods.rules import _shared
 
 # TF1's FLAGS object, in every spelling of its module (tf.app.flags, tf.flags, tensorflow.python.platform.flags ...)
-FLAGS_OBJECTS = frozenset(f"{old}.FLAGS" for old, (new, attr) in FlagsRule.MOVES.items() if (new, attr) == (HOME, None))
+FLAGS_OBJECTS = frozenset(
+    f"{old}.FLAGS" for old, (new, attr) in _shared.flags_moves().items() if (new, attr) == (_shared.FLAGS_HOME, None)
+)
 # dict methods that change it: TF 1.4's dict was the flags' values, a copy's change would be lost
 MUTATORS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__", "__delitem__"})
 

@@ -15,7 +15,7 @@ import libcst as cst
 
 from codemods.engine.rule import Rule
 from codemods.engine.syntax import InsideImport, OutermostChain, head, head_name
-from codemods.rules import _tf, tf1_api
+from codemods.rules import _shared, _tf
 
 PRIVATE = "tensorflow.python"
 ROUND_ROBIN = "tensorflow.python.training.device_setter._RoundRobinStrategy"
@@ -90,7 +90,7 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         name = self.match_prefix(original_node.func, (PRIVATE,))
         public = self._public_path(name) if name and not self._claimed(name) else None
         if public and self._api["differs"].get(public):
-            return tf1_api.rewrite_call(self, original_node, updated_node, public)  # as a second run would
+            return _shared.rewrite_call(self, original_node, updated_node, public)  # as a second run would
         return updated_node
 
     def leave_Attribute(self, original_node, updated_node):
@@ -126,7 +126,7 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         for cut in range(len(parts), 2, -1):  # the longest private prefix with a public name
             found = self._public(".".join(parts[:cut]))
             if found:
-                prefix = (tf1_api.target(self._api, found[0]) or found[0]) if written else found[0]
+                prefix = (_shared.target(self._api, found[0]) or found[0]) if written else found[0]
                 return ".".join([prefix, *parts[cut:]])
         return None
 

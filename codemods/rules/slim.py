@@ -9,14 +9,11 @@ their submodules went, is compat/tf1_names.py's (the table `uai-run` resolves wi
 (`python -m codemods.tables.gen_tf_api`); contrib names it lacks stay for `contrib-removed` to report.
 """
 
-from codemods.rules import _tf
+from codemods.rules import _shared
 from codemods.rules._moves import ModuleMoveRule
 from compat import tf1_names
 
-HOME = "compat.slim"
-SLIM = "tensorflow.contrib.slim"
-# contrib modules whose names uai-run looks up in compat.slim first: contrib.layers, contrib.framework
-PARTS_OF_SLIM = tuple(old for old, targets in tf1_names.MODULES.items() if targets[:1] == (HOME,) and old != SLIM)
+HOME, SLIM, PARTS_OF_SLIM = _shared.SLIM_HOME, _shared.SLIM, _shared.PARTS_OF_SLIM
 
 
 class SlimRule(ModuleMoveRule):
@@ -25,12 +22,7 @@ class SlimRule(ModuleMoveRule):
         "tensorflow.contrib.slim -> compat.slim; its submodules -> tf_slim, with compat.slim imported; "
         "contrib.layers / contrib.framework names tf-slim kept -> compat.slim."
     )
-    MOVES = tf1_names.with_v1_twins(
-        {
-            SLIM: (HOME, None),
-            **{f"{part}.{name}": (HOME, name) for part in PARTS_OF_SLIM for name in _tf.api()["slim"]},
-        }
-    )
+    MOVES = _shared.slim_moves()
     # `from tensorflow.contrib.slim.nets import resnet_v1` -> `from tf_slim.nets import resnet_v1`, and contrib's
     # internal layout (`contrib.slim.python.slim.nets`, `contrib.framework.python.ops`) to tf-slim's
     # (the longest prefix wins, as `_package_move` reads them); compat.slim is imported as well because

@@ -13,7 +13,7 @@ import libcst as cst
 
 from codemods.engine.rule import Rule
 from codemods.engine.syntax import InsideImport
-from codemods.rules import _tf
+from codemods.rules import _shared, _tf
 from compat import tf1_names
 
 _V1_TWINS = tf1_names.with_v1_twins
@@ -37,10 +37,6 @@ def _methods() -> dict[str, tuple[str, dict[str, str]]]:
 METHODS = _methods()
 TRANSFORMATIONS = _V1_TWINS(tf1_names.TRANSFORMATIONS)
 _TRANSFORMATION_NAMES = frozenset(TRANSFORMATIONS)
-
-
-def _keyword(arg: cst.Arg) -> str | None:
-    return arg.keyword.value if arg.keyword is not None else None
 
 
 def _is_none(node: cst.BaseExpression) -> bool:
@@ -143,16 +139,16 @@ class Tf1CallsRule(InsideImport, Rule):
         func = original_node.func
         if self._tensorflow and isinstance(func, cst.Attribute) and func.attr.value in METHODS:
             name, keywords = METHODS[func.attr.value]
-            if any(_keyword(arg) in keywords for arg in original_node.args):
+            if any(_shared.keyword_of(arg) in keywords for arg in original_node.args):
                 return self._keywords(original_node, updated_node, name, keywords)
         return updated_node
 
     def _keywords(self, node, updated, name, keywords):
         """The call with TF 2's keywords, and `.method(value)` calls for the keywords TF 2 spells so."""
-        given = [_keyword(arg) for arg in updated.args if _keyword(arg) in keywords]
+        given = [_shared.keyword_of(arg) for arg in updated.args if _shared.keyword_of(arg) in keywords]
         if not given:
             return updated
-        present = {_keyword(arg) for arg in updated.args}
+        present = {_shared.keyword_of(arg) for arg in updated.args}
         clash = [k for k in given if not keywords[k].startswith(".") and keywords[k] in present]
         if clash:
             self.report(
@@ -164,7 +160,7 @@ class Tf1CallsRule(InsideImport, Rule):
             return updated
         args, then = [], []
         for arg in updated.args:
-            keyword = _keyword(arg)
+            keyword = _shared.keyword_of(arg)
             if keyword not in keywords:
                 args.append(arg)
             elif _is_none(arg.value):
@@ -186,7 +182,7 @@ class Tf1CallsRule(InsideImport, Rule):
         method, fixed = TRANSFORMATIONS[name]
         made = updated.args[0].value  # the transformation call, its arguments as the other rules left them
         args = [*made.args]
-        if any(arg.star for arg in args) or {_keyword(a) for a in args} & fixed.keys():
+        if any(arg.star for arg in args) or {_shared.keyword_of(a) for a in args} & fixed.keys():
             self._unapplied(node, name)
             return updated
         args = _with_last_comma(args, cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))

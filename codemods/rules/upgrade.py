@@ -13,80 +13,27 @@ so uai-migrate converts at least what tf_upgrade_v2 converts, and writes each ta
 would read it, so a second run changes nothing.
 """
 
-import functools
-
 import libcst as cst
 
 from codemods import tables
 from codemods.engine.rule import Rule
 from codemods.engine.syntax import InnerDecides, InsideImport, OutermostChain, dotted, head_name
-from codemods.rules import _tf, contrib, tf1_api
-
-# targets that are tf-keras or tf.estimator on TF 2.21: they need `import compat`
-NEEDS_COMPAT = (
-    "compat.v1.estimator",
-    "estimator.",
-    "compat.v1.nn.rnn_cell",
-    "compat.v1.layers",
-    "keras.",
-    "compat.v1.keras",
-)
-
-
-def _final(api: dict, table: dict, path: str) -> str:
-    """Follow the table (a target may be a TF1 name again) and write the end as `tf1-api` would."""
-    seen = {path}
-    while path in table and table[path] not in seen:
-        path = table[path]
-        seen.add(path)
-    return tf1_api.target(api, path) or path
-
-
-@functools.cache
-def table() -> dict:
-    """{TF1 path: target path} for the names this rule rewrites (relative to `tensorflow`)."""
-    api, upgrade = _tf.api(), tables.tf_upgrade()
-    raw = {**tables.pre_1_0(), **upgrade["contrib"], **upgrade["renames"]}  # tf_upgrade_v2's own choice first
-    known = api["moved"].keys() | api["v1_only"] | api["differs"].keys()
-    mine = {path: new for path, new in raw.items() if path not in known and not path.startswith(("compat.", "python."))}
-    return {path: _final(api, raw, path) for path in mine}
-
-
-# contrib modules whose internal layout (`python.layers`, `python.ops`) contrib-slim moves to tf-slim's
-SLIM_PARTS = frozenset({"slim", "layers", "framework"})
-
-
-@functools.cache
-def internal_prefixes() -> frozenset:
-    """`tensorflow.contrib.rnn.python` ...: contrib's implementation modules, whose public names the
-    module's `__init__` re-exported (`contrib.rnn.python.ops.core_rnn_cell.RNNCell` is `contrib.rnn.RNNCell`)."""
-    modules = {path.split(".")[1] for path in table() if path.startswith("contrib.")}
-    return frozenset(f"{_tf.TF}.contrib.{module}.python" for module in modules - SLIM_PARTS)
-
-
-def lookup(path: str) -> str | None:
-    """The target of a TF1 path (relative to `tensorflow`), contrib's implementation modules included."""
-    if path in table():
-        return table()[path]
-    parts = path.split(".")
-    if len(parts) > 4 and parts[0] == "contrib" and parts[2] == "python" and parts[1] not in SLIM_PARTS:
-        return table().get(f"contrib.{parts[1]}.{parts[-1]}")
-    return None
+from codemods.rules import _shared, _tf
 
 
 class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
     ID = "tf-upgrade"
     DESCRIPTION = "TF1 names tf_upgrade_v2 renames and contrib names with a TF 2.21 home -> that home (derived tables)."
-    CLAIMS = frozenset(f"{_tf.TF}.{path}" for path in table()) | internal_prefixes()
+    CLAIMS = frozenset(f"{_tf.TF}.{path}" for path in _shared.upgrade_table()) | _shared.internal_prefixes()
 
     def begin_file(self, state):
         super().begin_file(state)
-        self._table = table()
+        self._table = _shared.upgrade_table()
         self._names = frozenset(f"{_tf.TF}.{path}" for path in self._table)
-        self._internal = tuple(internal_prefixes())
+        self._internal = tuple(_shared.internal_prefixes())
 
     def _unconverted(self, node, name, severity="error"):
-        self.report(node, f"{name} has no automatic conversion", severity=severity, manual=contrib.manual_for(name))
+        self.report(node, f"{name} has no automatic conversion", severity=severity, manual=_shared.contrib_manual(name))
 
     def leave_Attribute(self, original_node, updated_node):
         if self.in_import:
@@ -97,16 +44,16 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
         if qualified is None or _tf.claimed_by_others(self, qualified):
             return updated_node
         path = _tf.tf_path(qualified)
-        new = lookup(path)
+        new = _shared.upgrade_lookup(path)
         if new is None:
             if self.outermost(original_node):
                 self._unconverted(original_node, qualified)
             return updated_node
-        if new.startswith(NEEDS_COMPAT):
+        if new.startswith(_shared.NEEDS_COMPAT):
             _tf.ensure_compat(self)
         self.rewritten(original_node)
         self._drop_import(original_node)
-        return tf1_api.rename(self, original_node, path, new)
+        return _shared.rename(self, original_node, path, new)
 
     def leave_Call(self, original_node, updated_node):
         """A call of a rewritten name is judged as its new name's call will be by a second run (tf1-api's
@@ -115,10 +62,14 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
         if self.in_import or not isinstance(func, cst.Attribute):
             return updated_node
         qualified = self.match(func, self._names) or self.match_prefix(func, self._internal)
-        new = lookup(_tf.tf_path(qualified)) if qualified and not _tf.claimed_by_others(self, qualified) else None
+        new = (
+            _shared.upgrade_lookup(_tf.tf_path(qualified))
+            if qualified and not _tf.claimed_by_others(self, qualified)
+            else None
+        )
         if new is None or new.startswith("compat.v1.") or not _tf.api()["differs"].get(new):
             return updated_node
-        return tf1_api.rewrite_call(self, original_node, updated_node, new)
+        return _shared.rewrite_call(self, original_node, updated_node, new)
 
     def _drop_import(self, node):
         """`from tensorflow.contrib import rnn` is dead once `rnn.LSTMCell` is rewritten: drop it if unused."""
@@ -143,12 +94,12 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
         for alias in original_node.names:
             name = _tf.full_name(alias.name)
             path = f"{base}.{name}"
-            if lookup(path) is None or _tf.claimed_by_others(self, f"{module}.{name}"):
+            if _shared.upgrade_lookup(path) is None or _tf.claimed_by_others(self, f"{module}.{name}"):
                 if module.startswith(self._internal) and not _tf.claimed_by_others(self, module):
                     # ours to report: a name without a home, or a module whose names are converted at their uses
                     self._unconverted(original_node, f"{module}.{name}", severity="warning")
                 return updated_node  # a module imported by name (`from tensorflow.contrib import rnn`), or not ours
-            homes[alias] = lookup(path)
+            homes[alias] = _shared.upgrade_lookup(path)
         parents = {new.rpartition(".")[0] for new in homes.values()}
         if len(parents) != 1 or parents & set(tables.tf_upgrade()["modules"]) != parents:
             for alias, new in homes.items():
@@ -160,7 +111,7 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
                     manual=f"import tensorflow as tf and write tf.{new}",
                 )
             return updated_node
-        if any(new.startswith(NEEDS_COMPAT) for new in homes.values()):
+        if any(new.startswith(_shared.NEEDS_COMPAT) for new in homes.values()):
             _tf.ensure_compat(self)
         parent = parents.pop()
         names = []

@@ -12,7 +12,7 @@ import tensorflow as tf  # the tf2 suite always has it: a missing TensorFlow mus
 
 import compat  # noqa: F401 - tf.compat.v1.estimator and legacy Keras, as migrated scripts run with them
 from codemods import tables
-from codemods.rules import RULES, _tf, upgrade
+from codemods.rules import RULES, _shared, _tf
 from codemods.tables import gen_tf_upgrade
 from compat import tf1_names as names
 from compat.run import _face
@@ -86,7 +86,7 @@ def test_a_call_of_every_name_the_upgrade_table_moves_to_a_function_tf_2_reads_o
     read them otherwise): the tf-upgrade rule's rewrite must already be that judgement, or a second
     run changes the file (hypothesis found tf.contrib.data.make_batched_features_dataset())."""
     differs = _tf.api()["differs"]
-    olds = [f"tf.{old}" for old, new in upgrade.table().items() if differs.get(new)]
+    olds = [f"tf.{old}" for old, new in _shared.upgrade_table().items() if differs.get(new)]
     assert olds  # the table is read, not an empty list
     changed = []
     for old in olds:
