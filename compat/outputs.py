@@ -56,14 +56,16 @@ def _identity(path: str) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
-def _is_stdout(target: str) -> bool:
-    """Does `target` (already resolved) name this process's stdout (e.g. `/dev/stdout`)?"""
+def _is_stdout(path: str) -> bool:
+    """Is `path` this process's stdout: `/dev/stdout` (whatever stdout is: a terminal, a pipe, a file
+    it was redirected to) or that file by its own name? Then the output is written to stdout: replacing
+    the file would drop what the run printed, and a pipe has no path to replace."""
     try:
         here = os.fstat(sys.stdout.fileno())
-        there = os.stat(target)
+        there = os.stat(path)  # the path as given: /dev/stdout -> /proc/self/fd/1 -> the pipe itself
     except (OSError, ValueError, AttributeError):
         return False
-    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino) and not stat.S_ISREG(there.st_mode)
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
 
 class Reads:
@@ -136,9 +138,9 @@ def output_file(
         raise OutputPathError(option, path, "stdout is not allowed here: name a file")
     if "\0" in path:
         raise OutputPathError(option, repr(path), "the path holds a NUL byte")
-    target = os.path.realpath(path)
-    if stdout_ok and _is_stdout(target):
+    if stdout_ok and _is_stdout(path):
         return OutputFile(option, path, None)
+    target = os.path.realpath(path)
     try:
         info = os.stat(target)
     except FileNotFoundError:

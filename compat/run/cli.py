@@ -10,6 +10,8 @@ import argparse
 import importlib.util
 import os
 import runpy
+import signal
+import subprocess
 import sys
 from typing import NoReturn
 
@@ -150,11 +152,12 @@ def _program_traceback(kind, value, tb) -> None:
 
 
 def _exit_code(code) -> int:
-    """The status `SystemExit(code)` gives, as the interpreter computes it."""
+    """The status `SystemExit(code)` gives, as the interpreter computes it (a process status is one
+    byte: 256 is 0, -1 is 255; True is 1; a message is 1)."""
     if code is None:
         return 0
     if isinstance(code, int):
-        return code
+        return int(code) & 0xFF
     return 1
 
 
@@ -218,11 +221,34 @@ def _choose(args, report: OutputFile | None) -> None:
     if path is None:
         return  # a module uai-run cannot read: the default, the TF1 face
     _explain.note_at(tf1_names.RULES[tf1_names.TF], "--auto: nothing only TF1 had: run by python as TF 2 code", path, 0)
-    _write_report(args, report, 0)
     sys.stdout.flush()
     sys.stderr.flush()
     command = [sys.executable, *(["-m", args.module] if args.module is not None else []), *args.target]
-    os.execve(sys.executable, command, _keras_setup.user_environment())
+    env = _keras_setup.user_environment()
+    if report is None and not args.explain:
+        os.execve(sys.executable, command, env)
+    # a report must carry the program's exit status: python runs it as a child, waited for
+    status = _run_as_child(command, env)
+    _write_report(args, report, status if status >= 0 else 128 - status)
+    if status < 0:  # ended by a signal: end the same way, as the exec'd program would have
+        signal.signal(-status, signal.SIG_DFL)
+        os.kill(os.getpid(), -status)
+    raise SystemExit(status)
+
+
+def _run_as_child(command: list[str], env: dict[str, str]) -> int:
+    """The child's exit status (negative: the signal that ended it). Ctrl-C reaches the child from the
+    terminal, as with a shell running it; a SIGTERM sent to uai-run is passed on."""
+    child = subprocess.Popen(command, env=env)
+    previous = {
+        signal.SIGINT: signal.signal(signal.SIGINT, signal.SIG_IGN),
+        signal.SIGTERM: signal.signal(signal.SIGTERM, lambda signum, _frame: child.send_signal(signum)),
+    }
+    try:
+        return child.wait()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def main(argv=None) -> int:
@@ -253,7 +279,7 @@ def main(argv=None) -> int:
     install(everywhere=args.tf1_everywhere)
     if args.explain or report is not None:
         _report_on_os_exit(args, report)
-    code = 0
+    code, started = 0, os.getpid()
     error: BaseException | None = None
     try:
         code = _run(args)
@@ -274,15 +300,18 @@ def main(argv=None) -> int:
 
         fix = doctor.missing_piece(err) if isinstance(err, Exception) else None
         if fix is None:
-            code = 1  # a traceback follows, as python would print it; the report still says it failed
+            # a traceback follows, as python would print it; the report still says it failed, with the
+            # status python ends with (Ctrl-C: killed by SIGINT, which a shell reports as 130)
+            code = 128 + signal.SIGINT if isinstance(err, KeyboardInterrupt) else 1
             sys.excepthook = _program_traceback
             raise
         code, error = 2, MissingRuntimePiece(fix)
     finally:
-        try:
-            _write_report(args, report, code)
-        except CompatError as err:
-            error = err
+        if os.getpid() == started:  # a child the program forked ends here too: the report is the program's
+            try:
+                _write_report(args, report, code)
+            except CompatError as err:
+                error = err
     if isinstance(error, CompatError):
         fail(str(error))
     if error is not None:

@@ -7,6 +7,7 @@ the ones that need no TensorFlow import run first and take a fraction of a secon
 import importlib
 import json
 import signal
+import subprocess
 import sys
 import textwrap
 import tomllib
@@ -454,6 +455,34 @@ def test_multiprocessing_spawn_workers_get_the_tf1_face_too(tmp_path):
     )
     result = _runs.run([*UAI_RUN, str(script)], tmp_path)
     assert result.returncode == 0 and "results [2, 4]" in result.stdout, result.stderr[-3000:]
+
+
+def test_a_report_to_dev_stdout_joins_the_programs_output_in_a_pipe_or_a_redirected_file(tmp_path):
+    script = _write(tmp_path, "hello.py", "import tensorflow as tf\n\nprint('hello', tf.Session.__name__)\n")
+    piped = _runs.run([*UAI_RUN, "--report", "/dev/stdout", str(script)], tmp_path)
+    assert piped.returncode == 0, piped.stderr
+    with open(tmp_path / "out.txt", "w") as out:  # `uai-run ... > out.txt`
+        redirected = subprocess.run(
+            [*UAI_RUN, "--report", "/dev/stdout", str(script)],
+            cwd=tmp_path,
+            stdout=out,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    assert redirected.returncode == 0, redirected.stderr
+    for text in (piped.stdout, (tmp_path / "out.txt").read_text()):
+        printed, _, report = text.partition("\n")
+        assert printed == "hello Session" and json.loads(report)["exit_code"] == 0, text
+
+
+def test_auto_reports_the_exit_status_of_a_tf2_program_it_hands_to_python(tmp_path):
+    script = _write(
+        tmp_path, "tf2.py", "import sys\nimport tensorflow as tf\n\nprint(tf.constant(2).numpy())\nsys.exit(3)\n"
+    )
+    report = tmp_path / "report.json"
+    result = _runs.run([*UAI_RUN, "--auto", "--report", str(report), str(script)], tmp_path)
+    assert result.returncode == 3 and result.stdout.strip() == "2", result.stderr
+    assert json.loads(report.read_text())["exit_code"] == 3
 
 
 def test_the_uai_run_console_script_is_the_same_entry_point_as_python_m_compat_run():

@@ -235,6 +235,16 @@ ENDINGS = {
         "pid = os.fork()\nif pid == 0:\n    raise ValueError('child')\nos.waitpid(pid, 0)\nos._exit(6)",
         6,
     ),
+    # the child's sys.exit ran uai-run's own ending again and wrote its code over the parent's report
+    "fork, parent exits first, child sys.exit": (
+        "if os.fork() == 0:\n    time.sleep(0.5)\n    sys.exit(9)\nsys.exit(6)",
+        6,
+    ),
+    # the report carries the status the process ends with, as python computes it
+    "sys.exit(256)": ("sys.exit(256)", 0),
+    "sys.exit(-1)": ("sys.exit(-1)", 255),
+    "sys.exit(True)": ("sys.exit(True)", 1),
+    "KeyboardInterrupt": ("raise KeyboardInterrupt", 130),
 }
 STEPS = {
     "chdir into a sub-folder": "os.chdir(os.path.join(START, 'sub'))",
@@ -267,6 +277,8 @@ REPORT_PLACES = st.sampled_from(["uai-run-fuzz-report.json", "reports/uai-run-fu
 )
 @example(steps=[], ending="fork, child raises", place="absolute", modes=["--explain"], invocation=["p.py"])
 @example(steps=[], ending="fork, parent exits first, child os._exit", place="absolute", modes=[], invocation=["p.py"])
+@example(steps=[], ending="fork, parent exits first, child sys.exit", place="absolute", modes=[], invocation=["p.py"])
+@example(steps=[], ending="KeyboardInterrupt", place="absolute", modes=[], invocation=["p.py"])
 def test_the_report_lands_where_it_pointed_at_start_up_with_the_program_s_exit_code(
     steps, ending, place, modes, invocation
 ):
@@ -296,7 +308,8 @@ def test_the_report_lands_where_it_pointed_at_start_up_with_the_program_s_exit_c
             text=True,
             timeout=120,
         )
-        assert result.returncode == code, (source, result.stderr)
+        # a status above 128 is death by a signal, which subprocess reports as the negative signal number
+        assert result.returncode == (128 - code if code > 128 else code), (source, result.stderr)
         assert ("Traceback" in result.stderr) == ("raise" in statement), result.stderr
         with open(os.path.join(root, report)) as handle:
             assert json.load(handle)["exit_code"] == code, source
