@@ -30,10 +30,15 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
   - Keras' `Flatten` (`tf.layers.flatten`, `slim.flatten`) with an unknown batch size: TF 1.15
     reshaped to `(tf.shape(x)[0], -1)` (8 ops), TF 2 to a constant `[-1, n]` (2 ops);
   - Keras' `Conv` (`tf.layers.conv2d`, `slim.conv2d`): TF 1.15's build made a `dilation_rate`
-    constant for its `nn_ops.Convolution`, TF 2 makes none (1 op).
+    constant for its `nn_ops.Convolution`, TF 2 makes none (1 op);
+  - Keras' fused batch normalization (`tf.layers.batch_normalization`, `slim.batch_norm`): training,
+    TF 1.15 passed empty mean and variance constants to the fused op (2 ops) where TF 2 passes the
+    moving averages (which the op ignores when training); not training, TF 1.15 still made its
+    momentum constant (1 op). With `training` a tensor TF 1.15 built both branches: not measured,
+    left as TF 2 builds it.
 `random_uniform`, `random_gamma` and `split` are replaced where every binding sees them (`random_ops` and the
 API modules: `tf.random.uniform`, `tf.compat.v1.random_uniform`, ...), the dropout body in `nn_ops`, and the
-two Keras methods on Keras 2's classes (tf-keras on TF 2.21, Keras 2.15 on TF 2.15, and TensorFlow's
+Keras methods on Keras 2's classes (tf-keras on TF 2.21, Keras 2.15 on TF 2.15, and TensorFlow's
 internal Keras, which tf-slim's layers use).
 """
 
@@ -218,6 +223,27 @@ def _tf1_conv_build(original: Any) -> Any:
     return build
 
 
+def _tf1_fused_batch_norm(original: Any) -> Any:
+    @functools.wraps(original)
+    def _fused_batch_norm(self, inputs, *args, **kwargs):
+        training = kwargs.get("training", args[-1] if args else None)
+        try:
+            value = _tf("framework.smart_cond").smart_constant_value(training)
+        except TypeError:  # neither a tensor nor a bool: nothing TF 1.15's branches were measured for
+            value = None
+        if value is not None and _tf1_graph():
+            constant_op = _tf("framework.constant_op")
+            if value:  # the empty mean and variance of TF 1.15's training branch, unused on TF 2
+                constant_op.constant([])
+                constant_op.constant([])
+            else:  # the momentum TF 1.15 converted whether it was used or not
+                constant_op.constant(self.momentum)
+        return original(self, inputs, *args, **kwargs)
+
+    _fused_batch_norm.tf1_ops = original  # type: ignore[attr-defined]
+    return _fused_batch_norm
+
+
 # Keras 2's modules (tf-keras, Keras 2.15) -> (class, method, the TF 1.15 version of the method)
 # (tf-slim's layers use TensorFlow's own internal Keras, tensorflow.python.keras, which has the same two)
 _KERAS = {
@@ -227,6 +253,7 @@ _KERAS = {
         for module, cls, method, make in (
             ("reshaping.flatten", "Flatten", "call", _tf1_flatten_call),
             ("convolutional.base_conv", "Conv", "build", _tf1_conv_build),
+            ("normalization.batch_normalization", "BatchNormalizationBase", "_fused_batch_norm", _tf1_fused_batch_norm),
         )
     },
     "tensorflow.python.keras.layers.core": ("Flatten", "call", _tf1_flatten_call),

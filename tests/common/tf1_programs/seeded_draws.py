@@ -74,6 +74,19 @@ def contrib_layers():
     return values(variables())
 
 
+def batch_norm():
+    # a random op after each kind of batch normalization: the ones it builds shift the op seeds after it
+    tf.set_random_seed(8)
+    images = tf.placeholder(tf.float32, [None, 4, 4, 2])
+    net = tf.layers.batch_normalization(images, training=True)
+    net = tf.layers.conv2d(net, 2, 3, padding="same", name="after_training")
+    net = tf.layers.batch_normalization(net, training=False)
+    net = tf.layers.conv2d(net, 2, 3, padding="same", name="after_inference")
+    net = slim.batch_norm(net, is_training=True)
+    slim.conv2d(net, 2, [3, 3], scope="after_slim")
+    return values(variables())
+
+
 def dropout():
     tf.set_random_seed(4)
     ones = tf.ones([2, 8])
@@ -145,7 +158,18 @@ def session_classifier():
 
 def main():
     results = {"random_ops": random_ops()}  # the default graph
-    for case in (get_variable, layers, contrib_layers, dropout, images, input_pipeline, sampled, session_classifier):
+    cases = (
+        get_variable,
+        layers,
+        contrib_layers,
+        batch_norm,
+        dropout,
+        images,
+        input_pipeline,
+        sampled,
+        session_classifier,
+    )
+    for case in cases:
         with tf.Graph().as_default():
             results[case.__name__] = case()
     print("RESULT " + json.dumps(results, sort_keys=True))
