@@ -27,6 +27,8 @@ on stderr.
 
 import argparse
 import dataclasses
+import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -43,8 +45,9 @@ sys.path.insert(0, HERE)
 
 import realworld  # noqa: E402  (bench/realworld.py: the pinned sdists and their cache)
 
-LOSS = re.compile(r"^REALPROGRAMS-LOSS (\d+) (\S+)$")
+LOSS = re.compile(r"REALPROGRAMS-LOSS (\d+) ([-+.\w]+)")  # anywhere: progress bars put escapes before it
 ERROR = re.compile(r"^([A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)|error|uai-run|uai-migrate)\b.*")
+FRAME = re.compile(r'^File "(.+)", line (\d+)')
 WAYS = ("uai-run", "migrated")
 
 
@@ -53,6 +56,10 @@ class Program:
     driver: str  # file in bench/realprograms/
     project: str | None  # key of realworld.PROJECTS whose package is copied next to the driver; None: installed
     what: str
+    # the library's own non-TensorFlow dependencies: (import name, pinned requirement). Those the
+    # interpreter lacks are installed with `pip install --no-deps --target` into a folder of the
+    # cache, which goes on the runs' PYTHONPATH; the environment itself is never changed.
+    requires: tuple[tuple[str, str], ...] = ()
 
 
 PROGRAMS = {
@@ -61,11 +68,26 @@ PROGRAMS = {
         None,
         "tf-slim (installed): slim.learning.train, DatasetDataProvider over written TFRecords",
     ),
-    "tflearn": Program("tflearn_dnn.py", "tflearn", "tflearn 0.5.0: DNN(net).fit on generated data"),
+    "tflearn": Program(
+        "tflearn_dnn.py",
+        "tflearn",
+        "tflearn 0.5.0: DNN(net).fit on generated data",
+        (("PIL", "Pillow==10.4.0"),),  # tflearn.data_utils imports PIL.Image
+    ),
     "tensorpack": Program(
         "tensorpack_trainer.py",
         "tensorpack",
         "tensorpack 0.9.8: launch_train_with_config, SimpleTrainer, FakeData, a tiny ModelDesc",
+        (  # its setup.py's install_requires, pinned
+            ("tabulate", "tabulate==0.9.0"),
+            ("tqdm", "tqdm==4.66.5"),
+            ("msgpack", "msgpack==1.0.8"),
+            ("msgpack_numpy", "msgpack-numpy==0.4.8"),
+            ("zmq", "pyzmq==26.2.0"),
+            ("psutil", "psutil==6.0.0"),
+            ("termcolor", "termcolor==2.4.0"),
+            ("six", "six==1.16.0"),
+        ),
     ),
 }
 
@@ -88,23 +110,40 @@ def log(message: str) -> None:
 
 def losses_of(stdout: str) -> list[float]:
     """The per-step losses a driver printed, in order."""
-    return [float(match.group(2)) for match in map(LOSS.match, stdout.splitlines()) if match]
+    return [float(match.group(2)) for match in map(LOSS.search, stdout.splitlines()) if match]
+
+
+def short_path(path: str) -> str:
+    """A traceback's file relative to the program's tree, or to site-packages."""
+    for marker in ("/as_written/", "/migrated/", "/site-packages/"):
+        if marker in path:
+            return path.split(marker, 1)[1]
+    return path
 
 
 def error_line(stderr: str, returncode: int | None) -> str:
-    """The line that says why a run failed: the last exception line of stderr, else its last line."""
+    """The line that says why a run failed: the last exception line of stderr (else its last line),
+    and the innermost traceback frame above it as `(at file:line)`."""
     if returncode is None:
         return "timed out"
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
-    errors = [line for line in lines if ERROR.match(line)]
-    return (errors or lines or [f"exit {returncode}"])[-1][:300]
+    errors = [index for index, line in enumerate(lines) if ERROR.match(line)]
+    if not errors:
+        return (lines or [f"exit {returncode}"])[-1][:300]
+    last = errors[-1]
+    frames = [FRAME.match(line) for line in lines[:last]]
+    frames = [frame for frame in frames if frame]
+    where = f" (at {short_path(frames[-1].group(1))}:{frames[-1].group(2)})" if frames else ""
+    return lines[last][:300] + where
 
 
-def env() -> dict[str, str]:
-    """The runs' environment: this checkout's compat and codemods first, TensorFlow quiet, no GPU."""
+def env(extra: str = "") -> dict[str, str]:
+    """The runs' environment: this checkout's compat and codemods first (then `extra`, a folder of
+    the program's dependencies), TensorFlow quiet, no GPU."""
+    path = [REPO] + ([extra] if extra else []) + [os.environ.get("PYTHONPATH", "")]
     return dict(
         os.environ,
-        PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        PYTHONPATH=os.pathsep.join(path),
         TF_CPP_MIN_LOG_LEVEL="3",
         CUDA_VISIBLE_DEVICES="",
         PYTHONHASHSEED="0",
@@ -112,10 +151,10 @@ def env() -> dict[str, str]:
     )
 
 
-def run(command: list[str], cwd: str, timeout: float) -> Run:
+def run(command: list[str], cwd: str, timeout: float, extra: str = "") -> Run:
     start = time.monotonic()
     try:
-        result = subprocess.run(command, cwd=cwd, env=env(), capture_output=True, text=True, timeout=timeout)
+        result = subprocess.run(command, cwd=cwd, env=env(extra), capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as expired:
         out = expired.stdout.decode() if isinstance(expired.stdout, bytes) else expired.stdout or ""
         return Run(None, losses_of(out), "timed out", time.monotonic() - start)
@@ -135,6 +174,25 @@ def build_tree(program: Program, cache: str, tree: str) -> None:
     if program.project is not None:
         unpacked = realworld.fetch(program.project, cache)
         realworld.copy_package(unpacked, realworld.PROJECTS[program.project].package, tree)
+
+
+def dependencies(program: Program, cache: str) -> str:
+    """The folder holding the program's dependencies this interpreter lacks ("" when it lacks none)."""
+    missing = [requirement for module, requirement in program.requires if importlib.util.find_spec(module) is None]
+    if not missing:
+        return ""
+    tag = hashlib.sha256(repr((sys.executable, sys.version, missing)).encode()).hexdigest()[:12]
+    target = os.path.join(cache, "realprograms-deps", tag)
+    if not os.path.isfile(os.path.join(target, ".complete")):
+        log(f"pip install --target {target} {' '.join(missing)}")
+        shutil.rmtree(target, ignore_errors=True)
+        command = [sys.executable, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check", "-q", "--target", target]
+        result = subprocess.run(command + missing, capture_output=True, text=True)
+        if result.returncode:
+            raise SystemExit(f"pip install {' '.join(missing)} failed: {result.stderr.strip()[-2000:]}")
+        with open(os.path.join(target, ".complete"), "w") as handle:
+            handle.write("\n".join(missing) + "\n")
+    return target
 
 
 def has_libcst(python: str) -> bool:
@@ -159,12 +217,13 @@ def judge(name: str, args: argparse.Namespace, work: str) -> dict:
     tree = os.path.join(work, name, "as_written")
     migrated = os.path.join(work, name, "migrated")
     build_tree(program, args.cache, tree)
+    extra = dependencies(program, args.cache)
     results = {}
     log(f"{name}: uai-run")
     workdir = os.path.join(work, name, "run_uai")
     os.makedirs(workdir)
     results["uai-run"] = run(
-        [sys.executable, "-m", "compat.run", os.path.join(tree, program.driver), workdir], tree, args.timeout
+        [sys.executable, "-m", "compat.run", os.path.join(tree, program.driver), workdir], tree, args.timeout, extra
     )
     log(f"{name}: uai-migrate --out")
     problem = migrate(tree, migrated, args.migrate_python, args.timeout)
@@ -175,7 +234,7 @@ def judge(name: str, args: argparse.Namespace, work: str) -> dict:
         workdir = os.path.join(work, name, "run_migrated")
         os.makedirs(workdir)
         results["migrated"] = run(
-            [sys.executable, os.path.join(migrated, program.driver), workdir], migrated, args.timeout
+            [sys.executable, os.path.join(migrated, program.driver), workdir], migrated, args.timeout, extra
         )
     for way, result in results.items():
         status = "trained" if result.trained else f"FAILED: {result.error}"
