@@ -131,8 +131,7 @@ def error_line(stderr: str, returncode: int | None) -> str:
     if not errors:
         return (lines or [f"exit {returncode}"])[-1][:300]
     last = errors[-1]
-    frames = [FRAME.match(line) for line in lines[:last]]
-    frames = [frame for frame in frames if frame]
+    frames = [frame for line in lines[:last] if (frame := FRAME.match(line))]
     where = f" (at {short_path(frames[-1].group(1))}:{frames[-1].group(2)})" if frames else ""
     return lines[last][:300] + where
 
@@ -186,7 +185,17 @@ def dependencies(program: Program, cache: str) -> str:
     if not os.path.isfile(os.path.join(target, ".complete")):
         log(f"pip install --target {target} {' '.join(missing)}")
         shutil.rmtree(target, ignore_errors=True)
-        command = [sys.executable, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check", "-q", "--target", target]
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--disable-pip-version-check",
+            "-q",
+            "--target",
+            target,
+        ]
         result = subprocess.run(command + missing, capture_output=True, text=True)
         if result.returncode:
             raise SystemExit(f"pip install {' '.join(missing)} failed: {result.stderr.strip()[-2000:]}")
@@ -268,7 +277,9 @@ def markdown(results: list[dict], tensorflow: str) -> str:
             losses = ", ".join(f"{loss:.6g}" for loss in one["losses"][:3]) or "-"
             same = result["same_losses"] if way == "migrated" else ""
             error = one["error"].replace("|", "\\|")
-            rows.append(f"| {result['program']} | {way} | {'yes' if one['trained'] else 'no'} | {losses} | {same} | {error} |")
+            rows.append(
+                f"| {result['program']} | {way} | {'yes' if one['trained'] else 'no'} | {losses} | {same} | {error} |"
+            )
     return head + "\n".join(rows) + "\n"
 
 
@@ -305,7 +316,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:12} {program.what}")
         return 0
     if args.migrate_python is None:
-        args.migrate_python = sys.executable if has_libcst(sys.executable) else os.path.join(REPO, ".nox", "tf2", "bin", "python")
+        args.migrate_python = (
+            sys.executable if has_libcst(sys.executable) else os.path.join(REPO, ".nox", "tf2", "bin", "python")
+        )
     tensorflow = tensorflow_version()
     work = args.keep or tempfile.mkdtemp(prefix="realprograms-")
     if args.keep:

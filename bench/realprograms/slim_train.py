@@ -30,12 +30,16 @@ def write_records(path):
             x = rng.uniform(-1, 1, FEATURES).astype(np.float32)
             y = int(np.argmax(x[:CLASSES]))
             image = rng.randint(0, 256, (4, 4, 1)).astype(np.uint8)
-            example = tf.train.Example(features=tf.train.Features(feature={
-                "image/encoded": tf.train.Feature(bytes_list=tf.train.BytesList(value=[image.tobytes()])),
-                "image/format": tf.train.Feature(bytes_list=tf.train.BytesList(value=[b"raw"])),
-                "x": tf.train.Feature(float_list=tf.train.FloatList(value=x.tolist())),
-                "y": tf.train.Feature(int64_list=tf.train.Int64List(value=[y])),
-            }))
+            example = tf.train.Example(
+                features=tf.train.Features(
+                    feature={
+                        "image/encoded": tf.train.Feature(bytes_list=tf.train.BytesList(value=[image.tobytes()])),
+                        "image/format": tf.train.Feature(bytes_list=tf.train.BytesList(value=[b"raw"])),
+                        "x": tf.train.Feature(float_list=tf.train.FloatList(value=x.tolist())),
+                        "y": tf.train.Feature(int64_list=tf.train.Int64List(value=[y])),
+                    }
+                )
+            )
             writer.write(example.SerializeToString())
 
 
@@ -75,9 +79,15 @@ def main(workdir):
         xs, ys = tf.train.batch([x, y], batch_size=8, num_threads=1, capacity=32)
         # Op-level seeds on the initializers: with the graph seed alone, TF 1's op seeds come from the
         # graph's op count, which uai-migrate's port (resource variables) does not keep (README).
-        net = slim.fully_connected(xs, 16, weights_initializer=tf.truncated_normal_initializer(0.0, 0.3, seed=2), scope="fc1")
+        net = slim.fully_connected(
+            xs, 16, weights_initializer=tf.truncated_normal_initializer(0.0, 0.3, seed=2), scope="fc1"
+        )
         logits = slim.fully_connected(
-            net, CLASSES, activation_fn=None, weights_initializer=tf.truncated_normal_initializer(0.0, 0.3, seed=3), scope="logits"
+            net,
+            CLASSES,
+            activation_fn=None,
+            weights_initializer=tf.truncated_normal_initializer(0.0, 0.3, seed=3),
+            scope="logits",
         )
         tf.losses.softmax_cross_entropy(slim.one_hot_encoding(ys, CLASSES), logits)
         total_loss = tf.losses.get_total_loss()
@@ -85,7 +95,7 @@ def main(workdir):
 
         def train_step(session, op, global_step, train_step_kwargs):
             loss, should_stop = slim.learning.train_step(session, op, global_step, train_step_kwargs)
-            print("REALPROGRAMS-LOSS %d %.9g" % (session.run(global_step), loss), flush=True)
+            print(f"REALPROGRAMS-LOSS {session.run(global_step)} {loss:.9g}", flush=True)
             return loss, should_stop
 
         slim.learning.train(

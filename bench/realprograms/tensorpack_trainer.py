@@ -34,7 +34,7 @@ class SeededFakeData(FakeData):
     """FakeData seeds its generator from the object's id and the time; this one from 0."""
 
     def reset_state(self):
-        super(SeededFakeData, self).reset_state()
+        super().reset_state()
         self.rng = np.random.RandomState(0)
 
 
@@ -43,8 +43,12 @@ class Model(ModelDesc):
         return [tf.placeholder(tf.float32, [None, FEATURES], "x"), tf.placeholder(tf.int32, [None], "y")]
 
     def build_graph(self, x, y):
-        net = FullyConnected("fc1", x, 16, activation=tf.nn.relu, kernel_initializer=tf.truncated_normal_initializer(stddev=0.3, seed=2))
-        logits = FullyConnected("logits", net, CLASSES, kernel_initializer=tf.truncated_normal_initializer(stddev=0.3, seed=3))
+        net = FullyConnected(
+            "fc1", x, 16, activation=tf.nn.relu, kernel_initializer=tf.truncated_normal_initializer(stddev=0.3, seed=2)
+        )
+        logits = FullyConnected(
+            "logits", net, CLASSES, kernel_initializer=tf.truncated_normal_initializer(stddev=0.3, seed=3)
+        )
         cost = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
         return tf.identity(cost, name="total_cost")
 
@@ -62,13 +66,15 @@ class LossPrinter(Callback):
 
     def _after_run(self, ctx, values):
         self._step += 1
-        print("REALPROGRAMS-LOSS %d %.9g" % (self._step, values.results), flush=True)
+        print(f"REALPROGRAMS-LOSS {self._step} {values.results:.9g}", flush=True)
 
 
 def main(workdir):
     logger.set_logger_dir(os.path.join(workdir, "log"), action="d")
     tf.set_random_seed(1)
-    dataflow = SeededFakeData([[BATCH, FEATURES], [BATCH]], size=3, random=True, dtype=["float32", "int32"], domain=(0, CLASSES))
+    dataflow = SeededFakeData(
+        [[BATCH, FEATURES], [BATCH]], size=3, random=True, dtype=["float32", "int32"], domain=(0, CLASSES)
+    )
     config = TrainConfig(
         model=Model(),
         dataflow=dataflow,

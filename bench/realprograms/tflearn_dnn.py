@@ -30,7 +30,7 @@ class LossPrinter(tflearn.callbacks.Callback):
     def on_batch_end(self, training_state, snapshot=False):
         p = np.asarray(self.model.predict(self.x), dtype=np.float64)
         loss = -np.mean(np.sum(self.y * np.log(np.clip(p, 1e-7, 1.0)), axis=1))
-        print("REALPROGRAMS-LOSS %d %.9g" % (training_state.step, loss), flush=True)
+        print(f"REALPROGRAMS-LOSS {training_state.step} {loss:.9g}", flush=True)
 
 
 def data():
@@ -45,8 +45,15 @@ def main(workdir):
     with tf.Graph().as_default():
         tflearn.init_graph(seed=1, num_cores=1)
         net = tflearn.input_data(shape=[None, FEATURES])
-        net = tflearn.fully_connected(net, 16, activation="relu", weights_init=tflearn.initializations.truncated_normal(stddev=0.3, seed=2))
-        net = tflearn.fully_connected(net, CLASSES, activation="softmax", weights_init=tflearn.initializations.truncated_normal(stddev=0.3, seed=3))
+        net = tflearn.fully_connected(
+            net, 16, activation="relu", weights_init=tflearn.initializations.truncated_normal(stddev=0.3, seed=2)
+        )
+        net = tflearn.fully_connected(
+            net,
+            CLASSES,
+            activation="softmax",
+            weights_init=tflearn.initializations.truncated_normal(stddev=0.3, seed=3),
+        )
         net = tflearn.regression(net, optimizer="sgd", learning_rate=0.5, loss="categorical_crossentropy")
         model = tflearn.DNN(net, tensorboard_verbose=0, tensorboard_dir=workdir)
         printer = LossPrinter(x, y)

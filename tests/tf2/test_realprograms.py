@@ -1,0 +1,78 @@
+"""bench/realprograms.py's cheapest program in CI: tf-slim's own training loop, both ways.
+
+bench/realprograms/slim_train.py is a TF 1.x program (`slim = tf.contrib.slim`, `tf.python_io`,
+`tf.train.batch`) that writes TFRecords and trains with `slim.learning.train` over a
+`DatasetDataProvider` decoding them (`tfexample_decoder.Image` and `Tensor`). The benchmark runs it
+unmodified under uai-run and after `uai-migrate --out` with python; both must train, with the same
+per-step losses (fixed seeds; the queue pipeline has one reader and one batching thread). tf-slim is
+installed, so nothing is downloaded. About 35 s.
+"""
+
+import argparse
+import ast
+import importlib.util
+import math
+import os
+import sys
+
+from tests.conftest import REPO
+
+
+def _load_benchmark():
+    spec = importlib.util.spec_from_file_location("realprograms", os.path.join(REPO, "bench", "realprograms.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+realprograms = _load_benchmark()
+
+
+def _steps(driver: str) -> int:
+    """The driver's STEPS constant, read from its source (importing it needs the TF1 face)."""
+    tree = ast.parse(open(os.path.join(realprograms.DRIVERS, driver)).read())
+    (value,) = [
+        node.value.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["STEPS"]
+    ]
+    return value
+
+
+def test_slim_learning_train_over_a_dataset_data_provider_trains_both_ways_with_equal_losses(tmp_path):
+    args = argparse.Namespace(cache=str(tmp_path / "cache"), timeout=300.0, migrate_python=sys.executable)
+    result = realprograms.judge("slim", args, str(tmp_path / "work"))
+
+    ways = result["ways"]
+    for way in realprograms.WAYS:
+        assert ways[way]["trained"], (way, ways[way]["error"])
+        assert ways[way]["returncode"] == 0 and ways[way]["error"] == ""
+        assert len(ways[way]["losses"]) == _steps("slim_train.py")
+        assert all(math.isfinite(loss) and loss > 0 for loss in ways[way]["losses"])
+    assert ways["uai-run"]["losses"] == ways["migrated"]["losses"]
+    assert result["same_losses"] == "equal"
+
+    # (a) ran the file as written, (b) uai-migrate's port of it
+    written = (tmp_path / "work" / "slim" / "as_written" / "slim_train.py").read_text()
+    ported = (tmp_path / "work" / "slim" / "migrated" / "slim_train.py").read_text()
+    assert written == open(os.path.join(realprograms.DRIVERS, "slim_train.py")).read()
+    assert "tf.contrib.slim" in written and "tf.contrib" not in ported and ported != written
+
+
+def test_a_failed_run_is_its_last_error_line_and_innermost_frame():
+    stderr = (
+        "Traceback (most recent call last):\n"
+        '  File "/tmp/x/as_written/driver.py", line 3, in <module>\n'
+        "    import lib\n"
+        '  File "/tmp/x/as_written/lib/common.py", line 8, in <module>\n'
+        "    from collections import Mapping\n"
+        "ImportError: cannot import name 'Mapping' from 'collections'\n"
+    )
+    assert realprograms.error_line(stderr, 1) == (
+        "ImportError: cannot import name 'Mapping' from 'collections' (at lib/common.py:8)"
+    )
+    assert realprograms.error_line("", None) == "timed out"
+    assert realprograms.losses_of("\x1b[A\x1b[AREALPROGRAMS-LOSS 1 0.5\nnoise\nREALPROGRAMS-LOSS 2 0.25\n") == [
+        0.5,
+        0.25,
+    ]
