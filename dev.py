@@ -8,6 +8,8 @@ noxfile.py. Anyone with nox installed can run `nox -s <session>` instead.
 import os
 import subprocess
 import sys
+import threading
+import time
 import venv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -23,6 +25,11 @@ TASKS: dict[str, tuple[list[str], str | None]] = {
     "tf115": (["tf115"], "golden"),
     "lint": (["lint"], None),
 }
+# Tasks whose sessions run side by side, each nox session in a process of its own: lint and the two
+# suites share nothing (a venv each), and one suite alone leaves the second core mostly idle (its
+# time goes to TensorFlow processes started one after another), so side by side the test command
+# takes about as long as its longest suite rather than the sum.
+SIDE_BY_SIDE = {"test"}
 
 
 def _tools_python() -> str:
@@ -52,10 +59,50 @@ def main(argv: list[str]) -> int:
     if task is None and extra:
         print(f"dev.py: {argv[0]} takes no arguments", file=sys.stderr)
         return 2
-    command = [_tools_python(), "-m", "nox", "-f", os.path.join(HERE, "noxfile.py"), "-s", *sessions]
-    if task is not None:
-        command += ["--", task, *extra]
+    nox = [_tools_python(), "-m", "nox", "-f", os.path.join(HERE, "noxfile.py")]
+    commands = {
+        session: [*nox, "-s", session, *(["--", task, *extra] if task is not None and session != "lint" else [])]
+        for session in sessions
+    }
+    if argv[0] in SIDE_BY_SIDE:
+        return _side_by_side(commands)
+    command = [*nox, "-s", *sessions, *(["--", task, *extra] if task is not None else [])]
     return subprocess.call(command, cwd=HERE)
+
+
+def _side_by_side(commands: dict[str, list[str]]) -> int:
+    """Run each session's command at once, every output line prefixed with its session; 0 if all pass."""
+    lock = threading.Lock()
+    started = time.monotonic()
+    processes = {
+        name: subprocess.Popen(
+            command, cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
+        )
+        for name, command in commands.items()
+    }
+    finished: dict[str, tuple[int, float]] = {}
+
+    def relay(name: str, process: subprocess.Popen) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            with lock:
+                sys.stdout.write(f"[{name}] {line}")
+                sys.stdout.flush()
+        finished[name] = (process.wait(), time.monotonic() - started)
+
+    threads = [threading.Thread(target=relay, args=item) for item in processes.items()]
+    for thread in threads:
+        thread.start()
+    try:
+        for thread in threads:
+            thread.join()
+    except KeyboardInterrupt:  # the sessions got the terminal's Ctrl-C too; stop what is left
+        for process in processes.values():
+            process.terminate()
+        return 130
+    for name, (code, seconds) in finished.items():
+        print(f"dev.py: {name} {'passed' if code == 0 else f'FAILED (exit {code})'} after {seconds / 60:.1f} min")
+    return 0 if all(code == 0 for code, _ in finished.values()) else 1
 
 
 if __name__ == "__main__":
