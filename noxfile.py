@@ -88,7 +88,6 @@ def tf2(session: nox.Session) -> None:
 # task -> command; extra arguments after the task name are appended ("python": any program, as written).
 TF115_COMMANDS = {
     "golden": ["python", "tests/common/golden/make_tf115_random.py"],
-    "reference": ["python", "bench/reference.py", "--tf115-only"],
     "python": ["python"],
 }
 
@@ -107,7 +106,7 @@ def python37() -> str:
 @nox.session(python=python37())
 def tf115(session: nox.Session) -> None:
     """TF 1.15 on Python 3.7, the reference: writes the golden random draws (default), or runs the task named
-    after `--` (`reference`: bench/reference.py's TF 1.15 half; `python <program>`: a TF1 program as written)."""
+    after `--` (`python <program>`: a TF1 program as written). bench/reference.py uses this venv too."""
     session.install("-q", "-r", "requirements/tf115.txt")
     args = list(session.posargs)
     task = args.pop(0) if args and args[0] in TF115_COMMANDS else "golden"

@@ -1,0 +1,6 @@
+"""One process, no cluster: the only case bench/reference.py runs."""
+
+
+class UAITensorFlowDistRunConfigParser:
+    def is_dist(self):
+        return False
