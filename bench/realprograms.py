@@ -89,6 +89,22 @@ PROGRAMS = {
             ("six", "six==1.16.0"),
         ),
     ),
+    "stable-baselines": Program(
+        "stable_baselines_ppo2.py",
+        "stable-baselines",
+        "stable-baselines 2.10.2: PPO2 on gym 0.17.3's CartPole-v1",
+        (  # its setup.py's install_requires that importing stable_baselines and CartPole need, pinned
+            ("gym", "gym==0.17.3"),  # the last gym with the reset/step API stable-baselines 2 calls
+            ("cloudpickle", "cloudpickle==1.6.0"),  # gym 0.17's pin
+            ("scipy", "scipy==1.16.3"),
+            ("joblib", "joblib==1.4.2"),
+            ("cv2", "opencv-python-headless==4.10.0.84"),
+            ("pandas", "pandas==2.2.3"),
+            ("dateutil", "python-dateutil==2.9.0"),
+            ("pytz", "pytz==2024.2"),
+            ("tzdata", "tzdata==2024.2"),
+        ),
+    ),
 }
 
 
@@ -171,8 +187,9 @@ def build_tree(program: Program, cache: str, tree: str) -> None:
     os.makedirs(tree)
     shutil.copyfile(os.path.join(DRIVERS, program.driver), os.path.join(tree, program.driver))
     if program.project is not None:
-        unpacked = realworld.fetch(program.project, cache)
-        realworld.copy_package(unpacked, realworld.PROJECTS[program.project].package, tree)
+        package = realworld.PROJECTS[program.project].package
+        # the whole package folder: its data files too (stable_baselines reads its version.txt)
+        shutil.copytree(os.path.join(realworld.fetch(program.project, cache), package), os.path.join(tree, package))
 
 
 def dependencies(program: Program, cache: str) -> str:
