@@ -58,7 +58,20 @@ class _TF1OpSeeds(weakref.WeakKeyDictionary):
 
     def setdefault(self, graph: Any, default: Any = None) -> Any:
         counter = super().setdefault(graph, default)  # kept: get_seed adds one to it next
-        return graph.version if _tf1_graph() else counter
+        return graph.version - _resource_variable_ops(graph) if _tf1_graph() else counter
+
+
+def _resource_variable_ops(graph: Any) -> int:
+    """The ops `graph` holds because its variables are resource variables, beyond what TF 1.15's ref variables built.
+
+    uai-migrate's graph-mode output keeps TF 2's resource variables (uai-run's TF1 face has ref variables).
+    Made in a graph, a ref variable is 3 ops (VariableV2, Assign, the `read` Identity every use reads), a
+    resource variable 4 (VarHandleOp, VarIsInitializedOp, AssignVariableOp, a ReadVariableOp), and every
+    further use reads it with one more ReadVariableOp: counted out, the op seeds are TF 1.15's again.
+    """
+    types = [op.type for op in graph.get_operations()]
+    handles = types.count("VarHandleOp")
+    return types.count("VarIsInitializedOp") + types.count("ReadVariableOp") - handles if handles else 0
 
 
 def _tf(name: str) -> Any:
