@@ -139,7 +139,7 @@ def short_path(path: str) -> str:
 
 def error_line(stderr: str, returncode: int | None) -> str:
     """The line that says why a run failed: the last exception line of stderr (else its last line),
-    and the innermost traceback frame above it as `(at file:line)`."""
+    and the innermost traceback frame above it in the program's tree (else any) as `(at file:line)`."""
     if returncode is None:
         return "timed out"
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
@@ -148,6 +148,13 @@ def error_line(stderr: str, returncode: int | None) -> str:
         return (lines or [f"exit {returncode}"])[-1][:300]
     last = errors[-1]
     frames = [frame for line in lines[:last] if (frame := FRAME.match(line))]
+    # the program's own frame (driver or library) when there is one, not numpy's or TensorFlow's
+    own = [
+        frame
+        for frame in frames
+        if short_path(frame.group(1)) != frame.group(1) and "/site-packages/" not in frame.group(1)
+    ]
+    frames = own or frames
     where = f" (at {short_path(frames[-1].group(1))}:{frames[-1].group(2)})" if frames else ""
     return lines[last][:300] + where
 

@@ -15,7 +15,7 @@ import math
 import os
 import sys
 
-from tests.conftest import REPO
+from tests.support.processes import REPO
 
 
 def _load_benchmark():
@@ -71,6 +71,13 @@ def test_a_failed_run_is_its_last_error_line_and_innermost_frame():
     assert realprograms.error_line(stderr, 1) == (
         "ImportError: cannot import name 'Mapping' from 'collections' (at lib/common.py:8)"
     )
+    numpy = (
+        "Traceback (most recent call last):\n"
+        '  File "/tmp/x/migrated/lib/vec_env.py", line 32, in __init__\n'
+        '  File "/venv/lib/python3.11/site-packages/numpy/__init__.py", line 324, in __getattr__\n'
+        "AttributeError: module 'numpy' has no attribute 'bool'.\n"
+    )
+    assert realprograms.error_line(numpy, 1).endswith("(at lib/vec_env.py:32)")  # the program's frame
     assert realprograms.error_line("", None) == "timed out"
     assert realprograms.losses_of("\x1b[A\x1b[AREALPROGRAMS-LOSS 1 0.5\nnoise\nREALPROGRAMS-LOSS 2 0.25\n") == [
         0.5,
