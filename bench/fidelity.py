@@ -22,7 +22,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
-from tests.codemods import corpus_runner  # noqa: E402
+from bench import corpus as corpus_runner  # noqa: E402
 
 UPGRADE = "tensorflow.tools.compatibility.tf_upgrade_v2_main"
 

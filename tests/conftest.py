@@ -1,97 +1,15 @@
-"""Shared fixtures: run real Python subprocesses in the environment under test."""
-
-import json
-import os
-import subprocess
-import sys
-import textwrap
-from collections.abc import Sequence
-from typing import Any
+"""Shared fixtures (the helpers they use are in tests/support)."""
 
 import pytest
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def python_env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = REPO + os.pathsep + env.get("PYTHONPATH", "")
-    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    env.pop("TF_CONFIG", None)
-    env.update(extra or {})
-    return env
-
-
-def run_script(tmp_path, source, args=(), env=None, timeout=300, name="script.py"):
-    """Write `source` to a file and run it with this interpreter; return the CompletedProcess."""
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(source))
-    return subprocess.run(
-        [sys.executable, str(path), *args],
-        cwd=str(tmp_path),
-        env=python_env(env),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-
-
-def module_command(module: str, *args: str) -> list[str]:
-    """`python -m module args` with this interpreter."""
-    return [sys.executable, "-m", module, *args]
-
-
-def run_module(
-    module: str,
-    args: Sequence[str] = (),
-    env: dict[str, str] | None = None,
-    timeout: float = 300,
-    check: bool = False,
-    cwd: str | os.PathLike = REPO,
-) -> subprocess.CompletedProcess:
-    """Run `python -m module args` (from the repository root unless `cwd` is given) in the test environment;
-    return the CompletedProcess with its text output."""
-    return subprocess.run(
-        module_command(module, *args),
-        cwd=str(cwd),
-        env=python_env(env),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=check,
-    )
-
-
-def start_module(
-    module: str, args: Sequence[str] = (), cwd: str | os.PathLike = REPO, **popen: Any
-) -> subprocess.Popen:
-    """Start `python -m module args` in the test environment, text mode (`popen`: the pipes); the caller waits."""
-    return subprocess.Popen(module_command(module, *args), cwd=str(cwd), env=python_env(), text=True, **popen)
-
-
-# What TensorFlow's C++ runtime logs at import whatever TF_CPP_MIN_LOG_LEVEL says: on TF 2.21
-# with oneDNN active (CPUs with AVX-512 VNNI/BF16) an info line and absl's "before
-# InitializeLog" notice still print at level 2. Not the program's output.
-TF_RUNTIME_NOISE = ("WARNING: All log messages before absl::InitializeLog()", "I0000 ", "W0000 ", "E0000 ")
-
-
-def program_lines(stderr):
-    """The lines of a process's stderr without TensorFlow's C++ runtime log lines."""
-    return [line for line in stderr.strip().splitlines() if not line.startswith(TF_RUNTIME_NOISE)]
-
-
-def assert_one_line_error(result, message):
-    """A CLI edge's bad-input contract: exit 2, one stderr line naming the problem, no traceback."""
-    lines = program_lines(result.stderr)
-    assert result.returncode == 2, result.stderr[-2000:]
-    assert len(lines) == 1 and message in lines[0] and "Traceback" not in result.stderr, result.stderr
+from tests.support.processes import run_script
 
 
 @pytest.fixture(scope="session")
 def program_data(tmp_path_factory):
-    """A small generated ImageNet-schema data set (`tests.programs.generate_data`), one per session: the
+    """A small generated ImageNet-schema data set (`tests.support.programs.generate_data`), one per session: the
     programs only read it."""
-    from tests.programs import generate_data
+    from tests.support.programs import generate_data
 
     return generate_data(tmp_path_factory.mktemp("data"))
 
@@ -104,34 +22,29 @@ def run_py(tmp_path):
     return run
 
 
-def result_json(stdout: str):
-    """The JSON a test program printed on its `RESULT {...}` line."""
-    return json.loads(next(line for line in stdout.splitlines() if line.startswith("RESULT "))[len("RESULT ") :])
-
-
 # -- runs shared by tests/common and the tf2 suite's port comparisons: once per pytest session ----------
 
 
 @pytest.fixture(scope="session")
 def corpus_data(tmp_path_factory) -> str:
-    """The corpus' generated TFRecords (tests/codemods/corpus_runner.generate_data); every run that is
+    """The corpus' generated TFRecords (tests/support/corpus.generate_data); every run that is
     compared with another reads these same files."""
-    from tests.codemods import corpus_runner
+    from tests.support import corpus
 
-    return corpus_runner.generate_data(str(tmp_path_factory.mktemp("corpus_data")))
+    return corpus.generate_data(str(tmp_path_factory.mktemp("corpus_data")))
 
 
 @pytest.fixture(scope="session")
 def samples_under_uai_run(tmp_path_factory, corpus_data):
-    """The bundled TF1 samples run unmodified under uai-run (tests/uai_run_helpers.run_samples)."""
-    from tests.uai_run_helpers import run_samples
+    """The bundled TF1 samples run unmodified under uai-run (tests/support/uai_run.run_samples)."""
+    from tests.support.uai_run import run_samples
 
     return run_samples(corpus_data, tmp_path_factory.mktemp("samples_under_uai_run"))
 
 
 @pytest.fixture(scope="session")
 def corpus_under_uai_run(tmp_path_factory, corpus_data):
-    """Every runnable corpus script run unmodified under `uai-run --auto` (tests/uai_run_helpers.run_corpus)."""
-    from tests.uai_run_helpers import run_corpus
+    """Every runnable corpus script run unmodified under `uai-run --auto` (tests/support/uai_run.run_corpus)."""
+    from tests.support.uai_run import run_corpus
 
     return run_corpus(corpus_data, tmp_path_factory.mktemp("corpus_under_uai_run"))

@@ -13,7 +13,7 @@ Adding a rule = one module here + one row in RULES (docs/adding.md, "How to add 
      needs `import compat`. Shared helpers: codemods/engine/syntax.py, rules/_tf.py; derived tables: codemods/tables.
   2. a row in RULES below. Order matters only between rules touching the same node: the catch-all
      reporters go last.
-  3. `tests/codemods/test_rule_<name>.py`: `RuleTest` (tests/codemods/rule_test.py) before/after
+  3. `tests/codemods/test_rule_<name>.py`: `RuleTest` (tests/support/rule_test.py) before/after
      fixtures, run with the rule's own claims (`CLAIMS_OF` names any others a test assumes), and
      cases where the rule must NOT fire (a shadowed local, a string, a comment); a corpus script
      in tests/corpus that uses it.

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tests.conftest import REPO, python_env
+from tests.support.processes import REPO, python_env
 
 
 @pytest.fixture

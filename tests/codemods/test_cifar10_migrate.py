@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from tests.codemods._runs import migrate
+from tests.support.runs import migrate
 
 PROGRAMS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "common", "runtime_programs")
 BEFORE = os.path.join(PROGRAMS, "cifar10_estimator_tf1.py")

@@ -5,29 +5,11 @@ import os
 import socket
 import stat
 
-TF1 = "import tensorflow as tf\ntf.app.flags.DEFINE_integer('steps', 3, 'training steps')\nFLAGS = tf.app.flags.FLAGS\n"
-TF1_MIGRATED = (
-    "import tensorflow as tf\n"
-    "import compat.flags as flags\n"
-    "\n"
-    "flags.DEFINE_integer('steps', 3, 'training steps')\n"
-    "FLAGS = flags.FLAGS\n"
-)
-CONTRIB = "import tensorflow as tf\nx = tf.contrib.layers.embed_sequence\n"
-PLAIN = "import os\nprint(os.sep)\n"
-PY2 = "import tensorflow as tf\nprint 'hello'\n"
-
-
-def _tree(root, files):
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root
+from tests.support.sources import CONTRIB, PLAIN, PY2, TF1, TF1_MIGRATED, write_tree
 
 
 def test_default_shows_a_diff_and_changes_nothing(tmp_path, migrate):
-    tree = _tree(tmp_path / "src", {"train.py": TF1, "util.py": PLAIN})
+    tree = write_tree(tmp_path / "src", {"train.py": TF1, "util.py": PLAIN})
     result = migrate(tree)
     assert result.returncode == 0, result.stderr
     assert "-tf.app.flags.DEFINE_integer('steps', 3, 'training steps')" in result.stdout
@@ -37,7 +19,7 @@ def test_default_shows_a_diff_and_changes_nothing(tmp_path, migrate):
 
 
 def test_write_changes_in_place_and_a_python2_file_in_the_middle_is_skipped(tmp_path, migrate):
-    tree = _tree(tmp_path / "src", {"a.py": TF1, "b_old.py": PY2, "c/d.py": TF1})
+    tree = write_tree(tmp_path / "src", {"a.py": TF1, "b_old.py": PY2, "c/d.py": TF1})
     result = migrate("--write", "--ignore", "py2-port", tree)  # without the rule that ports Python 2
     assert result.returncode == 1, result.stderr  # the Python 2 file needs a person
     assert (tree / "a.py").read_text() == TF1_MIGRATED
@@ -48,7 +30,7 @@ def test_write_changes_in_place_and_a_python2_file_in_the_middle_is_skipped(tmp_
 
 
 def test_out_writes_a_migrated_copy_with_other_files_and_modes(tmp_path, migrate):
-    tree = _tree(tmp_path / "src", {"run.py": TF1, "data/labels.txt": "cat\ndog\n", "lib/util.py": PLAIN})
+    tree = write_tree(tmp_path / "src", {"run.py": TF1, "data/labels.txt": "cat\ndog\n", "lib/util.py": PLAIN})
     os.chmod(tree / "run.py", 0o750)
     os.chmod(tree / "data/labels.txt", 0o640)
     out = tmp_path / "migrated"
@@ -63,8 +45,8 @@ def test_out_writes_a_migrated_copy_with_other_files_and_modes(tmp_path, migrate
 
 
 def test_check_exit_codes(tmp_path, migrate):
-    clean = _tree(tmp_path / "clean", {"ok.py": PLAIN, "done.py": TF1_MIGRATED})
-    dirty = _tree(tmp_path / "dirty", {"train.py": TF1})
+    clean = write_tree(tmp_path / "clean", {"ok.py": PLAIN, "done.py": TF1_MIGRATED})
+    dirty = write_tree(tmp_path / "dirty", {"train.py": TF1})
     assert migrate("--check", clean).returncode == 0
     result = migrate("--check", dirty)
     assert result.returncode == 1
@@ -72,7 +54,7 @@ def test_check_exit_codes(tmp_path, migrate):
 
 
 def test_json_report_file_and_json_stdout_agree(tmp_path, migrate):
-    tree = _tree(tmp_path / "src", {"train.py": TF1, "contrib.py": CONTRIB})
+    tree = write_tree(tmp_path / "src", {"train.py": TF1, "contrib.py": CONTRIB})
     report = tmp_path / "report.json"
     result = migrate("--report", report, "--format", "json", tree, check_json=True)
     assert result.returncode == 1  # the contrib use needs a person
@@ -92,7 +74,7 @@ def test_json_report_file_and_json_stdout_agree(tmp_path, migrate):
 
 
 def test_select_and_ignore_by_rule_id(tmp_path, migrate):
-    tree = _tree(tmp_path / "src", {"contrib.py": CONTRIB, "train.py": TF1})
+    tree = write_tree(tmp_path / "src", {"contrib.py": CONTRIB, "train.py": TF1})
     assert migrate("--ignore", "contrib-removed", "--check", tree).returncode == 1  # flags still change
     assert migrate("--select", "contrib-slim", "--check", tree).returncode == 0
 
@@ -103,7 +85,7 @@ def test_usage_errors_and_unreadable_paths_exit_2(tmp_path, migrate):
     assert migrate("--select", "no-such-rule", tmp_path).returncode == 2
     assert migrate("--write", "--check", tmp_path).returncode == 2
     assert migrate().returncode == 2
-    tree = _tree(tmp_path / "src", {"train.py": TF1})
+    tree = write_tree(tmp_path / "src", {"train.py": TF1})
     # A socket named like a Python file: listed by the walk, but open() fails even for root.
     here = os.getcwd()
     os.chdir(tree)
@@ -164,14 +146,14 @@ def test_the_pre_commit_hook_runs_uai_migrate_check_on_the_files_it_selects(tmp_
     import yaml
 
     from codemods import cli
-    from tests.conftest import REPO
+    from tests.support.processes import REPO
 
     [hook] = yaml.safe_load(open(os.path.join(REPO, ".pre-commit-hooks.yaml")))
     assert (hook["id"], hook["language"]) == ("uai-migrate", "python")
     program, *args = hook["entry"].split()
     with open(os.path.join(REPO, "pyproject.toml"), "rb") as handle:
         assert tomllib.load(handle)["project"]["scripts"][program] == "codemods.cli:main"
-    tree = _tree(
+    tree = write_tree(
         tmp_path / "repo",
         {
             "train.py": TF1,

@@ -12,10 +12,10 @@ import sys
 
 import pytest
 
+from bench import corpus as corpus_runner
 from codemods.rules import RULES
-from tests.codemods import corpus_runner
-from tests.codemods._runs import run
-from tests.uai_run_helpers import loss_trajectory
+from tests.support.runs import run
+from tests.support.uai_run import loss_trajectory
 
 UNCHANGED = ("tf2_keras_already.py", "compat_v1_style.py")
 # The scripts whose losses are compared; not among them: rnn_text_classifier and pillow_resize print

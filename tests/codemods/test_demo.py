@@ -4,9 +4,9 @@ import sys
 
 import pytest
 
-from tests.codemods import _runs
-from tests.conftest import REPO
-from tests.programs import SAMPLE_ARGS
+from tests.support import runs as _runs
+from tests.support.processes import REPO
+from tests.support.programs import SAMPLE_ARGS
 
 SAMPLES = f"{REPO}/samples/tf1"
 FLAGS = {name: args for name, (args, _) in SAMPLE_ARGS.items()}

@@ -1,7 +1,5 @@
 """The engine's removal of unused imports must equal libcst's RemoveImportsVisitor (with its scope analysis)."""
 
-import pathlib
-
 import libcst as cst
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,7 +9,7 @@ from libcst.codemod.visitors import RemoveImportsVisitor
 from codemods.engine.apply import apply_rules, claims_of
 from codemods.engine.imports import remove_unused_imports
 from codemods.rules import RULES
-from tests.conftest import REPO
+from tests.support.sources import corpus_and_sample_sources as _sources
 
 
 class _Imports(cst.CSTVisitor):
@@ -42,17 +40,6 @@ def _both(source):
             RemoveImportsVisitor.remove_unused_import_by_node(context, node)
         results.append(remove(module, context).code)
     return results
-
-
-def _sources():
-    for folder in ("tests/corpus", "samples"):
-        for path in sorted(pathlib.Path(REPO, folder).rglob("*.py")):
-            text = path.read_text(encoding="utf-8")
-            try:
-                cst.parse_module(text)
-            except cst.ParserSyntaxError:
-                continue  # the Python 2 scripts: the engine ports them before any rule runs
-            yield path, text
 
 
 def test_every_import_of_the_corpus_removed_as_libcst_removes_it():

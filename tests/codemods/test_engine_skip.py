@@ -11,7 +11,7 @@ from codemods.engine import names as _names
 from codemods.engine.apply import _quiet_statements, apply_rules, claims_of
 from codemods.rules import RULES
 from codemods.rules._moves import ModuleMoveRule
-from tests.codemods.test_engine_imports import _sources
+from tests.support.sources import corpus_and_sample_sources as _sources
 
 # The same rules with the skip off: a rule without WORDS makes the engine visit every statement.
 UNWORDED = tuple(type(rule.__name__, (rule,), {"WORDS": None}) for rule in RULES)

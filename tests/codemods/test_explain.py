@@ -6,7 +6,7 @@ from codemods import files
 from codemods._migrate_file import Options, migrate
 from codemods.explain import EXAMPLES, catalog
 from codemods.rules import RULES
-from tests.codemods.test_safety_inputs import one_line_error
+from tests.support.sources import one_line_error
 
 RULE_IDS = [rule.ID for rule in RULES] + list(files.RULE_IDS)
 

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from codemods import _migrate_tree as _runner
 from codemods._report import Outcome
 from codemods.files import dockerfile, requirements
-from tests.codemods.test_cli import PY2, TF1, TF1_MIGRATED, _tree
-from tests.conftest import REPO
+from tests.support.processes import REPO
+from tests.support.sources import PY2, TF1, TF1_MIGRATED, write_tree
 
 CASES = {
     "gpu py3": ("FROM tensorflow/tensorflow:1.15.5-gpu-py3\n", "FROM tensorflow/tensorflow:2.21.0-gpu\n"),
@@ -95,7 +95,7 @@ def test_the_runner_reads_back_dockerfiles_with_the_same_parser():
 def test_the_cli_finds_migrates_and_selects_dockerfiles_and_requirements_by_name(tmp_path, cli):
     image, pins = "FROM tensorflow/tensorflow:1.15.0\n", "tensorflow==1.15.0\n"
     names = ("Dockerfile", "Dockerfile.train", "gpu.Dockerfile", "requirements-dev.txt", "env/requirements.txt")
-    tree = _tree(
+    tree = write_tree(
         tmp_path / "src",
         {
             **{n: pins if "requirements" in n else image for n in names},

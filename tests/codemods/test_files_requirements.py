@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from codemods import _migrate_tree as _runner
 from codemods.files import _common, requirements
-from tests.conftest import REPO
+from tests.support.processes import REPO
 
 CASES = {
     "tensorflow pin": ("tensorflow==1.15.0\n", "tensorflow==2.21.0\n"),

@@ -8,7 +8,7 @@ from importlib import resources
 import jsonschema
 import pytest
 
-from tests.codemods.test_cli import CONTRIB, TF1, _tree
+from tests.support.sources import CONTRIB, TF1, write_tree
 
 # GitHub's workflow command syntax: ::LEVEL key=value,...::message (no raw line breaks).
 GITHUB = re.compile(r"^::(notice|warning|error) file=[^,:]+(,title=[^,:]+)?(,line=\d+,col=\d+)?::[^\r\n]*$")
@@ -16,7 +16,9 @@ GITHUB = re.compile(r"^::(notice|warning|error) file=[^,:]+(,title=[^,:]+)?(,lin
 
 @pytest.fixture
 def tree(tmp_path):
-    return _tree(tmp_path / "src", {"train.py": TF1, "contrib.py": CONTRIB, "requirements.txt": "tensorflow==1.15.0\n"})
+    return write_tree(
+        tmp_path / "src", {"train.py": TF1, "contrib.py": CONTRIB, "requirements.txt": "tensorflow==1.15.0\n"}
+    )
 
 
 def _json(cli, tree):

@@ -15,8 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codemods._migrate_file import Options, migrate
-from tests.codemods.test_cli import PLAIN, PY2, TF1
-from tests.codemods.test_safety_inputs import snapshot
+from tests.support.sources import PLAIN, PY2, TF1, snapshot
 
 NOTEBOOK = json.dumps(
     {

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, program_lines, python_env
+from tests.support.processes import REPO, program_lines, python_env
 
 PROGRAM = "import helper\nimport tensorflow as tf\n\nprint(helper.X, tf.__name__)\n"
 HELPER = "X = 1\n"

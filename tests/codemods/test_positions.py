@@ -85,8 +85,8 @@ def test_repeated_names_parentheses_fstrings_non_ascii_and_continuation_lines():
 
 
 def test_every_corpus_file_and_most_statements_positioned_from_the_ast(monkeypatch):
+    from bench.corpus import CORPUS
     from codemods.engine import positions as _positions
-    from tests.codemods.corpus_runner import CORPUS
 
     statements = []
     real = _positions._from_codegen

@@ -80,8 +80,8 @@ def test_sources_without_tensorflow_come_out_byte_identical(data):
 def test_rule_instances_reused_across_files_carry_nothing_from_one_file_to_the_next():
     # A worker builds the rules once (codemods._migrate_file._INSTANCES): every file of the corpus must
     # come out as it does from freshly built rules, whichever files were migrated before it.
+    from bench.corpus import CORPUS
     from codemods import _migrate_file as _engine
-    from tests.codemods.corpus_runner import CORPUS
 
     sources = []
     for root, _, files in os.walk(CORPUS):
@@ -98,7 +98,7 @@ def test_rule_instances_reused_across_files_carry_nothing_from_one_file_to_the_n
 
 
 def _fixture_files():
-    from tests.codemods.corpus_runner import CORPUS, REPO
+    from bench.corpus import CORPUS, REPO
 
     found = []
     for folder in (CORPUS, os.path.join(REPO, "samples")):

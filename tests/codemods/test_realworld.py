@@ -5,7 +5,6 @@ downloaded into the benchmark's cache outside the repository on first use (PyPI 
 from CI); only the uai-migrate copy is measured, every module imported in a process of its own.
 """
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -14,7 +13,8 @@ import textwrap
 
 import pytest
 
-from tests.conftest import REPO, python_env
+from tests.support.processes import REPO, python_env
+from tests.support.realworld import import_package, realworld
 
 # The target for the public corpus: references that resolve after uai-migrate.
 TARGET_RESOLVED = 0.99
@@ -27,16 +27,6 @@ TARGET_RESOLVED = 0.99
 # (neither on TF 2.15 nor 2.21). The floor is that figure minus half a point, so a regression fails.
 MEASURED_RESOLVED = 1013 / 1036
 FLOOR_RESOLVED = MEASURED_RESOLVED - 0.005
-
-
-def _load_benchmark():
-    spec = importlib.util.spec_from_file_location("realworld", os.path.join(REPO, "bench", "realworld.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-realworld = _load_benchmark()
 
 
 def scan(source, rel="pkg/mod.py", others=()):
@@ -115,16 +105,6 @@ def test_a_migrated_line_maps_to_the_original_lines_the_report_numbers():
 
 
 @pytest.mark.slow
-def import_package(tmp_path, modules: dict, face: bool = False) -> dict:
-    """realworld.import_modules on a package `pkg` of {module name: source} written under tmp_path."""
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("")
-    for name, source in modules.items():
-        (tmp_path / "pkg" / f"{name}.py").write_text(source)
-    names = [f"pkg.{name}" for name in modules]
-    return realworld.import_modules(str(tmp_path), "pkg", names, realworld.Settings(jobs=2, timeout=300), face=face)
-
-
 def test_each_module_imports_as_in_a_fresh_process(tmp_path):
     """A module importing compat before TensorFlow gets compat's set-up (tf.compat.v1.estimator on
     TF 2.21), although the checker's servers preload TensorFlow: tensor2tensor's migrated modules

@@ -2,7 +2,7 @@
 
 from codemods.rules import RULES
 from codemods.rules.contrib import ContribRule
-from tests.codemods.rule_test import RuleTest, apply
+from tests.support.rule_test import RuleTest, apply
 
 
 def _entries(source):

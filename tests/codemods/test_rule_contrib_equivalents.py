@@ -1,7 +1,7 @@
 """contrib-equivalents: tf.contrib.training.HParams -> compat.hparams; tf.contrib.learn.RunConfig -> tf.estimator."""
 
 from codemods.rules.contrib_equivalents import ContribEquivalentsRule
-from tests.codemods.rule_test import RuleTest
+from tests.support.rule_test import RuleTest
 
 
 class TestContribEquivalentsRule(RuleTest):

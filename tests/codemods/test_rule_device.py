@@ -1,7 +1,7 @@
 """tf-device: tf.device(<function>) -> compat.device(...); device strings stay."""
 
 from codemods.rules.device import DeviceRule
-from tests.codemods.rule_test import RuleTest
+from tests.support.rule_test import RuleTest
 
 
 class TestDeviceRule(RuleTest):

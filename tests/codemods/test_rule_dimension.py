@@ -1,7 +1,7 @@
 """tf-dimension-value: TF1 `Dimension.value` reads -> tf.compat.dimension_value."""
 
 from codemods.rules.dimension import DimensionRule
-from tests.codemods.rule_test import RuleTest
+from tests.support.rule_test import RuleTest
 
 
 class TestDimensionRule(RuleTest):

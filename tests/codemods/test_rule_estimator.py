@@ -4,7 +4,7 @@ import inspect
 
 from codemods.rules import _tf
 from codemods.rules.estimator import EstimatorRule
-from tests.codemods.rule_test import RuleTest, apply
+from tests.support.rule_test import RuleTest, apply
 
 
 class TestEstimatorRule(RuleTest):

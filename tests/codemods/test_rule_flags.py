@@ -1,7 +1,7 @@
 """tf-flags: tf.app.flags / tf.flags / tf.app.run -> compat.flags, keeping the user's alias."""
 
 from codemods.rules.flags import FlagsRule
-from tests.codemods.rule_test import RuleTest
+from tests.support.rule_test import RuleTest
 
 
 class TestFlagsRule(RuleTest):

@@ -3,7 +3,7 @@ and FLAGS.flag_values_dict()."""
 
 from codemods.rules.flags import FlagsRule
 from codemods.rules.flags_internals import FlagsInternalsRule
-from tests.codemods.rule_test import RuleTest, apply
+from tests.support.rule_test import RuleTest, apply
 
 
 class TestFlagsInternalsRule(RuleTest):

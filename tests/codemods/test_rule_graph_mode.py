@@ -2,7 +2,7 @@
 not for TF2-style code."""
 
 from codemods.rules.graph_mode import GraphModeRule
-from tests.codemods.rule_test import RuleTest, apply
+from tests.support.rule_test import RuleTest, apply
 
 
 class TestGraphModeRule(RuleTest):

@@ -1,7 +1,7 @@
 """tf-layers: tf.layers -> tf.compat.v1.layers with `import compat` (legacy Keras where Keras 3 is the default)."""
 
 from codemods.rules.layers import LayersRule
-from tests.codemods.rule_test import RuleTest
+from tests.support.rule_test import RuleTest
 
 
 class TestLayersRule(RuleTest):

@@ -6,7 +6,7 @@ import pytest
 from PIL import Image
 
 from codemods.rules.pillow import RENAMED, PillowRule
-from tests.codemods.rule_test import RuleTest, apply
+from tests.support.rule_test import RuleTest, apply
 
 
 def test_the_new_names_are_the_installed_pillows_filters_and_the_old_ones_are_gone():

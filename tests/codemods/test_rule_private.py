@@ -1,7 +1,7 @@
 """tf-private: tensorflow.python.* -> public tf / tf.compat.v1 / compat names, else an error entry."""
 
 from codemods.rules.private import PrivateRule
-from tests.codemods.rule_test import RuleTest, apply
+from tests.support.rule_test import RuleTest, apply
 
 
 class TestPrivateRule(RuleTest):

@@ -5,8 +5,8 @@ import sys
 
 from codemods import _python2
 from codemods.rules.py2 import Py2Rule
-from tests.codemods.rule_test import RuleTest
-from tests.conftest import python_env
+from tests.support.processes import python_env
+from tests.support.rule_test import RuleTest
 
 PY2 = """import tensorflow as tf
 

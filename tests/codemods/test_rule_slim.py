@@ -1,7 +1,7 @@
 """contrib-slim: tf.contrib.slim in all its import forms -> compat.slim / tf_slim."""
 
 from codemods.rules.slim import SlimRule
-from tests.codemods.rule_test import RuleTest
+from tests.support.rule_test import RuleTest
 
 
 class TestSlimRule(RuleTest):

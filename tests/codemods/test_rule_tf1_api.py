@@ -5,7 +5,7 @@ import json
 from codemods import tables
 from codemods.rules.layers import LayersRule
 from codemods.rules.tf1_api import Tf1ApiRule
-from tests.codemods.rule_test import RuleTest, apply
+from tests.support.rule_test import RuleTest, apply
 
 
 class TestTf1ApiRule(RuleTest):

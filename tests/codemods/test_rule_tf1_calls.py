@@ -4,9 +4,9 @@ import sys
 
 from codemods.rules.tf1_calls import Tf1CallsRule
 from codemods.rules.upgrade import UpgradeRule
-from tests.codemods import _runs
-from tests.codemods.rule_test import RuleTest, apply
-from tests.common import test_uai_run_tf14 as tf14
+from tests.support import runs as _runs
+from tests.support import tf14
+from tests.support.rule_test import RuleTest, apply
 
 
 class TestTf1CallsRule(RuleTest):

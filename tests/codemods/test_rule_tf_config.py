@@ -1,7 +1,7 @@
 """tf-config: the hand-written TF_CONFIG master->chief rewrite -> compat.tf_config; other rewrites reported."""
 
 from codemods.rules.tf_config import TFConfigRule
-from tests.codemods.rule_test import RuleTest, apply
+from tests.support.rule_test import RuleTest, apply
 
 EXAMPLE = '''
 import json

@@ -1,7 +1,7 @@
 """uai-sdk: the platform's uflag -> compat.flags and uai_dist -> compat.dist, keeping the user's names."""
 
 from codemods.rules.uai_sdk import UaiSdkRule
-from tests.codemods.rule_test import RuleTest
+from tests.support.rule_test import RuleTest
 
 
 class TestUaiSdkRule(RuleTest):

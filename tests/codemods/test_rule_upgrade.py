@@ -2,7 +2,7 @@
 
 from codemods.rules.contrib import ContribRule
 from codemods.rules.upgrade import UpgradeRule
-from tests.codemods.rule_test import RuleTest, apply
+from tests.support.rule_test import RuleTest, apply
 
 
 class TestUpgradeRule(RuleTest):

@@ -11,8 +11,8 @@ import textwrap
 import time
 
 from codemods import _cache
-from tests.codemods.test_cli import PLAIN, TF1, TF1_MIGRATED, _tree
-from tests.conftest import python_env
+from tests.support.processes import python_env
+from tests.support.sources import PLAIN, TF1, TF1_MIGRATED, write_tree
 
 
 def test_an_interrupted_write_leaves_the_old_file_whole(tmp_path):
@@ -40,7 +40,7 @@ def test_an_interrupted_write_leaves_the_old_file_whole(tmp_path):
 
 
 def test_a_killed_tree_run_leaves_every_file_wholly_old_or_wholly_new(tmp_path):
-    tree = _tree(tmp_path / "src", {f"pkg{i % 7}/m{i}.py": TF1 for i in range(150)})
+    tree = write_tree(tmp_path / "src", {f"pkg{i % 7}/m{i}.py": TF1 for i in range(150)})
     env = python_env({"XDG_CACHE_HOME": str(tmp_path / "cache")})
     proc = subprocess.Popen(
         [sys.executable, "-m", "codemods", "--write", "-j", "1", str(tree)],
@@ -87,8 +87,8 @@ def test_write_keeps_mode_cookie_bom_and_crlf(tmp_path, migrate):
 
 
 def test_symlinks_are_not_followed_out_of_the_tree(tmp_path, migrate):
-    outside = _tree(tmp_path / "outside", {"ext.py": TF1, "lib/dep.py": TF1})
-    tree = _tree(tmp_path / "src", {"real.py": TF1})
+    outside = write_tree(tmp_path / "outside", {"ext.py": TF1, "lib/dep.py": TF1})
+    tree = write_tree(tmp_path / "src", {"real.py": TF1})
     os.symlink(outside / "ext.py", tree / "ext.py")
     os.symlink(outside / "lib", tree / "lib")
     os.symlink("real.py", tree / "alias.py")
@@ -101,7 +101,7 @@ def test_symlinks_are_not_followed_out_of_the_tree(tmp_path, migrate):
 
 
 def test_unchanged_files_are_never_rewritten_and_a_second_run_changes_nothing(tmp_path, migrate):
-    tree = _tree(tmp_path / "src", {"plain.py": PLAIN, "done.py": TF1_MIGRATED, "train.py": TF1})
+    tree = write_tree(tmp_path / "src", {"plain.py": PLAIN, "done.py": TF1_MIGRATED, "train.py": TF1})
     before = {p.name: os.stat(p) for p in tree.iterdir()}
     time.sleep(0.01)
     assert migrate("--write", tree).returncode == 0
@@ -116,7 +116,7 @@ def test_unchanged_files_are_never_rewritten_and_a_second_run_changes_nothing(tm
 
 
 def test_a_rerun_comes_from_the_cache(tmp_path, migrate):
-    tree = _tree(tmp_path / "src", {"a.py": TF1, "b.py": TF1.replace("steps", "epochs")})
+    tree = write_tree(tmp_path / "src", {"a.py": TF1, "b.py": TF1.replace("steps", "epochs")})
     first = migrate("--format", "json", tree, check_json=True)
     second = migrate("--format", "json", tree, check_json=True)
     assert first.json["summary"]["cached"] == 0 and second.json["summary"]["cached"] == 2

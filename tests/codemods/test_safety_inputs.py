@@ -19,36 +19,15 @@ import pytest
 
 from codemods import _migrate_tree as _runner
 from codemods._migrate_file import Options
-from tests.codemods.test_cli import PLAIN, TF1, TF1_MIGRATED, _tree
-from tests.conftest import python_env
-
-
-def snapshot(root):
-    """{relative path: bytes or link target} of every file and symlink under `root`."""
-    found = {}
-    for folder, dirs, files in os.walk(root):
-        for name in dirs + files:
-            path = os.path.join(folder, name)
-            rel = os.path.relpath(path, root)
-            if os.path.islink(path):
-                found[rel] = ("link", os.readlink(path))
-            elif os.path.isfile(path):
-                with open(path, "rb") as handle:
-                    found[rel] = handle.read()
-    return found
-
-
-def one_line_error(err, message):
-    lines = err.strip().splitlines()
-    return len(lines) == 1 and message in lines[0]
-
+from tests.support.processes import python_env
+from tests.support.sources import PLAIN, TF1, TF1_MIGRATED, one_line_error, snapshot, write_tree
 
 # --- A. data loss
 
 
 @pytest.mark.parametrize("case", ["same", "dot", "symlink", "file-in-its-folder", "inside", "contains"])
 def test_an_out_that_is_inside_or_holds_an_input_is_refused_untouched(tmp_path, cli, case):
-    tree = _tree(tmp_path / "t", {"train.py": TF1, "plain.py": PLAIN, "notes.txt": "keep me\n"})
+    tree = write_tree(tmp_path / "t", {"train.py": TF1, "plain.py": PLAIN, "notes.txt": "keep me\n"})
     os.symlink(tree, tmp_path / "link")
     before = snapshot(tmp_path)
     args, cwd = {
@@ -65,8 +44,8 @@ def test_an_out_that_is_inside_or_holds_an_input_is_refused_untouched(tmp_path, 
 
 
 def test_out_refuses_a_folder_holding_files_it_did_not_write(tmp_path, cli):
-    tree = _tree(tmp_path / "src", {"train.py": TF1})
-    out = _tree(tmp_path / "out", {"train.py": "mine, not a migration\n"})
+    tree = write_tree(tmp_path / "src", {"train.py": TF1})
+    out = write_tree(tmp_path / "out", {"train.py": "mine, not a migration\n"})
     code, _, err = cli(tree, "--out", out)
     assert code == 2 and one_line_error(err, "not empty"), err
     assert (out / "train.py").read_text() == "mine, not a migration\n"
@@ -95,7 +74,7 @@ def _run_inprocess(paths, mode, progress, out=None):
 
 
 def test_a_file_edited_during_a_write_run_is_left_and_reported(tmp_path):
-    tree = _tree(tmp_path / "src", {"a.py": TF1, "b.py": TF1})
+    tree = write_tree(tmp_path / "src", {"a.py": TF1, "b.py": TF1})
     edited = "import tensorflow as tf\n# edited by hand while uai-migrate ran\n"
     report = _run_inprocess([tree], "write", _EditWhileRunning(lambda: (tree / "b.py").write_text(edited)))
     assert (tree / "a.py").read_text() == TF1_MIGRATED
@@ -107,10 +86,10 @@ def test_a_file_edited_during_a_write_run_is_left_and_reported(tmp_path):
 
 
 def test_a_failed_write_is_reported_as_an_error_not_as_rewritten(tmp_path):
-    tree = _tree(tmp_path / "src", {"pkg/a.py": TF1, "b.py": TF1})
+    tree = write_tree(tmp_path / "src", {"pkg/a.py": TF1, "b.py": TF1})
     out = tmp_path / "out"
     # a file where the output folder of pkg/ must go: makedirs fails as it would on a full or read-only disk
-    report = _run_inprocess([tree], "out", _EditWhileRunning(lambda: _tree(out, {"pkg": "x"})), out=out)
+    report = _run_inprocess([tree], "out", _EditWhileRunning(lambda: write_tree(out, {"pkg": "x"})), out=out)
     status = {os.path.relpath(f.path, tree): f.status for f in report.files}
     assert status == {os.path.join("pkg", "a.py"): "error", "b.py": "changed"}
     assert report.exit_code() == 2
@@ -118,7 +97,7 @@ def test_a_failed_write_is_reported_as_an_error_not_as_rewritten(tmp_path):
 
 
 def test_virtual_environments_and_installed_packages_are_skipped_and_said(tmp_path, cli):
-    tree = _tree(
+    tree = write_tree(
         tmp_path / "proj",
         {
             "train.py": TF1,
@@ -147,7 +126,7 @@ def _cache_records(tmp_path):
 
 @pytest.mark.parametrize("damage", ["truncated", "nested", "other-file"])
 def test_a_damaged_cache_record_is_not_trusted(tmp_path, cli, damage):
-    tree = _tree(tmp_path / "src", {"train.py": TF1, "other.py": TF1.replace("steps", "epochs")})
+    tree = write_tree(tmp_path / "src", {"train.py": TF1, "other.py": TF1.replace("steps", "epochs")})
     assert cli("--format", "json", tree)[0] == 0
     records = _cache_records(tmp_path)
     assert len(records) == 2
@@ -167,7 +146,7 @@ def test_a_damaged_cache_record_is_not_trusted(tmp_path, cli, damage):
 
 
 def test_inputs_with_the_same_name_keep_their_folders_under_out(tmp_path, cli):
-    src = _tree(tmp_path, {"a/x.py": TF1, "b/x.py": TF1.replace("steps", "epochs")})
+    src = write_tree(tmp_path, {"a/x.py": TF1, "b/x.py": TF1.replace("steps", "epochs")})
     out = tmp_path / "o"
     assert cli(src / "a" / "x.py", src / "b" / "x.py", "--out", out)[0] == 0
     assert (out / "a" / "x.py").read_text() == TF1_MIGRATED
@@ -188,7 +167,7 @@ def test_a_utf16_file_is_reported_not_counted_as_unchanged(tmp_path, cli):
 
 
 def test_out_recreates_in_tree_folder_symlinks(tmp_path, cli):
-    tree = _tree(tmp_path / "src", {"real/m.py": TF1})
+    tree = write_tree(tmp_path / "src", {"real/m.py": TF1})
     os.symlink("real", tree / "alias")
     out = tmp_path / "out"
     assert cli(tree, "--out", out)[0] == 0
@@ -197,7 +176,7 @@ def test_out_recreates_in_tree_folder_symlinks(tmp_path, cli):
 
 
 def test_a_fifo_in_the_tree_is_skipped_not_read(tmp_path, cli):
-    tree = _tree(tmp_path / "src", {"train.py": TF1})
+    tree = write_tree(tmp_path / "src", {"train.py": TF1})
     os.mkfifo(tree / "pipe.py")
     start = time.monotonic()
     code, out, _ = cli("--write", tree)
@@ -218,7 +197,7 @@ def test_a_device_or_an_oversized_file_is_refused(tmp_path, cli):
 
 @pytest.mark.parametrize("size", ["1e400", "inf", "nan", "-1", "0"])
 def test_a_max_file_size_that_is_no_number_of_megabytes_is_one_line(tmp_path, cli, size):
-    code, _, err = cli(f"--max-file-size={size}", _tree(tmp_path / "src", {"train.py": TF1}))
+    code, _, err = cli(f"--max-file-size={size}", write_tree(tmp_path / "src", {"train.py": TF1}))
     assert code == 2 and one_line_error(err, "--max-file-size must be a positive number of MB"), err
 
 
@@ -227,7 +206,7 @@ def test_a_max_file_size_that_is_no_number_of_megabytes_is_one_line(tmp_path, cl
 
 def test_odd_line_endings_and_deep_nesting_skip_only_that_file(tmp_path, cli):
     deep = "import tensorflow as tf\nx = " + "tf.identity(" * 150 + "1" + ")" * 150 + "\n"
-    tree = _tree(
+    tree = write_tree(
         tmp_path / "src",
         {"cr.py": TF1.replace("\n", "\r"), "lone_cr.py": TF1 + "y = 1\r\n", "deep.py": deep, "z_ok.py": TF1},
     )
@@ -276,7 +255,7 @@ def test_a_file_name_that_is_not_utf8_still_gets_a_report(tmp_path, cli):
 
 
 def test_a_bad_report_path_is_refused_before_any_file_is_written(tmp_path, cli):
-    tree = _tree(tmp_path / "src", {"train.py": TF1})
+    tree = write_tree(tmp_path / "src", {"train.py": TF1})
     code, _, err = cli("--write", "--report", tmp_path / "missing" / "r.json", tree)
     assert code == 2 and one_line_error(err, "--report"), err
     assert (tree / "train.py").read_text() == TF1
@@ -286,7 +265,7 @@ def test_a_bad_report_path_is_refused_before_any_file_is_written(tmp_path, cli):
 
 @pytest.mark.parametrize("option", ["--out", "--select", "--ignore", "--cache-dir", "--report"])
 def test_empty_option_values_are_refused(tmp_path, cli, option):
-    tree = _tree(tmp_path / "src", {"train.py": TF1})
+    tree = write_tree(tmp_path / "src", {"train.py": TF1})
     code, _, err = cli(option, "", tree)
     assert code == 2 and one_line_error(err, option), err
     assert (tree / "train.py").read_text() == TF1
@@ -328,7 +307,7 @@ def _alive(pid):
 
 
 def _big_tree(root, n=400):
-    return _tree(root, {f"p{i % 9}/m{i}.py": TF1 + f"x{i} = tf.placeholder(tf.float32)\n" * 20 for i in range(n)})
+    return write_tree(root, {f"p{i % 9}/m{i}.py": TF1 + f"x{i} = tf.placeholder(tf.float32)\n" * 20 for i in range(n)})
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
@@ -446,7 +425,7 @@ def test_an_interrupt_while_writing_leaves_a_report_of_what_was_written(tmp_path
 
 
 def test_cache_records_hold_hashes_of_their_input_and_text(tmp_path, cli):
-    tree = _tree(tmp_path / "src", {"train.py": TF1})
+    tree = write_tree(tmp_path / "src", {"train.py": TF1})
     cli(tree)
     [record] = [json.loads(p.read_text()) for p in _cache_records(tmp_path)]
     assert record["new_sha256"] == hashlib.sha256(TF1_MIGRATED.encode()).hexdigest()

@@ -16,8 +16,8 @@ from codemods.rules import RULES, _shared, _tf
 from codemods.tables import gen_tf_upgrade
 from compat import tf1_names as names
 from compat.run import _face
-from tests.codemods.rule_test import apply
-from tests.conftest import REPO, python_env
+from tests.support.processes import REPO, python_env
+from tests.support.rule_test import apply
 
 
 def _value(code: str) -> cst.BaseExpression:

@@ -20,7 +20,7 @@ from codemods import rules
 from compat import tf1_names as names
 from compat.errors import CompatError
 from compat.run import _face
-from tests.codemods.rule_test import apply
+from tests.support.rule_test import apply
 
 # `tf.compat.v1.contrib.X` / `tf.compat.v1.flags` is TF1's own spelling of `tf.contrib.X` / `tf.flags`
 # in code written for TF 1.13+ (seen in tflearn): both consumers must read it as the TF1 name

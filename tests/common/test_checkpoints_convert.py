@@ -20,8 +20,8 @@ from compat.errors import DataError
 from compat.models import names
 from compat.training.resnet_config import ResNetConfig
 from modern_tf2.checkpoints import starting_from
-from tests.conftest import assert_one_line_error, run_module
-from tests.programs import NUM_CLASSES, imagenet_args
+from tests.support.processes import assert_one_line_error, run_module
+from tests.support.programs import NUM_CLASSES, imagenet_args
 
 LEGACY_STEPS = 3
 SIZE = 8

@@ -18,7 +18,7 @@ import tempfile
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import program_lines, python_env
+from tests.support.processes import program_lines, python_env
 
 DRIVER = r"""
 import contextlib, io, json, os, shutil, sys, traceback

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tests.conftest import assert_one_line_error, run_module
-from tests.programs import NUM_CLASSES
+from tests.support.processes import assert_one_line_error, run_module
+from tests.support.programs import NUM_CLASSES
 
 TINY = [
     "--model_name=lenet",

@@ -11,37 +11,14 @@ import os
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
-from tests.cluster_helpers import run_cluster
-from tests.conftest import python_env, result_json
+from tests.support.clusters import run_cluster
+from tests.support.processes import python_env, result_json
 
 PROGRAMS = os.path.join(os.path.dirname(__file__), "runtime_programs")
 MIGRATED = os.path.join(PROGRAMS, "cifar10_estimator_tf1_migrated.py")
-# The program's record format and subset sizes (its HEIGHT, WIDTH, DEPTH, NUM_CLASSES, EXAMPLES_PER_EPOCH).
-HEIGHT, WIDTH, DEPTH, NUM_CLASSES = 8, 8, 3, 4
-EXAMPLES = {"train": 64, "eval": 16}
 TRAIN_STEPS = 6
-
-
-@pytest.fixture(scope="module")
-def data_dir(tmp_path_factory):
-    """train.tfrecords and eval.tfrecords of random images, as the example's generate_cifar10_tfrecords.py laid them out."""
-    import tensorflow as tf
-
-    out = tmp_path_factory.mktemp("cifar10")
-    rng = np.random.default_rng(0)
-    for subset, count in EXAMPLES.items():
-        with tf.io.TFRecordWriter(str(out / f"{subset}.tfrecords")) as writer:
-            for _ in range(count):
-                image = rng.integers(0, 256, [HEIGHT, WIDTH, DEPTH], dtype=np.uint8).tobytes()
-                feature = {
-                    "image": tf.train.Feature(bytes_list=tf.train.BytesList(value=[image])),
-                    "label": tf.train.Feature(int64_list=tf.train.Int64List(value=[int(rng.integers(NUM_CLASSES))])),
-                }
-                writer.write(tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString())
-    return str(out)
 
 
 def _command(data_dir, job_dir):

@@ -10,7 +10,7 @@ import compat  # noqa: F401
 from compat.data import imagenet, records, slim_layout, synth
 from compat.data.towers import num_towers, per_tower_batch
 from compat.errors import DataError, DeviceError
-from tests.conftest import run_module
+from tests.support.processes import run_module
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 import compat
 from compat import doctor
 from compat._version import has_keras3
-from tests.conftest import REPO, run_module, run_script
+from tests.support.processes import REPO, run_module, run_script
 
 # The tf2 environment's pins (requirements/tf2.txt, tf2-nodeps.txt), which the printed lines must install.
 FULL = {"tf-slim": "1.1.0", "tensorflow-estimator": "2.15.0"}

@@ -23,7 +23,7 @@ import tensorflow as tf  # noqa: E402
 # estimator_training: TensorFlow's on TF 2.15, compat's stand-in on TF 2.21 (registered by compat.install())
 from tensorflow.python.distribute import distribute_coordinator, estimator_training  # noqa: E402
 
-from tests.cluster_helpers import run_cluster_to_end  # noqa: E402
+from tests.support.clusters import run_cluster_to_end  # noqa: E402
 
 # -- in-process: the coordinator's view of each task -----------------------------------------------
 

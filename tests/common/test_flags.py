@@ -2,7 +2,7 @@
 
 import json
 
-from tests.conftest import assert_one_line_error
+from tests.support.processes import assert_one_line_error
 
 SHOW = """
 import json, sys

@@ -13,7 +13,7 @@ import compat.flags as flags
 from compat.errors import FlagConflictError
 from compat.flags._platform import register_platform_flags
 from compat.flags._registry import parse_known_or_exit
-from tests.conftest import assert_one_line_error
+from tests.support.processes import assert_one_line_error
 
 ODD = ["\u00b2", "\u0662", "\uff11", "1e3", "-1", "", " ", "nan", "inf", "true", "0x1f", "a,b", "--", "=", "9" * 5000]
 

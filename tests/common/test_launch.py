@@ -10,7 +10,7 @@ import time
 import pytest
 
 from compat.launch import Layout, LocalCluster, tfjob_manifest
-from tests.conftest import assert_one_line_error, run_module, start_module
+from tests.support.processes import assert_one_line_error, run_module, start_module
 
 SHOW_TASK = [sys.executable, "-c", "import os, json; c = json.loads(os.environ['TF_CONFIG']); print(json.dumps(c))"]
 

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from compat.launch import Layout, LocalCluster
-from tests.conftest import start_module
+from tests.support.processes import start_module
 
 # argv: PID_FILE then words: "exit" (the task ends at once) or "sleep"; "clear-env" (the grandchild
 # gets an empty environment); "hold-stdout" (it inherits the task's stdout and stderr, else it has

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from compat.errors import CompatError
 from compat.launch import LAUNCH_DIALECTS
 from compat.launch.cli import main, parse
-from tests.conftest import python_env
+from tests.support.processes import python_env
 
 odd_numbers = st.sampled_from(["nan", "inf", "-inf", "1e400", "-5", "0", "0.001", "2.5", "", " ", "\u00b2", "\u0662"])
 counts = st.one_of(st.integers(-3, 300).map(str), st.integers(10**5, 10**30).map(str), odd_numbers)

@@ -135,3 +135,32 @@ def test_the_shims_never_import_the_programs_shared_code():
         if _shared(target)
     ]
     assert offenders == []
+
+
+def _imported_modules(path: str) -> set[str]:
+    with open(path, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read(), path)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_tests_share_helpers_through_tests_support_and_bench_imports_no_test():
+    offenders = []
+    for folder in ("tests", "bench"):
+        for path in sorted((REPO / folder).rglob("*.py")):
+            if "corpus" in path.relative_to(REPO).parts[:2]:
+                continue  # tests/corpus: user programs, not test code
+            for module in _imported_modules(str(path)):
+                parts = module.split(".")
+                test_module = parts[0] == "tests" and (
+                    any(part.startswith("test_") or part == "conftest" for part in parts[1:])
+                )
+                if test_module or (folder == "bench" and parts[0] == "tests"):
+                    offenders.append(f"{path.relative_to(REPO)} imports {module}")
+    assert offenders == []

@@ -13,8 +13,8 @@ import time
 import pytest
 
 from compat.data import synth
-from tests.cluster_helpers import run_cluster
-from tests.conftest import REPO, assert_one_line_error, module_command, python_env, run_module
+from tests.support.clusters import run_cluster
+from tests.support.processes import REPO, assert_one_line_error, module_command, python_env, run_module
 
 NUM_CLASSES = 5
 TINY = [

@@ -11,7 +11,7 @@ import sys
 import textwrap
 
 from compat.models import slim_zoo
-from tests.codemods import _runs
+from tests.support import runs as _runs
 
 # The nets the platform's slim users train (tf-slim 1.1.0 ships no mobilenet); the rest of the zoo is built only.
 TRAINED = ("inception_v3", "resnet_v1_50", "resnet_v2_50", "vgg_16", "vgg_19")

@@ -24,7 +24,7 @@ import importlib.machinery
 import json
 import os
 
-from tests.conftest import run_script
+from tests.support.processes import run_script
 
 LIBRARIES = ("tf_slim", "tensorflow_estimator")
 # TensorFlow's public API modules; everything else under `tensorflow.` is private.

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from compat.devices import clone_device, slim_variables_device
-from tests.conftest import result_json
+from tests.support.processes import result_json
 
 DEVICE_SCRIPT = """
     import json, tempfile

@@ -3,7 +3,7 @@
 import json
 import os
 
-from tests.conftest import result_json, run_script
+from tests.support.processes import result_json, run_script
 
 PROGRAM = os.path.join(os.path.dirname(__file__), "runtime_programs", "estimator_towers.py")
 

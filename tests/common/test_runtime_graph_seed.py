@@ -5,7 +5,7 @@ Migrated graph-mode code keeps TF2 behaviour (only eager execution is disabled),
 each check compares separate processes.
 """
 
-from tests.conftest import result_json, run_script
+from tests.support.processes import result_json, run_script
 
 # One graph per graph seed ("none": no seed) with the layers a migrated TF1 program builds
 # with default initializers.

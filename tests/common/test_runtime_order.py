@@ -9,7 +9,7 @@ import itertools
 
 import pytest
 
-from tests.conftest import result_json, run_script
+from tests.support.processes import result_json, run_script
 
 STEPS = {
     "tensorflow": "import tensorflow",

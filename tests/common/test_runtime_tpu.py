@@ -4,7 +4,7 @@ import importlib.util
 import math
 import os
 
-from tests.conftest import result_json, run_script
+from tests.support.processes import result_json, run_script
 
 PROGRAM = os.path.join(os.path.dirname(__file__), "runtime_programs", "bert_style_tpu.py")
 

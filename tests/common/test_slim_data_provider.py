@@ -6,7 +6,7 @@ The path reads TensorFlow internals the slim layers never touch: `Image` decodes
 (both moved out of those modules before TF 2.15; tests/common/test_private_internals.py lists them all).
 """
 
-from tests.conftest import result_json, run_script
+from tests.support.processes import result_json, run_script
 
 PIPELINE = """
     import json, sys

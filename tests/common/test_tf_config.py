@@ -6,7 +6,7 @@ import pytest
 
 from compat import tf_config
 from compat.errors import TFConfigError
-from tests.conftest import run_module
+from tests.support.processes import run_module
 
 M, W1, W2, P1, P2, E = "m:2222", "w1:2222", "w2:2222", "p1:2223", "p2:2223", "e:2222"
 

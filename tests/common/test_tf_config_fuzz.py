@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from compat import tf_config
 from compat.errors import TFConfigError
 from compat.tf_config._address import check_address
-from tests.conftest import REPO, assert_one_line_error, python_env
+from tests.support.processes import REPO, assert_one_line_error, python_env
 
 # Decimal digits of other scripts, superscripts and fractions: the characters that slipped through.
 odd_digits = st.sampled_from(["\u00b2", "\u0660", "\u0662", "\u06f3", "\u0967", "\uff11", "\u2155", "\U0001d7ce"])

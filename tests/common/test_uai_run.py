@@ -15,8 +15,8 @@ import tomllib
 import pytest
 
 from compat.run import __main__ as as_module
-from tests.codemods import _runs
-from tests.conftest import REPO, assert_one_line_error, program_lines
+from tests.support import runs as _runs
+from tests.support.processes import REPO, assert_one_line_error, program_lines
 
 UAI_RUN = [sys.executable, "-m", "compat.run"]
 

@@ -13,8 +13,8 @@ import tensorflow as tf
 
 from compat.run import _auto
 from compat.tf1_names import rule_for
-from tests.codemods import _runs
-from tests.conftest import program_lines
+from tests.support import runs as _runs
+from tests.support.processes import program_lines
 
 TF2 = {
     "keras and tf.function": """

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from compat.cli_errors import fail
 from compat.errors import CompatError
 from compat.run import _auto, cli
-from tests.conftest import REPO, python_env
+from tests.support.processes import REPO, python_env
 
 PROGRAM = "import helper\nprint(helper.VALUE)\n"
 # What the scratch tree holds, relative to its root (the working folder of each case).

@@ -19,13 +19,11 @@ import sys
 
 import pytest
 
-from tests.codemods import _runs
-
 # the cifar10 program's TFRecords, as its own test writes them (a pytest fixture, used by name)
-from tests.common.test_cifar10_tf1_program import data_dir  # noqa: F401
-from tests.conftest import assert_one_line_error, result_json
-from tests.programs import SAMPLE_ARGS
-from tests.uai_run_helpers import digests, loss_trajectory
+from tests.support import runs as _runs
+from tests.support.processes import assert_one_line_error, result_json
+from tests.support.programs import SAMPLE_ARGS
+from tests.support.uai_run import digests, loss_trajectory
 
 # --auto: nothing in them only TF1 had, so python runs them as they are (Keras and tf.function;
 # tf.compat.v1 used explicitly; the platform SDK and tf.distribute only)
@@ -97,7 +95,7 @@ PROGRAMS = {
 @pytest.mark.parametrize("program", ["bert", "cifar10"])
 def test_bert_and_cifar10_estimator_style_programs_run_unmodified_with_the_losses_of_their_ports(
     tmp_path,
-    data_dir,  # noqa: F811 - the fixture imported above
+    data_dir,
     program,
 ):
     folder, name, args, at_least, rel = PROGRAMS[program]

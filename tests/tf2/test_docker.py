@@ -10,7 +10,7 @@ import sys
 import pytest
 from dockerfile_parse import DockerfileParser
 
-from tests.conftest import REPO
+from tests.support.processes import REPO
 
 ENVS = ("tf1", "tf2")
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.programs import Job, checkpoint_index, imagenet_args, losses
+from tests.support.programs import Job, checkpoint_index, imagenet_args, losses
 
 
 def fault_result(fault, happened, steps_lost, recovery):

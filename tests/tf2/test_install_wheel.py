@@ -23,8 +23,8 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from tests.conftest import REPO
-from tests.programs import SAMPLE_ARGS
+from tests.support.processes import REPO
+from tests.support.programs import SAMPLE_ARGS
 
 pytestmark = pytest.mark.slow
 

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from tests.programs import Job, checkpoint_index, imagenet_args, losses
+from tests.support.programs import Job, checkpoint_index, imagenet_args, losses
 
 
 def only_chief_wrote(job, out):

@@ -12,7 +12,7 @@ per-report work. Counted properties:
 
 import pytest
 
-from tests.conftest import result_json
+from tests.support.processes import result_json
 
 REPORTS = 4
 

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from tests.conftest import run_module
-from tests.programs import NUM_CLASSES, checkpoint_index, imagenet_args, losses
+from tests.support.processes import run_module
+from tests.support.programs import NUM_CLASSES, checkpoint_index, imagenet_args, losses
 
 
 @pytest.mark.slow

@@ -40,7 +40,12 @@ def _steps(driver: str) -> int:
 
 
 def test_slim_learning_train_over_a_dataset_data_provider_trains_both_ways_with_equal_losses(tmp_path):
-    args = argparse.Namespace(cache=str(tmp_path / "cache"), timeout=300.0, migrate_python=sys.executable)
+    args = argparse.Namespace(
+        cache=str(tmp_path / "cache"),
+        timeout=300.0,
+        migrate_python=sys.executable,
+        tensorflow=realprograms.tensorflow_version(),
+    )
     result = realprograms.judge("slim", args, str(tmp_path / "work"))
 
     ways = result["ways"]

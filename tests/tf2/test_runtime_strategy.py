@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.cluster_helpers import run_cluster
+from tests.support.clusters import run_cluster
 
 TASK = """
     import os

@@ -11,8 +11,8 @@ import textwrap
 from PIL import Image
 
 from compat import library_names
-from tests.codemods import _runs
-from tests.conftest import program_lines
+from tests.support import runs as _runs
+from tests.support.processes import program_lines
 
 RENAMED = library_names.RENAMED["PIL.Image"]
 

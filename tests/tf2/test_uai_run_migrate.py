@@ -11,10 +11,10 @@ from codemods import rules
 from codemods._report import Entry, Report
 from compat import library_names, tf1_names
 from compat.run import _source
-from tests.codemods import _runs
-from tests.conftest import REPO
-from tests.programs import SAMPLE_ARGS
-from tests.uai_run_helpers import SAMPLES, loss_trajectory, sample_command
+from tests.support import runs as _runs
+from tests.support.processes import REPO
+from tests.support.programs import SAMPLE_ARGS
+from tests.support.uai_run import SAMPLES, loss_trajectory, sample_command
 
 TF1_PROGRAMS = os.path.join(REPO, "tests", "common", "tf1_programs")
 # resnet_estimator applies plain (ungated) tf.gradients with a MomentumOptimizer. Under uai-run its

@@ -10,7 +10,7 @@ import sys
 import time
 
 from compat.launch import Layout, LocalCluster
-from tests.conftest import REPO, python_env, run_module
+from tests.support.processes import REPO, python_env, run_module
 
 STEP_LINE = re.compile(r"step (\d+)/(\d+) loss (\S+)")
 NUM_CLASSES = 11  # synthetic labels are 1..10; 0 stays the background class, as in ImageNet
@@ -140,3 +140,29 @@ class Job:
 
     def text(self, task=None):
         return "".join(line for _, line in self.lines if task is None or line.startswith(f"[{task}] "))
+
+
+# The cifar10_estimator program's record format and subset sizes (its HEIGHT, WIDTH, DEPTH, NUM_CLASSES, EXAMPLES_PER_EPOCH).
+CIFAR10_HEIGHT, CIFAR10_WIDTH, CIFAR10_DEPTH, CIFAR10_CLASSES = 8, 8, 3, 4
+CIFAR10_EXAMPLES = {"train": 64, "eval": 16}
+
+
+def write_cifar10_records(out) -> str:
+    """train.tfrecords and eval.tfrecords of random images in `out` (a pathlib.Path), as the cifar10_estimator
+    example's generate_cifar10_tfrecords.py laid them out."""
+    import numpy as np
+    import tensorflow as tf
+
+    rng = np.random.default_rng(0)
+    for subset, count in CIFAR10_EXAMPLES.items():
+        with tf.io.TFRecordWriter(str(out / f"{subset}.tfrecords")) as writer:
+            for _ in range(count):
+                shape = [CIFAR10_HEIGHT, CIFAR10_WIDTH, CIFAR10_DEPTH]
+                image = rng.integers(0, 256, shape, dtype=np.uint8).tobytes()
+                label = int(rng.integers(CIFAR10_CLASSES))
+                feature = {
+                    "image": tf.train.Feature(bytes_list=tf.train.BytesList(value=[image])),
+                    "label": tf.train.Feature(int64_list=tf.train.Int64List(value=[label])),
+                }
+                writer.write(tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString())
+    return str(out)

@@ -4,7 +4,7 @@ import concurrent.futures
 import subprocess
 import sys
 
-from tests.conftest import python_env
+from tests.support.processes import python_env
 
 
 def clean_env(extra=None):

@@ -1,4 +1,5 @@
-"""Run the fixture corpus (tests/corpus) the way its manifest says: shared by test_corpus.py and bench/fidelity.py."""
+"""Run the fixture corpus (tests/corpus) the way its manifest says: read by bench/fidelity.py and by the tests
+(tests/codemods/test_corpus.py, the uai-run session fixtures); it imports nothing of the tests."""
 
 import concurrent.futures
 import json
@@ -8,8 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterable, Sequence
 
-from tests.conftest import REPO, run_module
-
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(REPO, "tests", "corpus")
 
 
@@ -28,7 +28,8 @@ def copy_corpus(dest):
 def generate_data(dest):
     """A few ImageNet-format TFRecords (32x32), in a subprocess so the caller need not import TensorFlow."""
     args = ["--out", dest, "--train-shards", "1", "--validation-shards", "1", "--images", "16", "--size", "32"]
-    run_module("compat.data.synth", args, timeout=120, check=True)
+    command = [sys.executable, "-m", "compat.data.synth", *args]
+    subprocess.run(command, cwd=REPO, env=environment(), capture_output=True, timeout=120, check=True)
     return dest
 
 

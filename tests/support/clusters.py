@@ -9,7 +9,7 @@ import textwrap
 import time
 
 from compat.launch import Layout, LocalCluster
-from tests.conftest import REPO, python_env
+from tests.support.processes import REPO, python_env
 
 
 def run_cluster(tmp_path, source=None, timeout=180, env=None, command=None, **layout):

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
-from tests.conftest import REPO
+from tests.support.processes import REPO
 
 SAMPLES = os.path.join(REPO, "samples", "tf1")
 UAI_RUN = ("-m", "compat.run")
@@ -48,7 +48,7 @@ class UnmodifiedRuns(NamedTuple):
 
 def sample_command(runner, folder, name: str, data: str, out) -> list[str]:
     """How a sample runs (tests/programs.SAMPLE_ARGS): `runner` between the interpreter and the script."""
-    from tests.programs import SAMPLE_ARGS
+    from tests.support.programs import SAMPLE_ARGS
 
     return [sys.executable, *runner, os.path.join(folder, name), f"--data_dir={data}", f"--output_dir={out}"] + list(
         SAMPLE_ARGS[name][0]
@@ -57,8 +57,8 @@ def sample_command(runner, folder, name: str, data: str, out) -> list[str]:
 
 def run_samples(data: str, out: Path) -> UnmodifiedRuns:
     """Each bundled TF1 sample, unmodified, under uai-run (2 at a time)."""
-    from tests.codemods import _runs
-    from tests.programs import SAMPLE_ARGS
+    from tests.support import runs as _runs
+    from tests.support.programs import SAMPLE_ARGS
 
     before = digests(SAMPLES)
     commands = {name: sample_command(UAI_RUN, SAMPLES, name, data, out / name) for name in SAMPLE_ARGS}
@@ -68,7 +68,7 @@ def run_samples(data: str, out: Path) -> UnmodifiedRuns:
 def run_corpus(data: str, out: Path) -> UnmodifiedRuns:
     """Each runnable corpus script (tests/corpus/manifest.json), unmodified, under `uai-run --auto --report`
     (2 at a time); results are (worked, CompletedProcess). Notebooks run in their kernel, not as a script."""
-    from tests.codemods import corpus_runner
+    from bench import corpus as corpus_runner
 
     before = digests(corpus_runner.CORPUS)
     names = [n for n, e in corpus_runner.manifest().items() if not e.get("reported") and n.endswith(".py")]

@@ -1,0 +1,62 @@
+"""Small TF1 sources and trees of files for uai-migrate's tests, and snapshots of trees."""
+
+import os
+import pathlib
+from collections.abc import Iterator
+
+import libcst as cst
+
+from tests.support.processes import REPO
+
+TF1 = "import tensorflow as tf\ntf.app.flags.DEFINE_integer('steps', 3, 'training steps')\nFLAGS = tf.app.flags.FLAGS\n"
+TF1_MIGRATED = (
+    "import tensorflow as tf\n"
+    "import compat.flags as flags\n"
+    "\n"
+    "flags.DEFINE_integer('steps', 3, 'training steps')\n"
+    "FLAGS = flags.FLAGS\n"
+)
+CONTRIB = "import tensorflow as tf\nx = tf.contrib.layers.embed_sequence\n"
+PLAIN = "import os\nprint(os.sep)\n"
+PY2 = "import tensorflow as tf\nprint 'hello'\n"
+
+
+def write_tree(root, files):
+    """Write {relative path: text} under `root` (a pathlib.Path); return `root`."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def snapshot(root):
+    """{relative path: bytes or link target} of every file and symlink under `root`."""
+    found = {}
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = os.path.join(folder, name)
+            rel = os.path.relpath(path, root)
+            if os.path.islink(path):
+                found[rel] = ("link", os.readlink(path))
+            elif os.path.isfile(path):
+                with open(path, "rb") as handle:
+                    found[rel] = handle.read()
+    return found
+
+
+def one_line_error(err, message):
+    lines = err.strip().splitlines()
+    return len(lines) == 1 and message in lines[0]
+
+
+def corpus_and_sample_sources() -> Iterator[tuple[pathlib.Path, str]]:
+    """(path, text) of every corpus script and sample libcst parses (the Python 2 ones it cannot are left out)."""
+    for folder in ("tests/corpus", "samples"):
+        for path in sorted(pathlib.Path(REPO, folder).rglob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            try:
+                cst.parse_module(text)
+            except cst.ParserSyntaxError:
+                continue  # the Python 2 scripts: the engine ports them before any rule runs
+            yield path, text
