@@ -18,15 +18,22 @@ MODULES = ("tpu_embedding", "tpu_embedding_gradient", "session_support")
 PACKAGE = "tensorflow.python.tpu"
 
 
+def _placeholder(owner: Any, name: str, qualname: str) -> type:
+    """A placeholder class for `owner.name`, kept on `owner`: it raises only when called."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    placeholder = type(name, (_Unavailable,), {"_qualname": f"{qualname}.{name}"})
+    setattr(owner, name, placeholder)
+    return placeholder
+
+
 class _UnavailableType(type):
     """Attributes of a placeholder class are placeholders too (the TPU paths call class methods)."""
 
+    _qualname: str
+
     def __getattr__(cls, name: str) -> type:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        placeholder = type(name, (_Unavailable,), {"_qualname": f"{cls._qualname}.{name}"})
-        setattr(cls, name, placeholder)
-        return placeholder
+        return _placeholder(cls, name, cls._qualname)
 
 
 class _Unavailable(metaclass=_UnavailableType):
@@ -41,11 +48,7 @@ class _Unavailable(metaclass=_UnavailableType):
 
 class _StandinModule(types.ModuleType):
     def __getattr__(self, name: str) -> type:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        placeholder = type(name, (_Unavailable,), {"_qualname": f"{self.__name__}.{name}"})
-        setattr(self, name, placeholder)
-        return placeholder
+        return _placeholder(self, name, self.__name__)
 
 
 def install() -> None:
