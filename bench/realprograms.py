@@ -59,7 +59,8 @@ class Program:
     # the library's own non-TensorFlow dependencies: (import name, pinned requirement). Those the
     # interpreter lacks are installed with `pip install --no-deps --target` into a folder of the
     # cache, which goes on the runs' PYTHONPATH; the environment itself is never changed.
-    requires: tuple[tuple[str, str], ...] = ()
+    # A requirement may depend on TensorFlow's minor release: {"2.15": pin, "": the pin otherwise}.
+    requires: tuple[tuple[str, str | dict[str, str]], ...] = ()
 
 
 PROGRAMS = {
@@ -105,6 +106,32 @@ PROGRAMS = {
             ("tzdata", "tzdata==2024.2"),
         ),
     ),
+    "tensor2tensor": Program(
+        "t2t_transformer.py",
+        "tensor2tensor",
+        "tensor2tensor 1.15.7: trainer_lib.create_experiment, transformer_tiny on algorithmic_identity_binary40",
+        (  # what importing transformer, algorithmic and trainer_lib needs of its install_requires, pinned
+            # its own pin, tensorflow-probability 0.7.0, is for TF 1.14; these are the releases for each TF
+            (
+                "tensorflow_probability",
+                {"2.15": "tensorflow-probability==0.23.0", "": "tensorflow-probability==0.25.0"},
+            ),
+            ("tree", "dm-tree==0.1.8"),
+            ("cloudpickle", "cloudpickle==3.1.0"),
+            ("decorator", "decorator==5.1.1"),
+            ("gin", "gin-config==0.5.0"),
+            ("tensorflow_gan", "tensorflow-gan==2.1.0"),
+            ("tensorflow_hub", "tensorflow-hub==0.16.1"),
+            ("mesh_tensorflow", "mesh-tensorflow==0.1.21"),
+            ("sympy", "sympy==1.13.3"),
+            ("mpmath", "mpmath==1.3.0"),
+            ("gym", "gym==0.17.3"),
+            ("scipy", "scipy==1.16.3"),
+            ("six", "six==1.16.0"),
+            ("tqdm", "tqdm==4.66.5"),
+            ("PIL", "Pillow==10.4.0"),
+        ),
+    ),
 }
 
 
@@ -139,7 +166,8 @@ def short_path(path: str) -> str:
 
 def error_line(stderr: str, returncode: int | None) -> str:
     """The line that says why a run failed: the last exception line of stderr (else its last line),
-    and the innermost traceback frame above it in the program's tree (else any) as `(at file:line)`."""
+    and the innermost traceback frame above it as `(at file:line)`, followed by `, from file:line` for
+    the innermost frame in the program's tree when that is another one (a library's line it called)."""
     if returncode is None:
         return "timed out"
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
@@ -154,8 +182,10 @@ def error_line(stderr: str, returncode: int | None) -> str:
         for frame in frames
         if short_path(frame.group(1)) != frame.group(1) and "/site-packages/" not in frame.group(1)
     ]
-    frames = own or frames
-    where = f" (at {short_path(frames[-1].group(1))}:{frames[-1].group(2)})" if frames else ""
+    where = ""
+    if frames:
+        place = [f"{short_path(frame.group(1))}:{frame.group(2)}" for frame in (frames[-1], (own or frames)[-1])]
+        where = f" (at {place[0]})" if place[0] == place[1] else f" (at {place[0]}, from {place[1]})"
     return lines[last][:300] + where
 
 
@@ -199,13 +229,24 @@ def build_tree(program: Program, cache: str, tree: str) -> None:
         shutil.copytree(os.path.join(realworld.fetch(program.project, cache), package), os.path.join(tree, package))
 
 
-def dependencies(program: Program, cache: str) -> str:
-    """The folder holding the program's dependencies this interpreter lacks ("" when it lacks none)."""
-    missing = [requirement for module, requirement in program.requires if importlib.util.find_spec(module) is None]
+def pin(requirement: str | dict[str, str], tensorflow: str) -> str:
+    if isinstance(requirement, str):
+        return requirement
+    return requirement.get(".".join(tensorflow.split(".")[:2]), requirement[""])
+
+
+def dependencies(program: Program, cache: str, tensorflow: str) -> str:
+    """The folder holding the program's dependencies this interpreter lacks ("" when it lacks none).
+    It is named site-packages: uai-run gives those libraries TensorFlow's own face, not the TF1 one."""
+    missing = [
+        pin(requirement, tensorflow)
+        for module, requirement in program.requires
+        if importlib.util.find_spec(module) is None
+    ]
     if not missing:
         return ""
     tag = hashlib.sha256(repr((sys.executable, sys.version, missing)).encode()).hexdigest()[:12]
-    target = os.path.join(cache, "realprograms-deps", tag)
+    target = os.path.join(cache, "realprograms-deps", tag, "site-packages")
     if not os.path.isfile(os.path.join(target, ".complete")):
         log(f"pip install --target {target} {' '.join(missing)}")
         shutil.rmtree(target, ignore_errors=True)
@@ -250,7 +291,7 @@ def judge(name: str, args: argparse.Namespace, work: str) -> dict:
     tree = os.path.join(work, name, "as_written")
     migrated = os.path.join(work, name, "migrated")
     build_tree(program, args.cache, tree)
-    extra = dependencies(program, args.cache)
+    extra = dependencies(program, args.cache, args.tensorflow)
     results = {}
     log(f"{name}: uai-run")
     workdir = os.path.join(work, name, "run_uai")
@@ -343,7 +384,7 @@ def main(argv: list[str] | None = None) -> int:
         args.migrate_python = (
             sys.executable if has_libcst(sys.executable) else os.path.join(REPO, ".nox", "tf2", "bin", "python")
         )
-    tensorflow = tensorflow_version()
+    tensorflow = args.tensorflow = tensorflow_version()
     work = args.keep or tempfile.mkdtemp(prefix="realprograms-")
     if args.keep:
         shutil.rmtree(work, ignore_errors=True)

@@ -82,7 +82,7 @@ def test_a_failed_run_is_its_last_error_line_and_innermost_frame():
         '  File "/venv/lib/python3.11/site-packages/numpy/__init__.py", line 324, in __getattr__\n'
         "AttributeError: module 'numpy' has no attribute 'bool'.\n"
     )
-    assert realprograms.error_line(numpy, 1).endswith("(at lib/vec_env.py:32)")  # the program's frame
+    assert realprograms.error_line(numpy, 1).endswith("(at numpy/__init__.py:324, from lib/vec_env.py:32)")
     assert realprograms.error_line("", None) == "timed out"
     assert realprograms.losses_of("\x1b[A\x1b[AREALPROGRAMS-LOSS 1 0.5\nnoise\nREALPROGRAMS-LOSS 2 0.25\n") == [
         0.5,
