@@ -2,6 +2,7 @@
 
 import functools
 import os
+import signal
 import sys
 from collections.abc import Callable
 from typing import NoReturn, ParamSpec, TypeVar
@@ -40,7 +41,8 @@ def fail(message: str, code: int = USAGE_EXIT) -> NoReturn:
 
 
 def main_guard(func: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Decorate an entry point so a `CompatError` becomes one line and exit code 2."""
+    """Decorate an entry point so a `CompatError` becomes one line and exit code 2, and a Ctrl-C that
+    the command does not handle itself (one while it starts: parsing, importing) one line and 130."""
 
     @functools.wraps(func)
     def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
@@ -48,5 +50,7 @@ def main_guard(func: Callable[_P, _R]) -> Callable[_P, _R]:
             return func(*args, **kwargs)
         except CompatError as err:
             fail(str(err))
+        except KeyboardInterrupt:
+            fail("interrupted", code=128 + signal.SIGINT)
 
     return wrapper
