@@ -18,8 +18,9 @@ functions traced under it (TF 2 programs), keep TF 2's derivation.
 An op count only gives TF 1.15's seeds if the graph holds TF 1.15's ops, so the builders that TF 2
 changed build TF 1.15's ops again in graph mode (measured on the graphs of
 tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
-  - `random_uniform` with the default range [0, 1): TF 2 skips the `min`/`max` constants and
-    `rnd * (max - min) + min` (5 ops fewer; the values are the same bits);
+  - `random_uniform` from the Python int 0: TF 2 skips `- min` and `+ min` (2 ops fewer), and with
+    the default maximum also the `min`/`max` constants and `* (max - min)` (5 ops fewer); the values
+    are the same bits;
   - `random_gamma`: TF 1.15 broadcast alpha as `alpha + zeros_like(beta)` (2 ops), TF 2 with
     `broadcast_to(alpha, broadcast_dynamic_shape(...))` (4 ops; the same alpha);
   - dropout (`tf.nn.dropout`, `tf.layers.dropout`, Keras' and slim's): TF 1.15 built
@@ -90,10 +91,10 @@ def _tf1_random_uniform(original: Any) -> Any:
     def random_uniform(shape, minval=0, maxval=None, dtype=None, seed=None, name=None):
         dtypes = _tf("framework.dtypes")
         dtype = dtypes.float32 if dtype is None else dtypes.as_dtype(dtype)
-        default_range = isinstance(minval, int) and minval == 0 and (maxval is None or maxval == 1)
-        if default_range and dtype.is_floating and _tf1_graph():
-            # floats: TF 2's shortcut tests for the ints 0 and 1; TF 1.15's ops are built for any other value
-            minval, maxval = 0.0, 1.0
+        if isinstance(minval, int) and minval == 0 and dtype.is_floating and _tf1_graph():
+            # TF 2 shortcuts a Python int 0 (no `- min`, `+ min`) and a Python int 1 (no `* (max - min)`);
+            # with a float 0.0 it builds TF 1.15's `rnd * (max - min) + min`, whatever the maximum
+            minval, maxval = 0.0, 1.0 if maxval is None else maxval
         return original(shape, minval=minval, maxval=maxval, dtype=dtype, seed=seed, name=name)
 
     random_uniform.tf1_ops = original  # type: ignore[attr-defined]

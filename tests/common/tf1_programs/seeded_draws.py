@@ -38,6 +38,7 @@ def random_ops():
         "random_gamma": tf.random_gamma([3], alpha=2.0),
         "op_seed": tf.random_normal([3], seed=7),
         "after_split": tf.split(tf.zeros([4, 2]), 2)[0][0] + tf.random_normal([2]),
+        "uniform_tensor_range": tf.random_uniform([2], 0, tf.constant(5.0)),
     }
     return values(fetches)
 

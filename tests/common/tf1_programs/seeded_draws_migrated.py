@@ -39,6 +39,7 @@ def random_ops():
         "random_gamma": tf.random.gamma([3], alpha=2.0),
         "op_seed": tf.random.normal([3], seed=7),
         "after_split": tf.split(tf.zeros([4, 2]), 2)[0][0] + tf.random.normal([2]),
+        "uniform_tensor_range": tf.random.uniform([2], 0, tf.constant(5.0)),
     }
     return values(fetches)
 
