@@ -54,10 +54,28 @@ class ModuleMoveRule(InsideImport, Rule):
 
     def begin_file(self, state):
         super().begin_file(state)
-        self._aliases = {}  # new module -> alias used in this file
+        self._aliases = {}  # new module -> the alias this file imports it under
         self._imported = set()  # new modules this file now imports under an alias
         self._need_runtime = False
         self._assigned = set()  # `a = <old module>` values: the statement is rewritten, not the expression
+        # A user's alias of the old module is reused for a moved name only where it is bound already when
+        # the use runs: below its binding at module level, or anywhere in a def or lambda (run later).
+        self._deferred = 0  # depth of defs and lambdas around the node being visited
+        self._bound_above: set[str] = set()  # module-level names bound by the statements passed
+
+    def visit_FunctionDef(self, node):
+        self._deferred += 1
+
+    def leave_FunctionDef(self, original_node, updated_node):
+        self._deferred -= 1
+        return updated_node
+
+    def visit_Lambda(self, node):
+        self._deferred += 1
+
+    def leave_Lambda(self, original_node, updated_node):
+        self._deferred -= 1
+        return updated_node
 
     # -- the move of one name
     def _package_move(self, name):
@@ -144,6 +162,8 @@ class ModuleMoveRule(InsideImport, Rule):
         return [_import(new, target.value)]
 
     def leave_SimpleStatementLine(self, original_node, updated_node):
+        if not self._deferred:
+            self._bound_above.update(_bound_names(original_node))
         lines, changed = [], False
         for original, updated in zip(original_node.body, updated_node.body):
             if isinstance(original, (cst.Import, cst.ImportFrom)):
@@ -162,16 +182,19 @@ class ModuleMoveRule(InsideImport, Rule):
 
     # -- expressions
     def _alias_for(self, module, old_names):
-        if module in self._aliases:
-            return self._aliases[module]
-        existing = [n for n, q in self.state.table.toplevel.items() if q in old_names]
+        """The user's alias of the old module where it is bound when this use runs, else an import of
+        the new module under a free name (one per module and file)."""
+        existing = [
+            n
+            for n, q in self.state.table.toplevel.items()
+            if q in old_names and (self._deferred or n in self._bound_above)
+        ]
         if existing:
-            alias = existing[0]  # the first binding in source order
-        else:
-            alias = self.free_name(*self.ALIASES[module])
-            self.add_needed_import(module, asname=alias)
-        self._aliases[module] = alias
-        return alias
+            return existing[0]  # the first binding in source order
+        if module not in self._aliases:
+            self._aliases[module] = self.free_name(*self.ALIASES[module])
+            self.add_needed_import(module, asname=self._aliases[module])
+        return self._aliases[module]
 
     def _forget_dead_import(self, node, old):
         """`from tensorflow import app` / `import tensorflow.contrib.layers as layers` become dead once
@@ -200,3 +223,17 @@ class ModuleMoveRule(InsideImport, Rule):
         if self._need_runtime and self.RUNTIME and self.RUNTIME not in self._imported:
             self.add_needed_import(self.RUNTIME)
         return updated_node
+
+
+def _bound_names(line: cst.SimpleStatementLine) -> set[str]:
+    """The names a statement line binds: plain assignment targets and imports."""
+    names = set()
+    for small in line.body:
+        if isinstance(small, cst.Assign):
+            names.update(t.target.value for t in small.targets if isinstance(t.target, cst.Name))
+        elif isinstance(small, (cst.AnnAssign, cst.AugAssign)) and isinstance(small.target, cst.Name):
+            names.add(small.target.value)
+        elif isinstance(small, (cst.Import, cst.ImportFrom)) and not isinstance(small.names, cst.ImportStar):
+            for alias in small.names:
+                names.add(alias.evaluated_alias or alias.evaluated_name.split(".")[0])
+    return names

@@ -1,7 +1,10 @@
 """contrib-slim: tf.contrib.slim in all its import forms -> compat.slim / tf_slim."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from codemods.rules.slim import SlimRule
-from tests.support.rule_test import RuleTest
+from tests.support.rule_test import RuleTest, apply
 
 
 class TestSlimRule(RuleTest):
@@ -148,3 +151,95 @@ class TestSlimRule(RuleTest):
             from tf_slim.ops.arg_scope import add_arg_scope
         """
         self.assertCodemod(before, after)
+
+
+class TestAliasBoundBelow(RuleTest):
+    TRANSFORM = SlimRule
+
+    def test_a_moved_name_above_the_alias_binding_gets_its_own_import(self):
+        # `slim` is bound one line below: reading it there was a NameError in every importing module
+        before = """
+            import tensorflow as tf
+
+            arg_scope = tf.contrib.framework.arg_scope
+            slim = tf.contrib.slim
+
+
+            def net(x):
+                return tf.contrib.framework.arg_scope([slim.conv2d])  # a def runs once the module has bound slim
+        """
+        after = """
+            import tensorflow as tf
+            import compat.slim as compat_slim
+
+            arg_scope = compat_slim.arg_scope
+            import compat.slim as slim
+
+
+            def net(x):
+                return slim.arg_scope([slim.conv2d])  # a def runs once the module has bound slim
+        """
+        self.assertCodemod(before, after)
+
+    def test_must_not_add_an_import_when_the_alias_is_bound_above(self):
+        before = """
+            import tensorflow as tf
+
+            slim = tf.contrib.slim
+            arg_scope = tf.contrib.framework.arg_scope
+        """
+        after = """
+            import tensorflow as tf
+
+            import compat.slim as slim
+            arg_scope = slim.arg_scope
+        """
+        self.assertCodemod(before, after)
+
+
+_LINES = {
+    "alias": "slim = tf.contrib.slim",
+    "import": "import tensorflow.contrib.slim as slim",
+    "use": "arg_scope = tf.contrib.framework.arg_scope",
+    "read": "layer = slim.conv2d",
+    "def": "def net(x):\n    return tf.contrib.framework.arg_scope([slim.conv2d])",
+}
+
+
+def _reads_before_bound(code: str) -> list[str]:
+    """Module-level reads of a name the module binds, above its first binding (defs run later)."""
+    import ast
+
+    tree = ast.parse(code)
+    bound_anywhere = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    bound_anywhere |= {
+        a.asname or a.name.split(".")[0]
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Import | ast.ImportFrom)
+        for a in n.names
+    }
+    bound, early = set(), []
+    for statement in tree.body:
+        if not isinstance(statement, ast.FunctionDef):
+            reads = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            early += sorted((reads & bound_anywhere) - bound)
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                bound.add(node.id)
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                bound.update(a.asname or a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.FunctionDef):
+                bound.add(node.name)
+    return early
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations(sorted(_LINES)), st.integers(1, len(_LINES)))
+def test_no_rewrite_reads_a_name_above_the_line_that_binds_it(order, count):
+    lines = [
+        _LINES[key] for key in order[:count] if key != "read" or {"alias", "import"} & set(order[: order.index(key)])
+    ]
+    source = "import tensorflow as tf\n\n" + "\n".join(lines) + "\n"
+    assert _reads_before_bound(source) == []  # the program as written is fine
+    code = apply(source, SlimRule).module.code
+    assert _reads_before_bound(code) == [], code
