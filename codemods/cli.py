@@ -69,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("safe", "native"),
         default="safe",
         help="safe: run on current TF through compat with the least change; "
-        "native: also idiomatic TF2 rewrites that can change behaviour (labelled in the report)",
+        "native: reserved for idiomatic TF2 rewrites that can change behaviour; no rule has that level yet, "
+        "so it gives safe's result today",
     )
     parser.add_argument("--cache-dir", default=None, help="result cache (default: $XDG_CACHE_HOME/uai-migrate)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
