@@ -1,7 +1,12 @@
 """A runtime judge of real TF1-era programs: each one trains end to end, unmodified under uai-run and after uai-migrate.
 
-    python bench/realprograms.py [--programs slim,tflearn,tensorpack] [--cache DIR] [--json OUT] [--markdown OUT]
+    python bench/realprograms.py [--programs slim,tflearn,...] [--cache DIR] [--json OUT] [--markdown OUT]
+                                 [--keep DIR] [--timeout SECONDS] [--migrate-python PYTHON]
     python bench/realprograms.py --list
+
+Programs: slim (tf-slim's `slim.learning.train` over a `DatasetDataProvider`; no download), tflearn
+0.5.0, tensorpack 0.9.8, stable-baselines 2.10.2 (PPO2 on gym's CartPole), tensor2tensor 1.15.7
+(a tiny Transformer on a generated algorithmic problem): `--list` describes each.
 
 Run it with each environment: `.nox/tf1/bin/python` (TensorFlow 2.15) and `.nox/tf2/bin/python`
 (TensorFlow 2.21). A program is a small driver of ours in bench/realprograms/ (TF 1.x code:
@@ -9,8 +14,10 @@ Run it with each environment: `.nox/tf1/bin/python` (TensorFlow 2.15) and `.nox/
 entry point at tiny size (generated data, a few steps, fixed seeds) and prints one line
 `REALPROGRAMS-LOSS <step> <loss>` per step it sees. The library is the real one: the package
 folder of its pinned PyPI source distribution, downloaded once into bench/realworld.py's cache
-(outside the repository; `fetch`), or tf-slim as installed. The driver and the package are copied
-side by side into a temporary tree, then run two ways:
+(outside the repository; `fetch`), or tf-slim as installed. The library's own dependencies that
+the interpreter lacks (pinned in PROGRAMS) are installed with `pip install --no-deps --target` into
+a site-packages folder of that cache, put on the runs' PYTHONPATH; the environment is not changed.
+The driver and the package are copied side by side into a temporary tree, then run two ways:
 
   uai-run    the tree as written: `python -m compat.run driver.py WORKDIR` (uai-run's TF1 face:
              the unpacked library is the user's code, not site-packages, so it gets the face too)
@@ -21,8 +28,8 @@ side by side into a temporary tree, then run two ways:
 
 A way "trained" when it exited 0 and printed at least one loss. The table gives the first losses,
 whether both ways printed the same losses (to the digits printed: %.9g), and for a failure its
-first error line (the last `SomethingError: ...` line of stderr). One program at a time; progress
-on stderr.
+first error line (the last `SomethingError: ...` line of stderr, with the traceback's innermost
+frame and the program's own). One program at a time; progress on stderr.
 """
 
 import argparse
