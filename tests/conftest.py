@@ -27,9 +27,9 @@ def run_py(tmp_path):
 
 @pytest.fixture(scope="session")
 def corpus_data(tmp_path_factory) -> str:
-    """The corpus' generated TFRecords (tests/support/corpus.generate_data); every run that is
+    """The corpus' generated TFRecords (bench/corpus.generate_data); every run that is
     compared with another reads these same files."""
-    from tests.support import corpus
+    from bench import corpus
 
     return corpus.generate_data(str(tmp_path_factory.mktemp("corpus_data")))
 
