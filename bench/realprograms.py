@@ -374,7 +374,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", default=realworld.default_cache(), help="the sdist cache (realworld.py's)")
     parser.add_argument("--json", help="write every result as JSON here")
     parser.add_argument("--markdown", help="write the table here")
-    parser.add_argument("--keep", help="keep the trees, ports and run folders here (default: a temporary folder)")
+    parser.add_argument(
+        "--keep",
+        help="keep the trees, ports and run folders in this new or empty folder (default: a temporary one, removed)",
+    )
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds per run")
     parser.add_argument(
         "--migrate-python",
@@ -392,9 +395,9 @@ def main(argv: list[str] | None = None) -> int:
             sys.executable if has_libcst(sys.executable) else os.path.join(REPO, ".nox", "tf2", "bin", "python")
         )
     tensorflow = args.tensorflow = tensorflow_version()
+    if args.keep and os.path.isdir(args.keep) and os.listdir(args.keep):
+        parser.error(f"--keep {args.keep}: not empty")
     work = args.keep or tempfile.mkdtemp(prefix="realprograms-")
-    if args.keep:
-        shutil.rmtree(work, ignore_errors=True)
     try:
         results = [judge(name, args, work) for name in args.programs]
     finally:
