@@ -11,7 +11,11 @@ Checkpoints go to `--output_dir`, TensorBoard summaries also to `--log_dir`, and
 exports a SavedModel to `<output_dir>/export` at the end.
 """
 
+from __future__ import annotations
+
 import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import compat
 
@@ -28,6 +32,9 @@ from compat.training import resnet_flags, schedule  # noqa: E402
 from compat.training.resnet_config import ResNetConfig  # noqa: E402
 from legacy_tf1 import resnet_model_fn  # noqa: E402
 
+if TYPE_CHECKING:
+    from compat.tf_config import ClusterConfig
+
 v1 = tf.compat.v1
 TOWERS, MIRRORED = "towers", "mirrored"
 
@@ -39,12 +46,12 @@ flags.DEFINE_integer("eval_steps", 0, "Evaluation batches per evaluation (0: the
 FLAGS = flags.FLAGS
 
 
-def local_devices(count):
+def local_devices(count: int) -> list[str]:
     kind = "gpu" if tf.config.list_physical_devices("GPU") else "cpu"
     return [f"/{kind}:{i}" for i in range(count)]
 
 
-def device_plan(cluster, count):
+def device_plan(cluster: ClusterConfig, count: int) -> tuple[list[str], list[str]]:
     """(tower devices, parameter devices) of this task: ps tasks when there are any, else the flag's choice."""
     prefix = f"/job:{cluster.task_type}/task:{cluster.task_index}" if cluster.is_distributed else ""
     tower_devices = [prefix + name for name in local_devices(count)]
@@ -55,7 +62,7 @@ def device_plan(cluster, count):
     return tower_devices, [prefix + "/cpu:0"]
 
 
-def model_params(cluster, num_towers):
+def model_params(cluster: ClusterConfig, num_towers: int) -> dict[str, Any]:
     """The Estimator's params: the ResNet config from the flags, and this task's deployment."""
     tower_devices, parameter_devices = device_plan(cluster, num_towers)
     deployment = resnet_model_fn.Deployment(
@@ -71,7 +78,7 @@ def model_params(cluster, num_towers):
     return resnet_model_fn.estimator_params(ResNetConfig.from_flags(FLAGS), deployment)
 
 
-def build_estimator(cluster, num_devices):
+def build_estimator(cluster: ClusterConfig, num_devices: int) -> tf.estimator.Estimator:
     mirrored = FLAGS.multi_device == MIRRORED and num_devices > 1
     run_config = strategy.run_config(
         cluster,
@@ -94,23 +101,28 @@ def build_estimator(cluster, num_devices):
     )
 
 
-def input_fns():
+def input_fns() -> tuple[Callable[..., tf.data.Dataset], Callable[..., tf.data.Dataset]]:
     common = {"image_size": FLAGS.image_size, "num_classes": FLAGS.num_classes, "seed": FLAGS.seed or None}
     train = imagenet.input_fn(FLAGS.data_dir, True, FLAGS.train_batch_size, **common)
     evaluate = imagenet.input_fn(FLAGS.data_dir, False, FLAGS.eval_batch_size, repeat=False, **common)
     return train, evaluate
 
 
-def extra_log_dir():
+def extra_log_dir() -> str | None:
     """`--log_dir` when it is not the model folder (where Estimator writes summaries anyway)."""
     same = os.path.abspath(FLAGS.log_dir) == os.path.abspath(FLAGS.output_dir)
     return None if same else FLAGS.log_dir
 
 
-def train_locally(estimator, train_input, eval_input, total_steps):
+def train_locally(
+    estimator: tf.estimator.Estimator,
+    train_input: Callable[..., tf.data.Dataset],
+    eval_input: Callable[..., tf.data.Dataset],
+    total_steps: int,
+) -> dict[str, Any]:
     """Train in chunks of `--epochs_per_eval` epochs, evaluating after each; return the last metrics."""
     chunk = FLAGS.epochs_per_eval * schedule.steps_per_epoch(FLAGS.train_images, FLAGS.train_batch_size)
-    metrics = {}
+    metrics: dict[str, Any] = {}
     step = estimator.get_variable_value("global_step") if estimator.latest_checkpoint() else 0
     while step < total_steps:
         step = min(step + chunk, total_steps)
@@ -124,7 +136,7 @@ def train_locally(estimator, train_input, eval_input, total_steps):
     return metrics
 
 
-def export(estimator):
+def export(estimator: tf.estimator.Estimator) -> str:
     path = estimator.export_saved_model(
         os.path.join(FLAGS.output_dir, "export"), resnet_model_fn.serving_input_receiver_fn(FLAGS.image_size)
     )
@@ -134,7 +146,7 @@ def export(estimator):
 
 
 @main_guard
-def main(argv):
+def main(argv: list[str]) -> int:
     del argv
     cluster = tf_config.from_environment()
     num_devices = towers.num_towers(FLAGS.num_gpus)

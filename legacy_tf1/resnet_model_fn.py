@@ -11,8 +11,12 @@ With one tower no setter is installed, so a parameter-server Estimator's own dev
 program builds them too) and of `Deployment` (towers, devices, replicas: this program's only).
 """
 
+from __future__ import annotations
+
 import contextlib
 import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import tensorflow as tf
 
@@ -22,7 +26,7 @@ from compat.models.resnet import l2_weights
 from compat.training import schedule
 from compat.training.resnet_config import ResNetConfig
 
-v1 = tf.compat.v1
+v1: Any = tf.compat.v1  # (Any: a base class below is read from it)
 # The variables live under this scope in every mode: the checkpoint the towers write is the
 # one evaluation, export and `compat.models.names` read.
 SCOPE = "resnet"
@@ -33,8 +37,8 @@ class Deployment:
     """How this task trains: one tower (the default) or several on their devices, and the replicas."""
 
     towers: int = 1
-    tower_devices: tuple = ("/cpu:0",)
-    parameter_devices: tuple = ("/cpu:0",)
+    tower_devices: tuple[str, ...] = ("/cpu:0",)
+    parameter_devices: tuple[str, ...] = ("/cpu:0",)
     balance: str = "round_robin"  # how the tower setter spreads variables over parameter devices
     sync_replicas: int = 0  # workers whose gradients one step aggregates; 0: asynchronous
     is_chief: bool = True
@@ -42,16 +46,16 @@ class Deployment:
     summary_steps: int = 100
 
     @classmethod
-    def from_params(cls, params: dict) -> "Deployment":
+    def from_params(cls, params: dict[str, Any]) -> Deployment:
         return cls(**{field.name: params[field.name] for field in dataclasses.fields(cls)})
 
 
-def estimator_params(config: ResNetConfig, deployment: Deployment = Deployment()) -> dict:
+def estimator_params(config: ResNetConfig, deployment: Deployment = Deployment()) -> dict[str, Any]:
     """The Estimator `params` dict of `model_fn`: the config's fields and the deployment's."""
     return config.as_params(**dataclasses.asdict(deployment))
 
 
-def build_model(config: ResNetConfig):
+def build_model(config: ResNetConfig) -> tf.keras.Model:
     """The shared ResNet with its variables created, under the current device."""
     model = config.build_model()
     # Created here rather than by the first tower's call, whose name scope (`tower_0/`) would
@@ -61,13 +65,13 @@ def build_model(config: ResNetConfig):
     return model
 
 
-def loss_of(model, logits, labels, weight_decay):
+def loss_of(model: tf.keras.Model, logits: tf.Tensor, labels: tf.Tensor, weight_decay: float) -> tf.Tensor:
     """Mean cross-entropy plus L2 weight decay: the loss both runtimes minimise."""
     cross_entropy = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
     return cross_entropy + weight_decay * l2_weights(model.trainable_variables)
 
 
-def _tower_setters(deployment):
+def _tower_setters(deployment: Deployment) -> list[devices.DeviceFunction | None]:
     if deployment.towers == 1:
         return [None]
     return [
@@ -76,11 +80,11 @@ def _tower_setters(deployment):
     ]
 
 
-def _placed(setter):
+def _placed(setter: devices.DeviceFunction | None) -> contextlib.AbstractContextManager[Any]:
     return compat.device(setter) if setter else contextlib.nullcontext()
 
 
-def _tower_updates(model, tower):
+def _tower_updates(model: tf.keras.Model, tower: int) -> list[Any]:
     """The batch-norm moving-average updates made in `tower`'s name scope.
 
     Keras layers keep their updates on the model (`model.updates`), not in UPDATE_OPS; every
@@ -90,7 +94,13 @@ def _tower_updates(model, tower):
     return [u for u in model.updates if getattr(u, "op", u).name.startswith(prefix)]
 
 
-def _towers(model, images, labels, config, setters):
+def _towers(
+    model: tf.keras.Model,
+    images: tf.Tensor,
+    labels: tf.Tensor,
+    config: ResNetConfig,
+    setters: Sequence[devices.DeviceFunction | None],
+) -> list[tuple[tf.Tensor, tf.Tensor, list[tf.Tensor]]]:
     """Per tower: (logits, loss, gradients of the trainable variables)."""
     variables = model.trainable_variables
     results = []
@@ -103,7 +113,9 @@ def _towers(model, images, labels, config, setters):
     return results
 
 
-def _average(tower_gradients, variables):
+def _average(
+    tower_gradients: Sequence[Sequence[tf.Tensor]], variables: Sequence[tf.Variable]
+) -> list[tuple[tf.Tensor, tf.Variable]]:
     """Gradients averaged over towers, each on its variable's device."""
     averaged = []
     for variable, grads in zip(variables, zip(*tower_gradients)):
@@ -123,20 +135,22 @@ class _ShortStopGrace(v1.train.SessionRunHook):
 
     SECONDS = 5
 
-    def after_create_session(self, session, coord):
+    def after_create_session(self, session: Any, coord: Any) -> None:
         join = coord.join
 
-        def join_briefly(threads=None, stop_grace_period_secs=120, ignore_live_threads=False):
+        def join_briefly(
+            threads: Any = None, stop_grace_period_secs: float = 120, ignore_live_threads: bool = False
+        ) -> None:
             return join(threads, min(stop_grace_period_secs, self.SECONDS), ignore_live_threads)
 
         coord.join = join_briefly
 
 
-def _optimizer(config, deployment, global_step):
+def _optimizer(config: ResNetConfig, deployment: Deployment, global_step: tf.Variable) -> tuple[Any, list[Any]]:
     rate = schedule.learning_rate(global_step, config.learning_rate, config.batches_per_epoch)
     v1.summary.scalar("learning_rate", rate)
     optimizer = v1.train.MomentumOptimizer(rate, config.momentum)
-    hooks = []
+    hooks: list[Any] = []
     if deployment.sync_replicas:
         replicas = deployment.sync_replicas
         optimizer = v1.train.SyncReplicasOptimizer(
@@ -146,7 +160,14 @@ def _optimizer(config, deployment, global_step):
     return optimizer, hooks
 
 
-def _train_spec(model, features, labels, config, deployment, setters):
+def _train_spec(
+    model: tf.keras.Model,
+    features: tf.Tensor,
+    labels: tf.Tensor,
+    config: ResNetConfig,
+    deployment: Deployment,
+    setters: Sequence[devices.DeviceFunction | None],
+) -> tf.estimator.EstimatorSpec:
     mode = tf.estimator.ModeKeys.TRAIN
     towers = _towers(model, features, labels, config, setters)
     global_step = v1.train.get_or_create_global_step()
@@ -168,7 +189,9 @@ def _train_spec(model, features, labels, config, deployment, setters):
     return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op, training_hooks=hooks)
 
 
-def _eval_spec(model, features, labels, config):
+def _eval_spec(
+    model: tf.keras.Model, features: tf.Tensor, labels: tf.Tensor, config: ResNetConfig
+) -> tf.estimator.EstimatorSpec:
     logits = model(features, training=False)
     loss = loss_of(model, logits, labels, config.weight_decay)
     metrics = {
@@ -180,7 +203,7 @@ def _eval_spec(model, features, labels, config):
     return tf.estimator.EstimatorSpec(tf.estimator.ModeKeys.EVAL, loss=loss, eval_metric_ops=metrics)
 
 
-def _predict_spec(model, features):
+def _predict_spec(model: tf.keras.Model, features: Any) -> tf.estimator.EstimatorSpec:
     images = features["images"] if isinstance(features, dict) else features
     logits = model(images, training=False)
     predictions = {"classes": tf.argmax(logits, 1, output_type=tf.int32), "probabilities": tf.nn.softmax(logits)}
@@ -188,7 +211,7 @@ def _predict_spec(model, features):
     return tf.estimator.EstimatorSpec(tf.estimator.ModeKeys.PREDICT, predictions=predictions, export_outputs=outputs)
 
 
-def model_fn(features, labels, mode, params):
+def model_fn(features: Any, labels: tf.Tensor | None, mode: str, params: dict[str, Any]) -> tf.estimator.EstimatorSpec:
     """Estimator `model_fn` for TRAIN (towers), EVAL (top-1/top-5) and PREDICT (classes, probabilities)."""
     config, deployment = ResNetConfig.from_params(params), Deployment.from_params(params)
     # The variables are created under tower 0's setter, which places them on the parameter devices.
@@ -202,10 +225,10 @@ def model_fn(features, labels, mode, params):
     return _predict_spec(model, features)
 
 
-def serving_input_receiver_fn(image_size):
+def serving_input_receiver_fn(image_size: int) -> Callable[[], tf.estimator.export.ServingInputReceiver]:
     """Export signature: float images [batch, size, size, 3], preprocessed as for evaluation."""
 
-    def receiver():
+    def receiver() -> tf.estimator.export.ServingInputReceiver:
         images = v1.placeholder(tf.float32, [None, image_size, image_size, 3], name="images")
         return tf.estimator.export.ServingInputReceiver({"images": images}, {"images": images})
 

@@ -7,6 +7,11 @@ A checkpoint already in `train_dir` wins over `--checkpoint_path` (a restarted j
 instead of starting the fine-tuning over), as in slim.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
 import tensorflow as tf
 
 import compat.slim as slim
@@ -16,7 +21,12 @@ from compat.training.checkpoint_flags import scopes
 v1 = tf.compat.v1
 
 
-def restore_fn(checkpoint_path, exclude_scopes=None, train_dir=None, ignore_missing_vars=False):
+def restore_fn(
+    checkpoint_path: str | None,
+    exclude_scopes: str | None = None,
+    train_dir: str | None = None,
+    ignore_missing_vars: bool = False,
+) -> Callable[[Any], None] | None:
     """`fn(session)` assigning the model variables outside `exclude_scopes` from the checkpoint, or None.
 
     None when there is no `checkpoint_path` or `train_dir` already has a checkpoint.
@@ -33,7 +43,7 @@ def restore_fn(checkpoint_path, exclude_scopes=None, train_dir=None, ignore_miss
     return slim.assign_from_checkpoint_fn(path, variables, ignore_missing_vars=ignore_missing_vars)
 
 
-def variables_to_train(trainable_scopes=None):
+def variables_to_train(trainable_scopes: str | None = None) -> list[tf.Variable]:
     """Trainable variables under `trainable_scopes` (all of them when none are given)."""
     wanted = scopes(trainable_scopes)
     if not wanted:

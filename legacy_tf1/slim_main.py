@@ -13,7 +13,11 @@ chief; ps tasks serve variables (round-robin) and join; workers train asynchrono
 `master=server.target` (`--sync_replicas`: SyncReplicasOptimizer).
 """
 
+from __future__ import annotations
+
 import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import compat
 
@@ -31,7 +35,10 @@ from compat.models import slim_zoo  # noqa: E402
 from compat.training import slim_data, slim_flags  # noqa: E402
 from legacy_tf1 import model_deploy, slim_finetune, slim_optimization  # noqa: E402
 
-v1 = tf.compat.v1
+if TYPE_CHECKING:
+    from compat.tf_config import ClusterConfig
+
+v1: Any = tf.compat.v1  # (Any: a base class below is read from it)
 # At the end of synchronous training the chief's queue runner waits for gradients of workers
 # that have already stopped: give up on it after 5 s, not the default 2 minutes. Closing the
 # session then cancels its step, and TensorFlow prints that thread's CancelledError (harmless).
@@ -45,7 +52,9 @@ FLAGS = flags.FLAGS
 
 
 # -- the model and its training op ---------------------------------------------------------
-def clone_fn(iterator, network, num_classes):
+def clone_fn(
+    iterator: Any, network: Callable[[tf.Tensor], tuple[tf.Tensor, dict[str, tf.Tensor]]], num_classes: int
+) -> dict[str, tf.Tensor]:
     """One clone: a batch, the net, cross-entropy losses (aux logits weighted 0.4) in tf.losses."""
     images, labels = iterator.get_next()
     logits, end_points = network(images)
@@ -58,7 +67,7 @@ def clone_fn(iterator, network, num_classes):
     return end_points
 
 
-def add_summaries(clones, total_loss, learning_rate):
+def add_summaries(clones: Sequence[model_deploy.Clone], total_loss: tf.Tensor, learning_rate: tf.Tensor) -> None:
     for clone in clones:
         for loss in model_deploy.clone_losses(clone):
             v1.summary.scalar(f"losses/{loss.op.name}", loss)
@@ -68,7 +77,9 @@ def add_summaries(clones, total_loss, learning_rate):
     v1.summary.scalar("learning_rate", learning_rate)
 
 
-def build_training(deploy, files, distributed):
+def build_training(
+    deploy: model_deploy.DeploymentConfig, files: list[str], distributed: bool
+) -> tuple[tf.Tensor, tf.Tensor, tf.compat.v1.train.Optimizer]:
     """(train tensor: the loss after the update, global step after the update, optimizer)."""
     with devices.device(deploy.variables_device()):
         global_step = v1.train.get_or_create_global_step()
@@ -112,7 +123,7 @@ def build_training(deploy, files, distributed):
 
 
 # -- the cluster ----------------------------------------------------------------------------
-def start_server(cluster, session_config):
+def start_server(cluster: ClusterConfig, session_config: tf.compat.v1.ConfigProto) -> tf.distribute.Server:
     """This task's tf.distribute.Server: job `worker` (master first, as worker 0) or `ps`."""
     jobs = {"worker": list(cluster.worker_addresses)}
     if cluster.num_ps:
@@ -121,7 +132,7 @@ def start_server(cluster, session_config):
     return tf.distribute.Server(tf.train.ClusterSpec(jobs), job_name=job, task_index=index, config=session_config)
 
 
-def deployment(cluster):
+def deployment(cluster: ClusterConfig) -> model_deploy.DeploymentConfig:
     if cluster.is_evaluator:
         raise TFConfigError("TF_CONFIG.task.type", "train_image_classifier has no evaluator task; drop it from the job")
     if cluster.is_distributed:
@@ -137,7 +148,7 @@ def deployment(cluster):
     )
 
 
-def wait_for_chief(master, session_config, poll_secs=0.5):
+def wait_for_chief(master: str, session_config: tf.compat.v1.ConfigProto, poll_secs: float = 0.5) -> None:
     """Block until the chief has initialised the variables.
 
     MonitoredTrainingSession's own wait polls every 30 s; a worker that checks just before the
@@ -149,7 +160,7 @@ def wait_for_chief(master, session_config, poll_secs=0.5):
             time.sleep(poll_secs)
 
 
-def scaffold():
+def scaffold() -> tf.compat.v1.train.Scaffold:
     restore = slim_finetune.restore_fn(
         FLAGS.checkpoint_path, FLAGS.checkpoint_exclude_scopes, FLAGS.train_dir, FLAGS.ignore_missing_vars
     )
@@ -160,19 +171,26 @@ class FinishReport(v1.train.SessionRunHook):
     """Prints the global step when training ends (with other replicas stepping, our last fetch may lag
     it) and the steps this replica ran; before the session closes, so no thread it stops prints into it."""
 
-    def __init__(self, global_step):
+    def __init__(self, global_step: tf.Tensor) -> None:
         self.global_step, self.steps = global_step, 0
 
-    def after_run(self, run_context, run_values):
+    def after_run(self, run_context: Any, run_values: Any) -> None:
         self.steps += 1
 
-    def end(self, session):
+    def end(self, session: Any) -> None:
         step = int(session.run(self.global_step))
         print(f"finished training at global step {step} after {self.steps} steps here", flush=True)
 
 
 # -- the program ------------------------------------------------------------------------------
-def train(deploy, master, is_chief, session_config, files, distributed):
+def train(
+    deploy: model_deploy.DeploymentConfig,
+    master: str,
+    is_chief: bool,
+    session_config: tf.compat.v1.ConfigProto,
+    files: list[str],
+    distributed: bool,
+) -> None:
     with tf.Graph().as_default():
         train_tensor, global_step, optimizer = build_training(deploy, files, distributed)
         hooks = []
@@ -205,7 +223,7 @@ def train(deploy, master, is_chief, session_config, files, distributed):
 
 
 @main_guard
-def main(argv):
+def main(argv: list[str]) -> int:
     del argv
     slim_flags.platform_overrides(FLAGS)
     cluster = tf_config.from_environment()
@@ -227,7 +245,8 @@ def main(argv):
             server.join()
             return 0
         master = server.target
-    train(deploy, master, deploy.replica_id == 0, session_config, files, cluster.is_distributed)
+    # (a ps task has returned above: `files` is set)
+    train(deploy, master, deploy.replica_id == 0, session_config, cast("list[str]", files), cluster.is_distributed)
     return 0
 
 

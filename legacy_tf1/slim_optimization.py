@@ -29,7 +29,7 @@ def learning_rate(options: Any, num_samples_per_epoch: int, global_step: tf.Tens
     )
 
 
-def optimizer(options: Any, rate: tf.Tensor) -> v1.train.Optimizer:
+def optimizer(options: Any, rate: tf.Tensor) -> tf.compat.v1.train.Optimizer:
     """The `tf.compat.v1.train` optimizer named by `options.optimizer`."""
     row = table.optimizer(options)
     return getattr(v1.train, row.v1)(rate, **row.arguments(options, table.V1))

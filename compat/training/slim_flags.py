@@ -6,6 +6,8 @@ What a 0 or None default resolves to (the dataset's classes and size) is
 `compat.training.slim_data`'s; the optimizers and decays are `compat.training.slim_optimization`'s.
 """
 
+from typing import Any
+
 import compat.flags as flags
 from compat.training import checkpoint_flags
 from compat.training.slim_optimization import DECAYS
@@ -79,8 +81,9 @@ def define_slim_flags(flag_values: flags.FlagValues | None = None) -> None:
     flags.DEFINE_boolean("ignore_missing_vars", False, "Skip variables missing from the checkpoint.", **into)
 
 
-def platform_overrides(values: flags.FlagValues) -> flags.FlagValues:
-    """Apply the platform's mapping to parsed flag values (a FLAGS object); returns it."""
+def platform_overrides(values: Any) -> Any:
+    """Apply the platform's mapping to parsed flag values (a FLAGS object: absl's, compat's, or any
+    object with those attributes); returns it."""
     if not values.dataset_dir:
         values.dataset_dir = values.data_dir
     if not values.train_dir:
