@@ -11,9 +11,12 @@ the process is killed mid-save.
 `--checkpoint_path`), matched by stable name (`compat.checkpoints`).
 """
 
+from __future__ import annotations
+
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
+from typing import cast
 
 import tensorflow as tf
 
@@ -22,23 +25,24 @@ from compat.checkpoints import Naming
 
 
 class ChiefCheckpoints:
-    def __init__(self, checkpoint, output_dir, is_chief, max_to_keep=3):
+    def __init__(self, checkpoint: tf.train.Checkpoint, output_dir: str, is_chief: bool, max_to_keep: int = 3) -> None:
         self.checkpoint = checkpoint
         self.output_dir = output_dir
         self.is_chief = is_chief
         self.max_to_keep = max_to_keep
         self.manager = tf.train.CheckpointManager(checkpoint, output_dir, max_to_keep) if is_chief else None
 
-    def restore(self):
+    def restore(self) -> str | None:
         """Restore the latest checkpoint of `output_dir` (every task reads the chief's); return its path or None."""
         path = tf.train.latest_checkpoint(self.output_dir)
         if path:
             self.checkpoint.restore(path)
         return path
 
-    def save(self, step):
+    def save(self, step: int) -> str | None:
         if self.is_chief:
-            return self.manager.save(checkpoint_number=step)
+            manager = cast("tf.train.CheckpointManager", self.manager)  # (the chief's is set)
+            return manager.save(checkpoint_number=step)
         scratch = tempfile.mkdtemp(prefix="worker-checkpoint-")
         try:
             tf.train.CheckpointManager(self.checkpoint, scratch, 1).save(checkpoint_number=step)

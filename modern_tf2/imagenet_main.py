@@ -8,6 +8,8 @@ loop, checkpoints and export are `modern_tf2.run_loop`'s. `--checkpoint_path` (s
 does not split over the replicas, missing data) is one line on stderr and exit 2.
 """
 
+from typing import TYPE_CHECKING, Any
+
 import compat  # noqa: F401 - first: selects tf-keras before TensorFlow binds Keras
 import compat.flags as flags
 from compat.cli_errors import fail, main_guard
@@ -18,8 +20,13 @@ resnet_flags.define_resnet_flags()
 checkpoint_flags.define_checkpoint_flags()
 FLAGS = flags.FLAGS
 
+if TYPE_CHECKING:
+    import tensorflow as tf
 
-def settings(values):
+    from modern_tf2.run_loop import Program, Settings
+
+
+def settings(values: Any) -> "Settings":
     from compat.training import schedule
     from modern_tf2 import run_loop
 
@@ -37,7 +44,7 @@ def settings(values):
     )
 
 
-def program(values):
+def program(values: Any) -> "Program":
     import tensorflow as tf
 
     from compat import checkpoints
@@ -54,7 +61,7 @@ def program(values):
         tf.keras.utils.set_random_seed(seed)
     config = ResNetConfig.from_flags(values)
 
-    def train_dataset(input_context):
+    def train_dataset(input_context: "tf.distribute.InputContext") -> "tf.data.Dataset":
         return imagenet.dataset(
             values.data_dir,
             True,
@@ -65,7 +72,7 @@ def program(values):
             seed=seed,
         )
 
-    def eval_dataset():
+    def eval_dataset() -> "tf.data.Dataset":
         return imagenet.dataset(
             values.data_dir, False, values.eval_batch_size, values.image_size, values.num_classes, repeat=False
         )
@@ -90,7 +97,7 @@ def program(values):
 
 
 @main_guard
-def main(argv):
+def main(argv: list[str]) -> int:
     del argv
     from modern_tf2 import run_loop
 

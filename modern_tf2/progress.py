@@ -1,6 +1,10 @@
 """One progress line every N steps (loss, accuracy, rate, steps/s, images/s) and the same values in TensorBoard."""
 
+from __future__ import annotations
+
 import time
+from collections.abc import Callable
+from typing import cast
 
 import tensorflow as tf
 
@@ -8,14 +12,22 @@ RATES = ("steps_per_sec", "images_per_sec")  # the values `report` adds to the o
 
 
 class Progress:
-    def __init__(self, log_dir, global_batch, total_steps, write=True, echo=print):
+    def __init__(
+        self,
+        log_dir: str,
+        global_batch: int,
+        total_steps: int,
+        write: bool = True,
+        echo: Callable[..., None] = print,
+    ) -> None:
         self.global_batch = global_batch
         self.total_steps = total_steps
         self.writer = tf.summary.create_file_writer(log_dir) if write else tf.summary.create_noop_writer()
         self.echo = echo if write else None
         self._write = tf.function(self._write_scalars)
-        self._last_step = None
-        self._last_time = None
+        # None until `start`, which comes before any `report`
+        self._last_step: int = cast(int, None)
+        self._last_time: float = cast(float, None)
 
     def start(self, step: int, fields: tuple[str, ...]) -> None:
         """Start the clock at `step`; `fields`: the names of the values each `report` will be given, in order.
@@ -27,11 +39,11 @@ class Progress:
         self._write.get_concrete_function(tf.TensorSpec([], tf.int64), names, tf.TensorSpec([len(names)], tf.float32))
         self._last_step, self._last_time = step, time.perf_counter()
 
-    def leave_out(self, seconds):
+    def leave_out(self, seconds: float) -> None:
         """Keep `seconds` the loop spent paused (e.g. by Settings.after_report) out of the next rate."""
         self._last_time += seconds
 
-    def report(self, step, values):
+    def report(self, step: int, values: dict[str, float]) -> dict[str, float]:
         """Print and record `values` ({name: float}) at `step`, with the rates since the last report."""
         now = time.perf_counter()
         steps = step - self._last_step
@@ -48,7 +60,7 @@ class Progress:
             self.echo(f"step {step}/{self.total_steps} {fields}", flush=True)
         return values
 
-    def _write_scalars(self, step, names, values):
+    def _write_scalars(self, step: tf.Tensor, names: tuple[str, ...], values: tf.Tensor) -> None:
         """`names` (a tuple of str, fixed per loop: traced once) and their float32 `values` at `step`."""
         with self.writer.as_default(step=step):
             for index, name in enumerate(names):

@@ -20,11 +20,14 @@ Resumption: every task restores the latest checkpoint of `output_dir` before tra
 restarted job continues at the step it had saved (`BackupAndRestore` semantics).
 """
 
+from __future__ import annotations
+
 import dataclasses
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, cast
 
 import tensorflow as tf
 
@@ -36,6 +39,9 @@ from modern_tf2 import export
 from modern_tf2.checkpoints import ChiefCheckpoints
 from modern_tf2.progress import Progress
 from modern_tf2.trainer import Trainer, classification_loss
+
+if TYPE_CHECKING:
+    from compat.tf_config import ClusterConfig
 
 # A peer that died makes collectives and remote calls fail with one of these.
 _LOST_PEER_ERRORS = (
@@ -52,12 +58,15 @@ class Program:
 
     build_model: Callable[[], tf.keras.Model]
     build_optimizer: Callable[[], tf.keras.optimizers.Optimizer]
-    train_dataset: Callable  # (tf.distribute.InputContext) -> dataset of (images, labels), per-replica batch
-    eval_dataset: Callable | None  # () -> finite dataset of (images, labels), or None
+    # (tf.distribute.InputContext) -> dataset of (images, labels), per-replica batch
+    train_dataset: Callable[[tf.distribute.InputContext], tf.data.Dataset]
+    eval_dataset: Callable[[], tf.data.Dataset] | None  # () -> finite dataset of (images, labels), or None
     weight_decay: float
-    decayed_weights: Callable  # (trainable variables) -> scalar to multiply by weight_decay
+    # (trainable variables) -> scalar to multiply by weight_decay
+    decayed_weights: Callable[[list[tf.Variable]], tf.Tensor]
     image_size: int
-    data_loss: Callable = classification_loss  # (logits, labels) -> scalar, before weight decay
+    # (logits, labels) -> scalar, before weight decay
+    data_loss: Callable[[tf.Tensor, tf.Tensor], tf.Tensor] = classification_loss
 
 
 @dataclasses.dataclass
@@ -73,10 +82,10 @@ class Settings:
     evaluator_timeout: float = 600.0
     # called with each progress line's values; the time it takes is left out of the next rate
     # (bench/train_bench.py pauses the loop there so other loops can take their turn)
-    after_report: Callable[[dict], None] | None = None
+    after_report: Callable[[dict[str, float]], None] | None = None
 
 
-def run(program, settings, config=None):
+def run(program: Program, settings: Settings, config: ClusterConfig | None = None) -> dict[str, Any]:
     """Train (or, on an evaluator task, evaluate) as the cluster in TF_CONFIG asks; return a summary dict."""
     config = tf_config.from_environment() if config is None else config
     chosen = strategies.kind(config, settings.num_devices)
@@ -100,7 +109,9 @@ def run(program, settings, config=None):
         ) from None
 
 
-def _train(program, settings, config, chosen, strategy):
+def _train(
+    program: Program, settings: Settings, config: ClusterConfig, chosen: str, strategy: tf.distribute.Strategy
+) -> dict[str, Any]:
     with strategy.scope():
         model = program.build_model()
         model(tf.zeros([1, program.image_size, program.image_size, 3]), training=False)
@@ -123,7 +134,7 @@ def _train(program, settings, config, chosen, strategy):
             )
         )
 
-        def steps(count):
+        def steps(count: int) -> tf.Tensor:
             results = [coordinator.schedule(trainer.distributed_step, args=(iterator,)) for _ in range(count)]
             coordinator.join()
             return sum(result.fetch() for result in results) / count
@@ -131,7 +142,7 @@ def _train(program, settings, config, chosen, strategy):
     else:
         iterator = iter(_train_batches(program, chosen, strategy))
 
-        def steps(count):
+        def steps(count: int) -> tf.Tensor:
             total = 0.0  # summed as tensors: no wait for each step's result
             for _ in range(count):
                 total += trainer.distributed_step(iterator)
@@ -156,7 +167,7 @@ def _train(program, settings, config, chosen, strategy):
     return _finish(program, settings, config, model, step, restored)
 
 
-def _train_batches(program, chosen, strategy):
+def _train_batches(program: Program, chosen: str, strategy: tf.distribute.Strategy) -> Iterator[Any] | Any:
     """The training dataset as the steps read it: through `tf.distribute` except on one CPU device.
 
     There the batches are already where the step runs, but the distributed iterator still passes
@@ -172,9 +183,16 @@ def _train_batches(program, chosen, strategy):
     return strategy.distribute_datasets_from_function(program.train_dataset)
 
 
-def _finish(program, settings, config, model, step, restored):
+def _finish(
+    program: Program,
+    settings: Settings,
+    config: ClusterConfig,
+    model: tf.keras.Model,
+    step: int,
+    restored: str | None,
+) -> dict[str, Any]:
     weights = export.read_weights(model)  # a collective under MultiWorkerMirrored: every task reads
-    result = {"step": step, "restored": restored, "export": None, "eval": None}
+    result: dict[str, Any] = {"step": step, "restored": restored, "export": None, "eval": None}
     if not config.is_chief:
         return result
     plain = export.plain_copy(program.build_model, weights, program.image_size)
@@ -187,8 +205,10 @@ def _finish(program, settings, config, model, step, restored):
     return result
 
 
-def _report_eval(model, program, settings, step):
-    values = export.evaluate(model, program.eval_dataset())
+def _report_eval(model: tf.keras.Model, program: Program, settings: Settings, step: int) -> dict[str, float]:
+    # (set: `_finish` checks it, and an evaluator task is given a program that has one)
+    eval_dataset = cast("Callable[[], tf.data.Dataset]", program.eval_dataset)
+    values = export.evaluate(model, eval_dataset())
     with tf.summary.create_file_writer(os.path.join(settings.log_dir, "eval")).as_default(step=step):
         for name in ("top_1_accuracy", "top_5_accuracy"):
             tf.summary.scalar(name, values[name])
@@ -200,7 +220,7 @@ def _report_eval(model, program, settings, step):
     return values
 
 
-def evaluate_checkpoints(program, settings):
+def evaluate_checkpoints(program: Program, settings: Settings) -> dict[str, Any]:
     """The evaluator task: evaluate each new checkpoint of `output_dir` until the one of the last step."""
     model = program.build_model()
     model(tf.zeros([1, program.image_size, program.image_size, 3]), training=False)
@@ -215,11 +235,11 @@ def evaluate_checkpoints(program, settings):
     return {"eval": last}
 
 
-def platform_log_dir(values, fallback=None):
+def platform_log_dir(values: Any, fallback: str | None = None) -> str:
     """`--log_dir` when given, else `fallback` or `--output_dir` (the platform's default may not exist locally)."""
     return values.log_dir if values["log_dir"].present else fallback or values.output_dir
 
 
-def _next_multiple(step, every):
+def _next_multiple(step: int, every: int) -> int:
     every = max(1, every)
     return (step // every + 1) * every

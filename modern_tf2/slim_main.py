@@ -14,6 +14,9 @@ checkpoint, e.g. the legacy program's or the zoo's), `--checkpoint_exclude_scope
 `--ignore_missing_vars`; a checkpoint in `--train_dir` wins.
 """
 
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
 import compat  # noqa: F401 - first: selects tf-keras before TensorFlow binds Keras
 import compat.flags as flags
 from compat.cli_errors import fail, main_guard
@@ -26,19 +29,24 @@ flags.DEFINE_integer("eval_batch_size", 100, "Batch of the final evaluation on t
 flags.DEFINE_boolean("export", True, "Export a SavedModel to <train_dir>/export at the end.")
 FLAGS = flags.FLAGS
 
+if TYPE_CHECKING:
+    import tensorflow as tf
 
-def slim_weights(variables):
+    from modern_tf2.run_loop import Program, Settings
+
+
+def slim_weights(variables: Iterable["tf.Variable"]) -> "tf.Tensor":
     """What slim's `l2_regularizer` decays (before the factor): l2_loss of conv and fully-connected weights."""
     import tensorflow as tf
 
     return tf.add_n([tf.nn.l2_loss(v) for v in variables if v.name.split(":")[0].endswith("/weights")])
 
 
-def smoothed_cross_entropy(label_smoothing, depth):
+def smoothed_cross_entropy(label_smoothing: float, depth: int) -> Callable[["tf.Tensor", "tf.Tensor"], "tf.Tensor"]:
     """slim's `softmax_cross_entropy` on one-hot labels with `label_smoothing`, averaged over the batch."""
     import tensorflow as tf
 
-    def loss(logits, labels):
+    def loss(logits: "tf.Tensor", labels: "tf.Tensor") -> "tf.Tensor":
         return tf.compat.v1.losses.softmax_cross_entropy(
             tf.one_hot(labels, depth),
             logits,
@@ -49,7 +57,7 @@ def smoothed_cross_entropy(label_smoothing, depth):
     return loss
 
 
-def program(values):
+def program(values: Any) -> "Program":
     import tensorflow as tf
 
     from compat import checkpoints
@@ -69,13 +77,13 @@ def program(values):
     samples_per_epoch = slim_data.samples_per_epoch(values, files)
     net_classes = slim_data.num_classes(values) - values.labels_offset
 
-    def read(split, batch, **kwargs):
+    def read(split: str, batch: int, **kwargs: Any) -> "tf.data.Dataset":
         return slim_data.dataset(values, split, batch, image_size, **kwargs)
 
-    def build_model():
+    def build_model() -> "tf.keras.Model":
         return tf.keras.Sequential([slim_zoo.SlimNetLayer(values.model_name, net_classes)])
 
-    def eval_dataset():
+    def eval_dataset() -> "tf.data.Dataset":
         return read("validation", values.eval_batch_size, repeat=False)
 
     return run_loop.Program(
@@ -99,7 +107,7 @@ def program(values):
     )
 
 
-def global_batch(values):
+def global_batch(values: Any) -> int:
     """slim's batch is per clone; synchronous workers (MultiWorkerMirrored) each bring their clones."""
     import compat.strategy as strategies
     from compat import tf_config
@@ -109,7 +117,7 @@ def global_batch(values):
     return values.batch_size * values.num_clones * workers
 
 
-def settings(values):
+def settings(values: Any) -> "Settings":
     from modern_tf2 import run_loop
 
     return run_loop.Settings(
@@ -125,7 +133,7 @@ def settings(values):
 
 
 @main_guard
-def main(argv):
+def main(argv: list[str]) -> int:
     del argv
     from modern_tf2 import run_loop
 

@@ -17,8 +17,10 @@ right after a learning-rate boundary (epochs 30/60/80/90), where Keras damps the
 velocity instead of rescaling it.
 """
 
+from __future__ import annotations
+
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import tensorflow as tf
@@ -31,24 +33,24 @@ from compat.training import schedule, slim_optimization
 class StepSchedule(tf.keras.optimizers.schedules.LearningRateSchedule):
     """A learning-rate schedule from any `rate_of_step(step)` function (Keras passes the step before the update)."""
 
-    def __init__(self, rate_of_step):
+    def __init__(self, rate_of_step: Callable[[tf.Tensor], tf.Tensor]) -> None:
         self.rate_of_step = rate_of_step
 
-    def __call__(self, step):
+    def __call__(self, step: tf.Tensor) -> tf.Tensor:
         return self.rate_of_step(step)
 
-    def get_config(self):
+    def get_config(self) -> dict[str, Any]:
         return {}
 
 
-def resnet_learning_rate(base_rate, batches_per_epoch):
+def resnet_learning_rate(base_rate: float, batches_per_epoch: float) -> StepSchedule:
     """The legacy program's piecewise-constant schedule (`compat.training.schedule.learning_rate`)."""
     return StepSchedule(
         functools.partial(schedule.learning_rate, base_rate=base_rate, batches_per_epoch=batches_per_epoch)
     )
 
 
-def sgd_momentum(learning_rate, momentum):
+def sgd_momentum(learning_rate: float | Callable[..., Any], momentum: float) -> tf.keras.optimizers.Optimizer:
     return tf.keras.optimizers.SGD(learning_rate=learning_rate, momentum=momentum)
 
 
@@ -68,7 +70,7 @@ def slim_optimizer(options: Any, samples_per_epoch: int) -> tf.keras.optimizers.
     return getattr(tf.keras.optimizers, row.keras)(rate, **row.arguments(options, slim_optimization.KERAS))
 
 
-def classification_loss(logits, labels):
+def classification_loss(logits: tf.Tensor, labels: tf.Tensor) -> tf.Tensor:
     return tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
 
 
@@ -82,8 +84,14 @@ class Trainer:
     PROGRESS_FIELDS = ("loss", "learning_rate", "top_1_accuracy", "top_5_accuracy")  # the names `progress` returns
 
     def __init__(
-        self, model, optimizer, weight_decay, strategy=None, decayed_weights=l2_weights, data_loss=classification_loss
-    ):
+        self,
+        model: tf.keras.Model,
+        optimizer: tf.keras.optimizers.Optimizer,
+        weight_decay: float,
+        strategy: tf.distribute.Strategy | None = None,
+        decayed_weights: Callable[[list[tf.Variable]], tf.Tensor] = l2_weights,
+        data_loss: Callable[[tf.Tensor, tf.Tensor], tf.Tensor] = classification_loss,
+    ) -> None:
         self.model = model
         self.data_loss = data_loss
         self.optimizer = optimizer
@@ -97,11 +105,11 @@ class Trainer:
         self._batch_step = tf.function(self._run)
         self._progress_values = tf.function(self._stack_progress_values)
 
-    def loss(self, logits, labels):
+    def loss(self, logits: tf.Tensor, labels: tf.Tensor) -> tf.Tensor:
         """The loss the legacy Estimator program minimises, for one replica's batch."""
         return self.data_loss(logits, labels) + self.weight_decay * self.decayed_weights(self.model.trainable_variables)
 
-    def replica_step(self, images, labels):
+    def replica_step(self, images: tf.Tensor, labels: tf.Tensor) -> tf.Tensor:
         """One replica's step; returns its share of the global loss (loss / replicas)."""
         variables = self.model.trainable_variables
         with tf.GradientTape() as tape:
@@ -112,19 +120,19 @@ class Trainer:
         self.top_5.update_state(labels, logits)
         return share
 
-    def _run(self, images, labels):
+    def _run(self, images: tf.Tensor, labels: tf.Tensor) -> tf.Tensor:
         shares = self.strategy.run(self.replica_step, args=(images, labels))
         return self.strategy.reduce(tf.distribute.ReduceOp.SUM, shares, axis=None)
 
-    def _distributed_step(self, iterator):
+    def _distributed_step(self, iterator: Any) -> tf.Tensor:
         images, labels = next(iterator)
         return self._run(images, labels)
 
-    def step(self, images, labels):
+    def step(self, images: Any, labels: Any) -> float:
         """Train on one batch given by the caller (eager code, tests); return the loss before the update."""
         return float(self._batch_step(tf.convert_to_tensor(images), tf.convert_to_tensor(labels)))
 
-    def progress(self, loss) -> tuple[int, dict[str, float]]:
+    def progress(self, loss: Any) -> tuple[int, dict[str, float]]:
         """The optimizer's step and a progress line's values (`loss`, the rate of the last step, the metrics).
 
         One device-to-host transfer for all of them: each `float(tensor)` would wait for the device
@@ -133,22 +141,28 @@ class Trainer:
         step, *values = self._progress_values(tf.convert_to_tensor(loss)).numpy().tolist()
         return int(step), dict(zip(self.PROGRESS_FIELDS, values))
 
-    def _stack_progress_values(self, loss):
+    def _stack_progress_values(self, loss: tf.Tensor) -> tf.Tensor:
         rate, top_1, top_5 = _current_rate(self.optimizer), self.top_1.result(), self.top_5.result()
         return tf.stack([tf.cast(value, tf.float64) for value in (self.optimizer.iterations, loss, rate, top_1, top_5)])
 
-    def reset_metrics(self):
+    def reset_metrics(self) -> None:
         self.top_1.reset_state()
         self.top_5.reset_state()
 
 
-def _current_rate(optimizer):
+def _current_rate(optimizer: tf.keras.optimizers.Optimizer) -> tf.Tensor:
     """The rate of the last step (tf-keras keeps it in a possibly distributed variable)."""
     rate = optimizer.learning_rate
     return rate(optimizer.iterations) if callable(rate) else tf.convert_to_tensor(rate)
 
 
-def train_steps(model, optimizer, batches, weight_decay, decayed_weights=l2_weights):
+def train_steps(
+    model: tf.keras.Model,
+    optimizer: tf.keras.optimizers.Optimizer,
+    batches: Iterable[tuple[Any, Any]],
+    weight_decay: float,
+    decayed_weights: Callable[[list[tf.Variable]], tf.Tensor] = l2_weights,
+) -> list[float]:
     """Train on each (images, labels) of `batches` in turn, on the current strategy; return the losses."""
     trainer = Trainer(model, optimizer, weight_decay, decayed_weights=decayed_weights)
     return [trainer.step(images, labels) for images, labels in batches]
