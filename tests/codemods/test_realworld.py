@@ -13,8 +13,8 @@ import textwrap
 
 import pytest
 
+from tests.support.benchmarks import import_package, realworld
 from tests.support.processes import REPO, python_env
-from tests.support.realworld import import_package, realworld
 
 # The target for the public corpus: references that resolve after uai-migrate.
 TARGET_RESOLVED = 0.99

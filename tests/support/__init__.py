@@ -5,9 +5,9 @@
 - `sources`: small TF1 sources and trees of files for uai-migrate's tests, and snapshots of trees.
 - `runs`: many commands at once (threads over subprocesses).
 - `rule_test`: libcst's CodemodTest for one rule through the engine.
-- `corpus`: the fixture corpus (tests/corpus) run as its manifest says.
 - `programs`: generated data and command lines for the training programs.
 - `clusters`: local clusters of a command (uai-launch's LocalCluster) run to the end.
 - `uai_run`: the samples and the corpus under uai-run, and their losses.
 - `tf14`: the TF 1.4 contrib.data program both tools are tested on.
+- `benchmarks`: the bench/ scripts loaded as modules (realworld, realprograms).
 """

@@ -10,22 +10,13 @@ installed, so nothing is downloaded. About 35 s.
 
 import argparse
 import ast
-import importlib.util
 import math
 import os
 import sys
 
-from tests.support.processes import REPO
+from tests.support.benchmarks import load_benchmark
 
-
-def _load_benchmark():
-    spec = importlib.util.spec_from_file_location("realprograms", os.path.join(REPO, "bench", "realprograms.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-realprograms = _load_benchmark()
+realprograms = load_benchmark("realprograms")
 
 
 def _steps(driver: str) -> int:

@@ -7,7 +7,7 @@ user's first `import tensorflow`.
 
 import os
 
-from tests.support.realworld import import_package, realworld
+from tests.support.benchmarks import import_package, realworld
 
 
 def test_modules_import_and_references_resolve_through_the_tf1_face(tmp_path):

@@ -1,20 +1,23 @@
-"""bench/realworld.py loaded as a module (bench is a folder of scripts), and a package of modules imported
-through its per-module checker."""
+"""The benchmark scripts of bench/ loaded as modules (they are scripts that put bench/ on sys.path for
+their siblings, not a package), and a package of modules imported through realworld's per-module checker."""
 
 import importlib.util
 import os
+from types import ModuleType
 
 from tests.support.processes import REPO
 
 
-def _load_benchmark():
-    spec = importlib.util.spec_from_file_location("realworld", os.path.join(REPO, "bench", "realworld.py"))
+def load_benchmark(name: str) -> ModuleType:
+    """bench/<name>.py, executed as the module `name`."""
+    spec = importlib.util.spec_from_file_location(name, os.path.join(REPO, "bench", f"{name}.py"))
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-realworld = _load_benchmark()
+realworld = load_benchmark("realworld")
 
 
 def import_package(tmp_path, modules: dict, face: bool = False) -> dict:
