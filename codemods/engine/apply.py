@@ -7,11 +7,13 @@ import functools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from typing import cast
 
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
+from codemods._report import Entry
 from codemods.engine import imports as _imports
 from codemods.engine import names as _names
 from codemods.engine import positions as _positions
@@ -25,18 +27,18 @@ class _AddImports(FastInit, AddImportsVisitor):
 class _Dispatcher(cst.CSTTransformer):
     """Calls each rule's own visit_<Node>/leave_<Node> methods, in registry order."""
 
-    def __init__(self, rules, state, skip=frozenset()):
+    def __init__(self, rules: Sequence[Rule], state: FileState, skip: frozenset[int] = frozenset()) -> None:
         super().__init__()
         self._state, self._depth, self._skip = state, 0, skip
-        self._visit = collections.defaultdict(list)
-        self._leave = collections.defaultdict(list)
+        self._visit: collections.defaultdict[str, list[Callable[..., object]]] = collections.defaultdict(list)
+        self._leave: collections.defaultdict[str, list[Callable[..., object]]] = collections.defaultdict(list)
         for rule in rules:
             for name in _own_methods(type(rule)):
                 kind, _, node_type = name.partition("_")
                 if kind in ("visit", "leave") and node_type and "_" not in node_type:
                     getattr(self, "_" + kind)[node_type].append(getattr(rule, name))
 
-    def on_visit(self, node):
+    def on_visit(self, node: cst.CSTNode) -> bool:
         if self._depth == 1 and isinstance(node, cst.BaseStatement):
             self._state.top += 1  # entering the next top-level statement (for report positions)
             if self._state.top in self._skip:
@@ -47,13 +49,13 @@ class _Dispatcher(cst.CSTTransformer):
         return True
 
     # Rules have no visit_<Node>_<field> methods: skip libcst's per-field lookups (a third of a pass).
-    def on_visit_attribute(self, node, attribute):
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
         pass
 
-    def on_leave_attribute(self, original_node, attribute):
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
         pass
 
-    def on_leave(self, original_node, updated_node):
+    def on_leave(self, original_node, updated_node):  # (libcst's generic signature)
         if self._depth == 1 and isinstance(original_node, cst.BaseStatement):
             return updated_node  # a skipped top-level statement (the others are left at depth 2)
         self._depth -= 1
@@ -64,8 +66,8 @@ class _Dispatcher(cst.CSTTransformer):
         return updated_node
 
 
-def _own_methods(cls):
-    names = set()
+def _own_methods(cls: type[Rule]) -> list[str]:
+    names: set[str] = set()
     for klass in cls.__mro__:
         if klass is Rule:
             break
@@ -76,7 +78,7 @@ def _own_methods(cls):
 @dataclasses.dataclass
 class Applied:
     module: cst.Module
-    entries: list
+    entries: list[Entry]
 
 
 _WORD = re.compile(r"\w+")
@@ -108,13 +110,14 @@ def _quiet_statements(rules: Sequence[Rule], table: _names.NameTable, tree: ast.
     words = [type(rule).WORDS for rule in rules]
     if any(w is None for w in words) or table.star:
         return frozenset()  # (after `from tensorflow import *` any bare name may be TensorFlow's)
-    roots = frozenset().union(*(type(rule).ROOTS for rule in rules))
-    keys = frozenset().union(*words, table.watched_names(roots))
+    roots: frozenset[str] = frozenset().union(*(type(rule).ROOTS for rule in rules))
+    keys: frozenset[str] = frozenset().union(*cast("list[frozenset[str]]", words), table.watched_names(roots))
     starts = [0, *(match.end() for match in _LINE_END.finditer(source)), len(source)]
-    quiet = set()
+    quiet: set[int] = set()
     for top, group in enumerate(_positions._groups(tree)):
         first = min([group[0].lineno, *(d.lineno for d in getattr(group[0], "decorator_list", ()))])
-        found = _words(source[starts[first - 1] : starts[group[-1].end_lineno]])
+        last = cast(int, group[-1].end_lineno)  # (set on every parsed statement)
+        found = _words(source[starts[first - 1] : starts[last]])
         if found is not None and keys.isdisjoint(found):
             quiet.add(top)
     return frozenset(quiet)

@@ -10,6 +10,7 @@ AddImportsVisitor to do.
 
 import ast
 import collections
+from typing import cast
 
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -21,9 +22,9 @@ from codemods.engine.rule import FastInit
 from codemods.engine.syntax import after_leading_imports, before_third_party_imports, is_import_line
 
 
-def _present(module):
+def _present(module: cst.Module) -> set[tuple[str | None, str | None]]:
     """(module, alias or None) of every top-level `import` in the module."""
-    found = set()
+    found: set[tuple[str | None, str | None]] = set()
     for stmt in module.body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
@@ -54,13 +55,14 @@ def add_plain_imports(module: cst.Module, context: CodemodContext, needs_compat:
     if needs_compat and not _binds(present | set(wanted), COMPAT):
         wanted.insert(0, (COMPAT, None))
     # those binding `compat` run its set-up, which must come before TensorFlow loads; the others go with the imports
-    lines = {True: [], False: []}
+    lines: dict[bool, list[cst.SimpleStatementLine]] = {True: [], False: []}
     for key in wanted:
         if key in present:
             continue
         present.add(key)
         alias = cst.AsName(name=cst.Name(key[1])) if key[1] else None
-        name = cst.ImportAlias(name=cst.parse_expression(key[0]), asname=alias)
+        module_name = cast("cst.Attribute | cst.Name", cst.parse_expression(key[0]))  # (a dotted name)
+        name = cst.ImportAlias(name=module_name, asname=alias)
         line = cst.SimpleStatementLine(body=[cst.Import(names=[name])])
         lines[_binds({key}, COMPAT)].append(line)
     body = list(module.body)
@@ -198,7 +200,8 @@ class _RemoveImports(_LibcstRemoveImports):
     It visits statements only: no expression holds an import.
     """
 
-    METADATA_DEPENDENCIES = ()
+    # libcst declares this `Tuple[ProviderT]` (one provider), where any tuple of them is meant
+    METADATA_DEPENDENCIES = ()  # type: ignore[misc, assignment]
 
     def __init__(self, context, uses):
         super().__init__(context)

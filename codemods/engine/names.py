@@ -10,7 +10,9 @@ import ...) does the file get the full providers, where that binding's scope dec
 import ast
 import collections
 import dataclasses
+from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from typing import cast
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -25,19 +27,19 @@ WATCHED_ROOTS = frozenset({"tensorflow", "uaitrain"})
 
 @dataclasses.dataclass(frozen=True)
 class NameTable:
-    imports: dict  # name bound only by one import -> its qualified name
-    bound: frozenset  # every name bound anywhere (for picking a free alias)
-    rebound: frozenset  # watched names bound by something besides their one import
+    imports: dict[str, str]  # name bound only by one import -> its qualified name
+    bound: frozenset[str]  # every name bound anywhere (for picking a free alias)
+    rebound: frozenset[str]  # watched names bound by something besides their one import
     # names bound once, at module level, to an imported name (`import a.b as x`, `x = tf.app.flags`)
-    toplevel: dict = dataclasses.field(default_factory=dict)
+    toplevel: dict[str, str] = dataclasses.field(default_factory=dict)
     # re-bound watched names: their module-level bindings in order, ((top-level statement, qualified name
     # or None for something else or `del`), ...), and the top-level statements that are defs or classes
-    flow: dict = dataclasses.field(default_factory=dict)
-    defs: frozenset = frozenset()
+    flow: dict[str, tuple[tuple[int, str | None], ...]] = dataclasses.field(default_factory=dict)
+    defs: frozenset[int] = frozenset()
     # `from <TensorFlow or platform module> import *` somewhere: it binds names no table lists
     star: bool = False
     # every name bound by an import -> the qualified names its imports give it (however many)
-    imported: dict = dataclasses.field(default_factory=dict)
+    imported: dict[str, frozenset[str]] = dataclasses.field(default_factory=dict)
 
     def watched_names(self, roots: AbstractSet[str] = frozenset()) -> frozenset[str]:
         """The names bound to TensorFlow, the platform SDK or a package of `roots` anywhere in the
@@ -48,7 +50,7 @@ class NameTable:
         return frozenset(names) | self.rebound
 
     @property
-    def needs_scope(self):
+    def needs_scope(self) -> bool:
         return bool(self.rebound)
 
     def ends_tensorflow(self, name: str, top: int) -> bool:
@@ -61,7 +63,7 @@ class NameTable:
         return False
 
 
-def bindings(tree: ast.AST):
+def bindings(tree: ast.AST) -> Iterator[tuple[str, str | None]]:
     """Yield (name, qualified name or None) for every binding in an `ast` tree."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -100,8 +102,13 @@ def dotted(node: ast.AST) -> str | None:
     return None
 
 
-def _toplevel(trees, unique, imported, other):
-    names = {}
+def _toplevel(
+    trees: Sequence[ast.Module],
+    unique: dict[str, str],
+    imported: dict[str, set[str]],
+    other: collections.Counter[str],
+) -> dict[str, str]:
+    names: dict[str, str] = {}
     for tree in trees:
         for stmt in tree.body:
             if isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -158,8 +165,12 @@ class _ModuleLevel(ast.NodeVisitor):
             self._bind(node.id, None)  # del, for/with targets, walrus ...
 
 
-def _flow(trees, names):
-    flow, defs, current = {name: [] for name in names}, set(), {}
+def _flow(
+    trees: Sequence[ast.Module], names: frozenset[str]
+) -> tuple[dict[str, tuple[tuple[int, str | None], ...]], frozenset[int]]:
+    flow: dict[str, list[tuple[int, str | None]]] = {name: [] for name in names}
+    defs: set[int] = set()
+    current: dict[str, str | None] = {}
     for tree in trees:
         for top, group in enumerate(_positions._groups(tree)):
             for stmt in group:
@@ -173,9 +184,10 @@ def _flow(trees, names):
     return {name: tuple(bindings) for name, bindings in flow.items()}, frozenset(defs)
 
 
-def scan(trees):
+def scan(trees: Sequence[ast.Module]) -> NameTable:
     """Build the NameTable of a module (or of all cells of a notebook) from `ast` trees."""
-    imported, other = {}, collections.Counter()
+    imported: dict[str, set[str]] = {}
+    other: collections.Counter[str] = collections.Counter()
     for tree in trees:
         for name, qualified in bindings(tree):
             if qualified is None:
@@ -198,7 +210,7 @@ def scan(trees):
     )
 
 
-def _star_import_watched(trees):
+def _star_import_watched(trees: Sequence[ast.Module]) -> bool:
     """Does some statement `from <TensorFlow or platform module> import *`? (Statements only: walking
     every expression too cost 3% of a migration under cProfile.)"""
     stack = [stmt for tree in trees for stmt in tree.body]
@@ -216,19 +228,19 @@ def _star_import_watched(trees):
 class TableNames:
     """Qualified names from the module's import table (exact when no watched name is re-bound)."""
 
-    def __init__(self, table):
+    def __init__(self, table: NameTable) -> None:
         self._imports = table.imports
         # node -> its names: every rule asks about every name and attribute it visits (keyed by the
         # node itself, which libcst compares by identity, so a node of the pass is never mistaken for another)
-        self._memo = {}
+        self._memo: dict[cst.CSTNode, frozenset[str]] = {}
 
-    def qualified(self, node, top=-1):
+    def qualified(self, node: cst.CSTNode, top: int = -1) -> frozenset[str]:
         found = self._memo.get(node)
         if found is None:
             found = self._memo[node] = self._qualified(node)
         return found
 
-    def _qualified(self, node):
+    def _qualified(self, node: cst.CSTNode) -> frozenset[str]:
         if not isinstance(node, (cst.Name, cst.Attribute)):
             return _NONE
         first = head(node)
@@ -242,19 +254,21 @@ class TableNames:
         return frozenset({f"{target}.{rest}" if rest else target})
 
 
-_NONE = frozenset()
+_NONE: frozenset[str] = frozenset()
 
 
 class ScopeNames:
     """Qualified names from libcst's scope analysis, for modules where a watched name is re-bound."""
 
-    def __init__(self, module, table):
+    def __init__(self, module: cst.Module, table: NameTable) -> None:
         # The transform visits these very nodes, so no copy of the tree.
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         self._names = wrapper.resolve(QualifiedNameProvider)
-        self._flow, self._defs = table.flow, table.defs
+        # (asked with None too, for a node that is not a dotted name: no entry)
+        self._flow = cast("Mapping[str | None, tuple[tuple[int, str | None], ...]]", table.flow)
+        self._defs = table.defs
 
-    def qualified(self, node, top=-1):
+    def qualified(self, node: cst.CSTNode, top: int = -1) -> frozenset[str]:
         """The qualified names of `node`, which is in the top-level statement `top`.
 
         libcst's scopes are not flow-sensitive: after `tf = __import__("numpy")` a module-level
@@ -277,9 +291,9 @@ class ScopeNames:
         return names
 
 
-def _is_watched(qualified):
+def _is_watched(qualified: str | None) -> bool:
     return qualified is not None and qualified.split(".")[0] in WATCHED_ROOTS
 
 
-def resolver(module, table):
+def resolver(module: cst.Module, table: NameTable) -> TableNames | ScopeNames:
     return ScopeNames(module, table) if table.needs_scope else TableNames(table)

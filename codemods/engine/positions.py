@@ -14,13 +14,18 @@ tests/codemods/test_positions.py checks the result against libcst's positions of
 import ast
 import collections
 import contextlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 from libcst.metadata.position_provider import NEWLINE_RE
 
+if TYPE_CHECKING:
+    from codemods._report import Entry
+
 # libcst node -> the ast node with the same extent
-_KINDS = {
+_KINDS: dict[type[cst.CSTNode], type[ast.AST]] = {
     cst.Name: ast.Name,
     cst.Attribute: ast.Attribute,
     cst.Call: ast.Call,
@@ -31,15 +36,16 @@ _KINDS = {
 _EMPTY = cst.Module(body=[])
 
 
-def _groups(tree):
+def _groups(tree: ast.Module) -> list[list[ast.stmt]]:
     """The ast statements of each libcst top-level statement (`a; b` on one line is one)."""
-    groups, end = [], 0
+    groups: list[list[ast.stmt]] = []
+    end = 0
     for stmt in tree.body:
         # like libcst's positions, `lineno` of a decorated def/class is its `def`/`class` line
         if stmt.lineno > end or not groups:
             groups.append([])
         groups[-1].append(stmt)
-        end = stmt.end_lineno
+        end = cast(int, stmt.end_lineno)  # (set on every parsed statement)
     return groups
 
 
@@ -95,7 +101,9 @@ def _occurrences(stmts, source, kinds):
 def _from_ast(items, stmts, source):
     """Set the entries' line:col from the ast where their node's text identifies it; return the
     items (node, entry) left unplaced."""
-    wanted = collections.defaultdict(dict)  # (ast kind, text) -> {node: its entries}
+    # (ast kind, text) -> {node: its entries}
+    wanted: collections.defaultdict[tuple[type[ast.AST], str], dict[cst.CSTNode, list[Entry]]]
+    wanted = collections.defaultdict(dict)
     left = []
     for node, entry in items:
         kind = _KINDS.get(type(node))
@@ -194,7 +202,9 @@ def _from_codegen(items, module, stmt, first_line):
         entry.line, entry.col = line + offset, column + 1
 
 
-def positioned(module, tree, source, reports):
+def positioned(
+    module: cst.Module, tree: ast.Module, source: str, reports: Sequence[tuple[int, cst.CSTNode, "Entry"]]
+) -> list["Entry"]:
     """The entries of `reports` ((top-level statement index, node, entry)), with line:col, in source order.
 
     `module` is the libcst tree and `tree` the ast of `source`.

@@ -1,14 +1,17 @@
 """The base class of every migration rule: a libcst codemod with an id, a level and report entries."""
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from collections.abc import Set as AbstractSet
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 import libcst as cst
 from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
 
 from codemods._report import Entry
+
+if TYPE_CHECKING:
+    from codemods.engine.names import NameTable, ScopeNames, TableNames
 
 LEVELS = ("safe", "native")
 
@@ -22,9 +25,9 @@ class FastInit:
     those decorators (libcst rejects it), so hiding them from dir() loses nothing.
     """
 
-    _dir_cache: ClassVar[dict] = {}
+    _dir_cache: ClassVar[dict[type, list[str]]] = {}
 
-    def __dir__(self):
+    def __dir__(self) -> list[str]:
         # per class, once: every file builds the import visitors afresh, and filtering ~1,700 names costs ~0.7 ms
         cls = type(self)
         if cls not in FastInit._dir_cache:
@@ -57,12 +60,13 @@ class Claims:
 class FileState:
     """What the rules of one file share during its single pass."""
 
-    names: object  # TableNames or ScopeNames
-    table: object  # NameTable
+    names: "TableNames | ScopeNames"
+    table: "NameTable"
     claims: Claims  # qualified-name prefixes rewritten by the active rules
-    reports: list = dataclasses.field(default_factory=list)  # (top-level statement index, original node, Entry)
+    # (top-level statement index, original node, Entry)
+    reports: list[tuple[int, cst.CSTNode, Entry]] = dataclasses.field(default_factory=list)
     top: int = -1  # index of the top-level statement being visited (the engine's, rules only read it)
-    taken: set = dataclasses.field(default_factory=set)  # aliases the rules have chosen so far
+    taken: set[str] = dataclasses.field(default_factory=set)  # aliases the rules have chosen so far
     # some rule wrote code that needs `import compat` before TensorFlow loads (the engine adds it once)
     needs_compat: bool = False
 
@@ -80,7 +84,8 @@ class Rule(FastInit, VisitorBasedCodemodCommand):
     ID: ClassVar[str] = ""
     LEVEL: ClassVar[str] = "safe"  # the lowest --level at which the rule runs
     # Qualified-name prefixes this rule rewrites, so the catch-all rules do not also report them.
-    CLAIMS: ClassVar[tuple] = ()
+    # A tuple or a frozenset.
+    CLAIMS: ClassVar[Collection[str]] = ()
     # The words (identifiers, or text in strings or comments) besides the names the module binds to
     # TensorFlow or the platform SDK whose presence in a top-level statement's source can make this
     # rule act there. When every active rule names its words, the engine skips the statements that
@@ -90,12 +95,13 @@ class Rule(FastInit, VisitorBasedCodemodCommand):
     # names a module binds to them (`import tf_slim as slim` binds `slim`) count as its words too.
     ROOTS: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, context: CodemodContext, level: str = "safe"):
+    def __init__(self, context: CodemodContext, level: str = "safe") -> None:
         super().__init__(context)
         if level not in LEVELS:
             raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
         self.level = level
-        self.state = None
+        # None until the engine calls begin_file, which it does before the rule visits any node
+        self.state: FileState = cast(FileState, None)
 
     # -- called by the engine
     def begin_file(self, state: FileState) -> None:

@@ -8,28 +8,39 @@ added lines go (after the leading imports, after the statement binding a name).
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, TypeGuard, cast
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
+
+if TYPE_CHECKING:
+    # The mixins below come before `Rule` in a rule's bases: their super() is the Rule, whose
+    # begin_file takes the engine's FileState (not imported here: codemods.engine.rule's types
+    # import the modules that import this one).
+    class _RuleMixin:
+        def begin_file(self, state: Any) -> None: ...
+
+else:
+    _RuleMixin = object
 
 
 def dotted(name: str) -> cst.Name | cst.Attribute:
     """`a.b.c` as a Name/Attribute expression (also a valid `ImportFrom.module`)."""
     head, *rest = name.split(".")
-    node = cst.Name(head)
+    node: cst.Name | cst.Attribute = cst.Name(head)
     for part in rest:
         node = cst.Attribute(value=node, attr=cst.Name(part))
     return node
 
 
-def head(node: cst.BaseExpression) -> cst.BaseExpression:
+def head(node: cst.CSTNode) -> cst.CSTNode:
     """The innermost value of an attribute chain: `tf` of `tf.train.Saver` (the node itself if no chain)."""
     while isinstance(node, cst.Attribute):
         node = node.value
     return node
 
 
-def head_name(node: cst.BaseExpression) -> str | None:
+def head_name(node: cst.CSTNode) -> str | None:
     """The name an attribute chain starts with (`tf` of `tf.a.b`), None when it starts with a call, a subscript ..."""
     first = head(node)
     return first.value if isinstance(first, cst.Name) else None
@@ -41,7 +52,7 @@ def renamed_keeping_local_names(
     """`aliases` with each name in `renames` imported under its new name but bound as before
     (`import cPickle` -> `import pickle as cPickle`), so the module's uses stay as written;
     `on_rename(old)` is called for each."""
-    renamed = []
+    renamed: list[cst.ImportAlias] = []
     for alias in aliases:
         old = alias.evaluated_name
         if old in renames:
@@ -72,16 +83,21 @@ class InsideImport:
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         self._import_depth += 1
 
-    def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
+    # (typed as libcst's: a rule overriding these may return other statements, or none)
+    def leave_Import(
+        self, original_node: cst.Import, updated_node: cst.Import
+    ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement] | cst.RemovalSentinel:
         self._import_depth -= 1
         return updated_node
 
-    def leave_ImportFrom(self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom) -> cst.ImportFrom:
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement] | cst.RemovalSentinel:
         self._import_depth -= 1
         return updated_node
 
 
-class OutermostChain:
+class OutermostChain(_RuleMixin):
     """Mixin (before `Rule` in the bases): `self.outermost(node)` is false for an attribute chain that is
     the value of a longer one (`tf.estimator` in `tf.estimator.Estimator`), so a rule reports or
     rewrites a chain once, at its outermost name. A subclass overriding `visit_Attribute` or
@@ -91,11 +107,11 @@ class OutermostChain:
     (codemods.engine.rule.Rule.WORDS); one that also acts on other words or packages declares them.
     """
 
-    WORDS: frozenset[str] | None = frozenset()
+    WORDS: ClassVar[frozenset[str] | None] = frozenset()
 
-    def begin_file(self, state) -> None:
+    def begin_file(self, state: Any) -> None:  # (the engine's FileState)
         super().begin_file(state)
-        self._inner = set()  # ids of the original nodes that are the value of a longer chain
+        self._inner: set[int] = set()  # ids of the original nodes that are the value of a longer chain
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         # visited outer first: the chain inside is marked before it is reached
@@ -108,15 +124,15 @@ class OutermostChain:
 # -- statements and where added lines go
 
 
-class InnerDecides:
+class InnerDecides(_RuleMixin):
     """Mixin (before `Rule` in the bases), beside `OutermostChain`: a chain rewritten at an inner name
     (`tf.contrib.rnn` of `tf.contrib.rnn.LSTMCell`) is decided there, and its outer names are left as
     that rewrite wrote them (attributes are left inner first). A subclass overriding `begin_file` calls super().
     """
 
-    def begin_file(self, state) -> None:
+    def begin_file(self, state: Any) -> None:  # (the engine's FileState)
         super().begin_file(state)
-        self._rewritten = set()  # ids of the original chains rewritten, or around one that was
+        self._rewritten: set[int] = set()  # ids of the original chains rewritten, or around one that was
 
     def decided(self, original_node: cst.Attribute) -> bool:
         """True when an inner part of this chain was rewritten (and the chain is marked for the names around it)."""
@@ -129,7 +145,7 @@ class InnerDecides:
         self._rewritten.add(id(original_node))
 
 
-def is_docstring(stmt: cst.BaseStatement) -> bool:
+def is_docstring(stmt: cst.CSTNode) -> bool:
     """A statement that is only a string literal (the docstring, when it comes first in a body)."""
     return (
         isinstance(stmt, cst.SimpleStatementLine)
@@ -139,17 +155,17 @@ def is_docstring(stmt: cst.BaseStatement) -> bool:
     )
 
 
-def is_import_line(stmt: cst.BaseStatement) -> bool:
+def is_import_line(stmt: cst.BaseStatement) -> TypeGuard[cst.SimpleStatementLine]:
     return isinstance(stmt, cst.SimpleStatementLine) and all(
         isinstance(small, (cst.Import, cst.ImportFrom)) for small in stmt.body
     )
 
 
-def after_docstring(body) -> int:
+def after_docstring(body: Sequence[cst.CSTNode]) -> int:
     return 1 if body and is_docstring(body[0]) else 0
 
 
-def after_imports(body, start: int) -> int:
+def after_imports(body: Sequence[cst.BaseStatement], start: int) -> int:
     """The index after the import lines that begin at `start`."""
     while start < len(body) and is_import_line(body[start]):
         start += 1
@@ -164,15 +180,17 @@ def _stdlib_only(stmt: cst.BaseStatement) -> bool:
         if isinstance(small, cst.ImportFrom):
             if small.relative or small.module is None:
                 return False
-            modules = [get_full_name_for_node(small.module)]
+            # (the name of a module imported from, and of one imported, is always a dotted name)
+            modules = [cast(str, get_full_name_for_node(small.module))]
         else:
-            modules = [get_full_name_for_node(alias.name) for alias in small.names]
+            imported = cast(cst.Import, small).names  # (an import line holds imports only)
+            modules = [cast(str, get_full_name_for_node(alias.name)) for alias in imported]
         if any(m.split(".")[0] not in sys.stdlib_module_names and m != "__future__" for m in modules):
             return False
     return True
 
 
-def before_third_party_imports(body) -> int:
+def before_third_party_imports(body: Sequence[cst.BaseStatement]) -> int:
     """Where an import that must run before TensorFlow loads goes: after the docstring and the leading
     `__future__` and standard-library imports, before the first import of anything else (a project
     module imported first may import TensorFlow itself)."""
@@ -182,7 +200,7 @@ def before_third_party_imports(body) -> int:
     return at
 
 
-def after_leading_imports(body) -> int:
+def after_leading_imports(body: Sequence[cst.BaseStatement]) -> int:
     """Where lines go that belong with the module's imports: after its docstring and leading import lines."""
     return after_imports(body, after_docstring(body))
 
@@ -190,7 +208,7 @@ def after_leading_imports(body) -> int:
 class _Names(cst.CSTVisitor):
     """Whether a top-level statement binds `name` at module level, and whether it reads it."""
 
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         self.name, self.binds, self.reads = name, False, False
 
     def visit_FunctionDef(self, node):
@@ -216,13 +234,13 @@ class _Names(cst.CSTVisitor):
         self.reads |= node.value == self.name
 
 
-def _reads(node, name):
+def _reads(node: cst.CSTNode, name: str) -> bool:
     found = _Names(name)
     node.visit(found)
     return found.reads
 
 
-def after_binding(body, name: str) -> int:
+def after_binding(body: Sequence[cst.BaseStatement], name: str) -> int:
     """Where a top-level line using `name` goes: after the last statement binding it before the first
     statement that reads it (`tf = tf.compat.v1` counts as binding), and the import lines right after
     that one; never before the leading imports end (their end when nothing binds the name)."""
