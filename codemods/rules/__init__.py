@@ -19,6 +19,9 @@ Adding a rule = one module here + one row in RULES (docs/adding.md, "How to add 
      in tests/corpus that uses it.
 """
 
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
 from codemods.rules.contrib import ContribRule
 from codemods.rules.contrib_equivalents import ContribEquivalentsRule
 from codemods.rules.device import DeviceRule
@@ -37,6 +40,9 @@ from codemods.rules.tf1_calls import Tf1CallsRule
 from codemods.rules.tf_config import TFConfigRule
 from codemods.rules.uai_sdk import UaiSdkRule
 from codemods.rules.upgrade import UpgradeRule
+
+if TYPE_CHECKING:
+    from codemods.engine.rule import Rule
 
 RULES = (
     Py2Rule,  # when selected, the engine also ports files Python 3 cannot parse first (codemods/_python2.py)
@@ -62,7 +68,7 @@ RULES = (
 BY_ID = {rule.ID: rule for rule in RULES}
 
 
-def select(select=(), ignore=(), level="safe"):
+def select(select: Collection[str] = (), ignore: Collection[str] = (), level: str = "safe") -> tuple[type["Rule"], ...]:
     """The rule classes to run for --select/--ignore/--level; unknown ids raise KeyError."""
     for rule_id in (*select, *ignore):
         if rule_id not in BY_ID:

@@ -13,22 +13,23 @@ and gets, keeping the user's own alias:
     <expression resolving to old>                                            ->  alias[.attr]
 """
 
-from typing import ClassVar
+from collections.abc import Iterable
+from typing import ClassVar, cast
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from codemods.engine.rule import Rule
+from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InsideImport, dotted
 from compat import tf1_names
 
 
-def _import(module, asname):
+def _import(module: str, asname: str | None) -> cst.Import:
     alias = cst.AsName(name=cst.Name(asname)) if asname and asname != module else None
     return cst.Import(names=[cst.ImportAlias(name=dotted(module), asname=alias)])
 
 
-def _import_from(module, names):
+def _import_from(module: str, names: Iterable[tuple[str, str]]) -> cst.ImportFrom:
     aliases = [
         cst.ImportAlias(name=cst.Name(name), asname=cst.AsName(name=cst.Name(asname)) if asname != name else None)
         for name, asname in names
@@ -38,58 +39,63 @@ def _import_from(module, names):
 
 class ModuleMoveRule(InsideImport, Rule):
     # every name it moves is TensorFlow's or the platform SDK's (tests/codemods/test_engine_skip.py checks the tables)
-    WORDS = frozenset()
-    MOVES: ClassVar[dict] = {}
-    PACKAGES: ClassVar[dict] = {}
-    ALIASES: ClassVar[dict] = {}
+    WORDS: ClassVar[frozenset[str] | None] = frozenset()
+    MOVES: ClassVar[dict[str, tuple[str, str | None]]] = {}
+    PACKAGES: ClassVar[dict[str, str]] = {}
+    ALIASES: ClassVar[dict[str, tuple[str, str]]] = {}
     RUNTIME: ClassVar[str | None] = None
-    EXTRA_CLAIMS: ClassVar[frozenset] = frozenset()  # names the rule rewrites by other means than MOVES
+    EXTRA_CLAIMS: ClassVar[frozenset[str]] = frozenset()  # names the rule rewrites by other means than MOVES
+    # set for each subclass by __init_subclass__
+    _OLD_NAMES: ClassVar[frozenset[str]]
+    _MODULE_MOVES: ClassVar[frozenset[str]]
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         cls.CLAIMS = frozenset(cls.MOVES) | frozenset(cls.PACKAGES) | cls.EXTRA_CLAIMS
         # looked up for every attribute and assignment of every file: built once
         cls._OLD_NAMES = frozenset(cls.MOVES)
         cls._MODULE_MOVES = frozenset(old for old, (_, attr) in cls.MOVES.items() if attr is None)
 
-    def begin_file(self, state):
+    def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
-        self._aliases = {}  # new module -> the alias this file imports it under
-        self._imported = set()  # new modules this file now imports under an alias
+        self._aliases: dict[str, str] = {}  # new module -> the alias this file imports it under
+        self._imported: set[str] = set()  # new modules this file now imports under an alias
         self._need_runtime = False
-        self._assigned = set()  # `a = <old module>` values: the statement is rewritten, not the expression
+        self._assigned: set[int] = set()  # `a = <old module>` values: the statement is rewritten, not the expression
         # A user's alias of the old module is reused for a moved name only where it is bound already when
         # the use runs: below its binding at module level, or anywhere in a def or lambda (run later).
         self._deferred = 0  # depth of defs and lambdas around the node being visited
         self._bound_above: set[str] = set()  # module-level names bound by the statements passed
 
-    def visit_FunctionDef(self, node):
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._deferred += 1
 
-    def leave_FunctionDef(self, original_node, updated_node):
+    def leave_FunctionDef(self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef) -> cst.FunctionDef:
         self._deferred -= 1
         return updated_node
 
-    def visit_Lambda(self, node):
+    def visit_Lambda(self, node: cst.Lambda) -> None:
         self._deferred += 1
 
-    def leave_Lambda(self, original_node, updated_node):
+    def leave_Lambda(self, original_node: cst.Lambda, updated_node: cst.Lambda) -> cst.Lambda:
         self._deferred -= 1
         return updated_node
 
     # -- the move of one name
-    def _package_move(self, name):
+    def _package_move(self, name: str) -> str | None:
         return tf1_names.move_package(name, self.PACKAGES)
 
-    def _note(self, node, old, new):
+    def _note(self, node: cst.CSTNode, old: str, new: str) -> None:
         self.report(node, f"{old} -> {new}")
 
-    def _rewrite_import(self, stmt):
+    def _rewrite_import(self, stmt: cst.Import | cst.ImportFrom) -> list[cst.BaseSmallStatement] | None:
         """The statements replacing one import statement, or None to keep it."""
-        out, kept, moved_from = [], [], {}
+        out: list[cst.BaseSmallStatement] = []
+        kept: list[cst.ImportAlias] = []
+        moved_from: dict[str, list[tuple[str, str]]] = {}
         if isinstance(stmt, cst.Import):
             for alias in stmt.names:
-                full = get_full_name_for_node(alias.name)
+                full = cast(str, get_full_name_for_node(alias.name))  # (an imported module: a dotted name)
                 asname = alias.evaluated_alias
                 target = self.MOVES.get(full)
                 package = self._package_move(full)
@@ -114,10 +120,10 @@ class ModuleMoveRule(InsideImport, Rule):
             return out
         if stmt.relative or isinstance(stmt.names, cst.ImportStar) or stmt.module is None:
             return None
-        module = get_full_name_for_node(stmt.module)
+        module = cast(str, get_full_name_for_node(stmt.module))  # (a dotted name)
         package = self._package_move(module)
         for alias in stmt.names:
-            name = get_full_name_for_node(alias.name)
+            name = cast(str, get_full_name_for_node(alias.name))  # (a name)
             bound = alias.evaluated_alias or name
             target = self.MOVES.get(f"{module}.{name}")
             if target and target[1] is None:
@@ -125,7 +131,8 @@ class ModuleMoveRule(InsideImport, Rule):
                 self._imported.add(target[0])
                 self._note(stmt, f"from {module} import {name}", target[0])
             elif target:
-                moved_from.setdefault(target[0], []).append((target[1], bound))
+                attribute = cast(str, target[1])  # (not None: that case is the branch above)
+                moved_from.setdefault(target[0], []).append((attribute, bound))
                 self._note(stmt, f"from {module} import {name}", f"{target[0]}.{target[1]}")
             elif package:
                 moved_from.setdefault(package, []).append((name, bound))
@@ -141,12 +148,12 @@ class ModuleMoveRule(InsideImport, Rule):
             out.insert(0, stmt.with_changes(names=kept, lpar=None, rpar=None))
         return out
 
-    def visit_Assign(self, node):
+    def visit_Assign(self, node: cst.Assign) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
             if self.match(node.value, self._MODULE_MOVES):
                 self._assigned.add(id(node.value))
 
-    def _rewrite_assignment(self, stmt):
+    def _rewrite_assignment(self, stmt: cst.BaseSmallStatement) -> list[cst.BaseSmallStatement] | None:
         """`a = <old module expression>` -> `import new as a` (keeps the user's alias, drops a dead module)."""
         if not (isinstance(stmt, cst.Assign) and len(stmt.targets) == 1):
             return None
@@ -161,10 +168,13 @@ class ModuleMoveRule(InsideImport, Rule):
         self._note(stmt, f"{target.value} = {old}", f"import {new} as {target.value}")
         return [_import(new, target.value)]
 
-    def leave_SimpleStatementLine(self, original_node, updated_node):
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement]:
         if not self._deferred:
             self._bound_above.update(_bound_names(original_node))
-        lines, changed = [], False
+        lines: list[cst.BaseSmallStatement] = []
+        changed = False
         for original, updated in zip(original_node.body, updated_node.body):
             if isinstance(original, (cst.Import, cst.ImportFrom)):
                 new = self._rewrite_import(original)
@@ -181,7 +191,7 @@ class ModuleMoveRule(InsideImport, Rule):
         return cst.FlattenSentinel([first, *rest]) if rest else first
 
     # -- expressions
-    def _alias_for(self, module, old_names):
+    def _alias_for(self, module: str, old_names: Iterable[str]) -> str:
         """The user's alias of the old module where it is bound when this use runs, else an import of
         the new module under a free name (one per module and file)."""
         existing = [
@@ -196,17 +206,17 @@ class ModuleMoveRule(InsideImport, Rule):
             self.add_needed_import(module, asname=self._aliases[module])
         return self._aliases[module]
 
-    def _forget_dead_import(self, node, old):
+    def _forget_dead_import(self, node: cst.Attribute, old: str) -> None:
         """`from tensorflow import app` / `import tensorflow.contrib.layers as layers` become dead once
         `app.flags` / `layers.conv2d` are rewritten: drop them if unused (whichever form bound the name)."""
-        head = get_full_name_for_node(node).split(".")[0]
+        head = cast(str, get_full_name_for_node(node)).split(".")[0]  # (it matched: a dotted name)
         source = self.state.table.imports.get(head)
         if source and "." in source and old.startswith(source + ".") and source not in self.MOVES:
             parent, _, obj = source.rpartition(".")
             self.remove_unused_import(parent, obj, head if head != obj else None)
             self.remove_unused_import(source, None, head)
 
-    def leave_Attribute(self, original_node, updated_node):
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if self.in_import or id(original_node) in self._assigned:
             return updated_node
         old = self.match(original_node, self._OLD_NAMES)
@@ -216,10 +226,11 @@ class ModuleMoveRule(InsideImport, Rule):
         alias = self._alias_for(module, {k for k, (m, a) in self.MOVES.items() if m == module and a is None})
         self._forget_dead_import(original_node, old)
         new = cst.Name(alias) if attr is None else cst.Attribute(value=cst.Name(alias), attr=cst.Name(attr))
-        self._note(original_node, get_full_name_for_node(original_node), f"{alias}.{attr}" if attr else alias)
+        dotted_name = cast(str, get_full_name_for_node(original_node))  # (it matched: a dotted name)
+        self._note(original_node, dotted_name, f"{alias}.{attr}" if attr else alias)
         return new
 
-    def leave_Module(self, original_node, updated_node):
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         if self._need_runtime and self.RUNTIME and self.RUNTIME not in self._imported:
             self.add_needed_import(self.RUNTIME)
         return updated_node
@@ -227,7 +238,7 @@ class ModuleMoveRule(InsideImport, Rule):
 
 def _bound_names(line: cst.SimpleStatementLine) -> set[str]:
     """The names a statement line binds: plain assignment targets and imports."""
-    names = set()
+    names: set[str] = set()
     for small in line.body:
         if isinstance(small, cst.Assign):
             names.update(t.target.value for t in small.targets if isinstance(t.target, cst.Name))

@@ -10,6 +10,8 @@
 """
 
 import functools
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 import libcst as cst
 
@@ -28,7 +30,7 @@ CASTS = {
     "to_complex128": "complex128",
 }
 # TF1 keyword -> its TF2 name, applied when the TF2 function has the new name and not the old one
-KEYWORDS = {
+KEYWORDS: Mapping[str | None, str] = {
     "keep_dims": "keepdims",
     "reduction_indices": "axis",
     "dim": "axis",
@@ -39,17 +41,17 @@ KEYWORDS = {
 DROPPED_KEYWORDS = {"train.SyncReplicasOptimizer": ("replica_id",)}
 
 
-def keyword_of(arg):
+def keyword_of(arg: cst.Arg) -> str | None:
     return arg.keyword.value if arg.keyword is not None else None
 
 
-def _one_minus(value):
+def _one_minus(value: cst.BaseExpression) -> cst.BinaryOperation:
     if not isinstance(value, (cst.Name, cst.Attribute, cst.Integer, cst.Float, cst.Call, cst.Subscript)):
         value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return cst.BinaryOperation(left=cst.Integer("1"), operator=cst.Subtract(), right=value)
 
 
-def compatible(args, params):
+def compatible(args: Sequence[cst.Arg], params: Mapping[str, Any]) -> bool:
     """Does the TF2 function read these call arguments as the TF1 one did?"""
     positional = [a for a in args if a.keyword is None]
     if any(a.star for a in args):
@@ -92,7 +94,8 @@ def rewrite_call(rule: Rule, original_node: cst.Call, updated_node: cst.Call, pa
     if dropped:
         rule.report(
             original_node,
-            f"tf.{path}: {', '.join(keyword_of(a) + '=' for a in dropped)} dropped "
+            # (the dropped arguments are keywords)
+            f"tf.{path}: {', '.join(cast(str, keyword_of(a)) + '=' for a in dropped)} dropped "
             "(TF 0.12's argument, ignored since TF 1.0)",
         )
         args = [a for a in updated_node.args if a not in dropped]

@@ -3,6 +3,7 @@
 import ast
 import functools
 import importlib.util
+from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
@@ -11,16 +12,19 @@ from codemods import tables
 from codemods.engine.rule import Rule
 from codemods.engine.syntax import dotted, head  # noqa: F401 - the rules use dotted as _tf.dotted
 
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
+
 TF = "tensorflow"
 api = tables.tf_api  # the table derived from the installed TensorFlow (codemods/tables)
 
 
-def tf_path(qualified):
+def tf_path(qualified: str) -> str | None:
     """`tensorflow.a.b` -> `a.b`; None for names outside TensorFlow (and for `tensorflow` itself)."""
     return qualified[len(TF) + 1 :] if qualified.startswith(TF + ".") else None
 
 
-def tf_alias(rule, node=None):
+def tf_alias(rule: Rule, node: cst.CSTNode | None = None) -> str:
     """The name this file binds to `tensorflow` (the head of `node` if it is one), else a new import."""
     if node is not None:
         first = head(node)
@@ -42,11 +46,11 @@ def ensure_compat(rule: Rule) -> None:
     rule.state.needs_compat = True
 
 
-def claimed_by_others(rule, qualified):
+def claimed_by_others(rule: Rule, qualified: str) -> bool:
     return any(p not in rule.CLAIMS for p in rule.state.claims.covering(qualified))
 
 
-def full_name(node):
+def full_name(node: cst.CSTNode) -> str:
     return get_full_name_for_node(node) or ""
 
 
@@ -54,7 +58,8 @@ def full_name(node):
 def compat_exports(module: str) -> tuple[str, ...]:
     """A compat module's `__all__`, read from its source: migrating never imports TensorFlow, which
     some compat modules do (compat.learn)."""
-    with open(importlib.util.find_spec(module).origin, encoding="utf-8") as handle:
+    spec = cast("ModuleSpec", importlib.util.find_spec(module))  # (a compat module: found, from a source file)
+    with open(cast(str, spec.origin), encoding="utf-8") as handle:
         tree = ast.parse(handle.read())
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):

@@ -3,7 +3,7 @@
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from codemods.engine.rule import Rule
+from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InsideImport, OutermostChain, head_name
 from codemods.rules import _shared
 
@@ -12,16 +12,18 @@ class ContribRule(OutermostChain, InsideImport, Rule):
     ID = "contrib-removed"
     DESCRIPTION = "Report uses of tensorflow.contrib that no other rule converts, with the manual step."
 
-    def begin_file(self, state):
+    def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
-        self._kept = []  # (import node, its top-level statement, bound name, module) of partly converted modules
-        self._heads = set()  # names whose unconverted uses were reported
+        self._kept: list[
+            tuple[cst.CSTNode, int, str, str]
+        ] = []  # (import node, its top-level statement, bound name, module) of partly converted modules
+        self._heads: set[str | None] = set()  # names whose unconverted uses were reported
 
     def _keep(self, node, bound, name):
         if self._partly_claimed(name) and name.startswith(_shared.CONTRIB_BELOW):
             self._kept.append((node, self.state.top, bound, name))
 
-    def leave_Module(self, original_node, updated_node):
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         # the import of a partly converted module stays while one use is left: it is where the file fails
         for node, statement, bound, name in self._kept:
             if bound in self._heads:
@@ -45,7 +47,7 @@ class ContribRule(OutermostChain, InsideImport, Rule):
     def _flag(self, node, name):
         self.report(node, f"{name} has no automatic conversion", severity="error", manual=_shared.contrib_manual(name))
 
-    def visit_Import(self, node):
+    def visit_Import(self, node: cst.Import) -> None:
         super().visit_Import(node)
         for alias in node.names:
             name = get_full_name_for_node(alias.name)
@@ -54,7 +56,7 @@ class ContribRule(OutermostChain, InsideImport, Rule):
             elif alias.asname:
                 self._keep(node, alias.evaluated_alias, name)
 
-    def visit_ImportFrom(self, node):
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         super().visit_ImportFrom(node)
         if node.relative or node.module is None:
             return
@@ -70,7 +72,7 @@ class ContribRule(OutermostChain, InsideImport, Rule):
             if self._unclaimed(name):
                 self._flag(node, name)
 
-    def visit_Attribute(self, node):
+    def visit_Attribute(self, node: cst.Attribute) -> None:
         # Bare names are not checked: the import that bound them is reported, and a Name can be
         # an attribute or keyword.
         if not self.in_import and self.outermost(node):

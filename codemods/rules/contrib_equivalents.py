@@ -18,6 +18,7 @@ of every contrib name `tf-upgrade` converts.
 import functools
 import importlib.util
 import os
+from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
@@ -25,6 +26,11 @@ from codemods import tables
 from codemods.rules import _shared, _tf
 from codemods.rules._moves import ModuleMoveRule
 from compat import tf1_names
+
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
+
+    from codemods.engine.rule import FileState
 
 
 def _compat_target(target: str) -> tuple[str, str | None] | None:
@@ -34,8 +40,8 @@ def _compat_target(target: str) -> tuple[str, str | None] | None:
 
 
 def _is_module(module: str, name: str) -> bool:
-    spec = importlib.util.find_spec(module)
-    folder = os.path.dirname(spec.origin)
+    spec = cast("ModuleSpec", importlib.util.find_spec(module))  # (a compat package: found, from source files)
+    folder = os.path.dirname(cast(str, spec.origin))
     return os.path.exists(os.path.join(folder, name + ".py")) or os.path.isdir(os.path.join(folder, name))
 
 
@@ -80,7 +86,8 @@ def attribute_homes() -> dict[str, str]:
     homes = {f"{_tf.TF}.{path}": new for path, new in _shared.upgrade_table().items() if path.startswith("contrib.")}
     modules = {name.rpartition(".")[0] for name, new in homes.items() if new.rpartition(".")[0] not in importable}
     found = {name: new for name, new in homes.items() if name.rpartition(".")[0] in modules & tf1_names.MODULES.keys()}
-    found.update({tf1_names.v1_twin(name): new for name, new in homes.items()})
+    # (every contrib name has a tf.compat.v1 twin)
+    found.update({cast(str, tf1_names.v1_twin(name)): new for name, new in homes.items()})
     return {name: new for name, new in found.items() if name not in _shared.slim_moves()}
 
 
@@ -102,7 +109,7 @@ class ContribEquivalentsRule(ModuleMoveRule):
     )
     ALIASES = _aliases(MOVES)
 
-    def begin_file(self, state):
+    def begin_file(self, state: "FileState") -> None:
         super().begin_file(state)
         self._homes = attribute_homes()
         self._home_names = frozenset(self._homes)
@@ -124,7 +131,8 @@ class ContribEquivalentsRule(ModuleMoveRule):
         if self._home_names.isdisjoint(names.values()):
             return None
         homes = {
-            alias: self._home(name) or _shared.upgrade_lookup(_tf.tf_path(tf1_names.tf1_name(name)))
+            # (a contrib name: TensorFlow's)
+            alias: self._home(name) or _shared.upgrade_lookup(cast(str, _tf.tf_path(tf1_names.tf1_name(name))))
             for alias, name in names.items()
         }
         kept = [alias for alias, new in homes.items() if new is None]
@@ -168,9 +176,11 @@ class ContribEquivalentsRule(ModuleMoveRule):
         _tf.ensure_compat(self)  # compat.learn's Estimator needs compat on TF 2.21; compat.hparams needs compat anyway
         super()._note(node, old, new)
 
-    def leave_Attribute(self, original_node, updated_node):
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         old = None if self.in_import else self.match(original_node, self._home_names)
         if old is None:
             return super().leave_Attribute(original_node, updated_node)
         self._forget_dead_import(original_node, old)
-        return _shared.rename(self, original_node, _tf.tf_path(tf1_names.tf1_name(old)), self._home(old))
+        home = cast(str, self._home(old))  # (one of `_home_names`: it has a home)
+        path = cast(str, _tf.tf_path(tf1_names.tf1_name(old)))  # (a contrib name: TensorFlow's)
+        return _shared.rename(self, original_node, path, home)

@@ -27,7 +27,7 @@ class DeviceRule(Rule):
     CLAIMS = (DEVICE,)
     WORDS = frozenset()
 
-    def leave_Call(self, original_node, updated_node):
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if not self.match(original_node.func, {DEVICE}) or not original_node.args:
             return updated_node
         if _is_device_string(original_node.args[0].value):

@@ -6,6 +6,8 @@ it is), so the rewrite is right whichever behaviour the migrated program runs wi
 spellings are rewritten: a `.value` of anything else (a variable's, a namedtuple's) is no shape's.
 """
 
+from typing import cast
+
 import libcst as cst
 
 from codemods.engine.rule import Rule
@@ -43,12 +45,12 @@ class DimensionRule(Rule):
     )
     WORDS = frozenset({"value"})  # of any expression's shape, TensorFlow or not
 
-    def leave_Attribute(self, original_node, updated_node):
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if original_node.attr.value != "value" or not _dimension(original_node.value):
             return updated_node
         alias = _tf.tf_alias(self)
         self.report(
             original_node,
-            f"{_tf.full_name(original_node.value.value) or 'x.shape'}[i].value -> {alias}.compat.dimension_value(...)",
+            f"{_tf.full_name(cast(cst.Subscript, original_node.value).value) or 'x.shape'}[i].value -> {alias}.compat.dimension_value(...)",
         )
         return cst.Call(func=_tf.dotted(f"{alias}.compat.dimension_value"), args=[cst.Arg(updated_node.value)])

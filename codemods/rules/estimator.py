@@ -7,10 +7,13 @@ TF 1's summed it) and those only TF 1 has (`tf.estimator.inputs`) -> `tf.compat.
 their imports come from TF 1's estimator module; both lists are derived from the installed TensorFlow.
 """
 
+from collections.abc import Sequence
+from typing import cast
+
 import libcst as cst
 
 from codemods import tables
-from codemods.engine.rule import Rule
+from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import OutermostChain
 from codemods.rules import _tf
 
@@ -36,14 +39,14 @@ class EstimatorRule(OutermostChain, Rule):
         _tf.ensure_compat(self)
         self.report(node, f"{name}: {NOTE}")
 
-    def begin_file(self, state):
+    def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
         # TF1's `tf.estimator.inputs` is only `tf.compat.v1.estimator.inputs` in TF 2's API
         self._v1_only = frozenset(f"{ESTIMATOR[0]}.{name}" for name in tables.tf_upgrade()["estimator_v1_only"])
         self._estimator = _tf.api()["estimator"]
         self._differs = frozenset(f"{ESTIMATOR[0]}.{name}" for name in self._estimator["differs"])
 
-    def leave_Attribute(self, original_node, updated_node):
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if self.outermost(original_node):
             name = self.match_prefix(original_node, ESTIMATOR)
             if name:
@@ -56,13 +59,13 @@ class EstimatorRule(OutermostChain, Rule):
             return _tf.dotted(f"{_tf.tf_alias(self, original_node)}.compat.v1.{path}")
         return updated_node
 
-    def visit_Import(self, node):
+    def visit_Import(self, node: cst.Import) -> None:
         for alias in node.names:
             name = _tf.full_name(alias.name)
             if name.startswith(ESTIMATOR):
                 self._found(node, name)
 
-    def visit_ImportFrom(self, node):
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if node.module is None or node.relative or isinstance(node.names, cst.ImportStar):
             return
         module = _tf.full_name(node.module)
@@ -96,7 +99,9 @@ class EstimatorRule(OutermostChain, Rule):
             elif name.startswith(ESTIMATOR):
                 self._found(node, name)
 
-    def leave_ImportFrom(self, original_node, updated_node):
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement] | cst.RemovalSentinel:
         module = original_node.module
         if module is None or original_node.relative or isinstance(original_node.names, cst.ImportStar):
             return updated_node
@@ -108,4 +113,5 @@ class EstimatorRule(OutermostChain, Rule):
 
     def _imports_differing(self, node: cst.ImportFrom) -> bool:
         """Does `from tensorflow.estimator import ...` import a name TF 2 gave another object?"""
-        return any(_tf.full_name(alias.name) in self._estimator["differs"] for alias in node.names)
+        names = cast("Sequence[cst.ImportAlias]", node.names)  # (the callers skip `import *`)
+        return any(_tf.full_name(alias.name) in self._estimator["differs"] for alias in names)

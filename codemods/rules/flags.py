@@ -5,12 +5,20 @@ name whose home is compat.flags, in its `tensorflow.` and `tensorflow.compat.v1.
 library compat.flags extends (absl.flags) for the names it does not define itself.
 """
 
+from __future__ import annotations
+
 import functools
 import importlib
+from typing import TYPE_CHECKING
 
 from codemods.rules import _shared, _tf
 from codemods.rules._moves import ModuleMoveRule
 from compat import tf1_names
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from codemods.engine.rule import FileState
 
 HOME = _shared.FLAGS_HOME
 LIBRARY = tf1_names.LIBRARIES[HOME]
@@ -28,7 +36,7 @@ class FlagsRule(ModuleMoveRule):
     MOVES = _shared.flags_moves()
     ALIASES = {HOME: ("flags", "compat_flags")}
 
-    def begin_file(self, state):
+    def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
         # the rest of TF1's flags module (FloatParser, DEFINE_multi_integer ...) is the library's
         kept = set(_tf.compat_exports(HOME))
@@ -36,14 +44,14 @@ class FlagsRule(ModuleMoveRule):
             f"{old}.{name}": name for old in self._MODULE_MOVES for name in _library_names() if name not in kept
         }
         self._library_names = frozenset(self._library)
-        self._library_alias = None
-        self._inside_library_name = set()  # `tf.app.flags` in `tf.app.flags.FloatParser`: rewritten whole
+        self._library_alias: str | None = None
+        self._inside_library_name: set[int] = set()  # `tf.app.flags` in `tf.app.flags.FloatParser`: rewritten whole
 
-    def visit_Attribute(self, node):
+    def visit_Attribute(self, node: cst.Attribute) -> None:
         if not self.in_import and self.match(node, self._library_names):
             self._inside_library_name.add(id(node.value))
 
-    def leave_Attribute(self, original_node, updated_node):
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if id(original_node) in self._inside_library_name:
             return updated_node
         old = None if self.in_import else self.match(original_node, self._library_names)

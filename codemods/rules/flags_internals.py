@@ -18,10 +18,12 @@ dict was the flags' storage: a write to `FLAGS.__flags` is an error entry. Insid
 `FLAGS.__flags` to `FLAGS._<Class>__flags`, which TF 1 had no more than absl has: left, with a warning.
 """
 
+from typing import cast
+
 import libcst as cst
 import libcst.matchers as m
 
-from codemods.engine.rule import Rule
+from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InsideImport
 from codemods.rules import _shared
 
@@ -57,11 +59,11 @@ class FlagsInternalsRule(InsideImport, Rule):
     )
     WORDS = frozenset({"_parse_flags", "__flags"})  # on a name bound to FLAGS, which is TensorFlow's
 
-    def begin_file(self, state):
+    def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
         self._classes = 0  # class bodies (and their methods) around the node: `__flags` is mangled there
-        self._statements = set()  # calls whose result is thrown away (an expression statement)
-        self._written = set()  # `FLAGS.__flags` nodes something writes through
+        self._statements: set[int] = set()  # calls whose result is thrown away (an expression statement)
+        self._written: set[int] = set()  # `FLAGS.__flags` nodes something writes through
 
     def _flags_object(self, node: cst.BaseExpression) -> bool:
         """TF1's FLAGS, or a name the module binds to it once (`FLAGS = tf.flags.FLAGS`, bound nowhere else)."""
@@ -73,18 +75,23 @@ class FlagsInternalsRule(InsideImport, Rule):
         return isinstance(node, cst.Attribute) and node.attr.value == "__flags" and self._flags_object(node.value)
 
     # -- context
-    def visit_Module(self, node):
+    def visit_Module(self, node: cst.Module) -> None:
         parse_calls = m.findall(node, m.Call(func=m.Attribute(attr=m.Name("_parse_flags"))))
-        self._argparse_era = any(self._flags_object(call.func.value) for call in parse_calls)
+        # (the matcher found calls of an attribute)
+        self._argparse_era = any(
+            self._flags_object(cast(cst.Attribute, cast(cst.Call, call).func).value) for call in parse_calls
+        )
 
-    def visit_ClassDef(self, node):
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self._classes += 1
 
-    def leave_ClassDef(self, original_node, updated_node):
+    def leave_ClassDef(
+        self, original_node: cst.ClassDef, updated_node: cst.ClassDef
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement] | cst.RemovalSentinel:
         self._classes -= 1
         return updated_node
 
-    def visit_Expr(self, node):
+    def visit_Expr(self, node: cst.Expr) -> None:
         self._statements.add(id(node.value))
 
     def _writes(self, target):
@@ -93,24 +100,24 @@ class FlagsInternalsRule(InsideImport, Rule):
         if self._is_flags_dict(target):
             self._written.add(id(target))
 
-    def visit_AssignTarget(self, node):
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         self._writes(node.target)
 
-    def visit_AugAssign(self, node):
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._writes(node.target)
 
-    def visit_Del(self, node):
+    def visit_Del(self, node: cst.Del) -> None:
         targets = node.target.elements if isinstance(node.target, cst.Tuple) else ()
         for target in [node.target, *(element.value for element in targets)]:
             self._writes(target)
 
-    def visit_Call(self, node):
+    def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in MUTATORS:
             self._writes(func.value)
 
     # -- FLAGS.__flags
-    def leave_Attribute(self, original_node, updated_node):
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if self.in_import or not self._is_flags_dict(original_node):
             return updated_node
         if self._classes:
@@ -142,7 +149,7 @@ class FlagsInternalsRule(InsideImport, Rule):
         return _call(updated_node.with_changes(attr=cst.Name("flag_values_dict")))
 
     # -- FLAGS._parse_flags(...)
-    def leave_Call(self, original_node, updated_node):
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = original_node.func
         if self.in_import or not (
             isinstance(func, cst.Attribute) and func.attr.value == "_parse_flags" and self._flags_object(func.value)
@@ -163,7 +170,7 @@ class FlagsInternalsRule(InsideImport, Rule):
             program = cst.parse_expression("sys.argv[0]")
             rest = cst.StarredElement(value=given[0].value)
             argv = cst.List(elements=[cst.Element(value=program, comma=_comma()), rest])
-        parsed = _call(updated_node.func.value, cst.Arg(value=argv, comma=_comma()), _known_only())
+        parsed = _call(cast(cst.Attribute, updated_node.func).value, cst.Arg(value=argv, comma=_comma()), _known_only())
         if id(original_node) in self._statements:
             self.report(original_node, "FLAGS._parse_flags() -> FLAGS(sys.argv, known_only=True)")
             return parsed

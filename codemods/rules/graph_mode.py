@@ -25,10 +25,11 @@ gets the first call alone.
 """
 
 import functools
+from typing import cast
 
 import libcst as cst
 
-from codemods.engine.rule import Rule
+from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import after_binding, head
 from codemods.rules import _tf
 
@@ -102,30 +103,35 @@ class GraphModeRule(Rule):
     WORDS = frozenset()
     ROOTS = frozenset(name.partition(".")[0] for name in GRAPH_NAMES | SWITCH_NAMES)  # tf_slim's and compat's loops
 
-    def begin_file(self, state):
+    def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
-        self._uses, self._switched, self._top_level_use = [], False, False
+        self._uses: list[cst.Attribute | cst.Name] = []
+        self._switched, self._top_level_use = False, False
         self._control_flow_switched = False
         self._module_calls = False  # TensorFlow called on import (see the module docstring)
         self._graph_names = graph_names()
         self._star = False  # `from tensorflow import *` seen
         self._depth = 0  # function and lambda nesting
-        self._guards, self._in_guard = frozenset(), False
+        self._guards: frozenset[int] = frozenset()
+        self._in_guard = False
 
-    def visit_Module(self, node):
+    def visit_Module(self, node: cst.Module) -> None:
         self._guards = frozenset(id(stmt) for stmt in node.body if _is_main_guard(stmt))
 
-    def visit_If(self, node):
+    def visit_If(self, node: cst.If) -> None:
         self._in_guard |= id(node) in self._guards
 
-    def leave_If(self, original_node, updated_node):
+    def leave_If(
+        self, original_node: cst.If, updated_node: cst.If
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement] | cst.RemovalSentinel:
         if id(original_node) in self._guards:
             self._in_guard = False
         return updated_node
 
-    def visit_FunctionDef(self, node):
+    def visit_FunctionDef(self, node: cst.FunctionDef | cst.Lambda) -> None:
         self._depth += 1
 
+    # (also leave_Lambda, which libcst types apart: unannotated)
     def leave_FunctionDef(self, original_node, updated_node):
         self._depth -= 1
         return updated_node
@@ -133,7 +139,7 @@ class GraphModeRule(Rule):
     visit_Lambda = visit_FunctionDef
     leave_Lambda = leave_FunctionDef
 
-    def visit_Attribute(self, node):
+    def visit_Attribute(self, node: cst.Attribute | cst.Name) -> None:
         names = self.qualified_names(node)
         if names & SWITCH_NAMES:
             self._switched = True
@@ -148,14 +154,14 @@ class GraphModeRule(Rule):
         self._uses.append(node)
         self._top_level_use |= self._depth == 0
 
-    def visit_Name(self, node):
+    def visit_Name(self, node: cst.Name) -> None:
         self.visit_Attribute(node)  # `from tensorflow import Session`
 
-    def visit_ImportFrom(self, node):
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         if isinstance(node.names, cst.ImportStar) and node.module and not node.relative:
             self._star |= _tf.full_name(node.module) in STAR_MODULES
 
-    def visit_Call(self, node):
+    def visit_Call(self, node: cst.Call) -> None:
         if self._depth == 0 and not self._in_guard and not self._module_calls:
             self._module_calls = any(
                 _prefixed(name, TF_ROOTS) and not _prefixed(name, NO_GRAPH_STATE)
@@ -173,7 +179,7 @@ class GraphModeRule(Rule):
         names = self.qualified_names(first) if isinstance(first, cst.Name) else frozenset()
         v1 = [name for name, qualified in self.state.table.toplevel.items() if qualified == "tensorflow.compat.v1"]
         if "tensorflow.compat.v1" in names:
-            module = first.value
+            module = cast(cst.Name, first).value  # (it has names: a Name)
         elif v1:
             module = v1[0]
         else:
@@ -185,7 +191,7 @@ class GraphModeRule(Rule):
         said = " and ".join(f"tf.compat.v1.{call}()" for call in calls)
         return statements, module.split(".")[0], said
 
-    def leave_Module(self, original_node, updated_node):
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         if not self._uses or self._switched:
             return updated_node
         body = list(updated_node.body)
@@ -193,7 +199,7 @@ class GraphModeRule(Rule):
         first = self._uses[0]
         statements, name, said = self._preamble()
         if guards and not self._module_calls:
-            guard = body[guards[0]]
+            guard = cast(cst.If, body[guards[0]])  # (a main guard: an `if`)
             block = guard.body
             body[guards[0]] = guard.with_changes(body=block.with_changes(body=[*statements, *block.body]))
             message = f"graph-mode TF1 code: {said} first in the __main__ block"

@@ -18,7 +18,7 @@ class LayersRule(OutermostChain, Rule):
     DESCRIPTION = "tf.layers -> tf.compat.v1.layers, working with Keras 3 installed (legacy Keras via compat)."
     CLAIMS = (LAYERS,)
 
-    def leave_Attribute(self, original_node, updated_node):
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if not self.outermost(original_node):
             return updated_node
         if _tf.TF not in self.qualified_names(head(original_node)):
@@ -31,7 +31,9 @@ class LayersRule(OutermostChain, Rule):
         self.report(original_node, f"tf.{path} -> tf.compat.v1.{path} (legacy Keras through compat)")
         return _tf.dotted(f"{_tf.tf_alias(self, original_node)}.compat.v1.{path}")
 
-    def leave_ImportFrom(self, original_node, updated_node):
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement] | cst.RemovalSentinel:
         module = _tf.full_name(original_node.module) if original_node.module and not original_node.relative else ""
         names = (
             []

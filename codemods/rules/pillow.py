@@ -6,6 +6,9 @@ keeps the behaviour). Rewritten by qualified name only: a module's own `ANTIALIA
 named `Image` stay.
 """
 
+from collections.abc import Mapping
+from typing import cast
+
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
@@ -25,7 +28,7 @@ class PillowRule(InsideImport, Rule):
     # the names bound to Pillow need not be words: no ROOTS.
     WORDS = frozenset(RENAMED)
 
-    def leave_Attribute(self, original_node, updated_node):
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if self.in_import or original_node.attr.value not in RENAMED:
             return updated_node
         new = RENAMED[original_node.attr.value]
@@ -48,11 +51,15 @@ class PillowRule(InsideImport, Rule):
         """Could `node` be an old name through an import of a name the module also binds otherwise
         (the import table then resolves neither binding)?"""
         rest = dotted.partition(".")[2]
-        imports = self.state.table.imported.get(head_name(node), ())
+        imported = cast("Mapping[str | None, frozenset[str]]", self.state.table.imported)  # (None: no entry)
+        imports = imported.get(head_name(node), ())
         return any(f"{qualified}.{rest}" in OLD_NAMES for qualified in imports)
 
-    def leave_ImportFrom(self, original_node, updated_node):
-        updated_node = super().leave_ImportFrom(original_node, updated_node)
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement] | cst.RemovalSentinel:
+        # (the mixins return the node itself)
+        updated_node = cast(cst.ImportFrom, super().leave_ImportFrom(original_node, updated_node))
         if (
             updated_node.relative
             or updated_node.module is None

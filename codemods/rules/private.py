@@ -11,9 +11,12 @@ is_nested as is_sequence`). A private module this TensorFlow no longer ships
 anything else private is an error entry too.
 """
 
+from collections.abc import Sequence
+from typing import cast
+
 import libcst as cst
 
-from codemods.engine.rule import Rule
+from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InsideImport, OutermostChain, head, head_name
 from codemods.rules import _shared, _tf
 
@@ -38,13 +41,13 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
     DESCRIPTION = "Private tensorflow.python.* imports -> public tf / tf.compat.v1 / compat names, else an error entry."
     CLAIMS = (PRIVATE,)
 
-    def begin_file(self, state):
+    def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
         self._api = _tf.api()
         self._private = self._api["private"]
         self._by_name = self._api["private_by_name"]
         self._modules = self._api["private_modules"]
-        self._unconverted = set()  # local names whose import must stay
+        self._unconverted: set[str] = set()  # local names whose import must stay
 
     def _claimed(self, name):
         return _tf.claimed_by_others(self, name)
@@ -75,7 +78,7 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         return None
 
     # -- uses: module.attr
-    def leave_Call(self, original_node, updated_node):
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if self.match(original_node.func, {ROUND_ROBIN}) and len(original_node.args) == 1:
             _tf.ensure_compat(self)
             self.add_needed_import("compat.devices")
@@ -93,7 +96,7 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
             return _shared.rewrite_call(self, original_node, updated_node, public)  # as a second run would
         return updated_node
 
-    def leave_Attribute(self, original_node, updated_node):
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if self.in_import or not self.outermost(original_node):
             return updated_node
         name = self.match_prefix(original_node, (PRIVATE,))
@@ -168,15 +171,21 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
                 return True
         return False
 
-    def leave_Import(self, original_node, updated_node):
-        updated_node = super().leave_Import(original_node, updated_node)
+    def leave_Import(
+        self, original_node: cst.Import, updated_node: cst.Import
+    ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement] | cst.RemovalSentinel:
+        # (the mixins return the node itself)
+        updated_node = cast(cst.Import, super().leave_Import(original_node, updated_node))
         self._report_gone(original_node, [_tf.full_name(alias.name) for alias in original_node.names])
         return updated_node
 
     # -- imports
-    def leave_ImportFrom(self, original_node, updated_node):
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement] | cst.RemovalSentinel:
         """`from tensorflow.python.x.mod import name` -> `from tensorflow.compat.v1.<module> import name`."""
-        updated_node = super().leave_ImportFrom(original_node, updated_node)
+        # (the mixins return the node itself)
+        updated_node = cast(cst.ImportFrom, super().leave_ImportFrom(original_node, updated_node))
         if original_node.relative or original_node.module is None or isinstance(original_node.names, cst.ImportStar):
             return updated_node
         module = _tf.full_name(original_node.module)
@@ -190,7 +199,8 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
             # a module (`tf_logging`): its uses are converted or reported one by one, the import goes when unused
             return updated_node
         homes, names = set(), []
-        for alias, written in zip(original_node.names, updated_node.names):
+        written_names = cast("Sequence[cst.ImportAlias]", updated_node.names)  # (not `import *`: as the original)
+        for alias, written in zip(original_node.names, written_names):
             found = self._public(f"{module}.{_tf.full_name(alias.name)}")
             v1 = found[1] if found else None
             if v1 is None:

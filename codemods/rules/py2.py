@@ -5,6 +5,8 @@ Python 2 modules (`import cPickle` -> `import pickle as cPickle`, `urllib.urlret
 are ported before any rule runs, when this rule is selected (codemods/_python2.py).
 """
 
+from typing import cast
+
 import libcst as cst
 
 from codemods import _python2
@@ -27,13 +29,13 @@ class Py2Rule(InsideImport, Rule):
     WORDS = frozenset({"xrange", *ITER_METHODS, *MODULES, "urllib"})
     ROOTS = frozenset({"urllib"})  # `import urllib as u; u.urlretrieve(...)`
 
-    def leave_Name(self, original_node, updated_node):
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
         if original_node.value == "xrange" and "xrange" not in self.state.table.bound:
             self.report(original_node, "xrange -> range")
             return updated_node.with_changes(value="range")
         return updated_node
 
-    def leave_Call(self, original_node, updated_node):
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = updated_node.func
         if isinstance(func, cst.Attribute) and func.attr.value in ITER_METHODS and not updated_node.args:
             new = ITER_METHODS[func.attr.value]
@@ -41,8 +43,11 @@ class Py2Rule(InsideImport, Rule):
             return updated_node.with_changes(func=func.with_changes(attr=cst.Name(new)))
         return updated_node
 
-    def leave_Import(self, original_node, updated_node):
-        updated_node = super().leave_Import(original_node, updated_node)
+    def leave_Import(
+        self, original_node: cst.Import, updated_node: cst.Import
+    ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement] | cst.RemovalSentinel:
+        # (the mixins return the node itself)
+        updated_node = cast(cst.Import, super().leave_Import(original_node, updated_node))
         names = renamed_keeping_local_names(
             updated_node.names,
             MODULES,
@@ -50,8 +55,11 @@ class Py2Rule(InsideImport, Rule):
         )
         return updated_node.with_changes(names=names)
 
-    def leave_ImportFrom(self, original_node, updated_node):
-        updated_node = super().leave_ImportFrom(original_node, updated_node)
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement] | cst.RemovalSentinel:
+        # (the mixins return the node itself)
+        updated_node = cast(cst.ImportFrom, super().leave_ImportFrom(original_node, updated_node))
         module = updated_node.module
         if not updated_node.relative and isinstance(module, cst.Name) and module.value in MODULES:
             self.report(original_node, f"from {module.value} -> from {MODULES[module.value]} (Python 3)")
@@ -75,7 +83,7 @@ class Py2Rule(InsideImport, Rule):
                 )
         return updated_node
 
-    def leave_Attribute(self, original_node, updated_node):
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if self.in_import:
             return updated_node
         name = self.match(original_node, URLLIB_NAMES)

@@ -9,9 +9,11 @@ the semantic changes of TF2 that have a faithful rewrite (`tf.to_float(x)` -> `t
 The user's alias stays (`tensorflow.Session` stays `tensorflow.compat.v1.Session`).
 """
 
+from typing import cast
+
 import libcst as cst
 
-from codemods.engine.rule import Rule
+from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InnerDecides, InsideImport, OutermostChain
 from codemods.rules import _shared, _tf
 
@@ -28,13 +30,13 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
     ID = "tf1-api"
     DESCRIPTION = "TF1 symbols -> TF2 home or tf.compat.v1 (table derived from TensorFlow), TF2 semantic changes."
 
-    def begin_file(self, state):
+    def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
         self._api = _tf.api()
-        self._called = set()
-        self._rebound = set()  # (name, top-level statement) reported
+        self._called: set[int] = set()
+        self._rebound: set[tuple[str, int]] = set()  # (name, top-level statement) reported
 
-    def visit_Call(self, node):
+    def visit_Call(self, node: cst.Call) -> None:
         self._called.add(id(node.func))
 
     # -- a `tf` re-bound to something else: later module-level uses are not TensorFlow (codemods/engine/names.py)
@@ -49,13 +51,13 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
                     manual=f"check that the uses of `{name}` after this line are not TensorFlow",
                 )
 
-    def visit_Assign(self, node):
+    def visit_Assign(self, node: cst.Assign) -> None:
         self._rebinds(node, [n.value for t in node.targets for n in _names_in(t.target)])
 
-    def visit_Del(self, node):
+    def visit_Del(self, node: cst.Del) -> None:
         self._rebinds(node, [n.value for n in _names_in(node.target)])
 
-    def visit_Import(self, node):
+    def visit_Import(self, node: cst.Import) -> None:
         super().visit_Import(node)
         self._rebinds(node, [a.evaluated_alias or a.evaluated_name.split(".")[0] for a in node.names])
 
@@ -67,7 +69,7 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
                 return path
         return None
 
-    def leave_Attribute(self, original_node, updated_node):
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if self.in_import:
             return updated_node
         if self.decided(original_node):
@@ -84,7 +86,7 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
         return _shared.rename(self, original_node, path, new_path)
 
     # -- calls: semantic changes, and TF1 calls a TF2 namesake would read differently
-    def leave_Call(self, original_node, updated_node):
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         path = self._path(original_node.func)
         if path is None:
             return updated_node
@@ -105,8 +107,11 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
         return updated_node.with_changes(module=_tf.dotted("tensorflow.compat.v1"))
 
     # -- `from tensorflow import Session` -> `from tensorflow.compat.v1 import Session`
-    def leave_ImportFrom(self, original_node, updated_node):
-        updated_node = super().leave_ImportFrom(original_node, updated_node)
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement] | cst.RemovalSentinel:
+        # (the mixins return the node itself)
+        updated_node = cast(cst.ImportFrom, super().leave_ImportFrom(original_node, updated_node))
         if original_node.relative or original_node.module is None:
             return updated_node
         if isinstance(original_node.names, cst.ImportStar):

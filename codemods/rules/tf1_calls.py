@@ -9,9 +9,11 @@ such a call is TF1's. A transformation that is not applied where it is made (`t 
 is an error entry naming the manual step.
 """
 
+from typing import cast
+
 import libcst as cst
 
-from codemods.engine.rule import Rule
+from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InsideImport
 from codemods.rules import _shared, _tf
 from compat import tf1_names
@@ -64,11 +66,13 @@ class Tf1CallsRule(InsideImport, Rule):
     # a method is known by its TF1 keyword; a transformation by a name bound to TensorFlow
     WORDS = frozenset(keyword for _, keywords in METHODS.values() for keyword in keywords)
 
-    def begin_file(self, state):
+    def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
-        self._applied = set()  # transformation calls that are the argument of `x.apply(...)`
-        self._called = set()  # transformation names that are called
-        self._attrs = set()  # the attribute names of attribute chains (`x.<name>`): no references of their own
+        self._applied: set[int] = set()  # transformation calls that are the argument of `x.apply(...)`
+        self._called: set[int] = set()  # transformation names that are called
+        self._attrs: set[int] = (
+            set()
+        )  # the attribute names of attribute chains (`x.<name>`): no references of their own
         imported = [q for qs in state.table.imported.values() for q in qs] + list(state.table.toplevel.values())
         self._tensorflow = any(q.split(".")[0] == _tf.TF for q in imported)  # the module imports TensorFlow
 
@@ -88,10 +92,10 @@ class Tf1CallsRule(InsideImport, Rule):
             return None
         return arg.value if self._transformation(arg.value.func) else None
 
-    def visit_Attribute(self, node):
+    def visit_Attribute(self, node: cst.Attribute) -> None:
         self._attrs.add(id(node.attr))
 
-    def visit_Call(self, node):
+    def visit_Call(self, node: cst.Call) -> None:
         if self._transformation(node.func):
             self._called.add(id(node.func))
         inner = self._applied_transformation(node)
@@ -109,11 +113,11 @@ class Tf1CallsRule(InsideImport, Rule):
             manual=f"write dataset.{method}(<its arguments>, {added}) where the dataset is transformed",
         )
 
-    def leave_Attribute(self, original_node, updated_node):
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         self._reference(original_node)
         return updated_node
 
-    def leave_Name(self, original_node, updated_node):
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
         self._reference(original_node)
         return updated_node
 
@@ -125,7 +129,7 @@ class Tf1CallsRule(InsideImport, Rule):
             self._unapplied(node, name)
 
     # -- calls
-    def leave_Call(self, original_node, updated_node):
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if self.in_import:
             return updated_node
         inner = self._applied_transformation(original_node)
@@ -178,7 +182,7 @@ class Tf1CallsRule(InsideImport, Rule):
 
     def _apply(self, node, updated, inner):
         """`x.apply(f(*args))` -> `x.<method>(*args, <keywords>)`."""
-        name = self._transformation(inner.func)
+        name = cast(str, self._transformation(inner.func))  # (`inner` is one: _applied_transformation)
         method, fixed = TRANSFORMATIONS[name]
         made = updated.args[0].value  # the transformation call, its arguments as the other rules left them
         args = [*made.args]

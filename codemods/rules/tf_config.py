@@ -10,7 +10,7 @@ TF_CONFIG by hand (an evaluator carved out of the workers, a returned dict ...) 
 
 import libcst as cst
 
-from codemods.engine.rule import Rule
+from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import after_docstring
 
 MANUAL = (
@@ -23,16 +23,16 @@ class _Facts(cst.CSTVisitor):
     def __init__(self):
         self.strings, self.writes, self.returns = set(), False, False
 
-    def visit_SimpleString(self, node):
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
         try:
             self.strings.add(node.evaluated_value)
         except Exception:  # bytes or odd escapes: not one of ours
             pass
 
-    def visit_Return(self, node):
+    def visit_Return(self, node: cst.Return) -> None:
         self.returns |= node.value is not None
 
-    def visit_AssignTarget(self, node):
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
         target = node.target
         if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Attribute):
             if target.value.attr.value == "environ":
@@ -82,20 +82,22 @@ class TFConfigRule(Rule):
         self.report(original, "hand-written TF_CONFIG master->chief rewrite -> compat.tf_config (chief dialect)")
         return self._replacement()
 
-    def begin_file(self, state):
+    def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
         # one flag per enclosing def: does it hold a "TF_CONFIG" literal? Only those get the (costly,
         # whole-subtree) _facts look, not every function of every file.
-        self._open = []
+        self._open: list[bool] = []
 
-    def visit_FunctionDef(self, node):
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._open.append(False)
 
-    def visit_SimpleString(self, node):
+    def visit_SimpleString(self, node: cst.SimpleString) -> None:
         if self._open and "TF_CONFIG" in node.value:
             self._open = [True] * len(self._open)
 
-    def leave_FunctionDef(self, original_node, updated_node):
+    def leave_FunctionDef(
+        self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement] | cst.RemovalSentinel:
         if not self._open.pop():
             return updated_node
         new = self._handle(original_node, "def")
@@ -105,7 +107,9 @@ class TFConfigRule(Rule):
         keep = list(body[: after_docstring(body)])
         return updated_node.with_changes(body=updated_node.body.with_changes(body=[*keep, *new]))
 
-    def leave_If(self, original_node, updated_node):
+    def leave_If(
+        self, original_node: cst.If, updated_node: cst.If
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement] | cst.RemovalSentinel:
         if self._open or not isinstance(original_node.test, cst.Comparison):
             return updated_node
         if not _mentions_tf_config(original_node.test):

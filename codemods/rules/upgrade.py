@@ -13,10 +13,12 @@ so uai-migrate converts at least what tf_upgrade_v2 converts, and writes each ta
 would read it, so a second run changes nothing.
 """
 
+from typing import cast
+
 import libcst as cst
 
 from codemods import tables
-from codemods.engine.rule import Rule
+from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InnerDecides, InsideImport, OutermostChain, dotted, head_name
 from codemods.rules import _shared, _tf
 
@@ -26,7 +28,7 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
     DESCRIPTION = "TF1 names tf_upgrade_v2 renames and contrib names with a TF 2.21 home -> that home (derived tables)."
     CLAIMS = frozenset(f"{_tf.TF}.{path}" for path in _shared.upgrade_table()) | _shared.internal_prefixes()
 
-    def begin_file(self, state):
+    def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
         self._table = _shared.upgrade_table()
         self._names = frozenset(f"{_tf.TF}.{path}" for path in self._table)
@@ -35,7 +37,7 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
     def _unconverted(self, node, name, severity="error"):
         self.report(node, f"{name} has no automatic conversion", severity=severity, manual=_shared.contrib_manual(name))
 
-    def leave_Attribute(self, original_node, updated_node):
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if self.in_import:
             return updated_node
         if self.decided(original_node):
@@ -43,7 +45,7 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
         qualified = self.match(original_node, self._names) or self.match_prefix(original_node, self._internal)
         if qualified is None or _tf.claimed_by_others(self, qualified):
             return updated_node
-        path = _tf.tf_path(qualified)
+        path = cast(str, _tf.tf_path(qualified))  # (a name of the tables: TensorFlow's)
         new = _shared.upgrade_lookup(path)
         if new is None:
             if self.outermost(original_node):
@@ -55,7 +57,7 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
         self._drop_import(original_node)
         return _shared.rename(self, original_node, path, new)
 
-    def leave_Call(self, original_node, updated_node):
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         """A call of a rewritten name is judged as its new name's call will be by a second run (tf1-api's
         rewrite_call): `tf.contrib.data.X(...)` keeps TF1's function when TF 2's reads the call otherwise."""
         func = original_node.func
@@ -63,7 +65,7 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
             return updated_node
         qualified = self.match(func, self._names) or self.match_prefix(func, self._internal)
         new = (
-            _shared.upgrade_lookup(_tf.tf_path(qualified))
+            _shared.upgrade_lookup(cast(str, _tf.tf_path(qualified)))  # (TensorFlow's, as above)
             if qualified and not _tf.claimed_by_others(self, qualified)
             else None
         )
@@ -80,17 +82,20 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
             self.remove_unused_import(parent, obj, bound if bound != obj else None)
             self.remove_unused_import(source, None, bound)
 
-    def leave_ImportFrom(self, original_node, updated_node):
+    def leave_ImportFrom(
+        self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom
+    ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement] | cst.RemovalSentinel:
         """`from tensorflow.contrib.rnn import LSTMCell` -> `from tensorflow.compat.v1.nn.rnn_cell import LSTMCell`
         when every name's home is one module Python can import; else each name is reported with its home."""
-        updated_node = super().leave_ImportFrom(original_node, updated_node)
+        # (the mixins return the node itself)
+        updated_node = cast(cst.ImportFrom, super().leave_ImportFrom(original_node, updated_node))
         if original_node.relative or original_node.module is None or isinstance(original_node.names, cst.ImportStar):
             return updated_node
         module = _tf.full_name(original_node.module)
         base = _tf.tf_path(module)
         if base is None:
             return updated_node
-        homes = {}
+        homes: dict[cst.ImportAlias, str] = {}
         for alias in original_node.names:
             name = _tf.full_name(alias.name)
             path = f"{base}.{name}"
@@ -99,7 +104,7 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
                     # ours to report: a name without a home, or a module whose names are converted at their uses
                     self._unconverted(original_node, f"{module}.{name}", severity="warning")
                 return updated_node  # a module imported by name (`from tensorflow.contrib import rnn`), or not ours
-            homes[alias] = _shared.upgrade_lookup(path)
+            homes[alias] = cast(str, _shared.upgrade_lookup(path))  # (not None: checked above)
         parents = {new.rpartition(".")[0] for new in homes.values()}
         if len(parents) != 1 or parents & set(tables.tf_upgrade()["modules"]) != parents:
             for alias, new in homes.items():
