@@ -6,6 +6,8 @@ import contextlib
 import dataclasses
 import gc
 import re
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -16,6 +18,9 @@ from codemods.engine import names as _names
 from codemods.engine.apply import apply_rules, claims_of
 from codemods.rules import select
 from compat.python2 import is_python2
+
+if TYPE_CHECKING:
+    from codemods.engine.rule import Rule
 
 # A file that mentions none of these cannot use anything a rule rewrites: skip it unparsed.
 PREFILTER = re.compile(rb"tensorflow|uaitrain|uflag|uai_dist")
@@ -30,12 +35,12 @@ PY2_MANUAL = "port this file to Python 3, then run uai-migrate again"
 
 @dataclasses.dataclass(frozen=True)
 class Options:
-    select: tuple = ()
-    ignore: tuple = ()
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
     level: str = "safe"
 
 
-def _syntax_entry(err, what="file"):
+def _syntax_entry(err: SyntaxError, what: str = "file") -> Entry:
     text = err.msg or "invalid syntax"
     py2 = is_python2(err)
     reason = "Python 2 source" if py2 else "does not parse as Python 3"
@@ -51,17 +56,17 @@ def _syntax_entry(err, what="file"):
 
 # options -> (rule classes, their instances): libcst transformers cost ~1 ms each to construct, and
 # every rule keeps its per-file state in begin_file, so a worker builds them once, not per file.
-_INSTANCES = {}
+_INSTANCES: dict[Options, tuple[tuple[type["Rule"], ...], list["Rule"]]] = {}
 
 
-def _rules_for(options):
+def _rules_for(options: Options) -> tuple[tuple[type["Rule"], ...], list["Rule"]]:
     if options not in _INSTANCES:
         rules = select(options.select, options.ignore, options.level)
         _INSTANCES[options] = rules, [rule(CodemodContext(), level=options.level) for rule in rules]
     return _INSTANCES[options]
 
 
-def _transform(text, tree, table, options):
+def _transform(text: str, tree: ast.Module, table: _names.NameTable, options: Options) -> tuple[str, list[Entry]]:
     rules, instances = _rules_for(options)
     if not rules:
         return text, []
@@ -83,7 +88,7 @@ def _python2_port(text: str, options: Options) -> tuple[str, list[Entry]] | None
     return _python2.port(text)
 
 
-def _wide_encoding(data):
+def _wide_encoding(data: bytes) -> str | None:
     """A reason Python cannot read these bytes as source at all (UTF-16/32, NUL bytes), or None."""
     for bom, name in _WIDE_BOMS:
         if data.startswith(bom):
@@ -93,7 +98,7 @@ def _wide_encoding(data):
     return None
 
 
-def migrate_python(data, options):
+def migrate_python(data: bytes, options: Options) -> Outcome:
     wide = _wide_encoding(data)
     if wide:  # the TensorFlow prefilter cannot see through it either: never report such a file as unchanged
         return Outcome(
@@ -114,7 +119,8 @@ def migrate_python(data, options):
         text, encoding = _source.decode(data)
     except _source.SourceError as err:
         return Outcome(None, [Entry(rule=PARSE, severity="error", message=str(err))], skipped=True)
-    source, ported = text, []
+    source = text
+    ported: list[Entry] = []
     try:
         tree = ast.parse(text)
     except SyntaxError as err:
@@ -136,7 +142,7 @@ def migrate_python(data, options):
     return Outcome(_source.encode(new_text, encoding), entries)
 
 
-def _parse_cell(text):
+def _parse_cell(text: str) -> tuple[ast.Module, str, list[str]]:
     """(tree, masked text, saved magic lines) or raises SyntaxError."""
     try:
         return ast.parse(text), text, []
@@ -147,7 +153,7 @@ def _parse_cell(text):
         return ast.parse(masked), masked, saved
 
 
-def migrate_notebook(data, options):
+def migrate_notebook(data: bytes, options: Options) -> Outcome:
     try:
         notebook = _source.load_notebook(data)
     except _source.SourceError as err:
@@ -179,7 +185,7 @@ def migrate_notebook(data, options):
 
 
 @contextlib.contextmanager
-def _without_cyclic_gc():
+def _without_cyclic_gc() -> Iterator[None]:
     """The cyclic garbage collector off, then as it was. Its passes over the heap a large file's
     libcst tree fills made the time per line grow with the file's size (394 us/line at 1k lines,
     518 at 20k; 305 and 314 without them), and a migration frees its trees by reference counting
@@ -193,11 +199,15 @@ def _without_cyclic_gc():
             gc.enable()
 
 
-def migrate(kind, data, options):
+def migrate(kind: str, data: bytes, options: Options) -> Outcome:
     """The Outcome for one file: never raises, so one odd file cannot stop a whole tree."""
     try:
         with _without_cyclic_gc():
-            return files.migrator(kind, migrate_notebook if kind == "notebook" else migrate_python)(data, options)
+            # (files.migrator types the options as object: it passes them through)
+            default = cast(
+                "Callable[[bytes, object], Outcome]", migrate_notebook if kind == "notebook" else migrate_python
+            )
+            return files.migrator(kind, default)(data, options)
     except RecursionError:
         # valid Python nested deeper than the parser or a tree walk can follow
         message = "file skipped: nested too deeply to migrate"
