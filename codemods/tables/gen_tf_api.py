@@ -31,6 +31,7 @@ import inspect
 import os
 import sys
 import types
+from typing import Any
 
 from codemods.tables import TF_API
 from codemods.tables._generate import write_table
@@ -115,7 +116,10 @@ def _params(func):
         signature = inspect.signature(func)
     except (TypeError, ValueError):
         return None
-    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    kinds: tuple[inspect._ParameterKind, ...] = (
+        inspect.Parameter.POSITIONAL_ONLY,
+        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    )
     positional = [p.name for p in signature.parameters.values() if p.kind in kinds]
     names = [p.name for p in signature.parameters.values() if p.kind != inspect.Parameter.VAR_KEYWORD]
     if any(p.kind == inspect.Parameter.VAR_KEYWORD for p in signature.parameters.values()):
@@ -149,13 +153,13 @@ def _add_constants(module, names, tf):
             names[name] = [path, path if path.startswith("compat.v1.") else None]
 
 
-def slim_names():
+def slim_names() -> list[str]:
     """tf-slim's public functions and classes defined by tf-slim itself (not the TF modules it re-exports)."""
     import tf_slim
 
     import compat.slim  # noqa: F401 - tf_slim needs compat's fix to import on current TensorFlow
 
-    names = []
+    names: list[str] = []
     for name in dir(tf_slim):
         obj = getattr(tf_slim, name)
         if not name.startswith("_") and _identity(obj) and not isinstance(obj, types.ModuleType):
@@ -196,7 +200,8 @@ def _private(tf, homes, v1, v2):
     for path, obj in [*v2.items(), *(("compat.v1." + p, o) for p, o in v1.items())]:
         if _named(obj) and not _identity(obj):
             homes.setdefault(id(obj), []).append(path)
-    private, candidates = {}, {}
+    private: dict[str, Any] = {}
+    candidates: dict[str, Any] = {}
     modules = sorted(
         name
         for name, module in list(sys.modules.items())
@@ -263,7 +268,7 @@ def _binds_public_names(init: str) -> bool:
         return any(not name.startswith("_") for name in _bound(ast.parse(handle.read()).body))
 
 
-def private_modules(tf) -> dict:
+def private_modules(tf: Any) -> dict:
     """Every `tensorflow.python.*` module this TensorFlow ships, found on disk without importing it:
     {name: "module" | "package" | "package with names"}. A name that is not a submodule of a
     "package" is no attribute of it either (its `__init__` binds none), so an import of it fails:
@@ -285,7 +290,7 @@ def private_modules(tf) -> dict:
     return dict(sorted(found.items()))
 
 
-def estimator(tf) -> dict:
+def estimator(tf: Any) -> dict:
     """TF 2's tf.estimator against TF 1's (tf.compat.v1.estimator). A TF 2 class derived from TF 1's is
     left out: EstimatorV2 only hides the deprecated `export_savedmodel` (an AttributeError, no other
     behaviour), where the canned estimators are other classes (loss averaged over the batch instead
@@ -302,17 +307,19 @@ def estimator(tf) -> dict:
     return {"differs": differs, "v1_module": v1.__name__}
 
 
-def build(tf):
+def build(tf: Any) -> dict:
     v1 = _walk(tf.compat.v1, "", {}, set())
     v2 = _walk(tf, "", {}, set())
-    homes = {}
+    homes: dict[int, list[str]] = {}
     for path, obj in v2.items():
         if _identity(obj):
             homes.setdefault(id(obj), []).append(path)
     for v1_path, obj in v1.items():
         if _identity(obj):
             homes.setdefault(id(obj), []).append("compat.v1." + v1_path)
-    moved, v1_only, differs = {}, [], {}
+    moved: dict[str, Any] = {}
+    v1_only: list[str] = []
+    differs: dict[str, Any] = {}
     for path, obj in sorted(v1.items()):
         if path in v2:
             if v2[path] is obj or isinstance(obj, types.ModuleType):
@@ -348,7 +355,7 @@ def build(tf):
     }
 
 
-def main():
+def main() -> None:
     write_table(
         build,
         OUT,

@@ -18,6 +18,8 @@ this TensorFlow with `import compat` (tf.compat.v1.estimator is an attribute com
 """
 
 import importlib
+from collections.abc import Iterable
+from typing import Any
 
 from codemods.tables import TF_UPGRADE
 from codemods.tables._generate import write_table
@@ -26,7 +28,7 @@ OUT = TF_UPGRADE
 TF = "tensorflow"
 
 
-def resolve(root, path: str):
+def resolve(root: Any, path: str) -> Any:
     """The object at `path` below `root` (attribute by attribute), or None."""
     obj = root
     for part in path.split("."):
@@ -41,7 +43,7 @@ def _strip(name: str) -> str | None:
     return name[3:] if name.startswith("tf.") else None
 
 
-def renames(tf) -> dict:
+def renames(tf: Any) -> dict:
     from tensorflow.tools.compatibility import all_renames_v2
 
     found = {}
@@ -65,10 +67,10 @@ def _tf_targets(targets):
             yield full[len(TF) + 1 :]
 
 
-def contrib(tf) -> dict:
+def contrib(tf: Any) -> dict:
     from compat import tf1_names
 
-    found = {}
+    found: dict[str, Any] = {}
     for old, targets in tf1_names.MODULES.items():
         if not old.startswith(TF + ".contrib."):
             continue
@@ -93,7 +95,7 @@ def keywords() -> dict:
     return {_strip(name): dict(renames) for name, renames in spec.function_keyword_renames.items() if _strip(name)}
 
 
-def importable(modules) -> list:
+def importable(modules: Iterable[str]) -> list:
     """The API modules (paths relative to `tensorflow`) of `modules` that Python can import."""
     found = set()
     for module in set(modules):
@@ -107,14 +109,14 @@ def importable(modules) -> list:
     return sorted(found)
 
 
-def estimator_v1_only(tf) -> list:
+def estimator_v1_only(tf: Any) -> list:
     return sorted(
         name for name in dir(tf.compat.v1.estimator) if not name.startswith("_") and not hasattr(tf.estimator, name)
     )
 
 
-def build(tf) -> dict:
-    table = {
+def build(tf: Any) -> dict:
+    table: dict[str, Any] = {
         "renames": renames(tf),
         "contrib": contrib(tf),
         "keywords": keywords(),
@@ -125,7 +127,7 @@ def build(tf) -> dict:
     return table
 
 
-def main():
+def main() -> None:
     write_table(
         build,
         OUT,
