@@ -40,7 +40,9 @@ class ResNetConfig:
 
         Every field but the derived `batches_per_epoch` is the flag of the same name.
         """
-        derived = {"batches_per_epoch": schedule.steps_per_epoch(values.train_images, values.train_batch_size)}
+        derived: dict[str, Any] = {
+            "batches_per_epoch": schedule.steps_per_epoch(values.train_images, values.train_batch_size)
+        }
         named = {
             field.name: getattr(values, field.name) for field in dataclasses.fields(cls) if field.name not in derived
         }

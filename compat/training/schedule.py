@@ -1,23 +1,27 @@
 """The ResNet learning-rate schedule, in TensorFlow ops that work in graph and eager mode."""
 
 import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import tensorflow as tf
 
 LR_EPOCH_BOUNDARIES = (30, 60, 80, 90)
 LR_MULTIPLIERS = (1.0, 0.1, 0.01, 1e-3, 1e-4)
 
 
-def steps_per_epoch(train_images, global_batch):
+def steps_per_epoch(train_images: int, global_batch: int) -> int:
     return max(1, math.ceil(train_images / max(1, global_batch)))
 
 
-def train_steps(max_step, train_epochs, train_images, global_batch):
+def train_steps(max_step: int, train_epochs: float, train_images: int, global_batch: int) -> int:
     """`--max_step` when set (the platform's hint), else the steps of `train_epochs` epochs."""
     if max_step > 0:
         return int(max_step)
     return int(train_epochs * steps_per_epoch(train_images, global_batch))
 
 
-def learning_rate(global_step, base_rate, batches_per_epoch):
+def learning_rate(global_step: "tf.Tensor", base_rate: float, batches_per_epoch: float) -> "tf.Tensor":
     """Piecewise-constant rate x[1, .1, .01, 1e-3, 1e-4] switching at epochs 30/60/80/90."""
     import tensorflow as tf  # here, not at import: flag parsing must not pay for TensorFlow
 
