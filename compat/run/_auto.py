@@ -13,7 +13,7 @@ import ast
 import importlib.machinery
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from compat import tf1_names as names
@@ -101,7 +101,9 @@ def module_file(module: str) -> str | None:
     return _file_of(module, [os.getcwd(), *sys.path[1:]])
 
 
-def tf1_evidence(files, tensorflow: Callable[[], tuple]) -> Evidence | None:
+def tf1_evidence(
+    files: Iterable[tuple[str, ast.Module | SyntaxError | None]], tensorflow: Callable[[], tuple]
+) -> Evidence | None:
     """The first name in `files` ((path, parse) pairs, as program_files gives them) that only TF1 has,
     else None. `tensorflow()` gives (TF 2's `tf`, `tf.compat.v1`): called once, and only when a file
     names TensorFlow (a program that does not is decided without importing it).

@@ -6,11 +6,31 @@ the uai-migrate rule whose rewrite it stands for, grouped by file as `uai-migrat
 
 import json
 from types import FrameType
+from typing import TYPE_CHECKING, Any, Protocol
 
 from compat.run import _where
 
+if TYPE_CHECKING:
+
+    class _Stopped(Protocol):
+        """What `compat.run._face.MissingTF1Name`/`Module` and `compat.run._source.UnparsableSource` say
+        (not imported: `_face` imports this module)."""
+
+        @property
+        def rule(self) -> str: ...
+        @property
+        def problem(self) -> str: ...
+        @property
+        def path(self) -> str | None: ...
+        @property
+        def line(self) -> int: ...
+        @property
+        def manual(self) -> str: ...
+
+
 SEVERITIES = ("info", "warning", "error")
-_entries = {}  # (path, line, message) -> entry dict, in the order they happened
+# (path, line, message) -> entry dict, in the order they happened
+_entries: dict[tuple[str, int, str], dict[str, Any]] = {}
 
 
 def note(rule: str, message: str) -> None:
@@ -37,7 +57,7 @@ def note_at(rule: str, message: str, path: str, line: int) -> None:
     _add(rule, message, path, line)
 
 
-def note_error(error) -> None:
+def note_error(error: "_Stopped") -> None:
     """What stopped the program (a `compat.run.MissingTF1Name`/`Module`, `UnparsableSource`): an error entry
     with uai-migrate's rule and manual step."""
     _add(error.rule, error.problem, error.path, error.line, "error", error.manual)
@@ -58,7 +78,7 @@ def entries() -> list:
 
 def report(exit_code: int) -> dict:
     """The report of this run: `mode` is "run", files are the user files that used an alias."""
-    files = {}
+    files: dict[str, list[dict[str, Any]]] = {}
     for entry in _entries.values():
         files.setdefault(entry["path"], []).append(entry)
     counts = {s: sum(e["severity"] == s for e in _entries.values()) for s in SEVERITIES}

@@ -28,6 +28,14 @@ _MISSING = object()
 class _Missing:
     """What both errors know: the TF1 name, where the user's code used it, and what to do instead."""
 
+    # set by _describe
+    tf1_name: str
+    path: str | None  # (always set here; typed as ImportError's, a base of MissingTF1Module)
+    line: int
+    problem: str
+    manual: str
+    rule: str
+
     def _describe(self, name: str) -> str:
         self.tf1_name = name
         frame = _where.user_frame(sys._getframe(2))
@@ -41,14 +49,14 @@ class _Missing:
 class MissingTF1Name(_Missing, CompatError, AttributeError):
     """A TF1 name that neither TensorFlow nor compat provides any more."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str) -> None:
         super().__init__(self._describe(name))
 
 
 class MissingTF1Module(_Missing, CompatError, ModuleNotFoundError):
     """A TF1 module that neither TensorFlow nor compat provides any more."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str) -> None:
         super().__init__(self._describe(name))
         # not the name being imported: `from a import b` would otherwise swallow it and say "cannot import name"
         self.name = None
@@ -59,10 +67,10 @@ def short(name: str) -> str:
     return "tf" + name[len(names.TF) :] if name.startswith(names.TF) else name
 
 
-def load(target: str):
+def load(target: str) -> Any:
     """The object a table target names: `module` or `module:attribute.path`."""
     module_name, _, path = target.partition(":")
-    value = importlib.import_module(module_name)
+    value: Any = importlib.import_module(module_name)
     for part in filter(None, path.split(".")):
         value = getattr(value, part)
     return value
@@ -96,13 +104,13 @@ def needs_face(name: str) -> bool:
 class Face(types.ModuleType):
     """One TF1 module; attributes resolve on first read (see the module docstring)."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str) -> None:
         super().__init__(PREFIX + path, f"TF1 face of {path} (compat.run)")
-        self.__path__ = []  # a package: submodule imports come to compat.run's finder
+        self.__path__: list[str] = []  # a package: submodule imports come to compat.run's finder
         self._tf1_path = path
-        self._tf1_targets = None
+        self._tf1_targets: list[tuple[str, Any]] | None = None
 
-    def _targets(self):
+    def _targets(self) -> list[tuple[str, Any]]:
         if self._tf1_targets is None:
             found = []
             for target in targets_of(self._tf1_path):
@@ -113,7 +121,7 @@ class Face(types.ModuleType):
             self._tf1_targets = found
         return self._tf1_targets
 
-    def _resolve(self, attr):
+    def _resolve(self, attr: str) -> tuple[Any, str | None]:
         full = f"{self._tf1_path}.{attr}"
         if full in names.TRANSFORMATIONS:
             return transformation(full), None  # noted when called, at the user's line
@@ -135,7 +143,7 @@ class Face(types.ModuleType):
                 pass
         return _MISSING, None
 
-    def __getattr__(self, attr):
+    def __getattr__(self, attr: str) -> Any:
         if attr == "__all__":  # `from tensorflow import *`: TF1's public names
             return sorted({n for _, module in self._targets() for n in dir(module) if not n.startswith("_")})
         if (attr.startswith("__") and attr not in _DUNDERS) or attr.startswith("_tf1_"):
@@ -150,7 +158,7 @@ class Face(types.ModuleType):
             _explain.note(names.rule_for(full), f"{short(full)} -> {source}")
         return value
 
-    def __dir__(self):
+    def __dir__(self) -> list[str]:
         found = set(super().__dir__())
         for _, module in self._targets():
             found.update(dir(module))
@@ -161,7 +169,7 @@ def _same_in_tf2(full: str, value) -> bool:
     """True when TF 2's own `tf.<name>` is this very object: nothing was aliased."""
     if not full.startswith(names.TF + ".") or full.startswith(names.TF + ".contrib"):
         return False
-    real = sys.modules.get(names.TF)
+    real: object = sys.modules.get(names.TF)
     for part in full.split(".")[1:]:
         real = getattr(real, part, _MISSING)
         if real is _MISSING:

@@ -13,12 +13,15 @@ import importlib.abc
 import importlib.machinery
 import logging
 import sys
+import types
+from collections.abc import Sequence
+from typing import Any, cast
 
 from compat import tf1_names as names
 from compat.run import _explain, _face, _where
 
 ROOT = _face.PREFIX.rstrip(".")
-_state = {"everywhere": False, "activated": False, "original": None}
+_state: dict[str, Any] = {"everywhere": False, "activated": False, "original": None}
 
 
 def activate_tf1() -> None:
@@ -49,12 +52,12 @@ def activate_tf1() -> None:
 
 
 class FaceLoader(importlib.abc.Loader):
-    def create_module(self, spec):
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType | None:
         if spec.name == ROOT:
             return None  # a plain package holding the faces
         return _face.Face(spec.name[len(_face.PREFIX) :])
 
-    def exec_module(self, module):
+    def exec_module(self, module: types.ModuleType) -> None:
         if module.__name__ == ROOT:
             module.__path__ = []
             return
@@ -66,7 +69,7 @@ class FaceLoader(importlib.abc.Loader):
         if path in names.SYMBOLS or (names.move_package(path) and not names.has_entries_below(path)):
             # `import tensorflow.python.platform.flags as f`, `import tensorflow.contrib.slim.nets.resnet_v1`:
             # the module is the new one itself (the import system returns what sys.modules holds after exec)
-            target = names.SYMBOLS.get(path) or names.move_package(path)
+            target = cast(str, names.SYMBOLS.get(path) or names.move_package(path))  # (one of them: the test above)
             sys.modules[module.__name__] = _face.load(target)
             _explain.note(names.rule_for(path), f"{_face.short(path)} -> {_face.target_name(target)}")
         elif path in names.MODULES and path != names.TF and _face.targets_of(path):
@@ -79,13 +82,15 @@ class FaceFinder(importlib.abc.MetaPathFinder):
 
     loader = FaceLoader()
 
-    def find_spec(self, fullname, path=None, target=None):
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
         if fullname != ROOT and not fullname.startswith(_face.PREFIX):
             return None
         return importlib.machinery.ModuleSpec(fullname, self.loader, is_package=True)
 
 
-def _wants_face(globals_) -> bool:
+def _wants_face(globals_: dict[str, Any] | None) -> bool:
     globals_ = globals_ or {}
     if globals_.get("__name__", "").partition(".")[0] in _where.INTERNAL_PACKAGES:
         return False  # TensorFlow's own imports, by the thousand: decided without touching the file system
@@ -95,11 +100,14 @@ def _wants_face(globals_) -> bool:
     return _where.is_user(filename)
 
 
-def face_import(name: str, fromlist=()):
+def face_import(name: str, fromlist: Sequence[str] | None = ()) -> types.ModuleType:
     """What `import <name>` / `from <name> import <fromlist>` give the user's code."""
     for module in _parents(name):
         if names.is_removed_module(module):
-            raise _face.MissingTF1Module(f"{name}.{fromlist[0]}" if len(fromlist or ()) == 1 else name)
+            raise _face.MissingTF1Module(
+                # (one item: `fromlist` is not None)
+                f"{name}.{cast('Sequence[str]', fromlist)[0]}" if len(fromlist or ()) == 1 else name
+            )
     if not _face.targets_of(name):  # tf.contrib: a name the table lacks is gone, known before importing TensorFlow
         for item in fromlist or ():
             if names.is_removed_module(f"{name}.{item}") and f"{name}.{item}" not in names.SYMBOLS:

@@ -15,7 +15,7 @@ SYNTAX_MANUAL = "fix the syntax error: this is Python 3 code with a mistake, not
 class UnparsableSource(CompatError):
     """A file of the user's program that Python 3 cannot parse: Python 2 source, or a plain mistake."""
 
-    def __init__(self, error: SyntaxError):
+    def __init__(self, error: SyntaxError) -> None:
         self.path, self.line = error.filename or "?", error.lineno or 0
         self.problem = f"Python 3 cannot parse {self.path}:{self.line} ({error.msg})"
         self.rule, self.manual = (RULE, MANUAL) if is_python2(error) else ("parse", SYNTAX_MANUAL)

@@ -10,13 +10,14 @@ import importlib.machinery
 import os
 import sys
 import sysconfig
+from types import FrameType
 
 # Packages written against TF 2's `tensorflow`; the face would break them even with --tf1-everywhere.
 INTERNAL_PACKAGES = ("compat", "tensorflow", "tf_slim", "tensorflow_estimator", "tf_keras", "keras")
 
 
-def _package_dirs(packages):
-    dirs = []
+def _package_dirs(packages: tuple[str, ...]) -> tuple[str, ...]:
+    dirs: list[str] = []
     for package in packages:
         if package in sys.modules:  # where it was loaded from, whatever sys.path says now
             locations = getattr(sys.modules[package], "__path__", [])
@@ -29,12 +30,12 @@ def _package_dirs(packages):
 
 
 @functools.cache
-def _internal_dirs():
+def _internal_dirs() -> tuple[str, ...]:
     return _package_dirs(INTERNAL_PACKAGES)
 
 
 @functools.cache
-def _library_dirs():
+def _library_dirs() -> tuple[str, ...]:
     paths = sysconfig.get_paths()
     roots = {paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib") if key in paths}
     return tuple(os.path.realpath(r) + os.sep for r in roots)
@@ -46,7 +47,7 @@ def is_internal(filename: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def is_user(filename) -> bool:
+def is_user(filename: str | None) -> bool:
     """Is `filename` (a code object's or module's file) the user's own code?"""
     if not filename or filename.startswith("<"):
         return False  # frozen import machinery, exec'd strings
@@ -59,7 +60,7 @@ def is_user(filename) -> bool:
     return not real.startswith(_library_dirs()) and not is_internal(filename)
 
 
-def user_frame(frame=None):
+def user_frame(frame: FrameType | None = None) -> FrameType:
     """The innermost frame running the user's code, from `frame` (the caller) outwards; `frame` itself if none is."""
     frame = frame or sys._getframe(1)
     first = frame
