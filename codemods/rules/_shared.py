@@ -66,7 +66,7 @@ def compatible(args: Sequence[cst.Arg], params: Mapping[str, Any]) -> bool:
     return all(keyword_of(a) in names or "**" in names for a in args if a.keyword is not None)
 
 
-def target(api, path: str) -> str | None:
+def target(api: Mapping[str, Any], path: str) -> str | None:
     """The new path (relative to `tensorflow`) for a TF1 name, or None to keep it (or decide per call)."""
     if path in api["moved"]:
         new = api["moved"][path]
