@@ -8,6 +8,7 @@ tests/common/test_uai_run_programs.py).
 """
 
 import json
+import math
 import sys
 
 import pytest
@@ -70,5 +71,10 @@ def test_uai_run_trains_with_the_losses_of_the_port(runs, corpus_under_uai_run, 
     # same losses to the last digit, estimator_towers' two towers included (both on the CPU).
     # 3 at least, as measured: each prints or logs its 3 steps' losses, or (estimator_train_and_evaluate)
     # its first step's and its evaluation's, an Estimator's log lines coming twice (TensorFlow's and absl's)
+    # A manifest's "losses" that is a sentence says why the two ways differ: both must still train.
     unmodified = corpus_under_uai_run.results[name][1]  # the script as it is, under uai-run --auto (tests/common)
-    assert loss_trajectory(unmodified, 3) == loss_trajectory(runs[name][1], 3)
+    ran, ported = loss_trajectory(unmodified, 3), loss_trajectory(runs[name][1], 3)
+    if corpus_runner.manifest()[name]["losses"] is True:
+        assert ran == ported
+    else:
+        assert len(ran) == len(ported) and all(math.isfinite(float(v)) for v in ran + ported), (ran, ported)
