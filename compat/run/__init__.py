@@ -16,6 +16,10 @@ table `compat.tf1_names` that uai-migrate rewrites from; libraries keep the real
   compat.run._source  a user file Python 3 cannot parse (Python 2): one line pointing to uai-migrate
 """
 
+import functools
+import sys
+
+from compat import _import_hook
 from compat.run import _finder, _libraries
 from compat.run._face import MissingTF1Module, MissingTF1Name
 
@@ -32,8 +36,15 @@ def install(everywhere: bool = False) -> None:
 
 def _spawned_children_too(everywhere: bool) -> None:
     """multiprocessing's spawn (and forkserver) start a fresh interpreter that imports the program's
-    main module again: make it install the same face first, as a forked child inherits it."""
-    import multiprocessing.spawn as spawn
+    main module again: make it install the same face first, as a forked child inherits it. Done when
+    the program imports multiprocessing.spawn (most never do: importing it here cost every run ~20 imports)."""
+    _import_hook.on_import("multiprocessing.spawn", after=functools.partial(_patch_spawn, everywhere))
+    if "multiprocessing.spawn" in sys.modules:
+        _patch_spawn(everywhere)
+
+
+def _patch_spawn(everywhere: bool) -> None:
+    import multiprocessing.spawn as spawn  # imported already: the program's import called this
 
     original = getattr(spawn.get_command_line, "compat_original", spawn.get_command_line)
 
