@@ -116,7 +116,7 @@ def _seed_from_graph(backend: types.ModuleType) -> None:
     """Let an unseeded stateless Keras RandomGenerator fall back to TF's stateful ops when the graph is seeded."""
     generator = getattr(backend, "RandomGenerator", None)  # Keras 3's keras.src.backend has none
     original = getattr(generator, "_maybe_init", None)
-    if original is None or getattr(original, "seeds_from_graph", False):
+    if generator is None or original is None or getattr(original, "seeds_from_graph", False):
         return
 
     def _maybe_init(self) -> None:

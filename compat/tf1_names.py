@@ -271,7 +271,7 @@ def removed_rule_for(name: str) -> str:
 def manual_for(name: str) -> str:
     """What a person has to do about `name`, which nothing provides (uai-migrate's manual step)."""
     short = "tf" + name[len(TF) :] if name.startswith(TF) else name
-    return longest_prefix(REMOVED, name).format(name=short)
+    return (longest_prefix(REMOVED, name) or REMOVED[TF]).format(name=short)
 
 
 def is_removed_module(name: str) -> bool:
