@@ -60,18 +60,24 @@ def parse(argv):
     return args
 
 
+# uai-run's options that take a value (argparse also takes an unambiguous prefix: --rep FILE)
+_VALUED = ("--report",)
+
+
 def _split_module(argv: list[str]) -> tuple[list[str], str | None, list[str]]:
     """(uai-run's own options, the -m module or None, the module's arguments): argparse would read the
     module's `--flag=value` as uai-run's own. A `--` right after the module only separates them."""
-    for at, arg in enumerate(argv):
+    at = 0
+    while at < len(argv):
+        arg = argv[at]
         if arg == "--" or not arg.startswith("-"):
             break  # the script (or `--`): what follows is the script's
         if arg == "-m":
             return argv[:at], argv[at + 1] if at + 1 < len(argv) else None, argv[at + 2 :]
         if arg.startswith("-m"):
             return argv[:at], arg[2:], argv[at + 1 :]
-        if arg == "--report" and at + 1 < len(argv) and argv[at + 1] == "-m":
-            continue  # the report's file name, not the option (argparse takes it the same way)
+        valued = "=" not in arg and len(arg) > 2 and any(option.startswith(arg) for option in _VALUED)
+        at += 2 if valued else 1  # an option's value (`--report -m`) is no `-m`
     return argv, None, []
 
 

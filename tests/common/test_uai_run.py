@@ -56,6 +56,7 @@ def test_runs_as_main_with_its_argv_its_folder_first_on_the_path_and_its_exit_co
             "module": [*UAI_RUN, "-m", "pkg.mod", "x", "-y"],
             "module_flags": [*UAI_RUN, "--explain", "-m", "pkg.mod", "--flag=value", "--report", "r"],
             "module_dashes": [*UAI_RUN, "-mpkg.mod", "--", "--flag"],
+            "module_after_report": [*UAI_RUN, "--report", "r.json", "-m", "pkg.mod", "--flag=v"],
         },
         tmp_path,
     )
@@ -73,6 +74,7 @@ def test_runs_as_main_with_its_argv_its_folder_first_on_the_path_and_its_exit_co
     # the module's own flags are the module's, as python -m passes them; `--` only separates
     assert json.loads(results["module_flags"].stdout)["argv"] == ["--flag=value", "--report", "r"]
     assert json.loads(results["module_dashes"].stdout)["argv"] == ["--flag"]
+    assert json.loads(results["module_after_report"].stdout)["argv"] == ["--flag=v"]  # r.json is the report's
 
 
 def test_a_signal_that_kills_the_program_kills_uai_run_the_same_way(tmp_path):
