@@ -33,6 +33,12 @@ class OutputPathError(CompatError):
         super().__init__(f"{option} {path}: {problem}")
 
 
+def _a_path(option: str, path: object) -> None:
+    """argparse gives `--report=--` as [] (its `--` handling): no file name at all."""
+    if not isinstance(path, str):
+        raise OutputPathError(option, repr(path), "expected a file name")
+
+
 def _kind(mode: int) -> str | None:
     """What a non-regular file is, or None for a regular file."""
     if stat.S_ISREG(mode):
@@ -130,6 +136,7 @@ def output_file(
     outside: Iterable[tuple[str, str]] = (),
 ) -> OutputFile:
     """Check an output file option before the run; `outside` holds (what, folder) it must not lie in."""
+    _a_path(option, path)
     if path == "":
         raise OutputPathError(option, "''", "empty value")
     if path == STDOUT:
@@ -169,6 +176,7 @@ def output_folder(option: str, path: str, *, empty: bool = False) -> str:
     Returns its absolute, resolved path. The files written into it are checked one by one with
     `output_file`: a folder beside the program is fine, a log file that is the program is not.
     """
+    _a_path(option, path)
     if path == "":
         raise OutputPathError(option, "''", "empty value")
     if "\0" in path:
