@@ -1,8 +1,8 @@
 """Writing a file so that it is always either wholly old or wholly new (uai-migrate's outputs, uai-run's report)."""
 
 import os
+import secrets
 import stat
-import tempfile
 
 TMP_SUFFIX = ".uai-migrate.tmp"
 
@@ -25,8 +25,11 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, mode: int | None = N
             raise FileNotFoundError(2, "No such file or directory", path)
         mode = stat.S_IMODE(old.st_mode)
     folder, name = os.path.split(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=TMP_SUFFIX, dir=folder or ".")
+    # The name is chosen before the file exists (not by tempfile.mkstemp, which returns it only after
+    # creating it): a Ctrl-C between the two left a stray temp file in the user's tree.
+    tmp = os.path.join(folder or ".", f".{name}.{secrets.token_hex(4)}{TMP_SUFFIX}")
     try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

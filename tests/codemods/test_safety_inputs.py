@@ -416,6 +416,7 @@ def test_an_interrupt_while_writing_leaves_a_report_of_what_was_written(tmp_path
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "interrupted after" in err
     after = snapshot(tree)
+    assert after.keys() == before.keys()  # no temp file left behind (a Ctrl-C inside atomic_write left one)
     changed = sorted(rel for rel in after if after[rel] != before[rel])
     assert 0 < len(changed) < len(before)
     data = json.loads(report.read_text())
