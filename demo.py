@@ -1,6 +1,6 @@
 """`python3 dev.py demo` (`python demo.py`): migrate the bundled TF1 samples and train the result on current TF.
 
-1. writes a small ImageNet-format TFRecord set (32x32 images, compat.data.synth);
+1. writes a small ImageNet-format TFRecord set (32x32 images, trainlib.data.synth);
 2. runs `uai-migrate -q --out` on samples/tf1/ (platform-style TF1 scripts: tf.app.flags, uflag,
    uai_dist, tf.contrib.slim, tf.layers, tf.estimator, device-setter towers), shows its table per
    rule and the start of one file's diff (all of it fits on one screen above the training lines);
@@ -97,11 +97,11 @@ def _train(script: str, data: str, model_dir: str, steps: int) -> list[str]:
 
 
 def _run_unmodified(name: str) -> None:
-    """The sample as written, through `python -m compat.run` (what `uai-run` runs)."""
+    """The sample as written, through `python -m uai_run` (what `uai-run` runs)."""
     script = os.path.join(SAMPLES, name)
     print(f"$ uai-run samples/tf1/{name} --steps=3", flush=True)
     result = subprocess.run(
-        [sys.executable, "-m", "compat.run", script, "--steps=3"], env=_env(), capture_output=True, text=True
+        [sys.executable, "-m", "uai_run", script, "--steps=3"], env=_env(), capture_output=True, text=True
     )
     if result.returncode != 0:
         sys.stderr.write(result.stderr[-3000:])
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.time()
     try:
         _step(1, "generating ImageNet-format TFRecords (32x32) ...")
-        from compat.data import synth
+        from trainlib.data import synth
 
         data = os.path.join(work, "data")
         synth.generate(data, train_shards=2, validation_shards=1, images=64, size=32, num_classes=10, seed=0)

@@ -28,7 +28,7 @@ def copy_corpus(dest):
 def generate_data(dest):
     """A few ImageNet-format TFRecords (32x32), in a subprocess so the caller need not import TensorFlow."""
     args = ["--out", dest, "--train-shards", "1", "--validation-shards", "1", "--images", "16", "--size", "32"]
-    command = [sys.executable, "-m", "compat.data.synth", *args]
+    command = [sys.executable, "-m", "trainlib.data.synth", *args]
     subprocess.run(command, cwd=REPO, env=environment(), capture_output=True, timeout=120, check=True)
     return dest
 

@@ -2,7 +2,7 @@
 
     python bench/input_bench.py [--images 2048] [--size 64] [--batch 64] [--rounds 5]
 
-Both read the same generated ImageNet-schema TFRecords (`compat.data.synth`) and decode JPEG,
+Both read the same generated ImageNet-schema TFRecords (`trainlib.data.synth`) and decode JPEG,
 crop, resize and batch to `--image-size`. The anchor is written directly with tf.data's tools:
 parallel interleave over the shards, AUTOTUNE map, batch, prefetch; no label checks, no file
 names. The runners alternate within each round and the table shows each one's median images/s
@@ -19,7 +19,7 @@ import time
 
 import tensorflow as tf
 
-from compat.data import imagenet, records, synth
+from trainlib.data import imagenet, records, synth
 
 
 def anchor(data_dir, is_training, args):
@@ -39,7 +39,7 @@ def anchor(data_dir, is_training, args):
 
 
 def shared(data_dir, is_training, args):
-    """compat.data.imagenet.dataset as both programs call it."""
+    """trainlib.data.imagenet.dataset as both programs call it."""
     return imagenet.dataset(data_dir, is_training, args.batch, args.image_size, num_classes=args.classes + 1)
 
 
@@ -53,7 +53,7 @@ def images_per_second(dataset, args):
     return args.batches * args.batch / (time.perf_counter() - start)
 
 
-RUNNERS = {"hand-tuned tf.data": anchor, "compat.data.imagenet": shared}
+RUNNERS = {"hand-tuned tf.data": anchor, "trainlib.data.imagenet": shared}
 ANCHOR = "hand-tuned tf.data"
 
 

@@ -19,7 +19,7 @@ the interpreter lacks (pinned in PROGRAMS) are installed with `pip install --no-
 a site-packages folder of that cache, put on the runs' PYTHONPATH; the environment is not changed.
 The driver and the package are copied side by side into a temporary tree, then run two ways:
 
-  uai-run    the tree as written: `python -m compat.run driver.py WORKDIR` (uai-run's TF1 face:
+  uai-run    the tree as written: `python -m uai_run driver.py WORKDIR` (uai-run's TF1 face:
              the unpacked library is the user's code, not site-packages, so it gets the face too)
   migrated   `python -m codemods --out DIR --no-cache TREE` (uai-migrate ports the driver and the
              library), then `python DIR/driver.py WORKDIR`. uai-migrate needs libcst, which only
@@ -304,7 +304,7 @@ def judge(name: str, args: argparse.Namespace, work: str) -> dict:
     workdir = os.path.join(work, name, "run_uai")
     os.makedirs(workdir)
     results["uai-run"] = run(
-        [sys.executable, "-m", "compat.run", os.path.join(tree, program.driver), workdir], tree, args.timeout, extra
+        [sys.executable, "-m", "uai_run", os.path.join(tree, program.driver), workdir], tree, args.timeout, extra
     )
     log(f"{name}: uai-migrate --out")
     problem = migrate(tree, migrated, args.migrate_python, args.timeout)

@@ -13,7 +13,7 @@ Fidelity (default): three copies of each package, all in a temporary folder:
   tf_upgrade_v2  TensorFlow's own upgrader (tensorflow.tools.compatibility), file by file in one process
   uai-migrate    the real CLI: `python -m codemods --out DIR --no-cache --format json` (its JSON report)
 and a fourth column on the untouched copy:
-  uai-run        the sources as written, through `uai-run`'s TF1 face (compat.run's finder installed
+  uai-run        the sources as written, through `uai-run`'s TF1 face (uai_run's finder installed
                  and TF1 behaviour on, as at the program's first `import tensorflow`)
 and for each:
   references     TensorFlow API references (attribute chains on names bound by imports of
@@ -84,7 +84,7 @@ PROJECTS = {
 TF_ROOTS = ("tensorflow", "tf_slim", "tensorflow_estimator", "compat")
 VARIANTS = ("as written", "tf_upgrade_v2", "uai-migrate", "uai-run")
 MIGRATED = "uai-migrate"
-RUN = "uai-run"  # the "as written" files, seen through compat.run's TF1 face
+RUN = "uai-run"  # the "as written" files, seen through uai_run's TF1 face
 
 # tf_upgrade_v2's own engine, as its --intree does it: one ASTCodeUpgrader, process_file per file.
 # argv: source tree, output tree. A file it cannot handle is copied unchanged; the last stdout
@@ -412,11 +412,11 @@ for name in request["preload"]:
 assigned = set(request["assigned"])
 prefix = ""
 if request["face"]:  # `tensorflow...` as uai-run gives it to the program's code
-    import compat.run
-    from compat.run import _face, _finder
-    compat.run.install()
+    import uai_run
+    from uai_run import _tf1_modules, _finder
+    uai_run.install()
     _finder.activate_tf1()
-    prefix = _face.PREFIX
+    prefix = _tf1_modules.PREFIX
 
 def load(name):
     return importlib.import_module(prefix + name if name.split(".")[0] == "tensorflow" else name)
@@ -592,9 +592,9 @@ def serve(preload, modules):
 
 modules = request["modules"]
 if request["face"]:
-    import compat.run
-    from compat.run import _finder
-    compat.run.install()
+    import uai_run
+    from uai_run import _finder
+    uai_run.install()
     if not request["fresh"]:
         _finder.activate_tf1()
     results = fork_each(check, modules, {"status": "failed", "error": "the import process died"})

@@ -52,7 +52,7 @@ def command(way: str, name: str, folder: str) -> tuple:
         return [PYTHON["tf115"], script], {"PYTHONPATH": os.path.join(REPO, "bench", "tf115_sdk")}
     env = PYTHON["tf1" if way.endswith("2.15") else "tf2"]
     if way.startswith("uai-run"):
-        return [env, "-m", "compat.run", script], {"PYTHONPATH": REPO}
+        return [env, "-m", "uai_run", script], {"PYTHONPATH": REPO}
     return [env, script], {"PYTHONPATH": REPO}
 
 
@@ -88,7 +88,7 @@ def main(argv: "list[str] | None" = None) -> int:
     print(f"load average {os.getloadavg()[0]:.1f}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "data")
-        synth = ["-m", "compat.data.synth", "--out", data, "--train-shards", "1", "--validation-shards", "1"]
+        synth = ["-m", "trainlib.data.synth", "--out", data, "--train-shards", "1", "--validation-shards", "1"]
         env = dict(os.environ, PYTHONPATH=REPO, TF_CPP_MIN_LOG_LEVEL="2")
         subprocess.run([PYTHON["tf2"], *synth, "--images", "16", "--size", "32"], env=env, check=True)
         ported = os.path.join(tmp, "migrated")

@@ -4,7 +4,7 @@
 
 Every runner trains the same tiny ResNet (size 8, 32x32 images, SGD with momentum and the
 legacy weight decay) on the same generated ImageNet-schema TFRecords read by the same
-`compat.data.imagenet` pipeline, and yields the images/s of each interval of `--interval`
+`trainlib.data.imagenet` pipeline, and yields the images/s of each interval of `--interval`
 steps. Pairs compared (runner -> its native anchor):
   modern_tf2 -> native_tf2   `modern_tf2.run_loop.run` as imagenet_main drives it (one device,
                              metrics, progress lines) vs a plain tf.function + GradientTape loop
@@ -35,9 +35,9 @@ import time
 import tensorflow as tf
 
 import compat  # noqa: F401 - selects tf-keras before TensorFlow binds Keras
-from compat.data import imagenet, synth
-from compat.models.resnet import l2_weights
-from compat.training.resnet_config import ResNetConfig
+from trainlib.data import imagenet, synth
+from trainlib.models.resnet import l2_weights
+from trainlib.training.resnet_config import ResNetConfig
 
 v1 = tf.compat.v1
 # Every runner's model and optimisation; a constant rate (the schedule's first epoch boundary is never reached).

@@ -5,7 +5,7 @@
 Start-up (target: the hook adds < 5%): wall time of a fresh process that reaches TF1 graph mode,
   ported   `python ported.py`: what uai-migrate's output does first (`import compat`,
            `compat.install()`, `import tensorflow as tf`, `tf.compat.v1.disable_v2_behavior()`)
-  uai-run  `python -m compat.run tf1.py`: the unmodified `import tensorflow as tf`
+  uai-run  `python -m uai_run tf1.py`: the unmodified `import tensorflow as tf`
 both building and running one op; the two alternate, `--starts` times each per round, median.
 Wall time and CPU time (user + system of the process): on a shared machine the wall time of a
 start follows the load, its CPU time much less.
@@ -69,7 +69,7 @@ def startup(folder, starts):
             handle.write(text)
     commands = {
         "ported": [sys.executable, scripts["ported"]],
-        "uai-run": [sys.executable, "-m", "compat.run", scripts["uai-run"]],
+        "uai-run": [sys.executable, "-m", "uai_run", scripts["uai-run"]],
     }
     times = {name: [] for name in commands}
     for index in range(starts):
@@ -91,7 +91,7 @@ def training(data_dir, args, flip):
         "--batch",
         str(args.batch),
     ]
-    commands = {"plain": [sys.executable, *child], "uai-run": [sys.executable, "-m", "compat.run", *child]}
+    commands = {"plain": [sys.executable, *child], "uai-run": [sys.executable, "-m", "uai_run", *child]}
     rates = {}
     for name in list(commands) if not flip else list(reversed(commands)):
         rates[name] = json.loads(_run(commands[name])[2].strip().splitlines()[-1])["images_per_s"]
@@ -134,7 +134,7 @@ def main(argv=None):
                 [
                     sys.executable,
                     "-m",
-                    "compat.data.synth",
+                    "trainlib.data.synth",
                     "--out",
                     folder,
                     "--train-shards",

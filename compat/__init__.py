@@ -20,13 +20,13 @@ Public modules: `compat.flags` (uflag / tf.app.flags), `compat.dist` (uai_dist),
 logical CPUs), `compat.strategy` (strategy and Estimator RunConfig from TF_CONFIG), `compat.slim`
 (tf-slim, repaired), `compat.estimator` (tf.estimator to import names from), `compat.hparams`
 (tf.contrib.training.HParams), `compat.learn` (tf.contrib.learn's Experiment, learn_runner, run_config),
-`compat.tutorials` (tensorflow.examples.tutorials), `compat.run` (`uai-run`: unmodified TF1 programs),
-`compat.tf1_names` (the TF1 name -> new home table `compat.run` and uai-migrate read) and
+`compat.tutorials` (tensorflow.examples.tutorials), `uai_run` (`uai-run`: unmodified TF1 programs),
+`compat.tf1_names` (the TF1 name -> new home table `uai_run` and uai-migrate read) and
 `compat.library_names` (the same for names other libraries removed, such as Pillow's ANTIALIAS).
 Lazy shortcuts: `compat.device(setter)`, `compat.strategy(...)`.
 
-Above the shims, and imported by the programs only: their shared code (`compat.models`,
-`compat.data`, `compat.training`); no shim imports it (tests/common/test_layering.py).
+Above the shims, and imported by the programs only: their shared code (`trainlib.models`,
+`trainlib.data`, `trainlib.training`); no shim imports it (tests/common/test_layering.py).
 """
 
 import importlib

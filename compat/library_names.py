@@ -1,5 +1,5 @@
 """Names that libraries TF1-era programs used have since removed, and what they are now: one table,
-read by `uai-run` (served at import time, compat/run/_libraries.py) and by uai-migrate's rules (rewritten).
+read by `uai-run` (served at import time, uai_run/_libraries.py) and by uai-migrate's rules (rewritten).
 
   RENAMED  {module: {old name: new name}}  the new name is the same object the old one was
   RULES    {module: uai-migrate rule id}    the rule whose rewrite uai-run's alias stands for

@@ -1,7 +1,7 @@
 """The one output-path policy of every tool that writes: checked at start-up, before anything runs.
 
 An output option (uai-migrate `--report`/`--out`, uai-run `--report`, uai-launch `--log-dir`/`--kubeflow`,
-`compat.checkpoints convert --out`) is refused, in one line, when it is or resolves to (through
+`trainlib.checkpoints convert --out`) is refused, in one line, when it is or resolves to (through
 symlinks, hard links or `..`):
 
 - a file the run reads or runs (an input, the program, a module it imports),

@@ -26,8 +26,9 @@ name `tensorflow.<path>` (`v1_twin`, `tf1_name`).
 Any other `tensorflow.<path>` is TF1's API, `tf.compat.v1.<path>` (then the real module of that name).
 """
 
+import importlib
 from collections.abc import Mapping
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -229,6 +230,15 @@ def move_package(name: str, packages: Mapping[str, str] | None = None) -> str | 
     packages = PACKAGES if packages is None else packages
     package = longest_key(packages, name)
     return None if package is None else packages[package] + name[len(package) :]
+
+
+def resolve(target: str) -> Any:
+    """The object a table target names: `module` or `module:attribute.path` (imports the module)."""
+    module_name, _, path = target.partition(":")
+    value: Any = importlib.import_module(module_name)
+    for part in filter(None, path.split(".")):
+        value = getattr(value, part)
+    return value
 
 
 def split(target: str) -> tuple[str, str | None]:

@@ -14,6 +14,9 @@ RUN pip install --no-cache-dir -r requirements/tf1.txt
 
 COPY pyproject.toml README.md ./
 COPY compat compat
+COPY trainlib trainlib
+COPY uai_run uai_run
+COPY uai_launch uai_launch
 COPY codemods codemods
 COPY legacy_tf1 legacy_tf1
 COPY modern_tf2 modern_tf2

@@ -26,11 +26,11 @@ import tensorflow as tf  # noqa: E402
 import compat.flags as flags  # noqa: E402
 from compat import strategy, tf_config  # noqa: E402
 from compat.cli_errors import main_guard  # noqa: E402
-from compat.data import imagenet, towers  # noqa: E402
 from compat.devices import session_config  # noqa: E402
-from compat.training import resnet_flags, schedule  # noqa: E402
-from compat.training.resnet_config import ResNetConfig  # noqa: E402
 from legacy_tf1 import resnet_model_fn  # noqa: E402
+from trainlib.data import imagenet, towers  # noqa: E402
+from trainlib.training import resnet_flags, schedule  # noqa: E402
+from trainlib.training.resnet_config import ResNetConfig  # noqa: E402
 
 if TYPE_CHECKING:
     from compat.tf_config import ClusterConfig

@@ -7,7 +7,7 @@ With one tower no setter is installed, so a parameter-server Estimator's own dev
 (from TF_CONFIG) places the variables.
 
 `params` (the Estimator's params dict) is `estimator_params(config, deployment)`: the fields of
-`compat.training.resnet_config.ResNetConfig` (the network and its optimisation, as the TF2
+`trainlib.training.resnet_config.ResNetConfig` (the network and its optimisation, as the TF2
 program builds them too) and of `Deployment` (towers, devices, replicas: this program's only).
 """
 
@@ -22,13 +22,13 @@ import tensorflow as tf
 
 import compat
 from compat import devices
-from compat.models.resnet import l2_weights
-from compat.training import schedule
-from compat.training.resnet_config import ResNetConfig
+from trainlib.models.resnet import l2_weights
+from trainlib.training import schedule
+from trainlib.training.resnet_config import ResNetConfig
 
 v1: Any = tf.compat.v1  # (Any: a base class below is read from it)
 # The variables live under this scope in every mode: the checkpoint the towers write is the
-# one evaluation, export and `compat.models.names` read.
+# one evaluation, export and `trainlib.models.names` read.
 SCOPE = "resnet"
 
 

@@ -15,8 +15,8 @@ from typing import Any
 import tensorflow as tf
 
 import compat.slim as slim
-from compat.models.names import checkpoint_file, in_scopes
-from compat.training.checkpoint_flags import scopes
+from trainlib.models.names import checkpoint_file, in_scopes
+from trainlib.training.checkpoint_flags import scopes
 
 v1 = tf.compat.v1
 

@@ -4,7 +4,7 @@
     python -m legacy_tf1.slim_main ... --num_gpus 2          # 2 clones (logical CPUs without GPUs)
     python -m legacy_tf1.slim_main ... --checkpoint_path C --checkpoint_exclude_scopes LeNet/fc4
 
-Slim's flags (`compat.training.slim_flags`) with the platform's mapping: `dataset_dir = data_dir`,
+Slim's flags (`trainlib.training.slim_flags`) with the platform's mapping: `dataset_dir = data_dir`,
 `train_dir = output_dir`, `num_clones = max(num_gpus, 1)`, steps from `--max_step`.
 `--batch_size` is per clone, as in slim. Clones follow `legacy_tf1.model_deploy`.
 
@@ -31,9 +31,9 @@ import compat.slim as slim  # noqa: E402
 from compat import devices, tf_config  # noqa: E402
 from compat.cli_errors import main_guard  # noqa: E402
 from compat.errors import TFConfigError  # noqa: E402
-from compat.models import slim_zoo  # noqa: E402
-from compat.training import slim_data, slim_flags  # noqa: E402
 from legacy_tf1 import model_deploy, slim_finetune, slim_optimization  # noqa: E402
+from trainlib.models import slim_zoo  # noqa: E402
+from trainlib.training import slim_data, slim_flags  # noqa: E402
 
 if TYPE_CHECKING:
     from compat.tf_config import ClusterConfig

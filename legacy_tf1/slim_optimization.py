@@ -1,16 +1,16 @@
 """train_image_classifier's learning rate and optimizer in `tf.compat.v1.train` (the graph-mode runtime).
 
-The rows (which optimizer, which decay, which flags) are `compat.training.slim_optimization`'s,
+The rows (which optimizer, which decay, which flags) are `trainlib.training.slim_optimization`'s,
 shared with modern_tf2; this module only picks the `tf.compat.v1.train` class or function.
 `options` is any object with the slim flag names as attributes (`compat.flags.FLAGS`, or a
-fresh `FlagValues` in tests): see `compat.training.slim_flags`.
+fresh `FlagValues` in tests): see `trainlib.training.slim_flags`.
 """
 
 from typing import Any
 
 import tensorflow as tf
 
-from compat.training import slim_optimization as table
+from trainlib.training import slim_optimization as table
 
 v1 = tf.compat.v1
 

@@ -8,7 +8,7 @@ then replaces the `checkpoint` index, so the index always names complete files, 
 the process is killed mid-save.
 
 `starting_from`: the model of a first run starts from another run's checkpoint (TF1 or TF2,
-`--checkpoint_path`), matched by stable name (`compat.checkpoints`).
+`--checkpoint_path`), matched by stable name (`trainlib.checkpoints`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import cast
 
 import tensorflow as tf
 
-from compat import checkpoints
-from compat.checkpoints import Naming
+from trainlib import checkpoints
+from trainlib.checkpoints import Naming
 
 
 class ChiefCheckpoints:

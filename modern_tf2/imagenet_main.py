@@ -2,7 +2,7 @@
 
     python -m modern_tf2.imagenet_main --data_dir D --output_dir O --resnet_size 8 --image_size 32 --max_step 100
 
-The legacy program's flags (`compat.training.resnet_flags`) and the platform's; the strategy,
+The legacy program's flags (`trainlib.training.resnet_flags`) and the platform's; the strategy,
 loop, checkpoints and export are `modern_tf2.run_loop`'s. `--checkpoint_path` (slim's, with
 `--checkpoint_exclude_scopes`) starts the model from a TF1 Estimator or TF2 checkpoint. Bad input (TF_CONFIG, a batch that
 does not split over the replicas, missing data) is one line on stderr and exit 2.
@@ -14,7 +14,7 @@ import compat  # noqa: F401 - first: selects tf-keras before TensorFlow binds Ke
 import compat.flags as flags
 from compat.cli_errors import fail, main_guard
 from compat.errors import ClusterError
-from compat.training import checkpoint_flags, resnet_flags
+from trainlib.training import checkpoint_flags, resnet_flags
 
 resnet_flags.define_resnet_flags()
 checkpoint_flags.define_checkpoint_flags()
@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
 
 def settings(values: Any) -> "Settings":
-    from compat.training import schedule
     from modern_tf2 import run_loop
+    from trainlib.training import schedule
 
     return run_loop.Settings(
         output_dir=values.output_dir,
@@ -47,12 +47,12 @@ def settings(values: Any) -> "Settings":
 def program(values: Any) -> "Program":
     import tensorflow as tf
 
-    from compat import checkpoints
-    from compat.data import imagenet
-    from compat.models.resnet import l2_weights
-    from compat.training.resnet_config import ResNetConfig
     from modern_tf2 import run_loop, trainer
     from modern_tf2.checkpoints import starting_from
+    from trainlib import checkpoints
+    from trainlib.data import imagenet
+    from trainlib.models.resnet import l2_weights
+    from trainlib.training.resnet_config import ResNetConfig
 
     source = checkpoints.fine_tune_source(values.checkpoint_path, values.output_dir)  # a missing one: one line
     imagenet.shard_files(values.data_dir, is_training=True)  # a missing data dir fails here, in one line

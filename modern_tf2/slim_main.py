@@ -2,10 +2,10 @@
 
     python -m modern_tf2.slim_main --data_dir D --output_dir O --model_name resnet_v1_50 --max_step 100
 
-The legacy program's flags (`compat.training.slim_flags`, with the platform's mapping:
+The legacy program's flags (`trainlib.training.slim_flags`, with the platform's mapping:
 dataset_dir = data_dir, train_dir = output_dir, num_clones = max(num_gpus, 1)), nets
-(`compat.models.slim_zoo`, `lenet` included), optimizers and decays
-(`compat.training.slim_optimization`) and dataset (`compat.training.slim_data`); `--batch_size`
+(`trainlib.models.slim_zoo`, `lenet` included), optimizers and decays
+(`trainlib.training.slim_optimization`) and dataset (`trainlib.training.slim_data`); `--batch_size`
 is per clone, as in slim. The strategy comes from TF_CONFIG (`modern_tf2.run_loop`), so slim's deployment
 flags (`--master`, `--task`, `--num_ps_tasks`, `--worker_replicas`) are read from the cluster
 instead. Checkpoints are written every `--save_checkpoints_steps` steps (the loop counts steps,
@@ -21,7 +21,7 @@ import compat  # noqa: F401 - first: selects tf-keras before TensorFlow binds Ke
 import compat.flags as flags
 from compat.cli_errors import fail, main_guard
 from compat.errors import ClusterError
-from compat.training import slim_flags
+from trainlib.training import slim_flags
 
 slim_flags.define_slim_flags()
 flags.DEFINE_integer("save_checkpoints_steps", 100, "Steps between checkpoints.")
@@ -60,11 +60,11 @@ def smoothed_cross_entropy(label_smoothing: float, depth: int) -> Callable[["tf.
 def program(values: Any) -> "Program":
     import tensorflow as tf
 
-    from compat import checkpoints
-    from compat.models import slim_zoo
-    from compat.training import checkpoint_flags, slim_data
     from modern_tf2 import run_loop, trainer
     from modern_tf2.checkpoints import starting_from
+    from trainlib import checkpoints
+    from trainlib.models import slim_zoo
+    from trainlib.training import checkpoint_flags, slim_data
 
     slim_flags.platform_overrides(values)
     if values.model_name not in slim_zoo.NETS:

@@ -26,8 +26,8 @@ from typing import Any
 import tensorflow as tf
 
 import compat  # noqa: F401 - selects tf-keras before TensorFlow binds Keras
-from compat.models.resnet import l2_weights
-from compat.training import schedule, slim_optimization
+from trainlib.models.resnet import l2_weights
+from trainlib.training import schedule, slim_optimization
 
 
 class StepSchedule(tf.keras.optimizers.schedules.LearningRateSchedule):
@@ -44,7 +44,7 @@ class StepSchedule(tf.keras.optimizers.schedules.LearningRateSchedule):
 
 
 def resnet_learning_rate(base_rate: float, batches_per_epoch: float) -> StepSchedule:
-    """The legacy program's piecewise-constant schedule (`compat.training.schedule.learning_rate`)."""
+    """The legacy program's piecewise-constant schedule (`trainlib.training.schedule.learning_rate`)."""
     return StepSchedule(
         functools.partial(schedule.learning_rate, base_rate=base_rate, batches_per_epoch=batches_per_epoch)
     )
@@ -55,7 +55,7 @@ def sgd_momentum(learning_rate: float | Callable[..., Any], momentum: float) -> 
 
 
 def slim_learning_rate(options: Any, samples_per_epoch: int) -> float | Callable:
-    """slim's `_configure_learning_rate`: a Keras schedule or the fixed rate (`compat.training.slim_optimization`)."""
+    """slim's `_configure_learning_rate`: a Keras schedule or the fixed rate (`trainlib.training.slim_optimization`)."""
     decay = slim_optimization.decay(options)
     if decay is None:
         return options.learning_rate
@@ -64,7 +64,7 @@ def slim_learning_rate(options: Any, samples_per_epoch: int) -> float | Callable
 
 
 def slim_optimizer(options: Any, samples_per_epoch: int) -> tf.keras.optimizers.Optimizer:
-    """slim's `_configure_optimizer`: the Keras class of the `compat.training.slim_optimization` row."""
+    """slim's `_configure_optimizer`: the Keras class of the `trainlib.training.slim_optimization` row."""
     row = slim_optimization.optimizer(options)
     rate = slim_learning_rate(options, samples_per_epoch)
     return getattr(tf.keras.optimizers, row.keras)(rate, **row.arguments(options, slim_optimization.KERAS))

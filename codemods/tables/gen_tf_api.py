@@ -36,7 +36,6 @@ from typing import Any
 from codemods.tables import TF_API
 from codemods.tables._generate import write_table
 from compat import tf1_names
-from compat.run import _face
 
 OUT = TF_API
 API = ("tensorflow._api.", "tensorflow.compat.", "tf_keras.api.", "keras.api.")
@@ -220,7 +219,7 @@ def _private(tf, homes, v1, v2):
         # public names of the TF1 object uai-run serves for them (`nest.is_sequence` -> tf.nest.is_nested)
         for private_name, target in tf1_names.PRIVATE.items():
             owner, _, name = private_name.rpartition(".")
-            paths = homes.get(id(_face.load(target))) if owner == module_name else ()
+            paths = homes.get(id(tf1_names.resolve(target))) if owner == module_name else ()
             if owner == module_name and not paths:
                 raise ValueError(f"compat.tf1_names.PRIVATE: {target} has no public name on the installed TensorFlow")
             if paths:

@@ -14,7 +14,7 @@ FLAGS = {name: args for name, (args, _) in SAMPLE_ARGS.items()}
 
 @pytest.fixture(scope="module")
 def data(tmp_path_factory):
-    from compat.data import synth
+    from trainlib.data import synth
 
     out = tmp_path_factory.mktemp("data")
     synth.generate(str(out), train_shards=1, validation_shards=1, images=16, size=32, num_classes=10)

@@ -86,28 +86,28 @@ WRITERS = [
     ),
     Writer(
         "uai-run --report",
-        lambda ws, out: _python("-m", "compat.run", "--report", out, str(ws.program)),
+        lambda ws, out: _python("-m", "uai_run", "--report", out, str(ws.program)),
         lambda ws: [ws.program, ws.helper],
     ),
     Writer(
         "uai-launch --kubeflow",
         lambda ws, out: _python(
-            "-m", "compat.launch", "--kubeflow", out, "--image", "img", "--", "python", str(ws.program)
+            "-m", "uai_launch", "--kubeflow", out, "--image", "img", "--", "python", str(ws.program)
         ),
         lambda ws: [ws.program],
     ),
     Writer(
         "uai-launch --log-dir",
-        lambda ws, out: _python("-m", "compat.launch", "--log-dir", out, "--", sys.executable, str(ws.program)),
+        lambda ws, out: _python("-m", "uai_launch", "--log-dir", out, "--", sys.executable, str(ws.program)),
         lambda ws: [ws.program],
         folder=True,
         written_name="chief-0.log",
     ),
     Writer(
-        "compat.checkpoints convert --out",
+        "trainlib.checkpoints convert --out",
         lambda ws, out: _python(
             "-m",
-            "compat.checkpoints",
+            "trainlib.checkpoints",
             "convert",
             str(ws.checkpoint),
             "--model",
@@ -228,7 +228,7 @@ def test_uai_run_report_is_resolved_before_the_program_changes_folder(tmp_path):
         "import os\nimport tensorflow as tf\n\nos.chdir(os.path.join(os.path.dirname(__file__), '..', 'elsewhere'))\n"
     )
     done = subprocess.run(
-        _python("-m", "compat.run", "--report", "r.json", str(program)),
+        _python("-m", "uai_run", "--report", "r.json", str(program)),
         cwd=str(tmp_path),
         env=python_env(),
         capture_output=True,

@@ -15,7 +15,6 @@ from codemods import tables
 from codemods.rules import RULES, _shared, _tf
 from codemods.tables import gen_tf_upgrade
 from compat import tf1_names as names
-from compat.run import _face
 from tests.support.processes import REPO, python_env
 from tests.support.rule_test import apply
 
@@ -114,7 +113,7 @@ def test_every_private_name_of_compat_tf1_names_has_the_public_names_of_its_tf1_
     private = tables.tf_api()["private"]
     for name, target in names.PRIVATE.items():
         module, _, attr = name.rpartition(".")
-        tf1_object = _face.load(target)
+        tf1_object = names.resolve(target)
         public, v1 = private[module][attr]
         assert _attribute(tf, public) is tf1_object and _attribute(tf, v1) is tf1_object, name
         # still worth an entry: TF 2's private module lacks the name or holds another object under it

@@ -19,8 +19,8 @@ import pytest
 from codemods import rules
 from compat import tf1_names as names
 from compat.errors import CompatError
-from compat.run import _face
 from tests.support.rule_test import apply
+from uai_run import _tf1_modules
 
 # `tf.compat.v1.contrib.X` / `tf.compat.v1.flags` is TF1's own spelling of `tf.contrib.X` / `tf.flags`
 # in code written for TF 1.13+ (seen in tflearn): both consumers must read it as the TF1 name
@@ -30,7 +30,7 @@ V1_TWINS = ("tensorflow.contrib.", "tensorflow.app.", "tensorflow.flags")
 def _runtime(name: str):
     """What uai-run's face of the parent module answers for `name`."""
     parent, _, attr = name.rpartition(".")
-    return getattr(_face.Face(parent), attr)
+    return getattr(_tf1_modules.Face(parent), attr)
 
 
 def _table_names() -> dict[str, bool]:
@@ -42,7 +42,7 @@ def _table_names() -> dict[str, bool]:
     """
     found = dict.fromkeys(names.SYMBOLS, True)
     for module in names.MODULES.keys() - {names.TF}:
-        for _, target in _face.Face(module)._targets():
+        for _, target in _tf1_modules.Face(module)._targets():
             for name in dir(target):
                 if not name.startswith("_") and not inspect.ismodule(getattr(target, name)):
                     found.setdefault(f"{module}.{name}", True)
@@ -174,7 +174,7 @@ def test_the_names_the_two_consumers_disagreed_on(statement, expected):
     """Each once converted by uai-migrate to another home than uai-run's, or left as an error."""
     namespace = {}
     exec(apply(f"import tensorflow as tf\n{statement}\n", *rules.RULES).module.code, namespace)  # noqa: S102
-    assert namespace["value"] is _face.load(expected)
+    assert namespace["value"] is names.resolve(expected)
 
 
 @pytest.mark.parametrize("name", sorted(names.PRIVATE))
@@ -188,7 +188,7 @@ def test_a_private_name_tf2_renamed_or_changed_is_the_tf1_object_in_both_consume
         "module": f"from {package} import {short} as private\nvalue = private.{attr}",
         "module import": f"import {module} as private\nvalue = private.{attr}",
     }
-    expected = _face.load(names.PRIVATE[name])
+    expected = names.resolve(names.PRIVATE[name])
     assert _runtime(name) is expected
     for form, statement in spellings.items():
         applied = apply(f"import tensorflow as tf\n{statement}\n", *rules.RULES)
@@ -214,6 +214,6 @@ def test_a_migrated_run_config_subclass_keeps_uid_and_tf_contrib_learns_argument
     namespace = {}
     exec(apply(source, *rules.RULES).module.code, namespace)  # noqa: S102
     config = namespace["config"]
-    assert isinstance(config, _face.load("compat.learn:RunConfig")) and config.master == "grpc://m:2222"
+    assert isinstance(config, names.resolve("compat.learn:RunConfig")) and config.master == "grpc://m:2222"
     assert f"_model_dir={str(tmp_path)!r}" in namespace["uid"]
     assert config.session_config.gpu_options.per_process_gpu_memory_fraction == 0.5

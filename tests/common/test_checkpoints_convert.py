@@ -1,4 +1,4 @@
-"""A TF1 Estimator ResNet checkpoint in the TF2 program: `python -m compat.checkpoints inspect/convert`, `--checkpoint_path`.
+"""A TF1 Estimator ResNet checkpoint in the TF2 program: `python -m trainlib.checkpoints inspect/convert`, `--checkpoint_path`.
 
 Both environments. One legacy run (3 steps) per module; the conversion and the program runs
 are real processes, the matching rules are tested in-process on that checkpoint.
@@ -15,13 +15,13 @@ import tensorflow as tf
 from hypothesis import given
 from hypothesis import strategies as st
 
-from compat import checkpoints
 from compat.errors import DataError
-from compat.models import names
-from compat.training.resnet_config import ResNetConfig
 from modern_tf2.checkpoints import starting_from
 from tests.support.processes import assert_one_line_error, run_module
 from tests.support.programs import NUM_CLASSES, imagenet_args
+from trainlib import checkpoints
+from trainlib.models import names
+from trainlib.training.resnet_config import ResNetConfig
 
 LEGACY_STEPS = 3
 SIZE = 8
@@ -68,7 +68,7 @@ def test_convert_keeps_the_predictions_and_the_modern_program_resumes(legacy, pr
     source = tf.train.latest_checkpoint(str(legacy))
     out = tmp_path / "converted"
     result = run_module(
-        "compat.checkpoints", ["convert", str(legacy), "--model=resnet", f"--resnet_size={SIZE}", f"--out={out}"]
+        "trainlib.checkpoints", ["convert", str(legacy), "--model=resnet", f"--resnet_size={SIZE}", f"--out={out}"]
     )
     assert result.returncode == 0, result.stderr[-3000:]
     converted = tf.train.latest_checkpoint(str(out))
@@ -121,7 +121,7 @@ def test_bad_input_is_one_line_and_exit_2(legacy, tmp_path, args, message):
     (tmp_path / "gone" / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-9"\n')
     args = [arg.replace("LEGACY", str(legacy)).replace("OUT", str(tmp_path / "out")) for arg in args]
     args = [arg.replace("GONE", str(tmp_path / "gone")) for arg in args]
-    result = run_module("compat.checkpoints", args)
+    result = run_module("trainlib.checkpoints", args)
     assert_one_line_error(result, message)
     assert not (tmp_path / "out").exists()
 

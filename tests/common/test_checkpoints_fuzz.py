@@ -1,4 +1,4 @@
-"""`python -m compat.checkpoints`' command line, fuzzed: every argument list either succeeds or ends
+"""`python -m trainlib.checkpoints`' command line, fuzzed: every argument list either succeeds or ends
 in one line on stderr with exit 2 (absl's --help: exit 0 or 1), never a traceback, and no file
 the run reads is written.
 
@@ -48,7 +48,7 @@ print("READY", json.dumps(sorted(os.path.join(f, n) for f, _, names in os.walk("
 
 from absl import flags as absl_flags
 
-import compat.checkpoints.__main__ as cli  # defines the CLI's flags; its `if __name__` block stays off
+import trainlib.checkpoints.__main__ as cli  # defines the CLI's flags; its `if __name__` block stays off
 
 results = []
 saved = os.dup(2)
@@ -59,7 +59,7 @@ for argv in json.loads(sys.stdin.readline()):
         os.dup2(err.fileno(), 2)
         with contextlib.redirect_stdout(io.StringIO()):
             try:
-                cli.flags.run(cli.main, argv=["compat.checkpoints", *argv])
+                cli.flags.run(cli.main, argv=["trainlib.checkpoints", *argv])
                 code = "returned"  # absl's run always exits
             except SystemExit as exit_:
                 code = exit_.code

@@ -58,7 +58,7 @@ def test_checkpoint_path_restores_all_but_the_excluded_scopes(legacy, program_da
 
 def _values_by_variable_name(prefix):
     """{variable name: value} of a TF2 checkpoint's model, read by loading it into the same Keras model."""
-    from compat.models import slim_zoo
+    from trainlib.models import slim_zoo
 
     model = tf.keras.Sequential([slim_zoo.SlimNetLayer("lenet", NUM_CLASSES)])
     model(tf.zeros([1, 32, 32, 3]))

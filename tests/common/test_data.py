@@ -1,4 +1,4 @@
-"""compat.data: the generator writes the ImageNet schema, the reader reads it back, bad input is named."""
+"""trainlib.data: the generator writes the ImageNet schema, the reader reads it back, bad input is named."""
 
 import os
 
@@ -7,10 +7,10 @@ import pytest
 import tensorflow as tf
 
 import compat  # noqa: F401
-from compat.data import imagenet, records, slim_layout, synth
-from compat.data.towers import num_towers, per_tower_batch
 from compat.errors import DataError, DeviceError
 from tests.support.processes import run_module
+from trainlib.data import imagenet, records, slim_layout, synth
+from trainlib.data.towers import num_towers, per_tower_batch
 
 
 @pytest.fixture(scope="module")
@@ -96,6 +96,6 @@ def test_tower_split():
 
 
 def test_synth_command_help_and_bad_arguments(tmp_path):
-    assert "synthetic ImageNet-format" in run_module("compat.data.synth", ["--help"]).stdout
-    bad = run_module("compat.data.synth", ["--out", str(tmp_path), "--images", "0"])
+    assert "synthetic ImageNet-format" in run_module("trainlib.data.synth", ["--help"]).stdout
+    bad = run_module("trainlib.data.synth", ["--out", str(tmp_path), "--images", "0"])
     assert bad.returncode == 2 and "--images must be at least 1" in bad.stderr

@@ -152,7 +152,7 @@ def test_a_programs_failure_for_a_missing_piece_is_one_line_naming_the_pip_line(
 
 
 def test_uai_run_doctor_is_the_doctor(tmp_path):
-    ran = run_module("compat.run", ["--doctor"], cwd=tmp_path)
+    ran = run_module("uai_run", ["--doctor"], cwd=tmp_path)
     alone = run_module("compat", ["doctor"], cwd=tmp_path)
     assert ran.returncode == alone.returncode == 0, ran.stderr
     assert ran.stdout == alone.stdout and "TensorFlow" in ran.stdout

@@ -19,8 +19,8 @@ PROGRAM = f"""
     compat.install()
     import tensorflow as tf
 
-    from compat.models import names
-    from compat.training.resnet_config import ResNetConfig
+    from trainlib.models import names
+    from trainlib.training.resnet_config import ResNetConfig
     from legacy_tf1 import resnet_model_fn
     from modern_tf2 import trainer
 

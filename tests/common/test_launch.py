@@ -9,14 +9,14 @@ import time
 
 import pytest
 
-from compat.launch import Layout, LocalCluster, tfjob_manifest
 from tests.support.processes import assert_one_line_error, run_module, start_module
+from uai_launch import Layout, LocalCluster, tfjob_manifest
 
 SHOW_TASK = [sys.executable, "-c", "import os, json; c = json.loads(os.environ['TF_CONFIG']); print(json.dumps(c))"]
 
 
 def _launch(*args, timeout=120):
-    return run_module("compat.launch", args, timeout=timeout)
+    return run_module("uai_launch", args, timeout=timeout)
 
 
 def _alive(pid):
@@ -172,7 +172,7 @@ def _all_gone(pids, within):
 
 def _start_launcher(tmp_path, *args, stdout=subprocess.PIPE):
     return start_module(
-        "compat.launch",
+        "uai_launch",
         ["--log-dir", str(tmp_path / "logs"), *args],
         cwd=tmp_path,
         stdout=stdout,
@@ -325,6 +325,6 @@ def test_a_closed_stdout_does_not_block_the_tasks(tmp_path):
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     (tmp_path / "a_file").write_text("")
     (tmp_path / "not_executable.sh").write_text("#!/bin/sh\n")
-    result = run_module("compat.launch", args, cwd=tmp_path, timeout=60)
+    result = run_module("uai_launch", args, cwd=tmp_path, timeout=60)
     assert_one_line_error(result, message)
     assert not (tmp_path / "job.json").exists()

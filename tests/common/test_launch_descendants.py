@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from compat.launch import Layout, LocalCluster
 from tests.support.processes import start_module
+from uai_launch import Layout, LocalCluster
 
 # argv: PID_FILE then words: "exit" (the task ends at once) or "sleep"; "clear-env" (the grandchild
 # gets an empty environment); "hold-stdout" (it inherits the task's stdout and stderr, else it has
@@ -87,7 +87,7 @@ def _command(tmp_path, *words):
 
 def _start(tmp_path, *words, workers=0):
     return start_module(
-        "compat.launch",
+        "uai_launch",
         ["--workers", str(workers), "--log-dir", str(tmp_path / "logs"), "--", *_command(tmp_path, *words)],
         cwd=tmp_path,
         stdout=subprocess.PIPE,

@@ -17,9 +17,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from compat.errors import CompatError
-from compat.launch import LAUNCH_DIALECTS
-from compat.launch.cli import main, parse
 from tests.support.processes import python_env
+from uai_launch import LAUNCH_DIALECTS
+from uai_launch.cli import main, parse
 
 odd_numbers = st.sampled_from(["nan", "inf", "-inf", "1e400", "-5", "0", "0.001", "2.5", "", " ", "\u00b2", "\u0662"])
 counts = st.one_of(st.integers(-3, 300).map(str), st.integers(10**5, 10**30).map(str), odd_numbers)
@@ -101,7 +101,7 @@ def test_the_command_exits_0_1_or_2_and_never_with_a_traceback(argv, command):
         with open(os.path.join(scratch, "a_file"), "w"), open(os.path.join(scratch, "not_executable.sh"), "w"):
             pass
         result = subprocess.run(
-            [sys.executable, "-m", "compat.launch", *argv, "--", *command],
+            [sys.executable, "-m", "uai_launch", *argv, "--", *command],
             capture_output=True,
             text=True,
             env=python_env(),

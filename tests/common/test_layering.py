@@ -1,18 +1,29 @@
-"""The import graph of the project, read with `ast`: no cycle, and the shims below the programs' shared code.
+"""The import graph of the project, read with `ast`: no cycle, and every import points down a layer.
 
-`compat` holds two layers: the runtime shims (every module outside `compat/models`, `compat/data`,
-`compat/training`) and, above them, the code the programs share (model, data, flags). The
-programs import both; the shared code imports the shims; a shim never imports the shared code.
-Every import counts, at module level or inside a function: a function-level import still
-closes a loop as soon as the function runs.
+Each top-level package is one layer (README, "Architecture"): the runtime shims (`compat`), the
+programs' shared code (`trainlib`) and the platform SDK's alias (`uaitrain`) on them, and at the
+top the tools (`codemods` = uai-migrate, `uai_run`, `uai_launch`) and the programs (`legacy_tf1`,
+`modern_tf2`). A module imports its own package or a package of a lower layer, never one beside
+or above it. Every import counts, at module level or inside a function: a function-level import
+still closes a loop as soon as the function runs.
 """
 
 import ast
 import pathlib
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-PACKAGES = ("compat", "codemods", "legacy_tf1", "modern_tf2", "uaitrain")
-SHARED = ("compat.models", "compat.data", "compat.training", "compat.checkpoints")
+# The layer of each top-level package, lowest first.
+LAYERS = {
+    "compat": 0,
+    "trainlib": 1,
+    "uaitrain": 1,
+    "codemods": 2,
+    "uai_run": 2,
+    "uai_launch": 2,
+    "legacy_tf1": 2,
+    "modern_tf2": 2,
+}
+PACKAGES = tuple(LAYERS)
 
 
 def _module_name(path: pathlib.Path) -> str:
@@ -107,15 +118,15 @@ def describe(graph: dict, found: list) -> str:
     return "\n".join(f"{len(c)} modules in a cycle, e.g. {' -> '.join(one_loop(graph, c))}" for c in found)
 
 
-def _shared(module: str) -> bool:
-    return any(module == name or module.startswith(name + ".") for name in SHARED)
+def _package(module: str) -> str:
+    return module.partition(".")[0]
 
 
 def test_the_graph_sees_function_level_and_relative_imports():
     # The walker itself: modern_tf2.imagenet_main imports run_loop inside functions only.
     graph = import_graph()
     assert "modern_tf2.run_loop" in graph["modern_tf2.imagenet_main"]
-    assert "compat.models.resnet" in graph["legacy_tf1.resnet_model_fn"]
+    assert "trainlib.models.resnet" in graph["legacy_tf1.resnet_model_fn"]
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert one_loop({"a": {"b"}, "b": {"c", "a"}, "c": {"a"}}, ["a", "b", "c"]) == ["a", "b", "a"]
 
@@ -126,13 +137,18 @@ def test_no_import_cycle():
     assert found == [], describe(graph, found)
 
 
-def test_the_shims_never_import_the_programs_shared_code():
+def test_every_top_level_package_has_a_layer():
+    on_disk = {path.parent.name for path in REPO.glob("*/__init__.py")} - {"tests"}
+    assert on_disk == set(LAYERS)
+
+
+def test_imports_point_down_a_layer():
+    """A package imports itself or a lower layer: the shims nothing above them, a tool no other tool."""
     offenders = [
         f"{module} imports {target}"
         for module, targets in import_graph().items()
-        if module.split(".")[0] in ("compat", "uaitrain") and not _shared(module)
         for target in targets
-        if _shared(target)
+        if _package(target) != _package(module) and LAYERS[_package(target)] >= LAYERS[_package(module)]
     ]
     assert offenders == []
 

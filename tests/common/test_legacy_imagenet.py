@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from compat.data import synth
 from tests.support.clusters import run_cluster
 from tests.support.processes import REPO, assert_one_line_error, module_command, python_env, run_module
+from trainlib.data import synth
 
 NUM_CLASSES = 5
 TINY = [
@@ -190,7 +190,7 @@ def test_sync_builds_a_sync_replicas_training_graph(run_py):
         import compat
         compat.install()
         import tensorflow as tf
-        from compat.training.resnet_config import ResNetConfig
+        from trainlib.training.resnet_config import ResNetConfig
         from legacy_tf1 import resnet_model_fn
 
         config = ResNetConfig(resnet_size=8, num_classes=6, batch_norm_decay=0.9, image_size=32, batches_per_epoch=10)

@@ -9,9 +9,9 @@ import shutil
 
 import pytest
 
-from compat.data import synth
 from tests.support.clusters import run_cluster
 from tests.support.processes import assert_one_line_error, module_command, run_module
+from trainlib.data import synth
 
 NUM_CLASSES = 5  # labels 1..5; the model has 6 outputs, 0 being background as in ImageNet
 TINY = [

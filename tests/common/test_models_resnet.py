@@ -1,12 +1,12 @@
-"""compat.models.resnet: sizes, parameter counts, and checkpoints that cross runtimes."""
+"""trainlib.models.resnet: sizes, parameter counts, and checkpoints that cross runtimes."""
 
 import numpy as np
 import pytest
 import tensorflow as tf
 
 import compat  # noqa: F401 - before TensorFlow: selects legacy Keras on TF >= 2.16
-from compat.models import names
-from compat.models.resnet import SIZES, ResNet, l2_weights
+from trainlib.models import names
+from trainlib.models.resnet import SIZES, ResNet, l2_weights
 
 
 def _params(model):
@@ -94,8 +94,8 @@ def test_graph_checkpoint_restores_into_the_eager_model_and_back(tmp_path):
 
 def test_config_from_default_flags_is_the_default_config_and_round_trips_through_params():
     import compat.flags as flags
-    from compat.training import resnet_flags, schedule
-    from compat.training.resnet_config import ResNetConfig
+    from trainlib.training import resnet_flags, schedule
+    from trainlib.training.resnet_config import ResNetConfig
 
     values = flags.FlagValues()
     resnet_flags.define_resnet_flags(values)

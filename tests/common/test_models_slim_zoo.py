@@ -10,8 +10,8 @@ import json
 import sys
 import textwrap
 
-from compat.models import slim_zoo
 from tests.support import runs as _runs
+from trainlib.models import slim_zoo
 
 # The nets the platform's slim users train (tf-slim 1.1.0 ships no mobilenet); the rest of the zoo is built only.
 TRAINED = ("inception_v3", "resnet_v1_50", "resnet_v2_50", "vgg_16", "vgg_19")
@@ -21,7 +21,7 @@ PROGRAM = """
     import compat
     compat.install()
     import tensorflow as tf
-    from compat.models import slim_zoo
+    from trainlib.models import slim_zoo
 
     v1 = tf.compat.v1
     v1.disable_eager_execution()

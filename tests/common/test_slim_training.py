@@ -1,6 +1,6 @@
 """The slim programs' shared tables, in-process with fresh FlagValues: one optimizer/decay row per name, both runtimes.
 
-`compat.training.slim_optimization` holds the rows; legacy_tf1 picks the `tf.compat.v1.train`
+`trainlib.training.slim_optimization` holds the rows; legacy_tf1 picks the `tf.compat.v1.train`
 class, modern_tf2 the Keras one. Both must train with the same hyper-parameters and rates.
 """
 
@@ -15,10 +15,10 @@ from hypothesis import strategies as st  # noqa: E402
 
 import compat.flags as flags  # noqa: E402
 from compat.errors import DataError  # noqa: E402
-from compat.training import slim_data, slim_flags, slim_optimization  # noqa: E402
-from compat.training.resnet_flags import IMAGENET_TRAIN_IMAGES  # noqa: E402
 from legacy_tf1 import slim_optimization as legacy  # noqa: E402
 from modern_tf2 import trainer as modern  # noqa: E402
+from trainlib.training import slim_data, slim_flags, slim_optimization  # noqa: E402
+from trainlib.training.resnet_flags import IMAGENET_TRAIN_IMAGES  # noqa: E402
 
 v1 = tf.compat.v1
 SAMPLES = 30  # with --batch_size=10 and one epoch per decay: a decay every 3 steps

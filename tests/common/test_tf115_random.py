@@ -1,6 +1,6 @@
 """Seeded TF 1 programs draw TF 1.15's random numbers under uai-run, bit for bit.
 
-tests/common/tf1_programs/seeded_draws.py runs unmodified under uai-run (`python -m compat.run`)
+tests/common/tf1_programs/seeded_draws.py runs unmodified under uai-run (`python -m uai_run`)
 and its values are compared with what the same program printed on real TensorFlow 1.15
 (tests/common/golden/tf115_random.json, written by the tf115 session: `python3 dev.py tf115`).
 Floats are float32 values stored exactly, so equality is bit-for-bit equality. Its uai-migrate port
@@ -53,7 +53,7 @@ def _run(argv: list[str], tmp_path_factory) -> dict:
 
 @pytest.fixture(scope="module")
 def under_uai_run(tmp_path_factory) -> dict:
-    return _run(["-m", "compat.run", PROGRAM], tmp_path_factory)
+    return _run(["-m", "uai_run", PROGRAM], tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

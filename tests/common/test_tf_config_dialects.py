@@ -4,7 +4,7 @@ import pytest
 
 from compat import tf_config
 from compat.errors import TFConfigError
-from compat.launch import Layout
+from uai_launch import Layout
 
 FULL = {"chief": ["c:1"], "worker": ["w1:1", "w2:1"], "ps": ["p:1"], "evaluator": ["e:1"]}
 NO_EVALUATOR = {job: addrs for job, addrs in FULL.items() if job != "evaluator"}

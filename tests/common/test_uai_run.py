@@ -1,6 +1,6 @@
 """`uai-run`: a program runs as `python script.py` would; the user's `tensorflow` is TF1's, libraries keep theirs.
 
-Each case is a real process (`python -m compat.run`, the same entry point as the `uai-run` script);
+Each case is a real process (`python -m uai_run`, the same entry point as the `uai-run` script);
 the ones that need no TensorFlow import run first and take a fraction of a second each.
 """
 
@@ -14,11 +14,11 @@ import tomllib
 
 import pytest
 
-from compat.run import __main__ as as_module
 from tests.support import runs as _runs
 from tests.support.processes import REPO, assert_one_line_error, program_lines
+from uai_run import __main__ as as_module
 
-UAI_RUN = [sys.executable, "-m", "compat.run"]
+UAI_RUN = [sys.executable, "-m", "uai_run"]
 
 
 def _write(folder, name, source):
@@ -206,7 +206,7 @@ def test_the_face_is_tf_compat_v1_name_for_name_contrib_at_its_new_homes_and_eve
         import importlib, json, sys
         import tensorflow as tf
         from compat import tf1_names
-        from compat.run import _face
+        from uai_run import _tf1_modules
 
         import star_import
         import tensorflow.contrib.slim as slim
@@ -243,7 +243,7 @@ def test_the_face_is_tf_compat_v1_name_for_name_contrib_at_its_new_homes_and_eve
         targets = [*tf1_names.SYMBOLS.values(), *(t for ts in tf1_names.MODULES.values() for t in ts)]
         for target in [*targets, *tf1_names.PACKAGES.values()]:
             try:
-                _face.load(target)
+                tf1_names.resolve(target)
             except (ImportError, AttributeError) as error:
                 missing.append(f"{target}: {error}")
         star = star_import.Session is v1.Session and star_import.placeholder is v1.placeholder
@@ -499,7 +499,7 @@ def test_tensorflows_own_import_goes_neither_through_the_import_hook_nor_through
     script = _write(tmp_path, "tiny.py", "import tensorflow as tf\nprint(tf.Session().run(tf.constant(1.0) + 1.0))\n")
     counting = f"""
 import collections, sys
-from compat.run import _finder
+from uai_run import _finder
 calls = collections.Counter()
 
 
@@ -513,7 +513,7 @@ def counted(name, function):
 
 _finder._import = counted("hook", _finder._import)
 _finder.FaceFinder.find_spec = counted("finder", _finder.FaceFinder.find_spec)
-from compat.run import cli
+from uai_run import cli
 code = cli.main([{str(script)!r}])
 print(calls["hook"], calls["finder"])
 sys.exit(code)

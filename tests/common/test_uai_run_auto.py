@@ -11,10 +11,10 @@ import textwrap
 import pytest
 import tensorflow as tf
 
-from compat.run import _auto
 from compat.tf1_names import rule_for
 from tests.support import runs as _runs
 from tests.support.processes import program_lines
+from uai_run import _auto
 
 TF2 = {
     "keras and tf.function": """
@@ -143,14 +143,14 @@ def test_auto_gives_a_tf1_program_the_face_and_runs_a_tf_2_program_as_python_doe
         for name, text in files.items():
             (tmp_path / folder).mkdir(exist_ok=True)
             (tmp_path / folder / name).write_text(text)
-    uai_run = [sys.executable, "-m", "compat.run", "--auto", "--explain"]
+    uai_run = [sys.executable, "-m", "uai_run", "--auto", "--explain"]
     tf2_main = str(tmp_path / "tf2" / "main.py")
     results = _runs.run_all(
         {
             "tf1": [*uai_run, str(tmp_path / "tf1" / "main.py")],
             "tf2": [*uai_run, tf2_main, "x", "--flag"],
             "python": [sys.executable, tf2_main, "x", "--flag"],
-            "both": [sys.executable, "-m", "compat.run", "--auto", "--tf1", tf2_main],
+            "both": [sys.executable, "-m", "uai_run", "--auto", "--tf1", tf2_main],
         },
         tmp_path,
     )

@@ -3,10 +3,10 @@ it is accepted or refused in one line (exit 2) before the program runs, and neve
 file the program reads; whatever the program does (exit codes, exceptions, chdir, fork, os._exit),
 the report lands where `--report` pointed at start-up, with the program's exit code.
 
-In-process, `compat.run.cli`'s checks before TensorFlow is imported (argparse, the program's
+In-process, `uai_run.cli`'s checks before TensorFlow is imported (argparse, the program's
 existence, `python -m`'s refusals, the output-path policy) meet hundreds of argument lists in a
 scratch tree holding the program, a module it imports, links to both, a folder and a FIFO. A few
-generated programs run for real under `python -m compat.run`; they import no TensorFlow, so each
+generated programs run for real under `python -m uai_run`; they import no TensorFlow, so each
 run costs a fraction of a second.
 """
 
@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 
 from compat.cli_errors import fail
 from compat.errors import CompatError
-from compat.run import _auto, cli
 from tests.support.processes import REPO, python_env
+from uai_run import _auto, cli
 
 PROGRAM = "import helper\nprint(helper.VALUE)\n"
 # What the scratch tree holds, relative to its root (the working folder of each case).
@@ -105,7 +105,7 @@ REPORTS = st.one_of(
 )
 MODES = st.lists(st.sampled_from(["--tf1", "--auto", "--tf1-everywhere", "--explain"]), max_size=2, unique=True)
 # `-m` modules whose lookup imports nothing new in this process: the standard library and compat.
-MODULES = st.sampled_from(["", "json.tool", "json", "nothere", "nothere.sub", ".rel", "compat.run"])
+MODULES = st.sampled_from(["", "json.tool", "json", "nothere", "nothere.sub", ".rel", "uai_run"])
 TARGETS = st.sampled_from(["p/train.py", "p/link.py", "p", "p/sub", "missing.py", "", "-", "p/data.txt"])
 PROGRAM_ARGS = st.lists(st.sampled_from(["--report", "x.json", "-m", "--", "a b", "\udcff"]), max_size=3)
 
@@ -145,7 +145,7 @@ def _reads(argv: list[str]) -> list[str]:
     except SystemExit:
         return []
     if args.module is not None:
-        spec = importlib.util.find_spec(args.module) if args.module in ("json.tool", "compat.run") else None
+        spec = importlib.util.find_spec(args.module) if args.module in ("json.tool", "uai_run") else None
         return [spec.origin] if spec and spec.origin and spec.submodule_search_locations is None else []
     target = args.target[0]
     return list(READ) if target in ("p/train.py", "p/link.py") else [target] if os.path.isfile(target) else []
@@ -178,7 +178,7 @@ def _scratch():
 @example(["--report", "r.json", "-m", ""])
 @example(["--report=--", "p/train.py"])  # argparse gives the report as [] (CI's hypothesis found it)
 @example(["--report", "r.json", "p"])
-@example(["--report", os.path.join(REPO, "compat", "run", "__main__.py"), "-m", "compat.run"])
+@example(["--report", os.path.join(REPO, "compat", "run", "__main__.py"), "-m", "uai_run"])
 def test_argv_and_report_are_accepted_or_one_line_and_never_the_program_s_files(argv):
     with _scratch() as root:
         before = _state(root)
@@ -304,7 +304,7 @@ def test_the_report_lands_where_it_pointed_at_start_up_with_the_program_s_exit_c
         report = os.path.join(root, "uai-run-fuzz-report.json") if place == "absolute" else place
         before = {name: _state(root)[name] for name in ("p.py", "helper.py")}
         result = subprocess.run(
-            [sys.executable, "-m", "compat.run", *modes, "--report", report, *invocation],
+            [sys.executable, "-m", "uai_run", *modes, "--report", report, *invocation],
             cwd=root,
             env=python_env(),
             capture_output=True,
@@ -330,7 +330,7 @@ def test_a_refused_report_stops_the_real_command_in_one_line_before_the_program_
     for value in ("p.py", "./sub/../p.py", "", "/dev/null", "sub"):
         (tmp_path / "sub").mkdir(exist_ok=True)
         result = subprocess.run(
-            [sys.executable, "-m", "compat.run", "--report", value, "p.py"],
+            [sys.executable, "-m", "uai_run", "--report", value, "p.py"],
             cwd=tmp_path,
             env=python_env(),
             capture_output=True,
@@ -338,7 +338,7 @@ def test_a_refused_report_stops_the_real_command_in_one_line_before_the_program_
             timeout=120,
         )
         assert result.returncode == 2 and len(result.stderr.splitlines()) == 1, (value, result.stderr)
-        assert result.stderr.startswith("python -m compat.run: error: --report "), result.stderr
+        assert result.stderr.startswith("python -m uai_run: error: --report "), result.stderr
         assert program.read_text() == "open('ran', 'w').close()\n" and not (tmp_path / "ran").exists()
 
 

@@ -103,7 +103,7 @@ def test_bert_and_cifar10_estimator_style_programs_train_unmodified_and_as_porte
     tf1, ported = (os.path.join(folder, f"{name}{suffix}.py") for suffix in ("", "_migrated"))
     before = digests(folder)
     commands = {
-        "uai-run": [sys.executable, "-m", "compat.run", tf1, *args(tmp_path / "uai-run", data_dir)],
+        "uai-run": [sys.executable, "-m", "uai_run", tf1, *args(tmp_path / "uai-run", data_dir)],
         "ported": [sys.executable, ported, *args(tmp_path / "ported", data_dir)],
     }
     results = _runs.run_all(commands, tmp_path)

@@ -12,7 +12,7 @@ import sys
 from tests.support import runs as _runs
 from tests.support.tf14 import SCRIPT, arguments, expected, printed
 
-UAI_RUN = [sys.executable, "-m", "compat.run"]
+UAI_RUN = [sys.executable, "-m", "uai_run"]
 
 
 def test_a_tf_1_4_contrib_data_program_runs_unmodified_under_uai_run(tmp_path):

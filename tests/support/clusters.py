@@ -1,6 +1,6 @@
 """Run a script or a program as a real local cluster (one process per task, free ports, own TF_CONFIG) in tests.
 
-A thin layer over `compat.launch.LocalCluster` (uai-launch's engine): it adds the test
+A thin layer over `uai_launch.LocalCluster` (uai-launch's engine): it adds the test
 environment (repo on PYTHONPATH, quiet TF logs) and always stops every process group.
 """
 
@@ -8,8 +8,8 @@ import sys
 import textwrap
 import time
 
-from compat.launch import Layout, LocalCluster
 from tests.support.processes import REPO, python_env
+from uai_launch import Layout, LocalCluster
 
 
 def run_cluster(tmp_path, source=None, timeout=180, env=None, command=None, **layout):

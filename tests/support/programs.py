@@ -1,7 +1,7 @@
 """Helpers of the program tests: generated data, command lines, progress lines, checkpoints, launched jobs.
 
 Processes are started with `tests.conftest.run_module` (one `python -m`, from the repository,
-in the environment under test); a `Job` is a `compat.launch` cluster whose output lines are timed.
+in the environment under test); a `Job` is a `uai_launch` cluster whose output lines are timed.
 """
 
 import os
@@ -9,8 +9,8 @@ import re
 import sys
 import time
 
-from compat.launch import Layout, LocalCluster
 from tests.support.processes import REPO, python_env, run_module
+from uai_launch import Layout, LocalCluster
 
 STEP_LINE = re.compile(r"step (\d+)/(\d+) loss (\S+)")
 NUM_CLASSES = 11  # synthetic labels are 1..10; 0 stays the background class, as in ImageNet
@@ -43,7 +43,7 @@ def generate_data(out) -> str:
         "--validation-images",
         "32",
     ]
-    run_module("compat.data.synth", args, timeout=120, check=True)
+    run_module("trainlib.data.synth", args, timeout=120, check=True)
     return str(out)
 
 
@@ -96,7 +96,7 @@ def checkpoint_index(output_dir) -> list:
 
 
 class Job:
-    """A `compat.launch` cluster running one program per task, with every output line timed."""
+    """A `uai_launch` cluster running one program per task, with every output line timed."""
 
     def __init__(self, tmp_path, args, module="modern_tf2.imagenet_main", keep_going=False, **layout):
         self.lines = []

@@ -12,7 +12,7 @@ from typing import NamedTuple
 from tests.support.processes import REPO
 
 SAMPLES = os.path.join(REPO, "samples", "tf1")
-UAI_RUN = ("-m", "compat.run")
+UAI_RUN = ("-m", "uai_run")
 
 # "step 3 loss 0.6931472" (the tests' own loops) and "loss = 0.6931472" (tf.train.LoggingTensorHook,
 # the Estimator's step log and its evaluation line); `eval_loss = ` is not a match.

@@ -1,4 +1,4 @@
-"""modern_tf2 under real faults: SIGKILLed tasks of real clusters started by compat.launch.
+"""modern_tf2 under real faults: SIGKILLed tasks of real clusters started by uai_launch.
 
 Each test prints `FAULT-RESULT | fault | what happened | steps lost | recovery s` (pytest -s
 shows it): steps lost are steps trained but not kept (or not trained at all); recovery is the

@@ -277,7 +277,7 @@ def test_python_m_compat_tf_config_summarises_the_platform_config(installed):
 
 
 def test_python_m_compat_checkpoints_help(installed):
-    result = installed.run("python", "-m", "compat.checkpoints", "--help")
+    result = installed.run("python", "-m", "trainlib.checkpoints", "--help")
     # an absl program: absl.app's --help prints the usage and exits 1
     assert result.returncode == 1, result.stderr[-3000:]
     _no_traceback(result)

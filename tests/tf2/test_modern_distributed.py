@@ -1,4 +1,4 @@
-"""modern_tf2.imagenet_main as real multi-process clusters (compat.launch, 127.0.0.1) from a `master`-dialect TF_CONFIG."""
+"""modern_tf2.imagenet_main as real multi-process clusters (uai_launch, 127.0.0.1) from a `master`-dialect TF_CONFIG."""
 
 import os
 

@@ -1,7 +1,7 @@
 """bench/realworld.py's uai-run column: the unmodified modules imported, and TF references resolved, through uai-run's TF1 face.
 
 The same counting as the other columns (one forked process per module, references walked with
-getattr), with compat.run's finder installed and TF1 behaviour activated as `uai-run` does at the
+getattr), with uai_run's finder installed and TF1 behaviour activated as `uai-run` does at the
 user's first `import tensorflow`.
 """
 

@@ -38,7 +38,7 @@ def test_pillows_removed_resampling_aliases_are_the_filters_uai_migrate_writes_a
     assert [old for old in RENAMED if hasattr(Image, old)] == []  # the installed Pillow needs it
     script = tmp_path / "resize.py"
     script.write_text(textwrap.dedent(SCRIPT))
-    result = _runs.run([sys.executable, "-m", "compat.run", "--explain", str(script)], tmp_path)
+    result = _runs.run([sys.executable, "-m", "uai_run", "--explain", str(script)], tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     found = json.loads(result.stdout.splitlines()[-1])
     assert found["antialias"] == found["lanczos"] and found["unknown"] is False

@@ -11,11 +11,11 @@ import pytest
 from codemods import rules
 from codemods._report import Entry, Report
 from compat import library_names, tf1_names
-from compat.run import _source
 from tests.support import runs as _runs
 from tests.support.processes import REPO
 from tests.support.programs import SAMPLE_ARGS
 from tests.support.uai_run import SAMPLES, loss_trajectory, sample_command
+from uai_run import _source
 
 TF1_PROGRAMS = os.path.join(REPO, "tests", "common", "tf1_programs")
 # Samples whose ports build TF 2's Estimator graph: its op seeds are not the TF 1.15 ones uai-run draws
@@ -67,7 +67,7 @@ def test_same_losses_unmodified_under_uai_run_as_after_uai_migrate_and_a_report_
     results = _runs.run_all(
         {
             "ported": [sys.executable, str(tmp_path / "ported" / "seeded.py")],
-            "uai-run": [sys.executable, "-m", "compat.run", "--report", str(report_file), str(source)],
+            "uai-run": [sys.executable, "-m", "uai_run", "--report", str(report_file), str(source)],
         },
         tmp_path,
     )
@@ -128,7 +128,7 @@ def test_uai_run_explain_and_uai_migrate_place_an_alias_at_the_same_line_and_col
     script.write_text(
         "import tensorflow as tf\n\nx = tf.placeholder(tf.float32)\nwith tf.Session() as sess:\n    pass\n"
     )
-    ran = _runs.run([sys.executable, "-m", "compat.run", "--explain", str(script)], tmp_path)
+    ran = _runs.run([sys.executable, "-m", "uai_run", "--explain", str(script)], tmp_path)
     migrated = _runs.run([sys.executable, "-m", "codemods", "--no-cache", "--format", "json", str(script)], tmp_path)
     assert ran.returncode == 0, ran.stderr
     report = json.loads(ran.stderr[ran.stderr.index("{") :])

@@ -1,5 +1,0 @@
-import sys
-
-from compat.launch.cli import main
-
-sys.exit(main())

@@ -1,0 +1,93 @@
+"""The TF-slim zoo by `model_name`, as research/slim's nets_factory mapped it: the one table of nets.
+
+    logits, end_points = slim_zoo.build("resnet_v1_50", images, num_classes=1001, is_training=True)
+
+Graph mode (TF 2.15 and 2.21) through `compat.slim`; for TF2 strategies, `SlimNetLayer` wraps
+a net in a Keras layer with `track_tf1_style_variables`. Both slim programs (legacy_tf1 and
+modern_tf2) offer every net of `NETS`. Adding a net is one row of `NETS` (a net function and
+its arg_scope function, as tf-slim writes them; a net of our own goes in its own module, like
+`trainlib.models.lenet`). tf-slim 1.1.0 ships no mobilenet, so `mobilenet_v1` is not offered.
+"""
+
+import functools
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import tensorflow as tf
+
+import compat.slim as slim
+from compat.slim import nets
+from trainlib.models import lenet
+
+
+class Net(NamedTuple):
+    fn: Callable  # images, num_classes=, is_training= -> (logits, end_points)
+    arg_scope: Callable  # weight_decay= -> the arg_scope of the net's defaults
+    image_size: int  # the default training image side
+    preprocessing: str = "inception"  # research/slim's preprocessing of the net's family
+
+
+# vgg's `fc6` is a 7x7 VALID conv: it needs its default size; resnets take any size,
+# inception_v3 at least 75.
+NETS = {
+    "resnet_v1_50": Net(nets.resnet_v1.resnet_v1_50, nets.resnet_v1.resnet_arg_scope, 224),
+    "resnet_v1_101": Net(nets.resnet_v1.resnet_v1_101, nets.resnet_v1.resnet_arg_scope, 224),
+    "resnet_v2_50": Net(nets.resnet_v2.resnet_v2_50, nets.resnet_v2.resnet_arg_scope, 224),
+    "resnet_v2_101": Net(nets.resnet_v2.resnet_v2_101, nets.resnet_v2.resnet_arg_scope, 224),
+    "vgg_16": Net(nets.vgg.vgg_16, nets.vgg.vgg_arg_scope, 224),
+    "vgg_19": Net(nets.vgg.vgg_19, nets.vgg.vgg_arg_scope, 224),
+    "inception_v1": Net(nets.inception.inception_v1, nets.inception.inception_v1_arg_scope, 224),
+    "inception_v3": Net(nets.inception.inception_v3, nets.inception.inception_v3_arg_scope, 299),
+    "alexnet_v2": Net(nets.alexnet.alexnet_v2, nets.alexnet.alexnet_v2_arg_scope, 224),
+    "lenet": Net(lenet.lenet, lenet.lenet_arg_scope, lenet.IMAGE_SIZE, "lenet"),
+}
+
+
+def _net(model_name: str) -> Net:
+    if model_name not in NETS:
+        raise ValueError(f"unknown model_name {model_name!r}; the slim zoo has {', '.join(sorted(NETS))}")
+    return NETS[model_name]
+
+
+def default_image_size(model_name: str) -> int:
+    return _net(model_name).image_size
+
+
+def default_preprocessing(model_name: str) -> str:
+    return _net(model_name).preprocessing
+
+
+def build(
+    model_name: str, images: tf.Tensor, num_classes: int, is_training: bool, weight_decay: float = 0.0, **kwargs: Any
+) -> tuple[tf.Tensor, dict[str, tf.Tensor]]:
+    """(logits [batch, num_classes], end_points) with the net's own arg_scope defaults."""
+    net = _net(model_name)
+    scope_args = {"weight_decay": weight_decay} if weight_decay else {}
+    with slim.arg_scope(net.arg_scope(**scope_args)):
+        logits, end_points = net.fn(images, num_classes=num_classes, is_training=is_training, **kwargs)
+    if len(logits.shape) == 4:
+        logits = tf.squeeze(logits, [1, 2])
+    return logits, end_points
+
+
+class SlimNetLayer(tf.keras.layers.Layer):
+    """A slim net as a Keras layer, for tf.distribute strategies (variables tracked by Keras)."""
+
+    def __init__(self, model_name: str, num_classes: int, **kwargs: Any) -> None:
+        super().__init__(name=model_name, **kwargs)
+        _net(model_name)
+        self.model_name, self.num_classes = model_name, num_classes
+
+    @tf.compat.v1.keras.utils.track_tf1_style_variables
+    def call(self, images: tf.Tensor, training: bool = False) -> tf.Tensor:
+        return build(self.model_name, images, self.num_classes, is_training=training)[0]
+
+
+def get_network_fn(
+    model_name: str, num_classes: int, is_training: bool = False, weight_decay: float = 0.0
+) -> Callable[..., tuple[tf.Tensor, dict[str, tf.Tensor]]]:
+    """research/slim's `nets_factory.get_network_fn`: images -> (logits, end_points)."""
+    _net(model_name)
+    return functools.partial(
+        build, model_name, num_classes=num_classes, is_training=is_training, weight_decay=weight_decay
+    )

@@ -1,0 +1,5 @@
+import sys
+
+from uai_launch.cli import main
+
+sys.exit(main())

@@ -1,0 +1,191 @@
+"""`uai-run --auto`: is this program TF1 code (give it the TF1 face) or TF 2 code (run it as `python` would)?
+
+The evidence is the program's own files (the script and the modules of its folder it imports, read
+with `ast`, never run) checked against the installed TensorFlow itself: a TF1 program names something
+TF 2's `tf` lacks and TF1 had (`tf.Session`, `tf.train.AdamOptimizer`, `tf.contrib.*`, `tf.app.flags`),
+a name compat.tf1_names moves, or imports a TF1-only module. A program that only names what TF 2 has
+(Keras, `tf.function`, or `import tensorflow.compat.v1 as tf`, which needs nothing from uai-run) is TF 2
+code. Reading TensorFlow's API means importing it once before the program starts (only when the
+program names TensorFlow at all).
+"""
+
+import ast
+import importlib.machinery
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from compat import tf1_names as names
+from uai_run import _code_owner, _source
+
+MAX_FILES = 500  # a program's own modules; a folder with more is not read to the end
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What makes the program TF1 code: where, and why (`tf.Session is TF1's`)."""
+
+    path: str
+    line: int
+    why: str
+    rule: str  # uai-migrate's rule for what was found
+
+
+def program_files(script: str) -> Iterator[tuple[str, ast.Module | SyntaxError | None]]:
+    """(path, its parse) for `script`, then for the user's modules it imports (found from its folder, as
+    Python would), each once: the module, the SyntaxError Python 3 gave, or None when it cannot be read."""
+    folder = os.path.dirname(os.path.abspath(script))
+    pending, seen = [os.path.abspath(script)], set[str]()
+    while pending and len(seen) < MAX_FILES:
+        path = pending.pop(0)
+        if path in seen:
+            continue
+        seen.add(path)
+        tree = _parse(path)
+        yield path, tree
+        if not isinstance(tree, ast.Module):
+            continue
+        package = os.path.dirname(path)
+        for module, level in _imported_modules(tree):
+            found = _find(module, level, folder, package)
+            if found is not None and found not in seen and _code_owner.is_user(found):
+                pending.append(found)
+
+
+def _parse(path: str) -> ast.Module | SyntaxError | None:
+    try:
+        with open(path, "rb") as handle:
+            return ast.parse(handle.read(), path)
+    except SyntaxError as error:
+        return error
+    except (OSError, ValueError):
+        return None
+
+
+def _imported_modules(tree: ast.Module) -> Iterator[tuple[str, int]]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from ((alias.name, 0) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            yield base, node.level
+            yield from ((f"{base}.{alias.name}".lstrip("."), node.level) for alias in node.names)
+
+
+def _find(module: str, level: int, folder: str, package: str) -> str | None:
+    """The file of `module` below the script's folder (or below the importing package for a relative import)."""
+    root = package if level else folder
+    for _ in range(max(level - 1, 0)):
+        root = os.path.dirname(root)
+    if not module:
+        init = os.path.join(root, "__init__.py")
+        return init if os.path.exists(init) else None
+    return _file_of(module, [root])
+
+
+def _file_of(module: str, roots: list[str]) -> str | None:
+    """The source file of dotted `module` looked up from `roots` (no package is imported), else None."""
+    parts = module.split(".")
+    spec = importlib.machinery.PathFinder.find_spec(parts[0], roots)
+    for part in parts[1:]:
+        if spec is None or not spec.submodule_search_locations:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(f"{spec.name}.{part}", spec.submodule_search_locations)
+    origin = getattr(spec, "origin", None)
+    return origin if origin and origin.endswith(".py") else None
+
+
+def module_file(module: str) -> str | None:
+    """The file `python -m module` would run from the current folder, else None."""
+    return _file_of(module, [os.getcwd(), *sys.path[1:]])
+
+
+def tf1_evidence(
+    files: Iterable[tuple[str, ast.Module | SyntaxError | None]], tensorflow: Callable[[], tuple]
+) -> Evidence | None:
+    """The first name in `files` ((path, parse) pairs, as program_files gives them) that only TF1 has,
+    else None. `tensorflow()` gives (TF 2's `tf`, `tf.compat.v1`): called once, and only when a file
+    names TensorFlow (a program that does not is decided without importing it).
+
+    A file Python 3 cannot parse is evidence too: TF1-era Python 2 code, which the run with the TF1
+    face reports in one line (python would print a traceback).
+    """
+    used: list[tuple[str, int, str]] = []
+    for path, tree in files:
+        if isinstance(tree, SyntaxError):
+            return Evidence(path, tree.lineno or 0, "Python 3 cannot parse it", _source.RULE)
+        if tree is not None:
+            used.extend((path, line, name) for line, name in _tensorflow_names(tree))
+    if not used:
+        return None
+    tf, v1 = tensorflow()
+    for path, line, name in used:
+        if _tf1_only(name, tf, v1):
+            short = "tf" + name[len(names.TF) :]
+            return Evidence(path, line, f"{short} is TF1's", names.rule_for(name))
+    return None
+
+
+def _tensorflow_names(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """(line, `tensorflow.<path>`) for each TensorFlow name the module imports or reads as an attribute chain."""
+    bound = {}  # local name -> the module it is bound to, for `tensorflow` and its submodules
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.partition(".")[0] == names.TF:
+                    bound[alias.asname or names.TF] = alias.name if alias.asname else names.TF
+                    yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").partition(".")[0] == names.TF:
+            for alias in node.names:
+                if alias.name != "*":
+                    bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                    yield node.lineno, f"{node.module}.{alias.name}"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            chain = _chain(node)
+            if chain and chain[0] in bound:
+                yield node.lineno, ".".join([bound[chain[0]], *chain[1:]])
+
+
+def _chain(node: ast.Attribute) -> list[str] | None:
+    parts = []
+    value: ast.expr = node
+    while isinstance(value, ast.Attribute):
+        parts.append(value.attr)
+        value = value.value
+    return [value.id, *reversed(parts)] if isinstance(value, ast.Name) else None
+
+
+def _tf1_only(name: str, tf, v1) -> bool:
+    """Does TF1 code need the face for `name` (a `tensorflow.<path>`): TF 2 lacks it, or gave it TF 2's meaning?"""
+    if name in names.SYMBOLS:
+        return True  # moved, or a private name TF 2 kept with another meaning (DeviceSpec)
+    parts = name.split(".")[1:]
+    if _resolves(tf, parts):
+        return False  # TF 2 has it: `tf.keras`, `tf.function`, `tf.compat.v1.placeholder` run as they are
+    tf1 = names.tf1_name(name)  # `tf.compat.v1.contrib.layers`, as TF 1.13+ code wrote tf.contrib.layers
+    if tf1 in names.SYMBOLS or tf1.startswith((names.TF + ".contrib", names.TF + ".examples")):
+        return True
+    return tf1 == name and _resolves(v1, parts)
+
+
+def _resolves(module, parts: list[str]) -> bool:
+    value = module
+    for part in parts:
+        try:
+            value = getattr(value, part)
+        except Exception:  # noqa: BLE001 - a lazy loader may raise anything: the name is not there
+            return False
+    return True
+
+
+def evidence(script: str) -> Evidence | None:
+    """Why `script`'s program is TF1 code, or None for TF 2 code (may import TensorFlow, before the face exists)."""
+    return tf1_evidence(program_files(script), _tensorflow)
+
+
+def _tensorflow() -> tuple:
+    import tensorflow as tf
+
+    return tf, tf.compat.v1

@@ -1,0 +1,97 @@
+"""What `uai-run` aliased, in uai-migrate's JSON report schema (`--explain`), without importing codemods.
+
+Each alias is noted once, at the user's line that first used it: an `info` entry with the id of
+the uai-migrate rule whose rewrite it stands for, grouped by file as `uai-migrate --json` does.
+"""
+
+import json
+from types import FrameType
+from typing import TYPE_CHECKING, Any, Protocol
+
+from uai_run import _code_owner
+
+if TYPE_CHECKING:
+
+    class _Stopped(Protocol):
+        """What `uai_run._tf1_modules.MissingTF1Name`/`Module` and `uai_run._source.UnparsableSource` say
+        (not imported: `_tf1_modules` imports this module)."""
+
+        @property
+        def rule(self) -> str: ...
+        @property
+        def problem(self) -> str: ...
+        @property
+        def path(self) -> str | None: ...
+        @property
+        def line(self) -> int: ...
+        @property
+        def manual(self) -> str: ...
+
+
+SEVERITIES = ("info", "warning", "error")
+# (path, line, message) -> entry dict, in the order they happened
+_entries: dict[tuple[str, int, str], dict[str, Any]] = {}
+
+
+def note(rule: str, message: str) -> None:
+    """An alias applied, at the user's line and column running now."""
+    frame = _code_owner.user_frame()
+    if frame is None:
+        _add(rule, message, "", 0)
+    else:
+        _add(rule, message, frame.f_code.co_filename, frame.f_lineno, col=_column(frame))
+
+
+def _column(frame: FrameType) -> int:
+    """The 1-based column where the expression running in `frame` starts, as uai-migrate counts
+    (the start of `tf.Session` in `x = tf.Session()` is 5), or 0 when Python does not know it."""
+    index = frame.f_lasti // 2  # one position per 2-byte code unit
+    for at, (_, _, col, _) in enumerate(frame.f_code.co_positions()):
+        if at == index:
+            return col + 1 if col is not None else 0
+    return 0
+
+
+def note_at(rule: str, message: str, path: str, line: int) -> None:
+    """A decision uai-run made about the user's file `path` at `line` (0: the whole file)."""
+    _add(rule, message, path, line)
+
+
+def note_error(error: "_Stopped") -> None:
+    """What stopped the program (a `uai_run.MissingTF1Name`/`Module`, `UnparsableSource`): an error entry
+    with uai-migrate's rule and manual step."""
+    _add(error.rule, error.problem, error.path, error.line, "error", error.manual)
+
+
+def _add(rule, message, path, line, severity="info", manual=None, col=0):
+    key = (path, line, message)
+    if key not in _entries:
+        entry = {"rule": rule, "message": message, "severity": severity, "line": line, "col": col, "path": path}
+        if manual:
+            entry["manual"] = manual
+        _entries[key] = entry
+
+
+def entries() -> list:
+    return list(_entries.values())
+
+
+def report(exit_code: int) -> dict:
+    """The report of this run: `mode` is "run", files are the user files that used an alias."""
+    files: dict[str, list[dict[str, Any]]] = {}
+    for entry in _entries.values():
+        files.setdefault(entry["path"], []).append(entry)
+    counts = {s: sum(e["severity"] == s for e in _entries.values()) for s in SEVERITIES}
+    return {
+        "version": 1,
+        "mode": "run",
+        "level": "safe",
+        "summary": {"files": len(files), "changed": 0, "skipped": 0, "cached": 0, "skipped_folders": 0, **counts},
+        "exit_code": exit_code,
+        "files": [{"path": path, "status": "unchanged", "entries": found} for path, found in files.items()],
+        "entries": [],
+    }
+
+
+def to_json(exit_code: int) -> str:
+    return json.dumps(report(exit_code), indent=1, ensure_ascii=False) + "\n"
