@@ -180,3 +180,19 @@ def test_tests_share_helpers_through_tests_support_and_bench_imports_no_test():
                 if test_module or (folder == "bench" and parts[0] == "tests"):
                     offenders.append(f"{path.relative_to(REPO)} imports {module}")
     assert offenders == []
+
+
+def test_the_readme_architecture_table_is_the_packages_and_their_layers():
+    """README's table lists each top-level package once, under the layer LAYERS gives it."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Architecture", 1)[1].split("\n\n", 2)[1]
+    rows, layer_names, layer = {}, [], ""
+    for line in table.splitlines()[2:]:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        layer = cells[0] or layer
+        if layer not in layer_names:
+            layer_names.append(layer)
+        for package in cells[1].split(","):
+            rows[package.strip().strip("`").rstrip("/")] = layer_names.index(layer)
+    listed = {package: rank for package, rank in rows.items() if package in LAYERS}
+    assert listed == LAYERS
