@@ -1,49 +1,19 @@
 """What a run did: entries per file, rendered as text or JSON, and the exit code it implies."""
 
 import dataclasses
-import json
 from collections.abc import Iterator
 from typing import Any
 
-SEVERITIES = ("info", "warning", "error")
+# The schema (Entry) and its writer are compat.reports', shared with uai-run; the tool's modules import Entry here.
+from compat.reports import Entry, printable, severity_counts, to_json
+
+__all__ = ["Entry", "Outcome", "FileResult", "Report", "printable"]
+
 # Rule ids the engine itself uses for files it could not handle.
 PARSE = "parse"
 IO = "io"
 CONFLICT = "conflict"  # the file changed on disk while the run worked on it
 THIRD_PARTY = "third-party"  # a virtual environment or installed packages, not the user's code
-
-
-def printable(text: str) -> str:
-    """`text` safe to write as UTF-8: a file name that is not UTF-8 keeps its bytes as escapes."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-@dataclasses.dataclass
-class Entry:
-    """One thing a person may want to know about a file: a change made, or one that could not be."""
-
-    rule: str
-    message: str
-    severity: str = "info"
-    line: int = 0
-    col: int = 0
-    manual: str | None = None  # for errors: the step a person has to take
-    level: str = "safe"  # "native" marks rewrites that can change behaviour
-    cell: int | None = None  # notebooks: index of the cell in the notebook
-    path: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        # vars(), not dataclasses.asdict: the fields are plain values, and asdict's deep copy made
-        # the report and the cache writes of a large tree cost seconds
-        return {k: v for k, v in vars(self).items() if v is not None}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Entry":
-        return cls(**data)
-
-    def location(self) -> str:
-        cell = f"[cell {self.cell}]" if self.cell is not None else ""
-        return f"{self.path}{cell}:{self.line}:{self.col}"
 
 
 @dataclasses.dataclass
@@ -90,9 +60,7 @@ class Report:
         yield from self.entries
 
     def summary(self) -> dict[str, int]:
-        counts = {s: 0 for s in SEVERITIES}
-        for entry in self.all_entries():
-            counts[entry.severity] += 1
+        counts = severity_counts(self.all_entries())
         statuses = [f.status for f in self.files]
         return {
             "files": len(self.files),
@@ -116,27 +84,8 @@ class Report:
 
     def to_json(self) -> str:
         interesting = [f for f in self.files if f.status != "unchanged" or f.entries]
-        data: dict[str, Any] = {
-            "version": 1,
-            "mode": self.mode,
-            "level": self.level,
-            "summary": self.summary(),
-            "exit_code": self.exit_code(),
-            **({"interrupted": True} if self.interrupted else {}),
-            "files": [f.to_dict(with_diff=self.mode in ("diff", "check")) for f in interesting],
-            "entries": [e.to_dict() for e in self.entries],
-        }
-        # One line per file (and per entry not tied to a file): readable, and json's C encoder
-        # stays in use (any `indent` switches to the pure-Python one: seconds for a large tree).
-        lines = [
-            f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
-            for key, value in data.items()
-            if key not in ("files", "entries")
-        ]
-        for key in ("files", "entries"):
-            items = ",\n".join(f"    {json.dumps(item, ensure_ascii=False)}" for item in data[key])
-            lines.append(f"  {json.dumps(key)}: [\n{items}\n  ]" if items else f"  {json.dumps(key)}: []")
-        return printable("{\n" + ",\n".join(lines) + "\n}\n")
+        files = [f.to_dict(with_diff=self.mode in ("diff", "check")) for f in interesting]
+        return to_json(self.mode, self.level, self.summary(), self.exit_code(), files, self.entries, self.interrupted)
 
     def rule_table(self) -> list[tuple[str, str, int, int]]:
         """Per rule id, in order of first appearance: (rule, level, entries, needing a manual step)."""

@@ -4,10 +4,10 @@ Each alias is noted once, at the user's line that first used it: an `info` entry
 the uai-migrate rule whose rewrite it stands for, grouped by file as `uai-migrate --json` does.
 """
 
-import json
 from types import FrameType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from compat.reports import Entry, severity_counts, to_json
 from uai_run import _code_owner
 
 if TYPE_CHECKING:
@@ -28,9 +28,8 @@ if TYPE_CHECKING:
         def manual(self) -> str: ...
 
 
-SEVERITIES = ("info", "warning", "error")
-# (path, line, message) -> entry dict, in the order they happened
-_entries: dict[tuple[str, int, str], dict[str, Any]] = {}
+# (path, line, message) -> entry, in the order they happened
+_entries: dict[tuple[str | None, int, str], Entry] = {}
 
 
 def note(rule: str, message: str) -> None:
@@ -63,35 +62,28 @@ def note_error(error: "_Stopped") -> None:
     _add(error.rule, error.problem, error.path, error.line, "error", error.manual)
 
 
-def _add(rule, message, path, line, severity="info", manual=None, col=0):
+def _add(
+    rule: str,
+    message: str,
+    path: str | None,
+    line: int,
+    severity: str = "info",
+    manual: str | None = None,
+    col: int = 0,
+) -> None:
     key = (path, line, message)
     if key not in _entries:
-        entry = {"rule": rule, "message": message, "severity": severity, "line": line, "col": col, "path": path}
-        if manual:
-            entry["manual"] = manual
-        _entries[key] = entry
+        _entries[key] = Entry(rule, message, severity, line, col, manual or None, path=path or "")
 
 
-def entries() -> list:
-    return list(_entries.values())
-
-
-def report(exit_code: int) -> dict:
+def report_json(exit_code: int) -> str:
     """The report of this run: `mode` is "run", files are the user files that used an alias."""
-    files: dict[str, list[dict[str, Any]]] = {}
+    files: dict[str, list[Entry]] = {}
     for entry in _entries.values():
-        files.setdefault(entry["path"], []).append(entry)
-    counts = {s: sum(e["severity"] == s for e in _entries.values()) for s in SEVERITIES}
-    return {
-        "version": 1,
-        "mode": "run",
-        "level": "safe",
-        "summary": {"files": len(files), "changed": 0, "skipped": 0, "cached": 0, "skipped_folders": 0, **counts},
-        "exit_code": exit_code,
-        "files": [{"path": path, "status": "unchanged", "entries": found} for path, found in files.items()],
-        "entries": [],
-    }
-
-
-def to_json(exit_code: int) -> str:
-    return json.dumps(report(exit_code), indent=1, ensure_ascii=False) + "\n"
+        files.setdefault(entry.path, []).append(entry)
+    summary = {"files": len(files), "changed": 0, "skipped": 0, "cached": 0, "skipped_folders": 0}
+    listed = [
+        {"path": path, "status": "unchanged", "entries": [entry.to_dict() for entry in found]}
+        for path, found in files.items()
+    ]
+    return to_json("run", "safe", {**summary, **severity_counts(_entries.values())}, exit_code, listed)

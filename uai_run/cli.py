@@ -13,6 +13,7 @@ import runpy
 import signal
 import subprocess
 import sys
+from types import TracebackType
 from typing import NoReturn
 
 from compat.cli_errors import fail
@@ -22,7 +23,7 @@ from compat.outputs import OutputFile, output_file
 DESCRIPTION = "Run an unmodified TF1 program on this TensorFlow (TF1 API at import time, files untouched)."
 
 
-def parse(argv):
+def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="uai-run", description=DESCRIPTION)
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--tf1", action="store_true", help="the program is TF1 code: give it the TF1 face (the default)")
@@ -102,7 +103,7 @@ def _runnable_path(script: str) -> str | None:
     return None
 
 
-def _run(args):
+def _run(args: argparse.Namespace) -> int:
     """Run the program in this process; return its exit code."""
     if args.module is not None:
         sys.argv = [args.module, *args.target]
@@ -141,7 +142,7 @@ def _shadowing(folder: str) -> tuple[str, str] | None:
     return None
 
 
-def _program_traceback(kind, value, tb) -> None:
+def _program_traceback(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
     """Print the program's uncaught exception as python would: from the program's first frame,
     without uai-run's own (its CLI, runpy) above it."""
     from uai_run import _code_owner
@@ -157,7 +158,7 @@ def _program_traceback(kind, value, tb) -> None:
     sys.__excepthook__(kind, value, value.__traceback__)
 
 
-def _exit_code(code) -> int:
+def _exit_code(code: object) -> int:
     """The status `SystemExit(code)` gives, as the interpreter computes it (a process status is one
     byte: 256 is 0, -1 is 255; True is 1; a message is 1)."""
     if code is None:
@@ -167,7 +168,7 @@ def _exit_code(code) -> int:
     return 1
 
 
-def _report_file(args) -> OutputFile | None:
+def _report_file(args: argparse.Namespace) -> OutputFile | None:
     """The checked --report, resolved now (the program may change folder): never the program, nor a
     module of its folder that it imports, nor a device or FIFO."""
     if args.report is None:
@@ -179,11 +180,11 @@ def _report_file(args) -> OutputFile | None:
     return output_file("--report", args.report, reads)
 
 
-def _write_report(args, report: OutputFile | None, code: int) -> None:
+def _write_report(args: argparse.Namespace, report: OutputFile | None, code: int) -> None:
     from uai_run import _explain
 
     if args.explain or report is not None:
-        text = _explain.to_json(code)
+        text = _explain.report_json(code)
         if report is not None:
             report.write(text)
         if args.explain:
@@ -191,7 +192,7 @@ def _write_report(args, report: OutputFile | None, code: int) -> None:
             sys.stderr.write(text)
 
 
-def _report_on_os_exit(args, report: OutputFile | None) -> None:
+def _report_on_os_exit(args: argparse.Namespace, report: OutputFile | None) -> None:
     """A program that ends in `os._exit` (forked trainers, some launchers) skips every `finally`:
     write the report first, with the code it exits with."""
     real_exit = os._exit
@@ -209,7 +210,7 @@ def _report_on_os_exit(args, report: OutputFile | None) -> None:
     os._exit = exit_after_the_report
 
 
-def _choose(args, report: OutputFile | None) -> None:
+def _choose(args: argparse.Namespace, report: OutputFile | None) -> None:
     """--auto: return for a TF1 program (the face follows); run a TF 2 program with python, in place of this process."""
     from compat import _keras_setup, tf1_names
     from uai_run import _auto, _explain
@@ -257,7 +258,7 @@ def _run_as_child(command: list[str], env: dict[str, str]) -> int:
             signal.signal(sig, handler)
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
     if args.doctor:
         from compat import doctor
