@@ -6,7 +6,10 @@ Importing `compat` is cheap and never imports TensorFlow. It prepares the proces
   - on TF >= 2.16 it makes `tf.estimator` / `tf.compat.v1.estimator` appear when TensorFlow
     is imported, backed by the released tensorflow-estimator 2.15 (`compat._estimator_support`);
   - it repairs tf-slim (`import tf_slim as slim` works as `compat.slim` does) when tf_slim is
-    imported (`compat._slim_fix`).
+    imported (`compat._slim_fix`);
+  - it binds the internals TF 2 moved out of `tensorflow.python.*` modules back where TF1-era
+    libraries read them (`ops.register_tensor_conversion_function`) when TensorFlow is imported
+    (`compat._tf_internals`).
 Modules imported before compat are repaired at `import compat`, later ones when they are
 imported (`compat._import_hook`): the order of `import compat`, `import tensorflow` and
 `import tf_slim` does not matter.
@@ -31,12 +34,13 @@ Above the shims, and imported by the programs only: their shared code (`trainlib
 
 import importlib
 
-from compat import _estimator_support, _graph_seed, _keras_setup, _slim_fix
+from compat import _estimator_support, _graph_seed, _keras_setup, _slim_fix, _tf_internals
 
 _keras_setup.prefer_legacy_keras()
 _keras_setup.repair_loaded_tensorflow()  # cheap: does nothing unless TensorFlow is already imported
 _estimator_support.watch()
 _slim_fix.watch()
+_tf_internals.watch()  # private names TF moved, for every library; watches one module name
 _keras_setup.seed_keras_from_graph()  # watches two module names, imports nothing
 _graph_seed.tf1_op_seeds()  # TF 1.x's op seeds in graph mode; watches one module name, imports nothing
 

@@ -2,10 +2,10 @@
 
 tf-slim was released for TF 2.2 and reaches into TensorFlow internals that moved since:
   - names its modules read on TensorFlow's private modules that TF split into new modules
-    (`MOVED`: `ops.Tensor`, `control_flow_ops.cond` / `case` / `while_loop` / `Assert`,
-    `array_ops.stack` / `unstack`, `ops.IndexedSlices`) or dropped (`variable_scope.variable`,
-    TF 1's `tf.compat.v1.Variable` through the variable creator scopes). The whole list is derived
-    from tf-slim's source by tests/common/test_private_internals.py;
+    (`ops.Tensor`, `control_flow_ops.cond` / `case` / `while_loop` / `Assert`, `array_ops.stack` /
+    `unstack`, `ops.IndexedSlices`: compat._tf_internals, which serves them to every library) or
+    dropped (`variable_scope.variable`, TF 1's `tf.compat.v1.Variable` through the variable creator
+    scopes). The whole list is derived from tf-slim's source by tests/common/test_private_internals.py;
   - `tensorflow.python.layers.normalization` and friends forward to
     `<keras>.legacy_tf_layers`, a module that only exists as `tf_keras.src.legacy_tf_layers`
     (TF 2.21 + tf-keras) or `keras.src.legacy_tf_layers` (TF 2.15 + Keras 2.15).
@@ -17,27 +17,13 @@ import importlib.util
 import sys
 from typing import Any
 
+from compat import _tf_internals
+
 # TF's forwarding modules (tensorflow/python/layers/*.py) import `tf_keras.legacy_tf_layers.*`;
 # its contents live in whichever Keras 2 is installed.
 _MISSING = "tf_keras.legacy_tf_layers"
 _HOMES = ("tf_keras.src.legacy_tf_layers", "keras.src.legacy_tf_layers")
 _SUBMODULES = ("base", "core", "convolutional", "normalization", "pooling", "variable_scope_shim")
-
-# (module that lost the name, name) -> (module holding it, its name there), the same on TF 2.15
-# and 2.21 (docs/traps.md, "tf-slim").
-MOVED = {
-    ("tensorflow.python.framework.ops", "Tensor"): ("tensorflow.python.framework.tensor", "Tensor"),
-    ("tensorflow.python.framework.ops", "IndexedSlices"): (
-        "tensorflow.python.framework.indexed_slices",
-        "IndexedSlices",
-    ),
-    ("tensorflow.python.ops.control_flow_ops", "cond"): ("tensorflow.python.ops.cond", "cond"),
-    ("tensorflow.python.ops.control_flow_ops", "case"): ("tensorflow.python.ops.control_flow_case", "case"),
-    ("tensorflow.python.ops.control_flow_ops", "while_loop"): ("tensorflow.python.ops.while_loop", "while_loop"),
-    ("tensorflow.python.ops.control_flow_ops", "Assert"): ("tensorflow.python.ops.control_flow_assert", "Assert"),
-    ("tensorflow.python.ops.array_ops", "stack"): ("tensorflow.python.ops.array_ops_stack", "stack"),
-    ("tensorflow.python.ops.array_ops", "unstack"): ("tensorflow.python.ops.array_ops_stack", "unstack"),
-}
 
 _installed = False
 
@@ -76,11 +62,8 @@ def v1_variable(
 
 
 def _provide_moved_names() -> None:
-    """Bind each moved name on the module tf-slim reads it from, where that module lacks it."""
-    for (module_name, name), (home, home_name) in MOVED.items():
-        module = importlib.import_module(module_name)
-        if not hasattr(module, name):
-            setattr(module, name, getattr(importlib.import_module(home), home_name))
+    """Bind each moved or dropped name on the module tf-slim reads it from, where that module lacks it."""
+    _tf_internals.provide()
     variable_scope = importlib.import_module("tensorflow.python.ops.variable_scope")
     if not hasattr(variable_scope, "variable"):
         setattr(variable_scope, "variable", v1_variable)  # noqa: B010 (a module typed as ModuleType)
