@@ -1,5 +1,7 @@
 """`convert`: a TF1 ResNet checkpoint (Estimator or name-based) -> the `tf.train.Checkpoint` the TF2 program resumes from."""
 
+from typing import Any
+
 import tensorflow as tf
 
 from compat.errors import DataError
@@ -10,7 +12,7 @@ from trainlib.training.resnet_config import ResNetConfig
 _PROBE_SIZE = 32
 
 
-def _num_classes(reader) -> int | None:
+def _num_classes(reader: Any) -> int | None:  # a tf.train.CheckpointReader (no stubs)
     """The classes of the checkpoint's ResNet logits, or None when it has none."""
     for key, shape in reader.get_variable_to_shape_map().items():
         if RESNET.key(key) == "resnet/logits/bias":
