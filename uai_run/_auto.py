@@ -15,6 +15,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from types import ModuleType
 
 from compat import tf1_names as names
 from uai_run import _code_owner, _source
@@ -157,7 +158,7 @@ def _chain(node: ast.Attribute) -> list[str] | None:
     return [value.id, *reversed(parts)] if isinstance(value, ast.Name) else None
 
 
-def _tf1_only(name: str, tf, v1) -> bool:
+def _tf1_only(name: str, tf: ModuleType, v1: ModuleType) -> bool:
     """Does TF1 code need the face for `name` (a `tensorflow.<path>`): TF 2 lacks it, or gave it TF 2's meaning?"""
     if name in names.SYMBOLS:
         return True  # moved, or a private name TF 2 kept with another meaning (DeviceSpec)
@@ -170,7 +171,7 @@ def _tf1_only(name: str, tf, v1) -> bool:
     return tf1 == name and _resolves(v1, parts)
 
 
-def _resolves(module, parts: list[str]) -> bool:
+def _resolves(module: ModuleType, parts: list[str]) -> bool:
     value = module
     for part in parts:
         try:

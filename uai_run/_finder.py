@@ -14,7 +14,7 @@ import importlib.machinery
 import logging
 import sys
 import types
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from compat import tf1_names as names
@@ -90,7 +90,7 @@ class FaceFinder(importlib.abc.MetaPathFinder):
         return importlib.machinery.ModuleSpec(fullname, self.loader, is_package=True)
 
 
-def _wants_face(globals_: dict[str, Any] | None) -> bool:
+def _wants_face(globals_: Mapping[str, Any] | None) -> bool:
     globals_ = globals_ or {}
     if globals_.get("__name__", "").partition(".")[0] in _code_owner.INTERNAL_PACKAGES:
         return False  # TensorFlow's own imports, by the thousand: decided without touching the file system
@@ -102,8 +102,8 @@ def _wants_face(globals_: dict[str, Any] | None) -> bool:
 
 def face_import(name: str, fromlist: Sequence[str] | None = ()) -> types.ModuleType:
     """What `import <name>` / `from <name> import <fromlist>` give the user's code."""
-    for module in _parents(name):
-        if names.is_removed_module(module):
+    for parent in _parents(name):
+        if names.is_removed_module(parent):
             raise _tf1_modules.MissingTF1Module(
                 # (one item: `fromlist` is not None)
                 f"{name}.{cast('Sequence[str]', fromlist)[0]}" if len(fromlist or ()) == 1 else name
@@ -132,12 +132,18 @@ def face_import(name: str, fromlist: Sequence[str] | None = ()) -> types.ModuleT
     return module
 
 
-def _parents(name):
+def _parents(name: str) -> list[str]:
     parts = name.split(".")
     return [".".join(parts[: i + 1]) for i in range(1, len(parts))]
 
 
-def _import(name, globals=None, locals=None, fromlist=(), level=0):
+def _import(
+    name: str,
+    globals: Mapping[str, Any] | None = None,
+    locals: Mapping[str, Any] | None = None,
+    fromlist: Sequence[str] | None = (),
+    level: int = 0,
+) -> types.ModuleType:
     if (
         level == 0
         and name.startswith(names.TF)
