@@ -36,9 +36,15 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
     TF 1.15 passed empty mean and variance constants to the fused op (2 ops) where TF 2 passes the
     moving averages (which the op ignores when training); not training, TF 1.15 still made its
     momentum constant (1 op). With `training` a tensor TF 1.15 built both branches: not measured,
-    left as TF 2 builds it.
+    left as TF 2 builds it;
+  - an initializable iterator (`make_initializable_iterator`, the Estimator's input): TF 1.15 applied
+    the dataset's options there as ops of the graph (by default the `optimizations` constant,
+    OptimizeDataset and ModelDataset: 3 ops), TF 2 applies them at run time (none). Not reproduced:
+    a dataset capturing a ref variable (TF 1.15 then skipped OptimizeDataset), and `with_options`,
+    for which TF 2 builds an OptionsDataset op TF 1.15 did not.
 `random_uniform`, `random_gamma` and `split` are replaced where every binding sees them (`random_ops` and the
-API modules: `tf.random.uniform`, `tf.compat.v1.random_uniform`, ...), the dropout body in `nn_ops`, and the
+API modules: `tf.random.uniform`, `tf.compat.v1.random_uniform`, ...), the dropout body in `nn_ops`, the
+iterator's method on `DatasetV1` (which `tf.compat.v1.data.make_initializable_iterator` calls), and the
 Keras methods on Keras 2's classes (tf-keras on TF 2.21, Keras 2.15 on TF 2.15, and TensorFlow's
 internal Keras, which tf-slim's layers use).
 """
@@ -258,9 +264,47 @@ def _tf1_fused_batch_norm(original: Any) -> Any:
     return _fused_batch_norm
 
 
-# Keras 2's modules (tf-keras, Keras 2.15) -> (class, method, the TF 1.15 version of the method)
+def _tf1_static_optimizations(options: Any) -> bool:
+    """Whether TF 1.15 had static optimizations to apply for `options` (TF 2's Options, read as 1.15 read its own):
+    its defaults (map_and_batch_fusion, noop_elimination, shuffle_and_repeat_fusion) unless they were turned off,
+    else any optimization turned on, the nondeterministic order (`make_sloppy`) or slack."""
+    optimization = options.experimental_optimization
+    if optimization.apply_default_optimizations is not False:
+        return True
+    named = (getattr(optimization, name) for name in dir(optimization) if not name.startswith("_"))
+    return any(value is True for value in named) or options.deterministic is False or options.experimental_slack is True
+
+
+def _tf1_initializable_iterator(original: Any) -> Any:
+    @functools.wraps(original)
+    def _make_initializable_iterator(self, shared_name=None):
+        if _tf1_graph():
+            # TF 1.15 applied the dataset's options here as ops of the graph (`_apply_options`): each threading
+            # option a constant and a dataset op, the static optimizations the constant of their names and
+            # OptimizeDataset, autotuning ModelDataset; TF 2 applies them at run time. Unused, they count.
+            constant_op = _tf("framework.constant_op")
+            options = self.options()
+            threading = options.threading
+            names = []
+            if threading.max_intra_op_parallelism is not None:
+                names += ["max_intra_op_parallelism", "MaxIntraOpParallelismDataset"]
+            if threading.private_threadpool_size is not None:
+                names += ["num_threads", "PrivateThreadPoolDataset"]
+            if _tf1_static_optimizations(options):
+                names += ["optimizations", "OptimizeDataset"]
+            if options.autotune.enabled is not False:
+                names += ["ModelDataset"]
+            for name in names:
+                constant_op.constant(0, name=name)
+        return original(self, shared_name)
+
+    _make_initializable_iterator.tf1_ops = original  # type: ignore[attr-defined]
+    return _make_initializable_iterator
+
+
+# Keras 2's and tf.data's modules (tf-keras, Keras 2.15) -> (class, method, the TF 1.15 version of the method)
 # (tf-slim's layers use TensorFlow's own internal Keras, tensorflow.python.keras, which has the same two)
-_KERAS = {
+_CLASSES = {
     **{
         f"{package}.src.layers.{module}": (cls, method, make)
         for package in ("tf_keras", "keras")
@@ -272,11 +316,16 @@ _KERAS = {
     },
     "tensorflow.python.keras.layers.core": ("Flatten", "call", _tf1_flatten_call),
     "tensorflow.python.keras.layers.convolutional": ("Conv", "build", _tf1_conv_build),
+    "tensorflow.python.data.ops.dataset_ops": (
+        "DatasetV1",
+        "_make_initializable_iterator",
+        _tf1_initializable_iterator,
+    ),
 }
 
 
-def _install_keras() -> None:
-    for name, (cls_name, method, make) in _KERAS.items():
+def _install_methods() -> None:
+    for name, (cls_name, method, make) in _CLASSES.items():
         cls = getattr(sys.modules.get(name), cls_name, None)
         current = getattr(cls, method, None)
         if current is not None and not hasattr(current, "tf1_ops"):
@@ -303,6 +352,6 @@ def tf1_op_seeds() -> None:
     if "tensorflow" in sys.modules:
         _install_builders()
     _import_hook.on_import("tensorflow", after=_install_builders)
-    _install_keras()
-    for name in _KERAS:
-        _import_hook.on_import(name, after=_install_keras)
+    _install_methods()
+    for name in _CLASSES:
+        _import_hook.on_import(name, after=_install_methods)

@@ -137,6 +137,17 @@ def input_pipeline():
     }
 
 
+def iterators():
+    # an Estimator's input: TF 1.15 applied the dataset's options when it made an initializable iterator,
+    # as ops of the graph (OptimizeDataset, ModelDataset), before the model's first variable
+    tf.set_random_seed(8)
+    dataset = tf.data.Dataset.from_tensors(tf.ones([2])).repeat()
+    dataset.make_initializable_iterator().get_next()
+    first = tf.get_variable("first", [2, 3])
+    tf.compat.v1.data.make_initializable_iterator(dataset.batch(2)).get_next()
+    return values({"after_iterator": first, "after_second_iterator": tf.get_variable("second", [3])})
+
+
 def sampled():
     tf.set_random_seed(7)
     weights = tf.reshape(tf.range(40, dtype=tf.float32) / 40.0, [10, 4])
@@ -167,6 +178,7 @@ def main():
         dropout,
         images,
         input_pipeline,
+        iterators,
         sampled,
         session_classifier,
     )
