@@ -33,6 +33,7 @@ Above the shims, and imported by the programs only: their shared code (`trainlib
 """
 
 import importlib
+from typing import Any
 
 from compat import _estimator_support, _graph_seed, _keras_setup, _slim_fix, _tf_internals
 
@@ -65,7 +66,7 @@ def install() -> None:
     _slim_fix.install()
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name in _LAZY:
         module_name, attribute = _LAZY[name]
         module = importlib.import_module(module_name)

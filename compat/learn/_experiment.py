@@ -9,6 +9,8 @@ one, on a single machine and on a cluster's master alike.
 
 import math
 import time
+from collections.abc import Callable, Collection, Iterable
+from typing import Any
 
 from compat.errors import ExperimentError
 
@@ -19,7 +21,7 @@ _DELAY_SECS_PER_WORKER, _MAX_DELAY_SECS = 5, 60
 _STEPS_PER_LOG_WORKER = 8000.0
 
 
-def _refuse(field, value, unusable, instead):
+def _refuse(field: str, value: object, unusable: Collection[object], instead: str) -> None:
     if value not in unusable:
         raise ExperimentError(field, f"is not supported with tf.estimator ({instead}), got {value!r}")
 
@@ -29,24 +31,24 @@ class Experiment:
 
     def __init__(
         self,
-        estimator,
-        train_input_fn,
-        eval_input_fn,
-        eval_metrics=None,
-        train_steps=None,
-        eval_steps=100,
-        train_monitors=None,
-        eval_hooks=None,
-        local_eval_frequency=None,  # deprecated and ignored by tf.contrib.learn too
-        eval_delay_secs=120,
-        continuous_eval_throttle_secs=60,
-        min_eval_frequency=None,  # steps; tf.estimator evaluates at checkpoints instead
-        delay_workers_by_global_step=False,
-        export_strategies=None,
-        train_steps_per_iteration=None,
-        checkpoint_and_export=False,
-        saving_listeners=None,
-    ):
+        estimator: Any,  # a tf.estimator.Estimator (TensorFlow has no stubs)
+        train_input_fn: Callable[..., Any],
+        eval_input_fn: Callable[..., Any],
+        eval_metrics: object = None,
+        train_steps: int | None = None,
+        eval_steps: int | None = 100,
+        train_monitors: Iterable[Any] | None = None,
+        eval_hooks: Iterable[Any] | None = None,
+        local_eval_frequency: int | None = None,  # deprecated and ignored by tf.contrib.learn too
+        eval_delay_secs: float = 120,
+        continuous_eval_throttle_secs: float = 60,
+        min_eval_frequency: int | None = None,  # steps; tf.estimator evaluates at checkpoints instead
+        delay_workers_by_global_step: bool = False,
+        export_strategies: object = None,
+        train_steps_per_iteration: object = None,
+        checkpoint_and_export: object = False,
+        saving_listeners: Iterable[Any] | None = None,
+    ) -> None:
         _refuse("eval_metrics", eval_metrics, (None,), "return eval_metric_ops from the model_fn")
         _refuse("export_strategies", export_strategies, (None, [], ()), "export with tf.estimator exporters")
         _refuse("train_steps_per_iteration", train_steps_per_iteration, (None,), "continuous_train_and_eval is gone")
@@ -64,19 +66,19 @@ class Experiment:
         self._saving_listeners = list(saving_listeners or [])
 
     @property
-    def estimator(self):
+    def estimator(self) -> Any:
         return self._estimator
 
     @property
-    def train_steps(self):
+    def train_steps(self) -> int | None:
         return self._train_steps
 
     @property
-    def eval_steps(self):
+    def eval_steps(self) -> int | None:
         return self._eval_steps
 
     # -- schedules ---------------------------------------------------------------------------
-    def train(self, delay_secs: float | None = None):
+    def train(self, delay_secs: float | None = None) -> Any:
         """Train to `train_steps`; in a cluster, start this task's server first and let worker i wait i * 5 s."""
         import tensorflow as tf
 
@@ -136,7 +138,7 @@ class Experiment:
         self._estimator.train(self._train_input_fn, steps=1, hooks=self._train_monitors)
         return self._estimator.evaluate(self._eval_input_fn, steps=1, hooks=self._eval_hooks, name="one_pass")
 
-    def _start_server(self):
+    def _start_server(self) -> Any:
         import tensorflow as tf
 
         config = self._estimator.config
@@ -152,6 +154,6 @@ class Experiment:
         )
 
 
-def _is_distributed(config):
+def _is_distributed(config: Any) -> bool:
     """A cluster this task has a place in (TF_CONFIG, or cluster_spec + master in the RunConfig)."""
     return bool(config.cluster_spec and config.cluster_spec.jobs and config.task_type and config.master)

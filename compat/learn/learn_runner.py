@@ -8,6 +8,7 @@ no cluster or master -> train_and_evaluate, worker -> train, ps -> run_std_serve
 """
 
 from collections.abc import Callable
+from typing import Any
 
 from compat.errors import ExperimentError
 from compat.learn._experiment import SCHEDULES, Experiment
@@ -20,7 +21,7 @@ _DEFAULT_SCHEDULES = {
 }
 
 
-def default_schedule(config) -> str:
+def default_schedule(config: Any) -> str:  # a tf.estimator.RunConfig, or None
     """The schedule tf.contrib gave a task: from its run config's cluster and task type."""
     if config is None or not config.cluster_spec or not config.cluster_spec.jobs:
         return "train_and_evaluate"
@@ -31,7 +32,9 @@ def default_schedule(config) -> str:
     return _DEFAULT_SCHEDULES[config.task_type]
 
 
-def _experiment(experiment_fn, output_dir, run_config, hparams):
+def _experiment(
+    experiment_fn: Callable[..., object], output_dir: str | None, run_config: Any, hparams: Any
+) -> Experiment:
     if output_dir is not None:
         if run_config is not None:
             raise ExperimentError("output_dir", "give output_dir or run_config, not both (put model_dir in run_config)")
@@ -57,12 +60,12 @@ def _experiment(experiment_fn, output_dir, run_config, hparams):
 
 
 def run(
-    experiment_fn: Callable,
+    experiment_fn: Callable[..., object],
     output_dir: str | None = None,
     schedule: str | None = None,
-    run_config=None,
-    hparams=None,
-):
+    run_config: Any = None,
+    hparams: Any = None,
+) -> Any:
     """Build the experiment and run its `schedule` (default from the task type); return what it returns."""
     experiment = _experiment(experiment_fn, output_dir, run_config, hparams)
     schedule = schedule or default_schedule(experiment.estimator.config)

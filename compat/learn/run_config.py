@@ -9,6 +9,8 @@ uai-run both turn tf.contrib.learn.RunConfig into this class.
 """
 
 import collections
+from collections.abc import Iterable
+from typing import Any
 
 import tensorflow as tf
 
@@ -36,23 +38,23 @@ class RunConfig(_EstimatorRunConfig):
 
     def __init__(
         self,
-        master=None,
-        num_cores=0,
-        log_device_placement=False,
-        gpu_memory_fraction=1,
-        tf_random_seed=None,
-        save_summary_steps=100,
-        save_checkpoints_secs=_USE_DEFAULT,
-        save_checkpoints_steps=None,
-        keep_checkpoint_max=5,
-        keep_checkpoint_every_n_hours=10000,
-        log_step_count_steps=100,
-        protocol=None,
-        evaluation_master="",
-        model_dir=None,
-        session_config=None,
-        session_creation_timeout_secs=7200,
-        **estimator_args,
+        master: str | None = None,
+        num_cores: int = 0,
+        log_device_placement: bool = False,
+        gpu_memory_fraction: float = 1,
+        tf_random_seed: int | None = None,
+        save_summary_steps: int = 100,
+        save_checkpoints_secs: float | None | object = _USE_DEFAULT,
+        save_checkpoints_steps: int | None = None,
+        keep_checkpoint_max: int = 5,
+        keep_checkpoint_every_n_hours: float = 10000,
+        log_step_count_steps: int = 100,
+        protocol: str | None = None,
+        evaluation_master: str = "",
+        model_dir: str | None = None,
+        session_config: Any = None,  # a tf.compat.v1.ConfigProto (TensorFlow has no stubs)
+        session_creation_timeout_secs: int = 7200,
+        **estimator_args: Any,
     ) -> None:
         if save_checkpoints_secs is _USE_DEFAULT:  # tf.contrib's default: every 600 s unless steps are given
             save_checkpoints_secs = 600 if save_checkpoints_steps is None else None
@@ -87,11 +89,11 @@ class RunConfig(_EstimatorRunConfig):
             self._evaluation_master = evaluation_master
 
     @property
-    def tf_config(self):
+    def tf_config(self) -> Any:
         """The session options tf.contrib.learn made of num_cores, log_device_placement and gpu_memory_fraction."""
         return self._tf_config
 
-    def uid(self, whitelist=None) -> str:
+    def uid(self, whitelist: Iterable[str] | None = None) -> str:
         """A string identifying the configuration, without the `whitelist` fields (default: the list above)."""
         whitelist = _DEFAULT_UID_WHITE_LIST if whitelist is None else whitelist
         state = {key: value for key, value in vars(self).items() if not key.startswith("__")}
