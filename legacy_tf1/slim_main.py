@@ -24,7 +24,6 @@ import compat
 compat.install()
 
 import tensorflow as tf  # noqa: E402
-from absl import flags as absl_flags  # noqa: E402
 
 import compat.flags as flags  # noqa: E402
 import compat.slim as slim  # noqa: E402
@@ -45,9 +44,6 @@ v1: Any = tf.compat.v1  # (Any: a base class below is read from it)
 SYNC_STOP_GRACE_SECS = 5
 
 slim_flags.define_slim_flags()
-absl_flags.register_validator(
-    "model_name", lambda name: name in slim_zoo.NETS, f"must be one of {', '.join(sorted(slim_zoo.NETS))}"
-)
 FLAGS = flags.FLAGS
 
 

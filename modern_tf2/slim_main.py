@@ -67,8 +67,6 @@ def program(values: Any) -> "Program":
     from trainlib.training import checkpoint_flags, slim_data
 
     slim_flags.platform_overrides(values)
-    if values.model_name not in slim_zoo.NETS:
-        fail(f"--model_name: unknown net {values.model_name!r}; the slim zoo has {', '.join(sorted(slim_zoo.NETS))}")
     if not values.max_number_of_steps:
         fail("set --max_number_of_steps (or the platform's --max_step): the TF2 loop does not train without end")
     image_size = values.train_image_size or slim_zoo.default_image_size(values.model_name)

@@ -140,3 +140,12 @@ def test_after_report_sees_each_progress_line_and_its_pause_is_left_out_of_the_r
     assert len(rates) == 4
     # 2 steps of 4 images per report: with the 0.5 s pause counted a rate could not pass 16 images/s
     assert all(rate > 32 for rate in rates[1:]), rates
+
+
+def test_slim_main_refuses_an_unknown_model_name_in_the_legacy_programs_words(program_data, tmp_path):
+    """One check of --model_name for both slim programs (the zoo's): the same one line and exit 2."""
+    args = ["--data_dir", str(program_data), "--output_dir", str(tmp_path / "out"), "--model_name", "resnet_v9"]
+    result = run_module("modern_tf2.slim_main", [*args, "--max_step", "1"])
+    errors = [line for line in result.stderr.splitlines() if ": error: " in line]
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-3000:]
+    assert len(errors) == 1 and "--model_name must be one of" in errors[0] and "'resnet_v9'" in errors[0], errors

@@ -43,9 +43,14 @@ NETS = {
 }
 
 
-def _net(model_name: str) -> Net:
+def check_model_name(model_name: str) -> None:
+    """The one check of a `--model_name`: both slim programs' flag and every lookup here use it."""
     if model_name not in NETS:
-        raise ValueError(f"unknown model_name {model_name!r}; the slim zoo has {', '.join(sorted(NETS))}")
+        raise ValueError(f"--model_name must be one of {', '.join(sorted(NETS))}, not {model_name!r}")
+
+
+def _net(model_name: str) -> Net:
+    check_model_name(model_name)
     return NETS[model_name]
 
 

@@ -8,6 +8,8 @@ What a 0 or None default resolves to (the dataset's classes and size) is
 
 from typing import Any
 
+from absl import flags as absl_flags
+
 import compat.flags as flags
 from trainlib.training import checkpoint_flags
 from trainlib.training.slim_optimization import DECAYS
@@ -71,6 +73,7 @@ def define_slim_flags(flag_values: flags.FlagValues | None = None) -> None:
         "num_samples_per_epoch", 0, "Images per epoch, for the decay (0: ImageNet's, else counted).", **into
     )
     flags.DEFINE_string("model_name", "resnet_v1_50", "Network from the slim zoo.", **into)
+    absl_flags.register_validator("model_name", _known_net, **into)
     flags.DEFINE_enum("preprocessing_name", None, list(PREPROCESSINGS), "Preprocessing (default: the model's).", **into)
     flags.DEFINE_integer("batch_size", 32, "Images per clone per step.", **into)
     flags.DEFINE_integer("train_image_size", None, "Training image side (default: the model's).", **into)
@@ -79,6 +82,17 @@ def define_slim_flags(flag_values: flags.FlagValues | None = None) -> None:
     checkpoint_flags.define_checkpoint_flags(flag_values)
     flags.DEFINE_string("trainable_scopes", None, "Comma-separated scopes to train (default: all).", **into)
     flags.DEFINE_boolean("ignore_missing_vars", False, "Skip variables missing from the checkpoint.", **into)
+
+
+def _known_net(model_name: str) -> bool:
+    # The zoo imports TensorFlow: only when the flags are parsed, so `--help` stays fast.
+    from trainlib.models import slim_zoo
+
+    try:
+        slim_zoo.check_model_name(model_name)
+    except ValueError as error:
+        raise absl_flags.ValidationError(str(error)) from None
+    return True
 
 
 def platform_overrides(values: Any) -> Any:
