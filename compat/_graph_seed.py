@@ -94,7 +94,14 @@ def _tf1_graph() -> bool:
 
 def _tf1_random_uniform(original: Any) -> Any:
     @functools.wraps(original)
-    def random_uniform(shape, minval=0, maxval=None, dtype=None, seed=None, name=None):
+    def random_uniform(
+        shape: Any,
+        minval: Any = 0,
+        maxval: Any = None,
+        dtype: Any = None,
+        seed: int | None = None,
+        name: str | None = None,
+    ) -> Any:
         dtypes = _tf("framework.dtypes")
         dtype = dtypes.float32 if dtype is None else dtypes.as_dtype(dtype)
         if isinstance(minval, int) and minval == 0 and dtype.is_floating and _tf1_graph():
@@ -109,7 +116,9 @@ def _tf1_random_uniform(original: Any) -> Any:
 
 def _tf1_random_gamma(original: Any) -> Any:
     @functools.wraps(original)
-    def random_gamma(shape, alpha, beta=None, dtype=None, seed=None, name=None):
+    def random_gamma(
+        shape: Any, alpha: Any, beta: Any = None, dtype: Any = None, seed: int | None = None, name: str | None = None
+    ) -> Any:
         dtypes = _tf("framework.dtypes")
         dtype = dtypes.float32 if dtype is None else dtypes.as_dtype(dtype)
         if not _tf1_graph():
@@ -136,7 +145,7 @@ def _tf1_random_gamma(original: Any) -> Any:
 
 def _tf1_split(original: Any) -> Any:
     @functools.wraps(original)
-    def split(value, num_or_size_splits, axis=0, num=None, name="split"):
+    def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: int | None = None, name: str = "split") -> Any:
         if isinstance(num_or_size_splits, numbers.Integral) and _tf1_graph():
             # the constant TF 1.15's split made of the count before using the count itself: it counts one op
             _tf("framework.ops").convert_to_tensor(num_or_size_splits)
@@ -148,7 +157,15 @@ def _tf1_split(original: Any) -> Any:
 
 def _tf1_dropout(original: Any) -> Any:
     @functools.wraps(original)
-    def _dropout(x, rate, noise_shape, uniform_sampler, dummy_rng_step, name, default_name):
+    def _dropout(
+        x: Any,
+        rate: Any,
+        noise_shape: Any,
+        uniform_sampler: Any,
+        dummy_rng_step: Any,
+        name: str | None,
+        default_name: str,
+    ) -> Any:
         ops, tensor_util, math_ops = _tf("framework.ops"), _tf("framework.tensor_util"), _tf("ops.math_ops")
         nn_ops, random_ops = _tf("ops.nn_ops"), _tf("ops.random_ops")
 
@@ -212,7 +229,7 @@ def _install_builders() -> None:
 
 def _tf1_flatten_call(original: Any) -> Any:
     @functools.wraps(original)
-    def call(self, inputs):
+    def call(self: Any, inputs: Any) -> Any:
         rank = inputs.shape.rank
         if not rank or rank < 2 or not _tf1_graph():
             return original(self, inputs)
@@ -232,7 +249,7 @@ def _tf1_flatten_call(original: Any) -> Any:
 
 def _tf1_conv_build(original: Any) -> Any:
     @functools.wraps(original)
-    def build(self, input_shape):
+    def build(self: Any, input_shape: Any) -> None:
         original(self, input_shape)
         if _tf1_graph():
             constant_op, dtypes = _tf("framework.constant_op"), _tf("framework.dtypes")
@@ -245,7 +262,7 @@ def _tf1_conv_build(original: Any) -> Any:
 
 def _tf1_fused_batch_norm(original: Any) -> Any:
     @functools.wraps(original)
-    def _fused_batch_norm(self, inputs, *args, **kwargs):
+    def _fused_batch_norm(self: Any, inputs: Any, *args: Any, **kwargs: Any) -> Any:
         training = kwargs.get("training", args[-1] if args else None)
         try:
             value = _tf("framework.smart_cond").smart_constant_value(training)
@@ -277,7 +294,7 @@ def _tf1_static_optimizations(options: Any) -> bool:
 
 def _tf1_initializable_iterator(original: Any) -> Any:
     @functools.wraps(original)
-    def _make_initializable_iterator(self, shared_name=None):
+    def _make_initializable_iterator(self: Any, shared_name: str | None = None) -> Any:
         if _tf1_graph():
             # TF 1.15 applied the dataset's options here as ops of the graph (`_apply_options`): each threading
             # option a constant and a dataset op, the static optimizations the constant of their names and
