@@ -23,6 +23,8 @@ import importlib.util
 import os
 import sys
 import types
+from collections.abc import Iterable, MutableMapping
+from typing import Any
 
 from compat import _import_hook
 from compat._version import has_keras3
@@ -36,7 +38,7 @@ _KERAS2_BACKENDS = ("tf_keras.src.backend", "keras.src.backend")
 _chose = {"legacy": False}  # did this process set TF_USE_LEGACY_KERAS in os.environ (not the user)?
 
 
-def prefer_legacy_keras(environ=None):
+def prefer_legacy_keras(environ: MutableMapping[str, str] | None = None) -> bool:
     """Set TF_USE_LEGACY_KERAS=1 when TF >= 2.16 and tf-keras is installed; respect an explicit user value."""
     environ = os.environ if environ is None else environ
     if "TF_USE_LEGACY_KERAS" in environ or not has_keras3():
@@ -56,16 +58,16 @@ def user_environment() -> dict[str, str]:
     return environ
 
 
-def _wants_legacy():
+def _wants_legacy() -> bool:
     return os.environ.get("TF_USE_LEGACY_KERAS") in ("1", "true", "True")
 
 
-def _api_namespaces():
+def _api_namespaces() -> Iterable[dict[str, Any]]:
     """The dicts of TF's API modules (and of their deprecation wrappers) holding Keras loaders."""
     tf = sys.modules["tensorflow"]
     modules = [tf, getattr(getattr(tf, "compat", None), "v1", None), getattr(getattr(tf, "compat", None), "v2", None)]
     modules += [sys.modules.get(name) for name in _API_MODULES]
-    namespaces = {}
+    namespaces: dict[int, dict[str, Any]] = {}
     for module in filter(None, modules):
         for candidate in (module, getattr(module, "_tfmw_wrapped_module", None)):
             if candidate is not None:
@@ -73,7 +75,7 @@ def _api_namespaces():
     return namespaces.values()
 
 
-def repair_loaded_tensorflow():
+def repair_loaded_tensorflow() -> list[str]:
     """Re-resolve Keras loaders that chose Keras 3 before legacy Keras was selected; return their names."""
     if "tensorflow" not in sys.modules or not has_keras3() or not _wants_legacy():
         return []
@@ -90,7 +92,7 @@ def repair_loaded_tensorflow():
     return repaired
 
 
-def check_loaded_tensorflow():
+def check_loaded_tensorflow() -> None:
     """Repair what can be repaired; raise KerasSetupError (one line) if `tf.keras` is already Keras 3."""
     repair_loaded_tensorflow()
     if "tensorflow" not in sys.modules or not has_keras3() or not _wants_legacy():
@@ -119,7 +121,7 @@ def _seed_from_graph(backend: types.ModuleType) -> None:
     if generator is None or original is None or getattr(original, "seeds_from_graph", False):
         return
 
-    def _maybe_init(self) -> None:
+    def _maybe_init(self: Any) -> None:
         # Keras would draw the stateless seed from Python's `random`; the legacy stateful ops it
         # uses in graph mode for seedless stateful generators take their op seed from the graph
         # seed and the op count, as every TF 1.x initializer did. Unseeded graphs keep Keras' draw.

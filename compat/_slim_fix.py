@@ -69,7 +69,7 @@ def _provide_moved_names() -> None:
         setattr(variable_scope, "variable", v1_variable)  # noqa: B010 (a module typed as ModuleType)
 
 
-def _register_legacy_layers():
+def _register_legacy_layers() -> None:
     """Register only the missing module names, never a fake `tf_keras` package."""
     if _MISSING in sys.modules:
         return
