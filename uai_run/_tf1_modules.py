@@ -156,7 +156,7 @@ class Face(types.ModuleType):
         return sorted(found)
 
 
-def _same_in_tf2(full: str, value) -> bool:
+def _same_in_tf2(full: str, value: object) -> bool:
     """True when TF 2's own `tf.<name>` is this very object: nothing was aliased."""
     if not full.startswith(names.TF + ".") or full.startswith(names.TF + ".contrib"):
         return False
@@ -175,7 +175,7 @@ def tf1_call(name: str, function: Callable[..., Any], keywords: dict[str, str]) 
     """The method `function` taking the TF1 keywords of `name`, passed on as CALL_KEYWORDS spells them."""
 
     @functools.wraps(function)
-    def call(*args, **kwargs):
+    def call(*args: Any, **kwargs: Any) -> Any:
         given = {keyword: kwargs.pop(keyword) for keyword in keywords if keyword in kwargs}
         if not given:
             return function(*args, **kwargs)
@@ -232,7 +232,7 @@ def transformation(name: str) -> Callable[..., Callable[[Any], Any]]:
     returns what `dataset.apply` calls, `lambda dataset: dataset.<method>(*args, <keywords>)`."""
     method, fixed = names.TRANSFORMATIONS[name]
 
-    def make(*args, **kwargs):
+    def make(*args: Any, **kwargs: Any) -> Callable[[Any], Any]:
         added = ", ".join(f"{k}={v!r}" for k, v in fixed.items())
         _explain.note("tf1-calls", f"{short(name)}(...) -> dataset.{method}(..., {added})")
         return lambda dataset: getattr(dataset, method)(*args, **kwargs, **fixed)
