@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Run a project task with only python3 present: `python3 dev.py test` / `python3 dev.py demo` / `python3 dev.py lint`.
 
+`python3 dev.py test --all-tf` also runs the TF-range sessions (TF 2.16 ... 2.20), one after another once the
+test sessions end; `python3 dev.py tfrange` runs only those.
+
 Creates `.nox/_tools` with the pinned nox on first use, then runs nox sessions from
 noxfile.py. Anyone with nox installed can run `nox -s <session>` instead.
 """
@@ -30,6 +33,11 @@ TASKS: dict[str, tuple[list[str], str | None]] = {
 # time goes to TensorFlow processes started one after another), so side by side the test command
 # takes about as long as its longest suite rather than the sum.
 SIDE_BY_SIDE = {"test"}
+# The TF-range sessions (noxfile.py RANGE, tagged `tfrange`): each TensorFlow release between the suites' 2.15
+# and 2.21. Not in `test` or CI (5-15 min a release on two cores): `test --all-tf` adds them, `tfrange` runs
+# them alone (its arguments after `--` go to their pytest).
+RANGE_TASK = "tfrange"
+ALL_TF = "--all-tf"
 
 
 def _tools_python() -> str:
@@ -48,23 +56,40 @@ def _tools_python() -> str:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] in ("-h", "--help") or argv[0] not in TASKS:
+    tasks = [*TASKS, RANGE_TASK]
+    if not argv or argv[0] in ("-h", "--help") or argv[0] not in tasks:
         print(__doc__.strip(), file=sys.stderr)
-        print("\ntasks: " + ", ".join(TASKS) + "   (extra arguments after `--` go to the task)", file=sys.stderr)
+        print("\ntasks: " + ", ".join(tasks) + "   (extra arguments after `--` go to the task)", file=sys.stderr)
         return 0 if argv and argv[0] in ("-h", "--help") else 2
-    sessions, task = TASKS[argv[0]]
+    all_tf = argv[0] == "test" and argv[1:2] == [ALL_TF]
+    if all_tf:
+        argv = [argv[0], *argv[2:]]
     extra = argv[1:]
     if extra[:1] == ["--"]:
         extra = extra[1:]
-    if task is None and extra:
-        print(f"dev.py: {argv[0]} takes no arguments", file=sys.stderr)
-        return 2
     nox = [_tools_python(), "-m", "nox", "-f", os.path.join(HERE, "noxfile.py")]
+    if argv[0] == RANGE_TASK:
+        return _tf_range(nox, extra)
+    code = _task(nox, argv[0], extra)
+    # the test sessions' pytest arguments select in their suites, not in the range's smoke
+    return max(code, _tf_range(nox, [])) if all_tf else code
+
+
+def _tf_range(nox: list[str], extra: list[str]) -> int:
+    """Run every TF-range session, one after another (each installs a TensorFlow): 0 if all pass."""
+    return subprocess.call([*nox, "-t", "tfrange", *(["--", *extra] if extra else [])], cwd=HERE)
+
+
+def _task(nox: list[str], name: str, extra: list[str]) -> int:
+    sessions, task = TASKS[name]
+    if task is None and extra:
+        print(f"dev.py: {name} takes no arguments", file=sys.stderr)
+        return 2
     commands = {
         session: [*nox, "-s", session, *(["--", task, *extra] if task is not None and session != "lint" else [])]
         for session in sessions
     }
-    if argv[0] in SIDE_BY_SIDE:
+    if name in SIDE_BY_SIDE:
         return _side_by_side(commands)
     command = [*nox, "-s", *sessions, *(["--", task, *extra] if task is not None else [])]
     return subprocess.call(command, cwd=HERE)

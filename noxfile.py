@@ -4,10 +4,14 @@
     nox -s tf2 -- demo             # a task other than the tests, in that environment's venv
     nox -s tf2 -- tests -k flags   # the tests, with pytest arguments
     nox -s lint                    # ruff check, ruff format --check, mypy (what `python3 dev.py lint` runs)
+    nox -s tfrange-2.18            # the TF-range smoke on one release (-t tfrange: on all of them)
 
   tf1: tensorflow-cpu 2.15.1 (real Estimator, Keras 2.15) + tf-slim
   tf2: tensorflow-cpu 2.21.0 + tf-keras / tensorflow-estimator 2.15 (--no-deps) + tf-slim + libcst
   tf115: tensorflow-cpu 1.15.0 on Python 3.7, the reference that runs original TF1 programs (not in CI)
+  tfrange-2.16 ... tfrange-2.20: each TensorFlow release between the suites' two, with its tf-keras, the
+        Estimator (--no-deps) and tf-slim; runs `python -m compat doctor` and RANGE_SMOKE (not in CI;
+        `nox -t tfrange` or `python3 dev.py test --all-tf` runs them all)
   lint: ruff + mypy (requirements/lint.txt); no TensorFlow, the project is read, not imported;
         then `python -m build`'s sdist and wheel checked by twine and check-wheel-contents
 One session per environment (not per task) so every task reuses the environment's venv.
@@ -80,6 +84,49 @@ def tf1(session: nox.Session) -> None:
 def tf2(session: nox.Session) -> None:
     """TF 2.21: runs tests/common + tests/tf2 + tests/codemods, or the task named after `--`."""
     run_task(session, "tf2")
+
+
+# The TF range: the releases users run between the suites' TF 2.15 and 2.21, one session and venv each
+# (`nox -s tfrange-2.16`; all: `nox -t tfrange`). Each installs requirements/tf<release>.txt and, with
+# --no-deps, tf<release>-nodeps.txt (its tf-keras and tensorflow-estimator 2.15), as tf2 does, then runs
+# the doctor (which must find nothing missing) and RANGE_SMOKE. Not in CI: each release takes 5-15 min
+# (install and smoke) on two shared cores (README, "What runs where").
+RANGE = ["2.16", "2.17", "2.18", "2.19", "2.20"]
+# What the range runs: compat's claims on a release, in tests that take seconds each. Import orders
+# (legacy Keras chosen whenever compat comes), the doctor, Estimator and TPUEstimator (use_tpu=False)
+# through compat, the graph seed, tf-slim's repair of TF's private names, uai-run's TF1 face, and the
+# bundled samples unmodified under uai-run (session, Estimator and slim programs).
+RANGE_SMOKE = [
+    "tests/common/test_runtime_order.py",
+    "tests/common/test_doctor.py",
+    "tests/common/test_runtime_estimator.py",
+    "tests/common/test_runtime_tpu.py",
+    "tests/common/test_runtime_graph_seed.py",
+    "tests/common/test_private_internals.py",
+    "tests/common/test_uai_run_programs.py::test_samples_run_unmodified",
+]
+
+
+def range_session(release: str) -> None:
+    """Register the session `tfrange-<release>`."""
+
+    def run(session: nox.Session) -> None:
+        for args in (
+            ["-r", f"requirements/tf{release}.txt"],
+            ["--no-deps", "-r", f"requirements/tf{release}-nodeps.txt"],
+            PROJECT,
+        ):
+            session.install("-q", *args)
+        session.run("python", "-m", "compat", "doctor")
+        env = {"UAI_TEST_ENV": f"tfrange-{release}"}
+        session.run("python", "-m", "pytest", "--durations=5", *RANGE_SMOKE, *session.posargs, env=env)
+
+    run.__doc__ = f"TF {release} with tf-keras, the Estimator and tf-slim: the doctor and the TF-range smoke."
+    nox.session(name=f"tfrange-{release}", tags=["tfrange"])(run)
+
+
+for _release in RANGE:
+    range_session(_release)
 
 
 # The reference environment: real TensorFlow 1.15 on Python 3.7 (requirements/tf115.txt). It runs original
