@@ -1,0 +1,314 @@
+"""`uai-migrate --level native` against the safe level: equivalence by checkpoint, and how much is left in tf.compat.v1.
+
+    python bench/native.py [--json FILE]
+
+1. Equivalence. Every script of tests/corpus and samples/tf1 that the native level converts (its report
+   has a native-session entry saying so) is migrated twice, safe and native. The safe port runs in
+   graph mode: right after its variables are initialised it writes them to a TF1 checkpoint (step 0),
+   then trains, and the values each training `sess.run` (one fetching an operation) returns are recorded. The native port runs
+   eagerly: each variable it creates whose name is in that checkpoint starts from the checkpoint's value
+   (the TF1 names the rule writes out are the mapping), and the values its train step returns are
+   recorded. Both see the same batches (the scripts' own seeded NumPy draws, unchanged by the rules).
+   The losses must agree to TOLERANCE; a script run with other arguments than its manifest's says why.
+2. The share of `tf.*` references that go through `tf.compat.v1`, after safe and after native, in
+   the corpus and the samples (the Python files: an outermost `tf.<...>` attribute chain is one
+   reference; it is a compat one when it reads `tf.compat.v1` or its name is bound to tensorflow.compat.v1).
+
+Both ports run in the tf2 environment (this interpreter); the migrations use this checkout's uai-migrate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import runpy
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOURCES = {"corpus": os.path.join(REPO, "tests", "corpus"), "samples": os.path.join(REPO, "samples", "tf1")}
+TOLERANCE = 1e-5
+# Arguments other than a script's manifest row, with the cause. Dropout draws its masks from the op seed,
+# which graph mode derives from the graph and eager mode from a counter: the same seed gives other masks.
+ARGS = {
+    "session_classifier.py": (
+        ["--steps=5", "--keep_prob=1.0"],
+        "dropout off: graph and eager op seeds draw other masks",
+    ),
+}
+TRAIN_STEP = (
+    "train_step",
+    "train_step_fn",
+)  # the names native-session gives the step (codemods/rules/native_session.py)
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (REPO, env.get("PYTHONPATH")) if p)
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    for name in ("TF_USE_LEGACY_KERAS", "TF_CONFIG"):
+        env.pop(name, None)
+    return env
+
+
+def migrate(paths: list[str], out: str, level: str) -> dict:
+    """uai-migrate --out over `paths` at `level`; its JSON report."""
+    report = out + ".report.json"
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    command = [sys.executable, "-m", "codemods", "--out", out, "--level", level, "--no-cache", "-q", "--report", report]
+    done = subprocess.run([*command, *paths], cwd=REPO, env=_env(), capture_output=True, text=True, check=False)
+    if not os.path.exists(report):
+        raise RuntimeError(f"uai-migrate --level {level} failed: {done.stderr[-2000:]}")
+    with open(report, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def converted(report: dict) -> list[str]:
+    """The files the native level converted (a native-session entry that is not a refusal)."""
+    entries = report.get("entries") or [e for f in report.get("files", []) for e in f.get("entries", [])]
+    return sorted(
+        {
+            e["path"]
+            for e in entries
+            if e.get("rule") == "native-session" and not e["message"].startswith("Session script left")
+        }
+    )
+
+
+# -- the probes: run in a subprocess each, so that graph mode and eager mode never share a process
+def probe_safe(script: str, checkpoint: str, record: str, argv: list[str]) -> None:
+    """Run the safe port; write its variables at step 0 and the values of each training run."""
+    import tensorflow as tf
+
+    values: list[list[float]] = []
+    base = tf.compat.v1.Session.__mro__[1]  # BaseSession: Session's and InteractiveSession's run
+    run = base.run
+    saved: list[bool] = []
+
+    def recording_run(self, fetches, feed_dict=None, *args, **kwargs):
+        result = run(self, fetches, feed_dict, *args, **kwargs)
+        if not saved:
+            initialised = run(self, tf.compat.v1.report_uninitialized_variables()).size == 0
+            if initialised and tf.compat.v1.global_variables():
+                saved.append(True)
+                saver = tf.compat.v1.train.Saver(var_list=tf.compat.v1.trainable_variables())
+                base.run = run  # the Saver runs the session too: not a training run
+                try:
+                    saver.save(self, checkpoint)
+                finally:
+                    base.run = recording_run
+                return result
+        flat = tf.nest.flatten(result)
+        if saved and feed_dict and any(v is None for v in flat):  # a training run: it fetches the train op
+            values.append([float(v) for v in flat if v is not None])
+        return result
+
+    base.run = recording_run
+    _run_script(script, argv)
+    with open(record, "w", encoding="utf-8") as handle:
+        json.dump({"values": values, "saved": bool(saved)}, handle)
+
+
+def probe_native(script: str, checkpoint: str, record: str, argv: list[str]) -> None:
+    """Run the native port; variables named as in the checkpoint start from it; record the train step's values."""
+    import tensorflow as tf
+
+    reader = tf.train.load_checkpoint(checkpoint)
+    wanted = reader.get_variable_to_shape_map()
+    loaded: list[str] = []
+    values: list[list[float]] = []
+
+    def creator(next_creator, **kwargs):
+        variable = next_creator(**kwargs)
+        name = variable.name.split(":")[0]
+        if name in wanted and list(variable.shape) == list(wanted[name]):
+            with tf.init_scope():
+                variable.assign(reader.get_tensor(name))
+            loaded.append(name)
+        return variable
+
+    function = tf.function
+
+    def recording_function(func=None, **kwargs):
+        if func is None:
+            return lambda f: recording_function(f, **kwargs)
+        traced = function(func, **kwargs)
+        if getattr(func, "__name__", "") not in TRAIN_STEP:
+            return traced
+
+        def step(*args):
+            result = traced(*args)
+            values.append([float(v) for v in tf.nest.flatten(result)])
+            return result
+
+        return step
+
+    tf.function = recording_function
+    with tf.variable_creator_scope(creator):
+        _run_script(script, argv)
+    with open(record, "w", encoding="utf-8") as handle:
+        json.dump({"values": values, "loaded": sorted(loaded), "wanted": sorted(wanted)}, handle)
+
+
+def _run_script(script: str, argv: list[str]) -> None:
+    sys.argv = [script, *argv]
+    sys.path.insert(0, os.path.dirname(script))
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except SystemExit as stop:
+        if stop.code not in (None, 0):
+            raise
+
+
+def _probe(kind: str, script: str, checkpoint: str, argv: list[str], folder: str) -> dict:
+    record = os.path.join(folder, f"{kind}.json")
+    command = [sys.executable, os.path.abspath(__file__), "--probe", kind, script, checkpoint, record, "--", *argv]
+    done = subprocess.run(command, cwd=folder, env=_env(), capture_output=True, text=True, timeout=600, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{kind} port of {os.path.basename(script)} failed:\n{done.stderr[-2000:]}")
+    with open(record, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def equivalence(name: str, safe: str, native: str, argv: list[str], folder: str) -> dict:
+    checkpoint = os.path.join(folder, "step0", "model.ckpt")
+    os.makedirs(os.path.dirname(checkpoint), exist_ok=True)
+    first = _probe("safe", safe, checkpoint, argv, folder)
+    if not first["saved"]:
+        raise RuntimeError(f"the safe port of {name} never initialised its variables")
+    second = _probe("native", native, checkpoint, argv, folder)
+    missing = sorted(set(second["wanted"]) - set(second["loaded"]))
+    pairs = list(zip(first["values"], second["values"]))
+    diff = max((abs(a - b) for x, y in pairs for a, b in zip(x, y)), default=float("nan"))
+    same_shape = len(first["values"]) == len(second["values"]) and all(len(x) == len(y) for x, y in pairs)
+    return {
+        "script": name,
+        "steps": len(first["values"]),
+        "values_per_step": len(first["values"][0]) if first["values"] else 0,
+        "loaded": f"{len(second['loaded'])}/{len(second['wanted'])}",
+        "unloaded": missing,
+        "max_abs_diff": diff,
+        "equal": same_shape and not missing and diff <= TOLERANCE,
+        "first_loss": first["values"][0][0] if first["values"] else None,
+    }
+
+
+# -- the share of tf.compat.v1
+def compat_share(folder: str) -> tuple[int, int]:
+    """(tf.* references, of which through tf.compat.v1) in the Python files under `folder`."""
+    total = compat = 0
+    for root, _, names in os.walk(folder):
+        for name in names:
+            if name.endswith(".py"):
+                with open(os.path.join(root, name), encoding="utf-8") as handle:
+                    counted = references(handle.read())
+                total, compat = total + counted[0], compat + counted[1]
+    return total, compat
+
+
+def references(source: str) -> tuple[int, int]:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return 0, 0
+    aliases: dict[str, bool] = {}  # name bound to tensorflow -> is it tensorflow.compat.v1
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in ("tensorflow", "tensorflow.compat.v1") and alias.asname:
+                    aliases[alias.asname] = alias.name != "tensorflow"
+                elif alias.name.startswith("tensorflow") and not alias.asname:
+                    aliases["tensorflow"] = False
+    inner = set()
+    total = compat = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and id(node) not in inner:
+            chain: ast.expr = node
+            parts: list[str] = []
+            while isinstance(chain, ast.Attribute):
+                parts.append(chain.attr)
+                inner.add(id(chain.value))
+                chain = chain.value
+            if isinstance(chain, ast.Name) and chain.id in aliases:
+                total += 1
+                path = ".".join(reversed(parts))
+                compat += aliases[chain.id] or path.startswith("compat.v1")
+    return total, compat
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", help="also write the results here")
+    parser.add_argument("--probe", nargs=4, metavar=("KIND", "SCRIPT", "CHECKPOINT", "RECORD"), help=argparse.SUPPRESS)
+    args, rest = parser.parse_known_args(argv)
+    if args.probe:
+        kind, script, checkpoint, record = args.probe
+        (probe_safe if kind == "safe" else probe_native)(
+            script, checkpoint, record, rest[1:] if rest[:1] == ["--"] else rest
+        )
+        return 0
+    results: dict = {"equivalence": [], "compat_v1": {}, "load": os.getloadavg()[0], "commit": _commit()}
+    with tempfile.TemporaryDirectory() as work:
+        for group, source in SOURCES.items():
+            ported = {}
+            for level in ("safe", "native"):
+                out = os.path.join(work, group, level)
+                ported[level] = migrate([source], out, level)
+                results["compat_v1"][f"{group} {level}"] = compat_share(out)
+            for path in converted(ported["native"]):
+                name = os.path.basename(path)
+                argv_for, cause = ARGS.get(name, (_manifest_args(name), ""))
+                relative = os.path.relpath(path, REPO) if os.path.isabs(path) else path
+                files = {level: ported_file(os.path.join(work, group, level), relative, name) for level in ported}
+                folder = os.path.join(work, "runs", name)
+                os.makedirs(folder, exist_ok=True)
+                row = equivalence(name, files["safe"], files["native"], argv_for, folder)
+                row["group"], row["args"], row["cause"] = group, " ".join(argv_for), cause
+                results["equivalence"].append(row)
+    _print(results)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(results, handle, indent=1)
+    return 0 if all(row["equal"] for row in results["equivalence"]) else 1
+
+
+def ported_file(out: str, relative: str, name: str) -> str:
+    """The migrated copy of a file in an --out tree (found by name: the tree mirrors the input folder)."""
+    for root, _, names in os.walk(out):
+        if name in names:
+            return os.path.join(root, name)
+    raise FileNotFoundError(f"{relative} not in {out}")
+
+
+def _manifest_args(name: str) -> list[str]:
+    with open(os.path.join(SOURCES["corpus"], "manifest.json"), encoding="utf-8") as handle:
+        row = json.load(handle).get(name, {})
+    return list(row.get("args", []))
+
+
+def _commit() -> str:
+    done = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    return done.stdout.strip()
+
+
+def _print(results: dict) -> None:
+    print(f"commit {results['commit']}, load {results['load']:.1f}, tolerance {TOLERANCE}")
+    print(f"{'script':<26}{'steps':>6}{'loaded':>9}{'max |diff|':>13}  equal  args (cause)")
+    for row in results["equivalence"]:
+        cause = f" ({row['cause']})" if row["cause"] else ""
+        print(
+            f"{row['script']:<26}{row['steps']:>6}{row['loaded']:>9}{row['max_abs_diff']:>13.2e}  "
+            f"{'yes' if row['equal'] else 'NO':<5}  {row['args'] or '-'}{cause}"
+        )
+    print(f"\n{'tf.* references':<18}{'total':>7}{'compat.v1':>11}{'share':>8}")
+    for key, (total, compat) in results["compat_v1"].items():
+        print(f"{key:<18}{total:>7}{compat:>11}{compat / total if total else 0:>8.1%}")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,75 @@
+"""What the native rules know of TF1's graph-building calls and their TF 2 objects: tf.train optimizers
+-> tf.keras.optimizers and tf.layers functions -> Keras layer classes, with their arguments.
+
+Each row lists the TF1 call's parameters in positional order and the keyword each takes in the TF 2
+constructor; a parameter outside the row (a regularizer, `reuse`, `use_locking` ...) means the call is
+not one the rules can prove equal, and the code stays at the safe level.
+"""
+
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class Optimizer:
+    keras: str  # tf.keras.optimizers.<keras>
+    params: tuple[str, ...]  # the TF1 constructor's parameters, in positional order
+    renamed: dict[str, str]  # TF1 parameter -> Keras keyword (absent: the same keyword)
+    # keywords the Keras optimizer needs to compute what TF1's did (its defaults differ)
+    pinned: dict[str, str]
+    difference: str  # what may still differ numerically, for --explain and the report
+
+
+OPTIMIZERS = {
+    "GradientDescentOptimizer": Optimizer(
+        "SGD",
+        ("learning_rate", "use_locking", "name"),
+        {},
+        {},
+        "none: var -= learning_rate * grad in both (float rounding only)",
+    ),
+    "MomentumOptimizer": Optimizer(
+        "SGD",
+        ("learning_rate", "momentum", "use_locking", "name", "use_nesterov"),
+        {"use_nesterov": "nesterov"},
+        {},
+        "TF1 accumulates a = m*a + g and steps lr*a, Keras v = m*v - lr*g: equal for a constant learning rate "
+        "up to float rounding",
+    ),
+    "AdamOptimizer": Optimizer(
+        "Adam",
+        ("learning_rate", "beta1", "beta2", "epsilon", "use_locking", "name"),
+        {"beta1": "beta_1", "beta2": "beta_2"},
+        {"epsilon": "1e-08"},  # TF1's default; Keras's is 1e-07
+        "the same update (epsilon pinned to TF1's 1e-08, Keras's default is 1e-07); float rounding only",
+    ),
+}
+# positional-or-keyword parameters a row may list but the Keras optimizer does not take
+DROPPED = frozenset({"use_locking", "name"})
+
+# tf.layers.<function>: (Keras class, its parameters after `inputs` in TF1's positional order, the
+# keywords that go to the call rather than the constructor)
+LAYERS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    "dense": ("Dense", ("units", "activation", "use_bias", "kernel_initializer", "bias_initializer"), ()),
+    "conv2d": (
+        "Conv2D",
+        (
+            "filters",
+            "kernel_size",
+            "strides",
+            "padding",
+            "data_format",
+            "dilation_rate",
+            "activation",
+            "use_bias",
+            "kernel_initializer",
+            "bias_initializer",
+        ),
+        (),
+    ),
+    "max_pooling2d": ("MaxPooling2D", ("pool_size", "strides", "padding", "data_format"), ()),
+    "average_pooling2d": ("AveragePooling2D", ("pool_size", "strides", "padding", "data_format"), ()),
+    "flatten": ("Flatten", ("data_format",), ()),
+    "dropout": ("Dropout", ("rate", "noise_shape", "seed", "training"), ("training",)),
+}
+# Every layer also takes `name`. TF1 names an unnamed layer after its function, uniquified per graph
+# ("dense", "dense_1"): the rule writes those names out, so the variables keep their checkpoint names.
