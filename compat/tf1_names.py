@@ -112,6 +112,10 @@ MODULES = {
     "tensorflow.contrib.learn": ("compat.learn",),
     "tensorflow.contrib.learn.ModeKeys": (f"{V1}:estimator.ModeKeys",),
     "tensorflow.contrib.tpu": (f"{V1}:estimator.tpu", f"{V1}:tpu"),
+    # TF 1.15's contrib modules of these names re-exported the Estimator's (`import *`), which tensor2tensor
+    # and mesh-tensorflow import by their contrib path
+    "tensorflow.contrib.tpu.python.tpu.tpu_estimator": ("tensorflow_estimator.python.estimator.tpu.tpu_estimator",),
+    "tensorflow.contrib.tpu.python.tpu.tpu_config": ("tensorflow_estimator.python.estimator.tpu.tpu_config",),
     "tensorflow.contrib.data": (f"{V1}:data.experimental",),
     "tensorflow.contrib.cluster_resolver": (f"{V1}:distribute.cluster_resolver",),
     "tensorflow.contrib.rnn": (f"{V1}:nn.rnn_cell", f"{V1}:nn"),
@@ -183,6 +187,8 @@ RULES = {
         (f"tensorflow.contrib.{m}" for m in ("data", "distribute", "lookup", "losses", "metrics", "rnn", "summary")),
         "tf-upgrade",
     ),
+    # tf_upgrade_v2 renames the TPUEstimator names of these two (tf.contrib.tpu.python.tpu.tpu_config.RunConfig)
+    **dict.fromkeys((f"tensorflow.contrib.tpu.python.tpu.{m}" for m in ("tpu_config", "tpu_estimator")), "tf-upgrade"),
     "tensorflow.contrib.slim": "contrib-slim",
     "tensorflow.contrib.layers": "contrib-slim",
     "tensorflow.contrib.framework": "contrib-slim",

@@ -5,7 +5,9 @@ without touching any installed file, then exposes `tf.estimator` / `tf.compat.v1
   1. `tensorflow.python.distribute.estimator_training` (our `_coordinator_training`);
   2. the `estimator` API name in `tensorflow.python.util.tf_export` (`_api_tables`);
   3. the TPU modules only TPUEstimator's TPU paths used (`_tpu_standins`, failing clearly if used);
-  4. lazy `estimator` attributes on the TensorFlow API modules (`_lazy_api`).
+  4. lazy `estimator` attributes on the TensorFlow API modules (`_lazy_api`);
+  5. the modules TF 2.15 forwarded to tensorflow-estimator's (`tensorflow.python.tpu.tpu_config`,
+     `tensorflow.python.estimator.*`), which TF1-era libraries import (`_forwarding`).
 On TF <= 2.15 everything here is a no-op: the real Estimator imports as released.
 
 `import compat` calls `watch()`, which costs nothing: the work happens when TensorFlow or
@@ -80,6 +82,9 @@ def watch() -> None:
         return
     expose_attributes()
     from compat import _import_hook
+    from compat._estimator_support import _forwarding
+
+    _forwarding.install()  # a finder for a few module names; imports nothing
 
     for name in API_MODULES:
         _import_hook.on_import(name, after=expose_attributes)

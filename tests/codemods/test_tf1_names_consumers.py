@@ -147,6 +147,9 @@ KNOWN = {
     # `from tensorflow.distribute import CrossDeviceOps` imports TensorFlow's own package of that name,
     # which is not the API module tf.distribute
     "tensorflow.contrib.distribute.CrossDeviceOps": "tf-upgrade writes an import of a module that lacks the name",
+    # tensorflow-estimator's tpu_estimator module (contrib's tpu_estimator forwarded to it) imports six's
+    # xrange; the python2 rule renames any imported `xrange` to `range`, which that module lacks
+    "tensorflow.contrib.tpu.python.tpu.tpu_estimator.xrange": "python2 renames an imported xrange",
     # contrib-slim and tf-upgrade claim the same name and both rewrite it: tf.recompute_grad wins
     "tensorflow.contrib.layers.recompute_grad": "contrib-slim and tf-upgrade both rewrite it",
 }

@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from tests.support import runs as _runs
+from tests.support.processes import run_script
 
 LIBRARY = """
 from tensorflow.python.framework import ops
@@ -59,3 +60,29 @@ def test_a_library_registering_a_tensor_conversion_through_ops_works(tmp_path, w
     result = _runs.run([sys.executable, *runner, str(tmp_path / "program.py")], tmp_path, env=env)
     assert result.returncode == 0, result.stderr[-3000:]
     assert json.loads(result.stdout.splitlines()[-1]) == {"sum": 3.5}
+
+
+# TF 2.15 ships forwarding modules for the Estimator's (`tensorflow/python/tpu/tpu_config.py`:
+# `from tensorflow_estimator.python.estimator.tpu.tpu_config import *`); mesh-tensorflow imports them.
+FORWARDED = """
+import json
+import compat
+import tensorflow as tf
+from tensorflow.python.tpu import tpu_config, tpu_estimator
+from tensorflow.python.estimator import estimator
+from tensorflow.python.estimator.canned import dnn
+
+v1 = tf.compat.v1.estimator
+print(json.dumps([
+    tpu_config.RunConfig is v1.tpu.RunConfig,
+    tpu_estimator.TPUEstimator is v1.tpu.TPUEstimator,
+    estimator.Estimator is v1.Estimator,
+    dnn.DNNClassifier is v1.DNNClassifier,  # one module object each, not tensorflow-estimator's loaded twice
+]))
+"""
+
+
+def test_the_estimators_forwarding_modules_tf_215_shipped_import(tmp_path):
+    result = run_script(tmp_path, FORWARDED)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert json.loads(result.stdout.splitlines()[-1]) == [True] * 4
