@@ -137,6 +137,18 @@ PROGRAMS = {
             ("six", "six==1.16.0"),
             ("tqdm", "tqdm==4.66.5"),
             ("PIL", "Pillow==10.4.0"),
+            # mesh_tensorflow.transformer imports tensorflow_datasets, which imports these
+            ("tensorflow_datasets", "tensorflow-datasets==4.9.4"),
+            ("etils", "etils==1.7.0"),
+            ("tensorflow_metadata", "tensorflow-metadata==1.14.0"),
+            ("immutabledict", "immutabledict==4.2.0"),
+            ("toml", "toml==0.10.2"),
+            ("promise", "promise==2.3"),
+            ("psutil", "psutil==6.0.0"),
+            ("importlib_resources", "importlib_resources==6.4.5"),
+            ("zipp", "zipp==3.20.2"),
+            ("fsspec", "fsspec==2024.9.0"),
+            ("click", "click==8.1.7"),
         ),
     ),
 }

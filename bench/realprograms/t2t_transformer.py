@@ -43,12 +43,8 @@ def main(workdir):
     assert isinstance(problem, algorithmic.AlgorithmicProblem)
     problem.generate_data(data_dir, tmp_dir)
 
-    hparams = trainer_lib.create_hparams(
-        "transformer_tiny",
-        "batch_size=64,hidden_size=16,filter_size=32,num_heads=2",
-        data_dir=data_dir,
-        problem_name=problem.name,
-    )
+    # as t2t_trainer.create_hparams: create_experiment adds data_dir and the problem's hparams itself
+    hparams = trainer_lib.create_hparams("transformer_tiny", "batch_size=64,hidden_size=16,filter_size=32,num_heads=2")
     run_config = trainer_lib.create_run_config(
         model_name="transformer",
         model_dir=output_dir,
