@@ -21,12 +21,10 @@ import compat  # noqa: F401 - first: selects tf-keras before TensorFlow binds Ke
 import compat.flags as flags
 from compat.cli_errors import fail, main_guard
 from compat.errors import ClusterError
-from trainlib.training import slim_flags
+from trainlib.training import loop_flags, slim_flags
 
 slim_flags.define_slim_flags()
-flags.DEFINE_integer("save_checkpoints_steps", 100, "Steps between checkpoints.")
-flags.DEFINE_integer("eval_batch_size", 100, "Batch of the final evaluation on the validation split.")
-flags.DEFINE_boolean("export", True, "Export a SavedModel to <train_dir>/export at the end.")
+loop_flags.define_loop_flags()
 FLAGS = flags.FLAGS
 
 if TYPE_CHECKING:

@@ -8,6 +8,7 @@ Dashed spellings such as `--train-batch-size` work through compat.flags. `--num_
 
 import compat.flags as flags
 from trainlib.models.resnet_layout import SIZES
+from trainlib.training import loop_flags
 from trainlib.training.resnet_config import ResNetConfig
 
 IMAGENET_TRAIN_IMAGES = 1281167
@@ -17,6 +18,7 @@ _DEFAULT = ResNetConfig()
 def define_resnet_flags(flag_values: flags.FlagValues | None = None) -> None:
     """Define the program's flags in `flag_values` (default: the process's; a second call is harmless)."""
     into = {} if flag_values is None else {"flag_values": flag_values}
+    loop_flags.define_loop_flags(flag_values)
     flags.DEFINE_enum("variable_strategy", "CPU", ["CPU", "GPU"], "Where shared variables live across towers.", **into)
     flags.DEFINE_integer(
         "resnet_size", _DEFAULT.resnet_size, f"ResNet depth, one of {SIZES} (8/14/20: CIFAR-size nets).", **into
@@ -27,7 +29,6 @@ def define_resnet_flags(flag_values: flags.FlagValues | None = None) -> None:
     flags.DEFINE_integer("train_epochs", 100, "Epochs to train when --max_step is 0.", **into)
     flags.DEFINE_integer("epochs_per_eval", 1, "Epochs between evaluations.", **into)
     flags.DEFINE_integer("train_batch_size", 128, "Global training batch, split evenly over towers/replicas.", **into)
-    flags.DEFINE_integer("eval_batch_size", 100, "Global evaluation batch.", **into)
     flags.DEFINE_float("momentum", _DEFAULT.momentum, "Momentum of the SGD optimizer.", **into)
     flags.DEFINE_float(
         "weight_decay", _DEFAULT.weight_decay, "L2 weight decay on every weight except batch-norm parameters.", **into
@@ -60,7 +61,5 @@ def define_resnet_flags(flag_values: flags.FlagValues | None = None) -> None:
     flags.DEFINE_integer(
         "train_images", IMAGENET_TRAIN_IMAGES, "Images per training epoch (sets the LR schedule).", **into
     )
-    flags.DEFINE_integer("save_checkpoints_steps", 100, "Steps between checkpoints.", **into)
     flags.DEFINE_integer("log_every_n_steps", 10, "Steps between progress lines.", **into)
-    flags.DEFINE_boolean("export", True, "Export a SavedModel to <output_dir>/export at the end.", **into)
     flags.DEFINE_integer("seed", 0, "Random seed for weights and input order (0: not seeded).", **into)
