@@ -41,11 +41,15 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
     the dataset's options there as ops of the graph (by default the `optimizations` constant,
     OptimizeDataset and ModelDataset: 3 ops), TF 2 applies them at run time (none). Not reproduced:
     a dataset capturing a ref variable (TF 1.15 then skipped OptimizeDataset), and `with_options`,
-    for which TF 2 builds an OptionsDataset op TF 1.15 did not.
+    for which TF 2 builds an OptionsDataset op TF 1.15 did not;
+  - the global step's read (the Estimator builds it before the model): TF 1.15's v1 cond over a ref
+    variable is 9 ops; in uai-migrate's output the global step is a resource variable and TF 2 reads
+    it with VarIsInitializedOp, If and an Identity (2 once the resource variable's ops are counted
+    out). Under uai-run's TF1 face it is TF 1.15's cond already.
 `random_uniform`, `random_gamma` and `split` are replaced where every binding sees them (`random_ops` and the
 API modules: `tf.random.uniform`, `tf.compat.v1.random_uniform`, ...), the dropout body in `nn_ops`, the
-iterator's method on `DatasetV1` (which `tf.compat.v1.data.make_initializable_iterator` calls), and the
-Keras methods on Keras 2's classes (tf-keras on TF 2.21, Keras 2.15 on TF 2.15, and TensorFlow's
+iterator's method on `DatasetV1` (which `tf.compat.v1.data.make_initializable_iterator` calls), the global
+step's read in `training_util`, and the Keras methods on Keras 2's classes (tf-keras on TF 2.21, Keras 2.15 on TF 2.15, and TensorFlow's
 internal Keras, which tf-slim's layers use).
 """
 
@@ -200,6 +204,34 @@ def _tf1_dropout(original: Any) -> Any:
     return _dropout
 
 
+# The ops of TF 1.15's v1 cond reading a ref variable's value if initialized (IsVariableInitialized, Switch,
+# switch_t, switch_f, pred_id, the read, RefSwitch, the other branch's Switch, Merge)
+_TF1_GLOBAL_STEP_COND_OPS = 9
+
+
+def _tf1_global_step_read(original: Any) -> Any:
+    @functools.wraps(original)
+    def _get_or_create_global_step_read(graph: Any = None) -> Any:
+        ops, training_util = _tf("framework.ops"), _tf("training.training_util")
+        target = graph or ops.get_default_graph()
+        new = training_util._get_global_step_read(target) is None
+        before = target.version
+        read = original(graph)
+        if new and read is not None and _tf1_graph():
+            # TF 2's cond over a resource variable is VarIsInitializedOp, If and its output's Identity; the
+            # VarIsInitializedOp is counted out with the resource variables' ops: the rest come to 2, not 9
+            built = [op.type for op in target.get_operations() if op._id > before]
+            counted_out = built.count("VarIsInitializedOp") + built.count("ReadVariableOp")
+            missing = _TF1_GLOBAL_STEP_COND_OPS - (len(built) - 2 - counted_out)  # 2: `+ 0`'s constant and add
+            with target.as_default():
+                for _ in range(max(missing, 0)):
+                    _tf("framework.constant_op").constant(0, name="global_step_cond")
+        return read
+
+    _get_or_create_global_step_read.tf1_ops = original  # type: ignore[attr-defined]
+    return _get_or_create_global_step_read
+
+
 def _rebind(original: Any, replacement: Any) -> None:
     """Replace every module-level binding of `original` in TensorFlow's loaded modules (its API modules too)."""
     for name, module in list(sys.modules.items()):
@@ -225,6 +257,10 @@ def _install_builders() -> None:
     _rebind(array_ops.split, _tf1_split(array_ops.split))
     # the body every dropout entry point calls
     nn_ops._dropout = _tf1_dropout(nn_ops._dropout)  # type: ignore[attr-defined]
+    # the Estimator's and the optimizers' read of the global step (called through the module)
+    training_util = _tf("training.training_util")
+    read = training_util._get_or_create_global_step_read
+    training_util._get_or_create_global_step_read = _tf1_global_step_read(read)
 
 
 def _tf1_flatten_call(original: Any) -> Any:

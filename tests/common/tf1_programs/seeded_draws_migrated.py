@@ -8,6 +8,8 @@ it under uai-run and compares.
 """
 
 import json
+import shutil
+import tempfile
 import compat
 
 import numpy as np
@@ -149,6 +151,26 @@ def iterators():
     return values({"after_iterator": first, "after_second_iterator": tf.compat.v1.get_variable("second", [3])})
 
 
+def estimator():
+    # a whole Estimator graph: the global step and its read, the input iterator, then the model's variables
+    # (a zero learning rate keeps them as they were initialized)
+    def model_fn(features, labels, mode):
+        dense = tf.compat.v1.layers.dense(features, 3, name="dense")
+        loss = tf.reduce_mean(dense) + tf.reduce_sum(tf.compat.v1.get_variable("w", [2]))
+        train_op = tf.compat.v1.train.GradientDescentOptimizer(0.0).minimize(loss, tf.compat.v1.train.get_global_step())
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+    def input_fn():
+        return tf.compat.v1.data.Dataset.from_tensors((tf.ones([1, 2]), tf.zeros([1]))).repeat()
+
+    model_dir = tempfile.mkdtemp()
+    config = tf.estimator.RunConfig(model_dir=model_dir, tf_random_seed=9)
+    trained = tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=1)
+    found = {name: trained.get_variable_value(name).tolist() for name in ("w", "dense/kernel")}
+    shutil.rmtree(model_dir)
+    return found
+
+
 def sampled():
     tf.compat.v1.set_random_seed(7)
     weights = tf.reshape(tf.range(40, dtype=tf.float32) / 40.0, [10, 4])
@@ -180,6 +202,7 @@ def main():
         images,
         input_pipeline,
         iterators,
+        estimator,
         sampled,
         session_classifier,
     )
