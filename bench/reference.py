@@ -1,54 +1,109 @@
-"""Real TF 1.15 as the reference: the bundled TF1 samples' per-step losses, and where each way diverges.
+"""Real TF 1.15 as the reference: TF1 programs' per-step losses, and where each way diverges from 1.15.
 
-    python3 bench/reference.py [--steps 10] [--json OUT]
+    python3 bench/reference.py [--steps 10] [--only NAME ...] [--json OUT]
 
-Runs each of samples/tf1/*.py for `--steps` steps on the same generated TFRecords, seeded as the
-sample seeds itself, in five ways:
+Runs each program on generated data, seeded as the program seeds itself, in five ways:
   tf1.15            the original program on TensorFlow 1.15 (.nox/tf115, Python 3.7); the platform
                     SDK it imports is bench/tf115_sdk (the flags through tf.app.flags)
+  tf1.15 again      the same once more, compared with the first: where TF 1.15 itself is not repeatable
   uai-run 2.15/2.21 unmodified under uai-run (.nox/tf1, .nox/tf2)
   migrated 2.15/2.21  after uai-migrate, run with plain python
-and prints one table row per sample and way: the first step whose loss (as the program prints it)
-differs from 1.15's, and the largest relative difference. The environments must exist:
-`python3 dev.py tf115` builds .nox/tf115, `python3 dev.py test-tf1` / `test-tf2` the others.
+The programs: the bundled samples (samples/tf1, `--steps` steps each), the fixture corpus' training
+scripts (tests/corpus/manifest.json's 'train' entries, with its arguments: 3 steps), the TF 1.4
+cifar10_estimator-style program (tests/common/runtime_programs) and the BERT-style TPUEstimator
+program (tests/common/tf1_programs). Each row: the first printed loss, the first loss (counted as
+printed: 1 is the first) that differs from 1.15's, the relative difference there and the largest,
+and the last printed loss (an Estimator's evaluation loss where it evaluates). The environments
+must exist: `python3 dev.py tf115` builds .nox/tf115, `python3 dev.py test-tf1` / `test-tf2` the others.
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
+from typing import NamedTuple
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
+from bench import corpus  # noqa: E402 - the repository made importable first
+
 SAMPLES = os.path.join(REPO, "samples", "tf1")
+RUNTIME_PROGRAMS = os.path.join(REPO, "tests", "common", "runtime_programs")
+TF1_PROGRAMS = os.path.join(REPO, "tests", "common", "tf1_programs")
 PYTHON = {env: os.path.join(REPO, ".nox", env, "bin", "python") for env in ("tf115", "tf1", "tf2")}
-# sample -> (arguments besides data/output and the step count, the step flag, the pattern of a step's loss)
-STEP = re.compile(r"step (\d+) loss ([-0-9.e]+)")
-ESTIMATOR = re.compile(r"loss = ([-0-9.e]+), step = (\d+)")
-SAMPLE_RUNS = {
-    "session_classifier.py": ([], "--steps", STEP),
-    "train_slim_classifier.py": (["--batch_size=4", "--learning_rate=0.001"], "--max_step", STEP),
-    "resnet_estimator.py": (["--train_batch_size=4", "--num_classes=11"], "--max_step", ESTIMATOR),
-}
-WAYS = ("tf1.15", "uai-run 2.15", "uai-run 2.21", "migrated 2.15", "migrated 2.21")
+WAYS = ("tf1.15", "tf1.15 again", "uai-run 2.15", "uai-run 2.21", "migrated 2.15", "migrated 2.21")
+# "step 3 loss 0.69" (the programs' own loops), "loss = 0.69, step = 3" (the Estimator), "loss 0.69" and
+# "global step 1: loss = 0.69 (...)" (slim); `eval_loss = ` is not a match. TF 1.15 and 2.x log each
+# tf.logging line twice, as `INFO:tensorflow:...` and in absl's format (`I1126 13:57:07.39 ...`): the
+# second copy is skipped.
+LOSS = re.compile(r"(?:^|[\s:,])loss =? ?([-+0-9.eE]+)")
+ABSL_LINE = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d")
 
 
-def losses(text: str, pattern: "re.Pattern[str]") -> dict:
-    """{step: loss} from a run's output; the estimator logs `loss = x, step = n`, the others `step n loss x`."""
-    found = {}
-    for match in pattern.finditer(text):
-        a, b = match.groups()
-        step, loss = (int(b), float(a)) if pattern is ESTIMATOR else (int(a), float(b))
-        found[step] = loss
+class Data(NamedTuple):
+    images: str  # ImageNet-style TFRecords (trainlib.data.synth): the samples and the corpus
+    cifar10: str  # the cifar10_estimator example's train/eval TFRecords
+
+
+class Program(NamedTuple):
+    folder: str  # the original's folder (migrated as a whole tree)
+    script: str  # relative to folder
+    args: Callable[[Data, str, int], list[str]]  # (data, output folder, --steps) -> arguments
+    env: dict
+
+
+def _sample(step_flag: str, *extra: str) -> Callable[[Data, str, int], list[str]]:
+    return lambda data, out, steps: [f"--data_dir={data.images}", f"--output_dir={out}", f"{step_flag}={steps}", *extra]
+
+
+def _corpus_args(entry: dict) -> Callable[[Data, str, int], list[str]]:
+    return lambda data, out, steps: [a.format(data=data.images, out=out) for a in entry.get("args", [])]
+
+
+def programs() -> dict[str, Program]:
+    found = {
+        "session_classifier.py": Program(SAMPLES, "session_classifier.py", _sample("--steps"), {}),
+        "train_slim_classifier.py": Program(
+            SAMPLES,
+            "train_slim_classifier.py",
+            _sample("--max_step", "--batch_size=4", "--learning_rate=0.001"),
+            {},
+        ),
+        "resnet_estimator.py": Program(
+            SAMPLES, "resnet_estimator.py", _sample("--max_step", "--train_batch_size=4", "--num_classes=11"), {}
+        ),
+    }
+    for name, entry in corpus.manifest().items():
+        if entry.get("train"):
+            found[name] = Program(corpus.CORPUS, name, _corpus_args(entry), entry.get("env", {}))
+    cifar10_flags = ["--num_gpus=2", "--variable_strategy=GPU", "--train_steps=6"]
+    found["cifar10_estimator_tf1.py"] = Program(
+        RUNTIME_PROGRAMS,
+        "cifar10_estimator_tf1.py",
+        lambda data, out, steps: [f"--data_dir={data.cifar10}", f"--job_dir={out}", *cifar10_flags],
+        {},
+    )
+    found["bert_style_tpu_tf1.py"] = Program(
+        TF1_PROGRAMS, "bert_style_tpu_tf1.py", lambda data, out, steps: [f"--output_dir={out}"], {}
+    )
     return found
 
 
-def command(way: str, name: str, folder: str) -> tuple:
-    """(argv, extra environment) of one way to run sample `name` (from `folder`: the samples or their port)."""
-    script = os.path.join(folder, name)
-    if way == "tf1.15":
+def losses(text: str) -> list[float]:
+    """The losses a run printed, in order, each tf.logging line once."""
+    lines = (line for line in text.splitlines() if not ABSL_LINE.match(line))
+    return [float(value) for line in lines for value in LOSS.findall(line)]
+
+
+def command(way: str, script: str) -> tuple[list[str], dict]:
+    """(argv, extra environment) of one way to run `script` (the original, or its port for 'migrated')."""
+    if way.startswith("tf1.15"):
         return [PYTHON["tf115"], script], {"PYTHONPATH": os.path.join(REPO, "bench", "tf115_sdk")}
     env = PYTHON["tf1" if way.endswith("2.15") else "tf2"]
     if way.startswith("uai-run"):
@@ -56,64 +111,125 @@ def command(way: str, name: str, folder: str) -> tuple:
     return [env, script], {"PYTHONPATH": REPO}
 
 
-def run(way: str, name: str, folder: str, data: str, out: str, steps: int) -> dict:
-    args, step_flag, pattern = SAMPLE_RUNS[name]
-    argv, extra = command(way, name, folder)
-    output = os.path.join(out, f"{name}-{way.replace(' ', '_')}")
-    argv += [f"--data_dir={data}", f"--output_dir={output}", f"{step_flag}={steps}", *args]
-    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", **extra)
-    env.pop("TF_CONFIG", None)
-    result = subprocess.run(argv, cwd=out, env=env, capture_output=True, text=True, timeout=1800)
-    found = losses(result.stdout + result.stderr, pattern)
-    return {"returncode": result.returncode, "losses": found, "tail": "" if found else result.stderr[-600:]}
+def run(way: str, name: str, program: Program, folder: str, data: Data, out: str, steps: int) -> dict:
+    script = os.path.join(folder, program.script)
+    argv, extra = command(way, script)
+    output = os.path.join(out, "runs", f"{name}-{way.replace(' ', '_')}")
+    argv += program.args(data, output, steps)
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", **extra, **program.env)
+    for variable in ("TF_CONFIG", "TF_USE_LEGACY_KERAS"):
+        if variable not in program.env:
+            env.pop(variable, None)
+    try:
+        result = subprocess.run(
+            argv, cwd=os.path.dirname(script), env=env, capture_output=True, text=True, timeout=1800
+        )
+    except subprocess.TimeoutExpired:
+        return {"returncode": "timeout", "losses": [], "tail": "timed out after 1800 s"}
+    found = losses(result.stdout) + losses(result.stderr)
+    tail = "" if result.returncode == 0 and found else result.stderr.strip()[-600:]
+    return {"returncode": result.returncode, "losses": found, "tail": tail}
 
 
-def divergence(reference: dict, other: dict) -> tuple:
-    """(first step whose loss differs, or None; the largest relative difference over the common steps)."""
-    steps = sorted(set(reference) & set(other))
-    first = next((s for s in steps if reference[s] != other[s]), None)
-    worst = max((abs(other[s] - reference[s]) / max(abs(reference[s]), 1e-12) for s in steps), default=None)
-    return first, worst
+def divergence(reference: list[float], other: list[float]) -> tuple:
+    """(the first loss (1-based) that differs, or None; its relative difference; the largest over the common losses)."""
+    pairs = list(zip(reference, other))
+    relative = [abs(b - a) / max(abs(a), 1e-12) for a, b in pairs]
+    first = next((i for i, (a, b) in enumerate(pairs) if a != b), None)
+    return (
+        None if first is None else first + 1,
+        None if first is None else relative[first],
+        max(relative, default=None),
+    )
+
+
+def migrate(folders: set[str], tmp: str, env: dict) -> dict[str, str]:
+    """{original folder: its uai-migrate port}; a folder holding a file no rule converts still gets its port."""
+    ported = {}
+    for index, folder in enumerate(sorted(folders)):
+        ported[folder] = os.path.join(tmp, f"migrated-{index}-{os.path.basename(folder)}")
+        command = [PYTHON["tf2"], "-m", "codemods", folder, "--out", ported[folder], "--no-cache"]
+        result = subprocess.run(command, env=env, capture_output=True, text=True)
+        if not os.path.isdir(ported[folder]):
+            raise SystemExit(f"reference.py: uai-migrate wrote no port of {folder}: {result.stderr[-600:]}")
+    return ported
+
+
+def _cell(value: "float | None", text: str = "-") -> str:
+    return text if value is None else f"{value:.2e}"
+
+
+def table(results: dict, names: list[str]) -> list[str]:
+    rows = [
+        "| program | way | exit | losses | first loss | first differing loss | its relative difference "
+        "| max relative difference | last loss |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name in names:
+        reference = results[name, "tf1.15"]["losses"]
+        for way in WAYS:
+            result = results[name, way]
+            if result["returncode"] == "not run":
+                continue
+            found = result["losses"]
+            if way == "tf1.15" or not reference:
+                first, at_first, worst = "-", "-", "-"
+            else:
+                index, relative, largest = divergence(reference, found)
+                first = "none" if index is None else str(index)
+                at_first, worst = _cell(relative), _cell(largest)
+            cells = [name, way, result["returncode"], len(found), found[0] if found else "-", first, at_first, worst]
+            cells.append(found[-1] if found else "-")
+            rows.append("| " + " | ".join(str(c) for c in cells) + " |")
+            if result["tail"]:
+                rows.append(f"<!-- {name} {way}: {result['tail'].splitlines()[-1]} -->")
+    return rows
 
 
 def main(argv: "list[str] | None" = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--steps", type=int, default=10, help="the samples' steps (the others run as written)")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="these programs only (file names)")
+    parser.add_argument("--ways", nargs="+", choices=WAYS, default=list(WAYS), help="these ways only")
+    parser.add_argument("--workers", type=int, default=1, help="runs at a time")
     parser.add_argument("--json", help="write every run's losses here")
     options = parser.parse_args(argv)
     missing = [path for path in PYTHON.values() if not os.path.exists(path)]
     if missing:
         print("reference.py: missing environments: " + ", ".join(missing), file=sys.stderr)
         return 2
+    chosen = programs()
+    unknown = sorted(set(options.only or ()) - set(chosen))
+    if unknown:
+        print(f"reference.py: no such program: {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    names = [n for n in chosen if not options.only or n in options.only]
+    ways = [w for w in WAYS if w in options.ways or w == "tf1.15"]
     print(f"load average {os.getloadavg()[0]:.1f}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        data = os.path.join(tmp, "data")
-        synth = ["-m", "trainlib.data.synth", "--out", data, "--train-shards", "1", "--validation-shards", "1"]
         env = dict(os.environ, PYTHONPATH=REPO, TF_CPP_MIN_LOG_LEVEL="2")
-        subprocess.run([PYTHON["tf2"], *synth, "--images", "16", "--size", "32"], env=env, check=True)
-        ported = os.path.join(tmp, "migrated")
-        subprocess.run([PYTHON["tf2"], "-m", "codemods", SAMPLES, "--out", ported], env=env, check=True)
-        results = {}
-        for name in SAMPLE_RUNS:
-            for way in WAYS:
-                folder = ported if way.startswith("migrated") else SAMPLES
-                results[name, way] = run(way, name, folder, data, tmp, options.steps)
-                print(f"  ran {name} {way}: exit {results[name, way]['returncode']}", file=sys.stderr, flush=True)
+        data = Data(os.path.join(tmp, "data"), os.path.join(tmp, "cifar10"))
+        corpus_data = ["--train-shards", "1", "--validation-shards", "1", "--images", "16", "--size", "32"]
+        synth = [PYTHON["tf2"], "-m", "trainlib.data.synth", "--out", data.images, *corpus_data]
+        subprocess.run(synth, env=env, check=True, capture_output=True)
+        os.makedirs(data.cifar10)
+        # the records tests/common/test_cifar10_tf1_program.py trains on
+        write = "import pathlib, sys; from tests.support.programs import write_cifar10_records as w; w(pathlib.Path(sys.argv[1]))"
+        subprocess.run([PYTHON["tf2"], "-c", write, data.cifar10], env=env, cwd=REPO, check=True, capture_output=True)
+        ported = migrate({chosen[n].folder for n in names}, tmp, env)
+        results = {(name, way): {"returncode": "not run", "losses": [], "tail": ""} for name in names for way in WAYS}
+
+        def one(name: str, way: str) -> None:
+            program = chosen[name]
+            folder = ported[program.folder] if way.startswith("migrated") else program.folder
+            results[name, way] = run(way, name, program, folder, data, tmp, options.steps)
+            print(f"  ran {name} {way}: exit {results[name, way]['returncode']}", file=sys.stderr, flush=True)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=options.workers) as pool:
+            for future in [pool.submit(one, name, way) for name in names for way in ways]:
+                future.result()
     print(f"load average {os.getloadavg()[0]:.1f}")
-    print("| sample | way | exit | steps | loss at step 1 | first step differing from 1.15 | max relative difference |")
-    print("|---|---|---:|---:|---:|---:|---:|")
-    for name in SAMPLE_RUNS:
-        reference = results[name, "tf1.15"]["losses"]
-        for way in WAYS:
-            result = results[name, way]
-            first, worst = divergence(reference, result["losses"]) if way != "tf1.15" else (None, None)
-            shown = "-" if way == "tf1.15" else ("none" if first is None else str(first))
-            worst_text = "-" if worst is None else f"{worst:.2e}"
-            step1 = result["losses"].get(1, result["losses"].get(0))
-            cells = [name, way, result["returncode"], len(result["losses"]), step1, shown, worst_text]
-            print("| " + " | ".join(str(c) for c in cells) + " |")
-            if result["tail"]:
-                print(f"<!-- {name} {way}: {result['tail'].strip().splitlines()[-1]} -->")
+    print("\n".join(table(results, names)))
     if options.json:
         with open(options.json, "w") as handle:
             json.dump({f"{n} | {w}": r for (n, w), r in results.items()}, handle, indent=1, sort_keys=True)
