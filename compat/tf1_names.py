@@ -92,6 +92,8 @@ SYMBOLS = {
     # tf.contrib.learn.ModeKeys' values are tf.estimator.ModeKeys' ('train', 'eval', 'infer'); INFER is PREDICT
     "tensorflow.contrib.learn.ModeKeys.INFER": f"{V1}:estimator.ModeKeys.PREDICT",
     "tensorflow.contrib.estimator.stop_if_no_decrease_hook": f"{V1}:estimator.experimental.stop_if_no_decrease_hook",
+    # TF 1.x's was ops.get_name_scope: the graph's current name scope, or eager's; so is this one (TF >= 2.9)
+    "tensorflow.contrib.framework.get_name_scope": f"{TF}:get_current_name_scope",
 }
 
 # A compat module standing for a TF1 module that re-exported a library: the names of the TF1 module
@@ -111,6 +113,7 @@ MODULES = {
     "tensorflow.contrib.training": ("tf_slim.training",),
     "tensorflow.contrib.learn": ("compat.learn",),
     "tensorflow.contrib.learn.ModeKeys": (f"{V1}:estimator.ModeKeys",),
+    "tensorflow.contrib.learn.monitors": ("compat.learn.monitors",),
     "tensorflow.contrib.tpu": (f"{V1}:estimator.tpu", f"{V1}:tpu"),
     # TF 1.15's contrib modules of these names re-exported the Estimator's (`import *`), which tensor2tensor
     # and mesh-tensorflow import by their contrib path

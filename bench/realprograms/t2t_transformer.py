@@ -51,6 +51,7 @@ def main(workdir):
         save_checkpoints_steps=STEPS,
         keep_checkpoint_max=1,
         log_step_count_steps=1,
+        random_seed=1,  # t2t_trainer's --random_seed: the Estimator's graph seed
     )
     trainer_lib.set_random_seed(1)
     experiment = trainer_lib.create_experiment(
@@ -62,6 +63,7 @@ def main(workdir):
         train_steps=STEPS,
         eval_steps=1,
         min_eval_frequency=STEPS,
+        schedule="continuous_train_and_eval",  # t2t_trainer's default --schedule
     )
     experiment.train(max_steps=STEPS)
 

@@ -5,12 +5,13 @@
 
 `Experiment` (tf.contrib.learn.Experiment) runs a `tf.estimator.Estimator` through
 tf.estimator.train_and_evaluate; `learn_runner.run` picks its schedule from TF_CONFIG's task
-type; `run_config.RunConfig` is the Estimator's RunConfig with tf.contrib's `uid()`.
+type; `run_config.RunConfig` is the Estimator's RunConfig with tf.contrib's `uid()`;
+`monitors.replace_monitors_with_hooks` passes SessionRunHooks through (no monitor runs on TF 2).
 Importing this package imports TensorFlow (through `compat.estimator`).
 """
 
-from compat.learn import learn_runner, run_config
+from compat.learn import learn_runner, monitors, run_config
 from compat.learn._experiment import Experiment
 from compat.learn.run_config import RunConfig
 
-__all__ = ["Experiment", "RunConfig", "learn_runner", "run_config"]
+__all__ = ["Experiment", "RunConfig", "learn_runner", "monitors", "run_config"]
