@@ -23,6 +23,7 @@ def _default_jobs() -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from codemods import tables
     from codemods.explain import rules_help
     from codemods.formats import FORMATS
 
@@ -34,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="rules (--explain RULE for what, why and an example):\n"
         + rules_help()
         + "\n\nexit codes: 0 nothing left to do by hand, 1 something needs attention (or --check found changes), "
-        "2 usage error or a file could not be read/written.",
+        "2 usage error or a file could not be read/written.\n\n" + tables.provenance() + ".",
     )
     parser.add_argument(
         "paths",
@@ -159,10 +160,14 @@ def main(argv: list[str] | None = None) -> int:
     if not args.paths:
         parser.error("the following arguments are required: PATH")
     _check_values(args)
-    from codemods import _cache, _discover
+    from codemods import _cache, _discover, tables
+    from compat import _version
     from codemods import _migrate_tree as _runner
     from codemods.formats import render
 
+    warning = tables.installed_warning(_version.tf_version())
+    if warning is not None:
+        print(f"uai-migrate: warning: {warning}", file=sys.stderr)
     options, file_rules, code_rules = _options(args)
     mode = "write" if args.write else "out" if args.out else "check" if args.check else "diff"
     config = _runner.RunConfig(

@@ -12,6 +12,9 @@ import os
 from compat import tf1_names
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The TensorFlow releases (major, minor) the two test suites run the rewritten code on: a target the
+# tables write exists from the first to the last (TF 2's names only grow, and tf.compat.v1 is frozen).
+CHECKED = ((2, 15), (2, 21))
 TF_API = os.path.join(HERE, "tf_api.json")
 TF_UPGRADE = os.path.join(HERE, "tf_upgrade.json")
 
@@ -29,6 +32,25 @@ def tf_api() -> dict:
     for key in ("v1_only", "v1_only_modules"):
         table[key] = frozenset(table[key])
     return table
+
+
+def derived_from() -> str:
+    """The TensorFlow release the tables were generated on."""
+    return str(tf_api()["tensorflow"])
+
+
+def provenance() -> str:
+    first, last = (".".join(map(str, release)) for release in CHECKED)
+    return f"tables derived from TensorFlow {derived_from()}; the code they write is checked on TF {first} to {last}"
+
+
+def installed_warning(installed: tuple[int, ...] | None) -> str | None:
+    """One line when the installed TensorFlow lies outside the checked releases (None without TensorFlow:
+    uai-migrate needs none)."""
+    if installed is None or CHECKED[0] <= installed[:2] <= CHECKED[1]:
+        return None
+    version = ".".join(map(str, installed))
+    return f"the installed TensorFlow {version} is outside what the rewrites are checked on ({provenance()})"
 
 
 @functools.cache
