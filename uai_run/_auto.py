@@ -181,9 +181,10 @@ def _resolves(module: ModuleType, parts: list[str]) -> bool:
     return True
 
 
-def evidence(script: str) -> Evidence | None:
-    """Why `script`'s program is TF1 code, or None for TF 2 code (may import TensorFlow, before the face exists)."""
-    return tf1_evidence(program_files(script), _tensorflow)
+def evidence(files: Iterable[tuple[str, ast.Module | SyntaxError | None]]) -> Evidence | None:
+    """Why the program of `files` (program_files') is TF1 code, or None for TF 2 code (may import
+    TensorFlow, before the face exists)."""
+    return tf1_evidence(files, _tensorflow)
 
 
 def _tensorflow() -> tuple:

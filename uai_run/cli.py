@@ -7,6 +7,7 @@ files name nothing only TF1 had is TF 2 code: python itself runs it (uai_run._au
 """
 
 import argparse
+import ast
 import importlib.util
 import os
 import runpy
@@ -168,16 +169,21 @@ def _exit_code(code: object) -> int:
     return 1
 
 
-def _report_file(args: argparse.Namespace) -> OutputFile | None:
+def _program_files(args: argparse.Namespace) -> list[tuple[str, ast.Module | SyntaxError | None]]:
+    """The program's file and the user's modules it imports, each read and parsed once (for --report's
+    check and --auto's decision); [] for a module uai-run cannot find."""
+    from uai_run import _auto
+
+    path = _auto.module_file(args.module) if args.module is not None else os.path.abspath(args.target[0])
+    return list(_auto.program_files(path)) if path is not None else []
+
+
+def _report_file(args: argparse.Namespace, files: list[tuple[str, object]]) -> OutputFile | None:
     """The checked --report, resolved now (the program may change folder): never the program, nor a
     module of its folder that it imports, nor a device or FIFO."""
     if args.report is None:
         return None
-    from uai_run import _auto
-
-    path = _auto.module_file(args.module) if args.module is not None else args.target[0]
-    reads = [read for read, _ in _auto.program_files(path)] if path is not None else []
-    return output_file("--report", args.report, reads)
+    return output_file("--report", args.report, [read for read, _ in files])
 
 
 def _write_report(args: argparse.Namespace, report: OutputFile | None, code: int) -> None:
@@ -210,13 +216,14 @@ def _report_on_os_exit(args: argparse.Namespace, report: OutputFile | None) -> N
     os._exit = exit_after_the_report
 
 
-def _choose(args: argparse.Namespace, report: OutputFile | None) -> None:
+def _choose(
+    args: argparse.Namespace, report: OutputFile | None, files: list[tuple[str, ast.Module | SyntaxError | None]]
+) -> None:
     """--auto: return for a TF1 program (the face follows); run a TF 2 program with python, in place of this process."""
     from compat import _keras_setup, tf1_names
     from uai_run import _auto, _explain
 
-    path = _auto.module_file(args.module) if args.module is not None else os.path.abspath(args.target[0])
-    found = _auto.evidence(path) if path is not None else None
+    found = _auto.evidence(files)
     if found is not None:
         _explain.note_at(
             found.rule,
@@ -225,9 +232,12 @@ def _choose(args: argparse.Namespace, report: OutputFile | None) -> None:
             found.line,
         )
         return
-    if path is None:
+    if not files:
         return  # a module uai-run cannot read: the default, the TF1 face
-    _explain.note_at(tf1_names.RULES[tf1_names.TF], "--auto: nothing only TF1 had: run by python as TF 2 code", path, 0)
+    program = files[0][0]
+    _explain.note_at(
+        tf1_names.RULES[tf1_names.TF], "--auto: nothing only TF1 had: run by python as TF 2 code", program, 0
+    )
     sys.stdout.flush()
     sys.stderr.flush()
     command = [sys.executable, *(["-m", args.module] if args.module is not None else []), *args.target]
@@ -274,15 +284,16 @@ def main(argv: list[str] | None = None) -> int:
     why = _runnable_module(args.module) if args.module is not None else _runnable_path(args.target[0])
     if why is not None:
         fail(why)
+    files = _program_files(args) if args.auto or args.report is not None else []
     try:
-        report = _report_file(args)
+        report = _report_file(args, files)
     except CompatError as err:
         fail(str(err))
     import compat  # noqa: F401 - legacy Keras and tf.estimator before anything imports TensorFlow
     from uai_run import MissingTF1Module, MissingTF1Name, _code_owner, _explain, _source, install
 
     if args.auto:
-        _choose(args, report)
+        _choose(args, report, files)
     install(everywhere=args.tf1_everywhere)
     if args.explain or report is not None:
         _report_on_os_exit(args, report)
