@@ -14,6 +14,7 @@ import stat
 
 from codemods._report import IO, THIRD_PARTY, Entry
 from compat.errors import CompatError
+from compat.files import is_inside
 
 # Folders that hold tools, caches or other people's code, never the user's scripts.
 EXCLUDED_DIRS = frozenset(
@@ -64,10 +65,6 @@ def kind_of(name: str) -> str | None:
     return KINDS.get(os.path.splitext(name)[1])
 
 
-def _inside(path: str, root: str) -> bool:
-    return os.path.commonpath([path, root]) == root
-
-
 def _third_party(path: str, name: str) -> str | None:
     """Why the folder `path` holds no user code, or None."""
     if name in PACKAGE_DIRS:
@@ -86,7 +83,7 @@ def _walk(top, rel_top, skip, notes):
             if name in EXCLUDED_DIRS or os.path.realpath(path) in skip:
                 continue
             if os.path.islink(path):
-                if not _inside(os.path.realpath(path), root):
+                if not is_inside(os.path.realpath(path), root):
                     notes.append(_outside(path))
                 else:  # its target is inside the tree and visited there; --out re-creates the link
                     yield Item(path, path, os.path.join(rel_top, os.path.relpath(path, top)), None)
@@ -103,7 +100,7 @@ def _walk(top, rel_top, skip, notes):
             kind = kind_of(name)
             if os.path.islink(path):
                 target = os.path.realpath(path)
-                if not _inside(target, root):
+                if not is_inside(target, root):
                     notes.append(_outside(path))
                     continue
                 # In-tree link: the target is migrated as itself; --out re-creates the link.
@@ -141,7 +138,7 @@ def check_out(paths: list[str], out: str) -> None:
     target = os.path.realpath(out)
     for given in paths:
         real = os.path.realpath(given)
-        if _inside(target, real) or _inside(real, target):
+        if is_inside(target, real) or is_inside(real, target):
             raise MigratePathError(f"--out {out}: is, holds or lies inside the input {given}; choose another folder")
     if os.path.lexists(out) and not os.path.isdir(out):
         raise MigratePathError(f"--out {out}: exists and is not a folder")

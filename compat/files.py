@@ -58,3 +58,8 @@ def new_file_mode(path: str) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+def is_inside(path: str, folder: str) -> bool:
+    """Is absolute `path` the absolute `folder` itself or below it? (by path text: resolve links first)"""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)

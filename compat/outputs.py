@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterable
 
 from compat.errors import CompatError
-from compat.files import atomic_write, new_file_mode
+from compat.files import atomic_write, is_inside, new_file_mode
 
 STDOUT = "-"
 
@@ -93,10 +93,6 @@ class Reads:
         return None if identity is None else self._by_identity.get(identity)
 
 
-def _inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-
-
 @dataclasses.dataclass(frozen=True)
 class OutputFile:
     """A checked output file: `target` is its absolute, resolved path, or None for stdout."""
@@ -162,7 +158,7 @@ def output_file(
     if read is not None:
         raise OutputPathError(option, path, f"is {read}, which this run reads: name another file")
     for what, folder in outside:
-        if _inside(target, os.path.realpath(folder)):
+        if is_inside(target, os.path.realpath(folder)):
             raise OutputPathError(option, path, f"lies inside {what} {folder}: name a file elsewhere")
     folder = os.path.dirname(target)
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
