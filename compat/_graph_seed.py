@@ -69,7 +69,16 @@ class _TF1OpSeeds(weakref.WeakKeyDictionary):
 
     def setdefault(self, graph: Any, default: Any = None) -> Any:
         counter = super().setdefault(graph, default)  # kept: get_seed adds one to it next
-        return graph.version - _resource_variable_ops(graph) if _tf1_graph() else counter
+        if not _tf1_graph():
+            return counter
+        return graph.version - (_resource_variable_ops(graph) if _resource_variables_by_default() else 0)
+
+
+def _resource_variables_by_default() -> bool:
+    """True in uai-migrate's output (TF 2's default); False under uai-run's TF1 face, where a resource
+    variable is one the program asked for, as it was on TF 1.15 (TPUEstimator's global step)."""
+    toggle = sys.modules.get("tensorflow.python.ops.resource_variables_toggle") or _tf("ops.variable_scope")
+    return bool(toggle.resource_variables_enabled())
 
 
 def _resource_variable_ops(graph: Any) -> int:
@@ -79,6 +88,9 @@ def _resource_variable_ops(graph: Any) -> int:
     Made in a graph, a ref variable is 3 ops (VariableV2, Assign, the `read` Identity every use reads), a
     resource variable 4 (VarHandleOp, VarIsInitializedOp, AssignVariableOp, a ReadVariableOp), and every
     further use reads it with one more ReadVariableOp: counted out, the op seeds are TF 1.15's again.
+    Only where resource variables are the default (`_resource_variables_by_default`); a variable the
+    program asked for as a resource variable (`use_resource=True`, TPUEstimator's global step) was
+    one on TF 1.15 too, and the port counts its ops out all the same (not told apart).
     """
     types = [op.type for op in graph.get_operations()]
     handles = types.count("VarHandleOp")
@@ -214,13 +226,16 @@ def _tf1_global_step_read(original: Any) -> Any:
     def _get_or_create_global_step_read(graph: Any = None) -> Any:
         ops, training_util = _tf("framework.ops"), _tf("training.training_util")
         target = graph or ops.get_default_graph()
-        new = training_util._get_global_step_read(target) is None
+        done = training_util._get_global_step_read(target) is not None
+        if done or not _tf1_graph() or not _resource_variables_by_default():  # uai-run: TF 1.15's cond
+            return original(graph)
         before = target.version
         read = original(graph)
-        if new and read is not None and _tf1_graph():
-            # TF 2's cond over a resource variable is VarIsInitializedOp, If and its output's Identity; the
-            # VarIsInitializedOp is counted out with the resource variables' ops: the rest come to 2, not 9
-            built = [op.type for op in target.get_operations() if op._id > before]
+        built = [op.type for op in target.get_operations() if op._id > before]
+        if read is not None:
+            # in uai-migrate's output the global step is a resource variable: TF 2's cond over it is
+            # VarIsInitializedOp, If and its output's Identity with control flow v2 (2 ops once the
+            # resource variable's are counted out), 8 with v1's; TF 1.15's over a ref variable was 9
             counted_out = built.count("VarIsInitializedOp") + built.count("ReadVariableOp")
             missing = _TF1_GLOBAL_STEP_COND_OPS - (len(built) - 2 - counted_out)  # 2: `+ 0`'s constant and add
             with target.as_default():

@@ -150,6 +150,13 @@ def iterators():
     return values({"after_iterator": first, "after_second_iterator": tf.get_variable("second", [3])})
 
 
+def resource_variables():
+    # a variable asked for as a resource variable was one on TF 1.15 too (TPUEstimator's global step is)
+    tf.set_random_seed(10)
+    tf.get_variable("asked", [2], use_resource=True)
+    return values({"after_resource_variable": tf.get_variable("after", [3])})
+
+
 def estimator():
     # a whole Estimator graph: the global step and its read, the input iterator, then the model's variables
     # (a zero learning rate keeps them as they were initialized)
@@ -201,6 +208,7 @@ def main():
         images,
         input_pipeline,
         iterators,
+        resource_variables,
         estimator,
         sampled,
         session_classifier,
