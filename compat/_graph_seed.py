@@ -37,6 +37,9 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
     moving averages (which the op ignores when training); not training, TF 1.15 still made its
     momentum constant (1 op). With `training` a tensor TF 1.15 built both branches: not measured,
     left as TF 2 builds it;
+  - `tf.tensordot` (`tf.layers.dense` on a rank-3 input, as BERT's): with known shapes TF 1.15
+    transposed and reshaped both sides and reshaped the product whatever the shapes (2 ops each),
+    TF 2 only where the permutation or the shape changes (a dense layer: 6 ops fewer);
   - an initializable iterator (`make_initializable_iterator`, the Estimator's input): TF 1.15 applied
     the dataset's options there as ops of the graph (by default the `optimizations` constant,
     OptimizeDataset and ModelDataset: 3 ops), TF 2 applies them at run time (none). Not reproduced:
@@ -46,7 +49,7 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
     variable is 9 ops; in uai-migrate's output the global step is a resource variable and TF 2 reads
     it with VarIsInitializedOp, If and an Identity (2 once the resource variable's ops are counted
     out). Under uai-run's TF1 face it is TF 1.15's cond already.
-`random_uniform`, `random_gamma` and `split` are replaced where every binding sees them (`random_ops` and the
+`random_uniform`, `random_gamma`, `split` and `tensordot` are replaced where every binding sees them (`random_ops` and the
 API modules: `tf.random.uniform`, `tf.compat.v1.random_uniform`, ...), the dropout body in `nn_ops`, the
 iterator's method on `DatasetV1` (which `tf.compat.v1.data.make_initializable_iterator` calls), the global
 step's read in `training_util`, and the Keras methods on Keras 2's classes (tf-keras on TF 2.21, Keras 2.15 on TF 2.15, and TensorFlow's
@@ -54,6 +57,7 @@ internal Keras, which tf-slim's layers use).
 """
 
 import functools
+import math
 import numbers
 import sys
 import weakref
@@ -171,6 +175,48 @@ def _tf1_split(original: Any) -> Any:
     return split
 
 
+def _tensordot_skipped(a: Any, b: Any, axes: Any) -> int:
+    """The ops TF 2's tensordot leaves out for `a`, `b` where TF 1.15's built them: with both shapes known and
+    the axes given as numbers, TF 1.15 transposed and reshaped each side (a permutation constant and a
+    Transpose, a shape constant and a Reshape) and reshaped the product (2 more), TF 2 each only when the
+    permutation or the shape changes."""
+    known = [getattr(x, "shape", None) for x in (a, b)]
+    if not all(shape is not None and shape.is_fully_defined() for shape in known):
+        return 0
+    shapes: list[list[int]] = [shape.as_list() for shape in known]  # type: ignore[union-attr]
+    rank_a = len(shapes[0])
+    if isinstance(axes, numbers.Integral):
+        pairs = [list(range(rank_a - int(axes), rank_a)), list(range(int(axes)))]
+    elif isinstance(axes, (list, tuple)) and len(axes) == 2:
+        pairs = [[int(axes[i])] if isinstance(axes[i], numbers.Integral) else [int(n) for n in axes[i]] for i in (0, 1)]
+    else:
+        return 0
+    skipped, free_dims, products = 0, [], []
+    for shape, contracted, flipped in ((shapes[0], pairs[0], False), (shapes[1], pairs[1], True)):
+        contracted = [i if i >= 0 else i + len(shape) for i in contracted]
+        free = [i for i in range(len(shape)) if i not in contracted]
+        perm = contracted + free if flipped else free + contracted
+        sizes = [math.prod(shape[i] for i in dims) for dims in (free, contracted)]
+        new_shape = sizes[::-1] if flipped else sizes
+        skipped += 2 * (perm == list(range(len(shape)))) + 2 * ([shape[i] for i in perm] == new_shape)
+        free_dims += [shape[i] for i in free]
+        products.append(sizes[0])
+    return skipped + 2 * (products == free_dims)
+
+
+def _tf1_tensordot(original: Any) -> Any:
+    @functools.wraps(original)
+    def tensordot(a: Any, b: Any, axes: Any, name: Any = None) -> Any:
+        result = original(a, b, axes, name=name)
+        if _tf1_graph():
+            for _ in range(_tensordot_skipped(a, b, axes)):  # unused, they count
+                _tf("framework.constant_op").constant(0, name="tensordot_tf1")
+        return result
+
+    tensordot.tf1_ops = original  # type: ignore[attr-defined]
+    return tensordot
+
+
 def _tf1_dropout(original: Any) -> Any:
     @functools.wraps(original)
     def _dropout(
@@ -268,8 +314,9 @@ def _install_builders() -> None:
         return
     _rebind(random_ops.random_uniform, _tf1_random_uniform(random_ops.random_uniform))
     _rebind(random_ops.random_gamma, _tf1_random_gamma(random_ops.random_gamma))
-    array_ops = _tf("ops.array_ops")
+    array_ops, math_ops = _tf("ops.array_ops"), _tf("ops.math_ops")
     _rebind(array_ops.split, _tf1_split(array_ops.split))
+    _rebind(math_ops.tensordot, _tf1_tensordot(math_ops.tensordot))
     # the body every dropout entry point calls
     nn_ops._dropout = _tf1_dropout(nn_ops._dropout)  # type: ignore[attr-defined]
     # the Estimator's and the optimizers' read of the global step (called through the module)

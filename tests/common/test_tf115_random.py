@@ -85,6 +85,7 @@ def test_the_golden_file_was_written_by_tf115_and_covers_every_case():
         "images",
         "input_pipeline",
         "iterators",
+        "tensordot",
         "resource_variables",
         "estimator",
         "sampled",

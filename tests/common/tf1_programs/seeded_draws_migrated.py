@@ -151,6 +151,15 @@ def iterators():
     return values({"after_iterator": first, "after_second_iterator": tf.compat.v1.get_variable("second", [3])})
 
 
+def tensordot():
+    # a dense layer on a rank-3 input (BERT's) contracts with tf.tensordot: TF 1.15 transposed and reshaped
+    # both sides whatever their shapes
+    tf.compat.v1.set_random_seed(11)
+    tf.compat.v1.layers.dense(tf.ones([2, 3, 4]), 5)
+    tf.tensordot(tf.ones([2, 3]), tf.ones([3, 2]), 1)
+    return values({"after_tensordot": tf.compat.v1.get_variable("after", [3])})
+
+
 def resource_variables():
     # a variable asked for as a resource variable was one on TF 1.15 too (TPUEstimator's global step is)
     tf.compat.v1.set_random_seed(10)
@@ -209,6 +218,7 @@ def main():
         images,
         input_pipeline,
         iterators,
+        tensordot,
         resource_variables,
         estimator,
         sampled,
