@@ -30,7 +30,7 @@ import compat.slim as slim  # noqa: E402
 from compat import devices, tf_config  # noqa: E402
 from compat.cli_errors import main_guard  # noqa: E402
 from compat.errors import TFConfigError  # noqa: E402
-from legacy_tf1 import model_deploy, slim_finetune, slim_optimization  # noqa: E402
+from legacy_tf1 import model_deploy, slim_finetune, v1_optimizers  # noqa: E402
 from trainlib.models import slim_zoo  # noqa: E402
 from trainlib.training import slim_data, slim_flags  # noqa: E402
 
@@ -94,8 +94,8 @@ def build_training(
         averaged = slim.get_model_variables()
         averages = v1.train.ExponentialMovingAverage(FLAGS.moving_average_decay, global_step)
     with tf.device(deploy.optimizer_device()):
-        learning_rate = slim_optimization.learning_rate(FLAGS, slim_data.samples_per_epoch(FLAGS, files), global_step)
-        optimizer = slim_optimization.optimizer(FLAGS, learning_rate)
+        learning_rate = v1_optimizers.learning_rate(FLAGS, slim_data.samples_per_epoch(FLAGS, files), global_step)
+        optimizer = v1_optimizers.optimizer(FLAGS, learning_rate)
     update_ops = list(model_deploy.first_clone_update_ops(clones))
     if FLAGS.sync_replicas and distributed:
         optimizer = v1.train.SyncReplicasOptimizer(

@@ -48,7 +48,7 @@ def program(values: Any) -> "Program":
     import tensorflow as tf
 
     from modern_tf2 import run_loop, trainer
-    from modern_tf2.checkpoints import starting_from
+    from modern_tf2.chief_checkpoints import starting_from
     from trainlib import checkpoints
     from trainlib.data import imagenet
     from trainlib.models.resnet import l2_weights

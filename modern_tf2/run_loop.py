@@ -36,7 +36,7 @@ import compat.strategy as strategies
 from compat import tf_config
 from compat.errors import ClusterError, DeviceError
 from modern_tf2 import export
-from modern_tf2.checkpoints import ChiefCheckpoints
+from modern_tf2.chief_checkpoints import ChiefCheckpoints
 from modern_tf2.progress import Progress
 from modern_tf2.trainer import Trainer, classification_loss
 

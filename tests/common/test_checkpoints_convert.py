@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from compat.errors import DataError
-from modern_tf2.checkpoints import starting_from
+from modern_tf2.chief_checkpoints import starting_from
 from tests.support.processes import assert_one_line_error, run_module
 from tests.support.programs import NUM_CLASSES, imagenet_args
 from trainlib import checkpoints

@@ -15,7 +15,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 import compat.flags as flags  # noqa: E402
 from compat.errors import DataError  # noqa: E402
-from legacy_tf1 import slim_optimization as legacy  # noqa: E402
+from legacy_tf1 import v1_optimizers as legacy  # noqa: E402
 from modern_tf2 import trainer as modern  # noqa: E402
 from trainlib.training import slim_data, slim_flags, slim_optimization  # noqa: E402
 from trainlib.training.resnet_flags import IMAGENET_TRAIN_IMAGES  # noqa: E402
@@ -69,14 +69,14 @@ def modern_step(values):
 
 @pytest.mark.parametrize("runtime", [legacy_step, modern_step], ids=["tf.compat.v1.train", "keras"])
 @pytest.mark.parametrize("decay", slim_flags.DECAY_TYPES)
-@pytest.mark.parametrize("optimizer", slim_flags.OPTIMIZERS)
+@pytest.mark.parametrize("optimizer", slim_flags.OPTIMIZER_NAMES)
 def test_every_optimizer_and_decay_runs_a_step_in_each_runtime(runtime, optimizer, decay):
     moved, rates = runtime(slim_values(f"--optimizer={optimizer}", f"--learning_rate_decay_type={decay}"))
     assert moved[0] > 0 and moved[1] < 4, moved  # both weights move toward 1
     assert rates == pytest.approx(EXPECTED_RATES[decay], rel=1e-5)
 
 
-@pytest.mark.parametrize("name", slim_flags.OPTIMIZERS)
+@pytest.mark.parametrize("name", slim_flags.OPTIMIZER_NAMES)
 def test_each_row_passes_every_flag_to_both_runtimes_classes(name):
     """The classes take the row's keywords, and both runtimes get the same values."""
     row = slim_optimization.OPTIMIZERS[name]

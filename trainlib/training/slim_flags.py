@@ -12,10 +12,9 @@ from absl import flags as absl_flags
 
 import compat.flags as flags
 from trainlib.training import checkpoint_flags
-from trainlib.training.slim_optimization import DECAYS
-from trainlib.training.slim_optimization import OPTIMIZERS as _OPTIMIZER_ROWS
+from trainlib.training.slim_optimization import DECAYS, OPTIMIZERS
 
-OPTIMIZERS = tuple(_OPTIMIZER_ROWS)
+OPTIMIZER_NAMES = tuple(OPTIMIZERS)  # --optimizer's choices: the rows' names
 DECAY_TYPES = tuple(DECAYS)
 # "lenet" decodes, resizes and scales to about [-1, 1] (small images); the others crop and flip
 # like inception, mean-subtracted.
@@ -40,7 +39,7 @@ def define_slim_flags(flag_values: flags.FlagValues | None = None) -> None:
     flags.DEFINE_integer("task", 0, "Task id of this replica (default: from TF_CONFIG).", **into)
     # Optimization.
     flags.DEFINE_float("weight_decay", 0.00004, "L2 weight decay.", **into)
-    flags.DEFINE_enum("optimizer", "rmsprop", list(OPTIMIZERS), "The optimizer.", **into)
+    flags.DEFINE_enum("optimizer", "rmsprop", list(OPTIMIZER_NAMES), "The optimizer.", **into)
     flags.DEFINE_float("adadelta_rho", 0.95, "Decay of adadelta.", **into)
     flags.DEFINE_float("adagrad_initial_accumulator_value", 0.1, "Starting accumulator of adagrad.", **into)
     flags.DEFINE_float("adam_beta1", 0.9, "Adam beta1.", **into)
