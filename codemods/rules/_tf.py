@@ -3,6 +3,7 @@
 import ast
 import functools
 import importlib.util
+import os
 from typing import TYPE_CHECKING, cast
 
 import libcst as cst
@@ -55,11 +56,18 @@ def full_name(node: cst.CSTNode) -> str:
 
 
 @functools.cache
+def _compat_source(module: str) -> str:
+    """The source file of a compat module, found from compat's folder: `find_spec("compat.learn.monitors")`
+    would import `compat.learn`, and with it TensorFlow."""
+    spec = cast("ModuleSpec", importlib.util.find_spec("compat"))  # compat itself never imports TensorFlow
+    path = os.path.join(os.path.dirname(cast(str, spec.origin)), *module.split(".")[1:])
+    return os.path.join(path, "__init__.py") if os.path.isdir(path) else path + ".py"
+
+
 def compat_exports(module: str) -> tuple[str, ...]:
     """A compat module's `__all__`, read from its source: migrating never imports TensorFlow, which
     some compat modules do (compat.learn)."""
-    spec = cast("ModuleSpec", importlib.util.find_spec(module))  # (a compat module: found, from a source file)
-    with open(cast(str, spec.origin), encoding="utf-8") as handle:
+    with open(_compat_source(module), encoding="utf-8") as handle:
         tree = ast.parse(handle.read())
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):
