@@ -92,13 +92,48 @@ def _resource_variable_ops(graph: Any) -> int:
     Made in a graph, a ref variable is 3 ops (VariableV2, Assign, the `read` Identity every use reads), a
     resource variable 4 (VarHandleOp, VarIsInitializedOp, AssignVariableOp, a ReadVariableOp), and every
     further use reads it with one more ReadVariableOp: counted out, the op seeds are TF 1.15's again.
-    Only where resource variables are the default (`_resource_variables_by_default`); a variable the
-    program asked for as a resource variable (`use_resource=True`, TPUEstimator's global step) was
-    one on TF 1.15 too, and the port counts its ops out all the same (not told apart).
+    Only where resource variables are the default (`_resource_variables_by_default`), and not for a
+    variable the program asked for as a resource variable (`get_variable(use_resource=True)`,
+    TPUEstimator's global step): it was one on TF 1.15 too.
     """
-    types = [op.type for op in graph.get_operations()]
-    handles = types.count("VarHandleOp")
-    return types.count("VarIsInitializedOp") + types.count("ReadVariableOp") - handles if handles else 0
+    asked = _ASKED_RESOURCE.get(graph)
+    if not asked:
+        types = [op.type for op in graph.get_operations()]
+        handles = types.count("VarHandleOp")
+        return types.count("VarIsInitializedOp") + types.count("ReadVariableOp") - handles if handles else 0
+    handles = extra = 0
+    for op in graph.get_operations():
+        if op.type == "VarHandleOp":
+            handles += op.name not in asked
+        elif op.type in ("VarIsInitializedOp", "ReadVariableOp"):
+            extra += _handle_of(op) not in asked
+    return extra - handles if handles else 0
+
+
+def _handle_of(op: Any) -> str:
+    """The name of the VarHandleOp `op` reads, through the Switch and Identity ops of a v1 cond ('' if another)."""
+    while op.type != "VarHandleOp":
+        if op.type not in ("VarIsInitializedOp", "ReadVariableOp", "Switch", "Identity", "Enter") or not op.inputs:
+            return ""
+        op = op.inputs[0].op
+    return op.name
+
+
+# graph -> names of the VarHandleOps of the variables asked for with `use_resource=True` where it is the default
+_ASKED_RESOURCE: "weakref.WeakKeyDictionary[Any, set[str]]" = weakref.WeakKeyDictionary()
+
+
+def _tf1_get_variable(original: Any) -> Any:
+    @functools.wraps(original)
+    def get_variable(*args: Any, **kwargs: Any) -> Any:
+        variable = original(*args, **kwargs)
+        handle = getattr(variable, "handle", None)
+        if kwargs.get("use_resource") is True and handle is not None and _tf1_graph():
+            _ASKED_RESOURCE.setdefault(handle.graph, set()).add(handle.op.name)
+        return variable
+
+    get_variable.tf1_ops = original  # type: ignore[attr-defined]
+    return get_variable
 
 
 def _tf(name: str) -> Any:
@@ -277,13 +312,18 @@ def _tf1_global_step_read(original: Any) -> Any:
             return original(graph)
         before = target.version
         read = original(graph)
-        built = [op.type for op in target.get_operations() if op._id > before]
+        built = [op for op in target.get_operations() if op._id > before]
         if read is not None:
             # in uai-migrate's output the global step is a resource variable: TF 2's cond over it is
             # VarIsInitializedOp, If and its output's Identity with control flow v2 (2 ops once the
             # resource variable's are counted out), 8 with v1's; TF 1.15's over a ref variable was 9
-            counted_out = built.count("VarIsInitializedOp") + built.count("ReadVariableOp")
-            missing = _TF1_GLOBAL_STEP_COND_OPS - (len(built) - 2 - counted_out)  # 2: `+ 0`'s constant and add
+            names = _ASKED_RESOURCE.get(target, set())
+            reads = [op for op in built if op.type in ("VarIsInitializedOp", "ReadVariableOp")]
+            counted_out = sum(_handle_of(op) not in names for op in reads)
+            # over a resource variable (TPUEstimator's, asked for) TF 1.15's cond read it with 1 op more
+            handle = getattr(training_util.get_global_step(target), "handle", None)
+            tf1_ops = _TF1_GLOBAL_STEP_COND_OPS + (handle is not None and handle.op.name in names)
+            missing = tf1_ops - (len(built) - 2 - counted_out)  # 2: `+ 0`'s constant and add
             with target.as_default():
                 for _ in range(max(missing, 0)):
                     _tf("framework.constant_op").constant(0, name="global_step_cond")
@@ -293,10 +333,11 @@ def _tf1_global_step_read(original: Any) -> Any:
     return _get_or_create_global_step_read
 
 
-def _rebind(original: Any, replacement: Any) -> None:
-    """Replace every module-level binding of `original` in TensorFlow's loaded modules (its API modules too)."""
+def _rebind(original: Any, replacement: Any, api_only: bool = False) -> None:
+    """Replace every module-level binding of `original` in TensorFlow's loaded modules (its API modules too;
+    only those if `api_only`)."""
     for name, module in list(sys.modules.items()):
-        if not name.startswith("tensorflow") or module is None:
+        if not name.startswith("tensorflow") or module is None or (api_only and name.startswith("tensorflow.python")):
             continue
         for candidate in (module, getattr(module, "_tfmw_wrapped_module", None)):
             namespace = getattr(candidate, "__dict__", None)
@@ -317,6 +358,9 @@ def _install_builders() -> None:
     array_ops, math_ops = _tf("ops.array_ops"), _tf("ops.math_ops")
     _rebind(array_ops.split, _tf1_split(array_ops.split))
     _rebind(math_ops.tensordot, _tf1_tensordot(math_ops.tensordot))
+    # `tf.compat.v1.get_variable` only: TF 2's tf.layers pass use_resource=True themselves (TF 1.15's did not)
+    variable_scope = _tf("ops.variable_scope")
+    _rebind(variable_scope.get_variable, _tf1_get_variable(variable_scope.get_variable), api_only=True)
     # the body every dropout entry point calls
     nn_ops._dropout = _tf1_dropout(nn_ops._dropout)  # type: ignore[attr-defined]
     # the Estimator's and the optimizers' read of the global step (called through the module)

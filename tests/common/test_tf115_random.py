@@ -32,17 +32,6 @@ KNOWN_DIFFERENT: dict[tuple[str, str], tuple[str, float]] = {
     ),
 }
 
-# Values the port draws with other op seeds than TF 1.15, and why; asserted to differ, so a fix shows up here.
-PORT_DIFFERENT: dict[tuple[str, str], str] = {
-    ("resource_variables", "after_resource_variable"): (
-        # compat/_graph_seed.py counts every resource variable's extra ops out of the port's op count, as
-        # if each had been a ref variable on TF 1.15; one the program asked for as a resource variable was
-        # built as one on TF 1.15 too, so 2 ops too many are counted out (uai-run, with ref variables by
-        # default, counts nothing out and draws 1.15's numbers)
-        "the port cannot tell a resource variable asked for from one that was a ref variable on TF 1.15"
-    ),
-}
-
 MIGRATED = os.path.join(REPO, "tests", "common", "tf1_programs", "seeded_draws_migrated.py")
 
 
@@ -91,7 +80,7 @@ def test_the_golden_file_was_written_by_tf115_and_covers_every_case():
         "sampled",
     )
     assert set(GOLDEN) == {*cases, "session_classifier"}
-    assert set(KNOWN_DIFFERENT) | set(PORT_DIFFERENT) <= set(ENTRIES)
+    assert set(KNOWN_DIFFERENT) <= set(ENTRIES)
 
 
 @pytest.mark.parametrize(("case", "name"), ENTRIES, ids=[f"{c}-{n}" for c, n in ENTRIES])
@@ -110,9 +99,7 @@ def test_uai_migrates_port_draws_tf115s_numbers_too(migrated, case, name):
     # the port keeps TF 2's resource variables, which build more ops than TF 1.15's ref variables
     # (compat/_graph_seed.py counts them out)
     drawn = migrated[case][name]
-    if (case, name) in PORT_DIFFERENT:
-        assert drawn != GOLDEN[case][name], f"now equal to TF 1.15: remove it from PORT_DIFFERENT ({case}, {name})"
-    elif (case, name) in KNOWN_DIFFERENT:
+    if (case, name) in KNOWN_DIFFERENT:
         assert drawn != GOLDEN[case][name]
         assert numpy.allclose(drawn, GOLDEN[case][name], rtol=KNOWN_DIFFERENT[case, name][1], atol=0)
     else:
