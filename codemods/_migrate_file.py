@@ -7,10 +7,9 @@ import dataclasses
 import gc
 import re
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import libcst as cst
-from libcst.codemod import CodemodContext
 
 from codemods import _python2, _source, files
 from codemods._report import PARSE, Entry, Outcome
@@ -18,9 +17,6 @@ from codemods.engine import names as _names
 from codemods.engine.apply import apply_rules, claims_of
 from codemods.rules import select
 from compat.python2 import is_python2
-
-if TYPE_CHECKING:
-    from codemods.engine.rule import Rule
 
 # A file that mentions none of these cannot use anything a rule rewrites: skip it unparsed.
 PREFILTER = re.compile(rb"tensorflow|uaitrain|uflag|uai_dist")
@@ -54,30 +50,12 @@ def _syntax_entry(err: SyntaxError, what: str = "file") -> Entry:
     )
 
 
-# options -> (rule classes, their instances): libcst transformers cost ~1 ms each to construct, and
-# every rule keeps its per-file state in begin_file, so a worker builds them once, not per file.
-_INSTANCES: dict[Options, tuple[tuple[type["Rule"], ...], list["Rule"]]] = {}
-
-
-def _rules_for(options: Options) -> tuple[tuple[type["Rule"], ...], list["Rule"]]:
-    if options not in _INSTANCES:
-        rules = select(options.select, options.ignore, options.level)
-        _INSTANCES[options] = rules, [rule(CodemodContext(), level=options.level) for rule in rules]
-    return _INSTANCES[options]
-
-
 def _transform(text: str, tree: ast.Module, table: _names.NameTable, options: Options) -> tuple[str, list[Entry]]:
-    rules, instances = _rules_for(options)
+    rules = select(options.select, options.ignore, options.level)
     if not rules:
         return text, []
-    context = CodemodContext()  # the imports scheduled for this file
-    for instance in instances:
-        instance.context = context
-    try:
-        applied = apply_rules(cst.parse_module(text), instances, claims_of(rules), table, tree, text)
-    except BaseException:
-        _INSTANCES.pop(options, None)  # a pass cut short may leave a rule mid-file: build afresh
-        raise
+    instances = [rule(options.level) for rule in rules]
+    applied = apply_rules(cst.parse_module(text), instances, claims_of(rules), table, tree, text)
     return applied.module.code, applied.entries
 
 

@@ -6,22 +6,17 @@ import dataclasses
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import cast
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
+from libcst.codemod import Codemod, CodemodContext
 
 from codemods._report import Entry
 from codemods.engine import imports as _imports
 from codemods.engine import names as _names
 from codemods.engine import positions as _positions
-from codemods.engine.rule import Claims, FastInit, FileState, Rule
-
-
-class _AddImports(FastInit, AddImportsVisitor):
-    pass
+from codemods.engine.rule import Claims, FileState, Rule
 
 
 class _Dispatcher(cst.CSTTransformer):
@@ -137,14 +132,16 @@ def apply_rules(
     tree: ast.Module | None = None,
     source: str | None = None,
     remove_imports: Callable[[cst.Module, CodemodContext], cst.Module] = _imports.remove_unused_imports,
+    context: CodemodContext | None = None,
 ) -> Applied:
-    """Run `rules` (sharing one CodemodContext) over `module`; return the new module and the entries.
+    """Run `rules` over `module` in one pass; return the new module and the entries.
 
     `claims` are the qualified-name prefixes the whole active rule set rewrites (`claims_of`): the
     catch-all rules leave those names to their owners, so a rule run alone says which it assumes.
     `source` is the module's text and `tree` its `ast`, which the engine has already (else both
     are made here); `table` is the module's NameTable (else scanned from `tree`). `remove_imports`
     drops the imports the rules scheduled for removal (tests compare it with libcst's visitor).
+    `context` receives the imports the rules schedule (a new one if None).
     """
     if source is None:
         source = module.code
@@ -152,13 +149,41 @@ def apply_rules(
         tree = ast.parse(source)
     if table is None:
         table = _names.scan([tree])
-    state = FileState(names=_names.resolver(module, table), table=table, claims=claims)
+    context = CodemodContext() if context is None else context
+    state = FileState(names=_names.resolver(module, table), table=table, claims=claims, context=context)
     for rule in rules:
         rule.begin_file(state)
     new = module.visit(_Dispatcher(rules, state, _quiet_statements(rules, table, tree, source)))
-    context = rules[0].context
     new = _imports.add_plain_imports(new, context, needs_compat=state.needs_compat)
-    if context.scratch.get(AddImportsVisitor.CONTEXT_KEY):
-        new = _AddImports(context).transform_module(new)
+    new = _imports.add_other_imports(new, context)
     new = remove_imports(new, context)
     return Applied(new, _positions.positioned(module, tree, source, state.reports))
+
+
+def as_codemod(rule: type[Rule], assuming: Iterable[type[Rule]] = ()) -> type[Codemod]:
+    """`rule` as a libcst Codemod class (for libcst's CodemodTest and codemod tooling): its
+    transform_module runs the engine with that one rule, and the claims of `rule` and of the
+    rules it is `assuming` active (the names a rule leaves to others depend on which others run).
+
+    The class takes (context, level="safe"); each report entry is also a libcst warning on the
+    context, as `line:col severity: message`.
+    """
+    claims = claims_of(tuple(dict.fromkeys((rule, *assuming))))
+
+    class RuleCodemod(Codemod):
+        DESCRIPTION = rule.DESCRIPTION
+
+        def __init__(self, context: CodemodContext, level: str = "safe") -> None:
+            super().__init__(context)
+            self.rule = rule(level)
+            self.entries: list[Entry] = []
+
+        def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+            applied = apply_rules(tree, [self.rule], claims, context=self.context)
+            self.entries = applied.entries
+            for entry in applied.entries:
+                self.warn(f"{entry.line}:{entry.col} {entry.severity}: {entry.message}")
+            return applied.module
+
+    RuleCodemod.__name__ = RuleCodemod.__qualname__ = f"{rule.__name__}Codemod"
+    return RuleCodemod

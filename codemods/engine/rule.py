@@ -1,4 +1,4 @@
-"""The base class of every migration rule: a libcst codemod with an id, a level and report entries."""
+"""The base class of every migration rule (the contract: docs/adding.md, "How to add a rule")."""
 
 import dataclasses
 from collections.abc import Collection, Iterable
@@ -6,33 +6,16 @@ from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, ClassVar, cast
 
 import libcst as cst
-from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
 from codemods._report import Entry
+from codemods.rule_description import Example
 
 if TYPE_CHECKING:
     from codemods.engine.names import NameTable, ScopeNames, TableNames
 
 LEVELS = ("safe", "native")
-
-
-class FastInit:
-    """Mixin for libcst transformers built once per file.
-
-    MatcherDecoratableTransformer.__init__ inspects every name in dir(self) for matcher
-    decorators: with libcst's ~1,500 inherited visit_*/leave_* no-ops that costs about 35 ms per
-    instance, more than migrating a small file. Concrete visit_*/leave_* methods can never carry
-    those decorators (libcst rejects it), so hiding them from dir() loses nothing.
-    """
-
-    _dir_cache: ClassVar[dict[type, list[str]]] = {}
-
-    def __dir__(self) -> list[str]:
-        # per class, once: every file builds the import visitors afresh, and filtering ~1,700 names costs ~0.7 ms
-        cls = type(self)
-        if cls not in FastInit._dir_cache:
-            FastInit._dir_cache[cls] = [n for n in dir(cls) if not n.startswith(("visit_", "leave_"))]
-        return [*FastInit._dir_cache[cls], *vars(self)]
 
 
 class Claims:
@@ -63,6 +46,8 @@ class FileState:
     names: "TableNames | ScopeNames"
     table: "NameTable"
     claims: Claims  # qualified-name prefixes rewritten by the active rules
+    # the imports the rules schedule (libcst's AddImportsVisitor / RemoveImportsVisitor keys in its scratch)
+    context: CodemodContext = dataclasses.field(default_factory=CodemodContext)
     # (top-level statement index, original node, Entry)
     reports: list[tuple[int, cst.CSTNode, Entry]] = dataclasses.field(default_factory=list)
     top: int = -1  # index of the top-level statement being visited (the engine's, rules only read it)
@@ -71,18 +56,23 @@ class FileState:
     needs_compat: bool = False
 
 
-class Rule(FastInit, VisitorBasedCodemodCommand):
-    """Subclass with ID, DESCRIPTION, LEVEL and `visit_*`/`leave_*` methods (no matcher decorators).
+class Rule:
+    """Subclass with ID, DESCRIPTION, LEVEL, ORDER, EXAMPLE and `visit_<Node>`/`leave_<Node>` methods.
 
-    All active rules of a file run in ONE pass (codemods.engine.apply.apply_rules dispatches each node
-    to them), so a rule must not rely on `self.module` or metadata of its own: ask
-    `qualified_names(node)`, which is scope-correct; schedule imports with `add_needed_import` /
-    `remove_unused_import`. A rule is never run on its own by libcst's `transform_module`: tests run
-    it through `apply_rules` too, with the claims they name (tests/codemods/rule_test.py).
+    A plain class, not a libcst transformer: all active rules of a file run in ONE libcst pass
+    (codemods.engine.apply.apply_rules dispatches each node to them, in ORDER), so a rule has no
+    `self.module` or metadata of its own. It asks `qualified_names(node)`, which is scope-correct,
+    schedules imports with `add_needed_import` / `remove_unused_import`, and reports with `report`.
+    To run one rule as a libcst Codemod (libcst's CodemodTest): codemods.engine.apply.as_codemod.
     """
 
-    ID: ClassVar[str] = ""
+    ID: ClassVar[str] = ""  # kebab-case: what --select, --ignore and --explain take
+    DESCRIPTION: ClassVar[str] = ""  # one line, for --help and the SARIF report
     LEVEL: ClassVar[str] = "safe"  # the lowest --level at which the rule runs
+    # Its place in the pass (codemods/rules/__init__.py sorts the rules by it): it matters only between
+    # rules acting on the same node. Every rule sets its own; no two rules share one.
+    ORDER: ClassVar[int]
+    EXAMPLE: ClassVar[Example]  # what --explain shows; its `before` must migrate to its `after`
     # Qualified-name prefixes this rule rewrites, so the catch-all rules do not also report them.
     # A tuple or a frozenset.
     CLAIMS: ClassVar[Collection[str]] = ()
@@ -95,8 +85,7 @@ class Rule(FastInit, VisitorBasedCodemodCommand):
     # names a module binds to them (`import tf_slim as slim` binds `slim`) count as its words too.
     ROOTS: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, context: CodemodContext, level: str = "safe") -> None:
-        super().__init__(context)
+    def __init__(self, level: str = "safe") -> None:
         if level not in LEVELS:
             raise ValueError(f"level must be one of {LEVELS}, not {level!r}")
         self.level = level
@@ -105,6 +94,7 @@ class Rule(FastInit, VisitorBasedCodemodCommand):
 
     # -- called by the engine
     def begin_file(self, state: FileState) -> None:
+        """A new file: a rule resets its per-file attributes here (one instance serves many files)."""
         self.state = state
 
     # -- for rule bodies
@@ -130,6 +120,18 @@ class Rule(FastInit, VisitorBasedCodemodCommand):
                 return name
         raise ValueError(f"both {preferred!r} and {fallback!r} are bound in this module")
 
+    def add_needed_import(
+        self, module: str, obj: str | None = None, asname: str | None = None, relative: int = 0
+    ) -> None:
+        """`import module [as asname]` / `from module import obj [as asname]`, added once when the pass ends
+        (as libcst's AddImportsVisitor.add_needed_import)."""
+        AddImportsVisitor.add_needed_import(self.state.context, module, obj, asname, relative)
+
+    def remove_unused_import(self, module: str, obj: str | None = None, asname: str | None = None) -> None:
+        """Drop this import when the pass ends if nothing uses it any more (as libcst's
+        RemoveImportsVisitor.remove_unused_import)."""
+        RemoveImportsVisitor.remove_unused_import(self.state.context, module, obj, asname)
+
     def report(
         self,
         node: cst.CSTNode,
@@ -145,8 +147,3 @@ class Rule(FastInit, VisitorBasedCodemodCommand):
             rule=self.ID, message=message, severity=severity, manual=manual, level="native" if native else "safe"
         )
         self.state.reports.append((self.state.top if statement is None else statement, node, entry))
-
-    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        raise TypeError(
-            f"{type(self).__name__} runs through codemods.engine.apply.apply_rules (with the active rules' claims)"
-        )

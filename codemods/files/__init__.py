@@ -8,9 +8,9 @@ to the migrated text, as it does to Python.
 from collections.abc import Callable
 from typing import Protocol
 
-from codemods._described import Described
 from codemods._report import Outcome
 from codemods.files import dockerfile, requirements
+from codemods.rule_description import Described
 
 
 class FileRule(Described, Protocol):

@@ -9,10 +9,18 @@ import re
 
 from codemods._report import Entry, Outcome
 from codemods.files import _common
+from codemods.rule_description import Example
 
 ID = "docker-image"
 DESCRIPTION = "FROM tensorflow/tensorflow:1.x / 2.0 images and TF1-era pins in RUN pip install -> the tf2 runtime"
 LEVEL = "safe"
+EXAMPLE = Example(
+    why="TF 1.x / 2.0 images cannot run current TensorFlow; the official 2.21 image can, with compat's "
+    "packages added with --no-deps (reported). Other TensorFlow bases are reported, not guessed.",
+    before="FROM tensorflow/tensorflow:1.15.5-gpu-py3\nRUN pip install --no-cache-dir tf-slim==1.0\n",
+    after="FROM tensorflow/tensorflow:2.21.0-gpu\nRUN pip install --no-cache-dir tf-slim==1.1.0\n",
+    kind="dockerfile",
+)
 OFFICIAL = "tensorflow/tensorflow"
 _REGISTRY = re.compile(r"^(docker\.io/|index\.docker\.io/|registry-1\.docker\.io/)")
 _TAG = re.compile(r"^(?P<version>\d+\.\d+(?:\.\d+)?(?:rc\d+)?|latest|nightly)(?P<flavours>(?:-[a-z0-9]+)*)$")

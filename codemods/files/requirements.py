@@ -13,10 +13,18 @@ from collections.abc import Iterator
 
 from codemods._report import Entry, Outcome
 from codemods.files import _common
+from codemods.rule_description import Example
 
 ID = "requirements-pins"
 DESCRIPTION = "TF 1.x / 2.0 pins (tensorflow, tensorflow-gpu, tf-slim, tensorflow-estimator) -> the tf2 runtime's pins"
 LEVEL = "safe"
+EXAMPLE = Example(
+    why="A TF1 pin installs a TensorFlow the migrated code does not run on; tensorflow-gpu is no longer "
+    "published (its GPU libraries are the and-cuda extra).",
+    before="tensorflow-gpu==1.15.0\ntf-slim==1.0\nnumpy\n",
+    after="tensorflow[and-cuda]==2.21.0\ntf-slim==1.1.0\nnumpy\n",
+    kind="requirements",
+)
 # A comment starts at `#` at the start of a line or after whitespace (pip's own rule); a line that
 # is only a comment never continues onto the next one.
 _COMMENT = re.compile(r"(^|\s+)#.*$")

@@ -1,74 +1,55 @@
-"""The registry of uai-migrate rules.
+"""The uai-migrate rules: each public module here holds one rule class, found by `discover`.
 
-Adding a rule = one module here + one row in RULES (docs/adding.md, "How to add a rule"):
-  1. `codemods/rules/<name>.py` with a class deriving `codemods.engine.rule.Rule` (or, for "this module
-     moved", `codemods.rules._moves.ModuleMoveRule`, which only needs tables). Give it
-     ID (kebab-case, what --select/--ignore take), DESCRIPTION (one line), LEVEL ("safe", or
-     "native" for idiomatic rewrites that can change behaviour), CLAIMS (the qualified-name
-     prefixes it rewrites, so `contrib-removed` and other catch-alls leave them to it) and
-     visit_<Node>/leave_<Node> methods. Ask `self.qualified_names(node)` / `self.match(node, names)`
-     for what a name is (scope- and order-correct, see codemods/engine/names.py); `self.report(node,
-     message, severity, manual=...)` for the report; `self.add_needed_import(...)` /
-     `self.remove_unused_import(...)` for imports; `_tf.ensure_compat(self)` when the new code
-     needs `import compat`. Shared helpers: codemods/engine/syntax.py, rules/_tf.py; derived tables: codemods/tables.
-  2. a row in RULES below. Order matters only between rules touching the same node: the catch-all
-     reporters go last.
-  3. `tests/codemods/test_rule_<name>.py`: `RuleTest` (tests/support/rule_test.py) before/after
-     fixtures, run with the rule's own claims (`CLAIMS_OF` names any others a test assumes), and
-     cases where the rule must NOT fire (a shadowed local, a string, a comment); a corpus script
-     in tests/corpus that uses it.
+Adding a rule is one module here and its test file (docs/adding.md, "How to add a rule"): nothing
+registers it. The pass runs the rules in their ORDER; underscore modules hold what rules share
+(`_shared`, `_tf`, `_moves`) and no rule.
 """
 
+import importlib
+import pkgutil
 from collections.abc import Collection
-from typing import TYPE_CHECKING
 
-from codemods.rules.contrib import ContribRule
-from codemods.rules.contrib_equivalents import ContribEquivalentsRule
-from codemods.rules.device import DeviceRule
-from codemods.rules.dimension import DimensionRule
-from codemods.rules.estimator import EstimatorRule
-from codemods.rules.flags import FlagsRule
-from codemods.rules.flags_internals import FlagsInternalsRule
-from codemods.rules.graph_mode import GraphModeRule
-from codemods.rules.layers import LayersRule
-from codemods.rules.pillow import PillowRule
-from codemods.rules.private import PrivateRule
-from codemods.rules.py2 import Py2Rule
-from codemods.rules.slim import SlimRule
-from codemods.rules.tf1_api import Tf1ApiRule
-from codemods.rules.tf1_calls import Tf1CallsRule
-from codemods.rules.tf_config import TFConfigRule
-from codemods.rules.uai_sdk import UaiSdkRule
-from codemods.rules.upgrade import UpgradeRule
+from codemods.engine.rule import Rule
 
-if TYPE_CHECKING:
-    from codemods.engine.rule import Rule
 
-RULES = (
-    Py2Rule,  # when selected, the engine also ports files Python 3 cannot parse first (codemods/_python2.py)
-    PillowRule,
-    FlagsRule,
-    FlagsInternalsRule,
-    UaiSdkRule,
-    TFConfigRule,
-    SlimRule,
-    ContribEquivalentsRule,
-    PrivateRule,
-    Tf1CallsRule,
-    UpgradeRule,  # the names tf1-api does not know: before it
-    EstimatorRule,
-    DeviceRule,
-    DimensionRule,
-    LayersRule,
-    Tf1ApiRule,  # after the rules claiming particular tf.* names
-    GraphModeRule,
-    ContribRule,  # catch-all reporter: last
-)
+class RuleModuleError(TypeError):
+    """A module of codemods/rules that breaks the one-rule-per-module contract."""
 
+
+def rules_of(module_name: str) -> list[type[Rule]]:
+    """The rule classes a module defines itself (with an ID: `ModuleMoveRule` and other bases have none)."""
+    module = importlib.import_module(module_name)
+    return [
+        value
+        for value in vars(module).values()
+        if isinstance(value, type) and issubclass(value, Rule) and value.__module__ == module_name and value.ID
+    ]
+
+
+def discover() -> tuple[type[Rule], ...]:
+    """Every rule of codemods/rules, in the order of the pass (by ORDER)."""
+    found: list[type[Rule]] = []
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue
+        rules = rules_of(f"{__name__}.{info.name}")
+        if len(rules) != 1:
+            raise RuleModuleError(f"codemods/rules/{info.name}.py defines {len(rules)} rules, not one")
+        if not isinstance(getattr(rules[0], "ORDER", None), int):
+            raise RuleModuleError(f"{rules[0].__name__} sets no ORDER (its place in the pass: docs/adding.md)")
+        found.extend(rules)
+    orders = [rule.ORDER for rule in found]
+    for rule in found:
+        if orders.count(rule.ORDER) > 1:
+            raise RuleModuleError(f"{rule.__name__} shares ORDER {rule.ORDER} with another rule: each rule has its own")
+    return tuple(sorted(found, key=lambda rule: rule.ORDER))
+
+
+RULES = discover()
 BY_ID = {rule.ID: rule for rule in RULES}
 
 
-def select(select: Collection[str] = (), ignore: Collection[str] = (), level: str = "safe") -> tuple[type["Rule"], ...]:
+def select(select: Collection[str] = (), ignore: Collection[str] = (), level: str = "safe") -> tuple[type[Rule], ...]:
     """The rule classes to run for --select/--ignore/--level; unknown ids raise KeyError."""
     for rule_id in (*select, *ignore):
         if rule_id not in BY_ID:

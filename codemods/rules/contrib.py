@@ -5,12 +5,20 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InsideImport, OutermostChain, head_name
+from codemods.rule_description import Example
 from codemods.rules import _shared
 
 
 class ContribRule(OutermostChain, InsideImport, Rule):
     ID = "contrib-removed"
     DESCRIPTION = "Report uses of tensorflow.contrib that no other rule converts, with the manual step."
+    ORDER = 180  # the catch-all reporter: last
+    EXAMPLE = Example(
+        why="Most of tf.contrib has no automatic TF2 equivalent: each use is reported (an error, with the "
+        "manual step) rather than guessed; the code is left as it is.",
+        before="import tensorflow as tf\ncell = tf.contrib.rnn.LSTMBlockCell(64)\n",
+        after="import tensorflow as tf\ncell = tf.contrib.rnn.LSTMBlockCell(64)\n",
+    )
 
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, cast
 import libcst as cst
 
 from codemods import tables
+from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
 from codemods.rules._moves import ModuleMoveRule
 from compat import tf1_names
@@ -96,6 +97,13 @@ class ContribEquivalentsRule(ModuleMoveRule):
     DESCRIPTION = (
         "tf.contrib names compat provides (HParams, GreedyLoadBalancingStrategy, learn.Experiment, learn_runner, "
         "RunConfig, tutorials' mnist) -> compat."
+    )
+    ORDER = 80
+    EXAMPLE = Example(
+        why="These tf.contrib names have a drop-in replacement, so no person needs to look at them.",
+        before="import tensorflow as tf\nhparams = tf.contrib.training.HParams(learning_rate=0.1)\n",
+        after="import compat\nimport tensorflow as tf\nimport compat.hparams as compat_hparams\n\n"
+        "hparams = compat_hparams.HParams(learning_rate=0.1)\n",
     )
     MOVES = tf1_names.with_v1_twins(_table_moves())
     # tf-upgrade leaves the names this rule takes to it (the contrib-removed reporter too)

@@ -3,6 +3,7 @@
 import libcst as cst
 
 from codemods.engine.rule import Rule
+from codemods.rule_description import Example
 from codemods.rules import _tf
 
 DEVICE = "tensorflow.device"
@@ -24,6 +25,15 @@ def _is_device_string(node):
 class DeviceRule(Rule):
     ID = "tf-device"
     DESCRIPTION = "tf.device(<device function or setter>) -> compat.device(...), which places ops by a function."
+    ORDER = 130
+    EXAMPLE = Example(
+        why="TF2's tf.device takes only a device string; compat.device still places ops by a function "
+        "(replica_device_setter towers).",
+        before="import tensorflow as tf\nwith tf.device(tf.train.replica_device_setter(ps_tasks=1)):\n"
+        "    w = tf.get_variable('w', [1])\n",
+        after="import compat\nimport tensorflow as tf\nwith compat.device(tf.train.replica_device_setter(ps_tasks=1)):\n"
+        "    w = tf.get_variable('w', [1])\n",
+    )
     CLAIMS = (DEVICE,)
     WORDS = frozenset()
 

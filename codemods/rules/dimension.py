@@ -11,6 +11,7 @@ from typing import cast
 import libcst as cst
 
 from codemods.engine.rule import Rule
+from codemods.rule_description import Example
 from codemods.rules import _tf
 
 
@@ -42,6 +43,12 @@ class DimensionRule(Rule):
     ID = "tf-dimension-value"
     DESCRIPTION = (
         "x.shape[i].value (a TF1 Dimension) -> tf.compat.dimension_value(x.shape[i]), right in TF1 and TF2 behaviour."
+    )
+    ORDER = 140
+    EXAMPLE = Example(
+        why="Under TF2 behaviour a static shape holds ints, and TF1's Dimension.value raises there.",
+        before="import tensorflow as tf\nwidth = x.shape[1].value\n",
+        after="import tensorflow as tf\nwidth = tf.compat.dimension_value(x.shape[1])\n",
     )
     WORDS = frozenset({"value"})  # of any expression's shape, TensorFlow or not
 

@@ -15,6 +15,7 @@ import libcst as cst
 from codemods import tables
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import OutermostChain
+from codemods.rule_description import Example
 from codemods.rules import _tf
 
 ESTIMATOR = ("tensorflow.estimator", "tensorflow.compat.v1.estimator", "tensorflow_estimator")
@@ -32,6 +33,12 @@ DIFFERS = (
 class EstimatorRule(OutermostChain, Rule):
     ID = "tf-estimator"
     DESCRIPTION = "tf.estimator uses: ensure `import compat` so the Estimator exists on TF 2.21; report each use."
+    ORDER = 120
+    EXAMPLE = Example(
+        why="TF 2.16+ has no tf.estimator; `import compat` installs tensorflow-estimator 2.15, repaired, as tf.estimator.",
+        before="import tensorflow as tf\nestimator = tf.estimator.Estimator(model_fn)\n",
+        after="import compat\nimport tensorflow as tf\nestimator = tf.estimator.Estimator(model_fn)\n",
+    )
     CLAIMS = ESTIMATOR
     ROOTS = frozenset(name.partition(".")[0] for name in ESTIMATOR)  # tensorflow_estimator, under any alias
 

@@ -11,6 +11,7 @@ import functools
 import importlib
 from typing import TYPE_CHECKING
 
+from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
 from codemods.rules._moves import ModuleMoveRule
 from compat import tf1_names
@@ -33,6 +34,15 @@ def _library_names() -> tuple[str, ...]:
 class FlagsRule(ModuleMoveRule):
     ID = "tf-flags"
     DESCRIPTION = "TF1 flag modules and tf.app.run -> compat.flags (same registry as absl)."
+    ORDER = 30
+    EXAMPLE = Example(
+        why="tf.app.flags is gone in TF2; compat.flags is the same absl registry, so flags defined "
+        "elsewhere and command lines keep working.",
+        before="import tensorflow as tf\ntf.app.flags.DEFINE_integer('steps', 100, 'training steps')\n"
+        "FLAGS = tf.app.flags.FLAGS\n",
+        after="import tensorflow as tf\nimport compat.flags as flags\n\n"
+        "flags.DEFINE_integer('steps', 100, 'training steps')\nFLAGS = flags.FLAGS\n",
+    )
     MOVES = _shared.flags_moves()
     ALIASES = {HOME: ("flags", "compat_flags")}
 

@@ -25,6 +25,7 @@ import libcst.matchers as m
 
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InsideImport
+from codemods.rule_description import Example
 from codemods.rules import _shared
 
 # TF1's FLAGS object, in every spelling of its module (tf.app.flags, tf.flags, tensorflow.python.platform.flags ...)
@@ -56,6 +57,14 @@ class FlagsInternalsRule(InsideImport, Rule):
     DESCRIPTION = (
         "TF <= 1.4's FLAGS._parse_flags() and FLAGS.__flags -> FLAGS(sys.argv, known_only=True) and "
         "FLAGS.flag_values_dict() (absl's API)."
+    )
+    ORDER = 40
+    EXAMPLE = Example(
+        why="TF <= 1.4's tf.app.flags was argparse: programs called FLAGS._parse_flags() and read FLAGS.__flags "
+        "({name: value}); absl's FLAGS has neither (AttributeError at run time).",
+        before="import tensorflow as tf\nFLAGS = tf.flags.FLAGS\nFLAGS._parse_flags()\nprint(FLAGS.__flags)\n",
+        after="import tensorflow as tf\nimport sys\n\nFLAGS = tf.flags.FLAGS\n"
+        "FLAGS(sys.argv, known_only=True)\nprint(FLAGS.flag_values_dict())\n",
     )
     WORDS = frozenset({"_parse_flags", "__flags"})  # on a name bound to FLAGS, which is TensorFlow's
 

@@ -31,6 +31,7 @@ import libcst as cst
 
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import after_binding, head
+from codemods.rule_description import Example
 from codemods.rules import _tf
 
 GRAPH_ONLY = (
@@ -99,6 +100,15 @@ class GraphModeRule(Rule):
     DESCRIPTION = (
         "Scripts using Session/placeholder/queue runners: tf.compat.v1.disable_eager_execution() and "
         "disable_control_flow_v2() once."
+    )
+    ORDER = 170
+    EXAMPLE = Example(
+        why="Sessions, placeholders and queue runners need graph mode (TF2 starts eager); TF1 graph code expects "
+        "TF1's control flow (v2's If/While ops and functions change the graph, so its graph-derived seeds).",
+        before="import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\nwith tf.Session() as sess:\n"
+        "    sess.run(x, {x: [1.0]})\n",
+        after="import tensorflow as tf\ntf.compat.v1.disable_eager_execution()\ntf.compat.v1.disable_control_flow_v2()\n"
+        "x = tf.placeholder(tf.float32, [None])\nwith tf.Session() as sess:\n    sess.run(x, {x: [1.0]})\n",
     )
     WORDS = frozenset()
     ROOTS = frozenset(name.partition(".")[0] for name in GRAPH_NAMES | SWITCH_NAMES)  # tf_slim's and compat's loops

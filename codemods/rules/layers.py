@@ -8,6 +8,7 @@ import libcst as cst
 
 from codemods.engine.rule import Rule
 from codemods.engine.syntax import OutermostChain, head
+from codemods.rule_description import Example
 from codemods.rules import _tf
 
 LAYERS = "tensorflow.layers"
@@ -16,6 +17,12 @@ LAYERS = "tensorflow.layers"
 class LayersRule(OutermostChain, Rule):
     ID = "tf-layers"
     DESCRIPTION = "tf.layers -> tf.compat.v1.layers, working with Keras 3 installed (legacy Keras via compat)."
+    ORDER = 150
+    EXAMPLE = Example(
+        why="tf.layers is gone in TF2 and tf.compat.v1.layers needs legacy Keras, which compat sets up.",
+        before="import tensorflow as tf\ny = tf.layers.dense(x, 10)\n",
+        after="import compat\nimport tensorflow as tf\ny = tf.compat.v1.layers.dense(x, 10)\n",
+    )
     CLAIMS = (LAYERS,)
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:

@@ -14,6 +14,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods.engine.rule import Rule
 from codemods.engine.syntax import InsideImport, head_name, renamed_keeping_local_names
+from codemods.rule_description import Example
 from compat import library_names
 
 MODULE = "PIL.Image"
@@ -24,6 +25,13 @@ OLD_NAMES = frozenset(f"{MODULE}.{old}" for old in RENAMED)
 class PillowRule(InsideImport, Rule):
     ID = library_names.RULES[MODULE]
     DESCRIPTION = "Pillow's aliases removed in Pillow 10: Image.ANTIALIAS/LINEAR/CUBIC -> LANCZOS/BILINEAR/BICUBIC."
+    ORDER = 20
+    EXAMPLE = Example(
+        why="TF1-era input pipelines resize with Pillow's ANTIALIAS, LINEAR and CUBIC, which Pillow 10 removed "
+        "(TensorFlow 2.21 comes with a newer Pillow); each was the filter it is rewritten to.",
+        before="import tensorflow as tf\nfrom PIL import Image\nsmall = image.resize((64, 64), Image.ANTIALIAS)\n",
+        after="import tensorflow as tf\nfrom PIL import Image\nsmall = image.resize((64, 64), Image.LANCZOS)\n",
+    )
     # Every statement that uses an old name spells it (an alias comes from an import that does), so
     # the names bound to Pillow need not be words: no ROOTS.
     WORDS = frozenset(RENAMED)

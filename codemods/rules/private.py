@@ -18,6 +18,7 @@ import libcst as cst
 
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InsideImport, OutermostChain, head, head_name
+from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
 
 PRIVATE = "tensorflow.python"
@@ -39,6 +40,12 @@ def _looks_like_module(name: str) -> bool:
 class PrivateRule(OutermostChain, InsideImport, Rule):
     ID = "tf-private"
     DESCRIPTION = "Private tensorflow.python.* imports -> public tf / tf.compat.v1 / compat names, else an error entry."
+    ORDER = 90
+    EXAMPLE = Example(
+        why="tensorflow.python.* moves between releases; the public names stay.",
+        before="from tensorflow.python.ops import math_ops\ny = math_ops.add(1, 2)\n",
+        after="import tensorflow as tf\n\ny = tf.add(1, 2)\n",
+    )
     CLAIMS = (PRIVATE,)
 
     def begin_file(self, state: FileState) -> None:

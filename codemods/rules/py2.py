@@ -12,6 +12,7 @@ import libcst as cst
 from codemods import _python2
 from codemods.engine.rule import Rule
 from codemods.engine.syntax import InsideImport, dotted, head_name, renamed_keeping_local_names
+from codemods.rule_description import Example
 
 ITER_METHODS = {"iteritems": "items", "itervalues": "values", "iterkeys": "keys"}
 MODULES = {"cPickle": "pickle"}  # Python 2 module -> the Python 3 one with the same API
@@ -26,6 +27,12 @@ URLLIB_NAMES = frozenset(f"urllib.{name}" for name in URLLIB)
 class Py2Rule(InsideImport, Rule):
     ID = _python2.ID
     DESCRIPTION = "Python 2 files ported to Python 3 first (fissix); xrange/iteritems in Python 3-parseable files."
+    ORDER = 10
+    EXAMPLE = Example(
+        why="Python 3 cannot parse a Python 2 file at all, and xrange/iteritems fail at run time.",
+        before="import tensorflow as tf\nfor i in xrange(3):\n    print(tf.constant(i))\n",
+        after="import tensorflow as tf\nfor i in range(3):\n    print(tf.constant(i))\n",
+    )
     WORDS = frozenset({"xrange", *ITER_METHODS, *MODULES, "urllib"})
     ROOTS = frozenset({"urllib"})  # `import urllib as u; u.urlretrieve(...)`
 

@@ -9,6 +9,7 @@ their submodules went, is compat/tf1_names.py's (the table `uai-run` resolves wi
 (`python -m codemods.tables.gen_tf_api`); contrib names it lacks stay for `contrib-removed` to report.
 """
 
+from codemods.rule_description import Example
 from codemods.rules import _shared
 from codemods.rules._moves import ModuleMoveRule
 from compat import tf1_names
@@ -21,6 +22,12 @@ class SlimRule(ModuleMoveRule):
     DESCRIPTION = (
         "tensorflow.contrib.slim -> compat.slim; its submodules -> tf_slim, with compat.slim imported; "
         "contrib.layers / contrib.framework names tf-slim kept -> compat.slim."
+    )
+    ORDER = 70
+    EXAMPLE = Example(
+        why="tf.contrib was removed in TF2; tf-slim is its maintained home and compat.slim fixes it for Keras 3.",
+        before="import tensorflow as tf\nslim = tf.contrib.slim\nnet = slim.conv2d(images, 32, [3, 3])\n",
+        after="import tensorflow as tf\nimport compat.slim as slim\nnet = slim.conv2d(images, 32, [3, 3])\n",
     )
     MOVES = _shared.slim_moves()
     # `from tensorflow.contrib.slim.nets import resnet_v1` -> `from tf_slim.nets import resnet_v1`, and contrib's

@@ -15,6 +15,7 @@ import libcst as cst
 
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InnerDecides, InsideImport, OutermostChain
+from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
 
 
@@ -29,6 +30,13 @@ def _names_in(target):
 class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
     ID = "tf1-api"
     DESCRIPTION = "TF1 symbols -> TF2 home or tf.compat.v1 (table derived from TensorFlow), TF2 semantic changes."
+    ORDER = 160  # after the rules claiming particular tf.* names
+    EXAMPLE = Example(
+        why="TF1 symbols that TF2 moved or removed: their TF2 home, else tf.compat.v1 (the table is derived "
+        "from the installed TensorFlow).",
+        before="import tensorflow as tf\nloss = tf.losses.softmax_cross_entropy(labels, logits)\n",
+        after="import tensorflow as tf\nloss = tf.compat.v1.losses.softmax_cross_entropy(labels, logits)\n",
+    )
 
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)

@@ -15,6 +15,7 @@ import libcst as cst
 
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InsideImport
+from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
 from compat import tf1_names
 
@@ -61,6 +62,14 @@ class Tf1CallsRule(InsideImport, Rule):
     DESCRIPTION = (
         "TF 1.x call signatures TF 2 rejects (tf.contrib.data's map(num_threads=, output_buffer_size=), "
         "batch_and_drop_remainder) -> TF 2's calls (compat/tf1_names.py's table, uai-run's too)."
+    )
+    ORDER = 100
+    EXAMPLE = Example(
+        why="TF 1.4's tf.contrib.data Dataset took num_threads= and output_buffer_size= in map, and applied "
+        "batch_and_drop_remainder; TF 2's Dataset refuses both with a TypeError at run time.",
+        before="import tensorflow as tf\nd = d.map(parse, num_threads=4, output_buffer_size=8)\n"
+        "d = d.apply(tf.contrib.data.batch_and_drop_remainder(32))\n",
+        after="import tensorflow as tf\nd = d.map(parse, num_parallel_calls=4).prefetch(8)\nd = d.batch(32, drop_remainder=True)\n",
     )
     CLAIMS = _TRANSFORMATION_NAMES
     # a method is known by its TF1 keyword; a transformation by a name bound to TensorFlow

@@ -12,6 +12,7 @@ import libcst as cst
 
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import after_docstring
+from codemods.rule_description import Example
 
 MANUAL = (
     "replace the hand-written TF_CONFIG rewrite with `from compat import tf_config; "
@@ -54,6 +55,17 @@ def _rewrites_tf_config(facts):
 class TFConfigRule(Rule):
     ID = "tf-config"
     DESCRIPTION = "Hand-written TF_CONFIG master->chief rewrites -> compat.tf_config (validated, every dialect)."
+    ORDER = 60
+    EXAMPLE = Example(
+        why="A hand-written master->chief rewrite handles one dialect and breaks on the others; "
+        "compat.tf_config reads and validates every dialect.",
+        before='import json, os\nif "TF_CONFIG" in os.environ:\n    cfg = json.loads(os.environ["TF_CONFIG"])\n'
+        '    cfg["cluster"]["chief"] = cfg["cluster"].pop("master")\n'
+        '    os.environ["TF_CONFIG"] = json.dumps(cfg)\nimport tensorflow as tf\n',
+        after="import json, os\nfrom compat import tf_config\n\n_cluster = tf_config.from_environment()\n"
+        'if _cluster.is_distributed:\n    os.environ["TF_CONFIG"] = tf_config.to_json(_cluster, "chief")\n'
+        "import tensorflow as tf\n",
+    )
     WORDS = frozenset({"TF_CONFIG"})  # in a string literal of the statement it rewrites
 
     def _replacement(self):

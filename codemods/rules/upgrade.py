@@ -20,12 +20,19 @@ import libcst as cst
 from codemods import tables
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InnerDecides, InsideImport, OutermostChain, dotted, head_name
+from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
 
 
 class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
     ID = "tf-upgrade"
     DESCRIPTION = "TF1 names tf_upgrade_v2 renames and contrib names with a TF 2.21 home -> that home (derived tables)."
+    ORDER = 110  # the names tf1-api does not know: before it
+    EXAMPLE = Example(
+        why="TensorFlow's own tf_upgrade_v2 tables, and compat's homes of tf.contrib modules, name these homes.",
+        before="import tensorflow as tf\ncell = tf.contrib.rnn.BasicLSTMCell(64)\n",
+        after="import compat\nimport tensorflow as tf\ncell = tf.compat.v1.nn.rnn_cell.BasicLSTMCell(64)\n",
+    )
     CLAIMS = frozenset(f"{_tf.TF}.{path}" for path in _shared.upgrade_table()) | _shared.internal_prefixes()
 
     def begin_file(self, state: FileState) -> None:

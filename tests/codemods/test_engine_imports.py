@@ -56,7 +56,7 @@ def test_the_corpus_migrated_with_libcsts_removal_is_the_same():
         module = cst.parse_module(text)
         codes = []
         for remove in (remove_unused_imports, _libcst_remove):
-            rules = [rule(CodemodContext()) for rule in RULES]
+            rules = [rule() for rule in RULES]
             codes.append(apply_rules(module, rules, claims_of(RULES), remove_imports=remove).module.code)
         assert codes[0] == codes[1], path
 

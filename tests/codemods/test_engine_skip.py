@@ -5,7 +5,6 @@ import ast
 import libcst as cst
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from libcst.codemod import CodemodContext
 
 from codemods.engine import names as _names
 from codemods.engine.apply import _quiet_statements, apply_rules, claims_of
@@ -19,13 +18,13 @@ UNWORDED = tuple(type(rule.__name__, (rule,), {"WORDS": None}) for rule in RULES
 
 def _migrate(text, rules):
     module = cst.parse_module(text)
-    applied = apply_rules(module, [rule(CodemodContext()) for rule in rules], claims_of(rules))
+    applied = apply_rules(module, [rule() for rule in rules], claims_of(rules))
     return applied.module.code, [(e.rule, e.message, e.line, e.col) for e in applied.entries]
 
 
 def _quiet(text, rules):
     tree = ast.parse(text)
-    return _quiet_statements([rule(CodemodContext()) for rule in rules], _names.scan([tree]), tree, text)
+    return _quiet_statements([rule() for rule in rules], _names.scan([tree]), tree, text)
 
 
 def test_every_rule_declares_its_words():

@@ -7,7 +7,6 @@ import re
 import libcst as cst
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from libcst.codemod import CodemodContext
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from codemods.engine.apply import apply_rules, claims_of
@@ -36,8 +35,7 @@ def _check_against_libcst(source, monkeypatch=None):
 
     With `monkeypatch`, the engine must position them without libcst's PositionProvider."""
     module = cst.parse_module(source)
-    context = CodemodContext()
-    rules = [rule(context) for rule in RULES]
+    rules = [rule() for rule in RULES]
     if monkeypatch is not None:
         with monkeypatch.context() as patched:
             patched.setattr(PositionProvider, "_gen_impl", _no_position_provider)

@@ -6,39 +6,49 @@ unless the test lists the rules whose claims it assumes (`CLAIMS_OF`, `claims_of
 """
 
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import libcst as cst
-from libcst.codemod import CodemodContext, CodemodTest
+from libcst.codemod import CodemodTest
 
-from codemods.engine.apply import Applied, apply_rules
+from codemods.engine.apply import Applied, apply_rules, as_codemod
 from codemods.engine.apply import claims_of as _claims_of
 from codemods.engine.rule import Rule
 
 
 def apply(source: str, *rules: type[Rule], claims_of: Iterable[type[Rule]] = (), level: str = "safe") -> Applied:
-    """`rules` (sharing one context) over `source`, with their own claims and those of `claims_of`."""
-    context = CodemodContext()
-    instances = [rule(context, level=level) for rule in rules]
+    """`rules` over `source` in one pass, with their own claims and those of `claims_of`."""
     claims = _claims_of(tuple(dict.fromkeys((*rules, *claims_of))))
-    return apply_rules(cst.parse_module(source), instances, claims)
+    return apply_rules(cst.parse_module(source), [rule(level) for rule in rules], claims)
 
 
 class RuleTest(CodemodTest):
-    """libcst's CodemodTest for a rule: `assertCodemod(before, after)` runs TRANSFORM through the engine
-    (twice: every fixture is also a check that the rule is idempotent).
+    """libcst's CodemodTest for a rule: set `TRANSFORM = MyRule`; `assertCodemod(before, after)` is libcst's,
+    run with the rule as a Codemod (codemods.engine.apply.as_codemod), and checks that the rule is
+    idempotent too (a second run over `after` changes nothing).
 
     CLAIMS_OF: the other rules whose claims the test assumes active (none unless it says so).
     """
 
     CLAIMS_OF: ClassVar[tuple[type[Rule], ...]] = ()
+    RULE: ClassVar[type[Rule]]  # the rule a subclass names as TRANSFORM (TRANSFORM becomes its Codemod)
 
-    def applied(self, source: str, **kwargs) -> Applied:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        named = cls.__dict__.get("TRANSFORM")
+        if isinstance(named, type) and issubclass(named, Rule):
+            cls.RULE = named
+        if hasattr(cls, "RULE"):
+            cls.TRANSFORM = as_codemod(cls.RULE, assuming=cls.CLAIMS_OF)
+
+    def applied(self, source: str, **kwargs: Any) -> Applied:
         """The engine's result for a fixture (dedented like assertCodemod's)."""
-        return apply(self.make_fixture_data(source), self.TRANSFORM, claims_of=self.CLAIMS_OF, **kwargs)
+        return apply(self.make_fixture_data(source), self.RULE, claims_of=self.CLAIMS_OF, **kwargs)
 
-    def assertCodemod(self, before: str, after: str, *, level: str = "safe") -> None:  # noqa: N802 - libcst's name
-        """`before` becomes `after`, and `after` stays as it is: a second run changes nothing."""
-        got = self.applied(before, level=level).module.code
-        self.assertEqual(self.make_fixture_data(after), self.make_fixture_data(got))
-        self.assertEqual(got, self.applied(got, level=level).module.code, "a second run changed the result")
+    def assertCodemod(self, before: str, after: str, *args: Any, **kwargs: Any) -> None:  # noqa: N802 - libcst's name
+        """`before` becomes `after` (libcst's check), and `after` stays as it is: a second run changes nothing."""
+        super().assertCodemod(before, after, *args, **kwargs)
+        try:
+            super().assertCodemod(after, after, *args, **{k: v for k, v in kwargs.items() if k != "expected_warnings"})
+        except AssertionError as err:
+            raise AssertionError(f"a second run changed the result: {err}") from err
