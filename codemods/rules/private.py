@@ -60,6 +60,8 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         return _tf.claimed_by_others(self, name)
 
     def _public(self, name):
+        if name in self._modules:
+            return None  # a module (`framework.function`): no object, public or not, has its name's meaning
         module, _, attr = name.rpartition(".")
         if module in self._private:
             found = self._private[module].get(attr)

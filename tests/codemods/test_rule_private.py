@@ -253,3 +253,20 @@ class TestPrivateModulesAndClassMethods(RuleTest):
         """
         self.assertCodemod(before, after)
         assert [e for e in self.applied(before).entries if e.severity != "info"] == []
+
+
+def test_a_private_module_is_not_the_public_object_of_its_name():
+    """`tensorflow.python.framework.function` is the module holding Defun, not `tf.function`, the
+    decorator: the by-name lookup of a private object must not take a module for it (tensor2tensor's
+    `@function.Defun(...)` became `@tensorflow.function.Defun(...)`, an AttributeError at import)."""
+    source = (
+        "import tensorflow as tf\n"
+        "from tensorflow.python.framework import function\n\n"
+        "@function.Defun(tf.float32)\n"
+        "def double(x):\n"
+        "    return 2 * x\n"
+    )
+    applied = apply(source, PrivateRule)
+    assert applied.module.code == source
+    (entry,) = applied.entries
+    assert entry.severity == "error" and "tensorflow.python.framework.function.Defun" in entry.message
