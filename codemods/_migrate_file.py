@@ -16,10 +16,16 @@ from codemods._report import PARSE, Entry, Outcome
 from codemods.engine import names as _names
 from codemods.engine.apply import apply_rules, claims_of
 from codemods.rules import select
+from compat import library_names
 from compat.python2 import is_python2
 
-# A file that mentions none of these cannot use anything a rule rewrites: skip it unparsed.
-PREFILTER = re.compile(rb"tensorflow|uaitrain|uflag|uai_dist")
+# A file that mentions none of these cannot use anything a rule rewrites: skip it unparsed (the
+# libraries of compat.library_names too: a TensorFlow-free module reads `np.bool` or `collections.Mapping`).
+PREFILTER = re.compile(
+    "|".join(
+        ["tensorflow", "uaitrain", "uflag", "uai_dist", *sorted({m.split(".")[0] for m in library_names.RENAMED})]
+    ).encode()
+)
 _WIDE_BOMS = (
     (codecs.BOM_UTF32_LE, "UTF-32"),
     (codecs.BOM_UTF32_BE, "UTF-32"),

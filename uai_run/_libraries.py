@@ -7,6 +7,7 @@ gives the new name's object and is noted for `--explain` at the user's line.
 """
 
 import functools
+import importlib
 import sys
 from typing import Any
 
@@ -21,13 +22,14 @@ def _serve(module_name: str) -> None:
     module = sys.modules.get(module_name)
     if module is None or module_name in _served:
         return
-    renamed, rule = names.RENAMED[module_name], names.RULES[module_name]
+    renamed = names.RENAMED[module_name]
     original = module.__dict__.get("__getattr__")
 
     def __getattr__(attr: str) -> Any:
         if attr in renamed:
-            value = getattr(module, renamed[attr])
-            _explain.note(rule, f"{module_name}.{attr} -> {module_name}.{renamed[attr]}")
+            home, name = names.split(renamed[attr])
+            value = getattr(importlib.import_module(home), name)
+            _explain.note(names.RULE, f"{module_name}.{attr} -> {names.spelled(renamed[attr])}")
             return value
         if original is not None:
             return original(attr)

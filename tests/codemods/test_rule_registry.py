@@ -18,7 +18,7 @@ from tests.support.processes import REPO
 # The pass order before rules were discovered (a hand-kept tuple then): every later rule slots in by its ORDER.
 ORDER_BEFORE_DISCOVERY = (
     "py2-port",
-    "pillow-constants",
+    "library-names",
     "tf-flags",
     "tf-flags-internals",
     "uai-sdk",

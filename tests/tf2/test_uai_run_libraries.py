@@ -14,7 +14,8 @@ from compat import library_names
 from tests.support import runs as _runs
 from tests.support.processes import program_lines
 
-RENAMED = library_names.RENAMED["PIL.Image"]
+# old name -> the filter of PIL.Image it stands for
+RENAMED = {old: library_names.split(new)[1] for old, new in library_names.RENAMED["PIL.Image"].items()}
 
 SCRIPT = """
 import json
@@ -50,7 +51,7 @@ def test_pillows_removed_resampling_aliases_are_the_filters_uai_migrate_writes_a
         return next(number for number, line in enumerate(lines, 1) if text in line)
 
     assert {(n["message"], n["rule"], n["line"]) for n in notes} == {
-        (f"PIL.Image.{old} -> PIL.Image.{new}", "pillow-constants", line_of(use))
+        (f"PIL.Image.{old} -> PIL.Image.{new}", library_names.RULE, line_of(use))
         for old, new, use in (
             ("CUBIC", "BICUBIC", "import CUBIC"),
             ("ANTIALIAS", "LANCZOS", "Image.ANTIALIAS"),

@@ -87,7 +87,7 @@ def test_same_losses_unmodified_under_uai_run_as_after_uai_migrate_and_a_report_
 
 
 def test_every_rule_id_the_runtime_table_names_is_a_uai_migrate_rule():
-    used = set(tf1_names.RULES.values()) | set(library_names.RULES.values()) | {_source.RULE}
+    used = set(tf1_names.RULES.values()) | {library_names.RULE} | {_source.RULE}
     assert used <= set(rules.BY_ID), used - set(rules.BY_ID)
 
 

@@ -1,12 +1,16 @@
-"""pillow-constants: Pillow's resampling aliases removed in Pillow 10, rewritten by qualified name only."""
+"""library-names: names Pillow 10, Python 3.10 and NumPy removed, rewritten by qualified name only."""
 
 import textwrap
 
 import pytest
 from PIL import Image
 
-from codemods.rules.pillow import RENAMED, PillowRule
+from codemods.rules.library_names import LibraryNamesRule
+from compat import library_names
 from tests.support.rule_test import RuleTest, apply
+
+# Pillow's old name -> the filter of PIL.Image it stands for
+RENAMED = {old: library_names.split(new)[1] for old, new in library_names.RENAMED["PIL.Image"].items()}
 
 
 def test_the_new_names_are_the_installed_pillows_filters_and_the_old_ones_are_gone():
@@ -28,15 +32,15 @@ def test_migrated_code_runs_on_the_installed_pillow(old):
     source = textwrap.dedent(RESIZE.format(old=old))
     with pytest.raises(AttributeError, match=old):
         exec(compile(source, "before", "exec"), {})
-    after = apply(source, PillowRule).module.code
+    after = apply(source, LibraryNamesRule).module.code
     namespace: dict = {}
     exec(compile(after, "after", "exec"), namespace)
     expected = Image.new("L", (8, 8), 200).resize((4, 4), Image.Resampling[RENAMED[old]])
     assert namespace["small"].tobytes() == expected.tobytes()
 
 
-class TestPillowRule(RuleTest):
-    TRANSFORM = PillowRule
+class TestLibraryNamesRule(RuleTest):
+    TRANSFORM = LibraryNamesRule
 
     def test_every_import_form(self):
         before = """
@@ -76,8 +80,8 @@ class TestPillowRule(RuleTest):
             x = Image.ANTIALIAS
         """).entries
         assert [(e.rule, e.severity, e.line) for e in entries] == [
-            ("pillow-constants", "info", 2),
-            ("pillow-constants", "info", 3),
+            ("library-names", "info", 2),
+            ("library-names", "info", 3),
         ]
         assert "PIL.Image.ANTIALIAS -> PIL.Image.LANCZOS" in entries[1].message
 
@@ -117,3 +121,70 @@ class TestPillowRule(RuleTest):
         entries = self.applied(source).entries
         assert [(e.severity, e.line) for e in entries] == [("warning", 4), ("warning", 6)]
         assert all("Image.LANCZOS" in e.manual or "Image.BICUBIC" in e.manual for e in entries)
+
+    def test_collections_abc_names_from_every_import_form(self):
+        before = """
+            import collections
+            import collections as c
+            from collections import Mapping, OrderedDict
+            from collections import Sequence as Seq
+
+            class Config(collections.MutableMapping):
+                pass
+
+            x = (isinstance(v, c.Callable), Mapping, Seq, OrderedDict())
+        """
+        after = """
+            import collections
+            import collections as c
+            from collections import OrderedDict
+            import collections.abc
+            from collections.abc import Mapping, Sequence as Seq
+
+            class Config(collections.abc.MutableMapping):
+                pass
+
+            x = (isinstance(v, c.abc.Callable), Mapping, Seq, OrderedDict())
+        """
+        self.assertCodemod(before, after)
+
+    def test_numpy_aliases_become_the_builtins_or_numpy_names_they_stood_for(self):
+        before = """
+            import numpy as np
+            from numpy import float as npfloat, long
+
+            mask = np.zeros(3, dtype=np.bool)
+            x = (np.float_(1.0), np.NaN, np.int, np.object, npfloat, long, np.float32)
+        """
+        after = """
+            import numpy as np
+            from builtins import float as npfloat, int as long
+
+            mask = np.zeros(3, dtype=bool)
+            x = (np.float64(1.0), np.nan, int, object, npfloat, long, np.float32)
+        """
+        self.assertCodemod(before, after)
+
+    def test_a_builtin_the_module_rebinds_is_written_through_builtins(self):
+        before = """
+            import numpy as np
+
+            bool = None
+            mask = np.zeros(3, dtype=np.bool)
+        """
+        after = """
+            import numpy as np
+            import builtins
+
+            bool = None
+            mask = np.zeros(3, dtype=builtins.bool)
+        """
+        self.assertCodemod(before, after)
+
+
+@pytest.mark.parametrize("module", sorted(library_names.RENAMED))
+def test_every_new_name_is_installed_and_reported_with_the_release_that_removed_the_old_one(module):
+    for new in library_names.RENAMED[module].values():
+        home, name = library_names.split(new)
+        assert hasattr(__import__(home, fromlist=[name]), name), new
+    assert module in library_names.REMOVED_IN
