@@ -70,8 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("safe", "native"),
         default="safe",
         help="safe: run on current TF through compat with the least change; "
-        "native: reserved for idiomatic TF2 rewrites that can change behaviour; no rule has that level yet, "
-        "so it gives safe's result today",
+        "native: also the rewrites to idiomatic TF 2 that can change behaviour (--explain RULE says how); "
+        "today one rule, native-session: Session scripts of the tutorial shape (placeholders, sess.run, a "
+        "tf.train optimizer's minimize) become eager TF 2 with Keras layers and a tf.function step; "
+        "everything else stays at the safe level",
     )
     parser.add_argument("--cache-dir", default=None, help="result cache (default: $XDG_CACHE_HOME/uai-migrate)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
@@ -161,9 +163,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("the following arguments are required: PATH")
     _check_values(args)
     from codemods import _cache, _discover, tables
-    from compat import _version
     from codemods import _migrate_tree as _runner
     from codemods.formats import render
+    from compat import _version
 
     warning = tables.installed_warning(_version.tf_version())
     if warning is not None:

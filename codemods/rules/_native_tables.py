@@ -70,6 +70,47 @@ LAYERS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "average_pooling2d": ("AveragePooling2D", ("pool_size", "strides", "padding", "data_format"), ()),
     "flatten": ("Flatten", ("data_format",), ()),
     "dropout": ("Dropout", ("rate", "noise_shape", "seed", "training"), ("training",)),
+    # the same defaults (momentum 0.99, epsilon 1e-3) and variable names (gamma, beta, moving_mean,
+    # moving_variance); called in training mode the Keras layer updates its moving statistics itself
+    "batch_normalization": (
+        "BatchNormalization",
+        (
+            "axis",
+            "momentum",
+            "epsilon",
+            "center",
+            "scale",
+            "beta_initializer",
+            "gamma_initializer",
+            "moving_mean_initializer",
+            "moving_variance_initializer",
+            "beta_regularizer",
+            "gamma_regularizer",
+            "beta_constraint",
+            "gamma_constraint",
+            "training",
+        ),
+        ("training",),
+    ),
 }
 # Every layer also takes `name`. TF1 names an unnamed layer after its function, uniquified per graph
 # ("dense", "dense_1"): the rule writes those names out, so the variables keep their checkpoint names.
+
+# tf.losses.<function> (TF1's, with weights 1 and its default reduction, the mean over the elements): its
+# parameters and the TF 2 expression computing the same, `{tf}` the module's TensorFlow name. A call
+# with weights, a scope, a collection or a reduction is not one of these.
+LOSSES: dict[str, tuple[tuple[str, ...], str]] = {
+    "sparse_softmax_cross_entropy": (
+        ("labels", "logits"),
+        "{tf}.reduce_mean({tf}.nn.sparse_softmax_cross_entropy_with_logits(labels={labels}, logits={logits}))",
+    ),
+    "mean_squared_error": (
+        ("labels", "predictions"),
+        "{tf}.reduce_mean({tf}.math.squared_difference({tf}.cast({predictions}, {tf}.float32), "
+        "{tf}.cast({labels}, {tf}.float32)))",
+    ),
+}
+
+# tf.data classes whose TF1 spelling (tf.compat.v1.data.<name>, with make_one_shot_iterator) has the same
+# pipeline methods as TF 2's tf.data.<name>
+DATASETS = ("Dataset", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset")

@@ -39,7 +39,7 @@ def test_report_uses_every_rule_and_names_what_it_cannot_convert(migrated):
     assert result.returncode == 1, result.stderr  # the contrib leftovers need a person
     entries = {f["path"]: f["entries"] for f in report["files"]}
     used = {e["rule"] for file_entries in entries.values() for e in file_entries}
-    assert {rule.ID for rule in RULES} <= used
+    assert {rule.ID for rule in RULES if rule.LEVEL == "safe"} <= used  # (native-session: test_native_equivalence)
     for name, entry in corpus_runner.manifest().items():
         if entry.get("reported"):
             errors = [e for e in entries[f"{folder}/{name}"] if e["severity"] == "error"]

@@ -1,0 +1,367 @@
+"""native-session: a TF1 Session script of the tutorial shape -> eager TF 2 (--level native).
+
+The shape, in one function body or at module level: a graph built once (placeholders, with a literal
+default or not; tf.Variable; tf.layers dense/conv2d/pooling/flatten/dropout/batch_normalization; the
+v1 losses of _native_tables.LOSSES; tensor expressions), at most one
+`train_op = tf.train.<GradientDescent|Momentum|Adam>Optimizer(...).minimize(loss)` (also under
+`tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS))`), then a `with tf.Session() as
+sess:` block (or `sess = tf.Session()` / `tf.InteractiveSession()`) whose `sess.run` calls run the
+initializer, the train op, or tensors for evaluation, each feeding every placeholder without a default
+(a dict literal, or a name bound only to such dicts). The native version:
+
+- creates the Keras layer objects once, named as TF1 named them (`dense`, `dense_1` ...), so their
+  variables keep the TF1 checkpoint names (`dense/kernel`) and a TF1 checkpoint's values load into
+  them by name; tf.Variable gets its TF1 name (`Variable`, `Variable_1` ...) written out;
+- moves the graph's expressions into `model(<placeholders>)`, which returns the fetched tensors;
+- turns the placeholders into the arguments of a `tf.function` train step (input_signature from
+  their dtype and shape), which runs `model` under a GradientTape and applies the matching Keras
+  optimizer to the trainable variables the tape saw (what `minimize` trains: the variables the loss
+  depends on); batch normalization updates its moving statistics in its call, as UPDATE_OPS did;
+- turns each training `sess.run` into a `train_step(...)` call, an evaluation `sess.run` into an
+  `evaluate(...)` call (`tf.function(model)`), with `.numpy()` values as sess.run returned them (a list
+  for a list of fetches); deletes the initializer runs and the session.
+
+It fires only when the whole block is proven to be that shape and the file has no other graph-mode
+code (the converted code runs eagerly). Otherwise the code stays at the safe level, with an info
+entry saying why. What may change is said in EXAMPLE (`--explain`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import cast
+
+import libcst as cst
+
+from codemods.engine.rule import FileState, Rule
+from codemods.rule_description import Example
+from codemods.rules import _tf
+from codemods.rules._native_graph import (
+    SESSIONS,
+    Block,
+    Converter,
+    Refused,
+    all_names,
+    assigned,
+    descendants,
+    leading,
+    names_in,
+    single,
+    source_of,
+)
+from codemods.rules.graph_mode import NO_GRAPH_STATE, SWITCH_NAMES, graph_names
+
+_SWITCH = re.compile(r"^\w+(\.\w+)*\.compat\.v1\.(disable_eager_execution|disable_control_flow_v2)\(\)\s*$")
+
+
+class NativeSessionRule(Rule):
+    ID = "native-session"
+    DESCRIPTION = (
+        "Session scripts of the tutorial shape (placeholders, sess.run, an optimizer's minimize) -> eager TF 2: "
+        "Keras layers under their TF1 names, a tf.function train step (GradientTape, Keras optimizer)."
+    )
+    LEVEL = "native"
+    ORDER = 190  # after every safe rule: it reads their result (tf1-api's TF 2 names in the expressions)
+    EXAMPLE = Example(
+        "A TF1 tutorial-shape Session script runs in TF 2 only in graph mode through tf.compat.v1; native TF 2 is "
+        "eager with a tf.function train step. What may change: random ops (dropout, initializers) draw other "
+        "numbers (eager op seeds differ from graph op seeds); tf.keras optimizers replace tf.train ones (Adam's "
+        "epsilon pinned to TF1's 1e-08; Momentum's update is rearranged, equal up to float rounding); values "
+        "computed in the same sess.run as the train op are computed before the update, as in TF1; the tensors "
+        "read from host Python values capture them when the step is first traced, not when the graph was built; "
+        "batch normalization updates its moving statistics in its call, where UPDATE_OPS ran them with the step. "
+        "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name; "
+        "tf.keras is Keras 2 (tf-keras) through `import compat` on TF >= 2.16, whose names are TF1's.",
+        "import tensorflow as tf\n"
+        "x = tf.placeholder(tf.float32, [None, 3])\n"
+        "w = tf.Variable(tf.zeros([3, 1]))\n"
+        "loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))\n"
+        "train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+        "with tf.Session() as sess:\n"
+        "    sess.run(tf.global_variables_initializer())\n"
+        "    for step in range(3):\n"
+        "        _, value = sess.run([train_op, loss], feed_dict={x: [[1.0, 2.0, 3.0]]})\n",
+        "import compat\n"
+        "import tensorflow as tf\n"
+        'w = tf.Variable(tf.zeros([3, 1]), name="Variable")\n'
+        "\n"
+        "def model(x):\n"
+        "    loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))\n"
+        '    return {"loss": loss}\n'
+        "\n"
+        "optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)\n"
+        "\n"
+        "@tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])\n"
+        "def train_step(x):\n"
+        "    with tf.GradientTape() as tape:\n"
+        "        outputs = model(x)\n"
+        "    variables = tape.watched_variables()\n"
+        '    optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))\n'
+        '    return outputs["loss"]\n'
+        "\n"
+        "for step in range(3):\n"
+        "    value = train_step([[1.0, 2.0, 3.0]]).numpy()\n",
+    )
+    WORDS = frozenset()  # it acts only where the module uses TensorFlow
+
+    def begin_file(self, state: FileState) -> None:
+        super().begin_file(state)
+        self._calls: dict[int, frozenset[str]] = {}  # id(Call) -> the TensorFlow names its function is
+        self._tf_heads: dict[int, bool] = {}  # id(Name) of a name bound to TensorFlow -> is it TensorFlow there
+        self._graph_calls: dict[int, cst.Call] = {}  # calls that need graph mode
+        self._session_top: dict[int, int] = {}  # id(graph-mode call) -> its top-level statement
+        self._attributes: dict[int, frozenset[str]] = {}  # id(Attribute) -> its TensorFlow names (tf.GraphKeys.X)
+        self._switched = False  # the file turns eager execution off (or on) itself
+        self._updated: dict[int, cst.BaseStatement] = {}  # id(original statement) -> as the pass left it
+        self._functions: list[tuple[int, cst.FunctionDef]] = []  # top-level defs: (statement index, original)
+        self._aliases = {n for n, q in state.table.toplevel.items() if q == _tf.TF} | {
+            n for n, qs in state.table.imported.items() if _tf.TF in qs
+        }
+        self._depth = 0
+        if hasattr(self, "_module_names"):
+            del self._module_names
+
+    # -- what the pass records
+    def visit_Module(self, node: cst.Module) -> None:
+        self._module = node
+
+    def module_names(self) -> dict[str, int]:
+        """How often each name appears in the module (for picking new names nothing uses)."""
+        if not hasattr(self, "_module_names"):
+            counts: dict[str, int] = {}
+            for name in names_in(self._module).names:  # (bound or read: attribute names and keywords bind nothing)
+                counts[name] = counts.get(name, 0) + 1
+            self._module_names = counts
+        return self._module_names
+
+    def visit_Call(self, node: cst.Call) -> None:
+        names = frozenset(n for n in self.qualified_names(node.func) if n.startswith(_tf.TF))
+        if names:
+            self._calls[id(node)] = names
+            if names & graph_names():
+                self._graph_calls[id(node)] = node
+                self._session_top[id(node)] = self.state.top
+            self._switched |= bool(names & SWITCH_NAMES)
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value in ("UPDATE_OPS",):  # the only attribute the rule reads besides calls
+            self._attributes[id(node)] = frozenset(n for n in self.qualified_names(node) if n.startswith(_tf.TF))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value in self._aliases:
+            self._tf_heads[id(node)] = _tf.TF in self.qualified_names(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if self._depth == 0:
+            self._functions.append((self.state.top, node))
+        self._depth += 1
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._depth += 1  # (its methods are not module-level functions)
+
+    def leave_ClassDef(self, original_node: cst.ClassDef, updated_node: cst.ClassDef) -> cst.ClassDef:
+        self._depth -= 1
+        return updated_node
+
+    def _keep(self, original: cst.BaseStatement, updated: cst.BaseStatement) -> cst.BaseStatement:
+        self._updated[id(original)] = updated
+        return updated
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef) -> cst.FunctionDef:
+        self._depth -= 1
+        return cast(cst.FunctionDef, self._keep(original_node, updated_node))
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine:
+        return cast(cst.SimpleStatementLine, self._keep(original_node, updated_node))
+
+    def leave_With(self, original_node: cst.With, updated_node: cst.With) -> cst.With:
+        return cast(cst.With, self._keep(original_node, updated_node))
+
+    def leave_For(self, original_node: cst.For, updated_node: cst.For) -> cst.For:
+        return cast(cst.For, self._keep(original_node, updated_node))
+
+    def leave_While(self, original_node: cst.While, updated_node: cst.While) -> cst.While:
+        return cast(cst.While, self._keep(original_node, updated_node))
+
+    def leave_If(self, original_node: cst.If, updated_node: cst.If) -> cst.If:
+        return cast(cst.If, self._keep(original_node, updated_node))
+
+    def leave_Try(self, original_node: cst.Try, updated_node: cst.Try) -> cst.Try:
+        return cast(cst.Try, self._keep(original_node, updated_node))
+
+    # -- the conversion, once the whole file is known
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if self.level != "native":
+            return updated_node  # (an instance made for the safe level, as the engine's tests make every rule)
+        blocks = [
+            Block(fn.body.body, cast(cst.IndentedBlock, self._current(fn).body).body, top)
+            for top, fn in self._functions
+            if isinstance(fn.body, cst.IndentedBlock)
+        ]
+        blocks.append(Block(original_node.body, updated_node.body, None))
+        done: list[tuple[Block, dict[int, list[cst.BaseStatement]], set[int], str, cst.CSTNode]] = []
+        seen: set[int] = set()  # the Session calls of the blocks the rule reads
+        for block in blocks:
+            seen |= {id(found[0]) for stmt in block.original if (found := self.session_call(stmt)) is not None}
+            session = self._session_index(block.original)
+            if session is None:
+                continue
+            node = block.original[session]
+            try:
+                if self._switched:
+                    raise Refused(node, "the file switches eager execution itself")
+                converter = Converter(self, block)
+                replacements, covered, said = converter.convert(session)
+            except Refused as refused:
+                self._refuse(refused, block)
+                continue
+            done.append((block, replacements, covered, said, node))
+        elsewhere = [c for c in self._graph_calls.values() if self.is_call(c, SESSIONS) and id(c) not in seen]
+        if elsewhere:  # (one entry per file: the first)
+            why = "a Session in a class, a nested function or an expression: the rule reads module and function bodies"
+            self.report(
+                elsewhere[0],
+                f"Session script left at the safe level: {why}",
+                native=True,
+                statement=self._session_top[id(elsewhere[0])],
+            )
+        if not done:
+            return updated_node
+        covered_all = set().union(*(c for _, _, c, _, _ in done))
+        outside = [call for key, call in self._graph_calls.items() if key not in covered_all]
+        if outside:
+            line = _tf.full_name(outside[0].func)
+            for block, _, _, _, head in done:
+                why = f"the file has other graph-mode code ({line}), which needs eager execution off"
+                self._refuse(Refused(head, why), block)
+            return updated_node
+        for block, _, _, said, head in done:
+            self.report(head, said, native=True, statement=self._statement(block, head))
+        self._drop_superseded(done)
+        _tf.ensure_compat(self)  # tf.keras is legacy Keras 2 on TF >= 2.16 through compat: TF1's variable names
+        return self._apply(updated_node, done)
+
+    def _drop_superseded(self, done: list) -> None:
+        """The safe pass's entries that the converted code no longer bears out: a name rewritten to
+        tf.compat.v1 in a converted block, graph mode switched on for it."""
+        inside = {id(n) for block, *_ in done for stmt in block.original for n in descendants(stmt)}
+        self.state.reports[:] = [
+            (top, node, entry)
+            for top, node, entry in self.state.reports
+            if entry.rule == self.ID
+            or not (entry.rule == "graph-mode" or (id(node) in inside and "compat.v1" in entry.message))
+        ]
+
+    def _current(self, fn: cst.FunctionDef) -> cst.FunctionDef:
+        return cast(cst.FunctionDef, self._updated.get(id(fn), fn))
+
+    def _statement(self, block: Block, node: cst.CSTNode) -> int:
+        """The index of the top-level statement holding `node` (for the report's position)."""
+        if block.top is not None:
+            return block.top
+        return next(i for i, stmt in enumerate(block.original) if any(n is node for n in descendants(stmt)))
+
+    def _refuse(self, refused: Refused, block: Block) -> None:
+        self.report(
+            refused.node,
+            f"Session script left at the safe level: {refused.why}",
+            native=True,
+            statement=self._statement(block, refused.node),
+        )
+
+    def _session_index(self, statements: Sequence[cst.BaseStatement]) -> int | None:
+        for index, stmt in enumerate(statements):
+            if self.session_call(stmt) is not None:
+                return index
+        return None
+
+    def session_call(self, stmt: cst.BaseStatement) -> tuple[cst.Call, str] | None:
+        """(the Session call, the session's name) of `with tf.Session() as sess:` / `sess = tf.Session()`."""
+        if isinstance(stmt, cst.With) and len(stmt.items) == 1:
+            item = stmt.items[0]
+            if isinstance(item.item, cst.Call) and self.is_call(item.item, SESSIONS):
+                if item.asname is not None and isinstance(item.asname.name, cst.Name):
+                    return item.item, item.asname.name.value
+        name, value = assigned(single(stmt))
+        if name is not None and isinstance(value, cst.Call) and self.is_call(value, SESSIONS):
+            return value, name
+        return None
+
+    def qualified_in(self, node: cst.CSTNode, names: frozenset[str]) -> bool:
+        """Is `node` (a name the pass recorded: a Call's function or an argument) one of `names`?"""
+        return bool(self._attributes.get(id(node), frozenset()) & names)
+
+    def tf_names(self, call: cst.Call) -> frozenset[str]:
+        """The TensorFlow names a call's function is (empty: not TensorFlow's)."""
+        return self._calls.get(id(call), frozenset())
+
+    def is_call(self, node: cst.CSTNode, names: Iterable[str]) -> str | None:
+        if not isinstance(node, cst.Call):
+            return None
+        found = self._calls.get(id(node), frozenset()) & frozenset(names)
+        return min(found) if found else None
+
+    def tf_calls(self, node: cst.CSTNode) -> list[cst.Call]:
+        """The TensorFlow calls in `node` that build graph state (flag definitions and logging do not)."""
+        return [
+            call
+            for call in names_in(node).calls
+            if any(not n.startswith(NO_GRAPH_STATE) for n in self._calls.get(id(call), ()))
+        ]
+
+    def shadowed_tf(self, node: cst.CSTNode) -> bool:
+        """Does `node` use a name bound to TensorFlow somewhere it is something else?"""
+        return any(self._tf_heads.get(id(n)) is False for n in all_names(node))
+
+    def _apply(self, module: cst.Module, done: list) -> cst.Module:
+        replacements: dict[int, list[cst.BaseStatement]] = {}
+        for _, block_replacements, _, _, _ in done:
+            replacements.update(block_replacements)
+
+        def rebuild(updated: Sequence[cst.BaseStatement], originals: Sequence[cst.BaseStatement]) -> list:
+            back = {id(self._updated.get(id(o), o)): o for o in originals}
+            body: list[cst.BaseStatement] = []
+            pending: Sequence[cst.EmptyLine] = ()  # the blank lines and comments before a replaced statement
+            for stmt in updated:
+                original = back.get(id(stmt))
+                if original is not None and id(original) in replacements:
+                    new = list(replacements[id(original)])
+                    pending = [*pending, *leading(stmt)]
+                    if new and body and isinstance(body[-1], cst.FunctionDef) and not pending:
+                        pending = [cst.EmptyLine(indent=False)]
+                    if new and pending:
+                        new[0] = new[0].with_changes(leading_lines=[*pending, *leading(new[0])])
+                        pending = ()
+                    body.extend(new)
+                    if any(isinstance(n, cst.FunctionDef) for n in new):
+                        pending = [cst.EmptyLine(indent=False)]  # a blank line after the written defs
+                    continue
+                if pending:
+                    stmt = stmt.with_changes(leading_lines=[*pending, *leading(stmt)])
+                    pending = ()
+                if original is None and _SWITCH.match(source_of(stmt).strip()):
+                    continue  # graph-mode's switch, written in this pass: the converted code runs eagerly
+                body.append(stmt)
+            return body
+
+        converted = {id(block.original) for block, *_ in done if block.top is not None}
+        body = []
+        for stmt in module.body:
+            if isinstance(stmt, cst.FunctionDef) and isinstance(stmt.body, cst.IndentedBlock):
+                original = next((fn for _, fn in self._functions if self._current(fn) is stmt), None)
+                if original is not None and id(original.body.body) in converted:
+                    new = rebuild(stmt.body.body, cast(cst.IndentedBlock, original.body).body)
+                    stmt = stmt.with_changes(body=stmt.body.with_changes(body=new))
+            elif isinstance(stmt, cst.If) and isinstance(stmt.body, cst.IndentedBlock):
+                kept = [s for s in stmt.body.body if not _SWITCH.match(source_of(s).strip())]
+                if kept and len(kept) != len(stmt.body.body):
+                    stmt = stmt.with_changes(body=stmt.body.with_changes(body=kept))
+            body.append(stmt)
+        module = module.with_changes(body=body)
+        for block, *_ in done:
+            if block.top is None:
+                module = module.with_changes(body=rebuild(module.body, block.original))
+        return module

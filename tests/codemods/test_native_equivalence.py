@@ -1,0 +1,144 @@
+"""--level native trains like --level safe, by checkpoint (bench/native.py's method, on two scripts).
+
+The safe port writes its variables at step 0 and trains; the native port starts from that checkpoint
+through the TF1 names native-session writes out, trains on the same batches, and the values each
+training step returns agree to bench.native.TOLERANCE.
+"""
+
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from bench import native
+from tests.support.processes import REPO, python_env
+
+SAMPLE = os.path.join(REPO, "samples", "tf1", "session_classifier.py")
+# conv2d, batch norm (its moving statistics read by the evaluation), pooling, flatten and dense layers, a
+# tf.Variable, a default placeholder, a v1 loss, Momentum under UPDATE_OPS, a feed dict variable, a Saver and
+# a second session restoring what the first saved
+FIXTURE = """
+    import os
+
+    import numpy as np
+    import tensorflow as tf
+
+    images = tf.placeholder(tf.float32, [None, 6, 6, 1])
+    labels = tf.placeholder(tf.int64, [None])
+    training = tf.placeholder_with_default(False, [])
+    net = tf.layers.conv2d(images, 3, 3, activation=tf.nn.relu)
+    net = tf.layers.batch_normalization(net, training=training)
+    net = tf.layers.flatten(tf.layers.max_pooling2d(net, 2, 2))
+    scale = tf.Variable(tf.ones([3]))
+    logits = tf.layers.dense(net * tf.tile(scale, [4]), 2)
+    loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        train_op = tf.train.MomentumOptimizer(0.05, 0.9).minimize(loss)
+    saver = tf.train.Saver()
+    rng = np.random.RandomState(1)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(3):
+            feed = {images: rng.rand(5, 6, 6, 1), labels: rng.randint(0, 2, 5), training: True}
+            _, value = sess.run([train_op, loss], feed_dict=feed)
+            print("step", step, value)
+        saved = saver.save(sess, os.path.join(os.getcwd(), "model.ckpt"))
+    with tf.Session() as sess:
+        saver.restore(sess, saved)
+        feed = {images: rng.rand(5, 6, 6, 1), labels: rng.randint(0, 2, 5), training: True}
+        _, value = sess.run([train_op, loss], feed_dict=feed)
+        print("step 3", value)
+        print("eval %.5f" % sess.run(loss, {images: rng.rand(5, 6, 6, 1), labels: rng.randint(0, 2, 5)}))
+"""
+# a tf.data pipeline read through a one-shot iterator, no placeholder
+DATASET = """
+    import numpy as np
+    import tensorflow as tf
+
+    rng = np.random.RandomState(0)
+    features, targets = rng.rand(12, 3).astype(np.float32), rng.rand(12, 1).astype(np.float32)
+    dataset = tf.data.Dataset.from_tensor_slices((features, targets)).batch(4).repeat()
+    x, y = dataset.make_one_shot_iterator().get_next()
+    w = tf.Variable(tf.zeros([3, 1]))
+    loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - y))
+    train_op = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(5):
+            _, value = sess.run([train_op, loss])
+            print("step", step, value)
+"""
+# a TF1 checkpoint (the safe port's Saver writes one) restored by the native port: by its variables' names
+RESTORING = """
+    import os
+
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [None, 2])
+    w = tf.Variable(tf.ones([2, 1]))
+    loss = tf.reduce_sum(tf.layers.dense(tf.matmul(x, w), 1))
+    train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        if os.environ.get("RESTORE"):
+            saver.restore(sess, os.environ["RESTORE"])
+        else:
+            sess.run(tf.global_variables_initializer())
+        _, value = sess.run([train_op, loss], {x: [[1.0, 2.0]]})
+        print("loss %.6f" % value)
+        saver.save(sess, os.path.join(os.environ["OUT"], "model.ckpt"))
+"""
+
+
+@pytest.mark.parametrize("which", ["sample", "fixture", "dataset"])
+def test_native_port_trains_like_the_safe_port_from_its_step_0_checkpoint(tmp_path, which):
+    if which == "sample":
+        script, args = SAMPLE, ["--steps=3", "--keep_prob=1.0"]  # (dropout masks differ: bench/native.py ARGS)
+    else:
+        script, args = str(tmp_path / f"{which}.py"), []
+        (tmp_path / f"{which}.py").write_text(textwrap.dedent(FIXTURE if which == "fixture" else DATASET))
+    ported = {level: native.migrate([script], str(tmp_path / level), level) for level in ("safe", "native")}
+    assert [os.path.basename(p) for p in native.converted(ported["native"])] == [os.path.basename(script)]
+    name = os.path.basename(script)
+    files = {level: native.ported_file(str(tmp_path / level), name, name) for level in ported}
+    with open(files["native"], encoding="utf-8") as handle:
+        code = handle.read()
+    assert native.references(code)[1] == 0  # no tf.* reference through tf.compat.v1
+    assert ".Session(" not in code and ".placeholder(" not in code and "sess.run" not in code
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    row = native.equivalence(name, files["safe"], files["native"], args, str(folder))
+    assert row["unloaded"] == [] and row["steps"] >= 3, row
+    assert row["equal"], row
+    evaluations = [[line for line in out.splitlines() if line.startswith("eval")] for out in row["stdout"]]
+    assert evaluations[0] or which != "fixture"
+    assert evaluations[0] == evaluations[1]  # (the fixture's: batch norm's moving statistics after 4 steps)
+
+
+def test_a_tf1_checkpoint_restores_into_the_native_port_by_its_names(tmp_path):
+    script = tmp_path / "restoring.py"
+    script.write_text(textwrap.dedent(RESTORING))
+    for level in ("safe", "native"):
+        native.migrate([str(script)], str(tmp_path / level), level)
+    first, again, ported = (tmp_path / name for name in ("first", "again", "ported"))
+
+    def run(level: str, out: pathlib.Path, restore: str = "") -> str:
+        out.mkdir()
+        env = python_env({"OUT": str(out), "RESTORE": restore})
+        done = subprocess.run(
+            [sys.executable, str(tmp_path / level / "restoring.py")],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout
+
+    run("safe", first)  # a TF1 checkpoint, written by tf.compat.v1.train.Saver after one step
+    tf1 = run("safe", again, str(first / "model.ckpt"))
+    eager = run("native", ported, str(first / "model.ckpt"))
+    assert eager == tf1  # the same second step: w and the dense layer came back from the TF1 names

@@ -1,0 +1,493 @@
+"""native-session: a Session training script of the tutorial shape -> eager TF 2 (Keras layers, a tf.function
+train step with GradientTape and a Keras optimizer), or the safe level with an info entry saying why.
+
+The rule runs alone here (the safe rules' rewrites are not applied): the fixtures' expressions are TF 2
+already. The whole pipeline and the trained losses are test_native_equivalence.py's.
+"""
+
+import ast
+import os
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from codemods.rules import select
+from codemods.rules.native_session import NativeSessionRule
+from tests.support.processes import REPO
+from tests.support.rule_test import RuleTest, apply
+
+PREFIX = "Session script left at the safe level: "
+
+
+class TestNativeSessionRule(RuleTest):
+    TRANSFORM = NativeSessionRule
+
+    def refused(self, source: str) -> list[str]:
+        """The rule's messages for a source it must leave as it is."""
+        self.assertCodemod(source, source, level="native")
+        return [e.message for e in self.applied(source, level="native").entries if e.rule == NativeSessionRule.ID]
+
+    def test_function_script_with_layers_adam_and_a_training_loop(self):
+        before = """
+            import tensorflow as tf
+
+            def main():
+                tf.set_random_seed(0)
+                x = tf.placeholder(tf.float32, [None, 4], name="x")
+                y = tf.placeholder(tf.int64, [None])
+                hidden = tf.layers.dense(x, 8, activation=tf.nn.relu)
+                logits = tf.layers.dense(hidden, 3, name="out")
+                loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+                train_op = tf.train.AdamOptimizer(0.01, beta1=0.8).minimize(loss)
+                with tf.Session() as sess:
+                    sess.run(tf.global_variables_initializer())
+                    for step in range(3):
+                        _, value = sess.run([train_op, loss], feed_dict={x: batch(), y: labels()})
+                        print(step, value)
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            def main():
+                tf.random.set_seed(0)
+                dense = tf.keras.layers.Dense(units=8, activation=tf.nn.relu, name="dense")
+                out = tf.keras.layers.Dense(units=3, name="out")
+
+                def model(x, y):
+                    hidden = dense(x)
+                    logits = out(hidden)
+                    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+                    return {"loss": loss}
+
+                optimizer = tf.keras.optimizers.Adam(learning_rate=0.01, beta_1=0.8, epsilon=1e-08)
+
+                @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32), tf.TensorSpec([None], tf.int64)])
+                def train_step(x, y):
+                    with tf.GradientTape() as tape:
+                        outputs = model(x, y)
+                    variables = tape.watched_variables()
+                    optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+                    return outputs["loss"]
+
+                for step in range(3):
+                    value = train_step(batch(), labels()).numpy()
+                    print(step, value)
+        """
+        self.assertCodemod(before, after, level="native")
+
+    def test_module_level_interactive_session_variables_and_an_evaluation_run(self):
+        before = """
+            import tensorflow as tf
+
+            x = tf.placeholder(tf.float32, [None, 2])
+            w = tf.Variable(tf.zeros([2, 1]))
+            b = tf.Variable(tf.zeros([1]), name="bias")
+            error = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - 1.0))
+            train = tf.train.MomentumOptimizer(0.1, 0.9).minimize(error)
+            init = tf.global_variables_initializer()
+            sess = tf.InteractiveSession()
+            sess.run(init)
+            for _ in range(2):
+                sess.run(train, {x: [[1.0, 2.0]]})
+            final = sess.run(error, feed_dict={x: [[1.0, 2.0]]})
+            sess.close()
+            print(final)
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            w = tf.Variable(tf.zeros([2, 1]), name="Variable")
+            b = tf.Variable(tf.zeros([1]), name="bias")
+
+            def model(x):
+                error = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - 1.0))
+                return {"error": error}
+
+            optimizer = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9)
+
+            @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+            def train_step(x):
+                with tf.GradientTape() as tape:
+                    outputs = model(x)
+                variables = tape.watched_variables()
+                optimizer.apply_gradients(zip(tape.gradient(outputs["error"], variables), variables))
+
+            evaluate = tf.function(model, input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+
+            for _ in range(2):
+                train_step([[1.0, 2.0]])
+            final = evaluate([[1.0, 2.0]])["error"].numpy()
+            print(final)
+        """
+        self.assertCodemod(before, after, level="native")
+
+    def test_batch_norm_updates_a_default_placeholder_a_v1_loss_and_a_feed_variable(self):
+        before = """
+            import tensorflow as tf
+
+            def main():
+                images = tf.placeholder(tf.float32, [None, 4])
+                labels = tf.placeholder(tf.int64, [None])
+                training = tf.placeholder_with_default(False, [])
+                net = tf.layers.batch_normalization(images, training=training)
+                loss = tf.losses.sparse_softmax_cross_entropy(labels, tf.layers.dense(net, 2))
+                with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+                    train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+                with tf.Session() as sess:
+                    sess.run(tf.global_variables_initializer())
+                    for step in range(2):
+                        feed = {labels: next_labels(), images: next_images(), training: True}
+                        print("loss", sess.run([train_op, loss], feed)[1])
+                    print("eval", sess.run(loss, {images: next_images(), labels: next_labels()}))
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            def main():
+                batch_normalization = tf.keras.layers.BatchNormalization(name="batch_normalization")
+                dense = tf.keras.layers.Dense(units=2, name="dense")
+
+                def model(images, labels, training):
+                    net = batch_normalization(images, training=training)
+                    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=dense(net)))
+                    return {"loss": loss}
+
+                optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+                @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32), tf.TensorSpec([None], tf.int64), tf.TensorSpec([], tf.bool)])
+                def train_step(images, labels, training):
+                    with tf.GradientTape() as tape:
+                        outputs = model(images, labels, training)
+                    variables = tape.watched_variables()
+                    optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+                    return outputs["loss"]
+
+                evaluate = tf.function(model, input_signature=[tf.TensorSpec([None, 4], tf.float32), tf.TensorSpec([None], tf.int64), tf.TensorSpec([], tf.bool)])
+
+                for step in range(2):
+                    feed = {"labels": next_labels(), "images": next_images(), "training": True}
+                    print("loss", [None, train_step(**feed).numpy()][1])
+                print("eval", evaluate(next_images(), next_labels(), False)["loss"].numpy())
+        """
+        self.assertCodemod(before, after, level="native")
+
+    def test_a_feed_written_in_another_order_passes_keywords_evaluated_as_written(self):
+        source = """
+            import tensorflow as tf
+            x = tf.placeholder(tf.float32, [None])
+            y = tf.placeholder(tf.float32, [None])
+            loss = tf.reduce_sum(x * y * tf.Variable(1.0))
+            op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+            with tf.Session() as sess:
+                sess.run(op, {y: draw(), x: draw()})
+        """
+        code = self.applied(source, level="native").module.code
+        self.assertEqual(code.rstrip().splitlines()[-1], "train_step(y=draw(), x=draw())")
+
+    def test_saver_and_a_second_session_that_restores(self):
+        before = """
+            import tensorflow as tf
+            x = tf.placeholder(tf.float32, [None, 2])
+            w = tf.Variable(tf.ones([2, 1]))
+            loss = tf.reduce_sum(tf.matmul(x, w))
+            train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+            saver = tf.train.Saver()
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                sess.run(train_op, {x: [[1.0, 2.0]]})
+                path = saver.save(sess, "/tmp/model.ckpt")
+            with tf.Session() as other:
+                saver.restore(other, path)
+                print(other.run(loss, {x: [[1.0, 1.0]]}))
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            w = tf.Variable(tf.ones([2, 1]), name="Variable")
+
+            def model(x):
+                loss = tf.reduce_sum(tf.matmul(x, w))
+                return {"loss": loss}
+
+            optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+            @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+            def train_step(x):
+                with tf.GradientTape() as tape:
+                    outputs = model(x)
+                variables = tape.watched_variables()
+                optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+
+            evaluate = tf.function(model, input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+
+            saver = tf.train.Checkpoint(w=w, optimizer=optimizer)
+
+            train_step([[1.0, 2.0]])
+            path = saver.write("/tmp/model.ckpt")
+            saver.restore(path)
+            print(evaluate([[1.0, 1.0]])["loss"].numpy())
+        """
+        self.assertCodemod(before, after, level="native")
+
+    def test_must_not_fire_on_sessions_and_savers_eager_code_cannot_mirror(self):
+        graph = (
+            "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 1])\n"
+            "loss = tf.reduce_sum(tf.layers.dense(x, 1))\nop = tf.train.AdamOptimizer(0.1).minimize(loss)\n"
+        )
+        cases = {
+            "saver = tf.train.Saver(max_to_keep=2)\nwith tf.Session() as sess:\n    sess.run(op, {x: [[1.0]]})\n": (
+                "a tf.train.Saver with arguments (var_list, max_to_keep ...), or two"
+            ),
+            "saver = tf.train.Saver()\nwith tf.Session() as sess:\n    saver.save(sess, 'm')\n"
+            "    sess.run(op, {x: [[1.0]]})\n": "a save before any step: the Keras layers have no variables yet",
+            "with tf.Session() as sess:\n    sess.run(op, {x: [[1.0]]})\nwith tf.Session() as sess:\n"
+            "    sess.run(tf.global_variables_initializer())\n": (
+                "a later session initialises the variables again (eager variables keep their values)"
+            ),
+            "saver = tf.train.Saver()\nwith tf.Session() as sess:\n    sess.run(op, {x: [[1.0]]})\n"
+            "    saver.save(sess, 'm', global_step=1)\n": (
+                "saver.save(global_step=...), which the native equivalent does not take as is"
+            ),
+        }
+        for session, why in cases.items():
+            with self.subTest(session=session):
+                self.assertEqual(self.refused(graph + session), [PREFIX + why])
+
+    def test_a_one_shot_iterator_becomes_python_iteration_over_the_dataset(self):
+        before = """
+            import tensorflow as tf
+            dataset = tf.data.Dataset.from_tensor_slices((features, targets)).batch(4).repeat()
+            x, y = dataset.make_one_shot_iterator().get_next()
+            loss = tf.reduce_mean(tf.square(tf.layers.dense(x, 1) - y))
+            train_op = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                while True:
+                    try:
+                        _, value = sess.run([train_op, loss])
+                    except tf.errors.OutOfRangeError:
+                        break
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            dataset = tf.data.Dataset.from_tensor_slices((features, targets)).batch(4).repeat()
+            iterator = iter(dataset)
+            dense = tf.keras.layers.Dense(units=1, name="dense")
+
+            def model(x, y):
+                loss = tf.reduce_mean(tf.square(dense(x) - y))
+                return {"loss": loss}
+
+            optimizer = tf.keras.optimizers.SGD(learning_rate=0.5)
+
+            @tf.function(input_signature=[*dataset.element_spec])
+            def train_step(x, y):
+                with tf.GradientTape() as tape:
+                    outputs = model(x, y)
+                variables = tape.watched_variables()
+                optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+                return outputs["loss"]
+
+            while True:
+                try:
+                    value = train_step(*iterator.get_next()).numpy()
+                except tf.errors.OutOfRangeError:
+                    break
+        """
+        self.assertCodemod(before, after, level="native")
+
+    def test_must_not_fire_on_an_evaluation_that_may_not_draw_from_the_iterator(self):
+        messages = self.refused("""
+            import tensorflow as tf
+            dataset = tf.data.Dataset.range(10).map(lambda i: tf.cast(i, tf.float32))
+            x = dataset.make_one_shot_iterator().get_next()
+            w = tf.Variable(1.0)
+            loss = x * w
+            train_op = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+            with tf.Session() as sess:
+                sess.run(train_op)
+                print(sess.run(loss))
+        """)
+        why = "an evaluation sess.run with a tf.data input (TF1 draws only when a fetch needs it)"
+        self.assertEqual(messages, [PREFIX + why])
+
+    def test_layer_names_follow_tf1s_uniquified_names_and_nested_calls(self):
+        before = """
+            import tensorflow as tf
+            images = tf.placeholder(tf.float32, [None, 8, 8, 1])
+            net = tf.layers.conv2d(images, 4, 3)
+            net = tf.layers.dense(tf.layers.flatten(tf.layers.max_pooling2d(net, 2, 2)), 2)
+            net = tf.layers.dense(net, 1)
+            loss = tf.reduce_mean(net)
+            step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                sess.run(step, {images: data})
+        """
+        applied = self.applied(before, level="native").module.code
+        self.assertIn('conv2d = tf.keras.layers.Conv2D(filters=4, kernel_size=3, name="conv2d")', applied)
+        self.assertIn(
+            'max_pooling2d = tf.keras.layers.MaxPooling2D(pool_size=2, strides=2, name="max_pooling2d")', applied
+        )
+        self.assertIn('flatten = tf.keras.layers.Flatten(name="flatten")', applied)
+        self.assertIn('dense_1 = tf.keras.layers.Dense(units=1, name="dense_1")', applied)
+        self.assertIn("net = dense(flatten(max_pooling2d(net)))", applied)
+        self.assertNotIn("sess", applied)
+
+    def test_only_the_native_level_selects_it(self):
+        self.assertNotIn(NativeSessionRule, select(level="safe"))
+        self.assertIn(NativeSessionRule, select(level="native"))
+        self.assertEqual(select(level="native")[-1], NativeSessionRule)  # after every safe rule: it reads their result
+
+    def test_inference_script_list_and_nested_evaluations(self):
+        before = """
+            import tensorflow as tf
+            x = tf.placeholder(tf.float32, [None])
+            y = x * 2
+            total = tf.reduce_sum(y)
+            with tf.Session() as sess:
+                print(sess.run(y, {x: [1.0]}))
+                doubled, summed = sess.run([y, total], feed_dict={x: [2.0]})
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            def model(x):
+                y = x * 2
+                total = tf.reduce_sum(y)
+                return {"y": y, "total": total}
+
+            evaluate = tf.function(model, input_signature=[tf.TensorSpec([None], tf.float32)])
+
+            print(evaluate([1.0])["y"].numpy())
+            doubled, summed = [outputs[name].numpy() for outputs in [evaluate([2.0])] for name in ("y", "total")]
+        """
+        self.assertCodemod(before, after, level="native")
+
+    def test_must_not_fire_on_a_shadowed_tf_strings_and_comments(self):
+        messages = self.refused("""
+            import tensorflow as tf
+
+            def main(tf):
+                x = tf.placeholder(tf.float32, [None])
+                op = tf.train.GradientDescentOptimizer(0.1).minimize(x)
+                with tf.Session() as sess:  # tf.Session of a local object
+                    sess.run(op, {x: [1.0]})
+            doc = "with tf.Session() as sess: sess.run(train_op)"
+        """)
+        self.assertEqual(messages, [])
+
+    def test_must_not_fire_when_a_run_does_not_feed_every_placeholder(self):
+        messages = self.refused("""
+            import tensorflow as tf
+            x = tf.placeholder(tf.float32, [None])
+            y = tf.placeholder(tf.float32, [None])
+            loss = tf.reduce_sum(x * tf.Variable(1.0))
+            op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                sess.run(op, {x: [1.0]})
+        """)
+        self.assertEqual(
+            messages, [PREFIX + "a sess.run that does not feed every placeholder (the step takes them all)"]
+        )
+
+    def test_must_not_fire_when_other_code_in_the_file_needs_graph_mode(self):
+        messages = self.refused("""
+            import tensorflow as tf
+
+            def serve():
+                return tf.placeholder(tf.float32, [None])
+
+            def main():
+                x = tf.placeholder(tf.float32, [None])
+                loss = tf.reduce_sum(x * tf.Variable(1.0))
+                op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+                with tf.Session() as sess:
+                    sess.run(tf.global_variables_initializer())
+                    sess.run(op, {x: [1.0]})
+        """)
+        self.assertEqual(
+            messages, [PREFIX + "the file has other graph-mode code (tf.placeholder), which needs eager execution off"]
+        )
+
+    def test_must_not_fire_on_graph_machinery_it_cannot_prove(self):
+        cases = {
+            "with tf.control_dependencies(deps):\n    op = opt.minimize(loss)": "a With statement that builds the graph",
+            "op = tf.train.RMSPropOptimizer(0.1).minimize(loss)": "tf.train.RMSPropOptimizer, which the rule does not convert",
+            "op = tf.train.AdamOptimizer(0.1).minimize(loss, global_step=step)": (
+                "minimize() with arguments besides the loss (global_step, var_list ...)"
+            ),
+            "op = tf.train.AdamOptimizer(0.1, use_locking=True).minimize(loss)": "tf.train.AdamOptimizer(use_locking=...)",
+            "w = tf.Variable(1.0)\nbump = w.assign_add(1.0)\nop = tf.train.AdamOptimizer(0.1).minimize(loss)": (
+                ".assign_add() in the graph: run on every step in TF 2, only when fetched in TF1"
+            ),
+            "op = tf.train.AdamOptimizer(0.1).minimize(loss)\nout = tf.layers.dense(x, 1, kernel_regularizer=r)": (
+                "tf.layers.dense(kernel_regularizer=...), which the native equivalent does not take as is"
+            ),
+        }
+        for graph, why in cases.items():
+            source = (
+                "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 1])\nloss = tf.reduce_sum(x)\n"
+                f"{graph}\nwith tf.Session() as sess:\n    sess.run(op, {{x: [[1.0]]}})\n"
+            )
+            with self.subTest(graph=graph):
+                self.assertEqual(self.refused(source), [PREFIX + why])
+
+    def test_must_not_fire_on_a_session_in_a_method_and_says_so(self):
+        messages = self.refused("""
+            import tensorflow as tf
+
+            class Trainer:
+                def run(self, op):
+                    with tf.Session() as sess:
+                        sess.run(op)
+        """)
+        why = "a Session in a class, a nested function or an expression: the rule reads module and function bodies"
+        self.assertEqual(messages, [PREFIX + why])
+
+    def test_must_not_fire_when_the_graph_reads_a_value_the_loop_changes(self):
+        messages = self.refused("""
+            import tensorflow as tf
+            scale = 1.0
+            x = tf.placeholder(tf.float32, [None])
+            loss = tf.reduce_sum(x * tf.Variable(1.0)) * scale
+            op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+            with tf.Session() as sess:
+                for scale in (1.0, 2.0):
+                    sess.run(op, {x: [1.0]})
+        """)
+        self.assertEqual(messages, [PREFIX + "the graph reads `scale`, which changes after the graph is built"])
+
+
+SCRIPTS = [os.path.join(REPO, "tests", "corpus", name) for name in ("session_softmax.py", "layers_graph.py")]
+SCRIPTS.append(os.path.join(REPO, "samples", "tf1", "session_classifier.py"))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(script=st.sampled_from(SCRIPTS), dropped=st.sets(st.integers(0, 40), max_size=3))
+def test_never_half_converted_whatever_lines_a_script_lacks(script, dropped):
+    """With lines left out, the native level gives either the safe level's code (and says why) or a whole
+    conversion: no session, placeholder or tf.compat.v1 left in it."""
+    with open(script, encoding="utf-8") as handle:
+        lines = handle.read().splitlines(keepends=True)
+    source = "".join(line for number, line in enumerate(lines) if number not in dropped)
+    try:
+        ast.parse(source)
+    except SyntaxError:
+        assume(False)
+    safe = apply(source, *select(level="safe"))
+    native = apply(source, *select(level="native"), level="native")
+    said = [e.message for e in native.entries if e.rule == NativeSessionRule.ID]
+    converted = [m for m in said if not m.startswith(PREFIX)]
+    if not converted:
+        assert native.module.code == safe.module.code
+        return
+    code = native.module.code
+    ast.parse(code)
+    assert "compat.v1" not in code and "sess.run" not in code and ".placeholder(" not in code
