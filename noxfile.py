@@ -94,7 +94,7 @@ def tf2(session: nox.Session) -> None:
 RANGE = ["2.16", "2.17", "2.18", "2.19", "2.20"]
 # What the range runs: compat's claims on a release, in tests that take seconds each. Import orders
 # (legacy Keras chosen whenever compat comes), the doctor, Estimator and TPUEstimator (use_tpu=False)
-# through compat, the graph seed, tf-slim's repair of TF's private names, uai-run's TF1 face, and the
+# through compat, the graph seed, a text tf.io.write_graph, tf-slim's repair of TF's private names, and the
 # bundled samples unmodified under uai-run (session, Estimator and slim programs).
 RANGE_SMOKE = [
     "tests/common/test_runtime_order.py",
@@ -102,6 +102,7 @@ RANGE_SMOKE = [
     "tests/common/test_runtime_estimator.py",
     "tests/common/test_runtime_tpu.py",
     "tests/common/test_runtime_graph_seed.py",
+    "tests/common/test_runtime_write_graph.py",
     "tests/common/test_private_internals.py",
     "tests/common/test_uai_run_programs.py::test_samples_run_unmodified",
 ]

@@ -9,7 +9,9 @@ Importing `compat` is cheap and never imports TensorFlow. It prepares the proces
     imported (`compat._slim_fix`);
   - it binds the internals TF 2 moved out of `tensorflow.python.*` modules back where TF1-era
     libraries read them (`ops.register_tensor_conversion_function`) when TensorFlow is imported
-    (`compat._tf_internals`).
+    (`compat._tf_internals`);
+  - it lets TF 2.20's `tf.io.write_graph(..., as_text=True)` (the Estimator's graph.pbtxt) run under
+    protobuf >= 7, which removed an argument it passes (`compat._protobuf_text`).
 Modules imported before compat are repaired at `import compat`, later ones when they are
 imported (`compat._import_hook`): the order of `import compat`, `import tensorflow` and
 `import tf_slim` does not matter.
@@ -35,13 +37,14 @@ Above the shims, and imported by the programs only: their shared code (`trainlib
 import importlib
 from typing import Any
 
-from compat import _estimator_support, _graph_seed, _keras_setup, _slim_fix, _tf_internals
+from compat import _estimator_support, _graph_seed, _keras_setup, _protobuf_text, _slim_fix, _tf_internals
 
 _keras_setup.prefer_legacy_keras()
 _keras_setup.repair_loaded_tensorflow()  # cheap: does nothing unless TensorFlow is already imported
 _estimator_support.watch()
 _slim_fix.watch()
 _tf_internals.watch()  # private names TF moved, for every library; watches one module name
+_protobuf_text.watch()  # TF <= 2.20's text write_graph under protobuf >= 7; watches one module name
 _keras_setup.seed_keras_from_graph()  # watches two module names, imports nothing
 _graph_seed.tf1_op_seeds()  # TF 1.x's op seeds in graph mode; watches one module name, imports nothing
 
