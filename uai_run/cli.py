@@ -178,7 +178,9 @@ def _program_files(args: argparse.Namespace) -> list[tuple[str, ast.Module | Syn
     return list(_auto.program_files(path)) if path is not None else []
 
 
-def _report_file(args: argparse.Namespace, files: list[tuple[str, object]]) -> OutputFile | None:
+def _report_file(
+    args: argparse.Namespace, files: list[tuple[str, ast.Module | SyntaxError | None]]
+) -> OutputFile | None:
     """The checked --report, resolved now (the program may change folder): never the program, nor a
     module of its folder that it imports, nor a device or FIFO."""
     if args.report is None:
