@@ -1,5 +1,12 @@
 """Graph-mode TF1 scripts (Session, placeholder, queue runners, slim.learning.train ...) get
-`tf.compat.v1.disable_eager_execution()` and `tf.compat.v1.disable_control_flow_v2()` once.
+`tf.compat.v1.disable_eager_execution()`, `tf.compat.v1.disable_resource_variables()` and
+`tf.compat.v1.disable_control_flow_v2()` once.
+
+Ref variables, as TF 1.15 made them in a graph (`tf.Variable`, `get_variable`, `tf.layers`; Keras layers
+ask for resource variables and keep them): measured with stable-baselines 2.10.2's PPO2, the port with
+TF 2's resource variables drew one of several loss trajectories per run, where uai-run (ref variables)
+and the port with them give one, run after run. Resource variables also add ops to the graph, and so
+change its op seeds (compat/_graph_seed.py counts them out).
 
 Control flow v1 too: TF1 graph code was written against it (tf.cond / tf.while_loop semantics), and
 v2's If ops and functions change the graph's op count, so every graph-derived op seed: measured on
@@ -21,7 +28,7 @@ functions is a library: the calls belong in the program that imports it, so that
 Nothing is added when the file already switches eager execution or v2 behaviour off (or on): a
 file switched by hand, or ported by an earlier uai-migrate that wrote the first call alone, is left
 as written. A file that switches only control flow (`tf.enable_control_flow_v2()`, TF 1.x's opt-in)
-gets the first call alone.
+or only resource variables (`tf.enable_resource_variables()`) keeps that choice: the other calls are added.
 """
 
 import functools
@@ -54,6 +61,7 @@ GRAPH_ONLY = (
 SLIM_LOOPS = ("learning.train", "evaluation.evaluation_loop", "evaluation.evaluate_once")
 SWITCHES = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution", "enable_v2_behavior")
 CONTROL_FLOW_SWITCHES = ("disable_control_flow_v2", "enable_control_flow_v2")
+RESOURCE_SWITCHES = ("disable_resource_variables", "enable_resource_variables")
 # module-level calls that build no graph state (see the module docstring)
 NO_GRAPH_STATE = tuple(
     f"tensorflow.{p}{n}" for n in ("app.flags", "flags", "logging", "get_logger") for p in ("", "compat.v1.")
@@ -65,6 +73,7 @@ GRAPH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in GRAPH_ONLY for p in ("", "
 STAR_MODULES = ("tensorflow", "tensorflow.compat.v1")
 SWITCH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in SWITCHES for p in ("", "compat.v1."))
 CONTROL_FLOW_NAMES = frozenset(f"tensorflow.{p}{n}" for n in CONTROL_FLOW_SWITCHES for p in ("", "compat.v1."))
+RESOURCE_NAMES = frozenset(f"tensorflow.{p}{n}" for n in RESOURCE_SWITCHES for p in ("", "compat.v1."))
 
 
 def _prefixed(name: str, prefixes: tuple[str, ...]) -> bool:
@@ -98,17 +107,18 @@ def _is_main_guard(stmt):
 class GraphModeRule(Rule):
     ID = "graph-mode"
     DESCRIPTION = (
-        "Scripts using Session/placeholder/queue runners: tf.compat.v1.disable_eager_execution() and "
-        "disable_control_flow_v2() once."
+        "Scripts using Session/placeholder/queue runners: tf.compat.v1.disable_eager_execution(), "
+        "disable_resource_variables() and disable_control_flow_v2() once."
     )
     ORDER = 170
     EXAMPLE = Example(
         why="Sessions, placeholders and queue runners need graph mode (TF2 starts eager); TF1 graph code expects "
-        "TF1's control flow (v2's If/While ops and functions change the graph, so its graph-derived seeds).",
+        "TF1's ref variables and control flow (resource variables and v2's If/While ops change the graph, so its "
+        "graph-derived seeds, and the order of reads and updates).",
         before="import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\nwith tf.Session() as sess:\n"
         "    sess.run(x, {x: [1.0]})\n",
-        after="import tensorflow as tf\ntf.compat.v1.disable_eager_execution()\ntf.compat.v1.disable_control_flow_v2()\n"
-        "x = tf.placeholder(tf.float32, [None])\nwith tf.Session() as sess:\n    sess.run(x, {x: [1.0]})\n",
+        after="import tensorflow as tf\ntf.compat.v1.disable_eager_execution()\ntf.compat.v1.disable_resource_variables()\n"
+        "tf.compat.v1.disable_control_flow_v2()\nx = tf.placeholder(tf.float32, [None])\nwith tf.Session() as sess:\n    sess.run(x, {x: [1.0]})\n",
     )
     WORDS = frozenset()
     ROOTS = frozenset(name.partition(".")[0] for name in GRAPH_NAMES | SWITCH_NAMES)  # tf_slim's and compat's loops
@@ -118,6 +128,7 @@ class GraphModeRule(Rule):
         self._uses: list[cst.Attribute | cst.Name] = []
         self._switched, self._top_level_use = False, False
         self._control_flow_switched = False
+        self._resource_switched = False
         self._module_calls = False  # TensorFlow called on import (see the module docstring)
         self._graph_names = graph_names()
         self._star = False  # `from tensorflow import *` seen
@@ -155,6 +166,8 @@ class GraphModeRule(Rule):
             self._switched = True
         elif names & CONTROL_FLOW_NAMES:
             self._control_flow_switched = True
+        elif names & RESOURCE_NAMES:
+            self._resource_switched = True
         elif names & self._graph_names:
             self._use(node)
 
@@ -194,11 +207,14 @@ class GraphModeRule(Rule):
             module = v1[0]
         else:
             module = f"{_tf.tf_alias(self, self._uses[0])}.compat.v1"
-        calls = ["disable_eager_execution"] + ([] if self._control_flow_switched else ["disable_control_flow_v2"])
+        calls = ["disable_eager_execution"]
+        calls += [] if self._resource_switched else ["disable_resource_variables"]
+        calls += [] if self._control_flow_switched else ["disable_control_flow_v2"]
         statements = [
             cst.SimpleStatementLine(body=[cst.Expr(cst.Call(func=_tf.dotted(f"{module}.{call}")))]) for call in calls
         ]
-        said = " and ".join(f"tf.compat.v1.{call}()" for call in calls)
+        spelled = [f"tf.compat.v1.{call}()" for call in calls]
+        said = " and ".join([", ".join(spelled[:-1]), spelled[-1]] if len(spelled) > 1 else spelled)
         return statements, module.split(".")[0], said
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:

@@ -1,5 +1,5 @@
-"""graph-mode: tf.compat.v1.disable_eager_execution() and disable_control_flow_v2() once, at the right place;
-not for TF2-style code."""
+"""graph-mode: tf.compat.v1.disable_eager_execution(), disable_resource_variables() and disable_control_flow_v2()
+once, at the right place; not for TF2-style code."""
 
 from codemods.rules.graph_mode import GraphModeRule
 from tests.support.rule_test import RuleTest, apply
@@ -30,6 +30,7 @@ class TestGraphModeRule(RuleTest):
 
             if __name__ == "__main__":
                 tf.compat.v1.disable_eager_execution()
+                tf.compat.v1.disable_resource_variables()
                 tf.compat.v1.disable_control_flow_v2()
                 tf.app.run()
         """
@@ -59,6 +60,7 @@ class TestGraphModeRule(RuleTest):
             import numpy as np
             import tensorflow as tf
             tf.compat.v1.disable_eager_execution()
+            tf.compat.v1.disable_resource_variables()
             tf.compat.v1.disable_control_flow_v2()
 
             FLAGS = tf.app.flags.FLAGS
@@ -86,6 +88,7 @@ class TestGraphModeRule(RuleTest):
         op_in_graph = """
             import tensorflow as tf
             tf.compat.v1.disable_eager_execution()
+            tf.compat.v1.disable_resource_variables()
             tf.compat.v1.disable_control_flow_v2()
 
             bias = tf.Variable(tf.zeros([1]))
@@ -109,6 +112,7 @@ class TestGraphModeRule(RuleTest):
         class_body_in_graph = """
             import tensorflow as tf
             tf.compat.v1.disable_eager_execution()
+            tf.compat.v1.disable_resource_variables()
             tf.compat.v1.disable_control_flow_v2()
 
             class Config:
@@ -129,6 +133,7 @@ class TestGraphModeRule(RuleTest):
         library_in_graph = """
             import tensorflow as tf
             tf.compat.v1.disable_eager_execution()
+            tf.compat.v1.disable_resource_variables()
             tf.compat.v1.disable_control_flow_v2()
             tf.set_random_seed(1)
 
@@ -175,6 +180,7 @@ class TestGraphModeRule(RuleTest):
 
             if __name__ == "__main__":
                 tf.compat.v1.disable_eager_execution()
+                tf.compat.v1.disable_resource_variables()
                 tf.compat.v1.disable_control_flow_v2()
                 tf.set_random_seed(1)
                 tf.app.run()
@@ -191,6 +197,7 @@ class TestGraphModeRule(RuleTest):
         after = """
             import tensorflow as tf
             tf.compat.v1.disable_eager_execution()
+            tf.compat.v1.disable_resource_variables()
             tf.enable_control_flow_v2()
             sess = tf.Session()
         """
@@ -207,6 +214,7 @@ class TestGraphModeRule(RuleTest):
             \"\"\"A tutorial script.\"\"\"
             import tensorflow.compat.v1 as tf
             tf.disable_eager_execution()
+            tf.disable_resource_variables()
             tf.disable_control_flow_v2()
             x = tf.placeholder(tf.float32)
             sess = tf.Session()
@@ -230,6 +238,7 @@ class TestGraphModeRule(RuleTest):
             import tensorflow as tf
             import numpy as np
             tf.compat.v1.disable_eager_execution()
+            tf.compat.v1.disable_resource_variables()
             tf.compat.v1.disable_control_flow_v2()
             x = tf.placeholder(tf.float32)
         """
@@ -251,6 +260,7 @@ class TestGraphModeRule(RuleTest):
             except ImportError:
                 import tensorflow as tf
             tf.compat.v1.disable_eager_execution()
+            tf.compat.v1.disable_resource_variables()
             tf.compat.v1.disable_control_flow_v2()
             sess = tf.Session()
         """
@@ -289,10 +299,11 @@ def test_a_library_module_is_reported_not_changed():
     assert applied.module.code == source
     [entry] = applied.entries
     assert (entry.severity, entry.line) == ("warning", 4)
-    assert "disable_eager_execution()" in entry.manual and "disable_control_flow_v2()" in entry.manual
+    calls = ("disable_eager_execution", "disable_resource_variables", "disable_control_flow_v2")
+    assert all(f"{call}()" in entry.manual for call in calls)
 
 
-def test_the_report_names_both_calls_and_where_they_went():
+def test_the_report_names_the_calls_and_where_they_went():
     main = "\ndef main(_):\n    tf.Session()\n\nif __name__ == '__main__':\n    tf.app.run()\n"
     for module_level, where in (
         ("", "graph-mode TF1 code: "),
@@ -301,7 +312,8 @@ def test_the_report_names_both_calls_and_where_they_went():
     ):
         [entry] = apply("import tensorflow as tf\n" + module_level + main, GraphModeRule).entries
         assert entry.message.startswith(where), entry.message
-        assert "disable_eager_execution() and tf.compat.v1.disable_control_flow_v2()" in entry.message
+        calls = ("disable_eager_execution", "disable_resource_variables", "disable_control_flow_v2")
+        assert "tf.compat.v1.{}(), tf.compat.v1.{}() and tf.compat.v1.{}()".format(*calls) in entry.message
         assert entry.message.endswith("first in the __main__ block" if not module_level else "after the imports")
     [entry] = apply("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n", GraphModeRule).entries
     assert entry.message.startswith("graph-mode TF1 code at module level: "), entry.message

@@ -96,8 +96,8 @@ def test_uai_run_draws_tf115s_numbers(under_uai_run, case, name):
 
 @pytest.mark.parametrize(("case", "name"), ENTRIES, ids=[f"{c}-{n}" for c, n in ENTRIES])
 def test_uai_migrates_port_draws_tf115s_numbers_too(migrated, case, name):
-    # the port keeps TF 2's resource variables, which build more ops than TF 1.15's ref variables
-    # (compat/_graph_seed.py counts them out)
+    # the port makes TF 1.15's ref variables (the graph-mode preamble); a variable asked for as a resource
+    # one keeps its ops, as on 1.15 (compat/_graph_seed.py)
     drawn = migrated[case][name]
     if (case, name) in KNOWN_DIFFERENT:
         assert drawn != GOLDEN[case][name]

@@ -37,8 +37,7 @@ def main(_):
     rng = np.random.RandomState(0)
     x = tf.placeholder(tf.float32, [None, 4])
     y = tf.placeholder(tf.int64, [None])
-    # op-level seeds: uai-migrate's port keeps TF2's resource variables, whose extra ops would shift
-    # graph-derived seeds; the initial values must not depend on that
+    # op-level seeds: the initial values do not depend on the graph's op count
     hidden = tf.layers.dense(x, 8, activation=tf.nn.relu, kernel_initializer=tf.glorot_uniform_initializer(seed=1))
     logits = tf.contrib.layers.fully_connected(
         hidden, 3, activation_fn=None, weights_initializer=tf.contrib.layers.xavier_initializer(seed=2))

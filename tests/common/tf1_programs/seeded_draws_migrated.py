@@ -232,5 +232,6 @@ def main():
 
 if __name__ == "__main__":
     tf.compat.v1.disable_eager_execution()
+    tf.compat.v1.disable_resource_variables()
     tf.compat.v1.disable_control_flow_v2()
     main()
