@@ -52,7 +52,9 @@ from codemods.rules._native_graph import (
 )
 from codemods.rules.graph_mode import NO_GRAPH_STATE, SWITCH_NAMES, graph_names
 
-_SWITCH = re.compile(r"^\w+(\.\w+)*\.compat\.v1\.(disable_eager_execution|disable_control_flow_v2)\(\)\s*$")
+# graph-mode's switches (eager execution, control flow v2, resource variables ...): removed where this pass
+# wrote them, since the converted code runs eagerly
+_SWITCH = re.compile(r"^\w+(\.\w+)*\.compat\.v1\.disable_\w+\(\)\s*$")
 
 
 class NativeSessionRule(Rule):
@@ -348,6 +350,8 @@ class NativeSessionRule(Rule):
             return body
 
         converted = {id(block.original) for block, *_ in done if block.top is not None}
+        # the statements the source has (as the pass left them): the others in a main guard are written by this pass
+        known = {id(u) for u in self._updated.values()} | {id(n) for n in descendants(self._module)}
         body = []
         for stmt in module.body:
             if isinstance(stmt, cst.FunctionDef) and isinstance(stmt.body, cst.IndentedBlock):
@@ -356,7 +360,7 @@ class NativeSessionRule(Rule):
                     new = rebuild(stmt.body.body, cast(cst.IndentedBlock, original.body).body)
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=new))
             elif isinstance(stmt, cst.If) and isinstance(stmt.body, cst.IndentedBlock):
-                kept = [s for s in stmt.body.body if not _SWITCH.match(source_of(s).strip())]
+                kept = [s for s in stmt.body.body if id(s) in known or not _SWITCH.match(source_of(s).strip())]
                 if kept and len(kept) != len(stmt.body.body):
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=kept))
             body.append(stmt)
