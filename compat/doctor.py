@@ -21,8 +21,10 @@ from importlib import metadata
 from compat import _keras_setup
 from compat._version import _DISTRIBUTIONS, _parse
 
-# The releases the test suites run on; the others in between are supported by design, not yet by a run.
+# The releases the full test suites run on, and those between them the TF-range smoke runs on (noxfile.py RANGE,
+# requirements/tf2.<minor>.txt; README, "What runs where").
 TESTED = ((2, 15), (2, 21))
+RANGE = ((2, 16), (2, 17), (2, 18), (2, 19), (2, 20))
 OLDEST = (2, 15)
 # The distributions whose versions the doctor reads, besides TensorFlow's own (compat._version).
 PIECES = ("keras", "tf-keras", "tensorflow-estimator", "tf-slim", "tensorboard")
@@ -133,7 +135,12 @@ def diagnose(env: Environment) -> list[Finding]:
 def _tensorflow_finding(dist: str, version: str, tf: tuple[int, ...]) -> Finding:
     if tf < OLDEST:
         return Finding("TensorFlow", f"{version} ({dist}): older than 2.15", f"pip install {dist}~=2.15.0")
-    tested = "" if tf[:2] in TESTED else "; the suites run 2.15 and 2.21, not this release"
+    if tf[:2] in TESTED:
+        tested = ""
+    elif tf[:2] in RANGE:
+        tested = "; the TF-range smoke runs this release, the full suites 2.15 and 2.21"
+    else:
+        tested = "; the tests do not run this release (the full suites run 2.15 and 2.21)"
     return Finding("TensorFlow", f"{version} ({dist}){tested}")
 
 
