@@ -11,6 +11,7 @@ import errno
 import fnmatch
 import os
 import stat
+from collections.abc import Iterable, Iterator, Set
 
 from codemods._report import IO, THIRD_PARTY, Entry
 from compat.errors import CompatError
@@ -74,7 +75,7 @@ def _third_party(path: str, name: str) -> str | None:
     return None
 
 
-def _walk(top, rel_top, skip, notes):
+def _walk(top: str, rel_top: str, skip: Set[str], notes: list[Entry]) -> Iterator[Item]:
     root = os.path.realpath(top)
     for folder, dirs, files in os.walk(top, onerror=lambda err: notes.append(_unreadable(err))):
         kept = []
@@ -108,11 +109,11 @@ def _walk(top, rel_top, skip, notes):
             yield Item(path, path, rel, kind)
 
 
-def _outside(path):
+def _outside(path: str) -> Entry:
     return Entry(rule=IO, severity="info", message="symlink leads out of the tree: not followed", path=path)
 
 
-def _unreadable(err):
+def _unreadable(err: OSError) -> Entry:
     return Entry(rule=IO, severity="error", message=f"cannot read: {err.strerror}", path=err.filename or "")
 
 
@@ -144,7 +145,7 @@ def check_out(paths: list[str], out: str) -> None:
         raise MigratePathError(f"--out {out}: exists and is not a folder")
 
 
-def _rel_root(paths):
+def _rel_root(paths: list[str]) -> str:
     """Output paths are relative to this: the folder given alone, else the inputs' common folder."""
     if len(paths) == 1:
         given = os.path.abspath(paths[0])
@@ -166,6 +167,7 @@ def discover(paths: list[str], out: str | None = None) -> tuple[list[Item], list
     rels: dict[str, str] = {}
     for given in paths:
         rel_top = os.path.relpath(os.path.abspath(given), root)
+        found: Iterable[Item]
         if os.path.isdir(given):
             found = _walk(given, "" if rel_top == "." else rel_top, skip, notes)
         else:

@@ -12,7 +12,8 @@ import os
 import signal
 import stat
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Protocol
 
 from codemods import _diff, _out_folder, _source, files
 from codemods._cache import Cache
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from codemods._migrate_file import Options  # imported by the workers only: it loads libcst
 
 MB = 1 << 20
+# (kind, bytes, options): one file for a worker to migrate
+_Job = tuple[str, bytes, "Options"]
 
 
 @dataclasses.dataclass
@@ -51,7 +54,7 @@ class Interrupted(Exception):
     """Ctrl-C or SIGTERM while files were written: `report` lists the files finished before it came
     (`written` of them were replaced)."""
 
-    def __init__(self, written: int, signum: int, report: Report):
+    def __init__(self, written: int, signum: int, report: Report) -> None:
         super().__init__(written, signum)
         self.written, self.signum, self.report = written, signum, report
 
@@ -66,18 +69,18 @@ class Snapshot:
     sha256: str
 
     @classmethod
-    def of(cls, info, data):
+    def of(cls, info: os.stat_result, data: bytes) -> "Snapshot":
         return cls(info.st_size, info.st_mtime_ns, info.st_ino, hashlib.sha256(data).hexdigest())
 
 
-def _migrate_one(job):
+def _migrate_one(job: _Job) -> Outcome:
     from codemods._migrate_file import migrate  # workers import libcst; a fully cached run never does
 
     kind, data, options = job
     return migrate(kind, data, options)
 
 
-def _worker_init(parent):
+def _worker_init(parent: int) -> None:
     """Pool workers die with the main process, however it ends, and leave Ctrl-C to it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # Pool.terminate stops workers with it
@@ -90,11 +93,17 @@ def _worker_init(parent):
         os._exit(1)
 
 
+class Progress(Protocol):
+    """What `run` tells of its progress: `step()` once per file migrated."""
+
+    def step(self) -> None: ...
+
+
 class _Progress:
-    def __init__(self, total, enabled):
+    def __init__(self, total: int, enabled: bool) -> None:
         self.total, self.done, self.enabled = total, 0, enabled and total > 1
 
-    def step(self):
+    def step(self) -> None:
         self.done += 1
         if self.enabled:
             width = 30
@@ -105,7 +114,7 @@ class _Progress:
             sys.stderr.flush()
 
 
-def _compute(jobs, n_workers, progress):
+def _compute(jobs: list[_Job], n_workers: int, progress: Progress) -> Iterator[Outcome]:
     """Outcomes of `jobs` in order; in-process for one worker or one job."""
     if n_workers <= 1 or len(jobs) <= 1:
         for job in jobs:
@@ -121,31 +130,29 @@ def _compute(jobs, n_workers, progress):
             progress.step()
 
 
-def _read(item, max_size):
-    """(bytes, Snapshot) or (None, the entry saying why not). Only regular files, never blocking."""
+def _read(item: Item, max_size: int) -> tuple[bytes, Snapshot] | Entry:
+    """(bytes, Snapshot), or the entry saying why not. Only regular files, never blocking."""
     try:
         fd = os.open(item.real, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as err:
-        return None, Entry(rule=IO, severity="error", message=f"cannot read: {err.strerror}")
+        return Entry(rule=IO, severity="error", message=f"cannot read: {err.strerror}")
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            return None, Entry(rule=IO, severity="warning", message="not a regular file: skipped")
+            return Entry(rule=IO, severity="warning", message="not a regular file: skipped")
         if info.st_size > max_size:
             limit = max_size / MB
-            return None, Entry(
-                rule=IO, severity="warning", message=f"larger than --max-file-size ({limit:g} MB): skipped"
-            )
+            return Entry(rule=IO, severity="warning", message=f"larger than --max-file-size ({limit:g} MB): skipped")
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read()
         return data, Snapshot.of(info, data)
     except OSError as err:
-        return None, Entry(rule=IO, severity="error", message=f"cannot read: {err.strerror}")
+        return Entry(rule=IO, severity="error", message=f"cannot read: {err.strerror}")
     finally:
         os.close(fd)
 
 
-def _still_as_read(path, snapshot):
+def _still_as_read(path: str, snapshot: Snapshot) -> bool:
     try:
         info = os.stat(path)
         if (info.st_size, info.st_mtime_ns, info.st_ino) != (snapshot.size, snapshot.mtime_ns, snapshot.inode):
@@ -156,7 +163,7 @@ def _still_as_read(path, snapshot):
         return False
 
 
-def _parses(kind, data):
+def _parses(kind: str, data: bytes) -> bool:
     try:
         if kind in files.KINDS:  # read back with the parser that migrated it
             return files.parses(kind, data)
@@ -173,7 +180,7 @@ def _parses(kind, data):
         return False
 
 
-def _checked(kind, data, outcome):
+def _checked(kind: str, data: bytes, outcome: Outcome) -> Outcome:
     """The outcome, or an error outcome if its migration does not parse where the original did."""
     if outcome.new is None or _parses(kind, outcome.new) or not _parses(kind, data):
         return outcome
@@ -186,7 +193,7 @@ def _checked(kind, data, outcome):
     return Outcome(None, [*outcome.entries, problem], skipped=True)
 
 
-def _migrated(item, config):
+def _migrated(item: Item, config: RunConfig) -> bool:
     """Is `item` migrated (else, under --out, only copied)?"""
     if item.kind in files.KINDS:
         return files.KINDS[item.kind].ID in config.file_rules
@@ -195,7 +202,7 @@ def _migrated(item, config):
 
 def run(
     config: RunConfig,
-    progress=None,
+    progress: Progress | None = None,
     found: tuple[list[Item], list[Entry]] | None = None,
 ) -> Report:
     """Migrate what `config` names. `progress` (an object with `step()`, called once per file
@@ -205,26 +212,29 @@ def run(
     owned = _out_folder.check_owned(config.out) if config.out is not None else {}
     report = Report(mode=config.mode, level=config.options.level, entries=notes)
     cache = Cache(config.cache_dir, config.options) if config.cache_dir else None
-    outcomes, pending = {}, []
+    # item -> (its bytes, its Snapshot, its Outcome, from the cache?); bytes and Snapshot are None if unread
+    outcomes: dict[Item, tuple[bytes | None, Snapshot | None, Outcome, bool]] = {}
+    pending: list[tuple[Item, str, bytes, Snapshot, str | None]] = []  # (item, kind, bytes, Snapshot, cache key)
     for item in (item for item in items if _migrated(item, config)):
-        data, snapshot = _read(item, config.max_file_size)
-        if data is None:
-            outcomes[item] = (None, None, Outcome(None, [snapshot], skipped=True), False)
+        read = _read(item, config.max_file_size)
+        if isinstance(read, Entry):
+            outcomes[item] = (None, None, Outcome(None, [read], skipped=True), False)
             continue
+        data, snapshot = read
         assert item.kind is not None  # _migrated() is False for a file of no kind (only copied)
         key = cache.key(item.kind, data) if cache else None
         hit = cache.get(key) if cache and key else None
         if hit is not None:
             outcomes[item] = (data, snapshot, _checked(item.kind, data, hit), True)
         else:
-            pending.append((item, data, snapshot, key))
+            pending.append((item, item.kind, data, snapshot, key))
     if progress is None:
         progress = _Progress(len(pending), config.progress)
-    jobs = [(item.kind, data, config.options) for item, data, _, _ in pending]
-    for (item, data, snapshot, key), outcome in zip(pending, _compute(jobs, config.jobs, progress)):
+    jobs = [(kind, data, config.options) for _, kind, data, _, _ in pending]
+    for (item, kind, data, snapshot, key), outcome in zip(pending, _compute(jobs, config.jobs, progress)):
         if cache and key:
             cache.put(key, outcome)
-        outcomes[item] = (data, snapshot, _checked(item.kind, data, outcome), False)
+        outcomes[item] = (data, snapshot, _checked(kind, data, outcome), False)
     if config.out is not None:
         os.makedirs(config.out, exist_ok=True)
         # Until every file is written, each may hold its old or its new content.
@@ -234,8 +244,8 @@ def run(
     try:
         for item in items:
             if _migrated(item, config):
-                data, snapshot, outcome, cached = outcomes[item]
-                result = _finish(item, data, snapshot, outcome, config, cached)
+                old, as_read, outcome, cached = outcomes[item]
+                result = _finish(item, old, as_read, outcome, config, cached)
                 written += result.status == "changed" and config.mode in ("write", "out")
                 report.files.append(result)
             elif config.out is not None:
@@ -265,18 +275,22 @@ def _merged(owned: dict[str, set[str]], new: dict[str, set[str]]) -> dict[str, s
     return {rel: owned.get(rel, set()) | new.get(rel, set()) for rel in owned.keys() | new.keys()}
 
 
-def _finish(item, data, snapshot, outcome, config, cached):
+def _finish(
+    item: Item, data: bytes | None, snapshot: Snapshot | None, outcome: Outcome, config: RunConfig, cached: bool
+) -> FileResult:
     entries = [dataclasses.replace(e, path=item.path) for e in outcome.entries]
     status = "skipped" if outcome.skipped else "changed" if outcome.new is not None else "unchanged"
     if data is None:
         status = "error" if any(e.severity == "error" for e in entries) else "skipped"
     diff = ""
     if config.mode in ("diff", "check") and outcome.new is not None:
+        assert item.kind is not None and data is not None  # a migration: of a file of a kind, read
         parts = _diff.diffs_of(item.kind, data, outcome.new)
         diff = "".join(f"--- {item.path}{part}\n+++ {item.path}{part}\n{body}" for part, body in parts)
     result = FileResult(item.path, status, entries, diff, cached)
     try:
         if config.mode == "write" and outcome.new is not None:
+            assert snapshot is not None  # a migration: of a file read
             if not _still_as_read(item.real, snapshot):
                 result.status = "error"
                 result.entries.append(
@@ -291,6 +305,7 @@ def _finish(item, data, snapshot, outcome, config, cached):
                 return result
             atomic_write(item.real, outcome.new)
         elif config.mode == "out" and data is not None:
+            assert config.out is not None  # RunConfig: mode "out" has its folder
             dest = os.path.join(config.out, item.rel)
             os.makedirs(os.path.dirname(dest) or ".", exist_ok=True)
             if outcome.new is None:
@@ -303,7 +318,7 @@ def _finish(item, data, snapshot, outcome, config, cached):
     return result
 
 
-def _copy(item, out, report):
+def _copy(item: Item, out: str, report: Report) -> None:
     try:
         copy_into(item.path, os.path.join(out, item.rel))
     except OSError as err:

@@ -11,6 +11,7 @@ selected (codemods/rules/py2.py, which handles the Python 2 idioms left in files
 
 import ast
 import functools
+from typing import Any
 
 from codemods._report import Entry
 
@@ -19,14 +20,14 @@ DIVISION_MANUAL = "Python 2 floored `/` on integers: keep `/` if a float is mean
 
 
 @functools.lru_cache(maxsize=1)
-def _tool():
+def _tool() -> Any:  # a fissix RefactoringTool (fissix has no stubs)
     from fissix import refactor
 
     fixers = [f for f in refactor.get_fixers_from_package("fissix.fixes") if not f.endswith(".fix_import")]
     return refactor.RefactoringTool(fixers)
 
 
-def _floatish(node):
+def _floatish(node: ast.expr) -> bool:
     if isinstance(node, ast.Constant):
         return isinstance(node.value, float)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):

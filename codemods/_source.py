@@ -9,13 +9,14 @@ import io
 import json
 import re
 import tokenize
+from typing import Any
 
 
 class SourceError(Exception):
     """The bytes cannot be decoded as Python source (unknown encoding, bad bytes)."""
 
 
-def decode(data):
+def decode(data: bytes) -> tuple[str, str]:
     """Return (text, encoding); encoding 'utf-8-sig' stands for a BOM to put back."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
@@ -25,7 +26,7 @@ def decode(data):
         raise SourceError(f"cannot decode: {err}") from None
 
 
-def encode(text, encoding):
+def encode(text: str, encoding: str) -> bytes:
     return text.encode(encoding)
 
 
@@ -35,16 +36,16 @@ _PLACEHOLDER = "pass  # uai-migrate: notebook magic {}"
 _PLACEHOLDER_RE = re.compile(r"^(\s*)pass  # uai-migrate: notebook magic (\d+)$")
 
 
-def cell_text(cell):
+def cell_text(cell: dict[str, Any]) -> str:
     source = cell.get("source", "")
     return "".join(source) if isinstance(source, list) else source
 
 
-def set_cell_text(cell, text):
+def set_cell_text(cell: dict[str, Any], text: str) -> None:
     cell["source"] = text.splitlines(keepends=True) if isinstance(cell.get("source"), list) else text
 
 
-def is_cell_magic(text):
+def is_cell_magic(text: str) -> bool:
     """`%%bash`, `%%writefile` ...: the whole cell is not Python."""
     return text.lstrip().startswith("%%")
 
@@ -73,7 +74,7 @@ def unmask_magics(text: str, saved: list[str]) -> str:
     return "".join(lines)
 
 
-def load_notebook(data):
+def load_notebook(data: bytes) -> dict[str, Any]:
     """The notebook's JSON, checked as far as migrating it relies on (cells with str sources)."""
     try:
         notebook = json.loads(data.decode("utf-8-sig"))
@@ -90,7 +91,7 @@ def load_notebook(data):
     return notebook
 
 
-def dump_notebook(notebook, original):
+def dump_notebook(notebook: dict[str, Any], original: bytes) -> bytes:
     """Serialise like the original file: its indent, non-ASCII kept, its final newline."""
     text = original.decode("utf-8-sig")
     second = text.split("\n", 2)[1] if text.count("\n") >= 2 else ""

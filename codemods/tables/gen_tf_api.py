@@ -80,7 +80,7 @@ LOOP_LEFTOVERS = frozenset({"tensor_oper"})
 BEHAVIOUR_DIFFERS = ("summary.",)
 
 
-def _is_api(module) -> bool:
+def _is_api(module: types.ModuleType) -> bool:
     """A module of TensorFlow's public API: Keras 3, which TF 2.21 imports with TensorFlow, imports
     `tensorflow.experimental`, which replaces `tf.experimental` by a copy of the same API file named
     outside `tensorflow._api` (so whether the name alone says "API" depends on what was imported)."""
@@ -88,7 +88,7 @@ def _is_api(module) -> bool:
     return module.__name__.startswith(API) or f"{os.sep}_api{os.sep}" in file
 
 
-def _walk(module, prefix, out, seen):
+def _walk(module: types.ModuleType, prefix: str, out: dict[str, Any], seen: set[int]) -> dict[str, Any]:
     for name in dir(module):
         if name.startswith("_") or (not prefix and name in SKIP):
             continue
@@ -105,11 +105,11 @@ def _walk(module, prefix, out, seen):
     return out
 
 
-def _rank(path):
+def _rank(path: str) -> tuple[int, bool, str]:
     return (path.count("."), "experimental" in path, path)
 
 
-def _params(func):
+def _params(func: Any) -> tuple[list[str], list[str], list[str]] | None:
     """(positional parameter names, every parameter name, the names without a default) or None when not inspectable."""
     try:
         signature = inspect.signature(func)
@@ -130,11 +130,11 @@ def _params(func):
     return positional, names, required
 
 
-def _identity(obj):
+def _identity(obj: object) -> bool:
     return callable(obj) or isinstance(obj, types.ModuleType)
 
 
-def _add_constants(module, names, tf):
+def _add_constants(module: types.ModuleType, names: dict[str, list[Any]], tf: Any) -> None:
     """Constants (`tf_logging.INFO`) live where the module's functions went, under the same name and value."""
     homes = {path.rpartition(".")[0] for path, _ in names.values() if "." in path}
     if len(homes) != 1:
@@ -168,7 +168,7 @@ def slim_names() -> list[str]:
     return sorted(names)
 
 
-def _named(obj):
+def _named(obj: object) -> bool:
     """Objects a private module shares with the public API by identity: functions, classes, modules and
     instances such as `dtypes.float32` (not plain values, which are equal by chance)."""
     return _identity(obj) or not isinstance(
@@ -176,7 +176,7 @@ def _named(obj):
     )
 
 
-def _exported_as(obj, v1, v2):
+def _exported_as(obj: Any, v1: dict[str, Any], v2: dict[str, Any]) -> list[str] | None:
     """The public names TensorFlow's export decorator recorded on `obj` (`math_ops.maximum` is the function
     `tf.maximum` wraps for dispatch: another object, the same API), those that exist on this TensorFlow."""
     try:
@@ -191,7 +191,9 @@ def _exported_as(obj, v1, v2):
     return paths or None
 
 
-def _private(tf, homes, v1, v2):
+def _private(
+    tf: Any, homes: dict[int, list[str]], v1: dict[str, Any], v2: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, list[Any]]]:
     """For every loaded `tensorflow.python.*` module, {name: [public name, its tf.compat.v1 name]} of each
     object it shares with the public API; and {name: [public name, v1 name]} for the names every module
     agrees on, which is where a name TF 1.x had in one module and TF 2.21 keeps in another goes
@@ -219,7 +221,7 @@ def _private(tf, homes, v1, v2):
         # public names of the TF1 object uai-run serves for them (`nest.is_sequence` -> tf.nest.is_nested)
         for private_name, target in tf1_names.PRIVATE.items():
             owner, _, name = private_name.rpartition(".")
-            paths = homes.get(id(tf1_names.resolve(target))) if owner == module_name else ()
+            paths = homes.get(id(tf1_names.resolve(target))) if owner == module_name else None
             if owner == module_name and not paths:
                 raise ValueError(f"compat.tf1_names.PRIVATE: {target} has no public name on the installed TensorFlow")
             if paths:

@@ -18,7 +18,7 @@ this TensorFlow with `import compat` (tf.compat.v1.estimator is an attribute com
 """
 
 import importlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from codemods.tables import TF_UPGRADE
@@ -58,7 +58,7 @@ def renames(tf: Any) -> dict:
     return found
 
 
-def _tf_targets(targets):
+def _tf_targets(targets: Iterable[str]) -> Iterator[str]:
     """compat/tf1_names.py's `module:attr` targets that are TensorFlow, as paths relative to `tensorflow`."""
     for target in targets:
         module, _, attr = target.partition(":")
