@@ -10,7 +10,8 @@ AddImportsVisitor to do.
 
 import ast
 import collections
-from typing import ClassVar, cast
+from collections.abc import Set as AbstractSet
+from typing import Any, ClassVar, cast
 
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -63,11 +64,13 @@ def _present(module: cst.Module) -> set[tuple[str | None, str | None]]:
 
 
 COMPAT = "compat"
+# what a module's body holds
+_Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 
 
-def _binds(present, name):
+def _binds(present: AbstractSet[tuple[str | None, str | None]], name: str) -> bool:
     """Do the module's (or the scheduled) `import x` lines bind `name` (`import name` or `import name.sub`)?"""
-    return any(alias is None and module.split(".")[0] == name for module, alias in present)
+    return any(alias is None and (module or "").split(".")[0] == name for module, alias in present)
 
 
 def add_plain_imports(module: cst.Module, context: CodemodContext, needs_compat: bool = False) -> cst.Module:
@@ -100,7 +103,7 @@ def add_plain_imports(module: cst.Module, context: CodemodContext, needs_compat:
     return module.with_changes(body=body)
 
 
-def _insert(body, at, lines):
+def _insert(body: list[_Statement], at: int, lines: list[cst.SimpleStatementLine]) -> list[_Statement]:
     if not lines:
         return body
     if at < len(body) and not body[at].leading_lines and not is_import_line(body[at]):
@@ -116,11 +119,11 @@ class _Undecided(Exception):
     """The module's names alone cannot say what libcst's scope analysis would: ask it."""
 
 
-def _strings(node):
+def _strings(node: ast.AST) -> list[str]:
     return [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
 
 
-def _targets_all(node):
+def _targets_all(node: ast.Assign | ast.AugAssign | ast.AnnAssign) -> bool:
     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
     return any(isinstance(n, ast.Name) and n.id == "__all__" for t in targets for n in ast.walk(t))
 
@@ -129,17 +132,19 @@ class _Reads(ast.NodeVisitor):
     """Where each name is read: the lines of reads that run as the module runs, and the names read in
     function bodies (which run later, so they may read an import that comes after them)."""
 
-    def __init__(self):
-        self.now, self.later, self._deferred = collections.defaultdict(list), set(), 0
+    def __init__(self) -> None:
+        self.now: collections.defaultdict[str, list[int]] = collections.defaultdict(list)
+        self.later: set[str] = set()
+        self._deferred = 0
 
-    def visit_Name(self, node):
+    def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load):
             if self._deferred:
                 self.later.add(node.id)
             else:
                 self.now[node.id].append(node.lineno)
 
-    def _body_later(self, node, body):
+    def _body_later(self, node: ast.AST, body: ast.AST | list[ast.stmt]) -> None:
         for field, value in ast.iter_fields(node):
             if field != "body":
                 self.generic_visit_value(value)
@@ -148,17 +153,17 @@ class _Reads(ast.NodeVisitor):
             self.visit(child)
         self._deferred -= 1
 
-    def generic_visit_value(self, value):
+    def generic_visit_value(self, value: object) -> None:
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, ast.AST):
                 self.visit(item)
 
-    def visit_FunctionDef(self, node):
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self._body_later(node, node.body)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
-    def visit_Lambda(self, node):
+    def visit_Lambda(self, node: ast.Lambda) -> None:
         self._body_later(node, node.body)
 
 
@@ -167,15 +172,17 @@ class _Uses:
     where each is read, and the strings libcst also counts as uses (`__all__` entries, string
     annotations, `TypeVar` arguments)."""
 
-    def __init__(self, tree):
+    def __init__(self, tree: ast.Module) -> None:
         self.bindings = collections.Counter(name for name, _ in _names.bindings(tree))
         self.reads = _Reads()
         self.reads.visit(tree)
-        self.imported_at, self.declared, quoted = {}, set(), []
+        self.imported_at: dict[str, int] = {}
+        self.declared: set[str] = set()
+        quoted: list[str] = []
         for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 for alias in node.names:
-                    self.imported_at[alias.asname or alias.name] = node.end_lineno
+                    self.imported_at[alias.asname or alias.name] = cast(int, node.end_lineno)  # (set when parsed)
             elif isinstance(node, (ast.Global, ast.Nonlocal)):
                 self.declared.update(node.names)
             elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and _targets_all(node):
@@ -232,16 +239,16 @@ class _RemoveImports(_LibcstRemoveImports):
     # libcst declares this `Tuple[ProviderT]` (one provider), where any tuple of them is meant
     METADATA_DEPENDENCIES = ()  # type: ignore[misc, assignment]
 
-    def __init__(self, context, uses):
+    def __init__(self, context: CodemodContext, uses: _Uses) -> None:
         super().__init__(context)
         self._uses, self._nested = uses, 0
         # the names the scheduled removals may unbind (the alias, else the object or module imported)
         self._wanted = {alias or obj or module for module, obj, alias in self._get_imports_from_context(context)}
 
-    def visit_Module(self, node):
+    def visit_Module(self, node: cst.Module) -> None:
         pass  # the unused imports are decided as each import is reached
 
-    def on_visit(self, node):
+    def on_visit(self, node: cst.CSTNode) -> bool:
         if isinstance(node, (cst.Import, cst.ImportFrom)):
             if not isinstance(node.names, cst.ImportStar):
                 for alias in node.names:
@@ -256,17 +263,17 @@ class _RemoveImports(_LibcstRemoveImports):
             self._nested += 1
         return super().on_visit(node)
 
-    def on_leave(self, original_node, updated_node):
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:  # (libcst's: generic)
         if not isinstance(original_node, _VISITED):
             return updated_node
         if isinstance(original_node, (cst.FunctionDef, cst.ClassDef)):
             self._nested -= 1
         return super().on_leave(original_node, updated_node)
 
-    def on_visit_attribute(self, node, attribute):
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
         pass
 
-    def on_leave_attribute(self, original_node, attribute):
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
         pass
 
 

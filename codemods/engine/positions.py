@@ -14,8 +14,8 @@ tests/codemods/test_positions.py checks the result against libcst's positions of
 import ast
 import collections
 import contextlib
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -23,6 +23,11 @@ from libcst.metadata.position_provider import NEWLINE_RE
 
 if TYPE_CHECKING:
     from codemods._report import Entry
+
+# (a reported libcst node, one of its entries)
+_Item = tuple[cst.CSTNode, "Entry"]
+# (ast kind, source text) -> the (line, col) of each such node
+_Spots = dict[tuple[type[ast.AST], str], list[tuple[int, int]]]
 
 # libcst node -> the ast node with the same extent
 _KINDS: dict[type[cst.CSTNode], type[ast.AST]] = {
@@ -49,7 +54,7 @@ def _groups(tree: ast.Module) -> list[list[ast.stmt]]:
     return groups
 
 
-def _source_text(node):
+def _source_text(node: cst.CSTNode) -> str:
     """The node's own source, without the parentheses around it or a statement's semicolon."""
     if getattr(node, "lpar", None) or getattr(node, "rpar", None):
         node = node.with_changes(lpar=(), rpar=())
@@ -64,10 +69,10 @@ class _Source:
     splits on exactly these) and keep their endings, so a segment is the source text itself.
     """
 
-    def __init__(self, text):
+    def __init__(self, text: str) -> None:
         self.lines = text.encode("utf-8").splitlines(keepends=True)
 
-    def segment(self, node):
+    def segment(self, node: Any) -> str:  # an ast node with a position (a stmt or an expr)
         first, last = node.lineno - 1, node.end_lineno - 1
         if first == last:
             return self.lines[first][node.col_offset : node.end_col_offset].decode("utf-8")
@@ -78,15 +83,16 @@ class _Source:
         ]
         return b"".join(parts).decode("utf-8")
 
-    def start(self, node):
+    def start(self, node: Any) -> tuple[int, int]:
         return node.lineno, len(self.lines[node.lineno - 1][: node.col_offset].decode("utf-8")) + 1
 
 
-def _occurrences(stmts, source, kinds):
+def _occurrences(stmts: list[ast.stmt], source: _Source, kinds: set[type[ast.AST]]) -> tuple[_Spots, list[str]]:
     """({(ast kind, source text): [(line, col), ...]} for the nodes of `kinds` under `stmts`, the
     source of the f-strings there, whose nodes are not counted)."""
-    found, fstrings = collections.defaultdict(list), []
-    stack = list(stmts)
+    found: _Spots = collections.defaultdict(list)
+    fstrings: list[str] = []
+    stack: list[ast.AST] = list(stmts)
     while stack:
         node = stack.pop()
         if isinstance(node, ast.JoinedStr):
@@ -98,7 +104,7 @@ def _occurrences(stmts, source, kinds):
     return found, fstrings
 
 
-def _from_ast(items, stmts, source):
+def _from_ast(items: list[_Item], stmts: list[ast.stmt], source: _Source) -> list[_Item]:
     """Set the entries' line:col from the ast where their node's text identifies it; return the
     items (node, entry) left unplaced."""
     # (ast kind, text) -> {node: its entries}
@@ -138,7 +144,7 @@ class _Locating(CodegenState):
     records a range for every node and splits every token: several times the cost of generating
     the code."""
 
-    def __init__(self, module: cst.Module, wanted) -> None:
+    def __init__(self, module: cst.Module, wanted: Iterable[cst.CSTNode]) -> None:
         super().__init__(default_indent=module.default_indent, default_newline=module.default_newline)
         self.wanted = dict.fromkeys(wanted, True)  # node -> is it reported (else a start_node it needs)
         self.left = len(self.wanted)
@@ -146,7 +152,7 @@ class _Locating(CodegenState):
         self.found: dict = {}  # their start as PositionProvider gives it
         self.line, self.column, self._seen = 1, 0, 0
 
-    def _here(self):
+    def _here(self) -> tuple[int, int]:
         """(line, column) where the next token goes, counted as PositionProvider counts them."""
         for token in self.tokens[self._seen :]:
             if "\n" in token or "\r" in token:
@@ -158,20 +164,22 @@ class _Locating(CodegenState):
         self._seen = len(self.tokens)
         return self.line, self.column
 
-    def _found(self, node, start):
+    def _found(self, node: cst.CSTNode, start: tuple[int, int]) -> None:
         self.found[node] = start
         if self.wanted[node]:
             self.left -= 1
             if not self.left:
                 raise _AllFound
 
-    def before_codegen(self, node):
+    def before_codegen(self, node: cst.CSTNode) -> None:
         if node in self.wanted:
             self.starts[node] = self._here()
 
     # libcst's nodes record their syntactic position once at most, so it is final when recorded
     @contextlib.contextmanager
-    def record_syntactic_position(self, node, *, start_node=None, end_node=None):
+    def record_syntactic_position(
+        self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None, end_node: cst.CSTNode | None = None
+    ) -> Iterator[None]:
         if node not in self.wanted:
             yield
         elif start_node is None:
@@ -182,12 +190,12 @@ class _Locating(CodegenState):
             yield
             self._found(node, self.found[start_node])
 
-    def after_codegen(self, node):
+    def after_codegen(self, node: cst.CSTNode) -> None:
         if node in self.wanted and node not in self.found:
             self._found(node, self.starts[node])
 
 
-def _from_codegen(items, module, stmt, first_line):
+def _from_codegen(items: list[_Item], module: cst.Module, stmt: cst.CSTNode, first_line: int) -> None:
     """Generate the code of the top-level statement `stmt` (with `module`'s indentation and newline)
     until every node of `items` has its start, as libcst's PositionProvider would give it, offset
     to the statement's first line."""

@@ -211,26 +211,26 @@ class _Names(cst.CSTVisitor):
     def __init__(self, name: str) -> None:
         self.name, self.binds, self.reads = name, False, False
 
-    def visit_FunctionDef(self, node):
+    def visit_FunctionDef(self, node: cst.FunctionDef | cst.ClassDef) -> bool:
         self.binds |= node.name.value == self.name
         self.reads |= _reads(node.body, self.name)  # may run before anything that follows
         return False
 
     visit_ClassDef = visit_FunctionDef
 
-    def visit_ImportAlias(self, node):
+    def visit_ImportAlias(self, node: cst.ImportAlias) -> bool:
         self.binds |= (node.evaluated_alias or node.evaluated_name.split(".")[0]) == self.name
         return False
 
-    def visit_AssignTarget(self, node):
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
         self.binds |= isinstance(node.target, cst.Name) and node.target.value == self.name
         return isinstance(node.target, cst.Name) is False  # `a[tf] = ...` reads it
 
-    def visit_Attribute(self, node):
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
         node.value.visit(self)  # the attribute's own name is no use of `name`
         return False
 
-    def visit_Name(self, node):
+    def visit_Name(self, node: cst.Name) -> None:
         self.reads |= node.value == self.name
 
 
