@@ -130,7 +130,7 @@ def rewrite_call(rule: Rule, original_node: cst.Call, updated_node: cst.Call, pa
     return updated_node.with_changes(func=rename(rule, original_node.func, path, "compat.v1." + path))
 
 
-def _dropout(rule, node, args):
+def _dropout(rule: Rule, node: cst.Call, args: list[cst.Arg]) -> list[cst.Arg]:
     keep = [i for i, a in enumerate(args) if keyword_of(a) == "keep_prob"]
     if not keep and len(args) > 1 and args[1].keyword is None:
         keep = [1]

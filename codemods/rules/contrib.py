@@ -1,12 +1,11 @@
 """Report every tf.contrib name no rule rewrites: contrib is gone from TensorFlow 2."""
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
 
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InsideImport, OutermostChain, head_name
 from codemods.rule_description import Example
-from codemods.rules import _shared
+from codemods.rules import _shared, _tf
 
 
 class ContribRule(OutermostChain, InsideImport, Rule):
@@ -23,11 +22,11 @@ class ContribRule(OutermostChain, InsideImport, Rule):
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
         self._kept: list[
-            tuple[cst.CSTNode, int, str, str]
+            tuple[cst.CSTNode, int, str | None, str]
         ] = []  # (import node, its top-level statement, bound name, module) of partly converted modules
         self._heads: set[str | None] = set()  # names whose unconverted uses were reported
 
-    def _keep(self, node, bound, name):
+    def _keep(self, node: cst.Import | cst.ImportFrom, bound: str | None, name: str) -> None:
         if self._partly_claimed(name) and name.startswith(_shared.CONTRIB_BELOW):
             self._kept.append((node, self.state.top, bound, name))
 
@@ -44,21 +43,21 @@ class ContribRule(OutermostChain, InsideImport, Rule):
                 )
         return updated_node
 
-    def _unclaimed(self, name):
+    def _unclaimed(self, name: str) -> bool:
         inside = name in _shared.CONTRIBS or name.startswith(_shared.CONTRIB_BELOW)
         return inside and not self.state.claims.covering(name)
 
-    def _partly_claimed(self, module):
+    def _partly_claimed(self, module: str) -> bool:
         """A contrib module some of whose names other rules convert: its unconverted uses are reported, not its import."""
         return self.state.claims.has_below(module)
 
-    def _flag(self, node, name):
+    def _flag(self, node: cst.CSTNode, name: str) -> None:
         self.report(node, f"{name} has no automatic conversion", severity="error", manual=_shared.contrib_manual(name))
 
     def visit_Import(self, node: cst.Import) -> None:
         super().visit_Import(node)
         for alias in node.names:
-            name = get_full_name_for_node(alias.name)
+            name = _tf.full_name(alias.name)
             if self._unclaimed(name) and not self._partly_claimed(name):
                 self._flag(node, name)
             elif alias.asname:
@@ -68,13 +67,13 @@ class ContribRule(OutermostChain, InsideImport, Rule):
         super().visit_ImportFrom(node)
         if node.relative or node.module is None:
             return
-        module = get_full_name_for_node(node.module)
+        module = _tf.full_name(node.module)
         if isinstance(node.names, cst.ImportStar):
             names = [module]
         else:
-            names = [f"{module}.{get_full_name_for_node(alias.name)}" for alias in node.names]
+            names = [f"{module}.{_tf.full_name(alias.name)}" for alias in node.names]
             for alias, name in zip(node.names, names):
-                self._keep(node, alias.evaluated_alias or get_full_name_for_node(alias.name), name)
+                self._keep(node, alias.evaluated_alias or _tf.full_name(alias.name), name)
             names = [name for name in names if not self._partly_claimed(name)]
         for name in names:
             if self._unclaimed(name):

@@ -129,7 +129,7 @@ class ContribEquivalentsRule(ModuleMoveRule):
             _tf.ensure_compat(self)
         return new
 
-    def _assign_homes(self, stmt):
+    def _assign_homes(self, stmt: cst.ImportFrom) -> list[cst.BaseSmallStatement] | None:
         """`from <contrib module> import A, B as b` -> `A = tf.<home of A>` ... for the names with a home;
         None unless one of them is ours."""
         if stmt.relative or isinstance(stmt.names, cst.ImportStar) or stmt.module is None:
@@ -146,7 +146,7 @@ class ContribEquivalentsRule(ModuleMoveRule):
         kept = [alias for alias, new in homes.items() if new is None]
         if kept:  # contrib-removed reports them
             kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-        out = [stmt.with_changes(names=kept, lpar=None, rpar=None)] if kept else []
+        out: list[cst.BaseSmallStatement] = [stmt.with_changes(names=kept, lpar=None, rpar=None)] if kept else []
         tf = _tf.tf_alias(self)
         for alias, new in homes.items():
             if new is not None:
@@ -155,7 +155,7 @@ class ContribEquivalentsRule(ModuleMoveRule):
                 out.append(cst.Assign(targets=[cst.AssignTarget(cst.Name(bound))], value=_tf.dotted(f"{tf}.{new}")))
         return out
 
-    def _rewrite_import(self, stmt):
+    def _rewrite_import(self, stmt: cst.Import | cst.ImportFrom) -> list[cst.BaseSmallStatement] | None:
         """A module below a moved package that compat does not have (`contrib.learn.python.learn.preprocessing`)
         stays, reported with its closest replacement."""
         if isinstance(stmt, cst.ImportFrom):
@@ -180,7 +180,7 @@ class ContribEquivalentsRule(ModuleMoveRule):
                 return None
         return super()._rewrite_import(stmt)
 
-    def _note(self, node, old, new):
+    def _note(self, node: cst.CSTNode, old: str, new: str) -> None:
         _tf.ensure_compat(self)  # compat.learn's Estimator needs compat on TF 2.21; compat.hparams needs compat anyway
         super()._note(node, old, new)
 

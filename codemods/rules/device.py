@@ -9,7 +9,7 @@ from codemods.rules import _tf
 DEVICE = "tensorflow.device"
 
 
-def _is_device_string(node):
+def _is_device_string(node: cst.BaseExpression) -> bool:
     """A literal, formatted or `%`/`.format` built string, or None: TF2's tf.device takes these."""
     if isinstance(node, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
         return True

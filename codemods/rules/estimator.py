@@ -42,7 +42,7 @@ class EstimatorRule(OutermostChain, Rule):
     CLAIMS = ESTIMATOR
     ROOTS = frozenset(name.partition(".")[0] for name in ESTIMATOR)  # tensorflow_estimator, under any alias
 
-    def _found(self, node, name):
+    def _found(self, node: cst.CSTNode, name: str) -> None:
         _tf.ensure_compat(self)
         self.report(node, f"{name}: {NOTE}")
 

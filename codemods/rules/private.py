@@ -12,7 +12,7 @@ anything else private is an error entry too.
 """
 
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 import libcst as cst
 
@@ -56,10 +56,10 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         self._modules = self._api["private_modules"]
         self._unconverted: set[str] = set()  # local names whose import must stay
 
-    def _claimed(self, name):
+    def _claimed(self, name: str) -> bool:
         return _tf.claimed_by_others(self, name)
 
-    def _public(self, name):
+    def _public(self, name: str) -> list[Any] | None:  # [public name, its tf.compat.v1 name or None]
         if name in self._modules:
             return None  # a module (`framework.function`): no object, public or not, has its name's meaning
         module, _, attr = name.rpartition(".")
@@ -73,7 +73,7 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
             found = self._by_name.get(attr)
         return found
 
-    def _gone(self, name):
+    def _gone(self, name: str) -> str | None:
         """The module in dotted private `name` that this TensorFlow does not ship (the import fails
         there), or None: a missing part below a package whose `__init__` binds no names of its own."""
         parts = name.split(".")
@@ -130,7 +130,7 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         self._drop_import(original_node)
         return _tf.dotted(f"{_tf.tf_alias(self)}.{public}")
 
-    def _public_path(self, name, written=False):
+    def _public_path(self, name: str, written: bool = False) -> str | None:
         """The public path of a private name (relative to `tensorflow`), None when it has none. `written`:
         its public prefix as the tf1-api rule writes `tf.<prefix>` of TF1 code, so a second run changes
         nothing (`device.DeviceSpec.from_string` -> `compat.v1.DeviceSpec.from_string`: TF1's class)."""
@@ -154,7 +154,7 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
                 parent, _, obj = source.rpartition(".")
                 self.remove_unused_import(parent, obj, bound if bound != obj else None)
 
-    def _error(self, node, name):
+    def _error(self, node: cst.CSTNode, name: str) -> None:
         bound = head_name(node)
         if bound:
             self._unconverted.add(bound)
@@ -171,7 +171,7 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
             manual=MANUAL.format(name=name),
         )
 
-    def _report_gone(self, node, names) -> bool:
+    def _report_gone(self, node: cst.CSTNode, names: Sequence[str]) -> bool:
         """An error entry for the first of the imported `names` this TensorFlow does not ship."""
         for name in names:
             gone = self._gone(name) if name.startswith(PRIVATE + ".") and not self._claimed(name) else None

@@ -19,7 +19,7 @@ from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
 
 
-def _names_in(target):
+def _names_in(target: cst.BaseExpression) -> list[cst.Name]:
     if isinstance(target, cst.Name):
         return [target]
     if isinstance(target, (cst.Tuple, cst.List)):
@@ -48,7 +48,7 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
         self._called.add(id(node.func))
 
     # -- a `tf` re-bound to something else: later module-level uses are not TensorFlow (codemods/engine/names.py)
-    def _rebinds(self, node, names):
+    def _rebinds(self, node: cst.CSTNode, names: list[str]) -> None:
         for name in names:
             if (name, self.state.top) not in self._rebound and self.state.table.ends_tensorflow(name, self.state.top):
                 self._rebound.add((name, self.state.top))
@@ -70,7 +70,7 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
         self._rebinds(node, [a.evaluated_alias or a.evaluated_name.split(".")[0] for a in node.names])
 
     # -- which TF name, where it goes
-    def _path(self, node):
+    def _path(self, node: cst.BaseExpression) -> str | None:
         for qualified in self.qualified_names(node):
             path = _tf.tf_path(qualified)
             if path and not path.startswith(("compat.", "python.")) and not _tf.claimed_by_others(self, qualified):
@@ -88,7 +88,7 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
         if path in _shared.CASTS and id(original_node) in self._called:
             return updated_node  # leave_Call turns it into tf.cast
         new_path = _shared.target(self._api, path) if path else None
-        if new_path is None:
+        if path is None or new_path is None:
             return updated_node
         self.rewritten(original_node)
         return _shared.rename(self, original_node, path, new_path)
@@ -100,10 +100,10 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
             return updated_node
         return _shared.rewrite_call(self, original_node, updated_node, path)
 
-    def _star(self, original_node, updated_node):
+    def _star(self, original_node: cst.ImportFrom, updated_node: cst.ImportFrom) -> cst.ImportFrom:
         """`from tensorflow import *` bound TF1's names: tf.compat.v1 is that API on TF2 (its names are
         not checked one by one, so the entry says so)."""
-        if _tf.full_name(original_node.module) != _tf.TF:
+        if _tf.full_name(cast(cst.CSTNode, original_node.module)) != _tf.TF:  # (a module's: not relative)
             return updated_node
         _tf.ensure_compat(self)  # tf.compat.v1's layers and rnn cells need legacy Keras
         self.report(

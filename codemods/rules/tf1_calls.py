@@ -9,6 +9,7 @@ such a call is TF1's. A transformation that is not applied where it is made (`t 
 is an error entry naming the manual step.
 """
 
+from collections.abc import Mapping
 from typing import cast
 
 import libcst as cst
@@ -46,11 +47,16 @@ def _is_none(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
 
 
+def _keyword(arg: cst.Arg) -> str:
+    """The argument's keyword, "" for a positional one (no keyword of the tables)."""
+    return _shared.keyword_of(arg) or ""
+
+
 def _spelled(new: str) -> str:
     return f"{new}()" if new.startswith(".") else f"{new}="
 
 
-def _with_last_comma(args: list, comma) -> list:
+def _with_last_comma(args: list[cst.Arg], comma: cst.Comma | cst.MaybeSentinel) -> list[cst.Arg]:
     """`args` ending as the original call ended (a trailing comma or none)."""
     if args:
         args[-1] = args[-1].with_changes(comma=comma)
@@ -112,7 +118,7 @@ class Tf1CallsRule(InsideImport, Rule):
             self._applied.add(id(inner))
 
     # -- a transformation named but not applied in place: the person writes the method call
-    def _unapplied(self, node, name):
+    def _unapplied(self, node: cst.CSTNode, name: str) -> None:
         method, fixed = TRANSFORMATIONS[name]
         added = ", ".join(f"{k}={v!r}" for k, v in fixed.items())
         self.report(
@@ -130,7 +136,7 @@ class Tf1CallsRule(InsideImport, Rule):
         self._reference(original_node)
         return updated_node
 
-    def _reference(self, node):
+    def _reference(self, node: cst.Attribute | cst.Name) -> None:
         if self.in_import or id(node) in self._called:
             return
         name = self._transformation(node)
@@ -156,12 +162,12 @@ class Tf1CallsRule(InsideImport, Rule):
                 return self._keywords(original_node, updated_node, name, keywords)
         return updated_node
 
-    def _keywords(self, node, updated, name, keywords):
+    def _keywords(self, node: cst.Call, updated: cst.Call, name: str, keywords: Mapping[str, str]) -> cst.Call:
         """The call with TF 2's keywords, and `.method(value)` calls for the keywords TF 2 spells so."""
-        given = [_shared.keyword_of(arg) for arg in updated.args if _shared.keyword_of(arg) in keywords]
+        given = [_keyword(arg) for arg in updated.args if _keyword(arg) in keywords]
         if not given:
             return updated
-        present = {_shared.keyword_of(arg) for arg in updated.args}
+        present = {_keyword(arg) for arg in updated.args}
         clash = [k for k in given if not keywords[k].startswith(".") and keywords[k] in present]
         if clash:
             self.report(
@@ -173,7 +179,7 @@ class Tf1CallsRule(InsideImport, Rule):
             return updated
         args, then = [], []
         for arg in updated.args:
-            keyword = _shared.keyword_of(arg)
+            keyword = _keyword(arg)
             if keyword not in keywords:
                 args.append(arg)
             elif _is_none(arg.value):
@@ -189,11 +195,12 @@ class Tf1CallsRule(InsideImport, Rule):
         self.report(node, f"{_short(name)}: {spelled}")
         return result
 
-    def _apply(self, node, updated, inner):
+    def _apply(self, node: cst.Call, updated: cst.Call, inner: cst.Call) -> cst.Call:
         """`x.apply(f(*args))` -> `x.<method>(*args, <keywords>)`."""
         name = cast(str, self._transformation(inner.func))  # (`inner` is one: _applied_transformation)
         method, fixed = TRANSFORMATIONS[name]
-        made = updated.args[0].value  # the transformation call, its arguments as the other rules left them
+        # the transformation call, its arguments as the other rules left them
+        made = cast(cst.Call, updated.args[0].value)
         args = [*made.args]
         if any(arg.star for arg in args) or {_shared.keyword_of(a) for a in args} & fixed.keys():
             self._unapplied(node, name)
@@ -212,7 +219,7 @@ class Tf1CallsRule(InsideImport, Rule):
         self.report(node, f"dataset.apply({_short(tf1_names.tf1_name(name))}(...)) -> dataset.{method}(..., {added})")
         return updated.with_changes(func=updated.func.with_changes(attr=cst.Name(method)), args=args)
 
-    def _drop_import(self, func, name):
+    def _drop_import(self, func: cst.BaseExpression, name: str) -> None:
         """`from tensorflow.contrib.data import batch_and_drop_remainder` is dead once its uses are rewritten."""
         if isinstance(func, cst.Name):
             module, _, obj = name.rpartition(".")

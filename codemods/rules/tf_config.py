@@ -8,6 +8,8 @@ gets compat's validated translation, which accepts every dialect. Anything else 
 TF_CONFIG by hand (an evaluator carved out of the workers, a returned dict ...) is reported.
 """
 
+from typing import cast
+
 import libcst as cst
 
 from codemods.engine.rule import FileState, Rule
@@ -21,8 +23,9 @@ MANUAL = (
 
 
 class _Facts(cst.CSTVisitor):
-    def __init__(self):
-        self.strings, self.writes, self.returns = set(), False, False
+    def __init__(self) -> None:
+        self.strings: set[str | bytes] = set()
+        self.writes, self.returns = False, False
 
     def visit_SimpleString(self, node: cst.SimpleString) -> None:
         try:
@@ -42,13 +45,13 @@ class _Facts(cst.CSTVisitor):
                     self.writes |= index.value.evaluated_value == "TF_CONFIG"
 
 
-def _facts(node):
+def _facts(node: cst.CSTNode) -> _Facts:
     facts = _Facts()
     node.visit(facts)
     return facts
 
 
-def _rewrites_tf_config(facts):
+def _rewrites_tf_config(facts: _Facts) -> bool:
     return facts.writes and {"TF_CONFIG", "master", "chief"} <= facts.strings
 
 
@@ -68,7 +71,7 @@ class TFConfigRule(Rule):
     )
     WORDS = frozenset({"TF_CONFIG"})  # in a string literal of the statement it rewrites
 
-    def _replacement(self):
+    def _replacement(self) -> list[cst.BaseStatement]:
         alias = self.free_name("tf_config", "compat_tf_config")
         self.add_needed_import("compat", "tf_config", asname=alias if alias != "tf_config" else None)
         code = (
@@ -78,13 +81,13 @@ class TFConfigRule(Rule):
         )
         return list(cst.parse_module(code).body)
 
-    def _handle(self, original, kind):
+    def _handle(self, original: cst.FunctionDef | cst.If, kind: str) -> list[cst.BaseStatement] | None:
         facts = _facts(original)
         if not _rewrites_tf_config(facts):
             return None
         simple = "evaluator" not in facts.strings and not facts.returns
         if kind == "def":
-            params = original.params
+            params = cast(cst.FunctionDef, original).params  # (kind "def": a def)
             simple &= not (params.params or params.kwonly_params or params.posonly_params)
             simple &= not isinstance(params.star_arg, cst.Param) and params.star_kwarg is None
         if not simple:
@@ -130,5 +133,5 @@ class TFConfigRule(Rule):
         return cst.FlattenSentinel(new) if new is not None else updated_node
 
 
-def _mentions_tf_config(test):
+def _mentions_tf_config(test: cst.BaseExpression) -> bool:
     return "TF_CONFIG" in _facts(test).strings

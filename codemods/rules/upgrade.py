@@ -41,7 +41,7 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
         self._names = frozenset(f"{_tf.TF}.{path}" for path in self._table)
         self._internal = tuple(_shared.internal_prefixes())
 
-    def _unconverted(self, node, name, severity="error"):
+    def _unconverted(self, node: cst.CSTNode, name: str, severity: str = "error") -> None:
         self.report(node, f"{name} has no automatic conversion", severity=severity, manual=_shared.contrib_manual(name))
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
@@ -80,7 +80,7 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
             return updated_node
         return _shared.rewrite_call(self, original_node, updated_node, new)
 
-    def _drop_import(self, node):
+    def _drop_import(self, node: cst.BaseExpression) -> None:
         """`from tensorflow.contrib import rnn` is dead once `rnn.LSTMCell` is rewritten: drop it if unused."""
         bound = head_name(node)
         source = self.state.table.imports.get(bound) if bound else None
