@@ -2,6 +2,8 @@
 
     python bench/migrate_bench.py [--lines 40000] [--jobs N] [--rounds 3] [--keep DIR]
     python bench/migrate_bench.py --sizes 1000,5000,20000,50000   (per-line cost of one module by size)
+    python bench/migrate_bench.py --profile DIR     (where the time goes on a tree: engine phases, each rule)
+    python bench/migrate_bench.py --memory 50000    (peak memory of one module's migration against its parse)
 
 Each round measures, on the same files (wall time, each tool in its own process):
   tf_upgrade_v2 --intree      TensorFlow's own upgrade script (tf2 env), TF import included
@@ -232,6 +234,133 @@ def per_line(sizes: list) -> None:
     print(f"one process, CPU time of one run per size; load average {os.getloadavg()[0]:.2f} at the end")
 
 
+class _Phases:
+    """Exclusive wall time per phase: a wrapped call's time minus that of the wrapped calls inside it."""
+
+    def __init__(self):
+        import collections
+
+        self.seconds, self.calls, self._inner = collections.Counter(), collections.Counter(), [0.0]
+
+    def wrap(self, phase, function):
+        def timed_call(*args, **kwargs):
+            name = phase(*args) if callable(phase) else phase
+            self._inner.append(0.0)
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                elapsed = time.perf_counter() - start
+                self.seconds[name] += elapsed - self._inner.pop()
+                self._inner[-1] += elapsed
+                self.calls[name] += 1
+
+        return timed_call
+
+
+def profile(root: str) -> None:
+    """Migrate every .py file under `root` in this process (rules at --level safe), timing each engine
+    phase and each rule's visit/leave methods (their names lookups apart), against libcst's parse +
+    codegen of the same files."""
+    import ast
+    import pathlib
+
+    sys.path.insert(0, REPO)
+    sys.setrecursionlimit(10_000)
+    import libcst
+
+    from codemods import _migrate_file
+    from codemods.engine import apply, imports, names, positions, quiet
+
+    datas = [path.read_bytes() for path in sorted(pathlib.Path(root).rglob("*.py"))]
+    options = _migrate_file.Options()
+    _migrate_file.migrate("python", datas[0], options)  # the tables the rules load on first use
+    start = time.perf_counter()
+    for data in datas:
+        _ = libcst.parse_module(data.decode("utf-8", "replace")).code
+    floor = time.perf_counter() - start
+
+    phases = _Phases()
+    libcst.parse_module = phases.wrap("libcst parse", libcst.parse_module)
+    libcst.Module.code = property(phases.wrap("libcst codegen", libcst.Module.code.fget))
+    libcst.Module.visit = phases.wrap(lambda module, visitor: f"pass: {type(visitor).__name__}", libcst.Module.visit)
+    ast.parse = phases.wrap("ast parse", ast.parse)
+    names.scan = phases.wrap("name table", names.scan)
+    names.ScopeNames.__init__ = phases.wrap("scope analysis (re-bound names)", names.ScopeNames.__init__)
+    for kind in (names.TableNames, names.ScopeNames):
+        kind.qualified = phases.wrap("qualified-name lookups", kind.qualified)
+    quiet.quiet_statements = phases.wrap("quiet statements", quiet.quiet_statements)
+    for name in ("add_plain_imports", "add_other_imports", "remove_unused_imports"):
+        setattr(imports, name, phases.wrap(f"imports: {name}", getattr(imports, name)))
+    positions.positioned = phases.wrap("report positions", positions.positioned)
+
+    class Dispatcher(apply._Dispatcher):
+        def __init__(self, rules, state, skip=frozenset()):
+            super().__init__(rules, state, skip)
+            for table in (self._visit, self._leave):
+                for node_type, methods in table.items():
+                    table[node_type] = [phases.wrap(f"rule {m.__self__.ID}", m) for m in methods]
+
+    apply._Dispatcher = Dispatcher
+    start = time.perf_counter()
+    for data in datas:
+        _migrate_file.migrate("python", data, options)
+    total = time.perf_counter() - start
+    phases.seconds["other (decoding, prefilter, rule selection ...)"] = total - sum(phases.seconds.values())
+    lines = sum(data.count(b"\n") for data in datas)
+    print(f"{len(datas)} files, {lines} lines: migration {total:.2f} s, libcst parse + codegen {floor:.2f} s")
+    print(f"{'phase (exclusive wall time)':52} {'s':>7} {'share':>6} {'calls':>8}")
+    for phase, seconds in phases.seconds.most_common():
+        print(f"{phase:52} {seconds:7.2f} {seconds / total:6.1%} {phases.calls[phase]:8d}")
+    print(f"one process; load average {os.getloadavg()[0]:.2f} at the end")
+
+
+PARSE_ONLY = "import sys, libcst; libcst.parse_module(open(sys.argv[1], encoding='utf-8').read())"
+STARTED = "import sys, libcst"
+
+
+def peak_rss(cmd: list, env: dict | None = None) -> tuple[float, float]:
+    """(peak resident memory in MiB, wall seconds) of running `cmd` to completion (exit 0 or 1)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{cmd[:3]} failed ({code}): {process.stderr.read().decode()[-2000:]}")
+    process.stderr.close()
+    return usage.ru_maxrss / 1024, elapsed  # (Linux counts ru_maxrss in KiB)
+
+
+def memory(lines: int) -> None:
+    """Peak memory of `uai-migrate -j1` on one generated module of `lines` lines, against libcst's own
+    parse of that file alone (the anchor), each a whole process; and of the interpreter with libcst
+    imported, which both include."""
+    work = tempfile.mkdtemp(prefix="migrate-memory-")
+    try:
+        path = os.path.join(work, "tree", "big.py")
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(generate_module(lines))
+        env = dict(os.environ, PYTHONPATH=REPO, TF_CPP_MIN_LOG_LEVEL="3")
+        migrate = [sys.executable, "-m", "codemods", "--out", os.path.join(work, "out"), "--no-cache", "-j1"]
+        rows = {
+            "python + import libcst": [sys.executable, "-c", STARTED],
+            "libcst parse of the file (anchor)": [sys.executable, "-c", PARSE_ONLY, path],
+            "uai-migrate -j1 --no-cache": [*migrate, os.path.dirname(path)],
+        }
+        load = os.getloadavg()
+        measured = {name: peak_rss(command, env) for name, command in rows.items()}
+        anchor = measured["libcst parse of the file (anchor)"][0]
+        print(f"one module of {open(path).read().count(chr(10))} lines (bench/migrate_bench.py's blocks)")
+        print(f"{'process':40} {'peak MiB':>9} {'/ anchor':>9} {'wall s':>7}")
+        for name, (peak, seconds) in measured.items():
+            print(f"{name:40} {peak:9.0f} {peak / anchor:9.2f} {seconds:7.1f}")
+        print(load_line(load))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def timed(cmd: list, env: dict | None = None) -> tuple[float, subprocess.CompletedProcess]:
     """Wall seconds of running `cmd` to completion, and its result (exit 0 or 1 expected)."""
     start = time.perf_counter()
@@ -339,9 +468,22 @@ def main():
         help="instead: CPU time, calls and peak memory per line of one generated module of each size "
         "(comma-separated line counts, e.g. 1000,5000,20000,50000)",
     )
+    parser.add_argument("--profile", metavar="DIR", help="instead: the time per engine phase and rule on DIR's files")
+    parser.add_argument(
+        "--memory",
+        type=int,
+        metavar="LINES",
+        help="instead: peak memory of uai-migrate on one module of LINES lines against libcst's parse of it",
+    )
     args = parser.parse_args()
     if args.sizes:
         per_line([int(size) for size in args.sizes.split(",")])
+        return
+    if args.profile:
+        profile(args.profile)
+        return
+    if args.memory:
+        memory(args.memory)
         return
     work = args.keep or tempfile.mkdtemp(prefix="migrate-bench-")
     tree = os.path.join(work, "tree")

@@ -1,7 +1,7 @@
 """uai-migrate judged on real TF1 code: public TF1-era projects from PyPI, on the installed TensorFlow.
 
     python bench/realworld.py [--projects tflearn,tensorpack] [--cache DIR] [--json OUT] [--keep DIR]
-    python bench/realworld.py --speed [--rounds 3] [--projects ...] [--generated LINES]
+    python bench/realworld.py --speed [--rounds 3] [--projects ...] [--generated LINES] [--dense]
     python bench/realworld.py --list
 
 Run it with the tf2 environment (`.nox/tf2/bin/python`: TensorFlow 2.21). Each project's pinned
@@ -41,6 +41,9 @@ uai-migrate -j all cores and -j1 (--out into a temporary folder) against tf_upgr
 file in one process (TensorFlow import included) and the libcst parse + codegen floor of the
 same files in one process. The load average is printed before and after: a busy core slows
 the multi-process run more than the one-process anchor.
+--dense times, instead of the whole packages, their files dense in TensorFlow: those in the top
+quartile of TF references per line over the selected packages (the references counted as for
+fidelity, fallbacks included), where a migration's cost per line is highest.
 
 --uai DIR judges another checkout of this project (e.g. `git archive` of a commit unpacked in
 DIR) instead of this one: its codemods and compat come first on PYTHONPATH.
@@ -54,6 +57,7 @@ import difflib
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -160,17 +164,25 @@ def fetch(name: str, cache: str) -> str:
     return unpacked
 
 
-def copy_package(unpacked: str, package: str, dest: str) -> list[str]:
-    """Copy the package's .py files to dest/<package>; return their paths relative to dest."""
+def package_files(unpacked: str, package: str) -> list[str]:
+    """The package's .py files, relative to `unpacked`."""
     files = []
     for folder, _, names in os.walk(os.path.join(unpacked, package)):
-        for file_name in sorted(names):
-            if file_name.endswith(".py"):
-                rel = os.path.relpath(os.path.join(folder, file_name), unpacked)
-                os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
-                shutil.copyfile(os.path.join(unpacked, rel), os.path.join(dest, rel))
-                files.append(rel)
+        files += [os.path.relpath(os.path.join(folder, n), unpacked) for n in names if n.endswith(".py")]
     return sorted(files)
+
+
+def copy_files(unpacked: str, files: list[str], dest: str) -> None:
+    for rel in files:
+        os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
+        shutil.copyfile(os.path.join(unpacked, rel), os.path.join(dest, rel))
+
+
+def copy_package(unpacked: str, package: str, dest: str) -> list[str]:
+    """Copy the package's .py files to dest/<package>; return their paths relative to dest."""
+    files = package_files(unpacked, package)
+    copy_files(unpacked, files, dest)
+    return files
 
 
 def tool_env(uai: str) -> dict:
@@ -906,12 +918,41 @@ def fidelity(args: argparse.Namespace, work: str) -> int:
 # speed
 
 
+def dense_files(projects: list, cache: str) -> list[tuple[str, str, str]]:
+    """(project, unpacked folder, file) of the projects' files in the top quartile of TF references
+    per line, in the projects' order."""
+    found = []
+    for name in projects:
+        unpacked = fetch(name, cache)
+        files = package_files(unpacked, PROJECTS[name].package)
+        scans = {}
+        for rel in files:
+            try:
+                scans[module_name(rel)] = (rel, scan_module(_read(os.path.join(unpacked, rel)), rel))
+            except (SyntaxError, ValueError):
+                continue
+        link_project({module: scan for module, (_, scan) in scans.items()})
+        for rel, scan in scans.values():
+            refs, fallbacks, _ = references(scan)
+            lines = max(_read(os.path.join(unpacked, rel)).count("\n"), 1)
+            found.append(((len(refs) + len(fallbacks)) / lines, name, unpacked, rel))
+    cut = statistics.quantiles([density for density, *_ in found], n=4)[2]
+    return [(name, unpacked, rel) for density, name, unpacked, rel in found if density >= cut]
+
+
 def speed(args: argparse.Namespace, work: str) -> int:
-    """Interleaved rounds of whole-process runs on the selected packages in one tree (and on
-    bench/migrate_bench.py's generated tree with --generated); a ratio table per tree."""
-    trees = {", ".join(args.projects): os.path.join(work, "tree")}
-    for name in args.projects:
-        copy_package(fetch(name, args.cache), PROJECTS[name].package, trees[", ".join(args.projects)])
+    """Interleaved rounds of whole-process runs on the selected packages in one tree (with --dense:
+    their files dense in TF references; and bench/migrate_bench.py's generated tree with
+    --generated); a ratio table per tree."""
+    trees = {}
+    if args.dense:
+        trees["dense: " + ", ".join(args.projects)] = tree = os.path.join(work, "dense")
+        for name, unpacked, rel in dense_files(args.projects, args.cache):
+            copy_files(unpacked, [rel], os.path.join(tree, name))
+    else:
+        trees[", ".join(args.projects)] = tree = os.path.join(work, "tree")
+        for name in args.projects:
+            copy_package(fetch(name, args.cache), PROJECTS[name].package, tree)
     if args.generated:
         trees["generated"] = os.path.join(work, "generated")
         migrate_bench.generate(trees["generated"], args.generated)
@@ -986,6 +1027,11 @@ def main(argv: list | None = None) -> int:
         default=0,
         metavar="LINES",
         help="--speed: also time bench/migrate_bench.py's generated tree of this many lines",
+    )
+    parser.add_argument(
+        "--dense",
+        action="store_true",
+        help="--speed: time the packages' files in the top quartile of TF references per line instead",
     )
     parser.add_argument(
         "--variants",

@@ -2,6 +2,8 @@
 
 - `rule`: the `Rule` base class (an id, a level, CLAIMS, report entries, per-file state).
 - `apply`: every selected rule over one module in a single libcst pass, claims arbitrating who rewrites a name.
+- `quiet`: the statements no active rule can act on (Rule.WORDS), which the pass skips whole.
+- `node_types`: which libcst node types can hold which (the pass does not descend where no rule looks).
 - `names`: the cheap import/alias table of a module (qualified names without full scope analysis).
 - `imports`: the imports rules schedule and the unused ones they drop.
 - `positions`: line/column of a node for report entries.

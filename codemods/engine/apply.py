@@ -4,44 +4,59 @@ import ast
 import collections
 import dataclasses
 import functools
-import re
-import unicodedata
-from collections.abc import Callable, Iterable, Sequence
-from typing import cast
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
 from codemods._report import Entry
 from codemods.engine import imports as _imports
 from codemods.engine import names as _names
+from codemods.engine import node_types as _node_types
 from codemods.engine import positions as _positions
+from codemods.engine import quiet as _quiet
 from codemods.engine.rule import Claims, FileState, Rule
+
+# libcst's statement nodes: the pass numbers them as it meets them (codemods/engine/quiet.py)
+_STATEMENTS = frozenset(
+    {cst.SimpleStatementLine, cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With, cst.Try}
+    | {cst.TryStar, cst.Match}
+)
 
 
 class _Dispatcher(cst.CSTTransformer):
-    """Calls each rule's own visit_<Node>/leave_<Node> methods, in registry order."""
+    """Calls each rule's own visit_<Node>/leave_<Node> methods, in ORDER; skips the quiet statements."""
 
-    def __init__(self, rules: Sequence[Rule], state: FileState, skip: frozenset[int] = frozenset()) -> None:
+    def __init__(self, rules: Sequence[Rule], state: FileState, quiet: Mapping[int, int] | None = None) -> None:
         super().__init__()
-        self._state, self._depth, self._skip = state, 0, skip
-        self._visit: collections.defaultdict[str, list[Callable[..., object]]] = collections.defaultdict(list)
-        self._leave: collections.defaultdict[str, list[Callable[..., object]]] = collections.defaultdict(list)
+        self._state, self._depth, self._quiet = state, 0, quiet or {}
+        self.statements = 0  # the statements met (numbered as codemods/engine/quiet.py numbers them)
+        self._skipped: cst.CSTNode | None = None
+        self._visit: collections.defaultdict[type, list[Callable[..., object]]] = collections.defaultdict(list)
+        self._leave: collections.defaultdict[type, list[Callable[..., object]]] = collections.defaultdict(list)
         for rule in rules:
             for name in _own_methods(type(rule)):
                 kind, _, node_type = name.partition("_")
                 if kind in ("visit", "leave") and node_type and "_" not in node_type:
-                    getattr(self, "_" + kind)[node_type].append(getattr(rule, name))
+                    getattr(self, "_" + kind)[getattr(cst, node_type)].append(getattr(rule, name))
+        # the pass does not descend into these: they hold no node a rule handles
+        self._leaves = _node_types.holding_none_of(frozenset(self._visit) | frozenset(self._leave))
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if self._depth == 1 and isinstance(node, cst.BaseStatement):
-            self._state.top += 1  # entering the next top-level statement (for report positions)
-            if self._state.top in self._skip:
-                return False  # nor its leave: no rule sees any of it
+        if type(node) in _STATEMENTS:
+            if self._depth == 1:
+                self._state.top += 1  # entering the next top-level statement (for report positions)
+            size = self._quiet.get(self.statements)
+            if size is not None:
+                self.statements += size
+                self._skipped = node
+                return False  # no rule sees any of it (libcst still calls on_leave)
+            self.statements += 1
         self._depth += 1
-        for method in self._visit.get(type(node).__name__, ()):
+        for method in self._visit.get(type(node), ()):
             method(node)
-        return True
+        return type(node) not in self._leaves  # (libcst still calls on_leave)
 
     # Rules have no visit_<Node>_<field> methods: skip libcst's per-field lookups (a third of a pass).
     def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
@@ -51,10 +66,10 @@ class _Dispatcher(cst.CSTTransformer):
         pass
 
     def on_leave(self, original_node, updated_node):  # (libcst's generic signature)
-        if self._depth == 1 and isinstance(original_node, cst.BaseStatement):
-            return updated_node  # a skipped top-level statement (the others are left at depth 2)
+        if original_node is self._skipped:
+            return updated_node
         self._depth -= 1
-        for method in self._leave.get(type(original_node).__name__, ()):
+        for method in self._leave.get(type(original_node), ()):
             updated_node = method(original_node, updated_node)
             if type(updated_node) is not type(original_node):
                 break  # removed, flattened or replaced: later rules would not recognise it
@@ -74,48 +89,6 @@ def _own_methods(cls: type[Rule]) -> list[str]:
 class Applied:
     module: cst.Module
     entries: list[Entry]
-
-
-_WORD = re.compile(r"\w+")
-# Python's tokenizer ends lines at these only (str.splitlines also splits at form feeds, \x1c ...)
-_LINE_END = re.compile(r"\r\n|\r|\n")
-# A backslash-newline inside a string literal joins its two halves into one word ("TF_\<newline>CONFIG").
-_CONTINUATION = re.compile(r"\\(?:\r\n|\r|\n)")
-# Escapes that can spell a word character in a string literal ("TF_\x43ONFIG" is "TF_CONFIG").
-_WORD_ESCAPE = re.compile(r"\\(?:[0-7xuU]|N\{)")
-
-
-def _words(text: str) -> set[str] | None:
-    """The words a rule may find in `text`, or None when a string literal there may spell any word."""
-    words = set(_WORD.findall(text))
-    if "\\" in text:
-        if _WORD_ESCAPE.search(text):
-            return None
-        words.update(_WORD.findall(_CONTINUATION.sub("", text)))
-    if not text.isascii():
-        # identifiers: the ast (so the module's table) has them NFKC-normalised, libcst as written
-        words.update(_WORD.findall(unicodedata.normalize("NFKC", text)))
-    return words
-
-
-def _quiet_statements(rules: Sequence[Rule], table: _names.NameTable, tree: ast.Module, source: str) -> frozenset[int]:
-    """The top-level statements no active rule can act on: their source (strings and comments too)
-    has none of the rules' WORDS and no name the module binds to TensorFlow, the platform SDK or
-    the rules' ROOTS."""
-    words = [type(rule).WORDS for rule in rules]
-    if any(w is None for w in words) or table.star:
-        return frozenset()  # (after `from tensorflow import *` any bare name may be TensorFlow's)
-    roots: frozenset[str] = frozenset().union(*(type(rule).ROOTS for rule in rules))
-    keys: frozenset[str] = frozenset().union(*cast("list[frozenset[str]]", words), table.watched_names(roots))
-    starts = [0, *(match.end() for match in _LINE_END.finditer(source)), len(source)]
-    quiet: set[int] = set()
-    for top, group in enumerate(_positions._groups(tree)):
-        first = min([group[0].lineno, *(d.lineno for d in getattr(group[0], "decorator_list", ()))])
-        last = cast(int, group[-1].end_lineno)  # (set on every parsed statement)
-        found = _words(source[starts[first - 1] : starts[last]])
-        if found is not None and keys.isdisjoint(found):
-            quiet.add(top)
-    return frozenset(quiet)
 
 
 @functools.cache
@@ -149,11 +122,22 @@ def apply_rules(
         tree = ast.parse(source)
     if table is None:
         table = _names.scan([tree])
+    quiet, statements = _quiet.quiet_statements(rules, table, tree, source)
+    names = _names.resolver(module, table)
     context = CodemodContext() if context is None else context
-    state = FileState(names=_names.resolver(module, table), table=table, claims=claims, context=context)
+    state = FileState(names=names, table=table, source=source, claims=claims, context=context)
     for rule in rules:
         rule.begin_file(state)
-    new = module.visit(_Dispatcher(rules, state, _quiet_statements(rules, table, tree, source)))
+    dispatcher = _Dispatcher(rules, state, quiet)
+    new = module.visit(dispatcher)
+    if quiet and dispatcher.statements != statements:
+        # libcst's statements did not line up with the ast's: the pass again, every statement visited
+        for key in (AddImportsVisitor.CONTEXT_KEY, RemoveImportsVisitor.CONTEXT_KEY):
+            context.scratch.pop(key, None)
+        state = FileState(names=names, table=table, source=source, claims=claims, context=context)
+        for rule in rules:
+            rule.begin_file(state)
+        new = module.visit(_Dispatcher(rules, state))
     new = _imports.add_plain_imports(new, context, needs_compat=state.needs_compat)
     new = _imports.add_other_imports(new, context)
     new = remove_imports(new, context)

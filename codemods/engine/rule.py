@@ -45,6 +45,7 @@ class FileState:
 
     names: "TableNames | ScopeNames"
     table: "NameTable"
+    source: str  # the module's text: a rule tests it for a word before searching the whole tree
     claims: Claims  # qualified-name prefixes rewritten by the active rules
     # the imports the rules schedule (libcst's AddImportsVisitor / RemoveImportsVisitor keys in its scratch)
     context: CodemodContext = dataclasses.field(default_factory=CodemodContext)
@@ -77,9 +78,9 @@ class Rule:
     # A tuple or a frozenset.
     CLAIMS: ClassVar[Collection[str]] = ()
     # The words (identifiers, or text in strings or comments) besides the names the module binds to
-    # TensorFlow or the platform SDK whose presence in a top-level statement's source can make this
-    # rule act there. When every active rule names its words, the engine skips the statements that
-    # mention none (libcst's visit of a statement costs about twice its parse). None: every statement.
+    # TensorFlow or the platform SDK whose presence in a statement's source (at any depth) can make
+    # this rule act there. When every active rule names its words, the engine skips the statements
+    # that mention none (codemods/engine/quiet.py). None: every statement.
     WORDS: ClassVar[frozenset[str] | None] = None
     # Top-level packages besides TensorFlow and the platform SDK whose names this rule acts on: the
     # names a module binds to them (`import tf_slim as slim` binds `slim`) count as its words too.

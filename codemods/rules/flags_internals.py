@@ -85,6 +85,10 @@ class FlagsInternalsRule(InsideImport, Rule):
 
     # -- context
     def visit_Module(self, node: cst.Module) -> None:
+        # a search of the whole tree costs about a third of a pass: only where the text has the name
+        if "_parse_flags" not in self.state.source:
+            self._argparse_era = False
+            return
         parse_calls = m.findall(node, m.Call(func=m.Attribute(attr=m.Name("_parse_flags"))))
         # (the matcher found calls of an attribute)
         self._argparse_era = any(

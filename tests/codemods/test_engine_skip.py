@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codemods.engine import names as _names
-from codemods.engine.apply import _quiet_statements, apply_rules, claims_of
+from codemods.engine.apply import apply_rules, claims_of
+from codemods.engine.quiet import quiet_statements
 from codemods.rules import RULES
 from codemods.rules._moves import ModuleMoveRule
 from tests.support.sources import corpus_and_sample_sources as _sources
@@ -24,7 +25,7 @@ def _migrate(text, rules):
 
 def _quiet(text, rules):
     tree = ast.parse(text)
-    return _quiet_statements([rule() for rule in rules], _names.scan([tree]), tree, text)
+    return set(quiet_statements([rule() for rule in rules], _names.scan([tree]), tree, text)[0])
 
 
 def test_every_rule_declares_its_words():
@@ -71,12 +72,41 @@ def test_a_statement_is_quiet_when_its_source_has_no_watched_name_and_no_rule_wo
         "FunctionDef",
         "FunctionDef",
     ]
-    assert _quiet(SOURCE, RULES) == {0, 2, 6}  # `import os`, the os.path line, h
-    assert _quiet(SOURCE, (*RULES, UNWORDED[0])) == frozenset()  # a rule without WORDS sees every statement
+    # numbered as the pass meets them: f is 4 and its `return` 5, g 6 and its `return` 7, h 8
+    assert _quiet(SOURCE, RULES) == {0, 2, 5, 7, 8}  # `import os`, the os.path line, the returns in f and g, h
+    assert _quiet(SOURCE, (*RULES, UNWORDED[0])) == set()  # a rule without WORDS sees every statement
+
+
+NESTED = """import tensorflow as tf
+
+
+def model(x):
+    y = x * 2
+    z = tf.zeros([2])
+    if y:
+        w = 3; v = tf.ones([w])
+        return w
+    else: u = 4; t = tf.ones([u])
+    return y
+"""
+
+
+def test_a_statement_inside_another_is_quiet_on_its_own_source():
+    # import 0, model 1, y 2, z 3, if 4, the `w = 3; v = ...` line 5 (one statement line), return w 6,
+    # return y 7: the else's one-line suite belongs to the `if`
+    assert _quiet(NESTED, RULES) == {2, 6, 7}
+    assert _migrate(NESTED, RULES) == _migrate(NESTED, UNWORDED)
 
 
 def test_nothing_is_quiet_after_a_star_import_of_tensorflow():
-    assert _quiet("from tensorflow import *\nx = Session()\n", RULES) == frozenset()
+    assert _quiet("from tensorflow import *\nx = Session()\n", RULES) == set()
+
+
+def test_nothing_is_quiet_where_a_statement_starts_after_a_backslash_newline():
+    # the ast says `b` starts on line 2; libcst's statement line starts on line 1 with `a = 1;`
+    text = "import tensorflow as tf\nx = 1\na = 1; \\\nb = tf.Session()\n"
+    assert _quiet(text, RULES) == set()
+    assert _migrate(text, RULES) == _migrate(text, UNWORDED)
 
 
 # Statements a rule acts on although their source lacks the rule's words and the names the module
@@ -165,6 +195,15 @@ _STATEMENTS = st.sampled_from(
         "class A:\n    def g(self):\n        return tf.train.Saver()",
         "if __name__ == '__main__':\n    g()",
         "z = (1 +\n     2)",
+        "def k(a):\n    b = a; c = tf.zeros([1])\n    return b",
+        "def m(a):\n    b = a\n    if b: c = 1; d = tf.ones([c])\n    return b",
+        "try:\n    import numpy\nexcept ImportError:\n    pass\nelse:\n    q = tf.Session()\nfinally:\n    r = 1",
+        "for i in range(2):\n    pass\nelse:\n    tf.Session()",
+        "while False:\n    x = 1\n    if x:\n        pass\n    elif tf:\n        p = 2",
+        "with open(f) as handle:\n    data = handle.read()\n    t = tf.constant(data)",
+        "a = 1; \\\nb = tf.Session()",
+        "match p:\n    case 1:\n        x = 1\n    case _:\n        tf.Session()",
+        "@tf.function\ndef n(a):\n    return a",
     ]
 )
 
