@@ -124,33 +124,32 @@ def _toplevel(
 class _ModuleLevel(ast.NodeVisitor):
     """The bindings of `names` made by one top-level statement, in order (not inside defs, classes, lambdas)."""
 
-    def __init__(self, names: AbstractSet[str], current: Mapping[str, str | None]) -> None:
-        self.names, self.current = names, current
-        self.found: list[tuple[str, str | None]] = []  # (name, what it is bound to; None: not TensorFlow)
+    def __init__(self, names, current):
+        self.names, self.current, self.found = names, current, []
 
-    def _bind(self, name: str, qualified: str | None) -> None:
+    def _bind(self, name, qualified):
         if name in self.names:
             self.found.append((name, qualified))
 
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
+    def visit_FunctionDef(self, node):
         self._bind(node.name, None)
 
     visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
 
-    def visit_Lambda(self, node: ast.Lambda) -> None:
+    def visit_Lambda(self, node):
         pass
 
-    def visit_Import(self, node: ast.Import) -> None:
+    def visit_Import(self, node):
         for alias in node.names:
             top = alias.name.split(".")[0]
             self._bind(alias.asname or top, alias.name if alias.asname else top)
 
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+    def visit_ImportFrom(self, node):
         for alias in node.names:
             if node.module and not node.level and alias.name != "*":
                 self._bind(alias.asname or alias.name, f"{node.module}.{alias.name}")
 
-    def visit_Assign(self, node: ast.Assign) -> None:
+    def visit_Assign(self, node):
         self.visit(node.value)
         first, _, rest = (dotted(node.value) or "").partition(".")
         # `tf = tf.compat.v1` keeps a TensorFlow binding; anything else (`__import__("numpy")`) ends it
@@ -161,7 +160,7 @@ class _ModuleLevel(ast.NodeVisitor):
                 if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):  # not `a[tf] = ...`
                     self._bind(name.id, qualified)
 
-    def visit_Name(self, node: ast.Name) -> None:
+    def visit_Name(self, node):
         if not isinstance(node.ctx, ast.Load):
             self._bind(node.id, None)  # del, for/with targets, walrus ...
 
@@ -231,19 +230,23 @@ class TableNames:
 
     def __init__(self, table: NameTable) -> None:
         self._imports = table.imports
-        # node -> its names: every rule asks about every name and attribute it visits (keyed by the
-        # node itself, which libcst compares by identity, so a node of the pass is never mistaken for another)
-        self._memo: dict[cst.CSTNode, frozenset[str]] = {}
+        # every rule asks about every name and attribute it visits: a name's answer per import, an
+        # attribute's per node (keyed by id, the node kept in the value so that no other takes its id)
+        self._of_import = {name: frozenset({target}) for name, target in table.imports.items()}
+        self._memo: dict[int, tuple[cst.CSTNode, frozenset[str]]] = {}
 
     def qualified(self, node: cst.CSTNode, top: int = -1) -> frozenset[str]:
-        found = self._memo.get(node)
-        if found is None:
-            found = self._memo[node] = self._qualified(node)
-        return found
-
-    def _qualified(self, node: cst.CSTNode) -> frozenset[str]:
-        if not isinstance(node, (cst.Name, cst.Attribute)):
+        kind = type(node)
+        if kind is cst.Name:
+            return self._of_import.get(cast(cst.Name, node).value, _NONE)
+        if kind is not cst.Attribute:
             return _NONE
+        entry = self._memo.get(id(node))
+        if entry is None:
+            entry = self._memo[id(node)] = (node, self._attribute(cast(cst.Attribute, node)))
+        return entry[1]
+
+    def _attribute(self, node: cst.Attribute) -> frozenset[str]:
         first = head(node)
         target = self._imports.get(first.value) if isinstance(first, cst.Name) else None
         if target is None:
