@@ -124,32 +124,33 @@ def _toplevel(
 class _ModuleLevel(ast.NodeVisitor):
     """The bindings of `names` made by one top-level statement, in order (not inside defs, classes, lambdas)."""
 
-    def __init__(self, names, current):
-        self.names, self.current, self.found = names, current, []
+    def __init__(self, names: AbstractSet[str], current: Mapping[str, str | None]) -> None:
+        self.names, self.current = names, current
+        self.found: list[tuple[str, str | None]] = []  # (name, what it is bound to; None: not TensorFlow)
 
-    def _bind(self, name, qualified):
+    def _bind(self, name: str, qualified: str | None) -> None:
         if name in self.names:
             self.found.append((name, qualified))
 
-    def visit_FunctionDef(self, node):
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
         self._bind(node.name, None)
 
     visit_AsyncFunctionDef = visit_ClassDef = visit_FunctionDef
 
-    def visit_Lambda(self, node):
+    def visit_Lambda(self, node: ast.Lambda) -> None:
         pass
 
-    def visit_Import(self, node):
+    def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             top = alias.name.split(".")[0]
             self._bind(alias.asname or top, alias.name if alias.asname else top)
 
-    def visit_ImportFrom(self, node):
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         for alias in node.names:
             if node.module and not node.level and alias.name != "*":
                 self._bind(alias.asname or alias.name, f"{node.module}.{alias.name}")
 
-    def visit_Assign(self, node):
+    def visit_Assign(self, node: ast.Assign) -> None:
         self.visit(node.value)
         first, _, rest = (dotted(node.value) or "").partition(".")
         # `tf = tf.compat.v1` keeps a TensorFlow binding; anything else (`__import__("numpy")`) ends it
@@ -160,7 +161,7 @@ class _ModuleLevel(ast.NodeVisitor):
                 if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):  # not `a[tf] = ...`
                     self._bind(name.id, qualified)
 
-    def visit_Name(self, node):
+    def visit_Name(self, node: ast.Name) -> None:
         if not isinstance(node.ctx, ast.Load):
             self._bind(node.id, None)  # del, for/with targets, walrus ...
 
