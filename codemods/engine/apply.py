@@ -5,6 +5,7 @@ import collections
 import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext
@@ -65,7 +66,8 @@ class _Dispatcher(cst.CSTTransformer):
     def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
         pass
 
-    def on_leave(self, original_node, updated_node):  # (libcst's generic signature)
+    # (libcst's signature is generic; a rule may return a sentinel)
+    def on_leave(self, original_node: cst.CSTNode, updated_node: Any) -> Any:
         if original_node is self._skipped:
             return updated_node
         self._depth -= 1

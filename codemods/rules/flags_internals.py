@@ -80,7 +80,7 @@ class FlagsInternalsRule(InsideImport, Rule):
             return True
         return self.match(node, FLAGS_OBJECTS) is not None
 
-    def _is_flags_dict(self, node) -> bool:
+    def _is_flags_dict(self, node: cst.BaseExpression) -> bool:
         return isinstance(node, cst.Attribute) and node.attr.value == "__flags" and self._flags_object(node.value)
 
     # -- context
@@ -107,7 +107,7 @@ class FlagsInternalsRule(InsideImport, Rule):
     def visit_Expr(self, node: cst.Expr) -> None:
         self._statements.add(id(node.value))
 
-    def _writes(self, target):
+    def _writes(self, target: cst.BaseExpression) -> None:
         if isinstance(target, cst.Subscript):
             target = target.value
         if self._is_flags_dict(target):

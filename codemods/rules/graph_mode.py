@@ -32,7 +32,7 @@ or only resource variables (`tf.enable_resource_variables()`) keeps that choice:
 """
 
 import functools
-from typing import cast
+from typing import Any, cast
 
 import libcst as cst
 
@@ -93,7 +93,7 @@ def graph_names() -> frozenset:
     return GRAPH_NAMES | private
 
 
-def _is_main_guard(stmt):
+def _is_main_guard(stmt: cst.CSTNode) -> bool:
     if not isinstance(stmt, cst.If) or not isinstance(stmt.test, cst.Comparison):
         return False
     parts = [stmt.test.left, *(c.comparator for c in stmt.test.comparisons)]
@@ -152,8 +152,8 @@ class GraphModeRule(Rule):
     def visit_FunctionDef(self, node: cst.FunctionDef | cst.Lambda) -> None:
         self._depth += 1
 
-    # (also leave_Lambda, which libcst types apart: unannotated)
-    def leave_FunctionDef(self, original_node, updated_node):
+    # (also leave_Lambda, which libcst types apart: Any, a statement or an expression)
+    def leave_FunctionDef(self, original_node: cst.FunctionDef | cst.Lambda, updated_node: Any) -> Any:
         self._depth -= 1
         return updated_node
 
@@ -171,7 +171,7 @@ class GraphModeRule(Rule):
         elif names & self._graph_names:
             self._use(node)
 
-    def _use(self, node):
+    def _use(self, node: cst.Attribute | cst.Name) -> None:
         if not self._uses:
             self._first_top = self.state.top  # reported when the pass has left it
         self._uses.append(node)
@@ -196,7 +196,7 @@ class GraphModeRule(Rule):
             if func.value not in self.state.table.bound:
                 self._use(func)
 
-    def _preamble(self):
+    def _preamble(self) -> tuple[list[cst.SimpleStatementLine], str, str]:
         """(the statements, the name they use, what they call for the report)"""
         first = head(self._uses[0])
         names = self.qualified_names(first) if isinstance(first, cst.Name) else frozenset()
