@@ -29,14 +29,6 @@ CASTS = {
     "to_complex64": "complex64",
     "to_complex128": "complex128",
 }
-# TF1 keyword -> its TF2 name, applied when the TF2 function has the new name and not the old one
-KEYWORDS: Mapping[str | None, str] = {
-    "keep_dims": "keepdims",
-    "reduction_indices": "axis",
-    "dim": "axis",
-    "dimension": "axis",
-    "squeeze_dims": "axis",
-}
 # TF 0.12 arguments TF 1.x no longer takes and ignored before: dropped, with an entry.
 DROPPED_KEYWORDS = {"train.SyncReplicasOptimizer": ("replica_id",)}
 
@@ -117,8 +109,9 @@ def rewrite_call(rule: Rule, original_node: cst.Call, updated_node: cst.Call, pa
     if not params:
         return updated_node
     args = list(updated_node.args)
+    renames = tables.tf_upgrade()["keywords"].get(path, {})  # tf_upgrade_v2's keyword renames of this function
     for index, arg in enumerate(args):
-        new = KEYWORDS.get(keyword_of(arg))
+        new = renames.get(keyword_of(arg))
         if new and new in params["v2_names"] and keyword_of(arg) not in params["v2_names"]:
             args[index] = arg.with_changes(keyword=cst.Name(new))
             rule.report(original_node, f"tf.{path}: {keyword_of(arg)}= -> {new}=")

@@ -55,7 +55,8 @@ def installed_warning(installed: tuple[int, ...] | None) -> str | None:
 
 @functools.cache
 def tf_upgrade() -> dict:
-    """tf_upgrade_v2's renames and the contrib names' homes (`renames`, `contrib`, `keywords`)."""
+    """tf_upgrade_v2's renames, the contrib names' homes and its per-function keyword renames (`renames`,
+    `contrib`, `keywords`: {TF1 function: {TF1 keyword: TF 2's, or None when TF 2 dropped it}})."""
     return _load(TF_UPGRADE)
 
 

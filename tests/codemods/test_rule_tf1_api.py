@@ -47,6 +47,7 @@ class TestTf1ApiRule(RuleTest):
             f = T.nn.dropout(x, 1 - p)
             g = T.argmax(x, dimension=1)
             h = T.reduce_sum(x, axis=1)
+            i = T.nn.conv2d(x, filter=w, strides=[1, 1, 1, 1], padding="SAME")
         """
         after = """
             import tensorflow as T
@@ -58,6 +59,7 @@ class TestTf1ApiRule(RuleTest):
             f = T.nn.dropout(x, rate=1 - (1 - p))
             g = T.argmax(x, axis=1)
             h = T.reduce_sum(x, axis=1)
+            i = T.nn.conv2d(x, filters=w, strides=[1, 1, 1, 1], padding="SAME")
         """
         self.assertCodemod(before, after)
 
