@@ -187,6 +187,7 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
             "severity": "error",
             "line": 5,
             "col": 0,
+            "level": "safe",  # the schema uai-migrate writes too
             "path": str(script),
             "manual": error[0]["manual"],
         }
