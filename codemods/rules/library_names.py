@@ -41,6 +41,10 @@ def _removed(old: str) -> str:
     return f"removed in {library_names.REMOVED_IN[module]}"
 
 
+# the last part of every removed name: what an attribute must spell to be one (also the rule's WORDS)
+_OLD_ATTRIBUTES = frozenset(old for renamed in RENAMED.values() for old in renamed)
+
+
 class LibraryNamesRule(InsideImport, Rule):
     ID = library_names.RULE
     DESCRIPTION = (
@@ -56,10 +60,10 @@ class LibraryNamesRule(InsideImport, Rule):
     )
     # Every statement that uses an old name spells it (an alias comes from an import that does), so
     # the names bound to the libraries need not be words: no ROOTS.
-    WORDS = frozenset(old for renamed in RENAMED.values() for old in renamed)
+    WORDS = _OLD_ATTRIBUTES
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
-        if self.in_import or original_node.attr.value not in self.WORDS:
+        if self.in_import or original_node.attr.value not in _OLD_ATTRIBUTES:
             return updated_node
         name = self.match(original_node, frozenset(OLD_NAMES))
         if name is not None:
