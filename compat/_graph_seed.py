@@ -310,9 +310,9 @@ def _tf1_global_step_read(original: Any) -> Any:
         done = training_util._get_global_step_read(target) is not None
         if done or not _tf1_graph() or not _resource_variables_by_default():  # uai-run: TF 1.15's cond
             return original(graph)
-        before = target.version
+        before = len(target.get_operations())
         read = original(graph)
-        built = [op for op in target.get_operations() if op._id > before]
+        built = target.get_operations()[before:]  # in the order they were made
         if read is not None:
             # in uai-migrate's output the global step is a resource variable: TF 2's cond over it is
             # VarIsInitializedOp, If and its output's Identity with control flow v2 (2 ops once the

@@ -75,6 +75,7 @@ def test_the_golden_file_was_written_by_tf115_and_covers_every_case():
         "input_pipeline",
         "iterators",
         "tensordot",
+        "embedding_lookup",
         "resource_variables",
         "estimator",
         "sampled",

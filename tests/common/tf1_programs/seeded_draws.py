@@ -159,6 +159,14 @@ def tensordot():
     return values({"after_tensordot": tf.get_variable("after", [3])})
 
 
+def embedding_lookup():
+    # BERT's embeddings: a gather from a variable (a resource variable gathers with 1 op, a ref one with 2)
+    tf.set_random_seed(12)
+    table = tf.get_variable("table", [6, 2])
+    tf.nn.embedding_lookup(table, tf.constant([1, 3]))
+    return values({"after_lookup": tf.get_variable("after", [3])})
+
+
 def resource_variables():
     # a variable asked for as a resource variable was one on TF 1.15 too (TPUEstimator's global step is)
     tf.set_random_seed(10)
@@ -218,6 +226,7 @@ def main():
         input_pipeline,
         iterators,
         tensordot,
+        embedding_lookup,
         resource_variables,
         estimator,
         sampled,
