@@ -6,7 +6,7 @@ is chosen before Keras loads; `import compat` does that (compat/_keras_setup.py)
 
 import libcst as cst
 
-from codemods.engine.rule import Rule
+from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import OutermostChain, head
 from codemods.rule_description import Example
 from codemods.rules import _tf
@@ -25,8 +25,17 @@ class LayersRule(OutermostChain, Rule):
     )
     CLAIMS = (LAYERS,)
 
+    def begin_file(self, state: FileState) -> None:
+        super().begin_file(state)
+        self._targets: set[int] = set()
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        # `tf.layers = tf.keras.layers` (tensorpack's TF 2 shim) sets the program's own attribute of
+        # TensorFlow: rewritten, it would replace TensorFlow's tf.compat.v1.layers for everyone
+        self._targets.add(id(node.target))
+
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
-        if not self.outermost(original_node):
+        if not self.outermost(original_node) or id(original_node) in self._targets:
             return updated_node
         if _tf.TF not in self.qualified_names(head(original_node)):
             return updated_node  # `from tensorflow import layers`: the import is rewritten instead

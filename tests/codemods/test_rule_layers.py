@@ -1,7 +1,7 @@
 """tf-layers: tf.layers -> tf.compat.v1.layers with `import compat` (legacy Keras where Keras 3 is the default)."""
 
 from codemods.rules.layers import LayersRule
-from tests.support.rule_test import RuleTest
+from tests.support.rule_test import RuleTest, apply
 
 
 class TestLayersRule(RuleTest):
@@ -43,3 +43,12 @@ class TestLayersRule(RuleTest):
             doc = "tf.layers.dense"
         """
         self.assertCodemod(source, source)
+
+
+def test_an_assignment_to_tf_layers_is_the_programs_own_attribute_not_tf_compat_v1s():
+    """tensorpack 0.9.8 sets `tf.layers = tf.keras.layers` when TF 2 lacks tf.layers: rewritten to
+    `tf.compat.v1.layers = ...` it replaced TensorFlow's v1 layers with Keras' (whose Dense refuses
+    tf.compat.v1.layers' `_reuse`: the port failed on TF 2.15). The uses are rewritten, the target stays."""
+    source = "import tensorflow as tf\n\nif not hasattr(tf, 'layers'):\n    tf.layers = tf.keras.layers\ny = tf.layers.dense(x, 2)\n"
+    code = apply(source, LayersRule).module.code
+    assert "    tf.layers = tf.keras.layers\n" in code and "y = tf.compat.v1.layers.dense(x, 2)\n" in code
