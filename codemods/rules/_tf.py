@@ -55,7 +55,6 @@ def full_name(node: cst.CSTNode) -> str:
     return get_full_name_for_node(node) or ""
 
 
-@functools.cache
 def _compat_source(module: str) -> str:
     """The source file of a compat module, found from compat's folder: `find_spec("compat.learn.monitors")`
     would import `compat.learn`, and with it TensorFlow."""
@@ -64,6 +63,7 @@ def _compat_source(module: str) -> str:
     return os.path.join(path, "__init__.py") if os.path.isdir(path) else path + ".py"
 
 
+@functools.cache
 def compat_exports(module: str) -> tuple[str, ...]:
     """A compat module's `__all__`, read from its source: migrating never imports TensorFlow, which
     some compat modules do (compat.learn)."""
