@@ -91,7 +91,9 @@ def _resource_variable_ops(graph: Any) -> int:
     uai-migrate's graph-mode output keeps TF 2's resource variables (uai-run's TF1 face has ref variables).
     Made in a graph, a ref variable is 3 ops (VariableV2, Assign, the `read` Identity every use reads), a
     resource variable 4 (VarHandleOp, VarIsInitializedOp, AssignVariableOp, a ReadVariableOp), and every
-    further use reads it with one more ReadVariableOp: counted out, the op seeds are TF 1.15's again.
+    further use reads it with one more ReadVariableOp, but gathers (`tf.nn.embedding_lookup`) with one
+    ResourceGather where a ref variable took an `axis` constant and a GatherV2: counted out, the op seeds
+    are TF 1.15's again.
     Only where resource variables are the default (`_resource_variables_by_default`), and not for a
     variable the program asked for as a resource variable (`get_variable(use_resource=True)`,
     TPUEstimator's global step): it was one on TF 1.15 too.
@@ -100,20 +102,24 @@ def _resource_variable_ops(graph: Any) -> int:
     if not asked:
         types = [op.type for op in graph.get_operations()]
         handles = types.count("VarHandleOp")
-        return types.count("VarIsInitializedOp") + types.count("ReadVariableOp") - handles if handles else 0
+        extra = types.count("VarIsInitializedOp") + types.count("ReadVariableOp") - types.count("ResourceGather")
+        return extra - handles if handles else 0
     handles = extra = 0
     for op in graph.get_operations():
         if op.type == "VarHandleOp":
             handles += op.name not in asked
         elif op.type in ("VarIsInitializedOp", "ReadVariableOp"):
             extra += _handle_of(op) not in asked
+        elif op.type == "ResourceGather":
+            extra -= _handle_of(op) not in asked
     return extra - handles if handles else 0
 
 
 def _handle_of(op: Any) -> str:
     """The name of the VarHandleOp `op` reads, through the Switch and Identity ops of a v1 cond ('' if another)."""
     while op.type != "VarHandleOp":
-        if op.type not in ("VarIsInitializedOp", "ReadVariableOp", "Switch", "Identity", "Enter") or not op.inputs:
+        reads = ("VarIsInitializedOp", "ReadVariableOp", "ResourceGather", "Switch", "Identity", "Enter")
+        if op.type not in reads or not op.inputs:
             return ""
         op = op.inputs[0].op
     return op.name

@@ -107,6 +107,35 @@ def test_uai_migrates_port_draws_tf115s_numbers_too(migrated, case, name):
         assert drawn == GOLDEN[case][name]
 
 
+# The cases whose graphs hold what a port keeps as TF 2's resource variables: the port above switches them off
+# (uai-migrate wrote `disable_resource_variables()` for it); ports that keep them (the BERT-style one) must
+# draw TF 1.15's numbers too, their extra ops counted out
+RESOURCE_CASES = ("iterators", "tensordot", "embedding_lookup", "resource_variables", "estimator")
+_WITH_RESOURCE_VARIABLES = f"""
+import json, runpy, tensorflow as tf
+program = runpy.run_path({MIGRATED!r}, run_name="seeded_draws")
+tf.compat.v1.disable_eager_execution()
+results = {{}}
+for case in {RESOURCE_CASES!r}:
+    with tf.Graph().as_default():
+        results[case] = program[case]()
+print("RESULT " + json.dumps(results))
+"""
+
+
+@pytest.fixture(scope="module")
+def migrated_with_resource_variables(tmp_path_factory) -> dict:
+    return _run(["-c", _WITH_RESOURCE_VARIABLES], tmp_path_factory)
+
+
+RESOURCE_ENTRIES = [(case, name) for case, name in ENTRIES if case in RESOURCE_CASES]
+
+
+@pytest.mark.parametrize(("case", "name"), RESOURCE_ENTRIES, ids=[f"{c}-{n}" for c, n in RESOURCE_ENTRIES])
+def test_a_port_keeping_resource_variables_draws_tf115s_numbers(migrated_with_resource_variables, case, name):
+    assert migrated_with_resource_variables[case][name] == GOLDEN[case][name]
+
+
 def test_the_port_is_what_uai_migrate_writes_today(tmp_path):
     pytest.importorskip("libcst")  # uai-migrate's own dependency: the tf2 environment has it
     import subprocess
