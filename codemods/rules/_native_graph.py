@@ -8,16 +8,31 @@ import dataclasses
 import keyword
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import Protocol, TypeVar, cast
 
 import libcst as cst
 
+from codemods.engine.rule import Rule
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
-from codemods.rules.graph_mode import graph_names
+from codemods.rules._shared import graph_names
 
-if TYPE_CHECKING:
-    from codemods.rules.native_session import NativeSessionRule
+
+class NativeSessionRule(Protocol):
+    """What a Converter asks the native-session rule (codemods/rules/native_session.py): a Protocol, so
+    this module does not import the rule that imports it."""
+
+    _aliases: set[str]
+    _updated: dict[int, cst.BaseStatement]
+
+    def module_names(self) -> dict[str, int]: ...
+    def session_call(self, stmt: cst.BaseStatement) -> tuple[cst.Call, str] | None: ...
+    def tf_names(self, call: cst.Call) -> frozenset[str]: ...
+    def is_call(self, node: cst.CSTNode, names: Iterable[str]) -> str | None: ...
+    def qualified_in(self, node: cst.CSTNode, names: frozenset[str]) -> bool: ...
+    def shadowed_tf(self, node: cst.CSTNode) -> bool: ...
+    def tf_calls(self, node: cst.CSTNode) -> list[cst.Call]: ...
+
 
 _PREFIXES = ("tensorflow.", "tensorflow.compat.v1.")
 _Node = TypeVar("_Node", bound=cst.CSTNode)
@@ -299,7 +314,7 @@ class Converter:
         for call, _ in sessions.values():
             if call.args:
                 raise Refused(call, "tf.Session(...) with arguments (a target or a config the eager runtime sets)")
-        self.alias = _tf.tf_alias(self.rule, sessions[session][0].func)
+        self.alias = _tf.tf_alias(cast(Rule, self.rule), sessions[session][0].func)  # the rule is a Rule
         last = -1
         for index, stmt in enumerate(stmts[:session]):
             if self.graph_statement(stmt):

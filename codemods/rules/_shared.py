@@ -256,3 +256,52 @@ def flags_moves() -> dict:
             if tf1_names.split(target)[0] == FLAGS_HOME
         }
     )
+
+
+# -- graph-mode TF1 code: what makes a script one, and the switches (the graph-mode and native-session rules)
+GRAPH_ONLY = (
+    "Session",
+    "InteractiveSession",
+    "placeholder",
+    "placeholder_with_default",
+    "sparse_placeholder",
+    "train.MonitoredTrainingSession",
+    "train.MonitoredSession",
+    "train.SingularMonitoredSession",
+    "train.Supervisor",
+    "train.start_queue_runners",
+    "train.QueueRunner",
+    "train.string_input_producer",
+    "train.batch",
+    "train.shuffle_batch",
+)
+# tf-slim's training and evaluation loops build their own Supervisor sessions
+SLIM_LOOPS = ("learning.train", "evaluation.evaluation_loop", "evaluation.evaluate_once")
+SWITCHES = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution", "enable_v2_behavior")
+CONTROL_FLOW_SWITCHES = ("disable_control_flow_v2", "enable_control_flow_v2")
+RESOURCE_SWITCHES = ("disable_resource_variables", "enable_resource_variables")
+# module-level calls that build no graph state (see the module docstring)
+NO_GRAPH_STATE = tuple(
+    f"tensorflow.{p}{n}" for n in ("app.flags", "flags", "logging", "get_logger") for p in ("", "compat.v1.")
+) + ("tensorflow.python.platform.flags", "tensorflow.python.platform.tf_logging")
+TF_ROOTS = ("tensorflow", "tf_slim", "compat.slim")
+GRAPH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in GRAPH_ONLY for p in ("", "compat.v1.")) | frozenset(
+    f"{p}.{n}" for n in SLIM_LOOPS for p in ("tensorflow.contrib.slim", "tf_slim", "compat.slim")
+)
+STAR_MODULES = ("tensorflow", "tensorflow.compat.v1")
+SWITCH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in SWITCHES for p in ("", "compat.v1."))
+CONTROL_FLOW_NAMES = frozenset(f"tensorflow.{p}{n}" for n in CONTROL_FLOW_SWITCHES for p in ("", "compat.v1."))
+RESOURCE_NAMES = frozenset(f"tensorflow.{p}{n}" for n in RESOURCE_SWITCHES for p in ("", "compat.v1."))
+
+
+@functools.lru_cache(maxsize=1)
+def graph_names() -> frozenset:
+    """GRAPH_NAMES and their private `tensorflow.python.*` spellings (`session.Session`), which the
+    tf-private rule turns into the public ones: a second run must find nothing new."""
+    private = {
+        f"{module}.{name}"
+        for module, names in _tf.api()["private"].items()
+        for name, homes in names.items()
+        if any(home and home.removeprefix("compat.v1.") in GRAPH_ONLY for home in homes)
+    }
+    return GRAPH_NAMES | private

@@ -31,7 +31,6 @@ as written. A file that switches only control flow (`tf.enable_control_flow_v2()
 or only resource variables (`tf.enable_resource_variables()`) keeps that choice: the other calls are added.
 """
 
-import functools
 from typing import Any, cast
 
 import libcst as cst
@@ -40,57 +39,21 @@ from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import after_binding, head
 from codemods.rule_description import Example
 from codemods.rules import _tf
-
-GRAPH_ONLY = (
-    "Session",
-    "InteractiveSession",
-    "placeholder",
-    "placeholder_with_default",
-    "sparse_placeholder",
-    "train.MonitoredTrainingSession",
-    "train.MonitoredSession",
-    "train.SingularMonitoredSession",
-    "train.Supervisor",
-    "train.start_queue_runners",
-    "train.QueueRunner",
-    "train.string_input_producer",
-    "train.batch",
-    "train.shuffle_batch",
+from codemods.rules._shared import (
+    CONTROL_FLOW_NAMES,
+    GRAPH_NAMES,
+    GRAPH_ONLY,
+    NO_GRAPH_STATE,
+    RESOURCE_NAMES,
+    STAR_MODULES,
+    SWITCH_NAMES,
+    TF_ROOTS,
+    graph_names,
 )
-# tf-slim's training and evaluation loops build their own Supervisor sessions
-SLIM_LOOPS = ("learning.train", "evaluation.evaluation_loop", "evaluation.evaluate_once")
-SWITCHES = ("disable_eager_execution", "disable_v2_behavior", "enable_eager_execution", "enable_v2_behavior")
-CONTROL_FLOW_SWITCHES = ("disable_control_flow_v2", "enable_control_flow_v2")
-RESOURCE_SWITCHES = ("disable_resource_variables", "enable_resource_variables")
-# module-level calls that build no graph state (see the module docstring)
-NO_GRAPH_STATE = tuple(
-    f"tensorflow.{p}{n}" for n in ("app.flags", "flags", "logging", "get_logger") for p in ("", "compat.v1.")
-) + ("tensorflow.python.platform.flags", "tensorflow.python.platform.tf_logging")
-TF_ROOTS = ("tensorflow", "tf_slim", "compat.slim")
-GRAPH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in GRAPH_ONLY for p in ("", "compat.v1.")) | frozenset(
-    f"{p}.{n}" for n in SLIM_LOOPS for p in ("tensorflow.contrib.slim", "tf_slim", "compat.slim")
-)
-STAR_MODULES = ("tensorflow", "tensorflow.compat.v1")
-SWITCH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in SWITCHES for p in ("", "compat.v1."))
-CONTROL_FLOW_NAMES = frozenset(f"tensorflow.{p}{n}" for n in CONTROL_FLOW_SWITCHES for p in ("", "compat.v1."))
-RESOURCE_NAMES = frozenset(f"tensorflow.{p}{n}" for n in RESOURCE_SWITCHES for p in ("", "compat.v1."))
 
 
 def _prefixed(name: str, prefixes: tuple[str, ...]) -> bool:
     return any(name == p or name.startswith(p + ".") for p in prefixes)
-
-
-@functools.lru_cache(maxsize=1)
-def graph_names() -> frozenset:
-    """GRAPH_NAMES and their private `tensorflow.python.*` spellings (`session.Session`), which the
-    tf-private rule turns into the public ones: a second run must find nothing new."""
-    private = {
-        f"{module}.{name}"
-        for module, names in _tf.api()["private"].items()
-        for name, homes in names.items()
-        if any(home and home.removeprefix("compat.v1.") in GRAPH_ONLY for home in homes)
-    }
-    return GRAPH_NAMES | private
 
 
 def _is_main_guard(stmt: cst.CSTNode) -> bool:

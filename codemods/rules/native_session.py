@@ -50,7 +50,7 @@ from codemods.rules._native_graph import (
     single,
     source_of,
 )
-from codemods.rules.graph_mode import NO_GRAPH_STATE, SWITCH_NAMES, graph_names
+from codemods.rules._shared import NO_GRAPH_STATE, SWITCH_NAMES, graph_names
 
 # graph-mode's switches (eager execution, control flow v2, resource variables ...): removed where this pass
 # wrote them, since the converted code runs eagerly

@@ -196,3 +196,17 @@ def test_the_readme_architecture_table_is_the_packages_and_their_layers():
             rows[package.strip().strip("`").rstrip("/")] = layer_names.index(layer)
     listed = {package: rank for package, rank in rows.items() if package in LAYERS}
     assert listed == LAYERS
+
+
+def test_no_rule_imports_another_rule():
+    """uai-migrate's rules share knowledge through codemods/rules/_shared.py (and the other _ modules), never
+    through each other: a rule is one file (docs/adding.md). The package's __init__ discovers them."""
+    rules = {name for name in import_graph() if name.startswith("codemods.rules.") and "._" not in name}
+    offenders = [
+        f"{module} imports {target}"
+        for module, targets in import_graph().items()
+        if module.startswith("codemods.rules.")
+        for target in targets & rules
+        if target != module
+    ]
+    assert rules and offenders == []
