@@ -165,9 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     from codemods import _cache, _discover, tables
     from codemods import _migrate_tree as _runner
     from codemods.formats import render
-    from compat import _version
+    from compat import doctor
 
-    warning = tables.installed_warning(_version.tf_version())
+    warning = tables.installed_warning(doctor.installed_tensorflow())
     if warning is not None:
         print(f"uai-migrate: warning: {warning}", file=sys.stderr)
     options, file_rules, code_rules = _options(args)

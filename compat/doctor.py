@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from importlib import metadata
 
 from compat import _keras_setup
-from compat._version import _DISTRIBUTIONS, _parse
+from compat._version import _DISTRIBUTIONS, _parse, tf_version
 
 # The releases the full test suites run on, and those between them the TF-range smoke runs on (noxfile.py RANGE,
 # requirements/tf2.<minor>.txt; README, "What runs where").
@@ -266,3 +266,9 @@ def main() -> int:
     findings = diagnose(current())
     print(report(findings))
     return 1 if fixes(findings) else 0
+
+
+def installed_tensorflow() -> tuple[int, ...] | None:
+    """(major, minor) of the installed TensorFlow from its metadata (no import), or None: for the tools,
+    which leave every TensorFlow-version question to compat."""
+    return tf_version()

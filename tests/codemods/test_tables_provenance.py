@@ -3,7 +3,7 @@
 import json
 
 from codemods import tables
-from compat import _version
+from compat import doctor
 
 
 def test_help_names_the_tensorflow_the_tables_were_generated_on(migrate):
@@ -26,7 +26,7 @@ def test_a_tensorflow_outside_the_checked_releases_gets_one_warning_and_none_ins
 
 
 def test_the_suites_tensorflow_is_inside_the_checked_releases_so_a_run_prints_no_warning(tmp_path, migrate):
-    installed = _version.tf_version()
+    installed = doctor.installed_tensorflow()
     assert installed is not None and tables.CHECKED[0] <= installed <= tables.CHECKED[1]
     (tmp_path / "train.py").write_text("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n")
     result = migrate(tmp_path / "train.py")
