@@ -132,7 +132,7 @@ def _checks(argv: list[str]):
     if why is not None:
         fail(why)
     try:
-        return args, cli._report_file(args)
+        return args, cli._report_file(args, cli._program_files(args) if args.report is not None else [])
     except CompatError as err:
         fail(str(err))
 
