@@ -28,7 +28,9 @@ from tests.support.programs import SAMPLE_ARGS
 
 pytestmark = pytest.mark.slow
 
-PACKAGES = ("codemods", "compat", "legacy_tf1", "modern_tf2", "uaitrain")
+# the distribution's top-level packages, as pyproject.toml lists them for check-wheel-contents
+with open(Path(REPO) / "pyproject.toml", "rb") as _handle:
+    PACKAGES = tuple(tomllib.load(_handle)["tool"]["check-wheel-contents"]["toplevel"])
 SAMPLE = os.path.join(REPO, "samples", "tf1", "session_classifier.py")
 SAMPLE_STEPS, SAMPLE_OUTPUT = SAMPLE_ARGS["session_classifier.py"]
 
