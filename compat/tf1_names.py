@@ -197,6 +197,8 @@ RULES = {
     "tensorflow.contrib.slim": "contrib-slim",
     "tensorflow.contrib.layers": "contrib-slim",
     "tensorflow.contrib.framework": "contrib-slim",
+    # its one name with a home outside tf-slim (SYMBOLS): the rule that rewrites it to that home
+    "tensorflow.contrib.framework.get_name_scope": "contrib-equivalents",
     **dict.fromkeys(TRANSFORMATIONS, "tf1-calls"),
     "tensorflow.examples.tutorials": "contrib-equivalents",
     **dict.fromkeys(PRE_1_0, "tf-upgrade"),
