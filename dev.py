@@ -8,6 +8,7 @@ Creates `.nox/_tools` with the pinned nox on first use, then runs nox sessions f
 noxfile.py. Anyone with nox installed can run `nox -s <session>` instead.
 """
 
+import ast
 import os
 import subprocess
 import sys
@@ -28,10 +29,11 @@ TASKS: dict[str, tuple[list[str], str | None]] = {
     "tf115": (["tf115"], "golden"),
     "lint": (["lint"], None),
 }
-# Tasks whose sessions run side by side, each nox session in a process of its own: lint and the two
-# suites share nothing (a venv each), and one suite alone leaves the second core mostly idle (its
-# time goes to TensorFlow processes started one after another), so side by side the test command
-# takes about as long as its longest suite rather than the sum.
+# Tasks whose sessions run side by side, each in a process of its own: lint and the two suites share
+# nothing (a venv each), and one suite alone leaves the second core mostly idle (its time goes to
+# TensorFlow processes started one after another). A suite listed in parts (noxfile.py SUITES) has its
+# venv installed once, then its parts run side by side in it, so the test command takes about as long
+# as the suites' total over the two cores rather than as long as the longest suite.
 SIDE_BY_SIDE = {"test"}
 # The TF-range sessions (noxfile.py RANGE, tagged `tfrange`): each TensorFlow release between the suites' 2.15
 # and 2.21. Not in `test` or CI (5-15 min a release on two cores): `test --all-tf` adds them, `tfrange` runs
@@ -80,52 +82,92 @@ def _tf_range(nox: list[str], extra: list[str]) -> int:
     return subprocess.call([*nox, "-t", "tfrange", *(["--", *extra] if extra else [])], cwd=HERE)
 
 
+def _suite_parts() -> dict[str, int]:
+    """{session: how many parts noxfile.py's SUITES splits its suite in} (read, not imported: no nox here)."""
+    tree = ast.parse(open(os.path.join(HERE, "noxfile.py")).read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "SUITES" for t in node.targets):
+            return {env: len(parts) for env, parts in ast.literal_eval(node.value).items()}
+    raise SystemExit("dev.py: noxfile.py has no SUITES table")
+
+
 def _task(nox: list[str], name: str, extra: list[str]) -> int:
     sessions, task = TASKS[name]
     if task is None and extra:
         print(f"dev.py: {name} takes no arguments", file=sys.stderr)
         return 2
-    commands = {
-        session: [*nox, "-s", session, *(["--", task, *extra] if task is not None and session != "lint" else [])]
-        for session in sessions
-    }
     if name in SIDE_BY_SIDE:
-        return _side_by_side(commands)
+        return _side_by_side(_jobs(nox, sessions, task, extra))
     command = [*nox, "-s", *sessions, *(["--", task, *extra] if task is not None else [])]
     return subprocess.call(command, cwd=HERE)
 
 
-def _side_by_side(commands: dict[str, list[str]]) -> int:
-    """Run each session's command at once, every output line prefixed with its session; 0 if all pass."""
+Job = tuple[list[str], list[list[str]]]  # (command run first, alone; commands then run side by side)
+
+
+def _jobs(nox: list[str], sessions: list[str], task: str | None, extra: list[str]) -> dict[str, Job]:
+    """{name: job} for a side-by-side task: a session whose suite has parts installs its venv, then runs them."""
+    parts = _suite_parts()
+    jobs: dict[str, Job] = {}
+    for session in sessions:
+        run = [*nox, "-s", session, *(["--", task, *extra] if task is not None and session != "lint" else [])]
+        count = parts.get(session, 1) if task == "tests" else 1
+        if task is None or count == 1:
+            jobs[session] = (run, [])
+            continue
+        jobs[session] = (
+            [*nox, "-s", session, "--install-only"],
+            [[*nox, "-s", session, "--no-install", "--", task, f"--part={k}", *extra] for k in range(1, count + 1)],
+        )
+    return jobs
+
+
+def _side_by_side(jobs: dict[str, Job]) -> int:
+    """Run the jobs at once, every output line prefixed with its job (and part); 0 if all pass."""
     lock = threading.Lock()
     started = time.monotonic()
-    processes = {
-        name: subprocess.Popen(
-            command, cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
-        )
-        for name, command in commands.items()
-    }
+    processes: list[subprocess.Popen] = []
     finished: dict[str, tuple[int, float]] = {}
 
-    def relay(name: str, process: subprocess.Popen) -> None:
+    def run(name: str, command: list[str]) -> int:
+        with lock:
+            process = subprocess.Popen(
+                command, cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
+            )
+            processes.append(process)
         assert process.stdout is not None
         for line in process.stdout:
             with lock:
                 sys.stdout.write(f"[{name}] {line}")
                 sys.stdout.flush()
         finished[name] = (process.wait(), time.monotonic() - started)
+        return finished[name][0]
 
-    threads = [threading.Thread(target=relay, args=item) for item in processes.items()]
+    def job(name: str, first: list[str], then: list[list[str]]) -> None:
+        if run(name, first) != 0 or not then:
+            return
+        del finished[name]  # the venv is ready: the parts report for it
+        parts = [
+            threading.Thread(target=run, args=(f"{name} part {k}/{len(then)}", command))
+            for k, command in enumerate(then, 1)
+        ]
+        for thread in parts:
+            thread.start()
+        for thread in parts:
+            thread.join()
+
+    threads = [threading.Thread(target=job, args=(name, *commands)) for name, commands in jobs.items()]
     for thread in threads:
         thread.start()
     try:
         for thread in threads:
             thread.join()
     except KeyboardInterrupt:  # the sessions got the terminal's Ctrl-C too; stop what is left
-        for process in processes.values():
-            process.terminate()
+        with lock:
+            for process in processes:
+                process.terminate()
         return 130
-    for name, (code, seconds) in finished.items():
+    for name, (code, seconds) in sorted(finished.items(), key=lambda item: item[1][1]):
         print(f"dev.py: {name} {'passed' if code == 0 else f'FAILED (exit {code})'} after {seconds / 60:.1f} min")
     return 0 if all(code == 0 for code, _ in finished.values()) else 1
 
