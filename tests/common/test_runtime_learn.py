@@ -2,14 +2,34 @@
 
 The cifar10_estimator-style program built on them, as TF 1.4 users wrote it and after uai-migrate,
 trains alone and as a master + worker + ps cluster in tests/common/test_cifar10_tf1_program.py.
+When each schedule evaluates is TF 1.15's: tests/common/tf1_programs/experiment_evaluations.py runs
+under uai-run against what it printed on real TF 1.15 (tests/common/golden/tf115_experiment.json).
 """
 
 import json
+import os
+import sys
 
 import numpy as np
 import pytest
 
 from compat.errors import ExperimentError
+from tests.support import runs
+from tests.support.processes import REPO, result_json
+
+EVALUATIONS_PROGRAM = os.path.join(REPO, "tests", "common", "tf1_programs", "experiment_evaluations.py")
+EVALUATIONS_GOLDEN = os.path.join(REPO, "tests", "common", "golden", "tf115_experiment.json")
+
+
+def test_each_schedule_evaluates_when_tf115s_experiment_did(tmp_path):
+    """train_and_evaluate evaluates the step-0 checkpoint and each new one its ValidationMonitor finds, then
+    the last; the continuous schedules, evaluate and test as 1.15 did (same steps, same eval folders)."""
+    with open(EVALUATIONS_GOLDEN) as handle:
+        golden = json.load(handle)
+    assert golden["tensorflow"].startswith("1.15.") and "make_tf115_experiment.py" in golden["_header"]
+    result = runs.run([sys.executable, "-m", "uai_run", EVALUATIONS_PROGRAM], tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result_json(result.stdout) == golden["values"]
 
 
 # -- learn_runner and Experiment, in-process ----------------------------------------------------------

@@ -1,0 +1,106 @@
+"""When tf.contrib.learn's Experiment evaluates, schedule by schedule, as written for TF 1.x.
+
+Runs on TF 1.15 and under uai-run. Prints `RESULT {case: {"evaluated": [global step of each
+evaluation, in order], "dirs": [the model dir's eval folders], "returned": global step of the
+metrics the schedule returned}}`. A one-weight Estimator trains 4 or 6 steps, a checkpoint every 2.
+The cases whose evaluations a clock decides (the ValidationMonitor checks for a new checkpoint at
+most every `check_interval_secs`) set it to None (every check) or to an hour (the first check only),
+so the result is the same on a loaded machine. tests/common/golden/make_tf115_experiment.py runs it
+on TF 1.15 to write tests/common/golden/tf115_experiment.json; tests/common/test_runtime_learn.py
+runs it under uai-run and compares.
+"""
+
+import json
+import os
+import shutil
+import tempfile
+
+import numpy as np
+import tensorflow as tf
+
+AN_HOUR = 3600
+
+
+def input_fn():
+    x = np.arange(8, dtype="float32").reshape(8, 1) / 8
+    return tf.data.Dataset.from_tensors(({"x": x}, 2 * x)).repeat()
+
+
+def model_fn(features, labels, mode):
+    prediction = tf.layers.dense(features["x"], 1, use_bias=False)
+    loss = tf.losses.mean_squared_error(labels, prediction)
+    train_op = tf.train.GradientDescentOptimizer(0.5).minimize(loss, tf.train.get_or_create_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+class EvaluatedSteps(tf.train.SessionRunHook):
+    """An evaluation hook: appends the global step each evaluation ran at."""
+
+    def __init__(self, steps):
+        self.steps = steps
+
+    def begin(self):
+        self.global_step = tf.train.get_global_step()
+
+    def end(self, session):
+        self.steps.append(int(session.run(self.global_step)))
+
+
+def case(name, schedules, train_steps=4, **experiment_args):
+    """Run `schedules` (learn_runner's schedule names, or callables taking the Experiment) in order."""
+    model_dir = os.path.join(ROOT, name)
+    evaluated = []
+    config = tf.contrib.learn.RunConfig(model_dir=model_dir, save_checkpoints_steps=2, tf_random_seed=1)
+
+    def experiment_fn(run_config, hparams):
+        estimator = tf.estimator.Estimator(model_fn, config=run_config)
+        return tf.contrib.learn.Experiment(
+            estimator,
+            input_fn,
+            input_fn,
+            train_steps=train_steps,
+            eval_steps=1,
+            eval_hooks=[EvaluatedSteps(evaluated)],
+            eval_delay_secs=0,
+            **experiment_args,
+        )
+
+    returned = None
+    for schedule in schedules:
+        if callable(schedule):
+            returned = schedule(experiment_fn(config, None))
+        else:
+            returned = tf.contrib.learn.learn_runner.run(experiment_fn, schedule=schedule, run_config=config)
+    metrics = returned[0] if isinstance(returned, tuple) else returned
+    RESULT[name] = {
+        "evaluated": evaluated,
+        "dirs": sorted(d for d in os.listdir(model_dir) if d.startswith("eval")),
+        "returned": None if metrics is None else int(metrics["global_step"]),
+    }
+
+
+def continuous_eval(experiment):
+    return experiment.continuous_eval(delay_secs=0, throttle_delay_secs=0)
+
+
+ROOT = tempfile.mkdtemp()
+RESULT = {}
+try:
+    # learn_runner's default schedule without a cluster
+    case("train_and_evaluate, first check only", [None], check_interval_secs=AN_HOUR)
+    case("train_and_evaluate, every check", ["train_and_evaluate"], check_interval_secs=None)
+    case(
+        "train_and_evaluate, min_eval_frequency 3",
+        ["train_and_evaluate"],
+        train_steps=6,
+        min_eval_frequency=3,
+        check_interval_secs=None,
+    )
+    case("train_and_evaluate, min_eval_frequency 0", ["train_and_evaluate"], min_eval_frequency=0)
+    case("train, then evaluate", ["train", "evaluate"])
+    case("train, then continuous_eval", ["train", continuous_eval])
+    case("continuous_train_and_eval", ["continuous_train_and_eval"], train_steps_per_iteration=2)
+    case("test", ["test"])
+finally:
+    shutil.rmtree(ROOT, ignore_errors=True)
+print("RESULT " + json.dumps(RESULT, sort_keys=True))
