@@ -3,9 +3,8 @@
     from compat.learn import Experiment, learn_runner, run_config
     learn_runner.run(experiment_fn, run_config=config, hparams=hparams)
 
-`Experiment` (tf.contrib.learn.Experiment) runs a `tf.estimator.Estimator` through
-tf.estimator.train_and_evaluate; `learn_runner.run` picks its schedule from TF_CONFIG's task
-type; `run_config.RunConfig` is the Estimator's RunConfig with tf.contrib's `uid()`;
+`Experiment` (tf.contrib.learn.Experiment) runs a `tf.estimator.Estimator` on TF 1.15's schedules,
+evaluating when they did; `learn_runner.run` picks its schedule from TF_CONFIG's task type; `run_config.RunConfig` is the Estimator's RunConfig with tf.contrib's `uid()`;
 `monitors.replace_monitors_with_hooks` passes SessionRunHooks through (no monitor runs on TF 2).
 Importing this package imports TensorFlow (through `compat.estimator`).
 """

@@ -89,8 +89,9 @@ def test_migrated_program_as_master_worker_ps_cluster(data_dir, tmp_path):
     assert TRAIN_STEPS <= step <= TRAIN_STEPS + 2, logs
     master = result_json(logs["chief:0"])
     assert master["task"] == "master" and master["is_chief"], master
-    # the master evaluated the last checkpoint (train_and_evaluate's run_master returns no metrics)
-    assert f"Saving dict for global step {step}:" in logs["chief:0"], logs["chief:0"][-3000:]
+    # train_and_evaluate returns the master's evaluation of the last checkpoint (the ones it made while
+    # training depend on when the worker's steps land; test_runtime_learn.py checks them alone)
+    assert master["metrics"]["global_step"] == step, master
     # The worker joined the cluster and built its training graph; whether it finishes before the
     # master does depends on when it first finds the variables initialised (the Estimator's
     # session retries every 30 s), so its own RESULT is not required.

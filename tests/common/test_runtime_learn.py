@@ -104,7 +104,7 @@ def test_bad_arguments_name_the_field(tmp_path, monkeypatch):
     config = _config(tmp_path)
     experiment_fn = _linear_experiment(tmp_path)
     cases = [
-        (dict(schedule="continuous_train_and_eval"), "schedule"),
+        (dict(schedule="not_a_schedule"), "schedule"),
         (dict(experiment_fn=lambda config, hparams: "not an experiment"), "experiment_fn"),
         (dict(run_config=None), "run_config"),
         (dict(output_dir=str(tmp_path)), "output_dir"),
@@ -119,6 +119,8 @@ def test_bad_arguments_name_the_field(tmp_path, monkeypatch):
     estimator = tf.estimator.Estimator(lambda features, labels, mode: None, config=config)
     with pytest.raises(ExperimentError, match="^eval_metrics: "):
         Experiment(estimator, None, None, eval_metrics={"accuracy": None})
+    with pytest.raises(ExperimentError, match="^train_steps_per_iteration: must be an int"):
+        Experiment(estimator, None, None, train_steps_per_iteration=0.5)
 
 
 def test_uid_ignores_the_white_listed_fields(tmp_path):

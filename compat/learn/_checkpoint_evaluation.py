@@ -1,0 +1,61 @@
+"""The evaluations `Experiment.train_and_evaluate` makes while it trains, as tf.contrib.learn 1.x made them.
+
+TF 1.x's train_and_evaluate trained with a `ValidationMonitor` (every `min_eval_frequency` steps,
+default 1) wrapped into a hook: after such a step it looked for a new checkpoint, at most once per
+`check_interval_secs`, and evaluated it inside the training loop. The Estimator saves a checkpoint
+when its session starts, so the first step evaluates the untrained model (global step 0). This hook
+does the same on TF 2's Estimator.
+"""
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import tensorflow as tf
+
+
+class CheckpointEvaluationHook(tf.compat.v1.train.SessionRunHook):
+    """Evaluate each new checkpoint seen every `every_n_steps` steps, checking at most every `check_interval_secs`."""
+
+    def __init__(
+        self, evaluate: Callable[[], Any], model_dir: str, every_n_steps: int, check_interval_secs: float | None
+    ) -> None:
+        self._evaluate = evaluate
+        self._model_dir = model_dir
+        self._every_n_steps = every_n_steps
+        self._check_interval_secs = check_interval_secs
+        self._evaluated_path: str | None = None
+        self._last_check_time: float | None = None
+
+    def begin(self) -> None:
+        self._global_step = tf.compat.v1.train.get_global_step()
+        # the step a run makes: the global step before it + 1, as the monitors' hook counted it
+        self._step: int | None = None
+        self._last_active_step = 0
+
+    def before_run(self, run_context: Any) -> Any:
+        if self._step is None:
+            self._step = int(run_context.session.run(self._global_step)) + 1
+        return tf.compat.v1.train.SessionRunArgs(self._global_step)
+
+    def after_run(self, run_context: Any, run_values: Any) -> None:
+        assert self._step is not None  # set by before_run
+        if self._step >= self._last_active_step + self._every_n_steps:
+            self._last_active_step = self._step
+            self._evaluate_new_checkpoint()
+        self._step = int(run_values.results) + 1
+
+    def _evaluate_new_checkpoint(self) -> None:
+        now = time.time()
+        if (
+            self._check_interval_secs is not None
+            and self._last_check_time is not None
+            and now - self._last_check_time <= self._check_interval_secs
+        ):
+            return
+        self._last_check_time = now
+        latest = tf.train.latest_checkpoint(self._model_dir)
+        if latest is None or latest == self._evaluated_path:
+            return
+        self._evaluated_path = latest
+        self._evaluate()
