@@ -1,11 +1,103 @@
-"""Report every tf.contrib name no rule rewrites: contrib is gone from TensorFlow 2."""
+"""Report every tf.contrib name no rule rewrites: contrib is gone from TensorFlow 2.
+
+No import of tf.contrib reaches the migrated file unreported, whatever uses it has: an import the
+other rules left in place fails as the module runs. So once the pass is over, each one still there is
+removed when nothing in the migrated module reads the name it binds, and is an error entry at its
+line otherwise (the module itself used as a value, a name no rule converts, `import *`).
+
+An import in a `try` whose `except` catches its ImportError is the program's TF 1 check, not a use
+(tensor2tensor's `is_tf2`): left as written it fails on TF 2 and the program's own TF 2 branch runs,
+so it is neither removed nor an error. When another rule rewrote it (`from tensorflow.contrib import
+slim` -> `compat.slim`), the check now answers TF 1: the program takes its TF 1 branch, which is the
+code uai-migrate converted and what uai-run runs. That choice is kept, and said in a warning entry.
+"""
+
+import ast
+import collections
 
 import libcst as cst
 
+from codemods.engine.names import dotted
 from codemods.engine.rule import FileState, Rule
-from codemods.engine.syntax import InsideImport, OutermostChain, head_name
+from codemods.engine.syntax import InsideImport, OutermostChain
 from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
+
+# what an `except` names when it catches the ImportError of a missing module
+_CATCH_IMPORT_ERROR = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+FLIPPED = (
+    "the program's TF 1 check (a `try` importing tf.contrib, its `except` catching the ImportError) now finds "
+    "TF 1: after the rewrite the import succeeds, so the `try` branch runs on TF 2"
+)
+FLIPPED_MANUAL = (
+    "the program takes its TF 1 branch, as under uai-run: the code uai-migrate converted (its report lists what "
+    "is left there); the `except` branch, the program's own TF 2 path, no longer runs. To run that path instead, "
+    "replace the check by its TF 2 answer"
+)
+
+
+# (contrib name, module, object or "*" or None, alias): one name an import takes from tf.contrib
+_Imported = tuple[str, str, str | None, str | None]
+
+
+def _catches_import_error(handler: cst.ExceptHandler) -> bool:
+    kind = handler.type
+    kinds = [element.value for element in kind.elements] if isinstance(kind, cst.Tuple) else [kind]
+    return kind is None or any(
+        isinstance(k, (cst.Name, cst.Attribute)) and _tf.full_name(k).rpartition(".")[2] in _CATCH_IMPORT_ERROR
+        for k in kinds
+    )
+
+
+def _is_contrib(name: str) -> bool:
+    return name in _shared.CONTRIBS or name.startswith(_shared.CONTRIB_BELOW)
+
+
+def _taken(module: str | None, aliases: list[tuple[str, str | None]]) -> list[_Imported]:
+    """What `from module import name as alias, ...` (`import name as alias, ...` when `module` is None)
+    takes from tf.contrib."""
+    found: list[_Imported] = []
+    for name, alias in aliases:
+        full = name if module is None else module if name == "*" else f"{module}.{name}"
+        if _is_contrib(full):
+            found.append((full, name, None, alias) if module is None else (full, module, name, alias))
+    return found
+
+
+def _contrib_names(node: cst.Import | cst.ImportFrom) -> list[_Imported]:
+    """The names the import statement `node` takes from tf.contrib."""
+    if isinstance(node, cst.Import):
+        return _taken(None, [(_tf.full_name(a.name), a.evaluated_alias) for a in node.names])
+    if node.relative or node.module is None:
+        return []
+    aliases: list[tuple[str, str | None]] = [("*", None)]
+    if not isinstance(node.names, cst.ImportStar):
+        aliases = [(a.evaluated_name, a.evaluated_alias) for a in node.names]
+    return _taken(_tf.full_name(node.module), aliases)
+
+
+def _contrib_imports(tree: ast.Module) -> collections.Counter[_Imported]:
+    """The names the module's imports take from tf.contrib (as `_contrib_names` gives them), counted."""
+    found: collections.Counter[_Imported] = collections.Counter()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.module and not node.level):
+            module = node.module if isinstance(node, ast.ImportFrom) else None
+            found.update(_taken(module, [(a.name, a.asname) for a in node.names]))
+    return found
+
+
+def _reads(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """(the names the module reads, or names in its strings as `__all__` does; the dotted chains it reads)"""
+    names: set[str] = set()
+    chains: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            chains.add(dotted(node) or "")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            names.add(node.value.partition(".")[0])
+    return names, chains
 
 
 class ContribRule(OutermostChain, InsideImport, Rule):
@@ -14,57 +106,53 @@ class ContribRule(OutermostChain, InsideImport, Rule):
     ORDER = 180  # the catch-all reporter: last
     EXAMPLE = Example(
         why="Most of tf.contrib has no automatic TF2 equivalent: each use is reported (an error, with the "
-        "manual step) rather than guessed; the code is left as it is.",
+        "manual step) rather than guessed; the code is left as it is. An import of tf.contrib left in place "
+        "fails as the module runs: it is removed when nothing reads it, else reported.",
         before="import tensorflow as tf\ncell = tf.contrib.rnn.LSTMBlockCell(64)\n",
         after="import tensorflow as tf\ncell = tf.contrib.rnn.LSTMBlockCell(64)\n",
     )
 
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
-        self._kept: list[
-            tuple[cst.CSTNode, int, str | None, str]
-        ] = []  # (import node, its top-level statement, bound name, module) of partly converted modules
-        self._heads: set[str | None] = set()  # names whose unconverted uses were reported
-
-    def _keep(self, node: cst.Import | cst.ImportFrom, bound: str | None, name: str) -> None:
-        if self._partly_claimed(name) and name.startswith(_shared.CONTRIB_BELOW):
-            self._kept.append((node, self.state.top, bound, name))
-
-    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        # the import of a partly converted module stays while one use is left: it is where the file fails
-        for node, statement, bound, name in self._kept:
-            if bound in self._heads:
-                self.report(
-                    node,
-                    f"{name} stays imported for its unconverted uses, and is no module on TF 2.21",
-                    severity="error",
-                    manual=_shared.contrib_manual(name),
-                    statement=statement,
-                )
-        return updated_node
+        # the imports taking names from tf.contrib, in source order: (import, its top-level statement, names)
+        self._imports: list[tuple[cst.Import | cst.ImportFrom, int, list[_Imported]]] = []
+        self._unconverted: set[tuple[int, str]] = set()  # (import node id, name) that no rule converts any of
+        self._checks: set[int] = set()  # ids of the imports that are a TF 1 check (see the module docstring)
 
     def _unclaimed(self, name: str) -> bool:
-        inside = name in _shared.CONTRIBS or name.startswith(_shared.CONTRIB_BELOW)
-        return inside and not self.state.claims.covering(name)
+        return _is_contrib(name) and not self.state.claims.covering(name)
 
     def _partly_claimed(self, module: str) -> bool:
-        """A contrib module some of whose names other rules convert: its unconverted uses are reported, not its import."""
+        """A contrib module some of whose names other rules convert: its import is reported if a use stays."""
         return self.state.claims.has_below(module)
 
-    def _flag(self, node: cst.CSTNode, name: str) -> None:
-        self.report(node, f"{name} has no automatic conversion", severity="error", manual=_shared.contrib_manual(name))
+    def _flag(self, node: cst.CSTNode, name: str, statement: int | None = None) -> None:
+        manual = _shared.contrib_manual(name)
+        self.report(node, f"{name} has no automatic conversion", severity="error", manual=manual, statement=statement)
+
+    def visit_Try(self, node: cst.Try) -> None:
+        if any(_catches_import_error(handler) for handler in node.handlers):
+            lines = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]
+            for line in lines:
+                if isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+                    self._checks.update(id(s) for s in line.body if isinstance(s, (cst.Import, cst.ImportFrom)))
+
+    def _record(self, node: cst.Import | cst.ImportFrom) -> None:
+        names = _contrib_names(node)
+        if names:
+            self._imports.append((node, self.state.top, names))
 
     def visit_Import(self, node: cst.Import) -> None:
         super().visit_Import(node)
+        self._record(node)
         for alias in node.names:
             name = _tf.full_name(alias.name)
             if self._unclaimed(name) and not self._partly_claimed(name):
-                self._flag(node, name)
-            elif alias.asname:
-                self._keep(node, alias.evaluated_alias, name)
+                self._unconverted.add((id(node), name))
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
         super().visit_ImportFrom(node)
+        self._record(node)
         if node.relative or node.module is None:
             return
         module = _tf.full_name(node.module)
@@ -72,12 +160,62 @@ class ContribRule(OutermostChain, InsideImport, Rule):
             names = [module]
         else:
             names = [f"{module}.{_tf.full_name(alias.name)}" for alias in node.names]
-            for alias, name in zip(node.names, names):
-                self._keep(node, alias.evaluated_alias or _tf.full_name(alias.name), name)
             names = [name for name in names if not self._partly_claimed(name)]
-        for name in names:
-            if self._unclaimed(name):
-                self._flag(node, name)
+        self._unconverted.update((id(node), name) for name in names if self._unclaimed(name))
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        # what the other rules left of each import shows in the migrated module only (a rule may rewrite
+        # an import at its statement, split it, or move a name out of it): matched by what it imports,
+        # in source order
+        if not self._imports:
+            return updated_node
+        tree = ast.parse(updated_node.code)
+        left = _contrib_imports(tree)
+        names, chains = _reads(tree)
+        for node, statement, imported in self._imports:
+            stays = [item for item in imported if left[item] > 0]
+            for item in stays:
+                left[item] -= 1
+            if id(node) in self._checks:
+                self._check(node, statement, imported[0][0], bool(stays))
+                continue
+            for name, module, obj, asname in stays:
+                if obj == "*":
+                    used = True
+                elif obj is not None or asname is not None:
+                    used = (asname or obj) in names
+                else:  # `import a.b.c`: read as that chain
+                    used = any(chain == module or chain.startswith(module + ".") for chain in chains)
+                self._stays(node, statement, name, module, obj, asname, used)
+        return updated_node
+
+    def _check(self, node: cst.Import | cst.ImportFrom, statement: int, name: str, stays: bool) -> None:
+        if stays:
+            message = f"{name}: kept, a TF 1 check that fails on TF 2 into its `except` branch"
+            self.report(node, message, statement=statement)
+        else:
+            self.report(node, f"{name}: {FLIPPED}", severity="warning", manual=FLIPPED_MANUAL, statement=statement)
+
+    def _stays(
+        self,
+        node: cst.Import | cst.ImportFrom,
+        statement: int,
+        name: str,
+        module: str,
+        obj: str | None,
+        asname: str | None,
+        used: bool,
+    ) -> None:
+        """An import of `name` the migrated module still holds: removed if nothing reads it, else an error."""
+        if not used:
+            self.remove_unused_import(module, obj, asname)
+            self.report(node, f"{name}: nothing reads it after the rewrites, import removed", statement=statement)
+            return
+        if (id(node), name) in self._unconverted:
+            self._flag(node, name, statement)
+        else:
+            message = f"{name} stays imported for its unconverted uses, and is no module on TF 2.21"
+            self.report(node, message, severity="error", manual=_shared.contrib_manual(name), statement=statement)
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         # Bare names are not checked: the import that bound them is reported, and a Name can be
@@ -86,5 +224,4 @@ class ContribRule(OutermostChain, InsideImport, Rule):
             names = [n for n in self.qualified_names(node) if self._unclaimed(n)]
             if names:
                 self._flag(node, min(names))
-                self._heads.add(head_name(node))
         super().visit_Attribute(node)

@@ -1,5 +1,7 @@
 """contrib-removed: every tf.contrib name no rule converts is an error entry with a manual step."""
 
+import pytest
+
 from codemods.rules import RULES
 from codemods.rules.contrib import ContribRule
 from tests.support.rule_test import RuleTest, apply
@@ -96,3 +98,171 @@ def test_an_import_kept_for_unconverted_uses_is_reported_where_it_will_fail():
     assert "from tensorflow.contrib import rnn" in applied.module.code
     errors = sorted((e.line, e.message) for e in applied.entries if e.severity == "error")
     assert [line for line, _ in errors] == [1, 3] and "stays imported" in errors[0][1]
+
+
+# -- no contrib import left behind silently: each one that reaches the output is reported at its line
+
+
+def _contrib_imports_left(source, code):
+    """The lines of `source` whose import statement is still in the migrated `code`, importing tensorflow.contrib."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        if any(f"{name}.".startswith(("tensorflow.contrib.", "tensorflow.compat.v1.contrib.")) for name in names):
+            text = ast.get_source_segment(code, node)
+            found.update(n for n, line in enumerate(source.splitlines(), 1) if line.strip() == text)
+    return found
+
+
+class TestUnusedContribImports(RuleTest):
+    TRANSFORM = ContribRule
+
+    def test_an_unused_contrib_import_is_removed(self):
+        self.assertCodemod(
+            """
+            import tensorflow as tf
+            from tensorflow.contrib import learn
+            x = tf.constant(1)
+            """,
+            """
+            import tensorflow as tf
+            x = tf.constant(1)
+            """,
+        )
+
+    def test_an_unused_dotted_contrib_import_is_removed(self):
+        self.assertCodemod(
+            """
+            import tensorflow.contrib.seq2seq
+            x = 1
+            """,
+            """
+            x = 1
+            """,
+        )
+
+    def test_an_unused_contrib_import_in_a_function_is_removed(self):
+        self.assertCodemod(
+            """
+            def f():
+                from tensorflow.contrib import learn as contrib_learn
+                return 1
+            """,
+            """
+            def f():
+                return 1
+            """,
+        )
+
+    def test_an_import_another_name_reads_is_not_removed(self):
+        source = """
+            from tensorflow.contrib import learn
+            __all__ = ["learn"]
+        """
+        self.assertCodemod(source, source)
+
+
+def test_a_partly_converted_module_used_as_a_value_is_reported_at_its_import():
+    source = (
+        "def framework():\n"
+        "    from tensorflow.contrib import framework as contrib_framework\n"  # contrib-slim converts some of it
+        "    return contrib_framework\n"  # the module itself: nothing converts it
+    )
+    assert _entries(source) == [
+        (
+            "contrib-removed",
+            "error",
+            2,
+            "tensorflow.contrib.framework stays imported for its unconverted uses, and is no module on TF 2.21",
+        )
+    ]
+
+
+def test_an_import_whose_uses_were_all_converted_goes():
+    source = "import tensorflow.contrib.layers\nx = tensorflow.contrib.layers.xavier_initializer()\n"
+    applied = apply(source, *RULES)
+    assert _contrib_imports_left(source, applied.module.code) == set()
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from tensorflow.contrib import learn as contrib_learn\nconfig = contrib_learn.RunConfig()\nm = contrib_learn\n",
+        "from tensorflow import contrib\nx = contrib.layers.xavier_initializer()\ny = contrib.seq2seq\n",
+        "import tensorflow.contrib.layers as L\ninit = L.xavier_initializer()\nf(L)\n",
+        "from tensorflow.contrib.framework import arg_scope\nfrom tensorflow.contrib.layers import embed_sequence\n"
+        "with arg_scope([]):\n    embed_sequence(ids, 10, 4)\n",
+        "from tensorflow.contrib.layers import *\n",
+    ],
+)
+def test_every_contrib_import_left_in_the_output_has_an_error_at_its_line(source):
+    applied = apply(source, *RULES)
+    errors = {e.line for e in applied.entries if e.severity == "error"}
+    left = _contrib_imports_left(source, applied.module.code)
+    assert left, "the fixture keeps a contrib import"
+    assert left <= errors, (applied.module.code, applied.entries)
+
+
+# -- a TF 1 check: `try: <import from tf.contrib>` whose `except` catches the ImportError
+
+CHECK = """
+    try:
+        from tensorflow.contrib import slim as tf_slim
+        is_tf2 = False
+    except:  # noqa: E722 - tensor2tensor's own spelling
+        import tf_slim
+        is_tf2 = True
+"""
+
+
+def test_a_tf1_check_that_another_rule_rewrites_now_finds_tf1_and_says_so():
+    import textwrap
+
+    applied = apply(textwrap.dedent(CHECK), *RULES)
+    assert "import compat.slim as tf_slim" in applied.module.code  # the TF 1 branch runs, converted
+    [entry] = [e for e in applied.entries if e.rule == ContribRule.ID]
+    assert (entry.severity, entry.line) == ("warning", 3)
+    assert "TF 1 check" in entry.message and "uai-run" in entry.manual
+
+
+class TestTf1Checks(RuleTest):
+    TRANSFORM = ContribRule
+
+    def test_a_tf1_check_left_as_written_is_neither_removed_nor_an_error(self):
+        for source in (
+            """
+            try:
+                import tensorflow.contrib
+                is_tf2 = False
+            except ImportError:
+                is_tf2 = True
+            """,
+            """
+            def layers():
+                try:
+                    from tensorflow.contrib import layers as contrib_layers
+                    return contrib_layers
+                except (ModuleNotFoundError, AttributeError):
+                    return None
+            """,
+        ):
+            self.assertCodemod(source, source)
+            assert [e.severity for e in self.applied(source).entries] == ["info"]
+
+    def test_a_try_that_does_not_catch_the_import_error_is_no_check(self):
+        source = """
+            try:
+                from tensorflow.contrib import layers as contrib_layers
+                f(contrib_layers)
+            except ValueError:
+                pass
+        """
+        self.assertCodemod(source, source)
+        assert [e.severity for e in self.applied(source).entries] == ["error"]

@@ -143,6 +143,7 @@ def test_what_has_no_home_is_reported_naming_the_closest_replacement():
         "from tensorflow.contrib.rnn.python.ops.rnn import stack_bidirectional_dynamic_rnn\n"
         "out = tf.contrib.rnn.python.ops.rnn.stack_bidirectional_dynamic_rnn(fw, bw, x)\n"
         "forest = tf.contrib.tensor_forest.python.tensor_forest.RandomForestGraphs(params)\n"
+        "layers = stack_bidirectional_dynamic_rnn\n"  # read: the import stays (an unread one is removed)
     )
     applied = apply(source, UpgradeRule, ContribRule)
     assert applied.module.code == source
