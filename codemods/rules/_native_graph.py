@@ -171,7 +171,7 @@ def _target_names(small: cst.BaseSmallStatement) -> list[str] | None:
     return names
 
 
-def _arguments(call: cst.Call, params: Sequence[str], node: cst.CSTNode, what: str) -> dict[str, cst.Arg]:
+def arguments(call: cst.Call, params: Sequence[str], node: cst.CSTNode, what: str) -> dict[str, cst.Arg]:
     """A call's arguments by parameter name (positional ones in `params` order); Refused for others."""
     found: dict[str, cst.Arg] = {}
     for index, arg in enumerate(call.args):
@@ -446,7 +446,7 @@ class Converter:
 
     def placeholder(self, stmt: cst.BaseStatement, name: str, call: cst.Call) -> bool:
         updated = self.updated_call(stmt)
-        args = _arguments(updated, ("dtype", "shape", "name"), stmt, "tf.placeholder")
+        args = arguments(updated, ("dtype", "shape", "name"), stmt, "tf.placeholder")
         if "dtype" not in args:
             raise Refused(stmt, "tf.placeholder without a dtype")
         if name in ("tape", "outputs", "variables"):
@@ -517,7 +517,7 @@ class Converter:
 
     def placeholder_with_default(self, stmt: cst.BaseStatement, name: str) -> bool:
         """An argument that calls not feeding it pass its default (a literal: its dtype is the literal's)."""
-        args = _arguments(self.updated_call(stmt), ("input", "shape", "name"), stmt, "tf.placeholder_with_default")
+        args = arguments(self.updated_call(stmt), ("input", "shape", "name"), stmt, "tf.placeholder_with_default")
         default = args["input"].value if "input" in args else None
         dtype = _LITERAL_DTYPES.get(type(default)) if default is not None else None
         if isinstance(default, cst.Name) and default.value not in ("True", "False"):
@@ -550,7 +550,7 @@ class Converter:
 
     def variable(self, stmt: cst.BaseStatement, name: str, call: cst.Call) -> bool:
         params = VARIABLE_PARAMS
-        args = _arguments(call, params, stmt, "tf.Variable")
+        args = arguments(call, params, stmt, "tf.Variable")
         extra = set(args) - {"initial_value", "trainable", "name", "dtype"}
         if extra or "initial_value" not in args:
             raise Refused(stmt, f"tf.Variable({min(extra or {'no initial value'})}=...)")
@@ -559,7 +559,7 @@ class Converter:
         updated = self.updated_call(stmt)
         keywords = [
             f"{p}={source_of(a.value)}"
-            for p, a in _arguments(updated, params, stmt, "tf.Variable").items()
+            for p, a in arguments(updated, params, stmt, "tf.Variable").items()
             if p != "initial_value"
         ]
         if "name" not in args:
@@ -568,7 +568,7 @@ class Converter:
             self.take_name(str(cast(cst.SimpleString, args["name"].value).evaluated_value), stmt)
         else:
             raise Refused(stmt, "a variable whose name is computed")
-        initial = source_of(_arguments(updated, params, stmt, "tf.Variable")["initial_value"].value)
+        initial = source_of(arguments(updated, params, stmt, "tf.Variable")["initial_value"].value)
         code = f"{name} = {self.alias}.Variable({', '.join([initial, *keywords])})\n"
         self.replacements[id(stmt)] = [cst.parse_statement(code)]
         self.graph.add(name)
@@ -593,13 +593,11 @@ class Converter:
         kind = OPTIMIZERS[optimizer]
         row = tables.OPTIMIZERS[kind]
         updated = cast(cst.Call, cast(cst.Attribute, self.updated_call(stmt).func).value)
-        args = _arguments(updated, row.params, stmt, f"tf.train.{kind}")
+        args = arguments(updated, row.params, stmt, f"tf.train.{kind}")
         if "use_locking" in args:
             raise Refused(stmt, f"tf.train.{kind}(use_locking=...)")
-        keywords = [f"{row.renamed.get(p, p)}={source_of(a.value)}" for p, a in args.items() if p not in tables.DROPPED]
-        keywords += [f"{p}={v}" for p, v in row.pinned.items() if p not in args]
-        self.optimizer_code = f"{self.alias}.keras.optimizers.{row.keras}({', '.join(keywords)})"
-        self.optimizer_said = f"tf.train.{kind} -> tf.keras.optimizers.{row.keras} ({row.difference})"
+        values = {p: source_of(a.value) for p, a in args.items()}
+        self.optimizer_code, self.optimizer_said = tables.keras_optimizer(self.alias, kind, values)
         self.train_op, self.loss = name, loss
         self.graph.add(name)
         self.replacements[id(statement or stmt)] = []
@@ -682,7 +680,7 @@ class Converter:
         return found
 
     def feed_argument(self, line: cst.CSTNode, run: cst.Call) -> cst.BaseExpression | None:
-        args = _arguments(run, ("fetches", "feed_dict"), line, f"{self.sess}.run")
+        args = arguments(run, ("fetches", "feed_dict"), line, f"{self.sess}.run")
         return args["feed_dict"].value if "feed_dict" in args else None
 
     def run_line(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
@@ -800,11 +798,11 @@ class Converter:
             raise Refused(line, "a line with a sess.run and the saver, or the saver twice")
         call, new = calls[0], updated_calls[0]
         method = self.saver_method(call)
-        args = _arguments(call, ("sess", "save_path"), line, f"{self.saver}.{method}")
+        args = arguments(call, ("sess", "save_path"), line, f"{self.saver}.{method}")
         session = args["sess"].value if "sess" in args else None
         if not (isinstance(session, cst.Name) and session.value in self.sessions) or "save_path" not in args:
             raise Refused(line, f"{self.saver}.{method} without the session and a path (global_step, ...)")
-        path = _arguments(new, ("sess", "save_path"), line, f"{self.saver}.{method}")["save_path"].value
+        path = arguments(new, ("sess", "save_path"), line, f"{self.saver}.{method}")["save_path"].value
         if method == "restore":
             if not (isinstance(small, cst.Expr) and small.value is call):
                 raise Refused(line, f"the value of {self.saver}.restore (None in TF1) is used")
@@ -829,7 +827,7 @@ class Converter:
 
     def fetches(self, line: cst.CSTNode, run: cst.Call) -> tuple[list[str], bool]:
         """(the fetched graph names, fetched as a list?) of a sess.run call."""
-        args = _arguments(run, ("fetches", "feed_dict"), line, f"{self.sess}.run")
+        args = arguments(run, ("fetches", "feed_dict"), line, f"{self.sess}.run")
         fetched = args["fetches"].value if "fetches" in args else None
         if isinstance(fetched, cst.Call) and self.rule.is_call(fetched, INITIALIZERS) and not fetched.args:
             self.inits.add(_INITIALIZER)  # (a name no Python variable has)
@@ -870,7 +868,7 @@ class Converter:
         needed = set(self.placeholders) - set(self.defaults)
         if len(set(fed)) != len(fed) or not needed <= set(fed) <= set(self.placeholders):
             raise Refused(line, "a sess.run that does not feed every placeholder (the step takes them all)")
-        updated_feed = _arguments(updated, ("fetches", "feed_dict"), line, "sess.run")["feed_dict"].value
+        updated_feed = arguments(updated, ("fetches", "feed_dict"), line, "sess.run")["feed_dict"].value
         if not isinstance(updated_feed, cst.Dict) or len(updated_feed.elements) != len(keys):
             raise Refused(line, "the feed dict changed shape in the safe pass")
         read = {n for e in feed.elements for n in names_in(e.value).names} & self.watched()
@@ -1013,7 +1011,7 @@ class Converter:
     def loss_call(self, line: cst.CSTNode, function: str, call: cst.Call) -> cst.BaseExpression:
         """`tf.losses.<function>(...)` -> the TF 2 expression computing the same mean."""
         params, template = tables.LOSSES[function]
-        args = _arguments(call, params, line, f"tf.losses.{function}")
+        args = arguments(call, params, line, f"tf.losses.{function}")
         if set(args) != set(params):
             raise Refused(line, f"tf.losses.{function} without its {' and '.join(params)}")
         self.losses += 1
@@ -1022,7 +1020,7 @@ class Converter:
 
     def layer(self, line: cst.CSTNode, function: str, call: cst.Call, layers: list[_Layer]) -> cst.BaseExpression:
         keras, params, call_keywords = tables.LAYERS[function]
-        args = _arguments(call, ("inputs", *params, "name"), line, f"tf.layers.{function}")
+        args = arguments(call, ("inputs", *params, "name"), line, f"tf.layers.{function}")
         if "inputs" not in args:
             raise Refused(line, f"tf.layers.{function} without its inputs")
         if "name" in args:

@@ -7,6 +7,7 @@ not one the rules can prove equal, and the code stays at the safe level.
 """
 
 import dataclasses
+from collections.abc import Mapping
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,9 +43,36 @@ OPTIMIZERS = {
         {"epsilon": "1e-08"},  # TF1's default; Keras's is 1e-07
         "the same update (epsilon pinned to TF1's 1e-08, Keras's default is 1e-07); float rounding only",
     ),
+    "AdagradOptimizer": Optimizer(
+        "Adagrad",
+        ("learning_rate", "initial_accumulator_value", "use_locking", "name"),
+        {},
+        # TF1's update is lr * g / sqrt(accumulator), Keras's lr * g / (sqrt(accumulator) + epsilon)
+        {"initial_accumulator_value": "0.1", "epsilon": "0.0"},
+        "the same update (epsilon pinned to 0: TF1's Adagrad has none, Keras's default is 1e-07); float rounding only",
+    ),
 }
 # positional-or-keyword parameters a row may list but the Keras optimizer does not take
 DROPPED = frozenset({"use_locking", "name"})
+# tf.train optimizers whose Keras namesake computes another update: why the rules leave them (the others
+# outside OPTIMIZERS are not proven equal)
+DIFFERENT = {
+    "RMSPropOptimizer": "Keras's RMSprop starts its mean square at 0 (TF1's at 1) and adds epsilon outside the "
+    "square root (TF1's inside): another training",
+}
+
+
+def keras_optimizer(alias: str, kind: str, args: Mapping[str, str]) -> tuple[str, str]:
+    """tf.train.<kind>(...) as a Keras optimizer: (its constructor call as code, what changed, for the report).
+
+    `args`: the TF1 call's arguments by parameter name, as code (without use_locking, which the callers refuse).
+    """
+    row = OPTIMIZERS[kind]
+    keywords = [f"{row.renamed.get(p, p)}={value}" for p, value in args.items() if p not in DROPPED]
+    keywords += [f"{p}={v}" for p, v in row.pinned.items() if p not in args]
+    code = f"{alias}.keras.optimizers.{row.keras}({', '.join(keywords)})"
+    return code, f"tf.train.{kind} -> tf.keras.optimizers.{row.keras} ({row.difference})"
+
 
 # tf.layers.<function>: (Keras class, its parameters after `inputs` in TF1's positional order, the
 # keywords that go to the call rather than the constructor)

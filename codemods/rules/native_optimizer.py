@@ -1,0 +1,227 @@
+"""native-optimizer: `tf.train.<Name>Optimizer` in eager code -> `tf.keras.optimizers.<Name>` (--level native).
+
+Where: a file proven eager (codemods/rules/_native_eager.py: no graph-mode code, and a program). What:
+each optimizer whose every use the rule reads, which are the uses where TF1's eager optimizer and the
+Keras one do the same:
+
+- `opt.apply_gradients(grads_and_vars)`, its value unused (no `global_step`: the Keras optimizer counts
+  its own iterations and increments no global step);
+- `opt.minimize(loss, var_list=variables)`, its value unused (TF1's eager minimize takes a callable
+  loss; without var_list TF1 trains what the loss watched, Keras needs the list);
+- `model.compile(optimizer=opt)` (TF1's tf.keras wrapped the TF1 optimizer; the Keras one is native);
+
+with the optimizer bound once to a name (`opt = tf.train.AdamOptimizer(...)`), or written in place of
+`opt` in one of those uses. Any other use (a Checkpoint of it, get_slot, compute_gradients, a parameter,
+a learning rate TensorFlow computes) leaves it at the safe level with an info entry naming the use.
+The Keras constructor is written from codemods/rules/_native_tables.py (OPTIMIZERS), as native-session
+writes a Session script's optimizer.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+import libcst as cst
+
+from codemods.engine.rule import FileState, Rule
+from codemods.rule_description import Example
+from codemods.rules import _native_tables as tables
+from codemods.rules import _tf
+from codemods.rules._native_eager import EagerFile, parents
+from codemods.rules._native_graph import Refused, arguments, descendants, names_in, source_of
+
+_OPTIMIZER = ("tensorflow.train.", "tensorflow.compat.v1.train.")
+_METHODS = ("apply_gradients", "minimize")
+
+
+class NativeOptimizerRule(Rule):
+    ID = "native-optimizer"
+    DESCRIPTION = (
+        "tf.train GradientDescent, Momentum, Adam and Adagrad optimizers in eager code (apply_gradients, "
+        "minimize with var_list, Keras compile) -> tf.keras.optimizers."
+    )
+    LEVEL = "native"
+    ORDER = 195  # after native-session: an optimizer it wrote into a converted Session script is not read again
+    EXAMPLE = Example(
+        "TF1's tf.train optimizers live on in TF 2 only as tf.compat.v1.train; eager TF 2 code uses the Keras "
+        "optimizers. Only in a file proven eager (no graph-mode code, a program), and only for an optimizer used "
+        "by apply_gradients(grads_and_vars), minimize(loss, var_list=...) or Keras compile. What may change: the "
+        "update is the same formula (GradientDescent exactly; Adam with epsilon pinned to TF1's 1e-08, Keras's "
+        "default being 1e-07: both apply it as epsilon-hat, outside the bias correction; Adagrad with epsilon "
+        "pinned to 0, which TF1 does not add; Momentum is rearranged as v = m*v - lr*g, var += v against TF1's "
+        "a = m*a + g, var -= lr*a: equal for a constant learning rate), computed by other kernels, so the losses "
+        "agree up to float rounding (measured below 1e-6 relative). The optimizer's own state differs: Keras "
+        "counts `iterations` (TF1's Adam kept beta1_power and beta2_power) and names its slots otherwise, so a "
+        "checkpoint of the TF1 optimizer does not restore into it (the rule refuses an optimizer put in a "
+        "Checkpoint); on a GPU Keras may compile the update with XLA. RMSProp is left: Keras's starts its mean "
+        "square at 0 (TF1's at 1) and adds epsilon outside the square root.",
+        "import tensorflow as tf\n"
+        "\n"
+        "tf.enable_eager_execution()\n"
+        "w = tf.Variable(1.0)\n"
+        "optimizer = tf.train.AdamOptimizer(0.1)\n"
+        "with tf.GradientTape() as tape:\n"
+        "    loss = w * w\n"
+        "optimizer.apply_gradients(zip(tape.gradient(loss, [w]), [w]))\n",
+        "import compat\n"
+        "import tensorflow as tf\n"
+        "\n"
+        "tf.enable_eager_execution()\n"
+        "w = tf.Variable(1.0)\n"
+        "optimizer = tf.keras.optimizers.Adam(learning_rate=0.1, epsilon=1e-08)\n"
+        "with tf.GradientTape() as tape:\n"
+        "    loss = w * w\n"
+        "optimizer.apply_gradients(zip(tape.gradient(loss, [w]), [w]))\n",
+    )
+    CLAIMS = ()  # it rewrites the safe pass's result (tf.compat.v1.train.<Name>Optimizer), which tf1-api writes
+    WORDS = frozenset()  # it acts on TensorFlow's names; the optimizer's uses are read from the whole module
+
+    def begin_file(self, state: FileState) -> None:
+        super().begin_file(state)
+        self._eager = EagerFile()
+        self._found: list[tuple[cst.Call, str, int]] = []  # (original call, optimizer class, top-level statement)
+        self._updated: dict[int, cst.Call] = {}  # id(original call) -> as the pass left it
+        self._tf_calls: dict[int, cst.Call] = {}  # every TensorFlow call: id -> call
+
+    def visit_Call(self, node: cst.Call) -> None:
+        names = [n for n in self.qualified_names(node.func) if n.startswith(_tf.TF)]
+        if not names:
+            return
+        self._tf_calls[id(node)] = node
+        self._eager.call(names)
+        homes = [n.rsplit(".", 1) for n in names]
+        kinds = {kind for home, kind in homes if home + "." in _OPTIMIZER and kind.endswith("Optimizer")}
+        if kinds:
+            self._found.append((node, min(kinds), self.state.top))
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        if self._found and id(original_node) in {id(call) for call, _, _ in self._found}:
+            self._updated[id(original_node)] = updated_node
+        return updated_node
+
+    # -- the conversion, once the whole file is known
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if self.level != "native" or not self._found:
+            return updated_node
+        present = {id(n) for n in descendants(updated_node)}
+        why = self._eager.why_not(original_node, self._tf_calls)
+        parent = parents(original_node) if why is None else {}
+        replaced: dict[int, cst.BaseExpression] = {}
+        converted: list[cst.Call] = []
+        for call, kind, top in self._found:
+            updated = self._updated.get(id(call))
+            if updated is None or id(updated) not in present:
+                continue  # a later rule wrote it anew (native-session, converting a Session script)
+            try:
+                if why is not None:
+                    raise Refused(call, why)
+                code, said = self._keras(call, kind, updated)
+                uses = self._uses(original_node, call, parent)
+            except Refused as refused:
+                self.report(call, f"tf.train.{kind} left at the safe level: {refused.why}", native=True, statement=top)
+                continue
+            replaced[id(updated)] = cst.parse_expression(code)
+            converted.append(call)
+            self.report(call, f"{said}; used by {uses}", native=True, statement=top)
+        if not replaced:
+            return updated_node
+        inside = {id(n) for call in converted for n in descendants(call)}
+        self.state.reports[:] = [  # tf1-api's entries for the names rewritten again here
+            (top, node, entry)
+            for top, node, entry in self.state.reports
+            if not (id(node) in inside and entry.rule != self.ID and "compat.v1" in entry.message)
+        ]
+        _tf.ensure_compat(self)  # tf.keras is Keras 2 (tf-keras) through compat on TF >= 2.16, as native-session's
+
+        class Replace(cst.CSTTransformer):
+            def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+                return replaced.get(id(original), updated)
+
+        return cast(cst.Module, updated_node.visit(Replace()))
+
+    def _keras(self, call: cst.Call, kind: str, updated: cst.Call) -> tuple[str, str]:
+        """The Keras constructor, as code, and what the report says of it; Refused for what it cannot prove."""
+        if kind not in tables.OPTIMIZERS:
+            why = tables.DIFFERENT.get(kind, "no Keras optimizer the rule proves equal to it")
+            raise Refused(call, why)
+        row = tables.OPTIMIZERS[kind]
+        args = arguments(updated, row.params, call, f"tf.train.{kind}")
+        if "use_locking" in args:
+            raise Refused(call, f"tf.train.{kind}(use_locking=...)")
+        for arg in call.args:
+            computed = [c for c in descendants(arg) if id(c) in self._tf_calls]
+            if computed or any(isinstance(n, cst.Lambda) for n in descendants(arg)):
+                raise Refused(call, "a hyper-parameter TensorFlow computes or a callable (Keras keeps a number)")
+        alias = _tf.tf_alias(self, call.func)
+        return tables.keras_optimizer(alias, kind, {p: source_of(a.value) for p, a in args.items()})
+
+    def _uses(self, module: cst.Module, call: cst.Call, parent: dict[int, cst.CSTNode]) -> str:
+        """What uses the optimizer `call` makes (for the report); Refused for a use the rule does not read."""
+        above = parent.get(id(call))
+        if isinstance(above, cst.Attribute) and above.value is call:
+            return self._method(above, parent, call)
+        if isinstance(above, cst.Arg) and _compile_argument(above, parent):
+            return "Keras compile"
+        if isinstance(above, cst.Assign) and len(above.targets) == 1 and isinstance(above.targets[0].target, cst.Name):
+            return self._name_uses(module, above.targets[0].target, parent)
+        raise Refused(
+            call, "an optimizer neither bound to a name nor used in place by apply_gradients, minimize or compile"
+        )
+
+    def _name_uses(self, module: cst.Module, bound: cst.Name, parent: dict[int, cst.CSTNode]) -> str:
+        said: list[str] = []
+        for name in names_in(module).nodes:
+            if name.value != bound.value or name is bound:
+                continue
+            above = parent.get(id(name))
+            if isinstance(above, cst.Attribute) and above.value is name:
+                said.append(self._method(above, parent, name))
+            elif isinstance(above, cst.Arg) and _compile_argument(above, parent):
+                said.append("Keras compile")
+            else:
+                raise Refused(name, f"`{name.value}` {_use(above, parent)}")
+        if not said:
+            raise Refused(bound, f"`{bound.value}` is not used by apply_gradients, minimize or compile")
+        return ", ".join(dict.fromkeys(said))
+
+    def _method(self, attribute: cst.Attribute, parent: dict[int, cst.CSTNode], node: cst.CSTNode) -> str:
+        method = attribute.attr.value
+        call = parent.get(id(attribute))
+        if method not in _METHODS or not (isinstance(call, cst.Call) and call.func is attribute):
+            raise Refused(node, f".{method}, which the Keras optimizer does not have as TF1's")
+        if not isinstance(parent.get(id(call)), cst.Expr):
+            raise Refused(node, f"the value of {method}() is used (TF1's and Keras's return different things)")
+        if any(a.star for a in call.args):
+            raise Refused(node, f"{method}() with *args or **kwargs")
+        positional = [a for a in call.args if a.keyword is None]
+        keywords = {cast(cst.Name, a.keyword).value for a in call.args if a.keyword is not None}
+        if method == "apply_gradients" and (len(positional) != 1 or keywords):
+            raise Refused(node, "apply_gradients() with global_step or a name: Keras counts its own iterations")
+        if method == "minimize" and (len(positional) != 1 or keywords != {"var_list"}):
+            raise Refused(
+                node, "minimize() without var_list= or with global_step, grad_loss ... (Keras needs the list)"
+            )
+        return f"{method}()"
+
+
+def _compile_argument(arg: cst.Arg, parent: dict[int, cst.CSTNode]) -> bool:
+    """Is `arg` the optimizer argument of a `<model>.compile(...)` call (keyword `optimizer` or first positional)?"""
+    call = parent.get(id(arg))
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "compile"):
+        return False
+    if arg.keyword is not None:
+        return arg.keyword.value == "optimizer"
+    return not arg.star and call.args[0] is arg
+
+
+def _use(node: cst.CSTNode | None, parent: dict[int, cst.CSTNode]) -> str:
+    """What a use of the optimizer's name the rule does not read is (for the info entry)."""
+    if isinstance(node, cst.Arg):
+        call = parent.get(id(node))
+        callee = _tf.full_name(call.func) if isinstance(call, cst.Call) else ""
+        if callee.endswith("Checkpoint"):
+            return f"is put in {callee}: the Keras optimizer's variables have other names than TF1's"
+        return f"is passed to {callee or 'a call'}(), which may read TF1's optimizer"
+    if isinstance(node, (cst.AssignTarget, cst.Param, cst.For, cst.AsName, cst.NameItem, cst.AugAssign)):
+        return "is bound again"
+    return "is used otherwise than by apply_gradients, minimize or compile"
