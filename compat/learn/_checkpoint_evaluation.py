@@ -4,7 +4,8 @@ TF 1.x's train_and_evaluate trained with a `ValidationMonitor` (every `min_eval_
 default 1) wrapped into a hook: after such a step it looked for a new checkpoint, at most once per
 `check_interval_secs`, and evaluated it inside the training loop. The Estimator saves a checkpoint
 when its session starts, so the first step evaluates the untrained model (global step 0). This hook
-does the same on TF 2's Estimator.
+does the same on TF 2's Estimator, and logs each evaluation's line as the monitor did (programs' logs
+and the losses read from them keep TF 1.x's lines).
 """
 
 import time
@@ -18,7 +19,11 @@ class CheckpointEvaluationHook(tf.compat.v1.train.SessionRunHook):
     """Evaluate each new checkpoint seen every `every_n_steps` steps, checking at most every `check_interval_secs`."""
 
     def __init__(
-        self, evaluate: Callable[[], Any], model_dir: str, every_n_steps: int, check_interval_secs: float | None
+        self,
+        evaluate: Callable[[], dict[str, Any]],
+        model_dir: str,
+        every_n_steps: int,
+        check_interval_secs: float | None,
     ) -> None:
         self._evaluate = evaluate
         self._model_dir = model_dir
@@ -42,10 +47,10 @@ class CheckpointEvaluationHook(tf.compat.v1.train.SessionRunHook):
         assert self._step is not None  # set by before_run
         if self._step >= self._last_active_step + self._every_n_steps:
             self._last_active_step = self._step
-            self._evaluate_new_checkpoint()
+            self._evaluate_new_checkpoint(self._step)
         self._step = int(run_values.results) + 1
 
-    def _evaluate_new_checkpoint(self) -> None:
+    def _evaluate_new_checkpoint(self, step: int) -> None:
         now = time.time()
         if (
             self._check_interval_secs is not None
@@ -58,4 +63,6 @@ class CheckpointEvaluationHook(tf.compat.v1.train.SessionRunHook):
         if latest is None or latest == self._evaluated_path:
             return
         self._evaluated_path = latest
-        self._evaluate()
+        metrics = self._evaluate()
+        stats = ", ".join(f"{name} = {value!s}" for name, value in metrics.items())  # str(): float32 as printed
+        tf.compat.v1.logging.info("Validation (step %d): %s", step, stats)

@@ -2,7 +2,7 @@
 
 Runs on TF 1.15 and under uai-run. Prints `RESULT {case: {"evaluated": [global step of each
 evaluation, in order], "dirs": [the model dir's eval folders], "returned": global step of the
-metrics the schedule returned}}`. A one-weight Estimator trains 4 or 6 steps, a checkpoint every 2.
+metrics the schedule returned, "logged": [the "Validation (step N)" lines logged]}}`. A one-weight Estimator trains 4 or 6 steps, a checkpoint every 2.
 The cases whose evaluations a clock decides (the ValidationMonitor checks for a new checkpoint at
 most every `check_interval_secs`) set it to None (every check) or to an hour (the first check only),
 so the result is the same on a loaded machine. tests/common/golden/make_tf115_experiment.py runs it
@@ -11,6 +11,7 @@ runs it under uai-run and compares.
 """
 
 import json
+import logging
 import os
 import shutil
 import tempfile
@@ -33,6 +34,19 @@ def model_fn(features, labels, mode):
     return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
 
 
+class ValidationLines(logging.Handler):
+    """The start of each "Validation (step N): <metrics>" line train_and_evaluate logs, its metrics left out."""
+
+    def __init__(self):
+        super().__init__()
+        self.lines = []
+
+    def emit(self, record):
+        message = record.getMessage()
+        if message.startswith("Validation (step"):
+            self.lines.append(message.partition(":")[0])
+
+
 class EvaluatedSteps(tf.train.SessionRunHook):
     """An evaluation hook: appends the global step each evaluation ran at."""
 
@@ -50,6 +64,8 @@ def case(name, schedules, train_steps=4, **experiment_args):
     """Run `schedules` (learn_runner's schedule names, or callables taking the Experiment) in order."""
     model_dir = os.path.join(ROOT, name)
     evaluated = []
+    logged = ValidationLines()
+    logging.getLogger("tensorflow").addHandler(logged)
     config = tf.contrib.learn.RunConfig(model_dir=model_dir, save_checkpoints_steps=2, tf_random_seed=1)
 
     def experiment_fn(run_config, hparams):
@@ -71,11 +87,13 @@ def case(name, schedules, train_steps=4, **experiment_args):
             returned = schedule(experiment_fn(config, None))
         else:
             returned = tf.contrib.learn.learn_runner.run(experiment_fn, schedule=schedule, run_config=config)
+    logging.getLogger("tensorflow").removeHandler(logged)
     metrics = returned[0] if isinstance(returned, tuple) else returned
     RESULT[name] = {
         "evaluated": evaluated,
         "dirs": sorted(d for d in os.listdir(model_dir) if d.startswith("eval")),
         "returned": None if metrics is None else int(metrics["global_step"]),
+        "logged": logged.lines,
     }
 
 
@@ -85,6 +103,7 @@ def continuous_eval(experiment):
 
 ROOT = tempfile.mkdtemp()
 RESULT = {}
+tf.logging.set_verbosity(tf.logging.INFO)
 try:
     # learn_runner's default schedule without a cluster
     case("train_and_evaluate, first check only", [None], check_interval_secs=AN_HOUR)
