@@ -10,12 +10,14 @@ is not proven: the program importing it may call it in a graph.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Sequence
+from typing import cast
 
 import libcst as cst
 
+from codemods.engine.rule import FileState, Rule
 from codemods.rules import _tf
-from codemods.rules._native_graph import descendants
+from codemods.rules._native_graph import Refused, descendants, leading
 from codemods.rules._shared import graph_names
 
 _BOTH = ("", "compat.v1.")
@@ -98,3 +100,126 @@ def parents(module: cst.Module) -> dict[int, cst.CSTNode]:
         for child in node.children:
             found[id(child)] = node
     return found
+
+
+class EagerRewrite(Rule):
+    """A native rule rewriting TensorFlow calls in a file proven eager (a class with no ID: not a rule itself).
+
+    A subclass says which calls it reads (`candidate`) and what each becomes (`convert`: an expression, or
+    None to delete the statement the call is); the pass records the calls, and once the whole file is
+    known the calls are converted, or each left with an info entry saying why (`Refused`).
+    """
+
+    def begin_file(self, state: FileState) -> None:
+        super().begin_file(state)
+        self._eager = EagerFile()
+        self._found: list[tuple[cst.Call, str, int]] = []  # (original call, what it is, top-level statement)
+        self._found_ids: set[int] = set()
+        self._updated: dict[int, cst.Call] = {}  # id(original call) -> as the pass left it
+        self._tf_calls: dict[int, cst.Call] = {}  # every TensorFlow call: id -> call
+
+    def candidate(self, names: frozenset[str]) -> str | None:
+        """What a TensorFlow call of one of `names` is, for the report, if the rule reads it (else None)."""
+        raise NotImplementedError
+
+    def convert(
+        self, call: cst.Call, what: str, updated: cst.Call, module: cst.Module, parent: dict[int, cst.CSTNode]
+    ) -> tuple[cst.BaseExpression | None, str]:
+        """(the call's replacement, None: delete its statement; the report's entry), or Refused."""
+        raise NotImplementedError
+
+    def visit_Call(self, node: cst.Call) -> None:
+        names = frozenset(n for n in self.qualified_names(node.func) if n.startswith(_tf.TF))
+        if not names:
+            return
+        self._tf_calls[id(node)] = node
+        self._eager.call(names)
+        what = self.candidate(names)
+        if what is not None:
+            self._found.append((node, what, self.state.top))
+            self._found_ids.add(id(node))
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        if id(original_node) in self._found_ids:
+            self._updated[id(original_node)] = updated_node
+        return updated_node
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if self.level != "native" or not self._found:
+            return updated_node
+        present = {id(n) for n in descendants(updated_node)}
+        why = self._eager.why_not(original_node, self._tf_calls)
+        parent = parents(original_node) if why is None else {}
+        replaced: dict[int, cst.BaseExpression | None] = {}
+        converted: list[cst.Call] = []
+        for call, what, top in self._found:
+            updated = self._updated.get(id(call))
+            if updated is None or id(updated) not in present:
+                continue  # a later rule wrote it anew (native-session, converting a Session script)
+            try:
+                if why is not None:
+                    raise Refused(call, why)
+                replaced[id(updated)], said = self.convert(call, what, updated, original_node, parent)
+            except Refused as refused:
+                self.report(call, f"{what} left at the safe level: {refused.why}", native=True, statement=top)
+                continue
+            converted.append(call)
+            self.report(call, said, native=True, statement=top)
+        if not converted:
+            return updated_node
+        inside = {id(n) for call in converted for n in descendants(call)}
+        self.state.reports[:] = [  # tf1-api's entries for the names rewritten again here
+            (top, node, entry)
+            for top, node, entry in self.state.reports
+            if not (id(node) in inside and entry.rule != self.ID and "compat.v1" in entry.message)
+        ]
+        return cast(cst.Module, updated_node.visit(_Replace(replaced)))
+
+
+class _Replace(cst.CSTTransformer):
+    """Each call by its replacement; the statement of a call replaced by None deleted (its blank lines and
+    comments kept, above the next statement)."""
+
+    def __init__(self, replaced: dict[int, cst.BaseExpression | None]) -> None:
+        super().__init__()
+        self.replaced = replaced
+        self.deleted: set[int] = set()  # id() of the deleted statements, as this pass leaves them
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        return self.replaced.get(id(original_node)) or updated_node
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine:
+        body = original_node.body
+        if len(body) == 1 and isinstance(body[0], cst.Expr) and id(body[0].value) in self.replaced:
+            if self.replaced[id(body[0].value)] is None:
+                self.deleted.add(id(updated_node))
+        return updated_node
+
+    def _body(self, body: Sequence[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        kept: list[cst.BaseStatement] = []
+        pending: list[cst.EmptyLine] = []
+        for stmt in body:
+            if id(stmt) in self.deleted:
+                pending += leading(stmt)
+                continue
+            if pending:
+                stmt = stmt.with_changes(leading_lines=[*pending, *leading(stmt)])
+                pending = []
+            kept.append(stmt)
+        return kept
+
+    def leave_IndentedBlock(
+        self, original_node: cst.IndentedBlock, updated_node: cst.IndentedBlock
+    ) -> cst.IndentedBlock:
+        return updated_node.with_changes(body=self._body(updated_node.body))
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        return updated_node.with_changes(body=self._body(updated_node.body))
+
+
+def only_statement(line: cst.CSTNode, parent: dict[int, cst.CSTNode]) -> bool:
+    """Is `line` the only statement of its block (deleting it would leave the block empty)?"""
+    block = parent.get(id(line))
+    return isinstance(block, cst.IndentedBlock) and len(block.body) == 1

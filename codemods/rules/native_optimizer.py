@@ -23,18 +23,17 @@ from typing import cast
 
 import libcst as cst
 
-from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
-from codemods.rules._native_eager import EagerFile, parents
+from codemods.rules._native_eager import EagerRewrite
 from codemods.rules._native_graph import Refused, arguments, descendants, names_in, source_of
 
 _OPTIMIZER = ("tensorflow.train.", "tensorflow.compat.v1.train.")
 _METHODS = ("apply_gradients", "minimize")
 
 
-class NativeOptimizerRule(Rule):
+class NativeOptimizerRule(EagerRewrite):
     ID = "native-optimizer"
     DESCRIPTION = (
         "tf.train GradientDescent, Momentum, Adam and Adagrad optimizers in eager code (apply_gradients, "
@@ -76,68 +75,18 @@ class NativeOptimizerRule(Rule):
     CLAIMS = ()  # it rewrites the safe pass's result (tf.compat.v1.train.<Name>Optimizer), which tf1-api writes
     WORDS = frozenset()  # it acts on TensorFlow's names; the optimizer's uses are read from the whole module
 
-    def begin_file(self, state: FileState) -> None:
-        super().begin_file(state)
-        self._eager = EagerFile()
-        self._found: list[tuple[cst.Call, str, int]] = []  # (original call, optimizer class, top-level statement)
-        self._updated: dict[int, cst.Call] = {}  # id(original call) -> as the pass left it
-        self._tf_calls: dict[int, cst.Call] = {}  # every TensorFlow call: id -> call
-
-    def visit_Call(self, node: cst.Call) -> None:
-        names = [n for n in self.qualified_names(node.func) if n.startswith(_tf.TF)]
-        if not names:
-            return
-        self._tf_calls[id(node)] = node
-        self._eager.call(names)
+    def candidate(self, names: frozenset[str]) -> str | None:
         homes = [n.rsplit(".", 1) for n in names]
         kinds = {kind for home, kind in homes if home + "." in _OPTIMIZER and kind.endswith("Optimizer")}
-        if kinds:
-            self._found.append((node, min(kinds), self.state.top))
+        return f"tf.train.{min(kinds)}" if kinds else None
 
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
-        if self._found and id(original_node) in {id(call) for call, _, _ in self._found}:
-            self._updated[id(original_node)] = updated_node
-        return updated_node
-
-    # -- the conversion, once the whole file is known
-    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        if self.level != "native" or not self._found:
-            return updated_node
-        present = {id(n) for n in descendants(updated_node)}
-        why = self._eager.why_not(original_node, self._tf_calls)
-        parent = parents(original_node) if why is None else {}
-        replaced: dict[int, cst.BaseExpression] = {}
-        converted: list[cst.Call] = []
-        for call, kind, top in self._found:
-            updated = self._updated.get(id(call))
-            if updated is None or id(updated) not in present:
-                continue  # a later rule wrote it anew (native-session, converting a Session script)
-            try:
-                if why is not None:
-                    raise Refused(call, why)
-                code, said = self._keras(call, kind, updated)
-                uses = self._uses(original_node, call, parent)
-            except Refused as refused:
-                self.report(call, f"tf.train.{kind} left at the safe level: {refused.why}", native=True, statement=top)
-                continue
-            replaced[id(updated)] = cst.parse_expression(code)
-            converted.append(call)
-            self.report(call, f"{said}; used by {uses}", native=True, statement=top)
-        if not replaced:
-            return updated_node
-        inside = {id(n) for call in converted for n in descendants(call)}
-        self.state.reports[:] = [  # tf1-api's entries for the names rewritten again here
-            (top, node, entry)
-            for top, node, entry in self.state.reports
-            if not (id(node) in inside and entry.rule != self.ID and "compat.v1" in entry.message)
-        ]
+    def convert(
+        self, call: cst.Call, what: str, updated: cst.Call, module: cst.Module, parent: dict[int, cst.CSTNode]
+    ) -> tuple[cst.BaseExpression | None, str]:
+        code, said = self._keras(call, what.removeprefix("tf.train."), updated)
+        uses = self._uses(module, call, parent)
         _tf.ensure_compat(self)  # tf.keras is Keras 2 (tf-keras) through compat on TF >= 2.16, as native-session's
-
-        class Replace(cst.CSTTransformer):
-            def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-                return replaced.get(id(original), updated)
-
-        return cast(cst.Module, updated_node.visit(Replace()))
+        return cst.parse_expression(code), f"{said}; used by {uses}"
 
     def _keras(self, call: cst.Call, kind: str, updated: cst.Call) -> tuple[str, str]:
         """The Keras constructor, as code, and what the report says of it; Refused for what it cannot prove."""

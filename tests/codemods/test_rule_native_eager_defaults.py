@@ -1,0 +1,124 @@
+"""native-eager-defaults: in eager code, TF 1.x's switches to TF 2's defaults and the initializer calls
+deleted, or left at the safe level with an info entry saying why; and the ported program runs as the safe port.
+"""
+
+import subprocess
+import sys
+import textwrap
+
+from bench import native
+from codemods.rules.native_eager_defaults import NativeEagerDefaultsRule
+from tests.support.rule_test import RuleTest
+from tests.support.runs import clean_env
+
+PREFIX = "left at the safe level: "
+
+
+class TestNativeEagerDefaultsRule(RuleTest):
+    TRANSFORM = NativeEagerDefaultsRule
+
+    def refused(self, source: str) -> list[str]:
+        self.assertCodemod(source, source, level="native")
+        return [
+            e.message.split(PREFIX)[1] for e in self.applied(source, level="native").entries if e.rule == self.RULE.ID
+        ]
+
+    def test_switches_and_initializers_of_an_eager_program(self):
+        before = """
+            import tensorflow.compat.v1 as tf1
+            import tensorflow as tf
+
+            # eager, as TF 2 is
+            tf1.enable_eager_execution()
+            tf.enable_resource_variables()
+
+            def main():
+                w = tf.Variable(1.0)
+                tf.global_variables_initializer()  # a no-op in eager mode
+                print(w.numpy())
+
+            if __name__ == "__main__":
+                tf.enable_v2_behavior()
+                main()
+        """
+        after = """
+            import tensorflow.compat.v1 as tf1
+            import tensorflow as tf
+
+            # eager, as TF 2 is
+
+            def main():
+                w = tf.Variable(1.0)
+                print(w.numpy())
+
+            if __name__ == "__main__":
+                main()
+        """
+        self.assertCodemod(before, after, level="native")
+        messages = [e.message for e in self.applied(before, level="native").entries]
+        assert "tf.global_variables_initializer() deleted: eager code, a no-op" in messages
+        assert "tf.enable_eager_execution() deleted: eager code, a switch to a TF 2 default" in messages
+
+    def test_must_not_fire_where_eager_is_not_proven_or_the_statement_is_more(self):
+        graph = "import tensorflow as tf\n\nx = tf.placeholder(tf.float32)\ntf.global_variables_initializer()\n"
+        assert self.refused(graph) == [
+            "the file has graph-mode code (tf.placeholder): its TensorFlow code runs in a graph"
+        ]
+        library = "import tensorflow as tf\n\ndef setup():\n    tf.enable_resource_variables()\n    return 1\n"
+        assert self.refused(library)[0].startswith("a library module")
+        cases = {
+            "tf.enable_eager_execution(config=config)": "it has arguments",
+            "init = tf.global_variables_initializer()": "its value is used",
+            "tf.tables_initializer(); print(1)": "its value is used, or it shares its line",
+            "if ready:\n    tf.local_variables_initializer()": "the only statement of its block",
+        }
+        for line, why in cases.items():
+            messages = self.refused(f"import tensorflow as tf\n\nprint(tf.ones([1]))\n{line}\n")
+            assert len(messages) == 1 and messages[0].startswith(why), (line, messages)
+
+    def test_must_not_fire_on_a_shadowed_tf_strings_comments_or_the_safe_level(self):
+        shadowed = """
+            import tensorflow as tf
+
+            def main(tf):
+                tf.enable_eager_execution()  # tf.enable_eager_execution()
+                print("tf.global_variables_initializer()")
+
+            if __name__ == "__main__":
+                main(None)
+        """
+        assert self.refused(shadowed) == []
+        eager = "import tensorflow as tf\n\ntf.enable_eager_execution()\nprint(tf.ones([1]))\n"
+        self.assertCodemod(eager, eager)  # (the safe level: the rule is native only)
+
+
+PROGRAM = """
+    import numpy as np
+    import tensorflow as tf
+
+    tf.enable_eager_execution()
+    tf.enable_resource_variables()
+    w = tf.Variable(np.full([3], 0.5, np.float32))
+    tf.global_variables_initializer()
+    for step in range(3):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.square(w - step))
+        w.assign_sub(0.1 * tape.gradient(loss, w))
+        print("loss %.9g" % loss.numpy(), tf.executing_eagerly())
+"""
+
+
+def test_the_native_port_runs_as_the_safe_port(tmp_path):
+    script = tmp_path / "eager_defaults.py"
+    script.write_text(textwrap.dedent(PROGRAM))
+    printed = {}
+    for level in ("safe", "native"):
+        native.migrate([str(script)], str(tmp_path / level), level)
+        ported = native.ported_file(str(tmp_path / level), script.name, script.name)
+        with open(ported, encoding="utf-8") as handle:
+            code = handle.read()
+        assert ("initializer" in code and "enable_" in code) == (level == "safe"), code
+        done = subprocess.run([sys.executable, ported], env=clean_env(), capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        printed[level] = done.stdout
+    assert printed["safe"].count("loss") == 3 and printed["native"] == printed["safe"]
