@@ -10,10 +10,16 @@ COMMANDS = {"doctor": "list TensorFlow, Keras, tf-keras, the Estimator, tf-slim 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m compat", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, summary in COMMANDS.items():
-        commands.add_parser(name, help=summary, description=summary)
-    parser.parse_args(argv)
-    return doctor.main()
+    summary = COMMANDS["doctor"]
+    command = commands.add_parser("doctor", help=summary, description=summary)
+    command.add_argument(
+        "--fix",
+        action="store_true",
+        help="run the pip line of each missing piece with this Python's pip (pinned for the TensorFlow found, "
+        "--no-deps where a dependency would replace it), then report again; steps pip cannot take are listed",
+    )
+    args = parser.parse_args(argv)
+    return doctor.fix() if args.fix else doctor.main()
 
 
 if __name__ == "__main__":

@@ -8,11 +8,17 @@ installed with --no-deps: with their dependencies pip would add the CUDA `tensor
 tensorflow-cpu (tf-keras), or replace the user's TensorFlow with 2.15 (tensorflow-estimator).
 A release series is written `~=2.21.0`, not `==2.21.*`: the line is pasted into a shell, and zsh refuses an
 unquoted `*` that matches no file.
+
+`python -m compat doctor --fix` runs those pip lines with this interpreter's pip (plain pip, no resolver of
+ours: the pins above are what makes the user's TensorFlow stay), then judges the environment again.
 """
 
+import importlib
 import importlib.util
 import os
 import re
+import shlex
+import subprocess
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -259,6 +265,48 @@ def report(findings: list[Finding]) -> str:
     if optional:
         lines += ["optional:", *(f"  {line}" for line in optional)]
     return "\n".join(lines)
+
+
+def pip_command(line: str) -> list[str] | None:
+    """The command that runs fix `line` with this interpreter's pip, or None for a step only the user can take
+    (unset a variable, uninstall a stranger's package)."""
+    words = shlex.split(line)
+    if words[:2] != ["pip", "install"]:
+        return None
+    return [sys.executable, "-m", "pip", *words[1:]]
+
+
+# Installing TensorFlow itself shows what its release needs next: a few rounds reach a complete runtime.
+_FIX_ROUNDS = 3
+
+
+def fix() -> int:
+    """Run each missing required piece's pip line until nothing is missing; print the final report.
+
+    0 when nothing is missing at the end, 1 when a step is left to the user or a pip line failed."""
+    tried: list[str] = []
+    for _ in range(_FIX_ROUNDS):
+        runnable = [
+            (line, command)
+            for line in fixes(diagnose(current()))
+            if line not in tried and (command := pip_command(line)) is not None
+        ]
+        if not runnable:
+            break
+        for line, command in runnable:
+            tried.append(line)
+            print(f"doctor: {line}", flush=True)
+            code = subprocess.call(command)
+            if code != 0:
+                print(
+                    f"doctor: `{line}` failed (pip exit {code}); `python -m compat doctor` shows what is still missing",
+                    file=sys.stderr,
+                )
+                return 1
+        importlib.invalidate_caches()  # the new distributions' folders, for the next look
+    findings = diagnose(current())
+    print(report(findings))
+    return 1 if fixes(findings) else 0
 
 
 def main() -> int:

@@ -66,6 +66,36 @@ def test_a_keras_choice_of_the_user_that_breaks_tf_layers_is_named_and_it_does_b
     assert "Keras 3" in ran.stderr or "Keras cannot be imported" in ran.stderr, ran.stderr[-2000:]
 
 
+def test_doctor_fix_runs_no_pip_for_a_step_only_the_user_can_take(tmp_path):
+    # the Keras choice above: its fix is `unset TF_USE_LEGACY_KERAS`, which pip cannot do
+    env = {"TF_USE_LEGACY_KERAS": "0" if has_keras3() else "1"}
+    result = run_module("compat", ["doctor", "--fix"], env=env, cwd=tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stdout + result.stderr
+    assert "doctor: pip" not in result.stdout, result.stdout
+    assert result.stdout.split("to add what is missing:\n")[1].startswith("  unset TF_USE_LEGACY_KERAS\n")
+
+
+def test_doctor_fix_changes_nothing_where_nothing_is_missing(tmp_path):
+    result = run_module("compat", ["doctor", "--fix"], cwd=tmp_path, check=True)
+    assert "doctor: pip" not in result.stdout and "nothing missing for the runtime" in result.stdout, result.stdout
+
+
+def test_each_fix_line_runs_with_this_pythons_pip_and_the_rest_are_left_to_the_user():
+    import sys
+
+    assert doctor.pip_command("pip install --no-deps tf-keras~=2.21.0") == [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--no-deps",
+        "tf-keras~=2.21.0",
+    ]
+    assert doctor.pip_command('pip install "uai-compat[migrate]"')[-1] == "uai-compat[migrate]"
+    assert doctor.pip_command("unset TF_USE_LEGACY_KERAS") is None
+    assert doctor.pip_command("pip uninstall the package that installed uaitrain into /x") is None
+
+
 @pytest.mark.parametrize("minor", range(15, 22))
 def test_each_missing_piece_gets_its_pip_line(minor):
     series = f"2.{minor}"

@@ -1,11 +1,12 @@
 """The distribution as a user installs it: the wheel and the sdist built from the tree, the wheel installed
 non-editable with [migrate] next to a released TensorFlow, every CLI run from outside the repository.
 
-The released runtime (requirements/tf2.txt's TensorFlow stack, tf-keras and the Estimator with --no-deps as
-requirements/tf2-nodeps.txt installs them; nothing of this project and nothing [migrate] brings) is
-installed once into a venv kept in pytest's cache: installing TensorFlow takes about a minute. Each run
-makes a fresh venv that sees it through a .pth file, as a user's environment holds their TensorFlow, and
-installs the wheel there, so `compat` and `codemods` are imported from the installed wheel only.
+The released TensorFlow (requirements/tf2.txt's tensorflow-cpu, with its own dependencies and nothing else)
+is installed once into a venv kept in pytest's cache: installing TensorFlow takes about a minute. Each run
+makes a fresh venv that sees it through a .pth file, as a user's environment holds their TensorFlow,
+installs the wheel there, and lets `python -m compat doctor --fix` add the rest of the runtime (tf-keras,
+the Estimator, tf-slim, TensorBoard) with its pinned pip lines, as the README tells a user to. So every
+test below runs on the runtime the doctor installs, with `compat` and `codemods` from the installed wheel.
 """
 
 import contextlib
@@ -33,6 +34,8 @@ with open(Path(REPO) / "pyproject.toml", "rb") as _handle:
     PACKAGES = tuple(tomllib.load(_handle)["tool"]["check-wheel-contents"]["toplevel"])
 SAMPLE = os.path.join(REPO, "samples", "tf1", "session_classifier.py")
 SAMPLE_STEPS, SAMPLE_OUTPUT = SAMPLE_ARGS["session_classifier.py"]
+# what a released TensorFlow 2.21 lacks for the runtime, and `python -m compat doctor --fix` adds
+DOCTOR_ADDS = ("tf-keras", "tensorflow-estimator", "tf-slim", "tensorboard")
 
 
 def _outside_env() -> dict[str, str]:
@@ -65,8 +68,9 @@ def _pip(python: Path, *args: str, cwd) -> None:
     _ok(_run([sys.executable, "-m", "pip", "--python", python, "install", "-q", *args], cwd=cwd))
 
 
-def _venv(path: Path) -> Path:
-    _ok(_run([sys.executable, "-m", "venv", "--without-pip", path], cwd=path.parent))
+def _venv(path: Path, pip: bool = False) -> Path:
+    # without pip unless the test needs the venv's own (a user's venv has one; the doctor runs it)
+    _ok(_run([sys.executable, "-m", "venv", *([] if pip else ["--without-pip"]), path], cwd=path.parent))
     return path / "bin" / "python"
 
 
@@ -80,14 +84,9 @@ def _requirement_lines(name: str) -> list[str]:
         return [line.strip() for line in handle if line.strip() and not line.lstrip().startswith(("#", "-"))]
 
 
-def released_runtime() -> tuple[list[str], list[str]]:
-    """(installed with dependencies, installed with --no-deps): the tf2 environment's runtime pins without
-    what the [migrate] extra brings, which the wheel's install must bring itself."""
-    with open(os.path.join(REPO, "pyproject.toml"), "rb") as handle:
-        extra = tomllib.load(handle)["project"]["optional-dependencies"]["migrate"]
-    brought = {canonicalize_name(Requirement(r).name) for r in extra}
-    with_deps = [r for r in _requirement_lines("tf2.txt") if canonicalize_name(Requirement(r).name) not in brought]
-    return with_deps, _requirement_lines("tf2-nodeps.txt")
+def released_tensorflow() -> list[str]:
+    """The tf2 environment's TensorFlow pin: the user's own TensorFlow, installed with its dependencies."""
+    return [r for r in _requirement_lines("tf2.txt") if canonicalize_name(Requirement(r).name) == "tensorflow-cpu"]
 
 
 @contextlib.contextmanager
@@ -100,25 +99,22 @@ def _locked(path: Path):
 
 @pytest.fixture(scope="module")
 def runtime(request, tmp_path_factory) -> Path:
-    """The site-packages of a venv holding only the released runtime (reused while its pins are unchanged)."""
+    """The site-packages of a venv holding only a released TensorFlow (reused while its pin is unchanged)."""
     cache = getattr(request.config, "cache", None)
-    root = cache.mkdir("released-tf2-runtime") if cache else tmp_path_factory.mktemp("released-tf2-runtime")
-    with_deps, no_deps = released_runtime()
-    stamp = json.dumps({"python": sys.version, "with_deps": with_deps, "no_deps": no_deps})
+    root = cache.mkdir("released-tensorflow") if cache else tmp_path_factory.mktemp("released-tensorflow")
+    pins = released_tensorflow()
+    stamp = json.dumps({"python": sys.version, "pins": pins})
     venv = root / "venv"
     with _locked(root / "lock"):
         if not (root / "stamp.json").is_file() or (root / "stamp.json").read_text() != stamp:
             (root / "stamp.json").unlink(missing_ok=True)
             shutil.rmtree(venv, ignore_errors=True)
-            python = _venv(venv)
-            _pip(python, *with_deps, cwd=root)
-            _pip(python, "--no-deps", *no_deps, cwd=root)
+            _pip(_venv(venv), *pins, cwd=root)
             (root / "stamp.json").write_text(stamp)
     python = venv / "bin" / "python"
     code = "import importlib.metadata as m, json; print(json.dumps([d.metadata['Name'] for d in m.distributions()]))"
     names = {canonicalize_name(n) for n in json.loads(_ok(_run([python, "-c", code], cwd=root)).stdout)}
-    assert "uai-compat" not in names and "libcst" not in names, names
-    assert {"tensorflow-cpu", "tf-keras", "tensorflow-estimator", "tf-slim"} <= names, names
+    assert "tensorflow-cpu" in names and not names & {"uai-compat", "libcst", *DOCTOR_ADDS}, names
     return _site_packages(python)
 
 
@@ -192,6 +188,7 @@ class Installed:
     def __init__(self, venv: Path, work: Path) -> None:
         self.venv, self.work = venv, work
         self.env = _user_env(venv, work / "home")
+        self.fixed: subprocess.CompletedProcess | None = None  # what `python -m compat doctor --fix` did
 
     def run(self, *command, env: dict[str, str] | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
         """`command` in the venv (its first word a script of the venv's bin/), from a folder outside the repository."""
@@ -200,7 +197,7 @@ class Installed:
 
 
 def _install(dists, base: Path, runtime: Path | None) -> Installed:
-    python = _venv(base / "venv")
+    python = _venv(base / "venv", pip=runtime is not None)
     if runtime is not None:
         # the user's TensorFlow, processed as a site dir (its own .pth files apply too), after the venv's own packages
         pth = _site_packages(python) / "released_runtime.pth"
@@ -214,6 +211,8 @@ def _install(dists, base: Path, runtime: Path | None) -> Installed:
     site = str(_site_packages(python))
     assert compat_file.startswith(site) and codemods_file.startswith(site), (compat_file, codemods_file, site)
     assert REPO not in path and os.getcwd() not in path, path
+    if runtime is not None:
+        installed.fixed = installed.run("python", "-m", "compat", "doctor", "--fix")
     return installed
 
 
@@ -284,6 +283,30 @@ def test_python_m_compat_checkpoints_help(installed):
     assert result.returncode == 1, result.stderr[-3000:]
     _no_traceback(result)
     assert "convert" in result.stdout and "inspect" in result.stdout, result.stdout
+
+
+def test_doctor_fix_adds_the_pinned_runtime_next_to_a_released_tensorflow(installed):
+    fixed = installed.fixed
+    assert fixed is not None and fixed.returncode == 0, fixed and fixed.stdout[-3000:] + fixed.stderr[-3000:]
+    _no_traceback(fixed)
+    ran = [line.removeprefix("doctor: ") for line in fixed.stdout.splitlines() if line.startswith("doctor: pip ")]
+    assert sorted(canonicalize_name(Requirement(line.split()[-1]).name) for line in ran) == sorted(DOCTOR_ADDS), ran
+    # no dependency of tf-keras or the Estimator was let in: TensorFlow is the user's, untouched
+    assert all("--no-deps" in line for line in ran if "tf-keras" in line or "estimator" in line), ran
+    assert "nothing missing for the runtime" in fixed.stdout, fixed.stdout
+    code = "import importlib.metadata as m, json; print(json.dumps({d: m.version(d) for d in %r}))" % (
+        ("tensorflow-cpu", *DOCTOR_ADDS),
+    )
+    versions = json.loads(_ok(installed.run("python", "-c", code)).stdout)
+    # the tf2 environment's pins (requirements/tf2.txt, tf2-nodeps.txt), the same release series for tf-keras
+    pinned = {
+        canonicalize_name(r.name): str(next(iter(r.specifier)).version)
+        for r in map(Requirement, _requirement_lines("tf2.txt") + _requirement_lines("tf2-nodeps.txt"))
+        if r.specifier
+    }
+    for name, version in versions.items():
+        series = 2 if name in ("tf-keras", "tensorboard") else 3
+        assert version.split(".")[:series] == pinned[name].split(".")[:series], (name, version, pinned[name])
 
 
 def test_python_m_compat_doctor_finds_nothing_missing_next_to_the_released_runtime(installed):
