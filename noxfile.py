@@ -101,8 +101,10 @@ def tf2(session: nox.Session) -> None:
 RANGE = ["2.16", "2.17", "2.18", "2.19", "2.20"]
 # What the range runs: compat's claims on a release, in tests that take seconds each. Import orders
 # (legacy Keras chosen whenever compat comes), the doctor, Estimator and TPUEstimator (use_tpu=False)
-# through compat, the graph seed, a text tf.io.write_graph, tf-slim's repair of TF's private names, and the
-# bundled samples unmodified under uai-run (session, Estimator and slim programs).
+# through compat, the graph seed, a text tf.io.write_graph, tf-slim's repair of TF's private names, the
+# bundled samples unmodified under uai-run and after uai-migrate (its tables are TensorFlow's 2.21 ones,
+# so the ports are those made on 2.21, run on the release), the legacy ResNet and slim programs, a
+# checkpoint conversion the modern ResNet resumes from, and the modern slim program.
 RANGE_SMOKE = [
     "tests/common/test_runtime_order.py",
     "tests/common/test_doctor.py",
@@ -112,6 +114,11 @@ RANGE_SMOKE = [
     "tests/common/test_runtime_write_graph.py",
     "tests/common/test_private_internals.py",
     "tests/common/test_uai_run_programs.py::test_samples_run_unmodified",
+    "tests/tf2/test_uai_run_migrate.py::test_each_sample_trains_under_uai_run_with_the_losses_of_its_port",
+    "tests/common/test_legacy_imagenet.py::test_single_device_trains_evaluates_and_exports",
+    "tests/common/test_legacy_slim.py::test_trains_loss_falls_and_checkpoint_reloads",
+    "tests/common/test_checkpoints_convert.py::test_convert_keeps_the_predictions_and_the_modern_program_resumes",
+    "tests/tf2/test_modern_programs.py::test_slim_main_trains_a_slim_zoo_net",
 ]
 
 
