@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Run a project task with only python3 present: `python3 dev.py test` / `python3 dev.py demo` / `python3 dev.py lint`.
 
-`python3 dev.py test --all-tf` also runs the TF-range sessions (TF 2.16 ... 2.20), one after another once the
-test sessions end; `python3 dev.py tfrange` runs only those.
+`python3 dev.py test --all-tf` also runs the TF-range sessions (TF 2.16 ... 2.20, and TF 2.21 on Python 3.10
+and 3.12), one after another once the test sessions end; `python3 dev.py tfrange` runs only those.
 
 Creates `.nox/_tools` with the pinned nox on first use, then runs nox sessions from
 noxfile.py. Anyone with nox installed can run `nox -s <session>` instead.

@@ -13,6 +13,8 @@
   tfrange-2.16 ... tfrange-2.20: each TensorFlow release between the suites' two, with its tf-keras, the
         Estimator (--no-deps) and tf-slim; runs `python -m compat doctor` and RANGE_SMOKE (not in CI;
         `nox -t tfrange` or `python3 dev.py test --all-tf` runs them all)
+  python-3.10, python-3.12: the tf2 environment's TF 2.21 stack on the other Pythons pyproject allows, the
+        same doctor and smoke (tagged tfrange too)
   lint: ruff + mypy (requirements/lint.txt); no TensorFlow, the project is read, not imported;
         then `python -m build`'s sdist and wheel checked by twine and check-wheel-contents
 One session per environment (not per task) so every task reuses the environment's venv.
@@ -122,26 +124,57 @@ RANGE_SMOKE = [
 ]
 
 
-def range_session(release: str) -> None:
-    """Register the session `tfrange-<release>`."""
+def smoke_session(name: str, what: str, requirements: list[list[str]], python: str | None = None) -> None:
+    """Register the session `name`: install `requirements` (pip arguments, in order) and the project, run the
+    doctor (which must find nothing missing) and RANGE_SMOKE."""
 
     def run(session: nox.Session) -> None:
-        for args in (
-            ["-r", f"requirements/tf{release}.txt"],
-            ["--no-deps", "-r", f"requirements/tf{release}-nodeps.txt"],
-            PROJECT,
-        ):
+        for args in (*requirements, PROJECT):
             session.install("-q", *args)
         session.run("python", "-m", "compat", "doctor")
-        env = {"UAI_TEST_ENV": f"tfrange-{release}"}
+        env = {"UAI_TEST_ENV": name}
         session.run("python", "-m", "pytest", "--durations=5", *RANGE_SMOKE, *session.posargs, env=env)
 
-    run.__doc__ = f"TF {release} with tf-keras, the Estimator and tf-slim: the doctor and the TF-range smoke."
-    nox.session(name=f"tfrange-{release}", tags=["tfrange"])(run)
+    run.__doc__ = f"{what}: the doctor and the TF-range smoke."
+    nox.session(name=name, python=python, tags=["tfrange"])(run)
+
+
+def range_session(release: str) -> None:
+    """Register the session `tfrange-<release>`."""
+    requirements = [
+        ["-r", f"requirements/tf{release}.txt"],
+        ["--no-deps", "-r", f"requirements/tf{release}-nodeps.txt"],
+    ]
+    smoke_session(f"tfrange-{release}", f"TF {release} with tf-keras, the Estimator and tf-slim", requirements)
 
 
 for _release in RANGE:
     range_session(_release)
+
+
+def pyenv_python(version: str) -> str:
+    """The interpreter of Python `version` (e.g. "3.7"): $UAI_PYTHON<digits>, else pyenv's newest of that
+    release (nox's discovery does not find it by name, and pyenv's `python3.7` shim fails unless that version
+    is the selected one), else whatever nox finds for `version`."""
+    variable = "UAI_PYTHON" + version.replace(".", "")
+    if os.environ.get(variable):
+        return os.environ[variable]
+    root = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
+    found = glob.glob(os.path.join(root, "versions", f"{version}.*", "bin", f"python{version}"))
+    newest = sorted(found, key=lambda path: [int(n) for n in path.split(os.sep)[-3].split(".") if n.isdigit()])
+    return newest[-1] if newest else version
+
+
+# The Python releases pyproject allows besides the suites' 3.11: the tf2 environment's TF 2.21 stack on each,
+# and the same smoke (`nox -s python-3.12`; tagged with the TF range, so `python3 dev.py tfrange` runs them).
+PYTHONS = ["3.10", "3.12"]
+for _python in PYTHONS:
+    smoke_session(
+        f"python-{_python}",
+        f"Python {_python} with the tf2 environment's TF 2.21 stack",
+        INSTALLS["tf2"],
+        python=pyenv_python(_python),
+    )
 
 
 # The reference environment: real TensorFlow 1.15 on Python 3.7 (requirements/tf115.txt). It runs original
@@ -154,18 +187,7 @@ TF115_COMMANDS = {
 }
 
 
-def python37() -> str:
-    """The Python 3.7 interpreter: $UAI_PYTHON37, else pyenv's 3.7 (nox's discovery does not find it by name,
-    and pyenv's `python3.7` shim fails unless 3.7 is the selected version), else whatever nox finds for 3.7."""
-    if os.environ.get("UAI_PYTHON37"):
-        return os.environ["UAI_PYTHON37"]
-    root = os.environ.get("PYENV_ROOT", os.path.expanduser("~/.pyenv"))
-    found = glob.glob(os.path.join(root, "versions", "3.7.*", "bin", "python3.7"))
-    newest = sorted(found, key=lambda path: [int(n) for n in path.split(os.sep)[-3].split(".") if n.isdigit()])
-    return newest[-1] if newest else "3.7"
-
-
-@nox.session(python=python37())
+@nox.session(python=pyenv_python("3.7"))
 def tf115(session: nox.Session) -> None:
     """TF 1.15 on Python 3.7, the reference: writes the golden random draws (default), or runs the task named
     after `--` (`python <program>`: a TF1 program as written). bench/reference.py uses this venv too."""
