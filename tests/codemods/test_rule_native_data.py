@@ -2,15 +2,10 @@
 file or none of it (an info entry saying why); and the ported program reads the same elements as the safe port.
 """
 
-import subprocess
-import sys
-import textwrap
-
-from bench import native
 from codemods.rules.native_data import NativeDataRule
 from codemods.rules.tf1_api import Tf1ApiRule
+from tests.support.native_ports import ports
 from tests.support.rule_test import RuleTest, apply
-from tests.support.runs import clean_env
 
 PREFIX = "TF1 datasets left at the safe level: "
 
@@ -137,16 +132,7 @@ PROGRAM = """
 
 
 def test_the_native_port_reads_the_same_elements_as_the_safe_port(tmp_path):
-    script = tmp_path / "eager_data.py"
-    script.write_text(textwrap.dedent(PROGRAM))
-    printed = {}
-    for level in ("safe", "native"):
-        native.migrate([str(script)], str(tmp_path / level), level)
-        ported = native.ported_file(str(tmp_path / level), script.name, script.name)
-        with open(ported, encoding="utf-8") as handle:
-            code = handle.read()
-        assert ("compat.v1.data" in code) == (level == "safe") and ("one_shot" in code) == (level == "safe"), code
-        done = subprocess.run([sys.executable, ported], env=clean_env(), capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr[-2000:]
-        printed[level] = done.stdout
-    assert "end of data" in printed["safe"] and printed["native"] == printed["safe"]
+    ported = ports(tmp_path, "eager_data.py", PROGRAM)
+    assert "compat.v1.data" in ported["safe"].code and "one_shot" in ported["safe"].code
+    assert "compat.v1.data" not in ported["native"].code and "one_shot" not in ported["native"].code
+    assert "end of data" in ported["safe"].stdout and ported["native"].stdout == ported["safe"].stdout

@@ -2,14 +2,9 @@
 deleted, or left at the safe level with an info entry saying why; and the ported program runs as the safe port.
 """
 
-import subprocess
-import sys
-import textwrap
-
-from bench import native
 from codemods.rules.native_eager_defaults import NativeEagerDefaultsRule
+from tests.support.native_ports import ports
 from tests.support.rule_test import RuleTest
-from tests.support.runs import clean_env
 
 PREFIX = "left at the safe level: "
 
@@ -109,16 +104,7 @@ PROGRAM = """
 
 
 def test_the_native_port_runs_as_the_safe_port(tmp_path):
-    script = tmp_path / "eager_defaults.py"
-    script.write_text(textwrap.dedent(PROGRAM))
-    printed = {}
-    for level in ("safe", "native"):
-        native.migrate([str(script)], str(tmp_path / level), level)
-        ported = native.ported_file(str(tmp_path / level), script.name, script.name)
-        with open(ported, encoding="utf-8") as handle:
-            code = handle.read()
-        assert ("initializer" in code and "enable_" in code) == (level == "safe"), code
-        done = subprocess.run([sys.executable, ported], env=clean_env(), capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr[-2000:]
-        printed[level] = done.stdout
-    assert printed["safe"].count("loss") == 3 and printed["native"] == printed["safe"]
+    ported = ports(tmp_path, "eager_defaults.py", PROGRAM)
+    assert "initializer" in ported["safe"].code and "enable_" in ported["safe"].code
+    assert "initializer" not in ported["native"].code and "enable_" not in ported["native"].code
+    assert ported["safe"].stdout.count("loss") == 3 and ported["native"].stdout == ported["safe"].stdout

@@ -5,15 +5,13 @@ The rule runs alone in the before/after cases (the safe rules' rewrites are not 
 test migrates whole programs with uai-migrate at both levels and runs them.
 """
 
-import subprocess
-import sys
 import textwrap
 
 from bench import native
 from codemods.rules.native_optimizer import NativeOptimizerRule
 from codemods.rules.native_session import NativeSessionRule
+from tests.support.native_ports import ports
 from tests.support.rule_test import RuleTest, apply
-from tests.support.runs import clean_env
 
 PREFIX = "left at the safe level: "
 
@@ -227,30 +225,18 @@ OPTIMIZERS = (
 
 
 def test_the_native_port_trains_as_the_safe_port(tmp_path):
-    script = tmp_path / "eager_program.py"
     blocks = [textwrap.dedent(BLOCK).replace("{i}", str(i)).replace("{optimizer}", o) for i, o in enumerate(OPTIMIZERS)]
-    script.write_text(textwrap.dedent(HEAD) + "".join(blocks))
-    losses = {}
-    for level in ("safe", "native"):
-        report = native.migrate([str(script)], str(tmp_path / level), level)
-        entries = [e for f in report.get("files", []) for e in f.get("entries", [])] + report.get("entries", [])
-        converted = [e["message"] for e in entries if e["rule"] == "native-optimizer"]
-        ported = native.ported_file(str(tmp_path / level), script.name, script.name)
-        with open(ported, encoding="utf-8") as handle:
-            code = handle.read()
-        assert ("train." in code) == (level == "safe"), code  # the native port has no tf.train optimizer left
-        assert level == "safe" or len(converted) == 2 * len(OPTIMIZERS), converted
-        # Keras 3, TF 2.21's tf.keras, rejects a tf.compat.v1 optimizer in compile: the safe port runs with
-        # legacy Keras, which the native port selects itself (import compat); otherwise a user's environment
-        env = {**clean_env(), **({"TF_USE_LEGACY_KERAS": "1"} if level == "safe" else {})}
-        done = subprocess.run([sys.executable, ported], env=env, capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr[-2000:]
-        losses[level] = [float(token) for token in done.stdout.split() if _number(token)]
+    # Keras 3, TF 2.21's tf.keras, rejects a tf.compat.v1 optimizer in compile: the safe port runs with
+    # legacy Keras, which the native port selects itself (import compat)
+    ported = ports(tmp_path, "eager_program.py", textwrap.dedent(HEAD) + "".join(blocks), {"TF_USE_LEGACY_KERAS": "1"})
+    assert "train." in ported["safe"].code and "train." not in ported["native"].code  # no tf.train optimizer left
+    converted = [e["message"] for e in ported["native"].entries if e["rule"] == "native-optimizer"]
+    assert len(converted) == 2 * len(OPTIMIZERS) and all(" left at " not in m for m in converted), converted
+    losses = {level: [float(t) for t in port.stdout.split() if _number(t)] for level, port in ported.items()}
     assert len(losses["safe"]) == len(losses["native"]) == 8 * len(OPTIMIZERS), losses
     # the cause of what is not 0: TF1's fused optimizer kernels round otherwise in float32 (bench/native.py)
     diff = max(abs(a - b) / max(1.0, abs(a)) for a, b in zip(losses["safe"], losses["native"]))
     assert diff <= native.TOLERANCE, (diff, losses)
-    print("max relative difference", diff)
 
 
 def _number(text: str) -> bool:
