@@ -101,6 +101,20 @@ def continuous_eval(experiment):
     return experiment.continuous_eval(delay_secs=0, throttle_delay_secs=0)
 
 
+def until_evaluated(experiment):
+    """A predicate of the results only: true until the first evaluation."""
+    return experiment.continuous_train_and_eval(continuous_eval_predicate_fn=lambda results: results is None)
+
+
+def until_a_checkpoint(experiment):
+    """A predicate that also takes the evaluated checkpoint: true until there is one."""
+
+    def predicate(eval_results, checkpoint_path):
+        return checkpoint_path is None
+
+    return experiment.continuous_train_and_eval(continuous_eval_predicate_fn=predicate)
+
+
 ROOT = tempfile.mkdtemp()
 RESULT = {}
 tf.logging.set_verbosity(tf.logging.INFO)
@@ -119,6 +133,8 @@ try:
     case("train, then evaluate", ["train", "evaluate"])
     case("train, then continuous_eval", ["train", continuous_eval])
     case("continuous_train_and_eval", ["continuous_train_and_eval"], train_steps_per_iteration=2)
+    case("continuous_train_and_eval, until evaluated", [until_evaluated], train_steps_per_iteration=2)
+    case("continuous_train_and_eval, until a checkpoint", [until_a_checkpoint], train_steps_per_iteration=2)
     case("test", ["test"])
 finally:
     shutil.rmtree(ROOT, ignore_errors=True)
