@@ -13,6 +13,12 @@ v2's If ops and functions change the graph's op count, so every graph-derived op
 TF 2.15 and 2.21, tf.layers.dropout / batch_normalization on a `training` placeholder then give other
 losses than under TF 1 behaviour on the same graph seed, and the same ones with control flow v1.
 
+An Estimator program whose RunConfig takes a MultiWorkerMirroredStrategy is graph code too, though it
+names no Session: the Estimator deep-copies its config, and TF 2 refuses to deep-copy that strategy
+once it was made in eager mode ("cannot be deep copied in eager mode"). TF 1 made it in a graph, as
+uai-run's TF1 face does. A file that uses both the strategy and an Estimator's RunConfig counts; the
+strategy alone is TF 2 code (Keras under `strategy.scope()`).
+
 Where: first thing in the `if __name__ == "__main__":` block, so importing the module changes
 nothing. Unless the module's top level already calls TensorFlow: that code runs on import, before
 the main block, and must run in graph mode (a `set_random_seed` there while eager is on seeds the
@@ -41,6 +47,8 @@ from codemods.rule_description import Example
 from codemods.rules import _tf
 from codemods.rules._shared import (
     CONTROL_FLOW_NAMES,
+    EAGER_UNCOPIABLE,
+    ESTIMATOR_CONFIGS,
     GRAPH_NAMES,
     GRAPH_ONLY,
     NO_GRAPH_STATE,
@@ -84,7 +92,8 @@ class GraphModeRule(Rule):
         "tf.compat.v1.disable_control_flow_v2()\nx = tf.placeholder(tf.float32, [None])\nwith tf.Session() as sess:\n    sess.run(x, {x: [1.0]})\n",
     )
     WORDS = frozenset()
-    ROOTS = frozenset(name.partition(".")[0] for name in GRAPH_NAMES | SWITCH_NAMES)  # tf_slim's and compat's loops
+    # tf_slim's and compat's loops, tensorflow_estimator's and compat's RunConfig
+    ROOTS = frozenset(name.partition(".")[0] for name in GRAPH_NAMES | SWITCH_NAMES | ESTIMATOR_CONFIGS)
 
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
@@ -98,6 +107,10 @@ class GraphModeRule(Rule):
         self._depth = 0  # function and lambda nesting
         self._guards: frozenset[int] = frozenset()
         self._in_guard = False
+        # EAGER_UNCOPIABLE strategies (node, at module level, top-level statement): graph mode if an Estimator config is used
+        self._uncopiable: list[tuple[cst.Attribute | cst.Name, bool, int]] = []
+        self._estimator_config = False
+        self._reason = "graph-mode TF1 code"  # what the report says made the file one
 
     def visit_Module(self, node: cst.Module) -> None:
         self._guards = frozenset(id(stmt) for stmt in node.body if _is_main_guard(stmt))
@@ -133,6 +146,10 @@ class GraphModeRule(Rule):
             self._resource_switched = True
         elif names & self._graph_names:
             self._use(node)
+        elif names & EAGER_UNCOPIABLE:
+            self._uncopiable.append((node, self._depth == 0, self.state.top))
+        elif names & ESTIMATOR_CONFIGS:
+            self._estimator_config = True
 
     def _use(self, node: cst.Attribute | cst.Name) -> None:
         if not self._uses:
@@ -180,7 +197,20 @@ class GraphModeRule(Rule):
         said = " and ".join([", ".join(spelled[:-1]), spelled[-1]] if len(spelled) > 1 else spelled)
         return statements, module.split(".")[0], said
 
+    def _estimator_strategy(self) -> None:
+        """An Estimator's RunConfig holding a strategy it cannot deep-copy in eager mode makes the file graph code."""
+        if self._uses or not (self._estimator_config and self._uncopiable):
+            return
+        self._uses = [node for node, _, _ in self._uncopiable]
+        self._first_top = self._uncopiable[0][2]
+        self._top_level_use = any(top_level for _, top_level, _ in self._uncopiable)
+        self._reason = (
+            "an Estimator program with MultiWorkerMirroredStrategy (the Estimator deep-copies its RunConfig, "
+            "which TF 2 cannot do for this strategy in eager mode)"
+        )
+
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        self._estimator_strategy()
         if not self._uses or self._switched:
             return updated_node
         body = list(updated_node.body)
@@ -191,18 +221,18 @@ class GraphModeRule(Rule):
             guard = cast(cst.If, body[guards[0]])  # (a main guard: an `if`)
             block = guard.body
             body[guards[0]] = guard.with_changes(body=block.with_changes(body=[*statements, *block.body]))
-            message = f"graph-mode TF1 code: {said} first in the __main__ block"
+            message = f"{self._reason}: {said} first in the __main__ block"
             self.report(first, message, statement=self._first_top)
         elif guards or self._top_level_use or self._module_calls:
             at = after_binding(body, name)
             body[at:at] = statements
             at_top = self._top_level_use and not guards
-            why = "graph-mode TF1 code at module level" if at_top else "TensorFlow called on import"
+            why = f"{self._reason} at module level" if at_top else "TensorFlow called on import"
             self.report(first, f"{why}: {said} after the imports", statement=self._first_top)
         else:
             self.report(
                 first,
-                "graph-mode TF1 code in a module without a __main__ block",
+                f"{self._reason} in a module without a __main__ block",
                 severity="warning",
                 manual=f"call {said} at the start of the program that uses this module",
                 statement=self._first_top,

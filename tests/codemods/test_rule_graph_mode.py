@@ -317,3 +317,49 @@ def test_the_report_names_the_calls_and_where_they_went():
         assert entry.message.endswith("first in the __main__ block" if not module_level else "after the imports")
     [entry] = apply("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n", GraphModeRule).entries
     assert entry.message.startswith("graph-mode TF1 code at module level: "), entry.message
+
+
+# An Estimator deep-copies its RunConfig, strategy included; TF 2 cannot deep-copy a
+# MultiWorkerMirroredStrategy made in eager mode (`... cannot be deep copied in eager mode`).
+ESTIMATOR_MWMS = """\
+import tensorflow as tf
+
+def main():
+    strategy = tf.distribute.experimental.MultiWorkerMirroredStrategy()
+    config = tf.estimator.RunConfig(model_dir="/tmp/m", train_distribute=strategy)
+    return tf.estimator.Estimator(model_fn, config=config)
+
+if __name__ == "__main__":
+"""
+GRAPH_MODE = (
+    "    tf.compat.v1.disable_eager_execution()\n"
+    "    tf.compat.v1.disable_resource_variables()\n"
+    "    tf.compat.v1.disable_control_flow_v2()\n"
+)
+
+
+class TestEstimatorStrategies(RuleTest):
+    TRANSFORM = GraphModeRule
+
+    def test_an_estimator_with_multi_worker_mirrored_strategy_runs_in_graph_mode(self):
+        self.assertCodemod(ESTIMATOR_MWMS + "    main()\n", ESTIMATOR_MWMS + GRAPH_MODE + "    main()\n")
+
+    def test_the_strategy_without_an_estimator_is_tf2_code(self):
+        for source in (
+            """
+            import tensorflow as tf
+            strategy = tf.distribute.MultiWorkerMirroredStrategy()
+            with strategy.scope():
+                model = tf.keras.Sequential()
+            """,
+            """
+            import tensorflow as tf
+            config = tf.estimator.RunConfig(train_distribute=tf.distribute.MirroredStrategy())
+            """,
+        ):
+            self.assertCodemod(source, source)
+
+
+def test_the_report_says_why_an_estimator_program_gets_graph_mode():
+    [entry] = apply(ESTIMATOR_MWMS + "    main()\n", GraphModeRule).entries
+    assert entry.line == 4 and "MultiWorkerMirroredStrategy" in entry.message and "deep-cop" in entry.message
