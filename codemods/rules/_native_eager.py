@@ -33,10 +33,19 @@ _GRAPH = frozenset(
         "disable_v2_behavior",
         "graph_util.import_graph_def",
         "import_graph_def",
+        "keras.backend.get_session",
+        "keras.backend.set_session",
     )
     for p in _BOTH
 )
-_GRAPH_PREFIXES = tuple(f"tensorflow.{p}{n}" for n in ("estimator.", "contrib.learn.", "tpu.") for p in _BOTH)
+# the Estimator family (its model_fn and input_fn run in the graph it builds), named anywhere in the file
+_ESTIMATORS = ("estimator", "contrib.learn", "contrib.tpu", "contrib.estimator", "tpu", "contrib.slim")
+_GRAPH_PREFIXES = (
+    *(f"tensorflow.{p}{n}" for n in _ESTIMATORS for p in _BOTH),
+    "tensorflow_estimator",
+    "tf_slim",
+)
+_FAMILY_WORDS = frozenset(n.split(".")[-1] for n in _ESTIMATORS)
 EAGER_SWITCHES = frozenset(
     f"tensorflow.{p}{n}" for n in ("enable_eager_execution", "enable_v2_behavior") for p in _BOTH
 )
@@ -53,10 +62,13 @@ class EagerFile:
         """A TensorFlow call the pass met (`names`: what its function is)."""
         found = frozenset(names)
         if self.graph is None:
-            graph = found & (graph_names() | _GRAPH) or {n for n in found if n.startswith(_GRAPH_PREFIXES)}
-            if graph:
-                self.graph = "tf." + (_tf.tf_path(min(graph)) or min(graph))
+            self.graph = _graph(found)
         self.switched_on |= bool(found & EAGER_SWITCHES)
+
+    def name(self, names: Iterable[str]) -> None:
+        """A name the file reads or imports (`tf.estimator.ModeKeys.TRAIN`): the Estimator family's count too."""
+        if self.graph is None:
+            self.graph = _graph(frozenset(names))
 
     def why_not(self, module: cst.Module, tf_calls: Container[int]) -> str | None:
         """None when the file is proven eager, else why not (for the info entry). `tf_calls`: the ids of
@@ -81,6 +93,18 @@ def _top_level_calls(module: cst.Module) -> list[cst.Call]:
 
     module.visit(Calls())
     return found
+
+
+def _graph(names: frozenset[str]) -> str | None:
+    """How the report names the first graph-mode name of `names` (None: none is)."""
+    graph = sorted(n for n in names if n in graph_names() or n in _GRAPH or _under(n, _GRAPH_PREFIXES))
+    if not graph:
+        return None
+    return "tf." + (_tf.tf_path(graph[0]) or "") if graph[0].startswith("tensorflow.") else graph[0]
+
+
+def _under(name: str, prefixes: tuple[str, ...]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
 
 
 def _is_main_guard(stmt: cst.CSTNode) -> bool:
@@ -113,6 +137,8 @@ class EagerRewrite(Rule):
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
         self._eager = EagerFile()
+        for name in state.table.imported.values():  # `from tensorflow.contrib import tpu` ...
+            self._eager.name(name)
         self._found: list[tuple[cst.Call, str, int]] = []  # (original call, what it is, top-level statement)
         self._found_ids: set[int] = set()
         self._updated: dict[int, cst.Call] = {}  # id(original call) -> as the pass left it
@@ -138,6 +164,10 @@ class EagerRewrite(Rule):
         if what is not None:
             self._found.append((node, what, self.state.top))
             self._found_ids.add(id(node))
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value in _FAMILY_WORDS:  # (the Estimator family's modules: the rest are calls)
+            self._eager.name(self.qualified_names(node))
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         if id(original_node) in self._found_ids:

@@ -82,8 +82,9 @@ class NativeDataRule(EagerRewrite):
         if why is not None:
             self.report(first, f"TF1 datasets left at the safe level: {why}", native=True, statement=top)
             return updated_node
-        said = f"{found.classes} TF1 dataset class references -> tf.data" if found.classes else ""
-        said += ("; " if said else "") + f"{found.iterators} make_one_shot_iterator() -> iter()" * bool(found.iterators)
+        parts = [f"{found.classes} TF1 dataset class references -> tf.data"] * bool(found.classes)
+        parts += [f"{found.iterators} make_one_shot_iterator() -> iter()"] * bool(found.iterators)
+        said = "; ".join(parts)
         self.report(first, f"eager code: {said}", native=True, statement=top)
         self.state.reports[:] = [  # tf1-api's entries for the classes written back here
             (top, node, entry)

@@ -86,6 +86,20 @@ class TestNativeDataRule(RuleTest):
                 print(sess.run(x))
         """
         assert self.refused(graph) == ["the file has graph-mode code (tf.Session): its TensorFlow code runs in a graph"]
+        estimator = """
+            import tensorflow as tf
+
+            def input_fn(params):
+                return tf.data.TFRecordDataset("train.tfrecord").make_one_shot_iterator().get_next()
+
+            if __name__ == "__main__":
+                print(tf.estimator.ModeKeys.TRAIN, input_fn)  # (an Estimator's input_fn runs in its graph)
+        """
+        assert self.refused(estimator)[0].startswith("the file has graph-mode code (tf.estimator)")
+        imported = estimator.replace("tf.estimator.ModeKeys.TRAIN", "tpu").replace(
+            "import tensorflow as tf\n", "import tensorflow as tf\n            from tensorflow.contrib import tpu\n"
+        )
+        assert self.refused(imported)[0].startswith("the file has graph-mode code (tf.contrib.tpu)")
         library = """
             import tensorflow as tf
 
