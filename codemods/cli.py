@@ -71,9 +71,14 @@ def build_parser() -> argparse.ArgumentParser:
         default="safe",
         help="safe: run on current TF through compat with the least change; "
         "native: also the rewrites to idiomatic TF 2 that can change behaviour (--explain RULE says how); "
-        "today one rule, native-session: Session scripts of the tutorial shape (placeholders, sess.run, a "
-        "tf.train optimizer's minimize) become eager TF 2 with Keras layers and a tf.function step; "
-        "everything else stays at the safe level",
+        "native-session: Session scripts of the tutorial shape (placeholders, sess.run, a tf.train optimizer's "
+        "minimize) become eager TF 2 with Keras layers and a tf.function step; in files proven eager (no "
+        "graph-mode code, a program): native-optimizer (tf.train GradientDescent, Momentum, Adam, Adagrad used by "
+        "apply_gradients, minimize with var_list or Keras compile -> tf.keras.optimizers), native-data "
+        "(tf.compat.v1.data datasets -> tf.data, make_one_shot_iterator() -> iter()), native-eager-defaults "
+        "(enable_eager_execution() and the other switches to TF 2's defaults, and the initializer no-ops, "
+        "deleted); everything else stays at the safe level, with an info entry where a rule could not prove its "
+        "pattern",
     )
     parser.add_argument("--cache-dir", default=None, help="result cache (default: $XDG_CACHE_HOME/uai-migrate)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")

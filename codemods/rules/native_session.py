@@ -3,7 +3,7 @@
 The shape, in one function body or at module level: a graph built once (placeholders, with a literal
 default or not; tf.Variable; tf.layers dense/conv2d/pooling/flatten/dropout/batch_normalization; the
 v1 losses of _native_tables.LOSSES; tensor expressions), at most one
-`train_op = tf.train.<GradientDescent|Momentum|Adam>Optimizer(...).minimize(loss)` (also under
+`train_op = tf.train.<GradientDescent|Momentum|Adam|Adagrad>Optimizer(...).minimize(loss)` (also under
 `tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS))`), then a `with tf.Session() as
 sess:` block (or `sess = tf.Session()` / `tf.InteractiveSession()`) whose `sess.run` calls run the
 initializer, the train op, or tensors for evaluation, each feeding every placeholder without a default
