@@ -143,6 +143,8 @@ class EagerRewrite(Rule):
         self._found_ids: set[int] = set()
         self._updated: dict[int, cst.Call] = {}  # id(original call) -> as the pass left it
         self._tf_calls: dict[int, cst.Call] = {}  # every TensorFlow call: id -> call
+        # id(a call of the module the pass left) -> its replacement and the statements written after its line
+        self._edits: dict[int, tuple[cst.BaseExpression, list[cst.BaseStatement]]] = {}
 
     def candidate(self, names: frozenset[str]) -> str | None:
         """What a TensorFlow call of one of `names` is, for the report, if the rule reads it (else None)."""
@@ -203,28 +205,36 @@ class EagerRewrite(Rule):
             for top, node, entry in self.state.reports
             if not (id(node) in inside and entry.rule != self.ID and "compat.v1" in entry.message)
         ]
-        return cast(cst.Module, updated_node.visit(_Replace(replaced)))
+        return cast(cst.Module, updated_node.visit(_Replace(replaced, self._edits)))
 
 
 class _Replace(cst.CSTTransformer):
     """Each call by its replacement; the statement of a call replaced by None deleted (its blank lines and
     comments kept, above the next statement)."""
 
-    def __init__(self, replaced: dict[int, cst.BaseExpression | None]) -> None:
+    def __init__(
+        self,
+        replaced: dict[int, cst.BaseExpression | None],
+        edits: dict[int, tuple[cst.BaseExpression, list[cst.BaseStatement]]],
+    ) -> None:
         super().__init__()
-        self.replaced = replaced
+        self.replaced, self.edits = replaced, edits
         self.deleted: set[int] = set()  # id() of the deleted statements, as this pass leaves them
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if id(original_node) in self.edits:
+            return self.edits[id(original_node)][0]
         return self.replaced.get(id(original_node)) or updated_node
 
     def leave_SimpleStatementLine(
         self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
-    ) -> cst.SimpleStatementLine:
+    ) -> cst.SimpleStatementLine | cst.FlattenSentinel[cst.BaseStatement]:
         body = original_node.body
         if len(body) == 1 and isinstance(body[0], cst.Expr) and id(body[0].value) in self.replaced:
             if self.replaced[id(body[0].value)] is None:
                 self.deleted.add(id(updated_node))
+        if len(body) == 1 and isinstance(body[0], cst.Expr) and id(body[0].value) in self.edits:
+            return cst.FlattenSentinel([updated_node, *self.edits[id(body[0].value)][1]])
         return updated_node
 
     def _body(self, body: Sequence[cst.BaseStatement]) -> list[cst.BaseStatement]:

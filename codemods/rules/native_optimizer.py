@@ -4,10 +4,12 @@ Where: a file proven eager (codemods/rules/_native_eager.py: no graph-mode code,
 each optimizer whose every use the rule reads, which are the uses where TF1's eager optimizer and the
 Keras one do the same:
 
-- `opt.apply_gradients(grads_and_vars)`, its value unused (no `global_step`: the Keras optimizer counts
-  its own iterations and increments no global step);
+- `opt.apply_gradients(grads_and_vars)`, its value unused;
 - `opt.minimize(loss, var_list=variables)`, its value unused (TF1's eager minimize takes a callable
   loss; without var_list TF1 trains what the loss watched, Keras needs the list);
+- either with a `global_step` (a name, an attribute, `tf.train.get_or_create_global_step()`): the
+  Keras optimizer counts its own iterations, so `step.assign_add(1)` follows on the next line, as TF1
+  incremented the step after the update;
 - `model.compile(optimizer=opt)` (TF1's tf.keras wrapped the TF1 optimizer; the Keras one is native);
 
 with the optimizer bound once to a name (`opt = tf.train.AdamOptimizer(...)`), or written in place of
@@ -19,10 +21,9 @@ writes a Session script's optimizer.
 
 from __future__ import annotations
 
-from typing import cast
-
 import libcst as cst
 
+from codemods.engine.rule import FileState
 from codemods.rule_description import Example
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
@@ -30,7 +31,12 @@ from codemods.rules._native_eager import EagerRewrite
 from codemods.rules._native_graph import Refused, arguments, descendants, names_in, source_of
 
 _OPTIMIZER = ("tensorflow.train.", "tensorflow.compat.v1.train.")
-_METHODS = ("apply_gradients", "minimize")
+# the TF1 methods the rule reads, with the parameters it takes (in TF1's positional order)
+_METHODS = {"apply_gradients": ("grads_and_vars", "global_step"), "minimize": ("loss", "global_step", "var_list")}
+_STEPS = frozenset(
+    f"tensorflow.{p}train.{n}" for n in ("get_or_create_global_step", "get_global_step") for p in ("", "compat.v1.")
+)
+_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
 class NativeOptimizerRule(EagerRewrite):
@@ -44,7 +50,8 @@ class NativeOptimizerRule(EagerRewrite):
     EXAMPLE = Example(
         "TF1's tf.train optimizers live on in TF 2 only as tf.compat.v1.train; eager TF 2 code uses the Keras "
         "optimizers. Only in a file proven eager (no graph-mode code, a program), and only for an optimizer used "
-        "by apply_gradients(grads_and_vars), minimize(loss, var_list=...) or Keras compile. What may change: the "
+        "by apply_gradients(grads_and_vars), minimize(loss, var_list=...) or Keras compile; a global_step argument "
+        "becomes `step.assign_add(1)` on the next line, as TF1 incremented it after the update. What may change: the "
         "update is the same formula (GradientDescent exactly; Adam with epsilon pinned to TF1's 1e-08, Keras's "
         "default being 1e-07: both apply it as epsilon-hat, outside the bias correction; Adagrad with epsilon "
         "pinned to 0, which TF1 does not add; Momentum is rearranged as v = m*v - lr*g, var += v against TF1's "
@@ -84,7 +91,10 @@ class NativeOptimizerRule(EagerRewrite):
         self, call: cst.Call, what: str, updated: cst.Call, module: cst.Module, parent: dict[int, cst.CSTNode]
     ) -> tuple[cst.BaseExpression | None, str]:
         code, said = self._keras(call, what.removeprefix("tf.train."), updated)
+        self._pending: list[tuple[cst.Call, str]] = []  # (a use with a global step, its method)
         uses = self._uses(module, call, parent)
+        for use, method in self._pending:  # (only now: every use of the optimizer is one the rule reads)
+            self._step_apart(use, method)
         _tf.ensure_compat(self)  # tf.keras is Keras 2 (tf-keras) through compat on TF >= 2.16, as native-session's
         return cst.parse_expression(code), f"{said}; used by {uses}"
 
@@ -138,19 +148,51 @@ class NativeOptimizerRule(EagerRewrite):
         call = parent.get(id(attribute))
         if method not in _METHODS or not (isinstance(call, cst.Call) and call.func is attribute):
             raise Refused(node, f".{method}, which the Keras optimizer does not have as TF1's")
-        if not isinstance(parent.get(id(call)), cst.Expr):
+        statement = parent.get(id(call))
+        if not isinstance(statement, cst.Expr):
             raise Refused(node, f"the value of {method}() is used (TF1's and Keras's return different things)")
-        if any(a.star for a in call.args):
-            raise Refused(node, f"{method}() with *args or **kwargs")
-        positional = [a for a in call.args if a.keyword is None]
-        keywords = {cast(cst.Name, a.keyword).value for a in call.args if a.keyword is not None}
-        if method == "apply_gradients" and (len(positional) != 1 or keywords):
-            raise Refused(node, "apply_gradients() with global_step or a name: Keras counts its own iterations")
-        if method == "minimize" and (len(positional) != 1 or keywords != {"var_list"}):
-            raise Refused(
-                node, "minimize() without var_list= or with global_step, grad_loss ... (Keras needs the list)"
-            )
+        args = arguments(call, _METHODS[method], node, f"{method}")
+        if method == "minimize" and "var_list" not in args:
+            raise Refused(node, "minimize() without var_list (TF1 trains what the loss reads, Keras needs the list)")
+        step = args.get("global_step")
+        if step is not None:
+            line = parent.get(id(statement))
+            if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+                raise Refused(node, f"{method}(global_step=...) sharing its line with other statements")
+            if not (isinstance(step.value, (cst.Name, cst.Attribute)) or self._is_step_call(step.value)):
+                raise Refused(node, f"{method}(global_step=...) of an expression the rule cannot evaluate apart")
+            self._pending.append((call, method))
+            return f"{method}() (its global step incremented after it, as TF1 did)"
         return f"{method}()"
+
+    def _is_step_call(self, node: cst.BaseExpression) -> bool:
+        return isinstance(node, cst.Call) and id(node) in self._tf_calls and bool(self.match(node.func, _STEPS))
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        func = original_node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _METHODS:
+            self._uses_updated[id(original_node)] = updated_node
+        return super().leave_Call(original_node, updated_node)
+
+    def begin_file(self, state: FileState) -> None:
+        super().begin_file(state)
+        self._uses_updated: dict[
+            int, cst.Call
+        ] = {}  # id(original apply_gradients/minimize call) -> as the pass left it
+
+    def _step_apart(self, use: cst.Call, method: str) -> None:
+        """`opt.apply_gradients(pairs, step)` -> `opt.apply_gradients(pairs)` and, on the next line,
+        `step.assign_add(1)`: what TF1's update did after applying the gradients (Keras counts its own)."""
+        updated = self._uses_updated.get(id(use), use)  # (a statement the engine skipped is as written)
+        args = arguments(updated, _METHODS[method], use, method)
+        kept = [cst.Arg(args[_METHODS[method][0]].value)]
+        if "var_list" in args:
+            kept.append(cst.Arg(args["var_list"].value, keyword=cst.Name("var_list"), equal=_EQUAL))
+        step = source_of(args["global_step"].value)
+        self._edits[id(updated)] = (
+            updated.with_changes(args=kept),
+            [cst.parse_statement(f"{step}.assign_add(1)\n")],
+        )
 
 
 def _compile_argument(arg: cst.Arg, parent: dict[int, cst.CSTNode]) -> bool:
