@@ -34,21 +34,16 @@ class CheckpointEvaluationHook(tf.compat.v1.train.SessionRunHook):
 
     def begin(self) -> None:
         self._global_step = tf.compat.v1.train.get_global_step()
-        # the step a run makes: the global step before it + 1, as the monitors' hook counted it
-        self._step: int | None = None
         self._last_active_step = 0
 
-    def before_run(self, run_context: Any) -> Any:
-        if self._step is None:
-            self._step = int(run_context.session.run(self._global_step)) + 1
-        return tf.compat.v1.train.SessionRunArgs(self._global_step)
-
     def after_run(self, run_context: Any, run_values: Any) -> None:
-        assert self._step is not None  # set by before_run
-        if self._step >= self._last_active_step + self._every_n_steps:
-            self._last_active_step = self._step
-            self._evaluate_new_checkpoint(self._step)
-        self._step = int(run_values.results) + 1
+        # The step this run made is the global step after it, read once the run is over: a fetch in the
+        # run itself reads a resource variable (a port's global step) before or after the train op's
+        # increment as it happens (TF 1.x's monitors fetched it, on ref variables, and added 1).
+        step = int(run_context.session.run(self._global_step))
+        if step >= self._last_active_step + self._every_n_steps:
+            self._last_active_step = step
+            self._evaluate_new_checkpoint(step)
 
     def _evaluate_new_checkpoint(self, step: int) -> None:
         now = time.time()

@@ -3,7 +3,8 @@
 The cifar10_estimator-style program built on them, as TF 1.4 users wrote it and after uai-migrate,
 trains alone and as a master + worker + ps cluster in tests/common/test_cifar10_tf1_program.py.
 When each schedule evaluates is TF 1.15's: tests/common/tf1_programs/experiment_evaluations.py runs
-under uai-run against what it printed on real TF 1.15 (tests/common/golden/tf115_experiment.json).
+under uai-run, and its uai-migrate port with python, against what it printed on real TF 1.15
+(tests/common/golden/tf115_experiment.json).
 """
 
 import json
@@ -18,18 +19,30 @@ from tests.support import runs
 from tests.support.processes import REPO, result_json
 
 EVALUATIONS_PROGRAM = os.path.join(REPO, "tests", "common", "tf1_programs", "experiment_evaluations.py")
+EVALUATIONS_PORT = EVALUATIONS_PROGRAM.replace(".py", "_migrated.py")
 EVALUATIONS_GOLDEN = os.path.join(REPO, "tests", "common", "golden", "tf115_experiment.json")
 
 
-def test_each_schedule_evaluates_when_tf115s_experiment_did(tmp_path):
+@pytest.mark.parametrize("way", ["uai-run", "port"])
+def test_each_schedule_evaluates_when_tf115s_experiment_did(tmp_path, way):
     """train_and_evaluate evaluates the step-0 checkpoint and each new one its ValidationMonitor finds, then
-    the last; the continuous schedules, evaluate and test as 1.15 did (same steps, same eval folders)."""
+    the last; the continuous schedules, evaluate and test as 1.15 did (same steps, same eval folders).
+    The port keeps TF 2's resource variables: its global step is one."""
     with open(EVALUATIONS_GOLDEN) as handle:
         golden = json.load(handle)
     assert golden["tensorflow"].startswith("1.15.") and "make_tf115_experiment.py" in golden["_header"]
-    result = runs.run([sys.executable, "-m", "uai_run", EVALUATIONS_PROGRAM], tmp_path)
+    argv = ["-m", "uai_run", EVALUATIONS_PROGRAM] if way == "uai-run" else [EVALUATIONS_PORT]
+    result = runs.run([sys.executable, *argv], tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     assert result_json(result.stdout) == golden["values"]
+
+
+def test_the_experiment_port_is_what_uai_migrate_writes_today(tmp_path):
+    pytest.importorskip("libcst")  # uai-migrate's own dependency: the tf2 environment has it
+    result = runs.migrate(EVALUATIONS_PROGRAM, "--out", tmp_path / "out", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    with open(EVALUATIONS_PORT) as kept:
+        assert (tmp_path / "out" / "experiment_evaluations.py").read_text() == kept.read()
 
 
 # -- learn_runner and Experiment, in-process ----------------------------------------------------------

@@ -2,12 +2,14 @@
 
 Runs on TF 1.15 and under uai-run. Prints `RESULT {case: {"evaluated": [global step of each
 evaluation, in order], "dirs": [the model dir's eval folders], "returned": global step of the
-metrics the schedule returned, "logged": [the "Validation (step N)" lines logged]}}`. A one-weight Estimator trains 4 or 6 steps, a checkpoint every 2.
-The cases whose evaluations a clock decides (the ValidationMonitor checks for a new checkpoint at
-most every `check_interval_secs`) set it to None (every check) or to an hour (the first check only),
-so the result is the same on a loaded machine. tests/common/golden/make_tf115_experiment.py runs it
-on TF 1.15 to write tests/common/golden/tf115_experiment.json; tests/common/test_runtime_learn.py
-runs it under uai-run and compares.
+metrics the schedule returned, "logged": [the "Validation (step N)" lines logged]}}`. A one-weight
+Estimator trains 4 or 6 steps, a checkpoint every 2. The cases whose evaluations a clock decides
+(the ValidationMonitor checks for a new checkpoint at most every `check_interval_secs`) set it to
+None (every check) or to an hour (the first check only), so the result is the same on a loaded
+machine. tests/common/golden/make_tf115_experiment.py runs it on TF 1.15 to write
+tests/common/golden/tf115_experiment.json; tests/common/test_runtime_learn.py runs it under uai-run,
+and its uai-migrate port (experiment_evaluations_migrated.py, kept as uai-migrate wrote it) with
+python, and compares.
 """
 
 import json
