@@ -76,13 +76,32 @@ def _contrib_names(node: cst.Import | cst.ImportFrom) -> list[_Imported]:
     return _taken(_tf.full_name(node.module), aliases)
 
 
-def _contrib_imports(tree: ast.Module) -> collections.Counter[_Imported]:
-    """The names the module's imports take from tf.contrib (as `_contrib_names` gives them), counted."""
+# the nodes an import statement can be inside (expressions cannot hold one)
+_HOLDERS = (
+    cst.BaseCompoundStatement,
+    cst.BaseSuite,
+    cst.SimpleStatementLine,
+    cst.Else,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.Finally,
+    cst.MatchCase,
+)
+
+
+def _contrib_imports(module: cst.Module) -> collections.Counter[_Imported]:
+    """The names the module's imports take from tf.contrib (as `_contrib_names` gives them), counted.
+    Statements only: far cheaper than printing the module, which only a file that keeps one needs."""
     found: collections.Counter[_Imported] = collections.Counter()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import) or (isinstance(node, ast.ImportFrom) and node.module and not node.level):
-            module = node.module if isinstance(node, ast.ImportFrom) else None
-            found.update(_taken(module, [(a.name, a.asname) for a in node.names]))
+    stack: list[cst.CSTNode] = list(module.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            for small in node.body:
+                if isinstance(small, (cst.Import, cst.ImportFrom)):
+                    found.update(_contrib_names(small))
+        else:
+            stack.extend(child for child in node.children if isinstance(child, _HOLDERS))
     return found
 
 
@@ -169,9 +188,8 @@ class ContribRule(OutermostChain, InsideImport, Rule):
         # in source order
         if not self._imports:
             return updated_node
-        tree = ast.parse(updated_node.code)
-        left = _contrib_imports(tree)
-        names, chains = _reads(tree)
+        left = _contrib_imports(updated_node)
+        names, chains = _reads(ast.parse(updated_node.code)) if left else (set(), set())
         for node, statement, imported in self._imports:
             stays = [item for item in imported if left[item] > 0]
             for item in stays:
