@@ -5,8 +5,9 @@ each optimizer whose every use the rule reads, which are the uses where TF1's ea
 Keras one do the same:
 
 - `opt.apply_gradients(grads_and_vars)`, its value unused;
-- `opt.minimize(loss, var_list=variables)`, its value unused (TF1's eager minimize takes a callable
-  loss; without var_list TF1 trains what the loss watched, Keras needs the list);
+- `opt.minimize(loss, var_list=variables)`, its value unused, in a file whose tf.keras is Keras 2 (it
+  imports compat: Keras 3, tf.keras on TF >= 2.16 otherwise, has no minimize; TF1's eager minimize takes
+  a callable loss; without var_list TF1 trains what the loss watched, Keras needs the list);
 - either with a `global_step` (a name, an attribute, `tf.train.get_or_create_global_step()`): the
   Keras optimizer counts its own iterations, so `step.assign_add(1)` follows on the next line, as TF1
   incremented the step after the update;
@@ -16,7 +17,8 @@ with the optimizer bound once to a name (`opt = tf.train.AdamOptimizer(...)`), o
 `opt` in one of those uses. Any other use (a Checkpoint of it, get_slot, compute_gradients, a parameter,
 a learning rate TensorFlow computes) leaves it at the safe level with an info entry naming the use.
 The Keras constructor is written from codemods/rules/_native_tables.py (OPTIMIZERS), as native-session
-writes a Session script's optimizer.
+writes a Session script's optimizer. The rule adds no `import compat`: the optimizer is the program's
+tf.keras's (Keras 2, or Keras 3 on TF >= 2.16 without compat), and both compute TF1's update.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ class NativeOptimizerRule(EagerRewrite):
         "becomes `step.assign_add(1)` on the next line, as TF1 incremented it after the update. What may change: the "
         "update is the same formula (GradientDescent exactly; Adam with epsilon pinned to TF1's 1e-08, Keras's "
         "default being 1e-07: both apply it as epsilon-hat, outside the bias correction; Adagrad with epsilon "
-        "pinned to 0, which TF1 does not add; Momentum is rearranged as v = m*v - lr*g, var += v against TF1's "
+        "pinned to 0, which TF1 does not add and Keras 3 adds inside the square root; Momentum is rearranged as v = m*v - lr*g, var += v against TF1's "
         "a = m*a + g, var -= lr*a: equal for a constant learning rate), computed by other kernels, so the losses "
         "agree up to float rounding (measured below 1e-6 relative). The optimizer's own state differs: Keras "
         "counts `iterations` (TF1's Adam kept beta1_power and beta2_power) and names its slots otherwise, so a "
@@ -69,7 +71,6 @@ class NativeOptimizerRule(EagerRewrite):
         "with tf.GradientTape() as tape:\n"
         "    loss = w * w\n"
         "optimizer.apply_gradients(zip(tape.gradient(loss, [w]), [w]))\n",
-        "import compat\n"
         "import tensorflow as tf\n"
         "\n"
         "tf.enable_eager_execution()\n"
@@ -95,7 +96,6 @@ class NativeOptimizerRule(EagerRewrite):
         uses = self._uses(module, call, parent)
         for use, method in self._pending:  # (only now: every use of the optimizer is one the rule reads)
             self._step_apart(use, method)
-        _tf.ensure_compat(self)  # tf.keras is Keras 2 (tf-keras) through compat on TF >= 2.16, as native-session's
         return cst.parse_expression(code), f"{said}; used by {uses}"
 
     def _keras(self, call: cst.Call, kind: str, updated: cst.Call) -> tuple[str, str]:
@@ -154,6 +154,10 @@ class NativeOptimizerRule(EagerRewrite):
         args = arguments(call, _METHODS[method], node, f"{method}")
         if method == "minimize" and "var_list" not in args:
             raise Refused(node, "minimize() without var_list (TF1 trains what the loss reads, Keras needs the list)")
+        if method == "minimize" and not self._keras_2():
+            raise Refused(
+                node, "minimize() where tf.keras may be Keras 3 (TF >= 2.16 without import compat): no minimize"
+            )
         step = args.get("global_step")
         if step is not None:
             line = parent.get(id(statement))
@@ -164,6 +168,11 @@ class NativeOptimizerRule(EagerRewrite):
             self._pending.append((call, method))
             return f"{method}() (its global step incremented after it, as TF1 did)"
         return f"{method}()"
+
+    def _keras_2(self) -> bool:
+        """Is tf.keras Keras 2 (tf-keras) on every TF release here: the file imports compat, or the pass adds it?
+        (The rule does not add it: that would change the Keras of the whole program, the models' too.)"""
+        return self.state.needs_compat or "compat" in self.state.table.toplevel.values()
 
     def _is_step_call(self, node: cst.BaseExpression) -> bool:
         return isinstance(node, cst.Call) and id(node) in self._tf_calls and bool(self.match(node.func, _STEPS))

@@ -7,6 +7,8 @@ test migrates whole programs with uai-migrate at both levels and runs them.
 
 import textwrap
 
+import pytest
+
 from bench import native
 from codemods.rules.native_optimizer import NativeOptimizerRule
 from codemods.rules.native_session import NativeSessionRule
@@ -28,6 +30,7 @@ class TestNativeOptimizerRule(RuleTest):
 
     def test_an_eager_training_loop_and_keras_compile(self):
         before = """
+            import compat  # (Keras 2 whatever the TF release: the Keras optimizers' minimize)
             import tensorflow as tf
 
             def main():
@@ -45,7 +48,7 @@ class TestNativeOptimizerRule(RuleTest):
                 main()
         """
         after = """
-            import compat
+            import compat  # (Keras 2 whatever the TF release: the Keras optimizers' minimize)
             import tensorflow as tf
 
             def main():
@@ -69,6 +72,7 @@ class TestNativeOptimizerRule(RuleTest):
 
     def test_a_global_step_is_incremented_on_the_next_line_as_tf1_did_after_the_update(self):
         before = """
+            import compat
             import tensorflow as tf
 
             tf.enable_eager_execution()
@@ -110,7 +114,6 @@ class TestNativeOptimizerRule(RuleTest):
             model.compile(optimizer=opt, loss="mse")
         """
         after = """
-            import compat
             import tensorflow.compat.v1 as tf1
             import tensorflow as tf
 
@@ -156,7 +159,8 @@ class TestNativeOptimizerRule(RuleTest):
         cases = {
             "opt.apply_gradients(pairs, name='step')": "apply_gradients(name=...)",
             "opt.minimize(loss_fn)": "minimize() without var_list",
-            "opt.minimize(loss_fn, next_step(), [w])": "minimize(global_step=...) of an expression the rule cannot",
+            "opt.minimize(loss_fn, var_list=[w])": "minimize() where tf.keras may be Keras 3",
+            "opt.apply_gradients(pairs, next_step())": "apply_gradients(global_step=...) of an expression the rule",
             "opt.apply_gradients(pairs, step); print(1)": "apply_gradients(global_step=...) sharing its line",
             "op = opt.apply_gradients(pairs)": "the value of apply_gradients() is used",
             "slot = opt.get_slot(w, 'm')": ".get_slot, which the Keras optimizer",
@@ -215,9 +219,10 @@ class TestNativeOptimizerRule(RuleTest):
         assert [e.rule for e in applied.entries] == [NativeSessionRule.ID]
 
 
-# Each optimizer the rule converts, in the two eager shapes: a GradientTape loop (TF 1.x eager style: its
-# apply_gradients and minimize) and Keras compile/fit. The weights start from fixed values: the optimizer is
-# the only difference between the ports.
+# Each optimizer the rule converts, in the eager shapes: a GradientTape loop (TF 1.x eager style: apply_gradients
+# with a global step, and minimize) and Keras compile/fit. The weights start from fixed values: the optimizer is
+# the only difference between the ports. Without `import compat` tf.keras is Keras 3 on TF >= 2.16: the loop alone
+# (Keras 3 has no minimize, and rejects a TF1 optimizer in compile); with it, Keras 2: the loop with minimize and fit.
 HEAD = """
     import numpy as np
     import tensorflow as tf
@@ -227,7 +232,7 @@ HEAD = """
     features = rng.rand(16, 3).astype(np.float32)
     targets = rng.rand(16, 1).astype(np.float32)
 """
-BLOCK = """
+LOOP = """
     w{i} = tf.Variable(np.full([3, 1], 0.5, np.float32))
     step{i} = tf.Variable(0, dtype=tf.int64)
     opt{i} = tf.train.{optimizer}
@@ -237,15 +242,18 @@ BLOCK = """
 
     for step in range(6):
         x, y = features[step % 4 * 4 :][:4], targets[step % 4 * 4 :][:4]
-        if step % 2:
-            opt{i}.minimize(lambda: loss{i}(x, y), global_step=step{i}, var_list=[w{i}])
-        else:
-            with tf.GradientTape() as tape:
-                loss = loss{i}(x, y)
-            opt{i}.apply_gradients(zip(tape.gradient(loss, [w{i}]), [w{i}]), step{i})
+        with tf.GradientTape() as tape:
+            loss = loss{i}(x, y)
+        opt{i}.apply_gradients(zip(tape.gradient(loss, [w{i}]), [w{i}]), step{i})
         print("loss %.9g" % loss{i}(x, y).numpy())
     print("steps", step{i}.numpy())
-
+"""
+MINIMIZE = """
+    for step in range(4):
+        opt{i}.minimize(lambda: loss{i}(features, targets), global_step=step{i}, var_list=[w{i}])
+        print("loss %.9g" % loss{i}(features, targets).numpy())
+"""
+FIT = """
     model = tf.keras.Sequential([tf.keras.layers.Dense(2, activation="tanh", input_shape=(3,)), tf.keras.layers.Dense(1)])
     model.set_weights([np.full(v.shape, 0.1 * (i + 1), np.float32) for i, v in enumerate(model.get_weights())])
     model.compile(optimizer=tf.train.{optimizer}, loss="mse")
@@ -260,16 +268,18 @@ OPTIMIZERS = (
 )
 
 
-def test_the_native_port_trains_as_the_safe_port(tmp_path):
-    blocks = [textwrap.dedent(BLOCK).replace("{i}", str(i)).replace("{optimizer}", o) for i, o in enumerate(OPTIMIZERS)]
-    # Keras 3, TF 2.21's tf.keras, rejects a tf.compat.v1 optimizer in compile: the safe port runs with
-    # legacy Keras, which the native port selects itself (import compat)
-    ported = ports(tmp_path, "eager_program.py", textwrap.dedent(HEAD) + "".join(blocks), {"TF_USE_LEGACY_KERAS": "1"})
+@pytest.mark.parametrize("keras", ["keras-2", "tf.keras"])
+def test_the_native_port_trains_as_the_safe_port(tmp_path, keras):
+    head = ("import compat\n" if keras == "keras-2" else "") + textwrap.dedent(HEAD)
+    block = textwrap.dedent(LOOP) + (textwrap.dedent(MINIMIZE + FIT) if keras == "keras-2" else "")
+    source = head + "".join(block.replace("{i}", str(i)).replace("{optimizer}", o) for i, o in enumerate(OPTIMIZERS))
+    ported = ports(tmp_path, "eager_program.py", source)
     assert "train." in ported["safe"].code and "train." not in ported["native"].code  # no tf.train optimizer left
     converted = [e["message"] for e in ported["native"].entries if e["rule"] == "native-optimizer"]
-    assert len(converted) == 2 * len(OPTIMIZERS) and all(" left at " not in m for m in converted), converted
+    expected = len(OPTIMIZERS) * (2 if keras == "keras-2" else 1)
+    assert len(converted) == expected and all(" left at " not in m for m in converted), converted
     losses = {level: [float(t) for t in port.stdout.split() if _number(t)] for level, port in ported.items()}
-    assert len(losses["safe"]) == len(losses["native"]) == 9 * len(OPTIMIZERS), losses
+    assert len(losses["safe"]) == len(losses["native"]) == len(OPTIMIZERS) * (13 if keras == "keras-2" else 7), losses
     assert ported["safe"].stdout.count("steps 6") == ported["native"].stdout.count("steps 6") == len(OPTIMIZERS)
     # the cause of what is not 0: TF1's fused optimizer kernels round otherwise in float32 (bench/native.py)
     diff = max(abs(a - b) / max(1.0, abs(a)) for a, b in zip(losses["safe"], losses["native"]))
