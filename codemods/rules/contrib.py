@@ -17,7 +17,7 @@ import collections
 
 import libcst as cst
 
-from codemods.engine.names import dotted
+from codemods.engine.names import bindings, dotted
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InsideImport, OutermostChain
 from codemods.rule_description import Example
@@ -204,8 +204,16 @@ class ContribRule(OutermostChain, InsideImport, Rule):
                     used = (asname or obj) in names
                 else:  # `import a.b.c`: read as that chain
                     used = any(chain == module or chain.startswith(module + ".") for chain in chains)
-                self._stays(node, statement, name, module, obj, asname, used)
+                self._stays(node, statement, name, module, obj, asname, used or not self._whole_namespace())
         return updated_node
+
+    def _whole_namespace(self) -> bool:
+        """Does this module hold every binding of its namespace? A notebook's cells share one, and each is
+        migrated apart (the table is scanned from them all): another cell may read what this one imports,
+        so an import this cell does not read is not proven unused. (A cell among others that bind nothing
+        is taken for a whole module.)"""
+        own = {name for name, _ in bindings(ast.parse(self.state.source))}
+        return self.state.table.bound <= own
 
     def _check(self, node: cst.Import | cst.ImportFrom, statement: int, name: str, stays: bool) -> None:
         if stays:

@@ -266,3 +266,24 @@ class TestTf1Checks(RuleTest):
         """
         self.assertCodemod(source, source)
         assert [e.severity for e in self.applied(source).entries] == ["error"]
+
+
+def test_in_a_notebook_an_import_another_cell_may_read_stays_reported():
+    # each cell is migrated apart: the cell of the import cannot see what the others read
+    import json
+
+    from codemods._migrate_file import Options, migrate_notebook
+
+    cells = [["from tensorflow.contrib import learn\n"], ["model_fns = [learn]\n"]]
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": c} for c in cells
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    outcome = migrate_notebook(json.dumps(notebook).encode(), Options())
+    kept = outcome.new is None or json.loads(outcome.new)["cells"][0]["source"] == cells[0]
+    errors = [(e.cell, e.line) for e in outcome.entries if e.rule == ContribRule.ID and e.severity == "error"]
+    assert kept and errors == [(0, 1)], outcome.entries
