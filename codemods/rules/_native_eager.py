@@ -205,7 +205,17 @@ class EagerRewrite(Rule):
             for top, node, entry in self.state.reports
             if not (id(node) in inside and entry.rule != self.ID and "compat.v1" in entry.message)
         ]
-        return cast(cst.Module, updated_node.visit(_Replace(replaced, self._edits)))
+        # (only the paths down to the edited calls are rebuilt: the other rules' nodes keep their identity)
+        targets = [id(n) for n in descendants(updated_node) if id(n) in replaced or id(n) in self._edits]
+        above = parents(updated_node)
+        path: set[int] = set()
+        for key in targets:
+            while key not in path:
+                path.add(key)
+                if key not in above:
+                    break  # (the module)
+                key = id(above[key])
+        return cast(cst.Module, updated_node.visit(_Replace(replaced, self._edits, path)))
 
 
 class _Replace(cst.CSTTransformer):
@@ -216,10 +226,14 @@ class _Replace(cst.CSTTransformer):
         self,
         replaced: dict[int, cst.BaseExpression | None],
         edits: dict[int, tuple[cst.BaseExpression, list[cst.BaseStatement]]],
+        path: set[int],
     ) -> None:
         super().__init__()
-        self.replaced, self.edits = replaced, edits
+        self.replaced, self.edits, self.path = replaced, edits, path
         self.deleted: set[int] = set()  # id() of the deleted statements, as this pass leaves them
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.path  # (a subtree off the paths is left as it is: the very same nodes)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if id(original_node) in self.edits:

@@ -2,9 +2,14 @@
 deleted, or left at the safe level with an info entry saying why; and the ported program runs as the safe port.
 """
 
+import textwrap
+
+from codemods.rules.native_data import NativeDataRule
 from codemods.rules.native_eager_defaults import NativeEagerDefaultsRule
+from codemods.rules.native_optimizer import NativeOptimizerRule
+from codemods.rules.tf1_api import Tf1ApiRule
 from tests.support.native_ports import ports
-from tests.support.rule_test import RuleTest
+from tests.support.rule_test import RuleTest, apply
 
 PREFIX = "left at the safe level: "
 
@@ -85,6 +90,43 @@ class TestNativeEagerDefaultsRule(RuleTest):
         assert self.refused(shadowed) == []
         eager = "import tensorflow as tf\n\ntf.enable_eager_execution()\nprint(tf.ones([1]))\n"
         self.assertCodemod(eager, eager)  # (the safe level: the rule is native only)
+
+
+def test_the_native_eager_rules_in_one_pass_each_find_their_calls():
+    """Each rule's rewrite keeps the other rules' nodes: a TF 1.x eager walkthrough, all three rules converting."""
+    source = textwrap.dedent(
+        """
+        import tensorflow as tf
+
+        tf.enable_eager_execution()
+        dataset = tf.data.Dataset.range(8).batch(4)
+        w = tf.Variable(1.0)
+        optimizer = tf.train.GradientDescentOptimizer(0.1)
+        global_step = tf.Variable(0)
+        for x in dataset.make_one_shot_iterator():
+            with tf.GradientTape() as tape:
+                loss = w * tf.reduce_sum(tf.cast(x, tf.float32))
+            optimizer.apply_gradients(zip(tape.gradient(loss, [w]), [w]), global_step)
+        """
+    )
+    rules = (Tf1ApiRule, NativeOptimizerRule, NativeEagerDefaultsRule, NativeDataRule)
+    applied = apply(source, *rules, level="native")
+    assert applied.module.code == textwrap.dedent(
+        """
+        import tensorflow as tf
+
+        dataset = tf.data.Dataset.range(8).batch(4)
+        w = tf.compat.v1.Variable(1.0)
+        optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+        global_step = tf.compat.v1.Variable(0)
+        for x in dataset:
+            with tf.GradientTape() as tape:
+                loss = w * tf.reduce_sum(tf.cast(x, tf.float32))
+            optimizer.apply_gradients(zip(tape.gradient(loss, [w]), [w]))
+            global_step.assign_add(1)
+        """
+    )
+    assert {e.rule for e in applied.entries} == {"tf1-api", *(rule.ID for rule in rules[1:])}
 
 
 PROGRAM = """
