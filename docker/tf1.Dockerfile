@@ -9,7 +9,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /opt/uai-compat
 
 # Requirements first: the layer with TensorFlow is rebuilt only when a pin changes.
-COPY requirements/tf1.txt requirements/test.txt requirements/
+COPY requirements/tf1.txt requirements/migrate.txt requirements/test.txt requirements/
 RUN pip install --no-cache-dir -r requirements/tf1.txt
 
 COPY pyproject.toml README.md ./

@@ -4,7 +4,7 @@ The tables are derived on TF 2.21 (codemods/tables/*.json) or typed (compat/tf1_
 compat/library_names.py), and the ported code runs on both TFs: a `tf.<path>` a rule writes must be an
 attribute chain of this TensorFlow, and a `from tensorflow.<module> import <name>` (written where the
 tf_upgrade table lists `<module>` as importable) must find the name in that module. Read as data,
-without libcst (the tf1 environment has none), in a fresh process where compat was imported first,
+without libcst, in a fresh process where compat was imported first,
 as a ported program runs.
 """
 

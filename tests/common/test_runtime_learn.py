@@ -38,7 +38,6 @@ def test_each_schedule_evaluates_when_tf115s_experiment_did(tmp_path, way):
 
 
 def test_the_experiment_port_is_what_uai_migrate_writes_today(tmp_path):
-    pytest.importorskip("libcst")  # uai-migrate's own dependency: the tf2 environment has it
     result = runs.migrate(EVALUATIONS_PROGRAM, "--out", tmp_path / "out", cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     with open(EVALUATIONS_PORT) as kept:

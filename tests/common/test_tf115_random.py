@@ -137,7 +137,6 @@ def test_a_port_keeping_resource_variables_draws_tf115s_numbers(migrated_with_re
 
 
 def test_the_port_is_what_uai_migrate_writes_today(tmp_path):
-    pytest.importorskip("libcst")  # uai-migrate's own dependency: the tf2 environment has it
     import subprocess
 
     out = tmp_path / "out"
