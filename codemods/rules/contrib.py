@@ -10,10 +10,14 @@ An import in a `try` whose `except` catches its ImportError is the program's TF 
 so it is neither removed nor an error. When another rule rewrote it (`from tensorflow.contrib import
 slim` -> `compat.slim`), the check now answers TF 1: the program takes its TF 1 branch, which is the
 code uai-migrate converted and what uai-run runs. That choice is kept, and said in a warning entry.
+A `try` and `except` that only import (`except ImportError: import tf_slim as slim`) are a fallback,
+not a check: nothing branches on which one ran, and the entry is an info.
 """
 
 import ast
 import collections
+from collections.abc import Sequence
+from typing import cast
 
 import libcst as cst
 
@@ -46,6 +50,19 @@ def _catches_import_error(handler: cst.ExceptHandler) -> bool:
     return kind is None or any(
         isinstance(k, (cst.Name, cst.Attribute)) and _tf.full_name(k).rpartition(".")[2] in _CATCH_IMPORT_ERROR
         for k in kinds
+    )
+
+
+def _lines(suite: cst.BaseSuite) -> Sequence[cst.BaseStatement | cst.SimpleStatementSuite]:
+    return suite.body if isinstance(suite, cst.IndentedBlock) else [cast(cst.SimpleStatementSuite, suite)]
+
+
+def _only_imports(suite: cst.BaseSuite) -> bool:
+    """Does the block only import (or pass)? Then a `try` around it is a fallback import, not a check."""
+    return all(
+        isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
+        and all(isinstance(small, (cst.Import, cst.ImportFrom, cst.Pass)) for small in line.body)
+        for line in _lines(suite)
     )
 
 
@@ -136,7 +153,9 @@ class ContribRule(OutermostChain, InsideImport, Rule):
         # the imports taking names from tf.contrib, in source order: (import, its top-level statement, names)
         self._imports: list[tuple[cst.Import | cst.ImportFrom, int, list[_Imported]]] = []
         self._unconverted: set[tuple[int, str]] = set()  # (import node id, name) that no rule converts any of
-        self._checks: set[int] = set()  # ids of the imports that are a TF 1 check (see the module docstring)
+        # ids of the imports in a `try` that catches their ImportError (see the module docstring): does the
+        # program branch on it (True: a TF 1 check), or only import something else instead (False: a fallback)?
+        self._checks: dict[int, bool] = {}
 
     def _unclaimed(self, name: str) -> bool:
         return _is_contrib(name) and not self.state.claims.covering(name)
@@ -151,10 +170,12 @@ class ContribRule(OutermostChain, InsideImport, Rule):
 
     def visit_Try(self, node: cst.Try) -> None:
         if any(_catches_import_error(handler) for handler in node.handlers):
-            lines = node.body.body if isinstance(node.body, cst.IndentedBlock) else [node.body]
-            for line in lines:
+            branches = not all(_only_imports(suite) for suite in [node.body, *(h.body for h in node.handlers)])
+            for line in _lines(node.body):
                 if isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-                    self._checks.update(id(s) for s in line.body if isinstance(s, (cst.Import, cst.ImportFrom)))
+                    for small in line.body:
+                        if isinstance(small, (cst.Import, cst.ImportFrom)):
+                            self._checks[id(small)] = branches
 
     def _record(self, node: cst.Import | cst.ImportFrom) -> None:
         names = _contrib_names(node)
@@ -195,7 +216,7 @@ class ContribRule(OutermostChain, InsideImport, Rule):
             for item in stays:
                 left[item] -= 1
             if id(node) in self._checks:
-                self._check(node, statement, imported[0][0], bool(stays))
+                self._check(node, statement, imported[0][0], bool(stays), self._checks[id(node)])
                 continue
             for name, module, obj, asname in stays:
                 if obj == "*":
@@ -215,12 +236,15 @@ class ContribRule(OutermostChain, InsideImport, Rule):
         own = {name for name, _ in bindings(ast.parse(self.state.source))}
         return self.state.table.bound <= own
 
-    def _check(self, node: cst.Import | cst.ImportFrom, statement: int, name: str, stays: bool) -> None:
+    def _check(self, node: cst.Import | cst.ImportFrom, statement: int, name: str, stays: bool, branches: bool) -> None:
         if stays:
             message = f"{name}: kept, a TF 1 check that fails on TF 2 into its `except` branch"
             self.report(node, message, statement=statement)
-        else:
+        elif branches:
             self.report(node, f"{name}: {FLIPPED}", severity="warning", manual=FLIPPED_MANUAL, statement=statement)
+        else:
+            message = f"{name}: rewritten, so the `except` branch's import of a fallback no longer runs on TF 2"
+            self.report(node, message, statement=statement)
 
     def _stays(
         self,

@@ -232,6 +232,14 @@ def test_a_tf1_check_that_another_rule_rewrites_now_finds_tf1_and_says_so():
     assert "TF 1 check" in entry.message and "uai-run" in entry.manual
 
 
+def test_a_fallback_import_that_another_rule_rewrites_is_no_check():
+    # the try and its except only import: nothing branches on which one ran
+    source = "try:\n    from tensorflow.contrib import slim\nexcept ImportError:\n    import tf_slim as slim\n"
+    applied = apply(source, *RULES)
+    assert "import compat.slim as slim" in applied.module.code
+    assert [e.severity for e in applied.entries if e.rule == ContribRule.ID] == ["info"]
+
+
 class TestTf1Checks(RuleTest):
     TRANSFORM = ContribRule
 
