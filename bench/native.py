@@ -3,7 +3,7 @@
     python bench/native.py [--json FILE]
 
 1. Equivalence. Every script of tests/corpus and samples/tf1 that the native level converts (its report
-   has a native-session entry saying so) is migrated twice, safe and native. The safe port runs in
+   has an entry of a native rule saying so) is migrated twice, safe and native. The safe port runs in
    graph mode: right after its variables are initialised it writes them to a TF1 checkpoint (step 0),
    then trains, and the values each training `sess.run` (one fetching an operation) returns are recorded. The native port runs
    eagerly: each variable it creates whose name is in that checkpoint starts from the checkpoint's value
@@ -11,7 +11,10 @@
    recorded. Both see the same batches (the scripts' own seeded NumPy draws, unchanged by the rules).
    The losses must agree to TOLERANCE (relative above 1; its cause is said where it is defined); a
    script run with other arguments than its manifest's says why.
-   A script the native level turns into evaluation only (no optimizer) must print the same.
+   A script the native level turns into evaluation only (no optimizer), or converts with the rules for
+   eager code (no Session), must print the same.
+   Per group, how many entries each native rule wrote converting something and leaving code at the
+   safe level (with the reason in the report).
 2. The share of `tf.*` references that go through `tf.compat.v1`, after safe and after native, in
    the corpus, the samples and the real-programs bench's drivers (the Python files: an outermost
    `tf.<...>` attribute chain is one reference; it is a compat one when it reads `tf.compat.v1` or its
@@ -80,16 +83,28 @@ def migrate(paths: list[str], out: str, level: str) -> dict:
         return json.load(handle)
 
 
+_LEFT = "left at the safe level"  # what a native rule's entry says when it could not prove its pattern
+
+
+def _entries(report: dict) -> list[dict]:
+    return report.get("entries") or [e for f in report.get("files", []) for e in f.get("entries", [])]
+
+
 def converted(report: dict) -> list[str]:
-    """The files the native level converted (a native-session entry that is not a refusal)."""
-    entries = report.get("entries") or [e for f in report.get("files", []) for e in f.get("entries", [])]
+    """The files the native level converted (an entry of a native rule that is not a refusal)."""
     return sorted(
-        {
-            e["path"]
-            for e in entries
-            if e.get("rule") == "native-session" and not e["message"].startswith("Session script left")
-        }
+        {e["path"] for e in _entries(report) if e.get("rule", "").startswith("native-") and _LEFT not in e["message"]}
     )
+
+
+def rule_counts(report: dict) -> dict[str, tuple[int, int]]:
+    """native rule -> (entries converting something, entries leaving code at the safe level)."""
+    counts: dict[str, tuple[int, int]] = {}
+    for entry in _entries(report):
+        if entry.get("rule", "").startswith("native-"):
+            done, left = counts.get(entry["rule"], (0, 0))
+            counts[entry["rule"]] = (done, left + 1) if _LEFT in entry["message"] else (done + 1, left)
+    return dict(sorted(counts.items()))
 
 
 # -- the probes: run in a subprocess each, so that graph mode and eager mode never share a process
@@ -279,7 +294,7 @@ def main(argv: list[str]) -> int:
             script, checkpoint, record, rest[1:] if rest[:1] == ["--"] else rest
         )
         return 0
-    results: dict = {"equivalence": [], "compat_v1": {}, "load": os.getloadavg()[0], "commit": _commit()}
+    results: dict = {"equivalence": [], "compat_v1": {}, "rules": {}, "load": os.getloadavg()[0], "commit": _commit()}
     with tempfile.TemporaryDirectory() as work:
         for group, source in SOURCES.items():
             ported = {}
@@ -287,6 +302,7 @@ def main(argv: list[str]) -> int:
                 out = os.path.join(work, group, level)
                 ported[level] = migrate([source], out, level)
                 results["compat_v1"][f"{group} {level}"] = compat_share(out)
+            results["rules"][group] = rule_counts(ported["native"])
             for path in converted(ported["native"]):
                 name = os.path.basename(path)
                 argv_for, cause = ARGS.get(name, (_manifest_args(name), NO_DROPOUT.get(name, "")))
@@ -336,6 +352,10 @@ def _print(results: dict) -> None:
             f"{row['script']:<26}{row['steps']:>6}{row['loaded']:>9}{row['max_diff']:>13.2e}{row['output']:>9}  "
             f"{'yes' if row['equal'] else 'NO':<5}  {row['args'] or '-'}{cause}"
         )
+    print(f"\n{'native rule':<23}" + "".join(f"{group + ' done/left':>24}" for group in results["rules"]))
+    for rule in sorted({rule for counts in results["rules"].values() for rule in counts}):
+        cells = [results["rules"][group].get(rule, (0, 0)) for group in results["rules"]]
+        print(f"{rule:<23}" + "".join(f"{f'{done}/{left}':>24}" for done, left in cells))
     print(f"\n{'tf.* references':<21}{'total':>7}{'compat.v1':>11}{'share':>8}")
     for key, (total, compat) in results["compat_v1"].items():
         print(f"{key:<21}{total:>7}{compat:>11}{compat / total if total else 0:>8.1%}")

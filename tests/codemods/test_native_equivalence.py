@@ -142,3 +142,19 @@ def test_a_tf1_checkpoint_restores_into_the_native_port_by_its_names(tmp_path):
     tf1 = run("safe", again, str(first / "model.ckpt"))
     eager = run("native", ported, str(first / "model.ckpt"))
     assert eager == tf1  # the same second step: w and the dense layer came back from the TF1 names
+
+
+def test_the_bench_counts_what_each_native_rule_converted_and_left(tmp_path):
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "eager.py").write_text(
+        "import tensorflow as tf\n\ntf.enable_eager_execution()\nprint(tf.reduce_sum([1.0, 2.0]).numpy())\n"
+    )
+    (source / "graph.py").write_text(
+        "import tensorflow as tf\n\nx = tf.placeholder(tf.float32)\nopt = tf.train.AdamOptimizer(0.1)\n"
+        "with tf.Session() as sess:\n    print(sess.run(x, {x: 1.0}))\n"
+    )
+    report = native.migrate([str(source)], str(tmp_path / "out"), "native")
+    assert [os.path.basename(p) for p in native.converted(report)] == ["eager.py"]  # (the Session script is left)
+    counts = native.rule_counts(report)
+    assert counts["native-eager-defaults"] == (1, 0) and counts["native-optimizer"] == (0, 1), counts
