@@ -78,7 +78,8 @@ def _is_main_guard(stmt: cst.CSTNode) -> bool:
 class GraphModeRule(Rule):
     ID = "graph-mode"
     DESCRIPTION = (
-        "Scripts using Session/placeholder/queue runners: tf.compat.v1.disable_eager_execution(), "
+        "Scripts using Session/placeholder/queue runners, or an Estimator with MultiWorkerMirroredStrategy: "
+        "tf.compat.v1.disable_eager_execution(), "
         "disable_resource_variables() and disable_control_flow_v2() once."
     )
     ORDER = 170
