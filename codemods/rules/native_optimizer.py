@@ -123,6 +123,8 @@ class NativeOptimizerRule(EagerRewrite):
             return "Keras compile"
         if isinstance(above, cst.Assign) and len(above.targets) == 1 and isinstance(above.targets[0].target, cst.Name):
             return self._name_uses(module, above.targets[0].target, parent)
+        if isinstance(above, cst.Return):
+            raise Refused(call, "returned by a function: its uses are its callers', which the rule does not follow")
         raise Refused(
             call, "an optimizer neither bound to a name nor used in place by apply_gradients, minimize or compile"
         )

@@ -147,6 +147,16 @@ class TestNativeOptimizerRule(RuleTest):
                 tf.estimator.Estimator(model_fn).train(lambda: None, steps=1)
         """
         assert self.refused(estimator)[0].startswith("the file has graph-mode code (tf.estimator.")
+        returned = """
+            import tensorflow as tf
+
+            def make(rate):
+                return tf.train.AdamOptimizer(rate)
+
+            if __name__ == "__main__":
+                make(0.1).apply_gradients([])
+        """
+        assert self.refused(returned)[0].startswith("returned by a function")
         library = """
             import tensorflow as tf
 
