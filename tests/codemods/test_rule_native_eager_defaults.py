@@ -33,6 +33,7 @@ class TestNativeEagerDefaultsRule(RuleTest):
             tf.enable_resource_variables()
 
             def main():
+                tf.set_random_seed(seed=3)
                 w = tf.Variable(1.0)
                 tf.global_variables_initializer()  # a no-op in eager mode
                 print(w.numpy())
@@ -48,6 +49,7 @@ class TestNativeEagerDefaultsRule(RuleTest):
             # eager, as TF 2 is
 
             def main():
+                tf.random.set_seed(seed=3)
                 w = tf.Variable(1.0)
                 print(w.numpy())
 
@@ -135,7 +137,8 @@ PROGRAM = """
 
     tf.enable_eager_execution()
     tf.enable_resource_variables()
-    w = tf.Variable(np.full([3], 0.5, np.float32))
+    tf.set_random_seed(7)
+    w = tf.Variable(np.full([3], 0.5, np.float32) + tf.random_normal([3]))
     tf.global_variables_initializer()
     for step in range(3):
         with tf.GradientTape() as tape:
@@ -149,4 +152,5 @@ def test_the_native_port_runs_as_the_safe_port(tmp_path):
     ported = ports(tmp_path, "eager_defaults.py", PROGRAM)
     assert "initializer" in ported["safe"].code and "enable_" in ported["safe"].code
     assert "initializer" not in ported["native"].code and "enable_" not in ported["native"].code
+    assert "tf.random.set_seed(7)" in ported["native"].code
     assert ported["safe"].stdout.count("loss") == 3 and ported["native"].stdout == ported["safe"].stdout
