@@ -77,7 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
         "apply_gradients, minimize with var_list or Keras compile -> tf.keras.optimizers), native-data "
         "(tf.compat.v1.data datasets -> tf.data, make_one_shot_iterator() -> iter()), native-eager-defaults "
         "(enable_eager_execution() and the other switches to TF 2's defaults, and the initializer no-ops, "
-        "deleted; tf.set_random_seed -> tf.random.set_seed); everything else stays at the safe level, with an info entry where a rule could not prove its "
+        "deleted; tf.set_random_seed -> tf.random.set_seed), native-variable (tf.compat.v1.Variable -> tf.Variable); "
+        "everything else stays at the safe level, with an info entry where a rule could not prove its "
         "pattern",
     )
     parser.add_argument("--cache-dir", default=None, help="result cache (default: $XDG_CACHE_HOME/uai-migrate)")

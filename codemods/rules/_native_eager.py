@@ -153,7 +153,8 @@ class EagerRewrite(Rule):
     def convert(
         self, call: cst.Call, what: str, updated: cst.Call, module: cst.Module, parent: dict[int, cst.CSTNode]
     ) -> tuple[cst.BaseExpression | None, str]:
-        """(the call's replacement, None: delete its statement; the report's entry), or Refused."""
+        """(the call's replacement, None: delete its statement; the report's entry, "": nothing to convert), or
+        Refused."""
         raise NotImplementedError
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -191,10 +192,13 @@ class EagerRewrite(Rule):
             try:
                 if why is not None:
                     raise Refused(call, why)
-                replaced[id(updated)], said = self.convert(call, what, updated, original_node, parent)
+                replacement, said = self.convert(call, what, updated, original_node, parent)
             except Refused as refused:
                 self.report(call, f"{what} left at the safe level: {refused.why}", native=True, statement=top)
                 continue
+            if not said:
+                continue  # (nothing to convert: already TF 2's)
+            replaced[id(updated)] = replacement
             converted.append(call)
             self.report(call, said, native=True, statement=top)
         if not converted:

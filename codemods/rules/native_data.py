@@ -45,7 +45,7 @@ class NativeDataRule(EagerRewrite):
     ID = "native-data"
     DESCRIPTION = "In eager code, tf.compat.v1.data datasets -> tf.data, make_one_shot_iterator() -> iter(dataset)."
     LEVEL = "native"
-    ORDER = 197  # after native-session, which converts a Session script's pipeline itself
+    ORDER = 197  # the last native rule: it rewrites by the text (the others find their calls by identity)
     EXAMPLE = Example(
         "The safe level keeps TF1's dataset classes (tf.compat.v1.data.Dataset ...), whose one-shot iterator TF 2's "
         "lack. In a file proven eager (no graph-mode code, a program) that uses no TF1-only member of a dataset or "
