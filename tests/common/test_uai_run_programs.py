@@ -24,7 +24,7 @@ import pytest
 from tests.support import runs as _runs
 from tests.support.processes import assert_one_line_error
 from tests.support.programs import SAMPLE_ARGS
-from tests.support.uai_run import digests, loss_trajectory
+from tests.support.uai_run import digests, loss_trajectory, step_losses
 
 # --auto: nothing in them only TF1 had, so python runs them as they are (Keras and tf.function;
 # tf.compat.v1 used explicitly; the platform SDK and tf.distribute only)
@@ -109,6 +109,13 @@ def test_bert_and_cifar10_estimator_style_programs_train_unmodified_and_as_porte
     }
     results = _runs.run_all(commands, tmp_path)
     losses = {key: [float(v) for v in loss_trajectory(result, at_least)] for key, result in results.items()}
-    assert len(losses["uai-run"]) == len(losses["ported"]), losses  # the evaluation's loss is the last
     assert all(math.isfinite(value) for trajectory in losses.values() for value in trajectory), losses
+    # as many losses both ways. The cifar10-style Experiment evaluates as often as the clock allows (TF 1.15's
+    # did too), so there only its training steps' log lines count. (Their step labels differ: under uai-run
+    # `step = 1` first, as on TF 1.15, and `step = 0` in the port; docs/traps.md.)
+    if program == "cifar10":
+        counts = {key: len(step_losses(result)) for key, result in results.items()}
+    else:
+        counts = {key: len(trajectory) for key, trajectory in losses.items()}
+    assert counts["uai-run"] == counts["ported"] > 0, (counts, losses)
     assert digests(folder) == before

@@ -27,6 +27,18 @@ def loss_trajectory(result, at_least: int) -> list[str]:
     return losses
 
 
+# the Estimator's step log, "loss = 2.3025851, step = 0": one line per logged training step, whatever the clock
+_STEP_LOSS = re.compile(r"(?:^|[\s:,])loss = ([-+0-9.eE]+), step = (\d+)")
+
+
+def step_losses(result) -> dict[int, str]:
+    """{training step: loss} of an Estimator program's step log (its evaluations, whose number follows the
+    clock as TF 1.15's Experiment did, left out)."""
+    assert result.returncode == 0, result.stderr[-3000:]
+    text = result.stdout + result.stderr
+    return {int(step): loss for loss, step in _STEP_LOSS.findall(text)}
+
+
 def digests(folder) -> dict[str, str]:
     """{relative path: sha256} of every file under `folder` (bytecode caches left out)."""
     root = Path(folder)
