@@ -149,6 +149,10 @@ def _run(layout: Layout, command: list[str], args: argparse.Namespace) -> int:
         return status
     finally:
         cluster.stop()
+        # The outcome is decided: a later SIGINT/SIGTERM (a third Ctrl-C, a SIGTERM sent twice) stays pending
+        # until the process ends. Left deliverable, it killed uai-launch by the default action once Python's
+        # exit had put that back (-15 instead of 143: the repeated-signals test, 1 run in 2 under load).
+        signal.pthread_sigmask(signal.SIG_BLOCK, previous)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 
