@@ -35,7 +35,6 @@ frame and the program's own). One program at a time; progress on stderr.
 import argparse
 import dataclasses
 import hashlib
-import importlib.util
 import json
 import os
 import re
@@ -66,7 +65,8 @@ class Program:
     # the library's own non-TensorFlow dependencies: (import name, pinned requirement). Those the
     # interpreter lacks are installed with `pip install --no-deps --target` into a folder of the
     # cache, which goes on the runs' PYTHONPATH; the environment itself is never changed.
-    # A requirement may depend on TensorFlow's minor release: {"2.15": pin, "": the pin otherwise}.
+    # A requirement may depend on TensorFlow's minor release: {"2.15": pin, "": the pin otherwise};
+    # "1.15" is real TF 1.15 on Python 3.7 (bench/reference.py), where the newer pins do not install.
     requires: tuple[tuple[str, str | dict[str, str]], ...] = ()
 
 
@@ -80,7 +80,7 @@ PROGRAMS = {
         "tflearn_dnn.py",
         "tflearn",
         "tflearn 0.5.0: DNN(net).fit on generated data",
-        (("PIL", "Pillow==10.4.0"),),  # tflearn.data_utils imports PIL.Image
+        (("PIL", {"1.15": "Pillow==9.5.0", "": "Pillow==10.4.0"}),),  # tflearn.data_utils imports PIL.Image
     ),
     "tensorpack": Program(
         "tensorpack_trainer.py",
@@ -89,11 +89,11 @@ PROGRAMS = {
         (  # its setup.py's install_requires, pinned
             ("tabulate", "tabulate==0.9.0"),
             ("tqdm", "tqdm==4.66.5"),
-            ("msgpack", "msgpack==1.0.8"),
+            ("msgpack", {"1.15": "msgpack==1.0.5", "": "msgpack==1.0.8"}),
             ("msgpack_numpy", "msgpack-numpy==0.4.8"),
-            ("zmq", "pyzmq==26.2.0"),
+            ("zmq", {"1.15": "pyzmq==25.1.2", "": "pyzmq==26.2.0"}),
             ("psutil", "psutil==6.0.0"),
-            ("termcolor", "termcolor==2.4.0"),
+            ("termcolor", {"1.15": "termcolor==2.3.0", "": "termcolor==2.4.0"}),
             ("six", "six==1.16.0"),
         ),
     ),
@@ -104,10 +104,10 @@ PROGRAMS = {
         (  # its setup.py's install_requires that importing stable_baselines and CartPole need, pinned
             ("gym", "gym==0.17.3"),  # the last gym with the reset/step API stable-baselines 2 calls
             ("cloudpickle", "cloudpickle==1.6.0"),  # gym 0.17's pin
-            ("scipy", "scipy==1.16.3"),
-            ("joblib", "joblib==1.4.2"),
+            ("scipy", {"1.15": "scipy==1.7.3", "": "scipy==1.16.3"}),
+            ("joblib", {"1.15": "joblib==1.3.2", "": "joblib==1.4.2"}),
             ("cv2", "opencv-python-headless==4.10.0.84"),
-            ("pandas", "pandas==2.2.3"),
+            ("pandas", {"1.15": "pandas==1.3.5", "": "pandas==2.2.3"}),
             ("dateutil", "python-dateutil==2.9.0"),
             ("pytz", "pytz==2024.2"),
             ("tzdata", "tzdata==2024.2"),
@@ -208,18 +208,15 @@ def error_line(stderr: str, returncode: int | None) -> str:
     return lines[last][:300] + where
 
 
+# what every run of a driver gets, whichever TensorFlow: no GPU, fixed hash seed, deterministic kernels
+REPEATABLE = {"CUDA_VISIBLE_DEVICES": "", "PYTHONHASHSEED": "0", "TF_DETERMINISTIC_OPS": "1"}
+
+
 def env(extra: str = "") -> dict[str, str]:
     """The runs' environment: this checkout's compat and codemods first (then `extra`, a folder of
     the program's dependencies), TensorFlow quiet, no GPU."""
     path = [REPO] + ([extra] if extra else []) + [os.environ.get("PYTHONPATH", "")]
-    return dict(
-        os.environ,
-        PYTHONPATH=os.pathsep.join(path),
-        TF_CPP_MIN_LOG_LEVEL="3",
-        CUDA_VISIBLE_DEVICES="",
-        PYTHONHASHSEED="0",
-        TF_DETERMINISTIC_OPS="1",
-    )
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(path), TF_CPP_MIN_LOG_LEVEL="3", **REPEATABLE)
 
 
 def run(command: list[str], cwd: str, timeout: float, extra: str = "") -> Run:
@@ -254,23 +251,29 @@ def pin(requirement: str | dict[str, str], tensorflow: str) -> str:
     return requirement.get(".".join(tensorflow.split(".")[:2]), requirement[""])
 
 
-def dependencies(program: Program, cache: str, tensorflow: str) -> str:
-    """The folder holding the program's dependencies this interpreter lacks ("" when it lacks none).
+def lacking(python: str, modules: list[str]) -> tuple[str, list[str]]:
+    """(sys.version of interpreter `python`, the modules of `modules` it cannot import)."""
+    probe = "import importlib.util as u, json, sys; print(json.dumps([sys.version, [m for m in sys.argv[1:] if u.find_spec(m) is None]]))"
+    version, absent = json.loads(
+        subprocess.run([python, "-c", probe, *modules], capture_output=True, text=True, check=True).stdout
+    )
+    return version, absent
+
+
+def dependencies(program: Program, cache: str, tensorflow: str, python: str = sys.executable) -> str:
+    """The folder holding the program's dependencies interpreter `python` lacks ("" when it lacks none).
     It is named site-packages: uai-run gives those libraries TensorFlow's own face, not the TF1 one."""
-    missing = [
-        pin(requirement, tensorflow)
-        for module, requirement in program.requires
-        if importlib.util.find_spec(module) is None
-    ]
+    version, absent = lacking(python, [module for module, _ in program.requires])
+    missing = [pin(requirement, tensorflow) for module, requirement in program.requires if module in absent]
     if not missing:
         return ""
-    tag = hashlib.sha256(repr((sys.executable, sys.version, missing)).encode()).hexdigest()[:12]
+    tag = hashlib.sha256(repr((python, version, missing)).encode()).hexdigest()[:12]
     target = os.path.join(cache, "realprograms-deps", tag, "site-packages")
     if not os.path.isfile(os.path.join(target, ".complete")):
         log(f"pip install --target {target} {' '.join(missing)}")
         shutil.rmtree(target, ignore_errors=True)
         command = [
-            sys.executable,
+            python,
             "-m",
             "pip",
             "install",

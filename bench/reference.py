@@ -11,7 +11,10 @@ Runs each program on generated data, seeded as the program seeds itself, in five
 The programs: the bundled samples (samples/tf1, `--steps` steps each), the fixture corpus' training
 scripts (tests/corpus/manifest.json's 'train' entries, with its arguments: 3 steps), the TF 1.4
 cifar10_estimator-style program (tests/common/runtime_programs) and the BERT-style TPUEstimator
-program (tests/common/tf1_programs). Each row: the first printed loss, the first loss (counted as
+program (tests/common/tf1_programs), and the drivers of bench/realprograms.py (named by their file: a
+real library's pinned sdist beside a driver of ours, the library's dependencies pinned there for each
+TF, 1.15 included, and installed into its cache with `pip --target`; each prints its per-step losses).
+Each row: the first printed loss, the first loss (counted as
 printed: 1 is the first) that differs from 1.15's, the relative difference there and the largest,
 and the last printed loss (an Estimator's evaluation loss where it evaluates). The environments
 must exist: `python3 dev.py tf115` builds .nox/tf115, `python3 dev.py test-tf1` / `test-tf2` the others.
@@ -31,13 +34,14 @@ from typing import NamedTuple
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
-from bench import corpus  # noqa: E402 - the repository made importable first
+from bench import corpus, realprograms  # noqa: E402 - the repository made importable first
 
 SAMPLES = os.path.join(REPO, "samples", "tf1")
 RUNTIME_PROGRAMS = os.path.join(REPO, "tests", "common", "runtime_programs")
 TF1_PROGRAMS = os.path.join(REPO, "tests", "common", "tf1_programs")
 PYTHON = {env: os.path.join(REPO, ".nox", env, "bin", "python") for env in ("tf115", "tf1", "tf2")}
 WAYS = ("tf1.15", "tf1.15 again", "uai-run 2.15", "uai-run 2.21", "migrated 2.15", "migrated 2.21")
+TENSORFLOW = {"tf115": "1.15", "tf1": "2.15", "tf2": "2.21"}  # each environment's TensorFlow release
 # "step 3 loss 0.69" (the programs' own loops), "loss = 0.69, step = 3" (the Estimator), "loss 0.69" and
 # "global step 1: loss = 0.69 (...)" (slim); `eval_loss = ` is not a match. TF 1.15 and 2.x log each
 # tf.logging line twice, as `INFO:tensorflow:...` and in absl's format (`I1126 13:57:07.39 ...`): the
@@ -56,6 +60,7 @@ class Program(NamedTuple):
     script: str  # relative to folder
     args: Callable[[Data, str, int], list[str]]  # (data, output folder, --steps) -> arguments
     env: dict
+    real: str = ""  # a bench/realprograms.py program: its key in PROGRAMS (its tree is built per run)
 
 
 def _sample(step_flag: str, *extra: str) -> Callable[[Data, str, int], list[str]]:
@@ -64,6 +69,12 @@ def _sample(step_flag: str, *extra: str) -> Callable[[Data, str, int], list[str]
 
 def _corpus_args(entry: dict) -> Callable[[Data, str, int], list[str]]:
     return lambda data, out, steps: [a.format(data=data.images, out=out) for a in entry.get("args", [])]
+
+
+def _workdir(data: Data, out: str, steps: int) -> list[str]:
+    """A real-programs driver's one argument: the folder it writes into, made first."""
+    os.makedirs(out, exist_ok=True)
+    return [out]
 
 
 def programs() -> dict[str, Program]:
@@ -92,6 +103,8 @@ def programs() -> dict[str, Program]:
     found["bert_style_tpu_tf1.py"] = Program(
         TF1_PROGRAMS, "bert_style_tpu_tf1.py", lambda data, out, steps: [f"--output_dir={out}"], {}
     )
+    for key, real in realprograms.PROGRAMS.items():
+        found[real.driver] = Program(key, real.driver, _workdir, realprograms.REPEATABLE, key)
     return found
 
 
@@ -101,19 +114,27 @@ def losses(text: str) -> list[float]:
     return [float(value) for line in lines for value in LOSS.findall(line)]
 
 
+def environment(way: str) -> str:
+    """The .nox environment a way runs in."""
+    return "tf115" if way.startswith("tf1.15") else "tf1" if way.endswith("2.15") else "tf2"
+
+
 def command(way: str, script: str) -> tuple[list[str], dict]:
     """(argv, extra environment) of one way to run `script` (the original, or its port for 'migrated')."""
     if way.startswith("tf1.15"):
         return [PYTHON["tf115"], script], {"PYTHONPATH": os.path.join(REPO, "bench", "tf115_sdk")}
-    env = PYTHON["tf1" if way.endswith("2.15") else "tf2"]
+    env = PYTHON[environment(way)]
     if way.startswith("uai-run"):
         return [env, "-m", "uai_run", script], {"PYTHONPATH": REPO}
     return [env, script], {"PYTHONPATH": REPO}
 
 
-def run(way: str, name: str, program: Program, folder: str, data: Data, out: str, steps: int) -> dict:
+def run(way: str, name: str, program: Program, folder: str, data: Data, out: str, steps: int, path: str = "") -> dict:
+    """One way's run; `path`: a folder of the program's dependencies, put on PYTHONPATH."""
     script = os.path.join(folder, program.script)
     argv, extra = command(way, script)
+    if path:
+        extra["PYTHONPATH"] += os.pathsep + path
     output = os.path.join(out, "runs", f"{name}-{way.replace(' ', '_')}")
     argv += program.args(data, output, steps)
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", **extra, **program.env)
@@ -126,7 +147,7 @@ def run(way: str, name: str, program: Program, folder: str, data: Data, out: str
         )
     except subprocess.TimeoutExpired:
         return {"returncode": "timeout", "losses": [], "tail": "timed out after 1800 s"}
-    found = losses(result.stdout) + losses(result.stderr)
+    found = realprograms.losses_of(result.stdout) if program.real else losses(result.stdout) + losses(result.stderr)
     tail = "" if result.returncode == 0 and found else result.stderr.strip()[-600:]
     return {"returncode": result.returncode, "losses": found, "tail": tail}
 
@@ -193,6 +214,7 @@ def main(argv: "list[str] | None" = None) -> int:
     parser.add_argument("--ways", nargs="+", choices=WAYS, default=list(WAYS), help="these ways only")
     parser.add_argument("--workers", type=int, default=1, help="runs at a time")
     parser.add_argument("--json", help="write every run's losses here")
+    parser.add_argument("--cache", default=realprograms.realworld.default_cache(), help="realprograms.py's sdist cache")
     options = parser.parse_args(argv)
     missing = [path for path in PYTHON.values() if not os.path.exists(path)]
     if missing:
@@ -216,13 +238,27 @@ def main(argv: "list[str] | None" = None) -> int:
         # the records tests/common/test_cifar10_tf1_program.py trains on
         write = "import pathlib, sys; from tests.support.programs import write_cifar10_records as w; w(pathlib.Path(sys.argv[1]))"
         subprocess.run([PYTHON["tf2"], "-c", write, data.cifar10], env=env, cwd=REPO, check=True, capture_output=True)
+        paths = {}  # (program, environment): its dependencies' folder, installed before the runs start
+        for name in names:
+            real = chosen[name].real
+            if real:
+                tree = os.path.join(tmp, "realprograms", real)
+                realprograms.build_tree(realprograms.PROGRAMS[real], options.cache, tree)
+                chosen[name] = chosen[name]._replace(folder=tree)
+                for env_name in sorted({environment(way) for way in ways}):
+                    program = realprograms.PROGRAMS[real]
+                    python = PYTHON[env_name]
+                    paths[name, env_name] = realprograms.dependencies(
+                        program, options.cache, TENSORFLOW[env_name], python
+                    )
         ported = migrate({chosen[n].folder for n in names}, tmp, env)
         results = {(name, way): {"returncode": "not run", "losses": [], "tail": ""} for name in names for way in WAYS}
 
         def one(name: str, way: str) -> None:
             program = chosen[name]
             folder = ported[program.folder] if way.startswith("migrated") else program.folder
-            results[name, way] = run(way, name, program, folder, data, tmp, options.steps)
+            path = paths.get((name, environment(way)), "")
+            results[name, way] = run(way, name, program, folder, data, tmp, options.steps, path)
             print(f"  ran {name} {way}: exit {results[name, way]['returncode']}", file=sys.stderr, flush=True)
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=options.workers) as pool:
