@@ -7,6 +7,10 @@ namesake behaves differently, e.g. no `make_one_shot_iterator`), `tf.argmax(x, d
 the semantic changes of TF2 that have a faithful rewrite (`tf.to_float(x)` -> `tf.cast(x, tf.float32)`,
 `keep_dims=` -> `keepdims=`, `reduction_indices=` -> `axis=`, dropout's `keep_prob=k` -> `rate=1 - k`).
 The user's alias stays (`tensorflow.Session` stays `tensorflow.compat.v1.Session`).
+
+A TF1 optimizer (`tf.compat.v1.train.*Optimizer`) in a file that uses tf.keras gets `import compat`:
+Keras 3, tf.keras on TF >= 2.16, rejects it in `compile` ("Could not interpret optimizer identifier");
+Keras 2, which compat selects, wraps it as TF1's tf.keras did.
 """
 
 from typing import cast
@@ -17,6 +21,21 @@ from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InnerDecides, InsideImport, OutermostChain
 from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
+
+# where tf.keras lives for a TF1 program (`tensorflow.python.keras` is TF 1.x's private home of it)
+_KERAS = tuple(f"{_tf.TF}.{home}keras" for home in ("", "compat.v1.", "python."))
+_V1_TRAIN = (f"{_tf.TF}.train.", f"{_tf.TF}.compat.v1.train.")
+
+
+def _is_keras(qualified: str) -> bool:
+    return any(qualified == k or qualified.startswith(k + ".") for k in _KERAS)
+
+
+def _is_v1_optimizer(qualified: str) -> bool:
+    return any(
+        qualified.startswith(home) and "." not in qualified[len(home) :] and qualified.endswith("Optimizer")
+        for home in _V1_TRAIN
+    )
 
 
 def _names_in(target: cst.BaseExpression) -> list[cst.Name]:
@@ -43,6 +62,8 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
         self._api = _tf.api()
         self._called: set[int] = set()
         self._rebound: set[tuple[str, int]] = set()  # (name, top-level statement) reported
+        self._uses_keras = False
+        self._optimizers: list[tuple[cst.CSTNode, int]] = []  # TF1 optimizers, at their top-level statement
 
     def visit_Call(self, node: cst.Call) -> None:
         self._called.add(id(node.func))
@@ -67,6 +88,7 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
 
     def visit_Import(self, node: cst.Import) -> None:
         super().visit_Import(node)
+        self._uses_keras |= any(_is_keras(_tf.full_name(a.name)) for a in node.names)
         self._rebinds(node, [a.evaluated_alias or a.evaluated_name.split(".")[0] for a in node.names])
 
     # -- which TF name, where it goes
@@ -77,9 +99,18 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
                 return path
         return None
 
+    def _keras_and_optimizers(self, node: cst.Attribute) -> None:
+        """Notes tf.keras uses and TF1 optimizers (their chains at the outermost name)."""
+        names = self.qualified_names(node)
+        self._uses_keras |= any(_is_keras(q) for q in names)
+        if any(_is_v1_optimizer(q) and not _tf.claimed_by_others(self, q) for q in names):
+            self._optimizers.append((node, self.state.top))
+
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if self.in_import:
             return updated_node
+        if self.outermost(original_node):
+            self._keras_and_optimizers(original_node)
         if self.decided(original_node):
             return updated_node
         path = self._path(original_node)
@@ -125,6 +156,9 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
         if isinstance(original_node.names, cst.ImportStar):
             return self._star(original_node, updated_node)
         module = _tf.full_name(original_node.module)
+        self._uses_keras |= _is_keras(module) or any(
+            _is_keras(f"{module}.{_tf.full_name(alias.name)}") for alias in original_node.names
+        )
         if module != _tf.TF and not module.startswith(_tf.TF + "."):
             return updated_node
         base = module[len(_tf.TF) + 1 :]
@@ -153,3 +187,15 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
         new_module = "tensorflow.compat.v1" + (f".{base}" if base else "")
         self.report(original_node, f"from {module} import {', '.join(moving)} -> from {new_module}")
         return updated_node.with_changes(module=_tf.dotted(new_module))
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if self._uses_keras and self._optimizers:
+            _tf.ensure_compat(self)
+            for node, statement in self._optimizers:
+                self.report(
+                    node,
+                    "TF1 optimizer in a file using tf.keras: `import compat` makes tf.keras Keras 2 on TF >= 2.16, "
+                    "which takes it (Keras 3 rejects it in compile)",
+                    statement=statement,
+                )
+        return updated_node

@@ -144,3 +144,54 @@ def test_a_moved_function_is_judged_by_the_parameters_its_new_name_has_in_tf1_co
         == "import tensorflow as tf\ny = tf.compat.v1.diag_part(x, keep_dims=True)\nz = tf.linalg.tensor_diag_part(x)\n"
     )
     assert apply(code, Tf1ApiRule).module.code == code
+
+
+class TestTf1OptimizerGivenToKeras(RuleTest):
+    """Keras 3 (tf.keras on TF >= 2.16) rejects a tf.compat.v1 optimizer ("Could not interpret optimizer
+    identifier"); Keras 2, which `import compat` selects, wraps it as TF1's tf.keras did."""
+
+    TRANSFORM = Tf1ApiRule
+
+    def test_a_tf1_optimizer_in_a_file_using_tf_keras_imports_compat(self):
+        before = """
+            import tensorflow as tf
+            opt = tf.train.AdamOptimizer(0.01)
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer=opt, loss="mse")
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            opt = tf.compat.v1.train.AdamOptimizer(0.01)
+            model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+            model.compile(optimizer=opt, loss="mse")
+        """
+        self.assertCodemod(before, after)
+
+    def test_keras_imported_from_tensorflow_counts_and_compat_v1_optimizers_too(self):
+        before = """
+            from tensorflow.keras.models import Sequential
+            import tensorflow as tf
+            model = Sequential()
+            model.compile(optimizer=tf.compat.v1.train.GradientDescentOptimizer(0.1), loss="mse")
+        """
+        after = """
+            import compat
+            from tensorflow.keras.models import Sequential
+            import tensorflow as tf
+            model = Sequential()
+            model.compile(optimizer=tf.compat.v1.train.GradientDescentOptimizer(0.1), loss="mse")
+        """
+        self.assertCodemod(before, after)
+
+    def test_the_report_says_why_at_the_optimizer(self):
+        source = "import tensorflow as tf\nm = tf.keras.Sequential()\nm.compile(tf.train.MomentumOptimizer(0.1, 0.9))\n"
+        entries = [entry for entry in self.applied(source).entries if "Keras 2" in entry.message]
+        assert [entry.severity for entry in entries] == ["info"]
+
+    def test_without_tf_keras_or_without_a_tf1_optimizer_no_compat(self):
+        for source in (
+            "import tensorflow as tf\nopt = tf.train.AdamOptimizer(0.01)\ntrain = opt.minimize(loss)\n",
+            "import tensorflow as tf\nm = tf.keras.Sequential()\nm.compile(tf.keras.optimizers.Adam(), 'mse')\n",
+        ):
+            assert "import compat" not in self.applied(source).module.code

@@ -1,0 +1,39 @@
+"""Tiny TF1 programs whose safe port used to fail at run time with nothing in uai-migrate's report:
+each is migrated with `uai-migrate --out` and the port is run with plain python, in a user's shell
+(no Keras choice inherited), on this TensorFlow (both suites: TF 2.15 and 2.21)."""
+
+import math
+import sys
+import textwrap
+
+from tests.support.runs import migrate, run
+
+KERAS_WITH_TF1_OPTIMIZER = """
+    import numpy as np
+    import tensorflow as tf
+
+    x = np.random.RandomState(0).rand(32, 4).astype("float32")
+    y = x.sum(axis=1, keepdims=True)
+    model = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu", input_shape=(4,)), tf.keras.layers.Dense(1)])
+    model.compile(optimizer=tf.train.AdamOptimizer(0.01), loss="mse")
+    history = model.fit(x, y, epochs=2, batch_size=8, verbose=0)
+    print("loss", history.history["loss"][-1])
+"""
+
+
+def _port_runs(tmp_path, source: str):
+    """The port of `source` run with python: (its CompletedProcess, the migrated text)."""
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    (src / "train.py").write_text(textwrap.dedent(source))
+    migrated = migrate("--out", out, src, cwd=tmp_path)
+    assert migrated.returncode in (0, 1), migrated.stderr
+    return run([sys.executable, str(out / "train.py")], cwd=out, timeout=120), (out / "train.py").read_text()
+
+
+def test_a_tf_keras_model_compiled_with_a_tf1_optimizer_trains_after_migration(tmp_path):
+    result, text = _port_runs(tmp_path, KERAS_WITH_TF1_OPTIMIZER)
+    assert result.returncode == 0, result.stderr[-3000:]
+    (line,) = [line for line in result.stdout.splitlines() if line.startswith("loss ")]
+    assert math.isfinite(float(line.split()[1]))
+    assert "import compat" in text
