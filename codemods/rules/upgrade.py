@@ -23,6 +23,14 @@ from codemods.engine.syntax import InnerDecides, InsideImport, OutermostChain, d
 from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
 
+_EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+# what a dropped argument of a contrib.summary call becomes by hand (tf_upgrade_v2's own warnings say the same)
+_DROPPED = {
+    "family": "put the call under tf.name_scope(family) if the summary's tag should keep the family prefix",
+    "name": "reuse the writer object yourself: TF 2's create_file_writer opens a new file for each call",
+}
+
 
 class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
     ID = "tf-upgrade"
@@ -76,9 +84,72 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
             if qualified and not _tf.claimed_by_others(self, qualified)
             else None
         )
-        if new is None or new.startswith("compat.v1.") or not _tf.api()["differs"].get(new):
+        if new is None:
+            return updated_node
+        path = cast(str, _tf.tf_path(cast(str, qualified)))  # (new is not None: qualified is TensorFlow's)
+        if path in tables.tf_upgrade()["contrib_calls"]:
+            return self._contrib_call(original_node, updated_node, path)
+        if new.startswith("compat.v1.") or not _tf.api()["differs"].get(new):
             return updated_node
         return _shared.rewrite_call(self, original_node, updated_node, new)
+
+    def _contrib_call(self, original_node: cst.Call, updated_node: cst.Call, path: str) -> cst.Call:
+        """A call tf_upgrade_v2 rewrites by code (codemods/tables/gen_tf_upgrade.py, contrib_calls): TF 2's
+        `record_if` needs its condition; TF 2's summary writers read the arguments by TF 2's parameters
+        (`tensor=` is `data=`, no `family`) and need a step, where contrib's wrote at the global step."""
+        spec = tables.tf_upgrade()["contrib_calls"][path]
+        if spec["condition"] is not None:
+            if updated_node.args:
+                return updated_node
+            self.report(original_node, f"tf.{path}() -> record_if({spec['condition']})")
+            return updated_node.with_changes(args=[cst.Arg(cst.Name(spec["condition"]))])
+        renames = tables.tf_upgrade()["keywords"].get(path, {})
+        args: list[cst.Arg] = []
+        names: list[str] = []  # TF 2's parameter of each argument written
+        for index, arg in enumerate(updated_node.args):
+            old = _shared.keyword_of(arg) or (spec["tf1"][index] if index < len(spec["tf1"]) and not arg.star else "")
+            new = renames.get(old, old)
+            if new is None:
+                self.report(
+                    original_node,
+                    f"tf.{path}: {old}= dropped (TF 2's function has no such parameter)",
+                    severity="warning",
+                    manual=_DROPPED.get(old, f"check that TF 2's tf.summary does without {old}="),
+                )
+                continue
+            if new not in spec["tf2"] and old in spec["tf2"]:
+                new = old  # tf_upgrade_v2 renames `generic`'s tensor= to data=, which TF 2's `write` does not take
+            if new not in spec["tf2"]:
+                self.report(
+                    original_node,
+                    f"tf.{path}: an argument TF 2's function cannot take",
+                    severity="error",
+                    manual="pass TF 2's parameters by keyword",
+                )
+                return updated_node
+            at = len(names)  # the position it would take in TF 2's call
+            if (
+                arg.keyword is None
+                and at < len(spec["tf2"])
+                and spec["tf2"][at] == new
+                and not any(a.keyword for a in args)
+            ):
+                args.append(arg)
+            else:
+                args.append(arg.with_changes(keyword=cst.Name(new), equal=_EQUAL))
+            names.append(new)
+        if spec["step"] and "step" not in names:
+            alias = _tf.tf_alias(self, original_node.func)
+            step = _tf.dotted(f"{alias}.compat.v1.train.get_or_create_global_step")
+            if args and args[-1].comma == cst.MaybeSentinel.DEFAULT:
+                args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+            args.append(cst.Arg(cst.Call(func=step), keyword=cst.Name("step"), equal=_EQUAL))
+            self.report(
+                original_node, f"tf.{path}: step=tf.compat.v1.train.get_or_create_global_step() (contrib's default)"
+            )
+        if args and len(args) < len(updated_node.args) and updated_node.args[-1].comma == cst.MaybeSentinel.DEFAULT:
+            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)  # (a dropped argument was last)
+        return updated_node.with_changes(args=args)
 
     def _drop_import(self, node: cst.BaseExpression) -> None:
         """`from tensorflow.contrib import rnn` is dead once `rnn.LSTMCell` is rewritten: drop it if unused."""

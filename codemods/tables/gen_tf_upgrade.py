@@ -11,6 +11,9 @@ this TensorFlow with `import compat` (tf.compat.v1.estimator is an attribute com
             table (compat/tf1_names.py, what `uai-run` resolves at run time) every name of its
             TensorFlow targets, the first target having the name winning, as the runtime looks them up;
   keywords  tf_upgrade_v2's keyword renames {TF1 path: {old keyword: new keyword}} (None: dropped);
+  contrib_calls  the contrib functions whose calls tf_upgrade_v2 rewrites by code (tf.contrib.summary's):
+            {TF1 path: {"tf1": its parameters in order, "tf2": its target's, "step": add the global step
+            when no step is given, "condition": the argument `record_if` gets (or null)}};
   estimator_v1_only  names of tf.compat.v1.estimator that TF2's tf.estimator lacks (`inputs`): TF1
             code reaches them as `tf.estimator.<name>`, which is `tf.compat.v1.estimator.<name>` now;
   modules   the targets' modules Python can import (`from tensorflow.<module> import name` works):
@@ -95,6 +98,35 @@ def keywords() -> dict:
     return {_strip(name): dict(renames) for name, renames in spec.function_keyword_renames.items() if _strip(name)}
 
 
+def contrib_calls(tf: Any, renames: dict) -> dict:
+    import inspect
+
+    from tensorflow.tools.compatibility import tf_upgrade_v2
+
+    spec = tf_upgrade_v2.TFAPIChangeSpec()
+    found = {}
+    for name, transformer in spec.function_transformers.items():
+        path, kind = _strip(name), getattr(transformer, "func", transformer).__name__
+        if path not in renames or kind not in (
+            "_add_summary_step_transformer",
+            "_add_summary_recording_cond_transformer",
+        ):
+            continue
+        condition = getattr(transformer, "keywords", {}).get("cond")
+        found[path] = {
+            "tf1": spec.manual_function_reorders.get(name, []),
+            "tf2": list(inspect.signature(resolve(tf, renames[path])).parameters),
+            "step": condition is None,
+            "condition": condition,
+        }
+    for name, order in spec.manual_function_reorders.items():
+        path = _strip(name)
+        if path in renames and path not in found:
+            target = list(inspect.signature(resolve(tf, renames[path])).parameters)
+            found[path] = {"tf1": order, "tf2": target, "step": False, "condition": None}
+    return found
+
+
 def importable(modules: Iterable[str]) -> list:
     """The API modules (paths relative to `tensorflow`) of `modules` that Python can import."""
     found = set()
@@ -122,6 +154,7 @@ def build(tf: Any) -> dict:
         "keywords": keywords(),
         "estimator_v1_only": estimator_v1_only(tf),
     }
+    table["contrib_calls"] = contrib_calls(tf, table["renames"])
     targets = [*table["renames"].values(), *table["contrib"].values()]
     table["modules"] = importable(path.rpartition(".")[0] for path in targets)
     return table

@@ -178,3 +178,70 @@ def test_a_call_of_a_contrib_function_is_judged_as_its_new_name_will_be_by_a_sec
         "z = tf.data.experimental.make_batched_features_dataset(pattern, 8, features)\n"
     )
     assert apply(once, *RULES).module.code == once
+
+
+class TestContribSummaryCalls(RuleTest):
+    """tf.contrib.summary's calls as TF 2's summary functions read them (tf_upgrade_v2's call transformers):
+    `record_if` needs its condition, and the writers a step (contrib's wrote at the global step)."""
+
+    TRANSFORM = UpgradeRule
+
+    def test_always_and_never_record_summaries_get_their_condition(self):
+        before = """
+            import tensorflow as tf
+            with tf.contrib.summary.always_record_summaries():
+                pass
+            with tf.contrib.summary.never_record_summaries():
+                pass
+        """
+        after = """
+            import tensorflow as tf
+            with tf.compat.v2.summary.record_if(True):
+                pass
+            with tf.compat.v2.summary.record_if(False):
+                pass
+        """
+        self.assertCodemod(before, after)
+
+    def test_writers_get_the_global_step_and_tf_2_parameters(self):
+        before = """
+            import tensorflow as tf
+            tf.contrib.summary.scalar("loss", loss)
+            tf.contrib.summary.scalar("loss", tensor=loss, step=step)
+            tf.contrib.summary.histogram("w", w, "family")
+            tf.contrib.summary.image("x", images, None, 2)
+            tf.contrib.summary.generic("raw", tensor=t, metadata=m)
+            writer = tf.contrib.summary.create_file_writer(logdir, 10, 1000, ".v2", "writer")
+        """
+        after = """
+            import tensorflow as tf
+            tf.compat.v2.summary.scalar("loss", loss, step=tf.compat.v1.train.get_or_create_global_step())
+            tf.compat.v2.summary.scalar("loss", data=loss, step=step)
+            tf.compat.v2.summary.histogram("w", w, step=tf.compat.v1.train.get_or_create_global_step())
+            tf.compat.v2.summary.image("x", images, max_outputs=2, step=tf.compat.v1.train.get_or_create_global_step())
+            tf.compat.v2.summary.write("raw", tensor=t, metadata=m, step=tf.compat.v1.train.get_or_create_global_step())
+            writer = tf.compat.v2.summary.create_file_writer(logdir, 10, 1000, ".v2")
+        """
+        self.assertCodemod(before, after)
+
+    def test_a_call_over_several_lines_keeps_its_layout(self):
+        before = """
+            import tensorflow as tf
+            tf.contrib.summary.scalar(
+                "loss",
+                loss,
+            )
+        """
+        after = """
+            import tensorflow as tf
+            tf.compat.v2.summary.scalar(
+                "loss",
+                loss,
+            step=tf.compat.v1.train.get_or_create_global_step())
+        """
+        self.assertCodemod(before, after)
+
+    def test_a_dropped_family_is_reported(self):
+        source = "import tensorflow as tf\ntf.contrib.summary.scalar('loss', loss, family='train')\n"
+        entries = [entry for entry in self.applied(source).entries if "family" in entry.message]
+        assert [entry.severity for entry in entries] == ["warning"]

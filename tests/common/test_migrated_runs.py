@@ -6,6 +6,8 @@ import math
 import sys
 import textwrap
 
+import numpy as np
+
 from tests.support.runs import migrate, run
 
 KERAS_WITH_TF1_OPTIMIZER = """
@@ -21,14 +23,41 @@ KERAS_WITH_TF1_OPTIMIZER = """
 """
 
 
-def _port_runs(tmp_path, source: str):
-    """The port of `source` run with python: (its CompletedProcess, the migrated text)."""
+# TF 1.x's eager summaries (its guide's example): contrib's writers took the global step themselves
+CONTRIB_SUMMARIES = """
+    import sys
+    import tensorflow as tf
+
+    tf.enable_eager_execution()
+    writer = tf.contrib.summary.create_file_writer(sys.argv[1])
+    step = tf.train.get_or_create_global_step()
+    with writer.as_default(), tf.contrib.summary.always_record_summaries():
+        for i in range(3):
+            tf.contrib.summary.scalar("loss", 1.0 / (i + 1))
+            step.assign_add(1)
+"""
+
+
+def scalars(logdir) -> list[tuple[int, str, float]]:
+    """(step, tag, value) of every scalar summary written under `logdir`."""
+    import tensorflow as tf
+
+    return [
+        (event.step, value.tag, float(tf.make_ndarray(value.tensor)))
+        for path in sorted(logdir.iterdir())
+        for event in tf.compat.v1.train.summary_iterator(str(path))
+        for value in event.summary.value
+    ]
+
+
+def _port_runs(tmp_path, source: str, *args: str):
+    """The port of `source` run with python (with `args`): (its CompletedProcess, the migrated text)."""
     src, out = tmp_path / "src", tmp_path / "out"
     src.mkdir()
     (src / "train.py").write_text(textwrap.dedent(source))
     migrated = migrate("--out", out, src, cwd=tmp_path)
     assert migrated.returncode in (0, 1), migrated.stderr
-    return run([sys.executable, str(out / "train.py")], cwd=out, timeout=120), (out / "train.py").read_text()
+    return run([sys.executable, str(out / "train.py"), *args], cwd=out, timeout=120), (out / "train.py").read_text()
 
 
 def test_a_tf_keras_model_compiled_with_a_tf1_optimizer_trains_after_migration(tmp_path):
@@ -37,3 +66,9 @@ def test_a_tf_keras_model_compiled_with_a_tf1_optimizer_trains_after_migration(t
     (line,) = [line for line in result.stdout.splitlines() if line.startswith("loss ")]
     assert math.isfinite(float(line.split()[1]))
     assert "import compat" in text
+
+
+def test_contrib_summaries_are_written_at_the_global_step_after_migration(tmp_path):
+    result, _ = _port_runs(tmp_path, CONTRIB_SUMMARIES, str(tmp_path / "logs"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert scalars(tmp_path / "logs") == [(0, "loss", 1.0), (1, "loss", 0.5), (2, "loss", float(np.float32(1 / 3)))]
