@@ -1,6 +1,6 @@
 """tensorpack's trainer on a FakeData dataflow, written as a TF 1.x program.
 
-`launch_train_with_config` with a `SimpleTrainer`: a tiny `ModelDesc` (two `FullyConnected`
+`launch_train_with_config` with a `SimpleTrainer` (its gradients gated per op): a tiny `ModelDesc` (two `FullyConnected`
 layers, softmax cross-entropy, SGD) fed by `FakeData` through tensorpack's default QueueInput, one
 epoch of 3 steps. A tensorpack callback fetches the cost in each training step's `session.run` and
 prints it as `REALPROGRAMS-LOSS <step> <loss>` (bench/realprograms.py reads those lines). tensorpack
@@ -82,7 +82,12 @@ def main(workdir):
         max_epoch=1,
         steps_per_epoch=3,
     )
-    launch_train_with_config(config, SimpleTrainer())
+    trainer = SimpleTrainer()
+    # tensorpack computes gradients with gate_gradients=False: the optimizer may then update a (ref)
+    # variable while another gradient still reads it, and the losses differ from run to run from step 2,
+    # on TF 1.15 too (docs/traps.md). Gating each op's gradients makes every TF repeat itself.
+    trainer.GATE_GRADIENTS = tf.train.Optimizer.GATE_OP
+    launch_train_with_config(config, trainer)
 
 
 if __name__ == "__main__":
