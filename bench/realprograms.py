@@ -245,6 +245,11 @@ def build_tree(program: Program, cache: str, tree: str) -> None:
         shutil.copytree(os.path.join(realworld.fetch(program.project, cache), package), os.path.join(tree, package))
 
 
+class InstallFailed(SystemExit):
+    """A program's dependencies do not install on an interpreter: this bench stops with the message;
+    bench/reference.py records it for that environment and goes on."""
+
+
 def pin(requirement: str | dict[str, str], tensorflow: str) -> str:
     if isinstance(requirement, str):
         return requirement
@@ -285,7 +290,7 @@ def dependencies(program: Program, cache: str, tensorflow: str, python: str = sy
         ]
         result = subprocess.run(command + missing, capture_output=True, text=True)
         if result.returncode:
-            raise SystemExit(f"pip install {' '.join(missing)} failed: {result.stderr.strip()[-2000:]}")
+            raise InstallFailed(f"pip install {' '.join(missing)} failed: {result.stderr.strip()[-2000:]}")
         with open(os.path.join(target, ".complete"), "w") as handle:
             handle.write("\n".join(missing) + "\n")
     return target

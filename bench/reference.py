@@ -239,6 +239,7 @@ def main(argv: "list[str] | None" = None) -> int:
         write = "import pathlib, sys; from tests.support.programs import write_cifar10_records as w; w(pathlib.Path(sys.argv[1]))"
         subprocess.run([PYTHON["tf2"], "-c", write, data.cifar10], env=env, cwd=REPO, check=True, capture_output=True)
         paths = {}  # (program, environment): its dependencies' folder, installed before the runs start
+        uninstallable = {}  # (program, environment): why its dependencies did not install there
         for name in names:
             real = chosen[name].real
             if real:
@@ -248,17 +249,24 @@ def main(argv: "list[str] | None" = None) -> int:
                 for env_name in sorted({environment(way) for way in ways}):
                     program = realprograms.PROGRAMS[real]
                     python = PYTHON[env_name]
-                    paths[name, env_name] = realprograms.dependencies(
-                        program, options.cache, TENSORFLOW[env_name], python
-                    )
+                    try:
+                        paths[name, env_name] = realprograms.dependencies(
+                            program, options.cache, TENSORFLOW[env_name], python
+                        )
+                    except realprograms.InstallFailed as failed:
+                        uninstallable[name, env_name] = str(failed)
         ported = migrate({chosen[n].folder for n in names}, tmp, env)
         results = {(name, way): {"returncode": "not run", "losses": [], "tail": ""} for name in names for way in WAYS}
 
         def one(name: str, way: str) -> None:
             program = chosen[name]
             folder = ported[program.folder] if way.startswith("migrated") else program.folder
-            path = paths.get((name, environment(way)), "")
-            results[name, way] = run(way, name, program, folder, data, tmp, options.steps, path)
+            if (name, environment(way)) in uninstallable:
+                tail = uninstallable[name, environment(way)]
+                results[name, way] = {"returncode": "dependencies", "losses": [], "tail": tail}
+            else:
+                path = paths.get((name, environment(way)), "")
+                results[name, way] = run(way, name, program, folder, data, tmp, options.steps, path)
             print(f"  ran {name} {way}: exit {results[name, way]['returncode']}", file=sys.stderr, flush=True)
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=options.workers) as pool:
