@@ -130,7 +130,8 @@ MODULES = {
     "tensorflow.contrib.keras": (f"{V1}:keras",),
     "tensorflow.contrib.distribute": (f"{V1}:distribute",),
     "tensorflow.contrib.estimator": (f"{V1}:estimator", f"{V1}:estimator.experimental"),
-    "tensorflow.contrib.summary": ("tensorflow.compat.v2:summary",),
+    # compat's functions where TF 2's namesakes read the call otherwise (a step, `family`, a condition)
+    "tensorflow.contrib.summary": ("compat.summary", "tensorflow.compat.v2:summary"),
 }
 
 # TF 1.x call signatures TF 2 rejects (`TypeError: ... unexpected keyword argument`): the calls whose name
@@ -199,6 +200,8 @@ RULES = {
     "tensorflow.contrib.framework": "contrib-slim",
     # its one name with a home outside tf-slim (SYMBOLS): the rule that rewrites it to that home
     "tensorflow.contrib.framework.get_name_scope": "contrib-equivalents",
+    # contrib.summary's name TF 2 has no function for: contrib-equivalents ports it to compat.summary's
+    "tensorflow.contrib.summary.record_summaries_every_n_global_steps": "contrib-equivalents",
     **dict.fromkeys(TRANSFORMATIONS, "tf1-calls"),
     "tensorflow.examples.tutorials": "contrib-equivalents",
     **dict.fromkeys(PRE_1_0, "tf-upgrade"),

@@ -152,6 +152,16 @@ KNOWN = {
     "tensorflow.contrib.tpu.python.tpu.tpu_estimator.xrange": "python2 renames an imported xrange",
     # contrib-slim and tf-upgrade claim the same name and both rewrite it: tf.recompute_grad wins
     "tensorflow.contrib.layers.recompute_grad": "contrib-slim and tf-upgrade both rewrite it",
+    # tf-upgrade rewrites their calls to TF 2's summary functions (a step, record_if's condition, TF 2's
+    # parameters); uai-run serves compat.summary's functions, which take TF1's calls and call the same ones
+    **dict.fromkeys(
+        (
+            f"tensorflow.contrib.summary.{name}"
+            for name in ("audio", "generic", "histogram", "image", "scalar")
+            + ("always_record_summaries", "never_record_summaries")
+        ),
+        "tf-upgrade rewrites the call for TF 2's function, uai-run adapts it",
+    ),
 }
 
 

@@ -1,12 +1,14 @@
 """Tiny TF1 programs whose safe port used to fail at run time with nothing in uai-migrate's report:
 each is migrated with `uai-migrate --out` and the port is run with plain python, in a user's shell
-(no Keras choice inherited), on this TensorFlow (both suites: TF 2.15 and 2.21)."""
+(no Keras choice inherited), on this TensorFlow (both suites: TF 2.15 and 2.21); and, where uai-run
+failed on it too, run unmodified under uai-run."""
 
 import math
 import sys
 import textwrap
 
 import numpy as np
+import pytest
 
 from tests.support.runs import migrate, run
 
@@ -68,7 +70,13 @@ def test_a_tf_keras_model_compiled_with_a_tf1_optimizer_trains_after_migration(t
     assert "import compat" in text
 
 
-def test_contrib_summaries_are_written_at_the_global_step_after_migration(tmp_path):
-    result, _ = _port_runs(tmp_path, CONTRIB_SUMMARIES, str(tmp_path / "logs"))
+@pytest.mark.parametrize("way", ["uai-migrate", "uai-run"])
+def test_contrib_summaries_are_written_at_the_global_step(tmp_path, way):
+    logs = str(tmp_path / "logs")
+    if way == "uai-migrate":
+        result, _ = _port_runs(tmp_path, CONTRIB_SUMMARIES, logs)
+    else:
+        (tmp_path / "train.py").write_text(textwrap.dedent(CONTRIB_SUMMARIES))
+        result = run([sys.executable, "-m", "uai_run", str(tmp_path / "train.py"), logs], cwd=tmp_path, timeout=120)
     assert result.returncode == 0, result.stderr[-3000:]
     assert scalars(tmp_path / "logs") == [(0, "loss", 1.0), (1, "loss", 0.5), (2, "loss", float(np.float32(1 / 3)))]
