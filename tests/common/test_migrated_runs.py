@@ -10,6 +10,7 @@ import textwrap
 import numpy as np
 import pytest
 
+from tests.support.events import scalars
 from tests.support.runs import migrate, run
 
 KERAS_WITH_TF1_OPTIMIZER = """
@@ -38,18 +39,6 @@ CONTRIB_SUMMARIES = """
             tf.contrib.summary.scalar("loss", 1.0 / (i + 1))
             step.assign_add(1)
 """
-
-
-def scalars(logdir) -> list[tuple[int, str, float]]:
-    """(step, tag, value) of every scalar summary written under `logdir`."""
-    import tensorflow as tf
-
-    return [
-        (event.step, value.tag, float(tf.make_ndarray(value.tensor)))
-        for path in sorted(logdir.iterdir())
-        for event in tf.compat.v1.train.summary_iterator(str(path))
-        for value in event.summary.value
-    ]
 
 
 def _port_runs(tmp_path, source: str, *args: str):
