@@ -47,6 +47,15 @@ def ensure_compat(rule: Rule) -> None:
     rule.state.needs_compat = True
 
 
+# where tf.keras lives for a TF1 program (`tensorflow.python.keras` is TF 1.x's private home of it)
+_KERAS = tuple(f"{TF}.{home}keras" for home in ("", "compat.v1.", "python."))
+
+
+def is_keras(qualified: str) -> bool:
+    """Is the qualified name tf.keras or below it (where `import compat` decides which Keras it is)?"""
+    return any(qualified == k or qualified.startswith(k + ".") for k in _KERAS)
+
+
 def claimed_by_others(rule: Rule, qualified: str) -> bool:
     return any(p not in rule.CLAIMS for p in rule.state.claims.covering(qualified))
 

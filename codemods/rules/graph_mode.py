@@ -31,6 +31,11 @@ its leading imports and after the statement that binds the name they use (`tf`),
 import is. A module that has no main block, calls no TensorFlow on import and only uses them inside
 functions is a library: the calls belong in the program that imports it, so that is reported instead.
 
+A graph-mode file that uses tf.keras gets `import compat`: measured on TF 2.15 and 2.21, tf.keras layers
+in a seeded graph draw other initial weights every run, Keras 3's and Keras 2's alike (their unseeded
+initializers take a seed from Python's `random`); with compat's Keras 2 they follow the graph seed
+(compat/_keras_setup.py) and draw TF 1.15's weights run after run, as under uai-run.
+
 Nothing is added when the file already switches eager execution or v2 behaviour off (or on): a
 file switched by hand, or ported by an earlier uai-migrate that wrote the first call alone, is left
 as written. A file that switches only control flow (`tf.enable_control_flow_v2()`, TF 1.x's opt-in)
@@ -112,6 +117,7 @@ class GraphModeRule(Rule):
         self._uncopiable: list[tuple[cst.Attribute | cst.Name, bool, int]] = []
         self._estimator_config = False
         self._reason = "graph-mode TF1 code"  # what the report says made the file one
+        self._keras = False  # tf.keras used: its layers need compat's Keras 2 in a graph (module docstring)
 
     def visit_Module(self, node: cst.Module) -> None:
         self._guards = frozenset(id(stmt) for stmt in node.body if _is_main_guard(stmt))
@@ -139,6 +145,7 @@ class GraphModeRule(Rule):
 
     def visit_Attribute(self, node: cst.Attribute | cst.Name) -> None:
         names = self.qualified_names(node)
+        self._keras = self._keras or any(_tf.is_keras(name) for name in names)
         if names & SWITCH_NAMES:
             self._switched = True
         elif names & CONTROL_FLOW_NAMES:
@@ -162,6 +169,8 @@ class GraphModeRule(Rule):
         self.visit_Attribute(node)  # `from tensorflow import Session`
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        if node.module and not node.relative:
+            self._keras = self._keras or _tf.is_keras(_tf.full_name(node.module))
         if isinstance(node.names, cst.ImportStar) and node.module and not node.relative:
             self._star |= _tf.full_name(node.module) in STAR_MODULES
 
@@ -239,4 +248,12 @@ class GraphModeRule(Rule):
                 statement=self._first_top,
             )
             return updated_node
+        if self._keras:
+            _tf.ensure_compat(self)
+            self.report(
+                first,
+                "tf.keras in graph-mode code: `import compat` makes it Keras 2, whose initializers follow the "
+                "graph seed as TF 1.x's did (Keras 3's, and Keras 2's without compat, draw from Python's random)",
+                statement=self._first_top,
+            )
         return updated_node.with_changes(body=body)

@@ -22,13 +22,7 @@ from codemods.engine.syntax import InnerDecides, InsideImport, OutermostChain
 from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
 
-# where tf.keras lives for a TF1 program (`tensorflow.python.keras` is TF 1.x's private home of it)
-_KERAS = tuple(f"{_tf.TF}.{home}keras" for home in ("", "compat.v1.", "python."))
 _V1_TRAIN = (f"{_tf.TF}.train.", f"{_tf.TF}.compat.v1.train.")
-
-
-def _is_keras(qualified: str) -> bool:
-    return any(qualified == k or qualified.startswith(k + ".") for k in _KERAS)
 
 
 def _is_v1_optimizer(qualified: str) -> bool:
@@ -88,7 +82,7 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
 
     def visit_Import(self, node: cst.Import) -> None:
         super().visit_Import(node)
-        self._uses_keras |= any(_is_keras(_tf.full_name(a.name)) for a in node.names)
+        self._uses_keras |= any(_tf.is_keras(_tf.full_name(a.name)) for a in node.names)
         self._rebinds(node, [a.evaluated_alias or a.evaluated_name.split(".")[0] for a in node.names])
 
     # -- which TF name, where it goes
@@ -102,7 +96,7 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
     def _keras_and_optimizers(self, node: cst.Attribute) -> None:
         """Notes tf.keras uses and TF1 optimizers (their chains at the outermost name)."""
         names = self.qualified_names(node)
-        self._uses_keras |= any(_is_keras(q) for q in names)
+        self._uses_keras |= any(_tf.is_keras(q) for q in names)
         if any(_is_v1_optimizer(q) and not _tf.claimed_by_others(self, q) for q in names):
             self._optimizers.append((node, self.state.top))
 
@@ -156,8 +150,8 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
         if isinstance(original_node.names, cst.ImportStar):
             return self._star(original_node, updated_node)
         module = _tf.full_name(original_node.module)
-        self._uses_keras |= _is_keras(module) or any(
-            _is_keras(f"{module}.{_tf.full_name(alias.name)}") for alias in original_node.names
+        self._uses_keras |= _tf.is_keras(module) or any(
+            _tf.is_keras(f"{module}.{_tf.full_name(alias.name)}") for alias in original_node.names
         )
         if module != _tf.TF and not module.startswith(_tf.TF + "."):
             return updated_node

@@ -363,3 +363,33 @@ class TestEstimatorStrategies(RuleTest):
 def test_the_report_says_why_an_estimator_program_gets_graph_mode():
     [entry] = apply(ESTIMATOR_MWMS + "    main()\n", GraphModeRule).entries
     assert entry.line == 4 and "MultiWorkerMirroredStrategy" in entry.message and "deep-cop" in entry.message
+
+
+class TestGraphModeWithTfKeras(RuleTest):
+    """tf.keras layers in a graph-mode program: Keras 3 (tf.keras on TF >= 2.16) and Keras 2 without compat
+    draw unseeded initial weights from Python's `random`; compat's Keras 2 follows the graph seed as TF 1.x did."""
+
+    TRANSFORM = GraphModeRule
+
+    def test_a_graph_mode_file_using_tf_keras_imports_compat(self):
+        before = """
+            import tensorflow as tf
+            x = tf.placeholder(tf.float32, [None, 4])
+            y = tf.keras.layers.Dense(1)(x)
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            tf.compat.v1.disable_eager_execution()
+            tf.compat.v1.disable_resource_variables()
+            tf.compat.v1.disable_control_flow_v2()
+            x = tf.placeholder(tf.float32, [None, 4])
+            y = tf.keras.layers.Dense(1)(x)
+        """
+        self.assertCodemod(before, after)
+        entries = [entry for entry in self.applied(before).entries if "graph seed" in entry.message]
+        assert [entry.severity for entry in entries] == ["info"]
+
+    def test_eager_tf_keras_code_gets_no_compat(self):
+        source = "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+        assert "import compat" not in self.applied(source).module.code

@@ -41,6 +41,20 @@ CONTRIB_SUMMARIES = """
 """
 
 
+# tf.keras layers in a seeded TF1 graph: TF 1.x drew their initial weights from the graph seed
+KERAS_LAYERS_IN_A_SEEDED_GRAPH = """
+    import numpy as np
+    import tensorflow as tf
+
+    tf.set_random_seed(1)
+    x = tf.placeholder(tf.float32, [None, 4])
+    y = tf.keras.layers.Dense(1)(tf.keras.layers.Dense(8, activation="relu")(x))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print("out", float(sess.run(y, {x: np.ones((1, 4), np.float32)})[0, 0]))
+"""
+
+
 def _port_runs(tmp_path, source: str, *args: str):
     """The port of `source` run with python (with `args`): (its CompletedProcess, the migrated text)."""
     src, out = tmp_path / "src", tmp_path / "out"
@@ -69,3 +83,12 @@ def test_contrib_summaries_are_written_at_the_global_step(tmp_path, way):
         result = run([sys.executable, "-m", "uai_run", str(tmp_path / "train.py"), logs], cwd=tmp_path, timeout=120)
     assert result.returncode == 0, result.stderr[-3000:]
     assert scalars(tmp_path / "logs") == [(0, "loss", 1.0), (1, "loss", 0.5), (2, "loss", float(np.float32(1 / 3)))]
+
+
+def test_tf_keras_layers_in_a_seeded_graph_draw_the_same_weights_every_run_after_migration(tmp_path):
+    first, _ = _port_runs(tmp_path, KERAS_LAYERS_IN_A_SEEDED_GRAPH)
+    again = run([sys.executable, str(tmp_path / "out" / "train.py")], cwd=tmp_path / "out", timeout=120)
+    unmodified = run([sys.executable, "-m", "uai_run", str(tmp_path / "src" / "train.py")], cwd=tmp_path, timeout=120)
+    outputs = [[line for line in r.stdout.splitlines() if line.startswith("out ")] for r in (first, again, unmodified)]
+    assert all(r.returncode == 0 for r in (first, again, unmodified)), [r.stderr[-2000:] for r in (first, again)]
+    assert outputs[0] == outputs[1] == outputs[2] and len(outputs[0]) == 1, outputs
