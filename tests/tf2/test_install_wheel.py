@@ -294,9 +294,8 @@ def test_doctor_fix_adds_the_pinned_runtime_next_to_a_released_tensorflow(instal
     # no dependency of tf-keras or the Estimator was let in: TensorFlow is the user's, untouched
     assert all("--no-deps" in line for line in ran if "tf-keras" in line or "estimator" in line), ran
     assert "nothing missing for the runtime" in fixed.stdout, fixed.stdout
-    code = "import importlib.metadata as m, json; print(json.dumps({d: m.version(d) for d in %r}))" % (
-        ("tensorflow-cpu", *DOCTOR_ADDS),
-    )
+    names = ("tensorflow-cpu", *DOCTOR_ADDS)
+    code = f"import importlib.metadata as m, json; print(json.dumps({{d: m.version(d) for d in {names!r}}}))"
     versions = json.loads(_ok(installed.run("python", "-c", code)).stdout)
     # the tf2 environment's pins (requirements/tf2.txt, tf2-nodeps.txt), the same release series for tf-keras
     pinned = {
