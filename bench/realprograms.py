@@ -66,7 +66,8 @@ class Program:
     # interpreter lacks are installed with `pip install --no-deps --target` into a folder of the
     # cache, which goes on the runs' PYTHONPATH; the environment itself is never changed.
     # A requirement may depend on TensorFlow's minor release: {"2.15": pin, "": the pin otherwise};
-    # "1.15" is real TF 1.15 on Python 3.7 (bench/reference.py), where the newer pins do not install.
+    # "1.15" is real TF 1.15 on Python 3.7 (bench/reference.py), where the newer pins do not install;
+    # an empty pin: that TensorFlow's release of the library does not need the module.
     requires: tuple[tuple[str, str | dict[str, str]], ...] = ()
 
 
@@ -121,34 +122,48 @@ PROGRAMS = {
             # its own pin, tensorflow-probability 0.7.0, is for TF 1.14; these are the releases for each TF
             (
                 "tensorflow_probability",
-                {"2.15": "tensorflow-probability==0.23.0", "": "tensorflow-probability==0.25.0"},
+                {
+                    "1.15": "tensorflow-probability==0.8.0",
+                    "2.15": "tensorflow-probability==0.23.0",
+                    "": "tensorflow-probability==0.25.0",
+                },
             ),
             ("tree", "dm-tree==0.1.8"),
-            ("cloudpickle", "cloudpickle==3.1.0"),
+            ("cloudpickle", {"1.15": "cloudpickle==1.1.1", "": "cloudpickle==3.1.0"}),
             ("decorator", "decorator==5.1.1"),
             ("gin", "gin-config==0.5.0"),
-            ("tensorflow_gan", "tensorflow-gan==2.1.0"),
-            ("tensorflow_hub", "tensorflow-hub==0.16.1"),
+            ("tensorflow_gan", {"1.15": "tensorflow-gan==2.0.0", "": "tensorflow-gan==2.1.0"}),
+            ("tensorflow_hub", {"1.15": "tensorflow-hub==0.12.0", "": "tensorflow-hub==0.16.1"}),
             ("mesh_tensorflow", "mesh-tensorflow==0.1.21"),
-            ("sympy", "sympy==1.13.3"),
+            ("sympy", {"1.15": "sympy==1.10.1", "": "sympy==1.13.3"}),
             ("mpmath", "mpmath==1.3.0"),
             ("gym", "gym==0.17.3"),
-            ("scipy", "scipy==1.16.3"),
+            ("scipy", {"1.15": "scipy==1.7.3", "": "scipy==1.16.3"}),
             ("six", "six==1.16.0"),
             ("tqdm", "tqdm==4.66.5"),
-            ("PIL", "Pillow==10.4.0"),
+            ("PIL", {"1.15": "Pillow==9.5.0", "": "Pillow==10.4.0"}),
             # mesh_tensorflow.transformer imports tensorflow_datasets, which imports these
-            ("tensorflow_datasets", "tensorflow-datasets==4.9.4"),
-            ("etils", "etils==1.7.0"),
-            ("tensorflow_metadata", "tensorflow-metadata==1.14.0"),
-            ("immutabledict", "immutabledict==4.2.0"),
-            ("toml", "toml==0.10.2"),
+            ("tensorflow_datasets", {"1.15": "tensorflow-datasets==3.2.1", "": "tensorflow-datasets==4.9.4"}),
+            ("etils", {"1.15": "", "": "etils==1.7.0"}),
+            ("tensorflow_metadata", {"1.15": "tensorflow-metadata==0.21.2", "": "tensorflow-metadata==1.14.0"}),
+            ("immutabledict", {"1.15": "", "": "immutabledict==4.2.0"}),
+            ("toml", {"1.15": "", "": "toml==0.10.2"}),
             ("promise", "promise==2.3"),
             ("psutil", "psutil==6.0.0"),
-            ("importlib_resources", "importlib_resources==6.4.5"),
-            ("zipp", "zipp==3.20.2"),
-            ("fsspec", "fsspec==2024.9.0"),
+            ("importlib_resources", {"1.15": "", "": "importlib_resources==6.4.5"}),
+            ("zipp", {"1.15": "", "": "zipp==3.20.2"}),
+            ("fsspec", {"1.15": "", "": "fsspec==2024.9.0"}),
             ("click", "click==8.1.7"),
+            # tensorflow-datasets 3.2.1's own dependencies, for TF 1.15 only (4.9.4's are above)
+            ("attr", {"1.15": "attrs==23.1.0", "": ""}),
+            ("dill", {"1.15": "dill==0.3.7", "": ""}),
+            ("future", {"1.15": "future==0.18.3", "": ""}),
+            ("requests", {"1.15": "requests==2.31.0", "": ""}),
+            ("urllib3", {"1.15": "urllib3==1.26.18", "": ""}),
+            ("idna", {"1.15": "idna==3.6", "": ""}),
+            ("certifi", {"1.15": "certifi==2023.11.17", "": ""}),
+            ("charset_normalizer", {"1.15": "charset-normalizer==3.3.2", "": ""}),
+            ("google.api", {"1.15": "googleapis-common-protos==1.61.0", "": ""}),
         ),
     ),
 }
@@ -269,7 +284,8 @@ def dependencies(program: Program, cache: str, tensorflow: str, python: str = sy
     """The folder holding the program's dependencies interpreter `python` lacks ("" when it lacks none).
     It is named site-packages: uai-run gives those libraries TensorFlow's own face, not the TF1 one."""
     version, absent = lacking(python, [module for module, _ in program.requires])
-    missing = [pin(requirement, tensorflow) for module, requirement in program.requires if module in absent]
+    needed = [pin(requirement, tensorflow) for module, requirement in program.requires if module in absent]
+    missing = [requirement for requirement in needed if requirement]
     if not missing:
         return ""
     tag = hashlib.sha256(repr((python, version, missing)).encode()).hexdigest()[:12]

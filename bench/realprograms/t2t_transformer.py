@@ -39,6 +39,7 @@ def main(workdir):
     data_dir, tmp_dir, output_dir = (os.path.join(workdir, name) for name in ("data", "tmp", "out"))
     for folder in (data_dir, tmp_dir):
         tf.gfile.MakeDirs(folder)
+    trainer_lib.set_random_seed(1)  # first, as t2t_trainer.main does: the problem generates its data with `random`
     problem = registry.problem("algorithmic_identity_binary40")
     assert isinstance(problem, algorithmic.AlgorithmicProblem)
     problem.generate_data(data_dir, tmp_dir)
@@ -53,7 +54,6 @@ def main(workdir):
         log_step_count_steps=1,
         random_seed=1,  # t2t_trainer's --random_seed: the Estimator's graph seed
     )
-    trainer_lib.set_random_seed(1)
     experiment = trainer_lib.create_experiment(
         run_config,
         hparams,

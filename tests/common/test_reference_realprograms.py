@@ -46,3 +46,9 @@ def test_each_way_runs_in_its_environment():
         "migrated 2.21": "tf2",
     }
     assert set(reference.TENSORFLOW) == set(reference.PYTHON)
+
+
+def test_an_empty_pin_means_that_tensorflows_release_needs_no_such_module(tmp_path):
+    program = realprograms.Program("driver.py", None, "", (("no_such_module_here", {"1.15": "", "": "never==2"}),))
+    assert realprograms.dependencies(program, str(tmp_path), "1.15", sys.executable) == ""
+    assert not list(tmp_path.iterdir())
