@@ -92,6 +92,9 @@ SYMBOLS = {
     # tf.contrib.learn.ModeKeys' values are tf.estimator.ModeKeys' ('train', 'eval', 'infer'); INFER is PREDICT
     "tensorflow.contrib.learn.ModeKeys.INFER": f"{V1}:estimator.ModeKeys.PREDICT",
     "tensorflow.contrib.estimator.stop_if_no_decrease_hook": f"{V1}:estimator.experimental.stop_if_no_decrease_hook",
+    # TF 1.5-1.15's in-graph Estimator towers (official/resnet's multi-GPU mode); TF 2 has none
+    "tensorflow.contrib.estimator.replicate_model_fn": "compat.replicate:replicate_model_fn",
+    "tensorflow.contrib.estimator.TowerOptimizer": "compat.replicate:TowerOptimizer",
     # the graph editor's walk tensorpack's session creator calls; the rest of it has no TF 2 home
     "tensorflow.contrib.graph_editor.get_backward_walk_ops": "compat.graph_editor:get_backward_walk_ops",
     # TF 1.x's was ops.get_name_scope: the graph's current name scope, or eager's; so is this one (TF >= 2.9)
