@@ -25,7 +25,7 @@ TASKS: dict[str, tuple[list[str], str | None]] = {
     "test-tf2": (["tf2"], "tests"),
     "demo": (["tf2"], "demo"),
     "bench": (["tf1", "tf2"], "bench"),
-    # the TF 1.15 reference (Python 3.7): the golden random draws by default; not part of `test` or CI
+    # the TF 1.15 reference (Python 3.7): every golden file of tests/common/golden by default; not part of `test` or CI
     "tf115": (["tf115"], "golden"),
     "lint": (["lint"], None),
 }

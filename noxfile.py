@@ -182,14 +182,14 @@ for _python in PYTHONS:
 # sessions or CI; `python3 dev.py tf115` runs it.
 # task -> command; extra arguments after the task name are appended ("python": any program, as written).
 TF115_COMMANDS = {
-    "golden": ["python", "tests/common/golden/make_tf115_random.py"],
+    "golden": ["python", "tests/common/golden/make_tf115_goldens.py"],
     "python": ["python"],
 }
 
 
 @nox.session(python=pyenv_python("3.7"))
 def tf115(session: nox.Session) -> None:
-    """TF 1.15 on Python 3.7, the reference: writes the golden random draws (default), or runs the task named
+    """TF 1.15 on Python 3.7, the reference: writes the golden files (default), or runs the task named
     after `--` (`python <program>`: a TF1 program as written). bench/reference.py uses this venv too."""
     session.install("-q", "-r", "requirements/tf115.txt")
     args = list(session.posargs)

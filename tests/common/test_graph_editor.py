@@ -18,7 +18,7 @@ GOLDEN = os.path.join(REPO, "tests", "common", "golden", "tf115_graph_walks.json
 def test_uai_run_walks_the_graph_as_tf115_did(tmp_path):
     with open(GOLDEN) as handle:
         golden = json.load(handle)
-    assert golden["tensorflow"].startswith("1.15.")
+    assert golden["tensorflow"].startswith("1.15.") and "python3 dev.py tf115" in golden["_header"]
     result = _runs.run([sys.executable, "-m", "uai_run", PROGRAM], tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     line = next(line for line in result.stdout.splitlines() if line.startswith("RESULT "))

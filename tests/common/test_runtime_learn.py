@@ -30,7 +30,7 @@ def test_each_schedule_evaluates_when_tf115s_experiment_did(tmp_path, way):
     The port keeps TF 2's resource variables: its global step is one."""
     with open(EVALUATIONS_GOLDEN) as handle:
         golden = json.load(handle)
-    assert golden["tensorflow"].startswith("1.15.") and "make_tf115_experiment.py" in golden["_header"]
+    assert golden["tensorflow"].startswith("1.15.") and "python3 dev.py tf115" in golden["_header"]
     argv = ["-m", "uai_run", EVALUATIONS_PROGRAM] if way == "uai-run" else [EVALUATIONS_PORT]
     result = runs.run([sys.executable, *argv], tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]

@@ -6,7 +6,7 @@ metrics the schedule returned, "logged": [the "Validation (step N)" lines logged
 Estimator trains 4 or 6 steps, a checkpoint every 2. The cases whose evaluations a clock decides
 (the ValidationMonitor checks for a new checkpoint at most every `check_interval_secs`) set it to
 None (every check) or to an hour (the first check only), so the result is the same on a loaded
-machine. tests/common/golden/make_tf115_experiment.py runs it on TF 1.15 to write
+machine. `python3 dev.py tf115` (tests/common/golden/make_tf115_goldens.py) runs it on TF 1.15 to write
 tests/common/golden/tf115_experiment.json; tests/common/test_runtime_learn.py runs it under uai-run,
 and its uai-migrate port (experiment_evaluations_migrated.py, kept as uai-migrate wrote it) with
 python, and compares.

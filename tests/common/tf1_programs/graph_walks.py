@@ -1,8 +1,8 @@
 """A TF 1 program walking a graph with tf.contrib.graph_editor.get_backward_walk_ops, as tensorpack's
 session creator does before running initializers. Prints `RESULT <json>`: the op names of each walk.
 
-Its output on real TensorFlow 1.15 is tests/common/golden/tf115_graph_walks.json (written with
-`.nox/tf115/bin/python tests/common/tf1_programs/graph_walks.py`); test_graph_editor.py compares uai-run's.
+Its output on real TensorFlow 1.15 is tests/common/golden/tf115_graph_walks.json (written by
+`python3 dev.py tf115`: tests/common/golden/make_tf115_goldens.py); test_graph_editor.py compares uai-run's.
 """
 
 import json

@@ -2,8 +2,8 @@
 
 Prints `RESULT {case: {name: values}}`. Each case builds its own graph, so a case that draws other
 numbers does not shift the op count, and so the seeds, of the cases after it; the first case uses
-the default graph, as most programs do. tests/common/golden/make_tf115_random.py runs it on
-TF 1.15 to write tests/common/golden/tf115_random.json; tests/common/test_tf115_random.py runs
+the default graph, as most programs do. `python3 dev.py tf115` (tests/common/golden/make_tf115_goldens.py)
+runs it on TF 1.15 to write tests/common/golden/tf115_random.json; tests/common/test_tf115_random.py runs
 it under uai-run and compares.
 """
 

@@ -1,0 +1,57 @@
+"""Write every golden file of tests/common/golden: what TF 1 programs printed on real TensorFlow 1.15.
+
+    python3 dev.py tf115        # the one command that regenerates them all (nox -s tf115 -- golden)
+
+Each program in GOLDENS (under tests/common) runs as written in the tf115 environment (TensorFlow 1.15
+on Python 3.7) and prints `RESULT <json>`; that value is stored with a header naming this command. The
+tests compare uai-run's output, and the ports', on TF 2.15 and 2.21 with these values:
+test_tf115_random.py, test_runtime_learn.py and test_graph_editor.py. Runs on Python 3.7: no project import.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TESTS = os.path.dirname(HERE)
+COMMAND = "python3 dev.py tf115"
+# golden file -> the TF 1 program (relative to tests/common) whose RESULT it holds
+GOLDENS = {
+    "tf115_random.json": "tf1_programs/seeded_draws.py",
+    "tf115_experiment.json": "tf1_programs/experiment_evaluations.py",
+    "tf115_graph_walks.json": "tf1_programs/graph_walks.py",
+}
+
+
+def write_golden(golden, program, version):
+    """Run `program` on this TensorFlow 1.15 and store its RESULT in `golden`."""
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+    out = subprocess.run(
+        [sys.executable, os.path.join(TESTS, program)], stdout=subprocess.PIPE, env=env, check=True, text=True
+    ).stdout
+    result = json.loads(next(line for line in out.splitlines() if line.startswith("RESULT "))[len("RESULT ") :])
+    document = {
+        "_header": f"Written by tests/common/golden/{os.path.basename(__file__)} on real TensorFlow {version} (Python {sys.version.split()[0]}); regenerate with `{COMMAND}`; "
+        "never edit by hand.",
+        "program": "tests/common/" + program,
+        "tensorflow": version,
+        "values": result,
+    }
+    with open(os.path.join(HERE, golden), "w") as f:
+        json.dump(document, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print(f"wrote tests/common/golden/{golden} ({len(result)} cases)")
+
+
+def main():
+    import tensorflow as tf
+
+    if not tf.__version__.startswith("1.15."):
+        sys.exit(f"{os.path.basename(__file__)}: needs TensorFlow 1.15 (the tf115 env), found {tf.__version__}")
+    for golden, program in sorted(GOLDENS.items()):
+        write_golden(golden, program, tf.__version__)
+
+
+if __name__ == "__main__":
+    main()
