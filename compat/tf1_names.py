@@ -97,6 +97,8 @@ SYMBOLS = {
     "tensorflow.contrib.estimator.TowerOptimizer": "compat.replicate:TowerOptimizer",
     # the graph editor's walk tensorpack's session creator calls; the rest of it has no TF 2 home
     "tensorflow.contrib.graph_editor.get_backward_walk_ops": "compat.graph_editor:get_backward_walk_ops",
+    # contrib.rnn's stacked bidirectional RNN (tensorlayer 1.x imports it); its cells are nn.rnn_cell's
+    "tensorflow.contrib.rnn.stack_bidirectional_dynamic_rnn": "compat.rnn:stack_bidirectional_dynamic_rnn",
     # TF 1.x's was ops.get_name_scope: the graph's current name scope, or eager's; so is this one (TF >= 2.9)
     "tensorflow.contrib.framework.get_name_scope": f"{TF}:get_current_name_scope",
 }
