@@ -3,8 +3,8 @@
 The public name of each object is looked up in the table derived from the installed TensorFlow
 (`python -m codemods.tables.gen_tf_api`): `device_setter.replica_device_setter(...)` ->
 `tf.compat.v1.train.replica_device_setter(...)`. The seeds' one private helper with a compat
-equivalent is hand-written: `device_setter._RoundRobinStrategy(n)` -> `compat.devices.RoundRobin(range(n))`
-(the same task indices in turn). A private name TF 2.x renamed gets its public twin under the new
+equivalents are hand-written: `device_setter._RoundRobinStrategy(n)` -> `compat.devices.RoundRobin(range(n))`
+(the same task indices in turn), `control_flow_ops.with_dependencies(...)` -> `compat.graph_ops.with_dependencies(...)`. A private name TF 2.x renamed gets its public twin under the new
 name (`from tensorflow.python.util.nest import is_sequence` -> `from tensorflow.compat.v1.nest import
 is_nested as is_sequence`). A private module this TensorFlow no longer ships
 (`tensorflow.python.training.training_ops`) is an error entry at its import, where the file fails;
@@ -23,6 +23,9 @@ from codemods.rules import _shared, _tf
 
 PRIVATE = "tensorflow.python"
 ROUND_ROBIN = "tensorflow.python.training.device_setter._RoundRobinStrategy"
+# no public name; compat.graph_ops builds its ops through public ones (TF 1.4's slim train op)
+WITH_DEPENDENCIES = "tensorflow.python.ops.control_flow_ops.with_dependencies"
+HAND_WRITTEN = (ROUND_ROBIN, WITH_DEPENDENCIES)
 MANUAL = (
     "tensorflow.python is TensorFlow's private implementation: use the public tf.* or tf.compat.v1.* name of {name}"
 )
@@ -99,6 +102,12 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
                 )
             )
             return cst.Call(func=_tf.dotted("compat.devices.RoundRobin"), args=[arg])
+        if self.match(original_node.func, {WITH_DEPENDENCIES}):
+            _tf.ensure_compat(self)
+            self.add_needed_import("compat.graph_ops")
+            self.report(original_node, f"{WITH_DEPENDENCIES} -> compat.graph_ops.with_dependencies")
+            self._drop_import(original_node.func)
+            return updated_node.with_changes(func=_tf.dotted("compat.graph_ops.with_dependencies"))
         name = self.match_prefix(original_node.func, (PRIVATE,))
         public = self._public_path(name) if name and not self._claimed(name) else None
         if public and self._api["differs"].get(public):
@@ -109,7 +118,7 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         if self.in_import or not self.outermost(original_node):
             return updated_node
         name = self.match_prefix(original_node, (PRIVATE,))
-        if name is None or self._claimed(name) or name.startswith(ROUND_ROBIN):
+        if name is None or self._claimed(name) or name.startswith(HAND_WRITTEN):
             return updated_node
         public = self._public_path(name, written=True)
         if public is None:
@@ -204,6 +213,8 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
             return updated_node
         if any(self._claimed(f"{module}.{_tf.full_name(alias.name)}") for alias in original_node.names):
             return updated_node  # `from tensorflow.python.platform import flags` is tf-flags' to move
+        if all(f"{module}.{_tf.full_name(alias.name)}" in HAND_WRITTEN for alias in original_node.names):
+            return updated_node  # their calls are rewritten (leave_Call), the import goes when unused
         if any(f"{module}.{_tf.full_name(alias.name)}" in self._modules for alias in original_node.names):
             # a module (`tf_logging`): its uses are converted or reported one by one, the import goes when unused
             return updated_node

@@ -24,6 +24,28 @@ class TestPrivateRule(RuleTest):
         """
         self.assertCodemod(before, after)
 
+    def test_with_dependencies_becomes_compat_graph_ops(self):
+        # research/slim's train_image_classifier (TF 1.4): its train op is the loss after the updates
+        before = """
+            from tensorflow.python.ops import control_flow_ops
+            train_tensor = control_flow_ops.with_dependencies([update_op], total_loss, name="train_op")
+        """
+        after = """
+            import compat.graph_ops
+            train_tensor = compat.graph_ops.with_dependencies([update_op], total_loss, name="train_op")
+        """
+        self.assertCodemod(before, after)
+        before = """
+            from tensorflow.python.ops.control_flow_ops import with_dependencies
+            loss = with_dependencies(updates, loss)
+        """
+        after = """
+            import compat.graph_ops
+            loss = compat.graph_ops.with_dependencies(updates, loss)
+        """
+        self.assertCodemod(before, after)
+        assert not [e.message for e in self.applied(before).entries if e.severity == "error"]
+
     def test_the_import_goes_when_a_def_binds_a_local_of_the_same_name(self):
         # a local `device_setter` in another def makes the name bound twice in the module: the import
         # (which every use no longer needs) goes all the same, the local stays

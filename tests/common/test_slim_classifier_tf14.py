@@ -5,7 +5,7 @@ whose data set reads TFRecords through slim.dataset.Dataset, TFExampleDecoder (I
 callback handlers) and DatasetDataProvider, tf.train.batch and slim.prefetch_queue, a nets_factory
 (ours and tf.contrib.slim.nets'), a preprocessing_factory, model_deploy's clones, moving averages
 and slim.learning.train. slim_classifier_tf14_migrated/ is uai-migrate's output for it
-(tests/tf2/test_slim_classifier_tf14.py holds it equal to a fresh run, and runs the program as a
+(tests/tf2/test_slim_classifier_tf14_port_and_cluster.py holds it equal to a fresh run, and runs the program as a
 ps + master + worker cluster). Both ways draw TF 1.15's op seeds (compat/_graph_seed.py) and read
 the same batches: their losses are equal.
 """

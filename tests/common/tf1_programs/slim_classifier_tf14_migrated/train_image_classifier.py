@@ -2,14 +2,13 @@
 
 import json
 import os
-import compat
+import compat.graph_ops
 
 import tensorflow as tf
 from datasets import dataset_factory
 from deployment import model_deploy
 from nets import nets_factory
 from preprocessing import preprocessing_factory
-from tensorflow.python.ops import control_flow_ops
 
 import compat.slim as slim
 import compat.flags as flags
@@ -390,7 +389,7 @@ def main(_):
         update_ops.append(grad_updates)
 
         update_op = tf.group(*update_ops)
-        train_tensor = control_flow_ops.with_dependencies([update_op], total_loss, name="train_op")
+        train_tensor = compat.graph_ops.with_dependencies([update_op], total_loss, name="train_op")
 
         # Add the summaries from the first clone. These contain the summaries
         # created by model_fn and either optimize_clones() or _gather_clone_loss().
