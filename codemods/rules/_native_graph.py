@@ -50,6 +50,13 @@ SEED = _names("set_random_seed")
 WITH_DEFAULT = _names("placeholder_with_default")
 SAVER = _names("train.Saver")
 SIDE_EFFECTS = frozenset({"tensorflow.print", "tensorflow.io.write_file"})
+GET_VARIABLE = _names("get_variable")
+GLOBAL_STEP = _names("train.get_or_create_global_step", "train.create_global_step")
+ASSIGNS = {p + n: n for n in ("assign", "assign_add", "assign_sub") for p in _PREFIXES}
+# v1 summary ops the rule writes as tf.summary v2 (the same tag; v2 takes the step where v1's FileWriter did)
+SUMMARIES = {p + "summary." + n: n for n in ("scalar", "histogram") for p in _PREFIXES}
+MERGE_ALL = _names("summary.merge_all")
+FILE_WRITER = _names("summary.FileWriter")
 CONTROL_DEPENDENCIES = _names("control_dependencies")
 GET_COLLECTION = _names("get_collection")
 UPDATE_OPS = _names("GraphKeys.UPDATE_OPS")
@@ -296,6 +303,14 @@ class Converter:
         self.losses = 0  # tf.losses calls rewritten
         self.tf1_counts: dict[str, int] = {}  # base name -> how many TF1 uniquified so far
         self.tf1_taken: set[str] = set()
+        self.assigns: dict[str, tuple[str, str]] = {}  # assign op's name -> (its variable, the eager call as code)
+        self.unmerged: list[tuple[str, str, str]] = []  # summaries no merge_all collected yet: (kind, tag, tensor)
+        self.merged: dict[str, list[tuple[str, str, str]]] = {}  # merge_all's name -> the summaries it collects
+        self.merge_lines: dict[int, cst.SimpleStatementLine] = {}  # id(merge_all line) -> its line in model()
+        self.writer: str | None = None  # `writer = tf.summary.FileWriter(logdir)` -> writer
+        self.summary_values: dict[str, str] = {}  # a name holding a fetched merge_all -> that merge_all's name
+        self.summary_uses: set[int] = set()  # id() of the Name nodes of those names the conversion reads
+        self.state_runs = False  # a sess.run of assign ops or variables only
 
     def up(self, node: cst.CSTNode) -> cst.CSTNode:
         return self.rule._updated.get(id(node), node)  # noqa: SLF001 - the rule's record of the pass
@@ -303,7 +318,7 @@ class Converter:
     # -- the proof
     def watched(self) -> set[str]:
         """The names the converted code no longer has: the graph's, the sessions', the saver's."""
-        return self.graph | self.sessions | ({self.saver} if self.saver else set())
+        return self.graph | self.sessions | {n for n in (self.saver, self.writer) if n}
 
     def convert(self, session: int) -> tuple[dict[int, list[cst.BaseStatement]], set[int], str]:
         stmts = self.block.original
@@ -340,7 +355,10 @@ class Converter:
             raise Refused(self.host_reads[name], f"the graph reads `{name}`, which changes after the graph is built")
         if self.graph & bound:
             raise Refused(head, f"`{min(self.graph & bound)}`, a graph name, is re-bound after the session starts")
-        if self.train_op is None and not self.eval_outputs:
+        if self.unmerged:
+            raise Refused(head, f"a tf.summary.{self.unmerged[0][0]} no merge_all collects")
+        self.check_summary_values(area)
+        if self.train_op is None and not self.eval_outputs and not self.state_runs:
             raise Refused(head, "no sess.run of the graph's tensors or of an optimizer's minimize(loss)")
         generated = self.generate()
         self.replacements.setdefault(id(stmts[last]), [])
@@ -375,6 +393,16 @@ class Converter:
                 self.saver = name
                 self.replacements[id(stmt)] = []
                 return True
+            if rule.is_call(value, GET_VARIABLE):
+                return self.get_variable(stmt, name, value)
+            if rule.is_call(value, GLOBAL_STEP) and not value.args:
+                return self.global_step(stmt, name)
+            if rule.is_call(value, MERGE_ALL) and not value.args:
+                return self.merge_all(stmt, name)
+            if rule.is_call(value, FILE_WRITER):
+                return self.file_writer(stmt, name)
+            if self.assigned_variable(value) is not None:
+                return self.assign(stmt, name, value)
             if rule.is_call(value, VARIABLE):
                 return self.variable(stmt, name, value)
             if rule.is_call(value, INITIALIZERS) and not value.args:
@@ -399,6 +427,8 @@ class Converter:
             name, value = assigned(single(inner))
             self.minimize(inner, cast(str, name), cast(cst.Call, value), statement=stmt)
             return True
+        if isinstance(small, cst.Expr) and rule.is_call(small.value, SUMMARIES):
+            return self.summary(stmt, cast(cst.Call, small.value))
         if isinstance(small, cst.Expr) and rule.is_call(small.value, SEED):
             updated = cast(cst.Expr, single(cast(cst.BaseStatement, self.up(stmt)))).value
             args = ", ".join(source_of(a) for a in cast(cst.Call, updated).args).rstrip(", ")
@@ -696,6 +726,10 @@ class Converter:
                 return self.initializer(line)  # tf.global_variables_initializer().run()
             if self.session_method(value) == "close" and not value.args:
                 return []
+            if self.writer_method(value) in ("close", "flush") and not value.args:
+                return [updated]  # (TF 2's summary writer has both)
+            if self.writer_method(value) == "add_summary":
+                return [self.add_summary(line, value, cast(cst.Call, cast(cst.Expr, single(updated)).value))]
         reads = names_in(line)
         if not set(reads.names) & self.watched():
             return [updated]
@@ -717,6 +751,9 @@ class Converter:
             fetches, listed = parsed[0]
             if set(fetches) <= self.inits and isinstance(small, cst.Expr):
                 return self.initializer(line)
+            if set(fetches) <= self.state() and isinstance(small, cst.Expr):
+                self.state_run(line, runs[0], fetches)
+                return [cst.parse_statement(self.assigns[f][1] + "\n") for f in fetches if f in self.assigns]
             if self.train_op in fetches:
                 call_args = self.feed(line, runs[0], updated_runs[0])
                 return [cst.parse_statement(self.training_call(line, small, fetches, listed, call_args))]
@@ -731,26 +768,246 @@ class Converter:
                 continue
             if self.train_op in fetches or set(fetches) & self.inits:
                 raise Refused(line, "a sess.run of the train op or the initializer inside an expression")
-            if self.inputs is not None:
-                raise Refused(
-                    line, "an evaluation sess.run with a tf.data input (TF1 draws only when a fetch needs it)"
-                )
-            for name in fetches:
-                if name not in self.eval_outputs:
-                    self.eval_outputs.append(name)
-            call = f"{self.names['evaluate']}({self.feed(line, run, new)})"
-            if listed:  # sess.run([a, b]) returns a list: one evaluation, its values in the fetches' order
-                keys = ", ".join(f'"{name}"' for name in fetches) + ("," if len(fetches) == 1 else "")
-                code = f"[outputs[name].numpy() for outputs in [{call}] for name in ({keys})]"
-            else:
-                code = f'{call}["{fetches[0]}"].numpy()'
-            replaced[id(new)] = cst.parse_expression(code)
+            replaced[id(new)] = cst.parse_expression(self.evaluation(line, small, run, new, fetches, listed))
 
         class Evaluations(cst.CSTTransformer):
             def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
                 return replaced.get(id(original_node), updated_node)
 
         return [cast(cst.SimpleStatementLine, updated.visit(Evaluations()))]
+
+    def evaluation(
+        self,
+        line: cst.CSTNode,
+        small: cst.BaseSmallStatement | None,
+        run: cst.Call,
+        new: cst.Call,
+        fetches: list[str],
+        listed: bool,
+    ) -> str:
+        """An evaluation sess.run as code: the graph's tensors from one `evaluate(...)` call, a variable's value,
+        an assign op run where the sess.run ran it (its new value, as TF1 fetched it)."""
+        self.record_summaries(line, small, run, fetches, listed)
+        state = self.state()
+        evaluated = [name for name in fetches if name not in state]
+        if not evaluated:
+            self.state_run(line, run, fetches)
+            codes = [self.state_code(name) for name in fetches]
+            return f"[{', '.join(codes)}]" if listed else codes[0]
+        self.check_state(line, fetches)
+        if self.inputs is not None:
+            raise Refused(line, "an evaluation sess.run with a tf.data input (TF1 draws only when a fetch needs it)")
+        for name in evaluated:
+            if name not in self.eval_outputs:
+                self.eval_outputs.append(name)
+        call = f"{self.names['evaluate']}({self.feed(line, run, new)})"
+        if not listed:
+            return f'{call}["{fetches[0]}"]' + ("" if fetches[0] in self.merged else ".numpy()")
+        if len(evaluated) == len(fetches) and not set(fetches) & set(self.merged):
+            # sess.run([a, b]) returns a list: one evaluation, its values in the fetches' order
+            keys = ", ".join(f'"{name}"' for name in fetches) + ("," if len(fetches) == 1 else "")
+            return f"[outputs[name].numpy() for outputs in [{call}] for name in ({keys})]"
+        codes = [
+            self.state_code(name)
+            if name in state
+            else f'outputs["{name}"]' + ("" if name in self.merged else ".numpy()")
+            for name in fetches
+        ]
+        return f"[value for outputs in [{call}] for value in ({', '.join(codes)})]"
+
+    # -- variables, assign ops and summaries
+    def state(self) -> set[str]:
+        """The fetches that are no tensor of model(): assign ops and variables."""
+        return set(self.assigns) | self.variables
+
+    def state_code(self, name: str) -> str:
+        return f"{self.assigns[name][1] if name in self.assigns else name}.numpy()"
+
+    def state_run(self, line: cst.CSTNode, run: cst.Call, fetches: list[str]) -> None:
+        """A sess.run of assign ops and variables only: it takes no feed (the eager calls read none)."""
+        if self.feed_argument(line, run) is not None:
+            raise Refused(line, "a sess.run of assign ops or variables with a feed dict")
+        self.check_state(line, fetches)
+        self.state_runs = True
+
+    def check_state(self, line: cst.CSTNode, fetches: list[str]) -> None:
+        """TF1 runs the fetches of one sess.run in no set order: an assign op and a fetch reading its variable
+        have no one answer, nor two assign ops on one variable."""
+        variables = [self.assigns[name][0] for name in fetches if name in self.assigns]
+        if len(set(variables)) != len(variables):
+            raise Refused(line, "one sess.run of two assign ops on one variable (TF1 runs them in no set order)")
+        for name in fetches:
+            reads = self.depends.get(name, set()) | {name}
+            for other in fetches:
+                if other != name and other in self.assigns and self.assigns[other][0] in reads:
+                    raise Refused(line, f"one sess.run of `{other}` and a fetch reading its variable (no set order)")
+
+    def assigned_variable(self, value: cst.BaseExpression) -> str | None:
+        """The variable of `tf.assign_add(v, ...)` / `v.assign_add(...)` (a variable of the graph), else None."""
+        if not isinstance(value, cst.Call):
+            return None
+        func = value.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in self.variables:
+            return func.value.value if func.attr.value in ASSIGNS.values() else None
+        if self.rule.is_call(value, ASSIGNS) and value.args and isinstance(value.args[0].value, cst.Name):
+            variable = value.args[0].value.value
+            return variable if variable in self.variables else None
+        return None
+
+    def assign(self, stmt: cst.BaseStatement, name: str, call: cst.Call) -> bool:
+        """`op = tf.assign_add(v, delta)`: run where a sess.run fetches it (`v.assign_add(delta)`), never in model()."""
+        variable = cast(str, self.assigned_variable(call))
+        updated = self.updated_call(stmt)
+        method = self.rule.is_call(call, ASSIGNS)
+        params = ("value", "use_locking", "name", "read_value")
+        if method is not None:
+            method, params = ASSIGNS[method], ("ref", *params[:3])
+        else:
+            method = cast(cst.Attribute, call.func).attr.value
+        args = arguments(updated, params, stmt, f"{method}")
+        if set(args) - {"ref", "value", "name"} or "value" not in args:
+            raise Refused(stmt, f"{method}() with {min(set(args) - {'ref', 'value', 'name'} or {'no value'})}")
+        reads = set(names_in(args["value"].value).names)
+        if reads & (self.graph - self.variables):
+            raise Refused(
+                stmt, f"{method}() of a value the graph computes (`{min(reads & (self.graph - self.variables))}`)"
+            )
+        for read in sorted(reads - self.graph - self.rule._aliases):  # noqa: SLF001
+            self.host_reads.setdefault(read, stmt)
+        self.assigns[name] = (variable, f"{variable}.{method}({source_of(args['value'].value)})")
+        self.depends[name] = {variable} | (reads & self.variables)
+        self.graph.add(name)
+        self.replacements[id(stmt)] = []
+        return True
+
+    def get_variable(self, stmt: cst.BaseStatement, name: str, call: cst.Call) -> bool:
+        """`tf.get_variable("v", initializer=<a value>)` -> `tf.Variable(<the value>, name="v")`."""
+        params = ("name", "shape", "dtype", "initializer", "regularizer", "trainable")
+        args = arguments(self.updated_call(stmt), params, stmt, "tf.get_variable")
+        literal = args["name"].value if "name" in args else None
+        if not isinstance(literal, cst.SimpleString):
+            raise Refused(stmt, "tf.get_variable with a computed name")
+        if "initializer" not in args or set(args) - {"name", "initializer", "dtype", "trainable"}:
+            raise Refused(stmt, "tf.get_variable with a shape or without an initial value (an initializer it draws)")
+        if set(names_in(args["initializer"].value).names) & self.graph:
+            raise Refused(stmt, "a variable initialised from the graph's tensors")
+        tf1_name = str(literal.evaluated_value)
+        self.take_name(tf1_name, stmt)
+        keywords = [f"{p}={source_of(args[p].value)}" for p in ("dtype", "trainable") if p in args]
+        code = f"{name} = {self.alias}.Variable({source_of(args['initializer'].value)}, {', '.join(keywords + [f'name={source_of(literal)}'])})\n"
+        self.replacements[id(stmt)] = [cst.parse_statement(code)]
+        self.graph.add(name)
+        self.variables.add(name)
+        return True
+
+    def global_step(self, stmt: cst.BaseStatement, name: str) -> bool:
+        """tf.train.get_or_create_global_step() -> TF1's global step as a variable: int64, 0, `global_step`."""
+        self.take_name("global_step", stmt)
+        code = f'{name} = {self.alias}.Variable(0, dtype={self.alias}.int64, trainable=False, name="global_step")\n'
+        self.replacements[id(stmt)] = [cst.parse_statement(code)]
+        self.graph.add(name)
+        self.variables.add(name)
+        return True
+
+    def summary(self, stmt: cst.BaseStatement, call: cst.Call) -> bool:
+        """`tf.summary.scalar("tag", tensor)`: the tensor becomes part of merge_all's value, written by add_summary."""
+        kind = SUMMARIES[cast(str, self.rule.is_call(call, SUMMARIES))]
+        updated = cast(cst.Call, cast(cst.Expr, single(cast(cst.BaseStatement, self.up(stmt)))).value)
+        args = arguments(updated, ("name", "tensor" if kind == "scalar" else "values"), stmt, f"tf.summary.{kind}")
+        tag = args["name"].value if "name" in args else None
+        if not isinstance(tag, cst.SimpleString) or len(args) != 2:
+            raise Refused(stmt, f"tf.summary.{kind} without a literal tag and its tensor")
+        tags = [t for _, t, _ in self.unmerged] + [t for s in self.merged.values() for _, t, _ in s]
+        if str(tag.evaluated_value) in tags:
+            raise Refused(stmt, f"two summaries tagged {tag.evaluated_value!r}: TF1 would have renamed one")
+        tensor = args["tensor" if kind == "scalar" else "values"].value
+        reads = set(names_in(tensor).names)
+        for read in sorted(reads - self.graph - self.rule._aliases):  # noqa: SLF001
+            self.host_reads.setdefault(read, stmt)
+        self.unmerged.append((kind, str(tag.evaluated_value), source_of(tensor)))
+        self.depends.setdefault("<summaries>", set()).update(reads & self.graph)
+        self.replacements[id(stmt)] = []
+        return True
+
+    def merge_all(self, stmt: cst.BaseStatement, name: str) -> bool:
+        """`merged = tf.summary.merge_all()` -> `merged = {"tag": tensor, ...}` in model(): the summaries' values."""
+        if not self.unmerged or self.merged:
+            raise Refused(stmt, "tf.summary.merge_all with no summary before it, or twice")
+        self.merged[name] = self.unmerged
+        self.unmerged = []
+        values = ", ".join(f"{tag!r}: {tensor}".replace("'", '"', 2) for _, tag, tensor in self.merged[name])
+        line = cast(cst.SimpleStatementLine, cst.parse_statement(f"{name} = {{{values}}}\n"))
+        self.merge_lines[id(stmt)] = line.with_changes(leading_lines=leading(stmt))
+        self.computes.append(cast(cst.SimpleStatementLine, stmt))
+        self.depends[name] = self.depends.pop("<summaries>", set())
+        self.graph.add(name)
+        self.replacements[id(stmt)] = []
+        return True
+
+    def file_writer(self, stmt: cst.BaseStatement, name: str) -> bool:
+        """`writer = tf.summary.FileWriter(logdir)` -> `writer = tf.summary.create_file_writer(logdir)`."""
+        if self.writer is not None:
+            raise Refused(stmt, "two tf.summary.FileWriter")
+        args = arguments(self.updated_call(stmt), ("logdir",), stmt, "tf.summary.FileWriter")
+        if "logdir" not in args or set(names_in(args["logdir"].value).names) & self.graph:
+            raise Refused(stmt, "tf.summary.FileWriter without a logdir, or with one the graph computes")
+        self.writer = name
+        code = f"{name} = {self.alias}.summary.create_file_writer({source_of(args['logdir'].value)})\n"
+        self.replacements[id(stmt)] = [cst.parse_statement(code)]
+        return False
+
+    def writer_method(self, call: cst.Call) -> str | None:
+        func = call.func
+        if self.writer and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            return func.attr.value if func.value.value == self.writer else None
+        return None
+
+    def record_summaries(
+        self, line: cst.CSTNode, small: cst.BaseSmallStatement | None, run: cst.Call, fetches: list[str], listed: bool
+    ) -> None:
+        """A fetched merge_all's value must go into a name (that add_summary writes): record which."""
+        merged = [i for i, name in enumerate(fetches) if name in self.merged]
+        if not merged:
+            return
+        target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
+        if not isinstance(small, cst.Assign) or small.value is not run:
+            target = None
+        if listed and isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == len(fetches):
+            found = [target.elements[i].value for i in merged]
+        else:
+            found = [target] if not listed and target is not None else []
+        if not found or not all(isinstance(n, cst.Name) for n in found):
+            raise Refused(line, "a fetched merge_all that is not unpacked into a name")
+        for index, node in zip(merged, found):
+            self.summary_values[cast(cst.Name, node).value] = fetches[index]
+            self.summary_uses.add(id(node))
+
+    def add_summary(self, line: cst.SimpleStatementLine, call: cst.Call, updated: cst.Call) -> cst.BaseStatement:
+        """`writer.add_summary(summary, step)` -> the summaries written with tf.summary v2 to the writer as default."""
+        args = arguments(call, ("summary", "global_step"), line, f"{self.writer}.add_summary")
+        value = args["summary"].value if "summary" in args else None
+        if not isinstance(value, cst.Name) or value.value not in self.summary_values or "global_step" not in args:
+            raise Refused(
+                line, f"{self.writer}.add_summary of something other than a fetched merge_all, or without a step"
+            )
+        self.summary_uses.add(id(value))
+        step = source_of(arguments(updated, ("summary", "global_step"), line, "add_summary")["global_step"].value)
+        if set(names_in(args["global_step"].value).names) & self.watched():
+            raise Refused(line, "a summary step computed from the graph")
+        written = "".join(
+            f'    {self.alias}.summary.{kind}("{tag}", {value.value}["{tag}"])\n'
+            for kind, tag, _ in self.merged[self.summary_values[value.value]]
+        )
+        new = cst.parse_statement(f"with {self.writer}.as_default(step={step}):\n{written}")
+        return new.with_changes(leading_lines=leading(line))
+
+    def check_summary_values(self, area: Sequence[cst.BaseStatement]) -> None:
+        """The names holding a fetched merge_all hold nothing else and go only to add_summary (their value is
+        no longer TF1's serialized Summary)."""
+        for stmt in area:
+            for node in all_names(stmt):
+                if node.value in self.summary_values and id(node) not in self.summary_uses:
+                    raise Refused(stmt, f"`{node.value}`, a fetched summary, is used besides by add_summary")
 
     def string_keys(self, line: cst.SimpleStatementLine, updated: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
         """`feed = {x: a, y: b}` -> `feed = {"x": a, "y": b}`: the step's keyword arguments, in the same order."""
@@ -841,7 +1098,7 @@ class Converter:
         else:
             raise Refused(line, f"{self.sess}.run of something other than graph names")
         for name in fetches:
-            known = name in self.graph and name not in set(self.placeholders) | self.variables
+            known = name in self.graph and name not in self.placeholders
             if name != self.train_op and name not in self.inits and not known:
                 raise Refused(line, f"{self.sess}.run fetches `{name}`, which is not a tensor the graph computes")
         return fetches, listed
@@ -904,6 +1161,8 @@ class Converter:
     def train_fetches(self, line: cst.CSTNode, fetches: list[str]) -> None:
         """What the train step returns: the training runs' fetches besides the train op, the same in every run."""
         outputs = [f for f in fetches if f != self.train_op]
+        if set(outputs) & (self.state() | set(self.merged)):
+            raise Refused(line, "a training sess.run that also fetches summaries, variables or assign ops")
         if self.train_outputs is None:
             self.train_outputs = outputs
         elif self.train_outputs != outputs:
@@ -940,7 +1199,10 @@ class Converter:
             c for stmt in self.computes for c in names_in(stmt).calls if self.rule.is_call(c, {**LAYERS, **LOSSES})
         ]
         self.losses = 0
-        body = [self.layer_calls(s, cast(cst.SimpleStatementLine, self.up(s)), layers) for s in self.computes]
+        body = [
+            self.layer_calls(s, self.merge_lines.get(id(s)) or cast(cst.SimpleStatementLine, self.up(s)), layers)
+            for s in self.computes
+        ]
         if len(layers) + self.losses != len(calls):
             raise Refused(self.computes[0], "a tf.layers or tf.losses call the safe pass wrote in another form")
         outputs = list(
@@ -955,7 +1217,9 @@ class Converter:
         signature = ", ".join(specs)
         lines = [f"{layer.var} = {alias}.keras.layers.{layer.keras}({', '.join(layer.keywords)})\n" for layer in layers]
         returned = ", ".join(f'"{o}": {o}' for o in outputs)
-        lines.append(f"\ndef {names['model']}({params}):\n    return {{{returned}}}\n")
+        modelled = bool(outputs or body)  # (a script of variables and assign ops only has no model())
+        if modelled:
+            lines.append(f"\ndef {names['model']}({params}):\n    return {{{returned}}}\n")
         train = ", ".join(f'outputs["{o}"]' for o in self.train_outputs or [])
         if self.train_op is not None:
             lines.append(f"\n{names['optimizer']} = {self.optimizer_code}\n")
@@ -978,11 +1242,12 @@ class Converter:
         self.layers = layers
         # (a first line so that the blank lines before the defs stay theirs, not the module header's)
         generated = list(cst.parse_module("pass\n" + "".join(lines)).body)[1:]
-        model = cast(cst.FunctionDef, generated[len(layers)])
-        block = cast(cst.IndentedBlock, model.body)
-        generated[len(layers)] = model.with_changes(
-            body=block.with_changes(body=[*map(_comments_only, body), *block.body])
-        )
+        if modelled:
+            model = cast(cst.FunctionDef, generated[len(layers)])
+            block = cast(cst.IndentedBlock, model.body)
+            generated[len(layers)] = model.with_changes(
+                body=block.with_changes(body=[*map(_comments_only, body), *block.body])
+            )
         # a blank line before each def, not indented where the block is a function body
         return [
             s.with_changes(leading_lines=[cst.EmptyLine(indent=False)] if s.leading_lines else []) for s in generated
@@ -1065,10 +1330,17 @@ class Converter:
             step = self.names["train_step"]
             parts += [f"inputs {placeholders} -> arguments of tf.function {step}", self.optimizer_said]
             parts += [f"training sess.run -> {step}()"]
-        else:
+        elif self.placeholders or self.inputs is not None:
             parts += [f"inputs {placeholders} -> arguments of the graph's function"]
         if self.eval_outputs:
             parts += [f"evaluation sess.run -> {self.names['evaluate']}()"]
+        if self.assigns:
+            parts += [f"assign ops {', '.join(sorted(self.assigns))} -> eager assign calls where sess.run ran them"]
+        if self.merged and self.writer:
+            parts += [
+                "v1 summaries and merge_all -> the summarized tensors, written by tf.summary v2 under "
+                f"{self.writer}.as_default(step=...) (FileWriter -> tf.summary.create_file_writer)"
+            ]
         if self.saver:
             parts += [
                 "tf.train.Saver -> tf.train.Checkpoint (save -> write; restore also reads TF1 checkpoints by name)"

@@ -19,7 +19,13 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
   depends on); batch normalization updates its moving statistics in its call, as UPDATE_OPS did;
 - turns each training `sess.run` into a `train_step(...)` call, an evaluation `sess.run` into an
   `evaluate(...)` call (`tf.function(model)`), with `.numpy()` values as sess.run returned them (a list
-  for a list of fetches); deletes the initializer runs and the session.
+  for a list of fetches); deletes the initializer runs and the session;
+- makes `tf.get_variable("v", initializer=<value>)` and the global step (`get_or_create_global_step`) variables
+  under their TF1 names; an assign op (`tf.assign_add(v, 1)`, `v.assign(...)`) runs as the eager call where
+  a sess.run fetched it (its new value, as TF1 fetched it), a fetched variable gives its value;
+- turns v1 summaries (`tf.summary.scalar` / `histogram` with a literal tag) collected by `merge_all` into
+  the tensors model() returns, `tf.summary.FileWriter(logdir)` into `tf.summary.create_file_writer(logdir)`,
+  and `writer.add_summary(summary, step)` into the tf.summary v2 calls under `writer.as_default(step=step)`.
 
 It fires only when the whole block is proven to be that shape and the file has no other graph-mode
 code (the converted code runs eagerly). Otherwise the code stays at the safe level, with an info
@@ -72,7 +78,12 @@ class NativeSessionRule(Rule):
         "epsilon pinned to TF1's 1e-08; Momentum's update is rearranged, equal up to float rounding); values "
         "computed in the same sess.run as the train op are computed before the update, as in TF1; the tensors "
         "read from host Python values capture them when the step is first traced, not when the graph was built; "
-        "batch normalization updates its moving statistics in its call, where UPDATE_OPS ran them with the step. "
+        "batch normalization updates its moving statistics in its call, where UPDATE_OPS ran them with the step; "
+        "an assign op fetched with other tensors runs after they are computed (TF1: in no set order; the rule "
+        "refuses a run whose fetches read the variable it assigns); v1 summaries are written as tf.summary v2 "
+        "events (the same tags and steps; a histogram has v2's equal-width buckets, not TF1's exponential ones; "
+        "TensorBoard reads both), and the global step is a plain variable named global_step (not in the "
+        "GLOBAL_STEP collection). "
         "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name; "
         "tf.keras is Keras 2 (tf-keras) through `import compat` on TF >= 2.16, whose names are TF1's.",
         "import tensorflow as tf\n"

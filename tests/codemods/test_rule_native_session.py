@@ -426,8 +426,8 @@ class TestNativeSessionRule(RuleTest):
                 "minimize() with arguments besides the loss (global_step, var_list ...)"
             ),
             "op = tf.train.AdamOptimizer(0.1, use_locking=True).minimize(loss)": "tf.train.AdamOptimizer(use_locking=...)",
-            "w = tf.Variable(1.0)\nbump = w.assign_add(1.0)\nop = tf.train.AdamOptimizer(0.1).minimize(loss)": (
-                ".assign_add() in the graph: run on every step in TF 2, only when fetched in TF1"
+            "w = tf.Variable(1.0)\nbump = w.assign_add(loss)\nop = tf.train.AdamOptimizer(0.1).minimize(loss)": (
+                "assign_add() of a value the graph computes (`loss`)"
             ),
             "op = tf.train.AdamOptimizer(0.1).minimize(loss)\nout = tf.layers.dense(x, 1, kernel_regularizer=r)": (
                 "tf.layers.dense(kernel_regularizer=...), which the native equivalent does not take as is"
@@ -440,6 +440,120 @@ class TestNativeSessionRule(RuleTest):
             )
             with self.subTest(graph=graph):
                 self.assertEqual(self.refused(source), [PREFIX + why])
+
+    def test_v1_summaries_merge_all_and_a_file_writer_become_tf_summary_v2_under_a_default_writer(self):
+        before = """
+            import tensorflow as tf
+
+            def main(log_dir):
+                step = tf.train.get_or_create_global_step()
+                value = tf.random_uniform([10])
+                tf.summary.scalar("mean", tf.reduce_mean(value))
+                tf.summary.histogram("values", value)
+                merged = tf.summary.merge_all()
+                increment = tf.assign_add(step, 1)
+                writer = tf.summary.FileWriter(log_dir)
+                with tf.Session() as sess:
+                    sess.run(tf.global_variables_initializer())
+                    for _ in range(3):
+                        summary, current = sess.run([merged, increment])
+                        writer.add_summary(summary, current)
+                writer.close()
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            def main(log_dir):
+                step = tf.Variable(0, dtype=tf.int64, trainable=False, name="global_step")
+
+                def model():
+                    value = tf.random_uniform([10])
+                    merged = {"mean": tf.reduce_mean(value), "values": value}
+                    return {"merged": merged}
+
+                evaluate = tf.function(model, input_signature=[])
+
+                writer = tf.summary.create_file_writer(log_dir)
+                for _ in range(3):
+                    summary, current = [value for outputs in [evaluate()] for value in (outputs["merged"], step.assign_add(1).numpy())]
+                    with writer.as_default(step=current):
+                        tf.summary.scalar("mean", summary["mean"])
+                        tf.summary.histogram("values", summary["values"])
+                writer.close()
+        """
+        self.assertCodemod(before, after, level="native")
+
+    def test_get_variable_an_assign_op_a_fetched_variable_and_a_saver(self):
+        before = """
+            import tensorflow as tf
+            v = tf.get_variable("v", initializer=tf.constant([1.0, 2.0]))
+            add = tf.assign_add(v, [1.0, 1.0])
+            saver = tf.train.Saver()
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                sess.run(add)
+                path = saver.save(sess, "/tmp/model.ckpt")
+            with tf.Session() as sess:
+                saver.restore(sess, path)
+                print("restored", sess.run(v), sess.run(add))
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            v = tf.Variable(tf.constant([1.0, 2.0]), name="v")
+
+            saver = tf.train.Checkpoint(v=v)
+            v.assign_add([1.0, 1.0])
+            path = saver.write("/tmp/model.ckpt")
+            saver.restore(path)
+            print("restored", v.numpy(), v.assign_add([1.0, 1.0]).numpy())
+        """
+        self.assertCodemod(before, after, level="native")
+        # the same script fetching two assign ops on one variable in one run: TF1 runs them in no set order
+        racing = before.replace("saver = ", "reset = v.assign([0.0, 0.0])\n            saver = ").replace(
+            "sess.run(add))", "sess.run([add, reset]))"
+        )
+        why = "one sess.run of two assign ops on one variable (TF1 runs them in no set order)"
+        self.assertEqual(self.refused(racing), [PREFIX + why])
+
+    def test_must_not_fire_on_summaries_and_assign_ops_it_cannot_prove(self):
+        graph = (
+            "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\nstep = tf.train.get_or_create_global_step()\n"
+            "loss = tf.reduce_sum(x)\n"
+        )
+        run = "with tf.Session() as sess:\n    s, n = sess.run([merged, bump], {x: [1.0]})\n    writer.add_summary(s, n)\n"
+        rest = "bump = tf.assign_add(step, 1)\nwriter = tf.summary.FileWriter('logs')\n"
+        merged = "tf.summary.scalar('loss', loss)\nmerged = tf.summary.merge_all()\n" + rest
+        cases = {
+            # a summary merge_all does not collect: TF1 never computes it
+            merged + "tf.summary.scalar('late', loss)\n" + run: "a tf.summary.scalar no merge_all collects",
+            "merged = tf.summary.merge_all()\n"
+            + rest
+            + run: "tf.summary.merge_all with no summary before it, or twice",
+            merged + run + "    print(s)\n": "`s`, a fetched summary, is used besides by add_summary",
+            merged + run.replace("writer.add_summary(s, n)", "writer.add_summary(s)"): (
+                "writer.add_summary of something other than a fetched merge_all, or without a step"
+            ),
+            merged + run.replace("[merged, bump], {x: [1.0]}", "[bump, step]"): (
+                "one sess.run of `bump` and a fetch reading its variable (no set order)"
+            ),
+            merged.replace("loss)", "loss * tf.cast(step, tf.float32))") + run: (
+                "one sess.run of `bump` and a fetch reading its variable (no set order)"
+            ),
+            "scaled = loss * tf.Variable(1.0)\nop = tf.train.GradientDescentOptimizer(0.1).minimize(scaled)\n"
+            "tf.summary.scalar('loss', loss)\nmerged = tf.summary.merge_all()\n"
+            "with tf.Session() as sess:\n    _, s = sess.run([op, merged], {x: [1.0]})\n": (
+                "a training sess.run that also fetches summaries, variables or assign ops"
+            ),
+            "w = tf.get_variable('w', [2], initializer=tf.zeros_initializer())\nbump = tf.assign_add(step, 1)\n"
+            "with tf.Session() as sess:\n    sess.run(bump)\n": (
+                "tf.get_variable with a shape or without an initial value (an initializer it draws)"
+            ),
+        }
+        for code, why in cases.items():
+            with self.subTest(code=code):
+                self.assertEqual(self.refused(graph + code), [PREFIX + why])
 
     def test_must_not_fire_on_a_session_in_a_method_and_says_so(self):
         messages = self.refused("""
@@ -467,7 +581,10 @@ class TestNativeSessionRule(RuleTest):
         self.assertEqual(messages, [PREFIX + "the graph reads `scale`, which changes after the graph is built"])
 
 
-SCRIPTS = [os.path.join(REPO, "tests", "corpus", name) for name in ("session_softmax.py", "layers_graph.py")]
+SCRIPTS = [
+    os.path.join(REPO, "tests", "corpus", name)
+    for name in ("session_softmax.py", "layers_graph.py", "session_summaries.py", "session_saver.py")
+]
 SCRIPTS.append(os.path.join(REPO, "samples", "tf1", "session_classifier.py"))
 
 
