@@ -12,7 +12,8 @@
    The losses must agree to TOLERANCE (relative above 1; its cause is said where it is defined); a
    script run with other arguments than its manifest's says why.
    A script the native level turns into evaluation only (no optimizer), or converts with the rules for
-   eager code (no Session), must print the same.
+   eager code (no Session), must print the same. Both must write the same summaries (the [step, tag]
+   pairs of the event files a run writes; v1 summaries become tf.summary v2 at native level).
    Per group, how many entries each native rule wrote converting something and leaving code at the
    safe level (with the reason in the report).
 2. The share of `tf.*` references that go through `tf.compat.v1`, after safe and after native, in
@@ -29,10 +30,12 @@ import argparse
 import ast
 import json
 import os
+import re
 import runpy
 import subprocess
 import sys
 import tempfile
+import time
 from typing import Any, cast
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -56,6 +59,9 @@ ARGS = {
 # Scripts whose dropout rate is written in the code (no flag turns it off): the bench makes tf.layers.dropout
 # (safe port) and Keras Dropout (native port) the identity in both, for the same cause.
 NO_DROPOUT = {"layers_graph.py": "dropout 0.5 in the code: the bench makes it the identity in both ports (other masks)"}
+# TF1 names a summary's tag as its name scope, made unique in the graph case-insensitively: `mean` next to a
+# reduce_mean op (`Mean`) becomes `mean_1`. tf.summary v2 writes the tag as given. Tags are compared without it.
+SUFFIX = re.compile(r"_\d+$")
 TRAIN_STEP = (
     "train_step",
     "train_step_fn",
@@ -129,7 +135,9 @@ def probe_safe(script: str, checkpoint: str, record: str, argv: list[str]) -> No
             initialised = run(self, tf.compat.v1.report_uninitialized_variables()).size == 0
             if initialised and tf.compat.v1.global_variables():
                 saved.append(True)
-                saver = tf.compat.v1.train.Saver(var_list=tf.compat.v1.trainable_variables())
+                # (the trainable ones; a script without any, as a global step and assign ops, all of them)
+                variables = tf.compat.v1.trainable_variables() or tf.compat.v1.global_variables()
+                saver = tf.compat.v1.train.Saver(var_list=variables)
                 base.run = run  # the Saver runs the session too: not a training run
                 try:
                     saver.save(self, checkpoint)
@@ -144,9 +152,10 @@ def probe_safe(script: str, checkpoint: str, record: str, argv: list[str]) -> No
         return result
 
     base.run = recording_run
+    started = time.time()
     _run_script(script, argv)
     with open(record, "w", encoding="utf-8") as handle:
-        json.dump({"values": values, "saved": bool(saved)}, handle)
+        json.dump({"values": values, "saved": bool(saved), "events": events(started)}, handle)
 
 
 def probe_native(script: str, checkpoint: str, record: str, argv: list[str]) -> None:
@@ -191,10 +200,28 @@ def probe_native(script: str, checkpoint: str, record: str, argv: list[str]) -> 
         return step
 
     tf.function = recording_function
+    started = time.time()
     with tf.variable_creator_scope(creator):
         _run_script(script, argv)
     with open(record, "w", encoding="utf-8") as handle:
-        json.dump({"values": values, "loaded": sorted(loaded), "wanted": sorted(wanted)}, handle)
+        json.dump(
+            {"values": values, "loaded": sorted(loaded), "wanted": sorted(wanted), "events": events(started)}, handle
+        )
+
+
+def events(since: float) -> list[list]:
+    """The summaries the run wrote (event files under the working folder, newer than `since`): sorted
+    [step, tag] pairs. The values are not compared: a summarized random draw differs between graph and eager."""
+    import tensorflow as tf
+
+    found = []
+    for root, _, names in os.walk(os.getcwd()):
+        for name in names:
+            path = os.path.join(root, name)
+            if name.startswith("events.out.tfevents") and os.path.getmtime(path) >= since:
+                for event in tf.compat.v1.train.summary_iterator(path):
+                    found += [[int(event.step), value.tag] for value in event.summary.value]
+    return sorted(found)
 
 
 def _run_script(script: str, argv: list[str]) -> None:
@@ -228,6 +255,11 @@ def equivalence(name: str, safe: str, native: str, argv: list[str], folder: str)
     same_shape = len(first["values"]) == len(second["values"]) and all(len(x) == len(y) for x, y in pairs)
     # a script without training runs (evaluation only) is compared by what it prints
     same_output = bool(first["values"]) or first["stdout"] == second["stdout"]
+    # the summaries written: steps and tags, TF1's tags without the suffix its graph added (see SUFFIX)
+    same_output &= [[step, SUFFIX.sub("", tag)] for step, tag in first["events"]] == [
+        [step, SUFFIX.sub("", tag)] for step, tag in second["events"]
+    ]
+    renamed = sorted({tag for _, tag in first["events"]} - {tag for _, tag in second["events"]})
     return {
         "script": name,
         "steps": len(first["values"]),
@@ -235,6 +267,8 @@ def equivalence(name: str, safe: str, native: str, argv: list[str], folder: str)
         "unloaded": missing,
         "max_diff": diff,
         "output": "-" if first["values"] else ("same" if same_output else "differs"),
+        "summaries": len(first["events"]),
+        "renamed_tags": renamed,
         "equal": same_shape and same_output and not missing and diff <= TOLERANCE,
         "stdout": (first["stdout"], second["stdout"]),
     }
@@ -345,11 +379,13 @@ def _commit() -> str:
 
 def _print(results: dict) -> None:
     print(f"commit {results['commit']}, load {results['load']:.1f}, tolerance {TOLERANCE} (x max(1, |loss|))")
-    print(f"{'script':<26}{'steps':>6}{'loaded':>9}{'max diff':>13}{'output':>9}  equal  args (cause)")
+    print(f"{'script':<26}{'steps':>6}{'loaded':>9}{'max diff':>13}{'output':>9}{'summaries':>10}  equal  args (cause)")
     for row in results["equivalence"]:
-        cause = f" ({row['cause']})" if row["cause"] else ""
+        renamed = f"TF1's tags {', '.join(row['renamed_tags'])}: uniquified by its graph" if row["renamed_tags"] else ""
+        cause = "; ".join(c for c in (row["cause"], renamed) if c)
+        cause = f" ({cause})" if cause else ""
         print(
-            f"{row['script']:<26}{row['steps']:>6}{row['loaded']:>9}{row['max_diff']:>13.2e}{row['output']:>9}  "
+            f"{row['script']:<26}{row['steps']:>6}{row['loaded']:>9}{row['max_diff']:>13.2e}{row['output']:>9}{row['summaries']:>10}  "
             f"{'yes' if row['equal'] else 'NO':<5}  {row['args'] or '-'}{cause}"
         )
     print(f"\n{'native rule':<23}" + "".join(f"{group + ' done/left':>24}" for group in results["rules"]))

@@ -81,8 +81,9 @@ class NativeSessionRule(Rule):
         "batch normalization updates its moving statistics in its call, where UPDATE_OPS ran them with the step; "
         "an assign op fetched with other tensors runs after they are computed (TF1: in no set order; the rule "
         "refuses a run whose fetches read the variable it assigns); v1 summaries are written as tf.summary v2 "
-        "events (the same tags and steps; a histogram has v2's equal-width buckets, not TF1's exponential ones; "
-        "TensorBoard reads both), and the global step is a plain variable named global_step (not in the "
+        "events (the same steps; the tag as written, where TF1 made it unique among the graph's op names "
+        "case-insensitively, `mean` next to a reduce_mean op becoming `mean_1`; a histogram has v2's equal-width "
+        "buckets, not TF1's exponential ones; TensorBoard reads both), and the global step is a plain variable named global_step (not in the "
         "GLOBAL_STEP collection). "
         "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name; "
         "tf.keras is Keras 2 (tf-keras) through `import compat` on TF >= 2.16, whose names are TF1's.",
