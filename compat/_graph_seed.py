@@ -40,6 +40,8 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
   - `tf.tensordot` (`tf.layers.dense` on a rank-3 input, as BERT's): with known shapes TF 1.15
     transposed and reshaped both sides and reshaped the product whatever the shapes (2 ops each),
     TF 2 only where the permutation or the shape changes (a dense layer: 6 ops fewer);
+  - `tf.data.experimental.parallel_interleave` (tf.contrib.data's): TF 1.15's dataset op took `sloppy`
+    as a constant input (1 op), TF 2's takes it as an attribute;
   - an initializable iterator (`make_initializable_iterator`, the Estimator's input): TF 1.15 applied
     the dataset's options there as ops of the graph (by default the `optimizations` constant,
     OptimizeDataset and ModelDataset: 3 ops), TF 2 applies them at run time (none). Not reproduced:
@@ -467,6 +469,26 @@ def _tf1_initializable_iterator(original: Any) -> Any:
     return _make_initializable_iterator
 
 
+def _tf1_parallel_interleave(original: Any) -> Any:
+    def __init__(
+        self: Any,
+        input_dataset: Any,
+        map_func: Any,
+        cycle_length: Any,
+        block_length: Any,
+        sloppy: Any,
+        *args: Any,
+        **kwargs: Any,
+    ) -> None:
+        original(self, input_dataset, map_func, cycle_length, block_length, sloppy, *args, **kwargs)
+        if _tf1_graph():
+            # TF 1.15's op took `sloppy` as a constant input; TF 2's takes an attribute: it counts one op
+            _tf("framework.ops").convert_to_tensor(bool(sloppy), name="sloppy")
+
+    __init__.tf1_ops = original  # type: ignore[attr-defined]
+    return __init__
+
+
 # Keras 2's and tf.data's modules (tf-keras, Keras 2.15) -> (class, method, the TF 1.15 version of the method)
 # (tf-slim's layers use TensorFlow's own internal Keras, tensorflow.python.keras, which has the same two)
 _CLASSES = {
@@ -481,6 +503,7 @@ _CLASSES = {
     },
     "tensorflow.python.keras.layers.core": ("Flatten", "call", _tf1_flatten_call),
     "tensorflow.python.keras.layers.convolutional": ("Conv", "build", _tf1_conv_build),
+    "tensorflow.python.data.ops.readers": ("ParallelInterleaveDataset", "__init__", _tf1_parallel_interleave),
     "tensorflow.python.data.ops.dataset_ops": (
         "DatasetV1",
         "_make_initializable_iterator",
@@ -492,7 +515,7 @@ _CLASSES = {
 def _install_methods() -> None:
     for name, (cls_name, method, make) in _CLASSES.items():
         cls = getattr(sys.modules.get(name), cls_name, None)
-        current = getattr(cls, method, None)
+        current = getattr(cls, method, None) if cls is not None else None
         if current is not None and not hasattr(current, "tf1_ops"):
             setattr(cls, method, make(current))
 

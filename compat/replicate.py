@@ -71,7 +71,7 @@ def replicate_model_fn(
 
     def replicated_model_fn(features: Any, labels: Any, mode: str, params: Any = None, config: Any = None) -> Any:
         towers = _Towers(len(devices), loss_reduction)
-        with tf.device(_CONSOLIDATION):
+        with tf.device(_CONSOLIDATION), tf.compat.v1.name_scope("split_inputs"):
             feature_shards = _split(features, len(devices))
             label_shards = _split(labels, len(devices))
         _building.append(towers)

@@ -71,3 +71,16 @@ def test_a_batch_that_does_not_split_over_the_towers_is_refused():
 def test_the_contrib_names_are_served_by_compat():
     assert SYMBOLS["tensorflow.contrib.estimator.replicate_model_fn"] == "compat.replicate:replicate_model_fn"
     assert SYMBOLS["tensorflow.contrib.estimator.TowerOptimizer"] == "compat.replicate:TowerOptimizer"
+
+
+def test_parallel_interleave_builds_tf_1_15s_ops_in_a_graph():
+    # official/resnet reads its shards through tf.contrib.data.parallel_interleave; TF 1.15 built its
+    # `sloppy` flag as a constant (5 constants and the dataset op, measured on TF 1.15 with
+    # .nox/tf115/bin/python), TF 2 makes it an attribute: one op fewer shifted every later op seed
+    # (the ResNet's initial weights under uai-run were not 1.15's)
+    with tf.Graph().as_default() as graph:
+        files = tf.data.Dataset.from_tensor_slices(["a", "b"])
+        before = len(graph.get_operations())
+        files.apply(tf.data.experimental.parallel_interleave(tf.data.TFRecordDataset, cycle_length=2))
+        built = sorted(op.type for op in graph.get_operations()[before:])
+    assert built[:-1] == ["Const"] * 5 and len(built) == 6, built

@@ -1,7 +1,7 @@
 """The official/resnet-shaped TF 1.x program and the TF 2.0-era MultiWorkerMirroredStrategy Estimator program,
 after `uai-migrate --out`, train with plain python (tests/common/tf1_programs).
 
-The ResNet's port keeps its two replicate_model_fn towers (compat.replicate) and evaluates. The
+The ResNet's port keeps its two replicate_model_fn towers (compat.replicate), starts from TF 1.15's\ninitial weights and evaluates. The
 Estimator program trains alone (MirroredStrategy) and in its cluster: uai-launch starts a chief and a
 worker, the program's own TF_CONFIG code turns the worker into the evaluator, MultiWorkerMirroredStrategy
 trains on the chief and the evaluator evaluates its checkpoints.
@@ -40,7 +40,7 @@ def test_ported_imagenet_main_trains_with_replicated_towers(ported, program_data
     port = ported / "official_resnet" / "imagenet_main.py"
     assert "compat_replicate.replicate_model_fn" in (ported / "official_resnet" / "resnet_run_loop.py").read_text()
     result = _runs.run([sys.executable, str(port), *resnet_args(program_data, tmp_path / "model")], tmp_path)
-    check_trained(result)
+    check_trained(result, tmp_path / "model")
 
 
 def _estimator_command(ported, records, model_dir):
