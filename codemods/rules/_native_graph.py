@@ -24,6 +24,7 @@ class NativeSessionRule(Protocol):
 
     _aliases: set[str]
     _updated: dict[int, cst.BaseStatement]
+    _functions: list[tuple[int, cst.FunctionDef]]
 
     def module_names(self) -> dict[str, int]: ...
     def session_call(self, stmt: cst.BaseStatement) -> tuple[cst.Call, str] | None: ...
@@ -76,6 +77,8 @@ VARIABLE_PARAMS = (
 )
 OPTIMIZERS = {p + "train." + n: n for n in tables.OPTIMIZERS for p in _PREFIXES}
 LAYERS = {p + "layers." + n: n for n in tables.LAYERS for p in _PREFIXES}
+# what a function the graph calls may not do: it would run on every step of the converted code
+STATEFUL = frozenset({*_names("variable_scope", "get_variable", "get_collection"), *VARIABLE, *LAYERS})
 _EMPTY = cst.Module(body=[])
 _EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 _INITIALIZER = "<tf.global_variables_initializer()>"  # what sess.run(tf.global_variables_initializer()) fetches
@@ -457,6 +460,7 @@ class Converter:
         fixed = set(targets) & (set(self.placeholders) | self.variables | {self.train_op})
         if fixed:
             raise Refused(stmt, f"`{min(fixed)}` (a placeholder, variable or train op) is re-bound")
+        self.check_helpers(stmt, reads.calls)
         value_names = set(names_in(cast(cst.Assign, small).value).names)
         for read in sorted(value_names - self.graph - self.rule._aliases):  # noqa: SLF001
             self.host_reads.setdefault(read, stmt)
@@ -467,6 +471,23 @@ class Converter:
         self.graph.update(targets)
         self.replacements[id(stmt)] = []
         return True
+
+    def check_helpers(self, stmt: cst.BaseStatement, calls: Sequence[cst.Call]) -> None:
+        """A graph expression calling a function of this module: model() calls it on every step, eagerly, so it
+        may not build graph state (variables, scopes, layers) nor keep code the safe pass left in tf.compat.v1."""
+        functions = {fn.name.value: fn for _, fn in self.rule._functions}  # noqa: SLF001
+        for call in calls:
+            fn = functions.get(call.func.value) if isinstance(call.func, cst.Name) else None
+            if fn is None:
+                continue
+            made = [c for c in names_in(fn).calls if self.rule.is_call(c, STATEFUL)]
+            left = re.search(r"\w+\.compat\.v1\.[\w.]+", source_of(self.up(fn)))
+            if made or left:
+                what = _tf.full_name(made[0].func) if made else cast(re.Match, left).group(0)
+                raise Refused(
+                    stmt,
+                    f"the graph calls {fn.name.value}(), which builds graph state the rule does not convert ({what})",
+                )
 
     def updated_call(self, stmt: cst.BaseStatement) -> cst.Call:
         _, value = assigned(single(cast(cst.BaseStatement, self.up(stmt))))

@@ -555,6 +555,25 @@ class TestNativeSessionRule(RuleTest):
             with self.subTest(code=code):
                 self.assertEqual(self.refused(graph + code), [PREFIX + why])
 
+    def test_must_not_fire_when_the_graph_calls_a_function_that_builds_graph_state(self):
+        # model() would call it on every step: a variable scope and get_variable left in tf.compat.v1
+        messages = self.refused("""
+            import tensorflow as tf
+
+            def layer(x, name, reuse=False):
+                with tf.variable_scope(name, reuse=reuse):
+                    return tf.matmul(x, tf.get_variable("w", [2, 3]))
+
+            def main():
+                x = tf.placeholder(tf.float32, [None, 2])
+                a, b = layer(x, "shared"), layer(x, "shared", reuse=True)
+                with tf.Session() as sess:
+                    sess.run(tf.global_variables_initializer())
+                    print(sess.run([a, b], {x: [[1.0, 2.0]]}))
+        """)
+        why = "the graph calls layer(), which builds graph state the rule does not convert (tf.variable_scope)"
+        self.assertEqual(messages, [PREFIX + why])
+
     def test_must_not_fire_on_a_session_in_a_method_and_says_so(self):
         messages = self.refused("""
             import tensorflow as tf
