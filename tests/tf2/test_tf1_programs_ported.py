@@ -12,9 +12,9 @@ import sys
 
 import pytest
 
-from tests.common.test_official_resnet_program import PROGRAM, check_trained, resnet_args
 from tests.support import runs as _runs
 from tests.support.clusters import run_cluster
+from tests.support.official_resnet import PROGRAM, check_trained, resnet_args
 from tests.support.processes import result_json
 from tests.support.programs import write_cifar10_records
 from tests.support.uai_run import step_losses
