@@ -1,10 +1,12 @@
 """The official/resnet-shaped TF 1.x program and the TF 2.0-era MultiWorkerMirroredStrategy Estimator program,
 after `uai-migrate --out`, train with plain python (tests/common/tf1_programs).
 
-The ResNet's port keeps its two replicate_model_fn towers (compat.replicate), starts from TF 1.15's\ninitial weights and evaluates. The
-Estimator program trains alone (MirroredStrategy) and in its cluster: uai-launch starts a chief and a
-worker, the program's own TF_CONFIG code turns the worker into the evaluator, MultiWorkerMirroredStrategy
-trains on the chief and the evaluator evaluates its checkpoints.
+The ResNet's port keeps its two replicate_model_fn towers (compat.replicate), starts from TF 1.15's
+initial weights and evaluates. The Estimator program trains alone (MirroredStrategy) and in its cluster:
+uai-launch starts a chief and a worker, the program's own TF_CONFIG code turns the worker into the
+evaluator, MultiWorkerMirroredStrategy trains on the chief and the evaluator evaluates its checkpoints.
+Only its port runs here: it is TF 2.0 code (`tf.keras.losses.Reduction`), which TF 1.15 and uai-run's
+TF1 face (TF 1.15's API) reject, and on TF 2.21 plain python has no `tf.estimator`.
 """
 
 import os
