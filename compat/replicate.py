@@ -46,9 +46,9 @@ _building: list[_Towers] = []  # the replicated model_fn calls being built (inne
 
 
 def _local_devices(device_type: str) -> list[str]:
-    from tensorflow.python.client import device_lib
+    import tensorflow as tf
 
-    return [d.name for d in device_lib.list_local_devices() if d.device_type == device_type]
+    return [device.name for device in tf.config.list_logical_devices(device_type)]
 
 
 def replicate_model_fn(

@@ -62,6 +62,12 @@ def test_two_towers_train_evaluate_and_predict_as_one_device_does(tmp_path):
     assert len(predictions) == BATCH
 
 
+def test_without_gpus_the_model_fn_runs_as_it_is():
+    # TF 1's default devices are the local GPUs, else the CPU alone: one device, no towers
+    assert not tf.config.list_logical_devices("GPU")
+    assert replicate.replicate_model_fn(model_fn) is model_fn
+
+
 def test_a_batch_that_does_not_split_over_the_towers_is_refused():
     fn = replicate.replicate_model_fn(model_fn, devices=["/cpu:0", "/cpu:1", "/cpu:2"])
     with tf.Graph().as_default(), pytest.raises(DeviceError, match="does not split into 3 towers"):
