@@ -207,6 +207,8 @@ RULES = {
     "tensorflow.contrib.framework.get_name_scope": "contrib-equivalents",
     # contrib.summary's name TF 2 has no function for: contrib-equivalents ports it to compat.summary's
     "tensorflow.contrib.summary.record_summaries_every_n_global_steps": "contrib-equivalents",
+    # contrib.rnn's function TF 2 has none of: contrib-equivalents ports it to compat.rnn's
+    "tensorflow.contrib.rnn.stack_bidirectional_dynamic_rnn": "contrib-equivalents",
     **dict.fromkeys(TRANSFORMATIONS, "tf1-calls"),
     "tensorflow.examples.tutorials": "contrib-equivalents",
     **dict.fromkeys(PRE_1_0, "tf-upgrade"),
