@@ -32,6 +32,13 @@ def _is_v1_optimizer(qualified: str) -> bool:
     )
 
 
+def _narrowed_modules(api: dict) -> frozenset[str]:
+    """TF1 modules TF 2 keeps at the same path with fewer names: one of their TF1 names is v1-only or moved
+    (`train`: its optimizers). Read as a value (`dir(tf.train)`, `getattr(tf.train, name)`, an alias),
+    TF1 code means TF1's namespace, `tf.compat.v1.<module>`."""
+    return frozenset(name.rsplit(".", 1)[0] for name in [*api["v1_only"], *api["moved"]] if "." in name)
+
+
 def _names_in(target: cst.BaseExpression) -> list[cst.Name]:
     if isinstance(target, cst.Name):
         return [target]
@@ -54,6 +61,7 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
         self._api = _tf.api()
+        self._narrowed = _narrowed_modules(self._api)
         self._called: set[int] = set()
         self._rebound: set[tuple[str, int]] = set()  # (name, top-level statement) reported
         self._uses_keras = False
@@ -113,6 +121,8 @@ class Tf1ApiRule(InnerDecides, OutermostChain, InsideImport, Rule):
         if path in _shared.CASTS and id(original_node) in self._called:
             return updated_node  # leave_Call turns it into tf.cast
         new_path = _shared.target(self._api, path) if path else None
+        if new_path is None and path in self._narrowed and self.outermost(original_node):
+            new_path = f"compat.v1.{path}"  # the module itself, read as a value: TF1's namespace
         if path is None or new_path is None:
             return updated_node
         self.rewritten(original_node)

@@ -102,6 +102,27 @@ class TestTf1ApiRule(RuleTest):
         """
         self.assertCodemod(before, after)
 
+    def test_a_tf1_module_read_as_a_value_is_tf1s(self):
+        # GPflow 1.x makes its optimizers from dir(tf.train) / getattr(tf.train, name): TF 2's tf.train has
+        # no *Optimizer, TF 1's did; a module whose names all stayed (tf.math) and a chain's inner module stay
+        before = """
+            import tensorflow as tf
+            names = [name for name in dir(tf.train) if name.endswith("Optimizer")]
+            adam = getattr(tf.train, "AdamOptimizer", None)
+            nn = tf.nn
+            math = tf.math
+            sgd = tf.train.GradientDescentOptimizer
+        """
+        after = """
+            import tensorflow as tf
+            names = [name for name in dir(tf.compat.v1.train) if name.endswith("Optimizer")]
+            adam = getattr(tf.compat.v1.train, "AdamOptimizer", None)
+            nn = tf.compat.v1.nn
+            math = tf.math
+            sgd = tf.compat.v1.train.GradientDescentOptimizer
+        """
+        self.assertCodemod(before, after)
+
     def test_must_not_fire_on_tf2_code_compat_v1_shadowed_names_strings_comments(self):
         source = """
             import tensorflow as tf
