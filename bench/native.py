@@ -193,8 +193,11 @@ def probe_native(script: str, checkpoint: str, record: str, argv: list[str]) -> 
 
         def step(*args, **kwargs):
             result = traced(*args, **kwargs)
-            if tf.nest.flatten(result):  # (a step fetching no value has none to compare, as in the safe probe)
-                values.append([float(x) for v in tf.nest.flatten(result) for x in np.ravel(v)])
+            # a merge_all's value is a dict of the summarized tensors: compared by the events, as the safe
+            # probe leaves out its serialized Summary (bytes)
+            kept = [v for v in (result if isinstance(result, tuple) else [result]) if not isinstance(v, dict)]
+            if tf.nest.flatten(kept):  # (a step fetching no value has none to compare, as in the safe probe)
+                values.append([float(x) for v in tf.nest.flatten(kept) for x in np.ravel(v)])
             return result
 
         return step

@@ -777,12 +777,13 @@ class Converter:
                 return [cst.parse_statement(self.assigns[f][1] + "\n") for f in fetches if f in self.assigns]
             if self.train_op in fetches:
                 call_args = self.feed(line, runs[0], updated_runs[0])
-                return [cst.parse_statement(self.training_call(line, small, fetches, listed, call_args))]
+                return [cst.parse_statement(self.training_call(line, small, runs[0], fetches, listed, call_args))]
         replaced: dict[int, cst.BaseExpression] = {}
         for run, new, (fetches, listed) in zip(runs, updated_runs, parsed):
             if self.train_op in fetches and listed and fetches.index(self.train_op) == 0 and len(runs) == 1:
                 # sess.run([train_op, loss, ...]) in an expression: the list it returned, None first
                 self.train_fetches(line, fetches)
+                self.record_summaries(line, small, run, fetches, listed)  # (a fetched merge_all: Refused)
                 step = f"{self.names['train_step']}({self.feed(line, run, new)})"
                 rest = f"{step}.numpy()" if len(fetches) == 2 else f"*(value.numpy() for value in {step})"
                 replaced[id(new)] = cst.parse_expression(f"[None, {rest}]" if len(fetches) > 1 else "[None]")
@@ -945,7 +946,10 @@ class Converter:
         reads = set(names_in(tensor).names)
         for read in sorted(reads - self.graph - self.rule._aliases):  # noqa: SLF001
             self.host_reads.setdefault(read, stmt)
-        self.unmerged.append((kind, str(tag.evaluated_value), source_of(tensor)))
+        code = source_of(tensor)
+        if isinstance(tensor, cst.Name) and tensor.value in self.variables:
+            code = f"{self.alias}.identity({code})"  # its value when summarized (TF1: in the run), not a variable
+        self.unmerged.append((kind, str(tag.evaluated_value), code))
         self.depends.setdefault("<summaries>", set()).update(reads & self.graph)
         self.replacements[id(stmt)] = []
         return True
@@ -1182,17 +1186,24 @@ class Converter:
     def train_fetches(self, line: cst.CSTNode, fetches: list[str]) -> None:
         """What the train step returns: the training runs' fetches besides the train op, the same in every run."""
         outputs = [f for f in fetches if f != self.train_op]
-        if set(outputs) & (self.state() | set(self.merged)):
-            raise Refused(line, "a training sess.run that also fetches summaries, variables or assign ops")
+        if set(outputs) & self.state():
+            raise Refused(line, "a training sess.run that also fetches variables or assign ops")
         if self.train_outputs is None:
             self.train_outputs = outputs
         elif self.train_outputs != outputs:
             raise Refused(line, "training sess.run calls that fetch different tensors")
 
     def training_call(
-        self, line: cst.CSTNode, small: cst.BaseSmallStatement | None, fetches: list[str], listed: bool, args: str
+        self,
+        line: cst.CSTNode,
+        small: cst.BaseSmallStatement | None,
+        run: cst.Call,
+        fetches: list[str],
+        listed: bool,
+        args: str,
     ) -> str:
         self.train_fetches(line, fetches)
+        self.record_summaries(line, small, run, fetches, listed)
         call = f"{self.names['train_step']}({args})"
         if isinstance(small, cst.Expr):
             return call + "\n"
@@ -1208,6 +1219,12 @@ class Converter:
         names = [source_of(e.value) for i, e in enumerate(elements) if i != index]
         if not names:
             return call + "\n"
+        outputs = [f for f in fetches if f != self.train_op]
+        if set(outputs) & set(self.merged):  # (a merge_all's value: the summaries' tensors, for add_summary)
+            values = [f"outputs[{i}]" + ("" if o in self.merged else ".numpy()") for i, o in enumerate(outputs)]
+            if len(names) == 1:
+                return f"{names[0]} = {call}\n"
+            return f"{', '.join(names)} = [value for outputs in [{call}] for value in ({', '.join(values)})]\n"
         if len(names) == 1:
             return f"{names[0]} = {call}.numpy()\n"
         return f"{', '.join(names)} = (value.numpy() for value in {call})\n"

@@ -484,6 +484,54 @@ class TestNativeSessionRule(RuleTest):
         """
         self.assertCodemod(before, after, level="native")
 
+    def test_summaries_fetched_by_the_training_run(self):
+        before = """
+            import tensorflow as tf
+            x = tf.placeholder(tf.float32, [None, 2])
+            w = tf.Variable(tf.ones([2, 1]))
+            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+            tf.summary.scalar("loss", loss)
+            tf.summary.histogram("weights", w)
+            merged = tf.summary.merge_all()
+            train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+            writer = tf.summary.FileWriter("logs")
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                for step in range(3):
+                    _, value, summary = sess.run([train_op, loss, merged], {x: batch()})
+                    writer.add_summary(summary, step)
+            writer.flush()
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            w = tf.Variable(tf.ones([2, 1]), name="Variable")
+
+            def model(x):
+                loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+                merged = {"loss": loss, "weights": tf.identity(w)}
+                return {"loss": loss, "merged": merged}
+
+            optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+            @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+            def train_step(x):
+                with tf.GradientTape() as tape:
+                    outputs = model(x)
+                variables = tape.watched_variables()
+                optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+                return outputs["loss"], outputs["merged"]
+
+            writer = tf.summary.create_file_writer("logs")
+            for step in range(3):
+                value, summary = [value for outputs in [train_step(batch())] for value in (outputs[0].numpy(), outputs[1])]
+                with writer.as_default(step=step):
+                    tf.summary.scalar("loss", summary["loss"])
+                    tf.summary.histogram("weights", summary["weights"])
+            writer.flush()
+        """
+        self.assertCodemod(before, after, level="native")
+
     def test_get_variable_an_assign_op_a_fetched_variable_and_a_saver(self):
         before = """
             import tensorflow as tf
@@ -541,10 +589,14 @@ class TestNativeSessionRule(RuleTest):
             merged.replace("loss)", "loss * tf.cast(step, tf.float32))") + run: (
                 "one sess.run of `bump` and a fetch reading its variable (no set order)"
             ),
-            "scaled = loss * tf.Variable(1.0)\nop = tf.train.GradientDescentOptimizer(0.1).minimize(scaled)\n"
+            "w = tf.Variable(1.0)\nscaled = loss * w\nop = tf.train.GradientDescentOptimizer(0.1).minimize(scaled)\n"
+            "with tf.Session() as sess:\n    _, s = sess.run([op, w], {x: [1.0]})\n": (
+                "a training sess.run that also fetches variables or assign ops"
+            ),
+            "w = tf.Variable(1.0)\nscaled = loss * w\nop = tf.train.GradientDescentOptimizer(0.1).minimize(scaled)\n"
             "tf.summary.scalar('loss', loss)\nmerged = tf.summary.merge_all()\n"
-            "with tf.Session() as sess:\n    _, s = sess.run([op, merged], {x: [1.0]})\n": (
-                "a training sess.run that also fetches summaries, variables or assign ops"
+            "with tf.Session() as sess:\n    print(sess.run([op, merged], {x: [1.0]})[1])\n": (
+                "a fetched merge_all that is not unpacked into a name"
             ),
             "w = tf.get_variable('w', [2], initializer=tf.zeros_initializer())\nbump = tf.assign_add(step, 1)\n"
             "with tf.Session() as sess:\n    sess.run(bump)\n": (
