@@ -12,9 +12,9 @@ from tests.support.uai_run import step_losses
 HERE = os.path.join(REPO, "tests", "common")
 PROGRAM = os.path.join(HERE, "tf1_programs", "official_resnet")
 # the initial weights real TF 1.15 gives it (sha256 per variable), and its flags: a tiny ResNet over two
-# towers on two logical CPUs (tests/common/golden/make_official_resnet_golden.py writes it)
+# towers on two logical CPUs (`python3 dev.py tf115` writes it: tests/common/golden/make_tf115_goldens.py)
 with open(os.path.join(HERE, "golden", "tf115_official_resnet.json")) as _golden:
-    GOLDEN = json.load(_golden)
+    GOLDEN = json.load(_golden)["values"]
 STEPS = 3
 
 
