@@ -5,8 +5,9 @@
     python bench/realprograms.py --list
 
 Programs: slim (tf-slim's `slim.learning.train` over a `DatasetDataProvider`; no download), tflearn
-0.5.0, tensorpack 0.9.8, stable-baselines 2.10.2 (PPO2 on gym's CartPole), tensor2tensor 1.15.7
-(a tiny Transformer on a generated algorithmic problem): `--list` describes each.
+0.5.0, tensorpack 0.9.8, stable-baselines 2.10.2 (PPO2 on gym's CartPole), tensorlayer 1.11.1
+(`tl.utils.fit`), gpflow 1.5.1 (its Adam loop on a GP regression), tensor2tensor 1.15.7 (a tiny
+Transformer on a generated algorithmic problem): `--list` describes each.
 
 Run it with each environment: `.nox/tf1/bin/python` (TensorFlow 2.15) and `.nox/tf2/bin/python`
 (TensorFlow 2.21). A program is a small driver of ours in bench/realprograms/ (TF 1.x code:
@@ -14,7 +15,8 @@ Run it with each environment: `.nox/tf1/bin/python` (TensorFlow 2.15) and `.nox/
 entry point at tiny size (generated data, a few steps, fixed seeds) and prints one line
 `REALPROGRAMS-LOSS <step> <loss>` per step it sees. The library is the real one: the package
 folder of its pinned PyPI source distribution, downloaded once into bench/realworld.py's cache
-(outside the repository; `fetch`), or tf-slim as installed. The library's own dependencies that
+(outside the repository; `fetch`; the same release's pure-Python wheel where the sdist's setup.py
+no longer runs: WHEELS), or tf-slim as installed. The library's own dependencies that
 the interpreter lacks (pinned in PROGRAMS) are installed with `pip install --no-deps --target` into
 a site-packages folder of that cache, put on the runs' PYTHONPATH; the environment is not changed.
 The driver and the package are copied side by side into a temporary tree, then run two ways:
@@ -43,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -60,7 +63,7 @@ WAYS = ("uai-run", "migrated")
 @dataclasses.dataclass(frozen=True)
 class Program:
     driver: str  # file in bench/realprograms/
-    project: str | None  # key of realworld.PROJECTS whose package is copied next to the driver; None: installed
+    project: str | None  # key of realworld.PROJECTS or WHEELS: its package goes next to the driver; None: installed
     what: str
     # the library's own non-TensorFlow dependencies: (import name, pinned requirement). Those the
     # interpreter lacks are installed with `pip install --no-deps --target` into a folder of the
@@ -112,6 +115,59 @@ PROGRAMS = {
             ("dateutil", "python-dateutil==2.9.0"),
             ("pytz", "pytz==2024.2"),
             ("tzdata", "tzdata==2024.2"),
+        ),
+    ),
+    "tensorlayer": Program(
+        "tensorlayer_fit.py",
+        "tensorlayer",
+        "tensorlayer 1.11.1: tl.utils.fit in a Session, a tl.layers MLP with dropout, tl.cost.cross_entropy",
+        (  # what importing tensorlayer needs of its install_requires (and theirs), pinned per Python
+            ("progressbar", {"1.15": "progressbar2==4.2.0", "": "progressbar2==4.5.0"}),
+            ("python_utils", {"1.15": "python-utils==3.5.2", "": "python-utils==3.9.0"}),
+            ("tqdm", "tqdm==4.66.5"),
+            ("lxml", {"1.15": "lxml==4.9.3", "": "lxml==5.3.0"}),
+            ("matplotlib", {"1.15": "matplotlib==3.5.3", "": "matplotlib==3.9.2"}),
+            ("pyparsing", {"1.15": "pyparsing==3.1.1", "": "pyparsing==3.1.4"}),
+            ("cycler", {"1.15": "cycler==0.11.0", "": "cycler==0.12.1"}),
+            ("dateutil", "python-dateutil==2.9.0"),
+            ("kiwisolver", {"1.15": "kiwisolver==1.4.5", "": "kiwisolver==1.4.7"}),
+            ("fontTools", {"1.15": "fonttools==4.38.0", "": "fonttools==4.54.1"}),
+            ("contourpy", {"1.15": "", "": "contourpy==1.3.0"}),
+            ("PIL", {"1.15": "Pillow==9.5.0", "": "Pillow==10.4.0"}),
+            ("scipy", {"1.15": "scipy==1.7.3", "": "scipy==1.16.3"}),
+            ("sklearn", {"1.15": "scikit-learn==1.0.2", "": "scikit-learn==1.5.2"}),
+            ("joblib", {"1.15": "joblib==1.3.2", "": "joblib==1.4.2"}),
+            ("threadpoolctl", {"1.15": "threadpoolctl==3.1.0", "": "threadpoolctl==3.5.0"}),
+            ("imageio", {"1.15": "imageio==2.31.2", "": "imageio==2.35.1"}),
+            ("six", "six==1.16.0"),
+            ("requests", "requests==2.31.0"),  # tensorlayer.files imports it
+            ("urllib3", "urllib3==1.26.18"),
+            ("idna", "idna==3.6"),
+            ("certifi", "certifi==2023.11.17"),
+            ("charset_normalizer", "charset-normalizer==3.3.2"),
+            ("packaging", "packaging==24.0"),  # matplotlib's
+        ),
+    ),
+    "gpflow": Program(
+        "gpflow_gpr.py",
+        "gpflow",
+        "gpflow 1.5.1: gpflow.train.AdamOptimizer.minimize on a GPR (RBF + Linear kernel, float64)",
+        (  # what importing gpflow needs of its install_requires (and theirs), pinned per Python
+            ("scipy", {"1.15": "scipy==1.7.3", "": "scipy==1.16.3"}),
+            ("pandas", {"1.15": "pandas==1.3.5", "": "pandas==2.2.3"}),
+            ("dateutil", "python-dateutil==2.9.0"),
+            ("pytz", "pytz==2024.2"),
+            ("tzdata", "tzdata==2024.2"),
+            ("six", "six==1.16.0"),
+            ("decorator", "decorator==5.1.1"),
+            ("multipledispatch", "multipledispatch==1.0.0"),
+            # gpflow/__init__ imports its test_util, which imports pytest (release for Python 3.7 and up)
+            ("pytest", "pytest==7.4.4"),
+            ("pluggy", "pluggy==1.2.0"),
+            ("iniconfig", "iniconfig==2.0.0"),
+            ("packaging", "packaging==24.0"),
+            ("exceptiongroup", {"1.15": "exceptiongroup==1.2.0", "": ""}),  # Python >= 3.11 has both
+            ("tomli", {"1.15": "tomli==2.0.1", "": ""}),
         ),
     ),
     "tensor2tensor": Program(
@@ -166,6 +222,16 @@ PROGRAMS = {
             ("google.api", {"1.15": "googleapis-common-protos==1.61.0", "": ""}),
         ),
     ),
+}
+
+
+# Libraries whose pinned sdist cannot be fetched with realworld.fetch (`pip download --no-binary`
+# runs the sdist's setup.py, and these fail on today's Python: tensorlayer's reads a requirements
+# file its sdist lacks, gpflow's imports TensorFlow for tf.VERSION): their pure-Python wheel of the
+# same release holds the same package folder. Unpacked into the same cache (fetch_wheel).
+WHEELS = {
+    "tensorlayer": realworld.Project("tensorlayer==1.11.1", "tensorlayer"),
+    "gpflow": realworld.Project("gpflow==1.5.1", "gpflow"),
 }
 
 
@@ -250,14 +316,42 @@ def run(command: list[str], cwd: str, timeout: float, extra: str = "") -> Run:
     return Run(result.returncode, losses, error, seconds)
 
 
+def fetch_wheel(name: str, cache: str) -> str:
+    """The folder holding WHEELS[name]'s package, unpacked from its pinned pure-Python wheel
+    (downloaded on first use into realworld.py's cache, beside its sdists)."""
+    project = WHEELS[name]
+    unpacked = os.path.join(cache, "src", project.requirement.replace("==", "-") + "-wheel")
+    if os.path.isdir(os.path.join(unpacked, project.package)):
+        return unpacked
+    downloads = os.path.join(cache, "wheel", project.requirement.replace("==", "-"))
+    os.makedirs(downloads, exist_ok=True)
+    if not os.listdir(downloads):
+        log(f"downloading {project.requirement} (wheel)")
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:"]
+        command += ["--disable-pip-version-check", "-q", "-d", downloads, project.requirement]
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode:
+            raise SystemExit(f"pip download {project.requirement} failed: {result.stderr.strip()[-2000:]}")
+    (archive,) = os.listdir(downloads)
+    staging = tempfile.mkdtemp(dir=cache)
+    with zipfile.ZipFile(os.path.join(downloads, archive)) as wheel:
+        wheel.extractall(staging)
+    shutil.rmtree(unpacked, ignore_errors=True)
+    os.replace(staging, unpacked)
+    return unpacked
+
+
 def build_tree(program: Program, cache: str, tree: str) -> None:
-    """The program as written: its driver and, when it has one, its library's package from the sdist."""
+    """The program as written: its driver and, when it has one, its library's package from the sdist (or wheel)."""
     os.makedirs(tree)
     shutil.copyfile(os.path.join(DRIVERS, program.driver), os.path.join(tree, program.driver))
     if program.project is not None:
-        package = realworld.PROJECTS[program.project].package
+        if program.project in WHEELS:
+            package, unpacked = WHEELS[program.project].package, fetch_wheel(program.project, cache)
+        else:
+            package, unpacked = realworld.PROJECTS[program.project].package, realworld.fetch(program.project, cache)
         # the whole package folder: its data files too (stable_baselines reads its version.txt)
-        shutil.copytree(os.path.join(realworld.fetch(program.project, cache), package), os.path.join(tree, package))
+        shutil.copytree(os.path.join(unpacked, package), os.path.join(tree, package))
 
 
 class InstallFailed(SystemExit):
