@@ -10,8 +10,9 @@ Runs each program on generated data, seeded as the program seeds itself, in five
   migrated 2.15/2.21  after uai-migrate, run with plain python
 The programs: the bundled samples (samples/tf1, `--steps` steps each), the fixture corpus' training
 scripts (tests/corpus/manifest.json's 'train' entries, with its arguments: 3 steps), the TF 1.4
-cifar10_estimator-style program (tests/common/runtime_programs) and the BERT-style TPUEstimator
-program (tests/common/tf1_programs), and the drivers of bench/realprograms.py (named by their file: a
+cifar10_estimator-style program (tests/common/runtime_programs), the BERT-style TPUEstimator
+program, the research/slim train_image_classifier-, official/resnet- and TF 2.0 Estimator-shaped
+programs (tests/common/tf1_programs, 3 steps each, with their tests' flags), and the drivers of bench/realprograms.py (named by their file: a
 real library's pinned sdist beside a driver of ours, the library's dependencies pinned there for each
 TF, 1.15 included, and installed into its cache with `pip --target`; each prints its per-step losses).
 Each row: the first printed loss, the first loss (counted as
@@ -51,8 +52,9 @@ ABSL_LINE = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d")
 
 
 class Data(NamedTuple):
-    images: str  # ImageNet-style TFRecords (trainlib.data.synth): the samples and the corpus
-    cifar10: str  # the cifar10_estimator example's train/eval TFRecords
+    images: str  # ImageNet-style TFRecords (trainlib.data.synth): the samples, the corpus, official/resnet
+    cifar10: str  # the cifar10_estimator example's train/eval TFRecords (and the TF 2.0-era Estimator program's)
+    slim: str  # the research/slim-style program's data set (tests/support/slim_records.py's layout)
 
 
 class Program(NamedTuple):
@@ -103,9 +105,44 @@ def programs() -> dict[str, Program]:
     found["bert_style_tpu_tf1.py"] = Program(
         TF1_PROGRAMS, "bert_style_tpu_tf1.py", lambda data, out, steps: [f"--output_dir={out}"], {}
     )
+    # the TF 1.x tensorflow/models-shaped programs, run as their tests run them (tests/common/test_*_program.py)
+    slim_args = _from_tests("slim_records", "arguments('{data}', '{out}', 3)")
+    found["slim_classifier_tf14"] = Program(
+        os.path.join(TF1_PROGRAMS, "slim_classifier_tf14"),
+        "train_image_classifier.py",
+        lambda data, out, steps: [a.format(data=data.slim, out=out) for a in slim_args],
+        {},
+    )
+    with open(os.path.join(REPO, "tests", "common", "golden", "tf115_official_resnet.json")) as golden:
+        resnet_flags = json.load(golden)["values"]["args"]  # the tiny ResNet over two towers its golden holds
+    found["official_resnet"] = Program(
+        os.path.join(TF1_PROGRAMS, "official_resnet"),
+        "imagenet_main.py",
+        lambda data, out, steps: [
+            *resnet_flags,
+            f"--data_dir={data.images}",
+            f"--model_dir={out}",
+            "--max_train_steps=3",
+        ],
+        {},
+    )
+    found["estimator_multiworker_tf20.py"] = Program(
+        TF1_PROGRAMS,
+        "estimator_multiworker_tf20.py",
+        lambda data, out, steps: [f"--data_dir={data.cifar10}", f"--model_dir={out}", "--train_steps=3"],
+        {},
+    )
     for key, real in realprograms.PROGRAMS.items():
         found[real.driver] = Program(key, real.driver, _workdir, realprograms.REPEATABLE, key)
     return found
+
+
+def _from_tests(module: str, call: str) -> object:
+    """The value of `tests.support.<module>.<call>`, computed by the tf2 environment's python: the fixtures'
+    data and flags are the tests' own, and bench imports no test module (tests/common/test_layering.py)."""
+    code = f"import json; from tests.support.{module} import *; print(json.dumps({call}))"
+    result = subprocess.run([PYTHON["tf2"], "-c", code], cwd=REPO, check=True, capture_output=True, text=True)
+    return json.loads(result.stdout.splitlines()[-1])
 
 
 def losses(text: str) -> list[float]:
@@ -230,14 +267,15 @@ def main(argv: "list[str] | None" = None) -> int:
     print(f"load average {os.getloadavg()[0]:.1f}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, PYTHONPATH=REPO, TF_CPP_MIN_LOG_LEVEL="2")
-        data = Data(os.path.join(tmp, "data"), os.path.join(tmp, "cifar10"))
+        data = Data(os.path.join(tmp, "data"), os.path.join(tmp, "cifar10"), os.path.join(tmp, "slim"))
         corpus_data = ["--train-shards", "1", "--validation-shards", "1", "--images", "16", "--size", "32"]
         synth = [PYTHON["tf2"], "-m", "trainlib.data.synth", "--out", data.images, *corpus_data]
         subprocess.run(synth, env=env, check=True, capture_output=True)
         os.makedirs(data.cifar10)
-        # the records tests/common/test_cifar10_tf1_program.py trains on
-        write = "import pathlib, sys; from tests.support.programs import write_cifar10_records as w; w(pathlib.Path(sys.argv[1]))"
-        subprocess.run([PYTHON["tf2"], "-c", write, data.cifar10], env=env, cwd=REPO, check=True, capture_output=True)
+        os.makedirs(data.slim)
+        # the records tests/common/test_cifar10_tf1_program.py and test_slim_classifier_tf14.py train on
+        _from_tests("programs", f"write_cifar10_records(__import__('pathlib').Path({data.cifar10!r}))")
+        _from_tests("slim_records", f"write_records(__import__('pathlib').Path({data.slim!r}))")
         paths = {}  # (program, environment): its dependencies' folder, installed before the runs start
         uninstallable = {}  # (program, environment): why its dependencies did not install there
         for name in names:
