@@ -23,6 +23,7 @@ must exist: `python3 dev.py tf115` builds .nox/tf115, `python3 dev.py test-tf1` 
 
 import argparse
 import concurrent.futures
+import functools
 import json
 import os
 import re
@@ -30,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
@@ -106,11 +107,10 @@ def programs() -> dict[str, Program]:
         TF1_PROGRAMS, "bert_style_tpu_tf1.py", lambda data, out, steps: [f"--output_dir={out}"], {}
     )
     # the TF 1.x tensorflow/models-shaped programs, run as their tests run them (tests/common/test_*_program.py)
-    slim_args = _from_tests("slim_records", "arguments('{data}', '{out}', 3)")
     found["slim_classifier_tf14"] = Program(
         os.path.join(TF1_PROGRAMS, "slim_classifier_tf14"),
         "train_image_classifier.py",
-        lambda data, out, steps: [a.format(data=data.slim, out=out) for a in slim_args],
+        lambda data, out, steps: [a.format(data=data.slim, out=out) for a in _slim_arguments()],
         {},
     )
     with open(os.path.join(REPO, "tests", "common", "golden", "tf115_official_resnet.json")) as golden:
@@ -137,12 +137,18 @@ def programs() -> dict[str, Program]:
     return found
 
 
-def _from_tests(module: str, call: str) -> object:
+def _from_tests(module: str, call: str) -> Any:
     """The value of `tests.support.<module>.<call>`, computed by the tf2 environment's python: the fixtures'
     data and flags are the tests' own, and bench imports no test module (tests/common/test_layering.py)."""
     code = f"import json; from tests.support.{module} import *; print(json.dumps({call}))"
     result = subprocess.run([PYTHON["tf2"], "-c", code], cwd=REPO, check=True, capture_output=True, text=True)
     return json.loads(result.stdout.splitlines()[-1])
+
+
+@functools.cache
+def _slim_arguments() -> list[str]:
+    """The research/slim-shaped program's flags for 3 steps, as its test runs it, with {data} and {out} to fill."""
+    return _from_tests("slim_records", "arguments('{data}', '{out}', 3)")
 
 
 def losses(text: str) -> list[float]:
