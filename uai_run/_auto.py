@@ -7,6 +7,9 @@ a name compat.tf1_names moves, or imports a TF1-only module. A program that only
 (Keras, `tf.function`, or `import tensorflow.compat.v1 as tf`, which needs nothing from uai-run) is TF 2
 code. Reading TensorFlow's API means importing it once before the program starts (only when the
 program names TensorFlow at all).
+
+TF 2 code may still name something this TensorFlow lacks and compat provides (`tf.estimator` on TF >=
+2.16): it runs with compat's runtime, without the TF1 face (`compat_evidence`).
 """
 
 import ast
@@ -112,12 +115,11 @@ def tf1_evidence(
     A file Python 3 cannot parse is evidence too: TF1-era Python 2 code, which the run with the TF1
     face reports in one line (python would print a traceback).
     """
-    used: list[tuple[str, int, str]] = []
+    files = list(files)
     for path, tree in files:
         if isinstance(tree, SyntaxError):
             return Evidence(path, tree.lineno or 0, "Python 3 cannot parse it", _source.RULE)
-        if tree is not None:
-            used.extend((path, line, name) for line, name in _tensorflow_names(tree))
+    used = _used_names(files)
     if not used:
         return None
     tf, v1 = tensorflow()
@@ -126,6 +128,44 @@ def tf1_evidence(
             short = "tf" + name[len(names.TF) :]
             return Evidence(path, line, f"{short} is TF1's", names.rule_for(name))
     return None
+
+
+def compat_evidence(
+    files: Iterable[tuple[str, ast.Module | SyntaxError | None]], provided: Callable[[], Iterable[str]]
+) -> Evidence | None:
+    """The first TensorFlow name in `files` (a TF 2 program's) that this TensorFlow lacks and compat
+    provides, else None. `provided()` gives those names (`tensorflow.estimator`): asked once, and only
+    when a file names TensorFlow."""
+    used = _used_names(files)
+    if not used:
+        return None
+    modules = tuple(provided())
+    for path, line, name in used:
+        module = next((m for m in modules if name == m or name.startswith(m + ".")), None)
+        if module is not None:
+            short = "tf" + module[len(names.TF) :]
+            return Evidence(path, line, f"{short} is not in this TensorFlow, compat provides it", names.rule_for(name))
+    return None
+
+
+def _used_names(files: Iterable[tuple[str, ast.Module | SyntaxError | None]]) -> list[tuple[str, int, str]]:
+    """(path, line, `tensorflow.<path>`) for each TensorFlow name the parsed files of `files` name."""
+    return [
+        (path, line, name)
+        for path, tree in files
+        if isinstance(tree, ast.Module)
+        for line, name in _tensorflow_names(tree)
+    ]
+
+
+def _compat_provides() -> tuple[str, ...]:
+    """The TensorFlow names compat adds to this TensorFlow, which lacks them: decided by compat from the
+    installed TensorFlow (`tf.estimator`, `tf.compat.v1.estimator` and `.v2`'s on TF >= 2.16)."""
+    from compat import _estimator_support
+
+    if not _estimator_support.needed():
+        return ()
+    return tuple(f"{module}.estimator" for module in _estimator_support.API_MODULES)
 
 
 def _tensorflow_names(tree: ast.Module) -> Iterator[tuple[int, str]]:
@@ -185,6 +225,12 @@ def evidence(files: Iterable[tuple[str, ast.Module | SyntaxError | None]]) -> Ev
     """Why the program of `files` (program_files') is TF1 code, or None for TF 2 code (may import
     TensorFlow, before the face exists)."""
     return tf1_evidence(files, _tensorflow)
+
+
+def needs_compat(files: Iterable[tuple[str, ast.Module | SyntaxError | None]]) -> Evidence | None:
+    """Why the TF 2 program of `files` needs compat's runtime here (a name this TensorFlow lacks and compat
+    provides), or None: python runs it as it is."""
+    return compat_evidence(files, _compat_provides)
 
 
 def _tensorflow() -> tuple:

@@ -3,7 +3,9 @@
 Runs an unmodified TF1 program on this TensorFlow as `python script.py args...` would: as `__main__`,
 `sys.argv` as given, the script's folder first on `sys.path`, its exit code passed through. Its
 `import tensorflow ...` statements get the TF1 face (see uai_run). With `--auto`, a program whose
-files name nothing only TF1 had is TF 2 code: python itself runs it (uai_run._auto).
+files name nothing only TF1 had is TF 2 code: python itself runs it (uai_run._auto), unless it names
+something this TensorFlow lacks and compat provides (`tf.estimator` on TF >= 2.16): then it runs here
+with compat's runtime (`compat.install()`) and without the TF1 face.
 """
 
 import argparse
@@ -31,8 +33,10 @@ def parse(argv: list[str]) -> argparse.Namespace:
     mode.add_argument(
         "--auto",
         action="store_true",
-        help="read the program's files first: TF1 code gets the TF1 face, TF 2 code is run by python as it is "
-        "(for folders of mixed scripts; it imports TensorFlow once more before a TF 2 program starts)",
+        help="read the program's files first: TF1 code gets the TF1 face; TF 2 code is run by python as it is, "
+        "or with compat's runtime and no TF1 face when it names what this TensorFlow lacks and compat provides "
+        "(tf.estimator on TF >= 2.16). For folders of mixed scripts; it imports TensorFlow once more before a "
+        "TF 2 program starts",
     )
     parser.add_argument(
         "--tf1-everywhere",
@@ -220,8 +224,9 @@ def _report_on_os_exit(args: argparse.Namespace, report: OutputFile | None) -> N
 
 def _choose(
     args: argparse.Namespace, report: OutputFile | None, files: list[tuple[str, ast.Module | SyntaxError | None]]
-) -> None:
-    """--auto: return for a TF1 program (the face follows); run a TF 2 program with python, in place of this process."""
+) -> bool:
+    """--auto: True for a TF1 program (the face follows); False for a TF 2 program that needs compat's
+    runtime (it runs here, without the face); run any other TF 2 program with python, in place of this process."""
     from compat import _keras_setup, tf1_names
     from uai_run import _auto, _explain
 
@@ -233,9 +238,14 @@ def _choose(
             found.path,
             found.line,
         )
-        return
+        return True
     if not files:
-        return  # a module uai-run cannot read: the default, the TF1 face
+        return True  # a module uai-run cannot read: the default, the TF1 face
+    needs = _auto.needs_compat(files)
+    if needs is not None:
+        message = f"--auto: {needs.why}: run as TF 2 code with compat's runtime"
+        _explain.note_at(needs.rule, message, needs.path, needs.line)
+        return False
     program = files[0][0]
     _explain.note_at(
         tf1_names.RULES[tf1_names.TF], "--auto: nothing only TF1 had: run by python as TF 2 code", program, 0
@@ -291,12 +301,16 @@ def main(argv: list[str] | None = None) -> int:
         report = _report_file(args, files)
     except CompatError as err:
         fail(str(err))
-    import compat  # noqa: F401 - legacy Keras and tf.estimator before anything imports TensorFlow
+    import compat  # legacy Keras and tf.estimator before anything imports TensorFlow
     from uai_run import MissingTF1Module, MissingTF1Name, _code_owner, _explain, _source, install
 
-    if args.auto:
-        _choose(args, report, files)
-    install(everywhere=args.tf1_everywhere)
+    if not args.auto or _choose(args, report, files):
+        install(everywhere=args.tf1_everywhere)
+    else:  # TF 2 code needing what compat provides on this TensorFlow: its runtime, no TF1 face
+        try:
+            compat.install()
+        except CompatError as err:
+            fail(str(err))
     if args.explain or report is not None:
         _report_on_os_exit(args, report)
     code, started = 0, os.getpid()

@@ -172,3 +172,80 @@ def test_auto_gives_a_tf1_program_the_face_and_runs_a_tf_2_program_as_python_doe
         "--auto: nothing only TF1 had: run by python as TF 2 code"
     ]
     assert results["both"].returncode == 2 and "not allowed with argument" in results["both"].stderr
+
+
+def _used(tmp_path, source):
+    path = tmp_path / "program.py"
+    path.write_text(textwrap.dedent(source))
+    return list(_auto.program_files(str(path)))
+
+
+def test_a_tf_2_program_naming_what_compat_provides_here_is_run_with_compat(tmp_path):
+    source = """
+        import tensorflow as tf
+        model = tf.keras.Sequential()
+
+        config = tf.estimator.RunConfig()
+    """
+    found = _auto.compat_evidence(_used(tmp_path, source), lambda: ("tensorflow.estimator",))
+    assert (found.why, found.line, found.path) == (
+        "tf.estimator is not in this TensorFlow, compat provides it",
+        5,
+        str(tmp_path / "program.py"),
+    )
+    assert _auto.compat_evidence(_used(tmp_path, source), lambda: ()) is None
+
+
+def test_compat_is_asked_only_about_a_program_naming_tensorflow(tmp_path):
+    def provided():
+        raise AssertionError("asked")
+
+    assert _auto.compat_evidence(_used(tmp_path, "import json\njson.estimator = 1\n"), provided) is None
+
+
+ESTIMATOR_TF2 = """
+import json, sys
+import numpy as np
+import tensorflow as tf
+
+eager = tf.executing_eagerly()  # TF 2 code: no TF1 face, which would turn eager execution off
+
+
+def input_fn():
+    x = np.arange(8, dtype=np.float32).reshape(8, 1)
+    return tf.data.Dataset.from_tensor_slices((x, 2 * x + 1)).repeat().batch(4)
+
+
+def model_fn(features, labels, mode):
+    w = tf.compat.v1.get_variable("w", [1, 1], initializer=tf.compat.v1.zeros_initializer())
+    loss = tf.reduce_mean(tf.square(tf.matmul(features, w) - labels))
+    step = tf.compat.v1.train.get_or_create_global_step()
+    train_op = tf.compat.v1.train.GradientDescentOptimizer(0.01).minimize(loss, step)
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+estimator = tf.estimator.Estimator(model_fn, model_dir=sys.argv[1])
+estimator.train(input_fn, steps=3)
+step = int(estimator.get_variable_value("global_step"))
+print(json.dumps({"eager": eager, "step": step, "argv": sys.argv[2:], "name": __name__}))
+sys.exit(3)
+"""
+
+
+def test_auto_trains_a_tf_2_estimator_program_with_compat_where_this_tensorflow_lacks_tf_estimator(tmp_path):
+    from compat import _estimator_support
+
+    (tmp_path / "main.py").write_text(ESTIMATOR_TF2)
+    result = _runs.run(
+        [sys.executable, "-m", "uai_run", "--auto", "--explain", str(tmp_path / "main.py"), str(tmp_path / "m"), "x"],
+        tmp_path,
+    )
+    assert result.returncode == 3, result.stderr[-3000:]
+    assert json.loads(result.stdout.splitlines()[-1]) == {"eager": True, "step": 3, "argv": ["x"], "name": "__main__"}
+    report = json.loads(result.stderr[result.stderr.rindex("\n{") : result.stderr.rindex("}") + 1])
+    expected = (
+        "--auto: tf.estimator is not in this TensorFlow, compat provides it: run as TF 2 code with compat's runtime"
+        if _estimator_support.needed()
+        else "--auto: nothing only TF1 had: run by python as TF 2 code"
+    )
+    assert [e["message"] for f in report["files"] for e in f["entries"]] == [expected]
