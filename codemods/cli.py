@@ -78,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(tf.compat.v1.data datasets -> tf.data, make_one_shot_iterator() -> iter()), native-eager-defaults "
         "(enable_eager_execution() and the other switches to TF 2's defaults, and the initializer no-ops, "
         "deleted; tf.set_random_seed -> tf.random.set_seed), native-variable (tf.compat.v1.Variable -> tf.Variable); "
+        "an Estimator program stays on the Estimator (native-estimator: one info entry per file says why); "
         "everything else stays at the safe level, with an info entry where a rule could not prove its "
         "pattern",
     )

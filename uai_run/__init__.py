@@ -11,7 +11,8 @@ table `compat.tf1_names` that uai-migrate rewrites from; libraries keep the real
   uai_run._tf1_modules  the face modules: name resolution, one-line errors for removed names
   uai_run._code_owner   whose code a file is (user's vs library's), the user's frame
   uai_run._explain      the aliases applied, as uai-migrate's JSON report (`--explain`)
-  uai_run._auto         --auto: TF1 program (the face) or TF 2 program (python runs it as it is)?
+  uai_run._auto         --auto: TF1 program (the face), TF 2 program needing compat (its runtime, no face),
+                        or TF 2 program (python runs it as it is)?
   uai_run._libraries    the names other libraries removed (Pillow's ANTIALIAS), served to old code
   uai_run._source       a user file Python 3 cannot parse (Python 2): one line pointing to uai-migrate
 """

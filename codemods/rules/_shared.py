@@ -7,6 +7,7 @@
   `upgrade_lookup`.
 - Which targets need `import compat` on TF 2.21 (tf-keras, the Estimator): `NEEDS_COMPAT`.
 - The manual step for a contrib name nothing converts: `contrib_manual`.
+- The Estimator's modules (tf-estimator keeps them, native-estimator says a program stays on them): `ESTIMATOR`.
 """
 
 import functools
@@ -20,6 +21,7 @@ from codemods.engine.rule import Rule
 from codemods.rules import _tf
 from compat import tf1_names
 
+ESTIMATOR = ("tensorflow.estimator", "tensorflow.compat.v1.estimator", "tensorflow_estimator")
 CASTS = {
     "to_float": "float32",
     "to_double": "float64",

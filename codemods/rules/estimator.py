@@ -17,8 +17,8 @@ from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import OutermostChain
 from codemods.rule_description import Example
 from codemods.rules import _tf
+from codemods.rules._shared import ESTIMATOR
 
-ESTIMATOR = ("tensorflow.estimator", "tensorflow.compat.v1.estimator", "tensorflow_estimator")
 NOTE = "runs on TF 2.21 through compat's Estimator (tensorflow-estimator 2.15 repaired by `import compat`)"
 # `from tensorflow.estimator import X` needs a module, which TF 2.21 lacks: compat.estimator is one
 IMPORTABLE_FROM = "tensorflow.estimator"
