@@ -4,25 +4,21 @@ tests/common/tf1_programs/graph_walks.py, a TF 1 program, runs unmodified under 
 be the ones real TensorFlow 1.15 printed (tests/common/golden/tf115_graph_walks.json).
 """
 
-import json
 import os
 import sys
 
 from tests.support import runs as _runs
-from tests.support.processes import REPO
+from tests.support.goldens import tf115_values
+from tests.support.processes import REPO, result_json
 
 PROGRAM = os.path.join(REPO, "tests", "common", "tf1_programs", "graph_walks.py")
-GOLDEN = os.path.join(REPO, "tests", "common", "golden", "tf115_graph_walks.json")
 
 
 def test_uai_run_walks_the_graph_as_tf115_did(tmp_path):
-    with open(GOLDEN) as handle:
-        golden = json.load(handle)
-    assert golden["tensorflow"].startswith("1.15.") and "python3 dev.py tf115" in golden["_header"]
+    golden = tf115_values("tf115_graph_walks.json")
     result = _runs.run([sys.executable, "-m", "uai_run", PROGRAM], tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
-    line = next(line for line in result.stdout.splitlines() if line.startswith("RESULT "))
-    assert json.loads(line[len("RESULT ") :]) == golden["values"]
+    assert result_json(result.stdout) == golden
 
 
 def test_the_rest_of_the_graph_editor_stops_uai_run_in_one_line(tmp_path):

@@ -16,11 +16,11 @@ import pytest
 
 from compat.errors import ExperimentError
 from tests.support import runs
+from tests.support.goldens import tf115_values
 from tests.support.processes import REPO, result_json
 
 EVALUATIONS_PROGRAM = os.path.join(REPO, "tests", "common", "tf1_programs", "experiment_evaluations.py")
 EVALUATIONS_PORT = EVALUATIONS_PROGRAM.replace(".py", "_migrated.py")
-EVALUATIONS_GOLDEN = os.path.join(REPO, "tests", "common", "golden", "tf115_experiment.json")
 
 
 @pytest.mark.parametrize("way", ["uai-run", "port"])
@@ -28,13 +28,11 @@ def test_each_schedule_evaluates_when_tf115s_experiment_did(tmp_path, way):
     """train_and_evaluate evaluates the step-0 checkpoint and each new one its ValidationMonitor finds, then
     the last; the continuous schedules, evaluate and test as 1.15 did (same steps, same eval folders).
     The port keeps TF 2's resource variables: its global step is one."""
-    with open(EVALUATIONS_GOLDEN) as handle:
-        golden = json.load(handle)
-    assert golden["tensorflow"].startswith("1.15.") and "python3 dev.py tf115" in golden["_header"]
+    golden = tf115_values("tf115_experiment.json")
     argv = ["-m", "uai_run", EVALUATIONS_PROGRAM] if way == "uai-run" else [EVALUATIONS_PORT]
     result = runs.run([sys.executable, *argv], tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
-    assert result_json(result.stdout) == golden["values"]
+    assert result_json(result.stdout) == golden
 
 
 def test_the_experiment_port_is_what_uai_migrate_writes_today(tmp_path):

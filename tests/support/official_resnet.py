@@ -2,10 +2,10 @@
 for a tiny run and the checks every way of running it shares."""
 
 import hashlib
-import json
 import math
 import os
 
+from tests.support.goldens import tf115_values
 from tests.support.processes import REPO
 from tests.support.uai_run import step_losses
 
@@ -13,8 +13,7 @@ HERE = os.path.join(REPO, "tests", "common")
 PROGRAM = os.path.join(HERE, "tf1_programs", "official_resnet")
 # the initial weights real TF 1.15 gives it (sha256 per variable), and its flags: a tiny ResNet over two
 # towers on two logical CPUs (`python3 dev.py tf115` writes it: tests/common/golden/make_tf115_goldens.py)
-with open(os.path.join(HERE, "golden", "tf115_official_resnet.json")) as _golden:
-    GOLDEN = json.load(_golden)["values"]
+GOLDEN = tf115_values("tf115_official_resnet.json")
 STEPS = 3
 
 
