@@ -323,18 +323,9 @@ def fetch_wheel(name: str, cache: str) -> str:
     unpacked = os.path.join(cache, "src", project.requirement.replace("==", "-") + "-wheel")
     if os.path.isdir(os.path.join(unpacked, project.package)):
         return unpacked
-    downloads = os.path.join(cache, "wheel", project.requirement.replace("==", "-"))
-    os.makedirs(downloads, exist_ok=True)
-    if not os.listdir(downloads):
-        log(f"downloading {project.requirement} (wheel)")
-        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:"]
-        command += ["--disable-pip-version-check", "-q", "-d", downloads, project.requirement]
-        result = subprocess.run(command, capture_output=True, text=True)
-        if result.returncode:
-            raise SystemExit(f"pip download {project.requirement} failed: {result.stderr.strip()[-2000:]}")
-    (archive,) = os.listdir(downloads)
+    archive = realworld.download(project.requirement, cache, "wheel")
     staging = tempfile.mkdtemp(dir=cache)
-    with zipfile.ZipFile(os.path.join(downloads, archive)) as wheel:
+    with zipfile.ZipFile(archive) as wheel:
         wheel.extractall(staging)
     shutil.rmtree(unpacked, ignore_errors=True)
     os.replace(staging, unpacked)

@@ -124,6 +124,22 @@ def default_cache() -> str:
 # the corpus
 
 
+def download(requirement: str, cache: str, kind: str = "sdist") -> str:
+    """The path of the pinned `requirement`'s archive of `kind` ("sdist" or "wheel"), downloaded into the
+    cache on first use."""
+    downloads = os.path.join(cache, kind, requirement.replace("==", "-"))
+    os.makedirs(downloads, exist_ok=True)
+    if not os.listdir(downloads):
+        log(f"downloading {requirement}" + ("" if kind == "sdist" else f" ({kind})"))
+        only = ["--no-binary", ":all:"] if kind == "sdist" else ["--only-binary", ":all:"]
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", *only, "--disable-pip-version-check", "-q"]
+        result = subprocess.run([*command, "-d", downloads, requirement], capture_output=True, text=True)
+        if result.returncode:
+            raise SystemExit(f"pip download {requirement} failed: {result.stderr.strip()[-2000:]}")
+    (archive,) = os.listdir(downloads)
+    return os.path.join(downloads, archive)
+
+
 def fetch(name: str, cache: str) -> str:
     """The folder holding `name`'s package, unpacked from its pinned sdist (downloaded on first use)."""
     project = PROJECTS[name]
@@ -131,30 +147,9 @@ def fetch(name: str, cache: str) -> str:
     package = os.path.join(unpacked, project.package)
     if os.path.isdir(package):
         return unpacked
-    downloads = os.path.join(cache, "sdist", project.requirement.replace("==", "-"))
-    os.makedirs(downloads, exist_ok=True)
-    if not os.listdir(downloads):
-        log(f"downloading {project.requirement}")
-        command = [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--no-binary",
-            ":all:",
-            "--disable-pip-version-check",
-            "-q",
-            "-d",
-            downloads,
-            project.requirement,
-        ]
-        result = subprocess.run(command, capture_output=True, text=True)
-        if result.returncode:
-            raise SystemExit(f"pip download {project.requirement} failed: {result.stderr.strip()[-2000:]}")
-    (archive,) = os.listdir(downloads)
+    archive = download(project.requirement, cache)
     staging = tempfile.mkdtemp(dir=cache)
-    with tarfile.open(os.path.join(downloads, archive)) as tar:
+    with tarfile.open(archive) as tar:
         tar.extractall(staging, filter="data")
     (top,) = os.listdir(staging)
     os.makedirs(os.path.dirname(unpacked), exist_ok=True)
