@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Protocol
 
-from codemods import _diff, _out_folder, _source, files
+from codemods import _diff, _interrupts, _out_folder, _source, files
 from codemods._cache import Cache
 from codemods._discover import Item, discover
 from codemods._report import CONFLICT, IO, PARSE, Entry, FileResult, Outcome, Report
@@ -245,9 +245,10 @@ def run(
         for item in items:
             if _migrated(item, config):
                 old, as_read, outcome, cached = outcomes[item]
-                result = _finish(item, old, as_read, outcome, config, cached)
-                written += result.status == "changed" and config.mode in ("write", "out")
-                report.files.append(result)
+                with _interrupts.deferred():  # a file written is a file reported
+                    result = _finish(item, old, as_read, outcome, config, cached)
+                    written += result.status == "changed" and config.mode in ("write", "out")
+                    report.files.append(result)
             elif config.out is not None:
                 _copy(item, config.out, report)
     except KeyboardInterrupt as stop:

@@ -5,8 +5,7 @@ import math
 import os
 import signal
 import sys
-from types import FrameType
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 from compat.cli_errors import fail, main_guard
 from compat.outputs import OutputFile, Reads, output_file
@@ -119,10 +118,6 @@ def _check_values(args: argparse.Namespace) -> None:
         fail("--max-file-size must be a positive number of MB")
 
 
-def _interrupted(signum: int, _frame: FrameType | None) -> NoReturn:
-    raise KeyboardInterrupt(signum)
-
-
 def _report_file(args: argparse.Namespace, reads: Reads) -> OutputFile | None:
     """The checked --report: never a file the run reads, never inside --out (the marker owns that)."""
     if args.report is None:
@@ -169,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.paths:
         parser.error("the following arguments are required: PATH")
     _check_values(args)
-    from codemods import _cache, _discover, tables
+    from codemods import _cache, _discover, _interrupts, tables
     from codemods import _migrate_tree as _runner
     from codemods.formats import render
     from compat import doctor
@@ -194,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     # Both signals stop the run the same way, whatever this process inherited: a shell runs a
     # background job with SIGINT ignored, and Python then installs no handler of its own, so
     # without ours a Ctrl-C sent to such a run was ignored and every file was written.
-    previous = {sig: signal.signal(sig, _interrupted) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous = {sig: signal.signal(sig, _interrupts.interrupted) for sig in (signal.SIGINT, signal.SIGTERM)}
     report_file = None
     try:
         found = _discover.discover(args.paths, out=args.out)

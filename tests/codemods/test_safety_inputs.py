@@ -431,3 +431,34 @@ def test_cache_records_hold_hashes_of_their_input_and_text(tmp_path, cli):
     [record] = [json.loads(p.read_text()) for p in _cache_records(tmp_path)]
     assert record["new_sha256"] == hashlib.sha256(TF1_MIGRATED.encode()).hexdigest()
     assert record["key"] == _cache_records(tmp_path)[0].stem
+
+
+def test_a_signal_just_after_a_file_is_written_still_lists_that_file(tmp_path, monkeypatch, capsys):
+    """The window the loaded clean-clone run ci11 hit: a Ctrl-C landing after a file was replaced but before
+    the run recorded it left a changed file out of the report. Here a real SIGINT is sent to this process
+    right after the second file's write, inside the CLI's own signal handling."""
+    from codemods import cli
+
+    tree = _big_tree(tmp_path / "src", n=6)
+    before = snapshot(tree)
+    report = tmp_path / "report.json"
+    writes = []
+    real_write = _runner.atomic_write
+
+    def write_then_signal(path, data, **kwargs):
+        real_write(path, data, **kwargs)
+        writes.append(path)
+        if len(writes) == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(_runner, "atomic_write", write_then_signal)
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["-j1", "--no-cache", "--write", str(tree), "--report", str(report)])
+    assert stopped.value.code == 130
+    after = snapshot(tree)
+    changed = sorted(rel for rel in after if after[rel] != before[rel])
+    assert len(changed) == 2
+    data = json.loads(report.read_text())
+    assert data["interrupted"] is True
+    assert sorted(os.path.relpath(f["path"], tree) for f in data["files"] if f["status"] == "changed") == changed
+    assert "interrupted after 2 files were written" in capsys.readouterr().err
