@@ -17,7 +17,7 @@ import libcst as cst
 
 from codemods.engine.rule import FileState, Rule
 from codemods.rules import _tf
-from codemods.rules._native_graph import Refused, descendants, leading
+from codemods.rules._native_syntax import Refused, descendants, leading
 from codemods.rules._shared import graph_names
 
 _BOTH = ("", "compat.v1.")

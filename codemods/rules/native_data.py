@@ -19,7 +19,7 @@ from codemods.rule_description import Example
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
 from codemods.rules._native_eager import EagerRewrite
-from codemods.rules._native_graph import descendants
+from codemods.rules._native_syntax import descendants
 
 _ITERATOR = "make_one_shot_iterator"
 # TF1-only members of its datasets and iterators: a file naming one keeps TF1's classes

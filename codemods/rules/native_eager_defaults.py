@@ -18,7 +18,7 @@ import libcst as cst
 from codemods.rule_description import Example
 from codemods.rules import _tf
 from codemods.rules._native_eager import EagerRewrite, only_statement
-from codemods.rules._native_graph import Refused
+from codemods.rules._native_syntax import Refused
 
 _SWITCHES = (
     "enable_eager_execution",

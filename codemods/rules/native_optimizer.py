@@ -30,7 +30,7 @@ from codemods.rule_description import Example
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
 from codemods.rules._native_eager import EagerRewrite
-from codemods.rules._native_graph import Refused, arguments, descendants, names_in, source_of
+from codemods.rules._native_syntax import Refused, arguments, descendants, names_in, source_of
 
 _OPTIMIZER = ("tensorflow.train.", "tensorflow.compat.v1.train.")
 # the TF1 methods the rule reads, with the parameters it takes (in TF1's positional order)

@@ -43,10 +43,10 @@ import libcst as cst
 from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _tf
-from codemods.rules._native_graph import (
-    SESSIONS,
+from codemods.rules._native_graph import Converter
+from codemods.rules._native_names import SESSIONS
+from codemods.rules._native_syntax import (
     Block,
-    Converter,
     Refused,
     all_names,
     assigned,

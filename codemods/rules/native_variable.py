@@ -15,7 +15,7 @@ import libcst as cst
 from codemods.rule_description import Example
 from codemods.rules import _tf
 from codemods.rules._native_eager import EagerRewrite
-from codemods.rules._native_graph import Refused
+from codemods.rules._native_syntax import Refused
 
 _VARIABLE = frozenset({"tensorflow.Variable", "tensorflow.compat.v1.Variable"})
 _POSITIONAL = 2  # initial_value, trainable: the first parameters of both

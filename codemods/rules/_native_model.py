@@ -1,0 +1,191 @@
+"""native-session's model: tf.layers calls as Keras layers made once, v1 losses, the optimizer's minimize, and
+the code written for them (model(), the tf.function train step, evaluate, the Checkpoint)."""
+
+from __future__ import annotations
+
+import keyword
+from typing import cast
+
+import libcst as cst
+
+from codemods.rules import _native_tables as tables
+from codemods.rules import _tf
+from codemods.rules._native_checkpoint import Checkpoints
+from codemods.rules._native_names import CONTROL_DEPENDENCIES, GET_COLLECTION, LAYERS, LOSSES, OPTIMIZERS, UPDATE_OPS
+from codemods.rules._native_state import Layer
+from codemods.rules._native_syntax import (
+    EQUAL,
+    Refused,
+    arguments,
+    assigned,
+    comments_only,
+    names_in,
+    single,
+    source_of,
+)
+
+
+class Model(Checkpoints):
+    """Layers, losses, the train op, and the code written for the graph."""
+
+    def updates_first(self, stmt: cst.With) -> bool:
+        """`with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)): train_op = opt.minimize(loss)`:
+        the layers' updates (batch norm's moving statistics) before the step, which Keras layers run in their call."""
+        if len(stmt.items) != 1 or stmt.items[0].asname is not None or not isinstance(stmt.body, cst.IndentedBlock):
+            return False
+        call = stmt.items[0].item
+        if not (isinstance(call, cst.Call) and self.rule.is_call(call, CONTROL_DEPENDENCIES) and len(call.args) == 1):
+            return False
+        collection = call.args[0].value
+        if not (isinstance(collection, cst.Call) and self.rule.is_call(collection, GET_COLLECTION)):
+            return False
+        key = collection.args[0].value if len(collection.args) == 1 else None
+        if key is None or not self.rule.qualified_in(key, UPDATE_OPS) or len(stmt.body.body) != 1:
+            return False
+        name, value = assigned(single(stmt.body.body[0]))
+        func = value.func if isinstance(value, cst.Call) else None
+        return name is not None and isinstance(func, cst.Attribute) and func.attr.value == "minimize"
+
+    def minimize(
+        self, stmt: cst.BaseStatement, name: str, call: cst.Call, statement: cst.BaseStatement | None = None
+    ) -> bool:
+        if self.train_op is not None:
+            raise Refused(stmt, "a second train op")
+        if len(call.args) != 1 or call.args[0].keyword is not None or not isinstance(call.args[0].value, cst.Name):
+            raise Refused(stmt, "minimize() with arguments besides the loss (global_step, var_list ...)")
+        loss = call.args[0].value.value
+        if loss not in self.graph or loss in self.placeholders or loss in self.variables:
+            raise Refused(stmt, f"minimize({loss}) of a name the graph does not compute")
+        optimizer = self.rule.is_call(cast(cst.Attribute, call.func).value, OPTIMIZERS)
+        if optimizer is None:
+            raise Refused(
+                stmt, f"{_tf.full_name(cast(cst.Attribute, call.func).value)}: not a tf.train optimizer the rule knows"
+            )
+        kind = OPTIMIZERS[optimizer]
+        row = tables.OPTIMIZERS[kind]
+        updated = cast(cst.Call, cast(cst.Attribute, self.updated_call(stmt).func).value)
+        args = arguments(updated, row.params, stmt, f"tf.train.{kind}")
+        if "use_locking" in args:
+            raise Refused(stmt, f"tf.train.{kind}(use_locking=...)")
+        values = {p: source_of(a.value) for p, a in args.items()}
+        self.optimizer_code, self.optimizer_said = tables.keras_optimizer(self.alias, kind, values)
+        self.train_op, self.loss = name, loss
+        self.graph.add(name)
+        self.replacements[id(statement or stmt)] = []
+        return True
+
+    def generate(self) -> list[cst.BaseStatement]:
+        alias, names = self.alias, self.names
+        layers: list[Layer] = []
+        calls = [
+            c for stmt in self.computes for c in names_in(stmt).calls if self.rule.is_call(c, {**LAYERS, **LOSSES})
+        ]
+        self.losses = 0
+        body = [
+            self.layer_calls(s, self.merge_lines.get(id(s)) or cast(cst.SimpleStatementLine, self.up(s)), layers)
+            for s in self.computes
+        ]
+        if len(layers) + self.losses != len(calls):
+            raise Refused(self.computes[0], "a tf.layers or tf.losses call the safe pass wrote in another form")
+        outputs = list(
+            dict.fromkeys([*([self.loss] if self.loss else []), *(self.train_outputs or []), *self.eval_outputs])
+        )
+        elements = self.inputs[1] if self.inputs else []
+        params = ", ".join([*elements, *self.placeholders])
+        specs = [f"{alias}.TensorSpec({shape}, {dtype})" for dtype, shape in self.placeholders.values()]
+        if self.inputs is not None:
+            dataset, _, single = self.inputs
+            specs.insert(0, f"{'' if single else '*'}{dataset}.element_spec")
+        signature = ", ".join(specs)
+        lines = [f"{layer.var} = {alias}.keras.layers.{layer.keras}({', '.join(layer.keywords)})\n" for layer in layers]
+        returned = ", ".join(f'"{o}": {o}' for o in outputs)
+        modelled = bool(outputs or body)  # (a script of variables and assign ops only has no model())
+        if modelled:
+            lines.append(f"\ndef {names['model']}({params}):\n    return {{{returned}}}\n")
+        train = ", ".join(f'outputs["{o}"]' for o in self.train_outputs or [])
+        if self.train_op is not None:
+            lines.append(f"\n{names['optimizer']} = {self.optimizer_code}\n")
+            lines.append(
+                f"\n@{alias}.function(input_signature=[{signature}])\n"
+                f"def {names['train_step']}({params}):\n"
+                f"    with {alias}.GradientTape() as tape:\n"
+                f"        outputs = {names['model']}({params})\n"
+                "    variables = tape.watched_variables()\n"
+                f'    {names["optimizer"]}.apply_gradients(zip(tape.gradient(outputs["{self.loss}"], variables), variables))\n'
+                + (f"    return {train}\n" if train else "")
+            )
+        if self.eval_outputs:
+            lines.append(f"\n{names['evaluate']} = {alias}.function({names['model']}, input_signature=[{signature}])\n")
+        if self.saver:
+            tracked = [layer.var for layer in layers] + sorted(self.variables)
+            tracked += [names["optimizer"]] if self.train_op is not None else []
+            objects = ", ".join(f"{name}={name}" for name in tracked)
+            lines.append(f"\n{self.saver} = {alias}.train.Checkpoint({objects})\n")
+        self.layers = layers
+        # (a first line so that the blank lines before the defs stay theirs, not the module header's)
+        generated = list(cst.parse_module("pass\n" + "".join(lines)).body)[1:]
+        if modelled:
+            model = cast(cst.FunctionDef, generated[len(layers)])
+            block = cast(cst.IndentedBlock, model.body)
+            generated[len(layers)] = model.with_changes(
+                body=block.with_changes(body=[*map(comments_only, body), *block.body])
+            )
+        # a blank line before each def, not indented where the block is a function body
+        return [
+            s.with_changes(leading_lines=[cst.EmptyLine(indent=False)] if s.leading_lines else []) for s in generated
+        ]
+
+    def layer_calls(
+        self, original: cst.SimpleStatementLine, line: cst.SimpleStatementLine, layers: list[Layer]
+    ) -> cst.SimpleStatementLine:
+        """`tf.layers.dense(x, 3)` (or its safe form tf.compat.v1.layers.dense) -> `dense(x)`, the layer made once."""
+        converter = self
+        spellings = {f"{self.alias}.{p}layers.{n}": n for n in tables.LAYERS for p in ("", "compat.v1.")}
+        losses = {f"{self.alias}.{p}losses.{n}": n for n in tables.LOSSES for p in ("", "compat.v1.")}
+
+        class Calls(cst.CSTTransformer):
+            def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+                name = _tf.full_name(updated_node.func)
+                if name in losses:
+                    return converter.loss_call(original, losses[name], updated_node)
+                function = spellings.get(name)
+                if function is None:
+                    return updated_node
+                return converter.layer(original, function, updated_node, layers)
+
+        return cast(cst.SimpleStatementLine, line.visit(Calls()))
+
+    def loss_call(self, line: cst.CSTNode, function: str, call: cst.Call) -> cst.BaseExpression:
+        """`tf.losses.<function>(...)` -> the TF 2 expression computing the same mean."""
+        params, template = tables.LOSSES[function]
+        args = arguments(call, params, line, f"tf.losses.{function}")
+        if set(args) != set(params):
+            raise Refused(line, f"tf.losses.{function} without its {' and '.join(params)}")
+        self.losses += 1
+        values = {p: source_of(a.value) for p, a in args.items()}
+        return cst.parse_expression(template.format(tf=self.alias, **values))
+
+    def layer(self, line: cst.CSTNode, function: str, call: cst.Call, layers: list[Layer]) -> cst.BaseExpression:
+        keras, params, call_keywords = tables.LAYERS[function]
+        args = arguments(call, ("inputs", *params, "name"), line, f"tf.layers.{function}")
+        if "inputs" not in args:
+            raise Refused(line, f"tf.layers.{function} without its inputs")
+        if "name" in args:
+            literal = args["name"].value
+            if not isinstance(literal, cst.SimpleString):
+                raise Refused(line, f"tf.layers.{function} with a computed name")
+            name = str(literal.evaluated_value)
+            self.take_name(name, line)
+        else:
+            name = self.tf1_name(function)
+        var = name if name.isidentifier() and not keyword.iskeyword(name) else f"layer_{len(layers)}"
+        if var in self.rule.module_names() or var in {layer.var for layer in layers} or var in self.names.values():
+            var = f"{var}_layer"
+            if var in self.rule.module_names():
+                raise Refused(line, f"no free name for the layer {name!r}")
+        keywords = [f"{p}={source_of(a.value)}" for p, a in args.items() if p not in ("inputs", "name", *call_keywords)]
+        layers.append(Layer(var, keras, [*keywords, f'name="{name}"'], name))
+        call_args = [cst.Arg(args["inputs"].value)] + [
+            cst.Arg(args[k].value, keyword=cst.Name(k), equal=EQUAL) for k in call_keywords if k in args
+        ]
+        return cst.Call(func=cst.Name(var), args=call_args)

@@ -1,0 +1,52 @@
+"""The TF1 names native-session reads (tf.* and tf.compat.v1.* alike), grouped by what the rule does with them."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from codemods.rules import _native_tables as tables
+
+PREFIXES = ("tensorflow.", "tensorflow.compat.v1.")
+
+
+def tf1_names(*names: str) -> frozenset[str]:
+    return frozenset(p + n for n in names for p in PREFIXES)
+
+
+SESSIONS = tf1_names("Session", "InteractiveSession")
+PLACEHOLDER = tf1_names("placeholder")
+VARIABLE = tf1_names("Variable")
+INITIALIZERS = tf1_names("global_variables_initializer", "initialize_all_variables")
+SEED = tf1_names("set_random_seed")
+WITH_DEFAULT = tf1_names("placeholder_with_default")
+SAVER = tf1_names("train.Saver")
+SIDE_EFFECTS = frozenset({"tensorflow.print", "tensorflow.io.write_file"})
+GET_VARIABLE = tf1_names("get_variable")
+GLOBAL_STEP = tf1_names("train.get_or_create_global_step", "train.create_global_step")
+ASSIGNS = {p + n: n for n in ("assign", "assign_add", "assign_sub") for p in PREFIXES}
+# v1 summary ops the rule writes as tf.summary v2 (the same tag; v2 takes the step where v1's FileWriter did)
+SUMMARIES = {p + "summary." + n: n for n in ("scalar", "histogram") for p in PREFIXES}
+MERGE_ALL = tf1_names("summary.merge_all")
+FILE_WRITER = tf1_names("summary.FileWriter")
+CONTROL_DEPENDENCIES = tf1_names("control_dependencies")
+GET_COLLECTION = tf1_names("get_collection")
+UPDATE_OPS = tf1_names("GraphKeys.UPDATE_OPS")
+LOSSES = {p + "losses." + n: n for n in tables.LOSSES for p in PREFIXES}
+# the dtype of a placeholder_with_default's literal default
+LITERAL_DTYPES = {cst.Name: "bool", cst.Integer: "int32", cst.Float: "float32"}
+# TF1's tf.Variable parameters in positional order (TF 2's takes initial_value, trainable, name and dtype alike)
+VARIABLE_PARAMS = (
+    "initial_value",
+    "trainable",
+    "collections",
+    "validate_shape",
+    "caching_device",
+    "name",
+    "variable_def",
+    "dtype",
+)
+OPTIMIZERS = {p + "train." + n: n for n in tables.OPTIMIZERS for p in PREFIXES}
+LAYERS = {p + "layers." + n: n for n in tables.LAYERS for p in PREFIXES}
+# what a function the graph calls may not do: it would run on every step of the converted code
+STATEFUL = frozenset({*tf1_names("variable_scope", "get_variable", "get_collection"), *VARIABLE, *LAYERS})
+INITIALIZER = "<tf.global_variables_initializer()>"  # what sess.run(tf.global_variables_initializer()) fetches

@@ -1,0 +1,130 @@
+"""What a native-session conversion knows of its block so far (`ConverterState`), the rule as a converter
+sees it (a Protocol: this module does not import the rule), and the helpers every part of the conversion uses:
+TF1's graph-unique names, the statement as the safe pass left it, the session's and feed's calls.
+
+The conversion is one class built in layers, each module adding one concern on the one below:
+_native_inputs (placeholders, tf.data, feeds), _native_variables (variables and assign ops),
+_native_summaries, _native_checkpoint (Saver), _native_model (layers, losses, the optimizer and the
+written code), _native_run (the sess.run region) and _native_graph (`Converter`: reading the block)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Protocol, cast
+
+import libcst as cst
+
+from codemods.rules._native_syntax import Block, Refused, arguments, assigned, single
+
+
+class NativeSessionRule(Protocol):
+    """What a Converter asks the native-session rule (codemods/rules/native_session.py): a Protocol, so
+    this module does not import the rule that imports it."""
+
+    _aliases: set[str]
+    _updated: dict[int, cst.BaseStatement]
+    _functions: list[tuple[int, cst.FunctionDef]]
+
+    def module_names(self) -> dict[str, int]: ...
+    def session_call(self, stmt: cst.BaseStatement) -> tuple[cst.Call, str] | None: ...
+    def tf_names(self, call: cst.Call) -> frozenset[str]: ...
+    def is_call(self, node: cst.CSTNode, names: Iterable[str]) -> str | None: ...
+    def qualified_in(self, node: cst.CSTNode, names: frozenset[str]) -> bool: ...
+    def shadowed_tf(self, node: cst.CSTNode) -> bool: ...
+    def tf_calls(self, node: cst.CSTNode) -> list[cst.Call]: ...
+
+
+@dataclasses.dataclass
+class Layer:
+    var: str  # the Python name of the layer object
+    keras: str  # the Keras class
+    keywords: list[str]  # the constructor's keyword arguments, as code
+    name: str  # the TF1 name (its variables' scope)
+
+
+class ConverterState:
+    """What the conversion has found in its block, and the lookups every part uses."""
+
+    def __init__(self, rule: NativeSessionRule, block: Block) -> None:
+        self.rule, self.block = rule, block
+        self.placeholders: dict[str, tuple[str, str]] = {}  # name -> (dtype, shape) as code
+        self.defaults: dict[str, str] = {}  # placeholder_with_default's name -> its default, as code
+        self.sess = ""  # the first session's name (for the report)
+        self.sessions: set[str] = set()
+        self.session_number = 0  # sessions entered so far, in the order of the block
+        self.saver: str | None = None  # `saver = tf.train.Saver()` -> saver
+        self.datasets: set[str] = set()  # names bound to a tf.data pipeline (they stay, built eagerly)
+        # `x, y = dataset.make_one_shot_iterator().get_next()`: (dataset, the element's names, one name?)
+        self.inputs: tuple[str, list[str], bool] | None = None
+        self.depends: dict[str, set[str]] = {}  # graph name -> the graph names it is computed from
+        self.steps_seen = False  # a train_step / evaluate call written before this line
+        self.layers_pending = False  # the graph has tf.layers calls (their Keras variables appear at the first step)
+        self.feed_lines: dict[int, str] = {}  # id(line) of `feed = {x: ..., y: ...}` in the run region -> `feed`
+        self.graph: set[str] = set()  # every name the graph binds
+        self.variables: set[str] = set()
+        self.computes: list[cst.SimpleStatementLine] = []
+        self.train_op: str | None = None
+        self.loss = ""
+        self.optimizer_code = ""
+        self.optimizer_said = ""
+        self.inits: set[str] = set()
+        self.host_reads: dict[str, cst.CSTNode] = {}  # host names the graph's expressions read
+        self.rebound: set[str] = set()  # names bound after the graph reads them
+        self.train_outputs: list[str] | None = None
+        self.eval_outputs: list[str] = []
+        self.replacements: dict[int, list[cst.BaseStatement]] = {}
+        self.alias = "tf"
+        self.names: dict[str, str] = {}  # model, train_step, evaluate, optimizer -> the names written
+        self.layers: list[Layer] = []
+        self.losses = 0  # tf.losses calls rewritten
+        self.tf1_counts: dict[str, int] = {}  # base name -> how many TF1 uniquified so far
+        self.tf1_taken: set[str] = set()
+        self.assigns: dict[str, tuple[str, str]] = {}  # assign op's name -> (its variable, the eager call as code)
+        self.unmerged: list[tuple[str, str, str]] = []  # summaries no merge_all collected yet: (kind, tag, tensor)
+        self.merged: dict[str, list[tuple[str, str, str]]] = {}  # merge_all's name -> the summaries it collects
+        self.merge_lines: dict[int, cst.SimpleStatementLine] = {}  # id(merge_all line) -> its line in model()
+        self.writer: str | None = None  # `writer = tf.summary.FileWriter(logdir)` -> writer
+        self.summary_values: dict[str, str] = {}  # a name holding a fetched merge_all -> that merge_all's name
+        self.summary_uses: set[int] = set()  # id() of the Name nodes of those names the conversion reads
+        self.state_runs = False  # a sess.run of assign ops or variables only
+
+    def up(self, node: cst.CSTNode) -> cst.CSTNode:
+        return self.rule._updated.get(id(node), node)  # noqa: SLF001 - the rule's record of the pass
+
+    def watched(self) -> set[str]:
+        """The names the converted code no longer has: the graph's, the sessions', the saver's."""
+        return self.graph | self.sessions | {n for n in (self.saver, self.writer) if n}
+
+    def updated_call(self, stmt: cst.BaseStatement) -> cst.Call:
+        _, value = assigned(single(cast(cst.BaseStatement, self.up(stmt))))
+        if not isinstance(value, cst.Call):
+            raise Refused(stmt, "the statement changed shape in the safe pass")
+        return value
+
+    def tf1_name(self, base: str) -> str:
+        count = self.tf1_counts.get(base, 0)
+        while True:
+            name = base if count == 0 else f"{base}_{count}"
+            count += 1
+            if name not in self.tf1_taken:
+                break
+        self.tf1_counts[base] = count
+        self.tf1_taken.add(name)
+        return name
+
+    def take_name(self, name: str, node: cst.CSTNode) -> None:
+        if name in self.tf1_taken:
+            raise Refused(node, f"two variables or layers named {name!r}: TF1 would have renamed one")
+        self.tf1_taken.add(name)
+
+    def session_method(self, call: cst.CSTNode) -> str | None:
+        """`run` of `sess.run(...)` (the session's name), else None."""
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute):
+            if isinstance(call.func.value, cst.Name) and call.func.value.value in self.sessions:
+                return call.func.attr.value
+        return None
+
+    def feed_argument(self, line: cst.CSTNode, run: cst.Call) -> cst.BaseExpression | None:
+        args = arguments(run, ("fetches", "feed_dict"), line, f"{self.sess}.run")
+        return args["feed_dict"].value if "feed_dict" in args else None
