@@ -101,6 +101,9 @@ SYMBOLS = {
     "tensorflow.contrib.rnn.stack_bidirectional_dynamic_rnn": "compat.rnn:stack_bidirectional_dynamic_rnn",
     # TF 1.x's was ops.get_name_scope: the graph's current name scope, or eager's; so is this one (TF >= 2.9)
     "tensorflow.contrib.framework.get_name_scope": f"{TF}:get_current_name_scope",
+    # contrib.opt's Adam that updates only the rows a sparse gradient touches (tensor2tensor's default
+    # optimizer); TF 2 has no v1 optimizer of it
+    "tensorflow.contrib.opt.LazyAdamOptimizer": "compat.lazy_adam:LazyAdamOptimizer",
 }
 
 # A compat module standing for a TF1 module that re-exported a library: the names of the TF1 module
