@@ -12,7 +12,9 @@ import libcst as cst
 
 from codemods.engine.rule import Rule
 from codemods.rules import _tf
+from codemods.rules._native_devices import device_name, with_device
 from codemods.rules._native_names import (
+    DEVICE,
     FILE_WRITER,
     GET_VARIABLE,
     GLOBAL_STEP,
@@ -149,6 +151,9 @@ class Converter(RunRegion):
             return False
         if isinstance(small, cst.Assign) and self.one_shot(small.value) is not None:
             return self.iterator(stmt, small)
+        device = self.device_call(stmt)
+        if device is not None:
+            return self.device_block(cast(cst.With, stmt), device)
         if isinstance(stmt, cst.With) and self.updates_first(stmt):
             inner = cast(cst.IndentedBlock, stmt.body).body[0]
             name, value = assigned(single(inner))
@@ -195,6 +200,41 @@ class Converter(RunRegion):
         self.graph.update(targets)
         self.replacements[id(stmt)] = []
         return True
+
+    def device_call(self, stmt: cst.BaseStatement) -> cst.Call | None:
+        """The `tf.device(...)` call of `with tf.device(...):` around a block of statements, else None."""
+        if not isinstance(stmt, cst.With) or len(stmt.items) != 1 or stmt.items[0].asname is not None:
+            return None
+        call = stmt.items[0].item
+        if isinstance(call, cst.Call) and self.rule.is_call(call, DEVICE) and isinstance(stmt.body, cst.IndentedBlock):
+            return call
+        return None
+
+    def device_block(self, stmt: cst.With, call: cst.Call) -> bool:
+        """`with tf.device(d):` around variables and tensors of the graph: the variables made under eager
+        `tf.device(d)`, the tensors computed under it in model() (where TF1 placed their ops)."""
+        # (every def of the module: the pass visits only the statements that name TensorFlow)
+        functions = [s for s in self.rule._module.body if isinstance(s, cst.FunctionDef)]  # noqa: SLF001
+        device = device_name(call, functions, stmt)
+        self.device_args[source_of(call.args[0].value)] = device
+        before = self.kinds()
+        first = len(self.computes)
+        made: list[cst.BaseStatement] = []
+        for inner in cast(cst.IndentedBlock, stmt.body).body:
+            if not isinstance(inner, cst.SimpleStatementLine) or not self.graph_statement(inner):
+                raise Refused(inner, "a tf.device block holding a statement that is no variable or tensor of the graph")
+            made += self.replacements.pop(id(inner), [])
+        if self.kinds() != before:
+            raise Refused(stmt, "a tf.device block around a train op, a saver, summaries or an input pipeline")
+        for compute in self.computes[first:]:
+            self.devices[id(compute)] = device
+        self.replacements[id(stmt)] = [with_device(self.alias, device, made)] if made else []
+        return True
+
+    def kinds(self) -> tuple[object, ...]:
+        """What the graph holds besides variables and tensors (a device block may add none of it)."""
+        found = (self.train_op, self.saver, self.writer, self.inputs, self.datasets, self.assigns, self.inits)
+        return (*found, self.unmerged, self.merged)
 
     def check_helpers(self, stmt: cst.BaseStatement, calls: Sequence[cst.Call]) -> None:
         """A graph expression calling a function of this module: model() calls it on every step, eagerly, so it
@@ -252,6 +292,11 @@ class Converter(RunRegion):
             parts += [f"inputs {placeholders} -> arguments of the graph's function"]
         if self.eval_outputs:
             parts += [f"evaluation sess.run -> {self.names['evaluate']}()"]
+        if self.device_args:
+            blocks = ", ".join(
+                f"tf.device({a})" + ("" if a == d else f" as tf.device({d})") for a, d in self.device_args.items()
+            )
+            parts += [f"{blocks} kept around the variables made and model()'s tensors"]
         if self.assigns:
             parts += [f"assign ops {', '.join(sorted(self.assigns))} -> eager assign calls where sess.run ran them"]
         if self.merged and self.writer:

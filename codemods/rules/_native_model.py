@@ -11,6 +11,7 @@ import libcst as cst
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
 from codemods.rules._native_checkpoint import Checkpoints
+from codemods.rules._native_devices import under_devices
 from codemods.rules._native_names import CONTROL_DEPENDENCIES, GET_COLLECTION, LAYERS, LOSSES, OPTIMIZERS, UPDATE_OPS
 from codemods.rules._native_state import Layer
 from codemods.rules._native_syntax import (
@@ -122,13 +123,14 @@ class Model(Checkpoints):
             objects = ", ".join(f"{name}={name}" for name in tracked)
             lines.append(f"\n{self.saver} = {alias}.train.Checkpoint({objects})\n")
         self.layers = layers
+        devices = [self.devices.get(id(s)) for s in self.computes]
         # (a first line so that the blank lines before the defs stay theirs, not the module header's)
         generated = list(cst.parse_module("pass\n" + "".join(lines)).body)[1:]
         if modelled:
             model = cast(cst.FunctionDef, generated[len(layers)])
             block = cast(cst.IndentedBlock, model.body)
             generated[len(layers)] = model.with_changes(
-                body=block.with_changes(body=[*map(comments_only, body), *block.body])
+                body=block.with_changes(body=[*under_devices([*map(comments_only, body)], devices, alias), *block.body])
             )
         # a blank line before each def, not indented where the block is a function body
         return [

@@ -29,6 +29,7 @@ SUMMARIES = {p + "summary." + n: n for n in ("scalar", "histogram") for p in PRE
 MERGE_ALL = tf1_names("summary.merge_all")
 FILE_WRITER = tf1_names("summary.FileWriter")
 CONTROL_DEPENDENCIES = tf1_names("control_dependencies")
+DEVICE = tf1_names("device")
 GET_COLLECTION = tf1_names("get_collection")
 UPDATE_OPS = tf1_names("GraphKeys.UPDATE_OPS")
 LOSSES = {p + "losses." + n: n for n in tables.LOSSES for p in PREFIXES}

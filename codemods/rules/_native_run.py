@@ -9,7 +9,16 @@ import libcst as cst
 
 from codemods.rules._native_model import Model
 from codemods.rules._native_names import INITIALIZER, INITIALIZERS
-from codemods.rules._native_syntax import Refused, arguments, descendants, lines_of, names_in, single, source_of
+from codemods.rules._native_syntax import (
+    Refused,
+    arguments,
+    collect,
+    descendants,
+    lines_of,
+    names_in,
+    single,
+    source_of,
+)
 
 
 class RunRegion(Model):
@@ -60,6 +69,14 @@ class RunRegion(Model):
         saving = [c for c in reads.calls if self.saver_method(c)]
         inside = {id(n) for call in (*runs, *saving) for n in descendants(call)}
         outside = [n for n in reads.nodes if id(n) not in inside and n.value in self.watched()]
+        devices = [
+            a for a in collect(line, cst.Attribute) if a.attr.value == "device" and any(a.value is n for n in outside)
+        ]
+        if devices:
+            what = f"`{source_of(devices[0])}`"
+            raise Refused(
+                line, f"{what}: eager TF 2 names the device in full (/job:localhost/...), TF1 as it was asked"
+            )
         if outside:
             raise Refused(line, f"`{outside[0].value}` is used outside a sess.run call the rule reads")
         updated_runs = [c for c in names_in(updated).calls if self.session_method(c) == "run"]

@@ -25,6 +25,7 @@ class NativeSessionRule(Protocol):
     _aliases: set[str]
     _updated: dict[int, cst.BaseStatement]
     _functions: list[tuple[int, cst.FunctionDef]]
+    _module: cst.Module
 
     def module_names(self) -> dict[str, int]: ...
     def session_call(self, stmt: cst.BaseStatement) -> tuple[cst.Call, str] | None: ...
@@ -88,6 +89,8 @@ class ConverterState:
         self.summary_values: dict[str, str] = {}  # a name holding a fetched merge_all -> that merge_all's name
         self.summary_uses: set[int] = set()  # id() of the Name nodes of those names the conversion reads
         self.state_runs = False  # a sess.run of assign ops or variables only
+        self.devices: dict[int, str] = {}  # id(graph statement) -> the device (as code) it was built under
+        self.device_args: dict[str, str] = {}  # a tf.device argument as written -> the device it names, as code
 
     def up(self, node: cst.CSTNode) -> cst.CSTNode:
         return self.rule._updated.get(id(node), node)  # noqa: SLF001 - the rule's record of the pass

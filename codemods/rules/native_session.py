@@ -25,7 +25,10 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
   a sess.run fetched it (its new value, as TF1 fetched it), a fetched variable gives its value;
 - turns v1 summaries (`tf.summary.scalar` / `histogram` with a literal tag) collected by `merge_all` into
   the tensors model() returns, `tf.summary.FileWriter(logdir)` into `tf.summary.create_file_writer(logdir)`,
-  and `writer.add_summary(summary, step)` into the tf.summary v2 calls under `writer.as_default(step=step)`.
+  and `writer.add_summary(summary, step)` into the tf.summary v2 calls under `writer.as_default(step=step)`;
+- keeps `with tf.device(d):` around graph statements (variables and tensors only) as eager `tf.device(d)`
+  around the variables made and around model()'s expressions; a device function (eager tf.device takes
+  none) only where it calls nothing and every path returns one string literal, which becomes `d`.
 
 It fires only when the whole block is proven to be that shape and the file has no other graph-mode
 code (the converted code runs eagerly). Otherwise the code stays at the safe level, with an info
@@ -84,7 +87,8 @@ class NativeSessionRule(Rule):
         "events (the same steps; the tag as written, where TF1 made it unique among the graph's op names "
         "case-insensitively, `mean` next to a reduce_mean op becoming `mean_1`; a histogram has v2's equal-width "
         "buckets, not TF1's exponential ones; TensorBoard reads both), and the global step is a plain variable named global_step (not in the "
-        "GLOBAL_STEP collection). "
+        "GLOBAL_STEP collection); a device function proven to name one device is replaced by that device's name (it is no longer "
+        "called for each op), and the rule refuses a script reading a variable's .device (eager TF 2 names the device in full). "
         "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name; "
         "tf.keras is Keras 2 (tf-keras) through `import compat` on TF >= 2.16, whose names are TF1's.",
         "import tensorflow as tf\n"

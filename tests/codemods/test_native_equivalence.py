@@ -71,6 +71,33 @@ DATASET = """
             _, value = sess.run([train_op, loss])
             print("step", step, value)
 """
+# tf.device blocks, one of them with a device function that names one device whatever the op
+DEVICE = """
+    import numpy as np
+    import tensorflow as tf
+
+
+    def variables_on_cpu(op):
+        if op.type in ("Variable", "VariableV2", "VarHandleOp"):
+            return "/cpu:0"
+        return "/cpu:0"
+
+
+    x = tf.placeholder(tf.float32, [None, 3])
+    y = tf.placeholder(tf.float32, [None, 1])
+    with tf.device(variables_on_cpu):
+        w = tf.Variable(tf.ones([3, 1]))
+        hidden = tf.layers.dense(x, 4, activation=tf.nn.tanh)
+    with tf.device("/cpu:0"):
+        loss = tf.reduce_mean(tf.square(tf.matmul(hidden, tf.ones([4, 3])) @ w - y))
+    train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    rng = np.random.RandomState(2)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(4):
+            _, value = sess.run([train_op, loss], {x: rng.rand(6, 3), y: rng.rand(6, 1)})
+            print("step", step, value)
+"""
 # a TF1 checkpoint (the safe port's Saver writes one) restored by the native port: by its variables' names
 RESTORING = """
     import os
@@ -93,13 +120,15 @@ RESTORING = """
 """
 
 
-@pytest.mark.parametrize("which", ["sample", "fixture", "dataset"])
+@pytest.mark.parametrize("which", ["sample", "fixture", "dataset", "device"])
 def test_native_port_trains_like_the_safe_port_from_its_step_0_checkpoint(tmp_path, which):
     if which == "sample":
         script, args = SAMPLE, ["--steps=3", "--keep_prob=1.0"]  # (dropout masks differ: bench/native.py ARGS)
     else:
         script, args = str(tmp_path / f"{which}.py"), []
-        (tmp_path / f"{which}.py").write_text(textwrap.dedent(FIXTURE if which == "fixture" else DATASET))
+        (tmp_path / f"{which}.py").write_text(
+            textwrap.dedent({"fixture": FIXTURE, "dataset": DATASET, "device": DEVICE}[which])
+        )
     ported = {level: native.migrate([script], str(tmp_path / level), level) for level in ("safe", "native")}
     assert [os.path.basename(p) for p in native.converted(ported["native"])] == [os.path.basename(script)]
     name = os.path.basename(script)

@@ -626,6 +626,109 @@ class TestNativeSessionRule(RuleTest):
         why = "the graph calls layer(), which builds graph state the rule does not convert (tf.variable_scope)"
         self.assertEqual(messages, [PREFIX + why])
 
+    def test_device_blocks_stay_around_the_variables_and_the_model_a_device_function_as_its_one_device(self):
+        before = """
+            import tensorflow as tf
+
+            def on_cpu(op):
+                if op.type in ("Variable", "VariableV2", "VarHandleOp"):
+                    return "/cpu:0"
+                return "/cpu:0"
+
+            def main():
+                x = tf.placeholder(tf.float32, [None, 2])
+                with tf.device(on_cpu):
+                    w = tf.Variable(tf.ones([2, 2]))
+                    out = tf.matmul(x, w)
+                scaled = out * 2.0
+                with tf.device("/cpu:0"):
+                    total = tf.reduce_sum(scaled)
+                train_op = tf.train.GradientDescentOptimizer(0.1).minimize(total)
+                with tf.Session() as sess:
+                    sess.run(tf.global_variables_initializer())
+                    _, value = sess.run([train_op, total], {x: [[1.0, 2.0]]})
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            def on_cpu(op):
+                if op.type in ("Variable", "VariableV2", "VarHandleOp"):
+                    return "/cpu:0"
+                return "/cpu:0"
+
+            def main():
+                with tf.device("/cpu:0"):
+                    w = tf.Variable(tf.ones([2, 2]), name="Variable")
+
+                def model(x):
+                    with tf.device("/cpu:0"):
+                        out = tf.matmul(x, w)
+                    scaled = out * 2.0
+                    with tf.device("/cpu:0"):
+                        total = tf.reduce_sum(scaled)
+                    return {"total": total}
+
+                optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+                @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+                def train_step(x):
+                    with tf.GradientTape() as tape:
+                        outputs = model(x)
+                    variables = tape.watched_variables()
+                    optimizer.apply_gradients(zip(tape.gradient(outputs["total"], variables), variables))
+                    return outputs["total"]
+
+                value = train_step([[1.0, 2.0]]).numpy()
+        """
+        self.assertCodemod(before, after, level="native")
+        said = [e.message for e in self.applied(before, level="native").entries]
+        self.assertIn('tf.device(on_cpu) as tf.device("/cpu:0"), tf.device("/cpu:0") kept around', said[0])
+
+    def test_must_not_fire_on_devices_it_cannot_prove(self):
+        function = "def place(op):\n    if op.type == 'VariableV2':\n        return '/cpu:0'\n    return {}\n"
+        cases = {
+            "with tf.device(place):\n    v = tf.Variable(1.0)": (
+                function.format("'/gpu:0'"),
+                "tf.device(place), a device function not proven to name one device for every op",
+            ),
+            "with tf.device(place):\n    v = tf.Variable(2.0)": (
+                function.format("pick(op)"),
+                "tf.device(place), a device function not proven to name one device for every op",
+            ),
+            "with tf.device(name):\n    v = tf.Variable(3.0)": (
+                "",
+                "tf.device(name), a device function not proven to name one device for every op",
+            ),
+            "with tf.device('/cpu:' + n):\n    v = tf.Variable(4.0)": ("", "tf.device of a computed device"),
+            "with tf.device('/cpu:0'):\n    n = 3\n    v = tf.Variable(5.0)": (
+                "",
+                "a tf.device block holding a statement that is no variable or tensor of the graph",
+            ),
+            "with tf.device('/cpu:0'):\n    v = tf.Variable(6.0)\n    op = tf.train.AdamOptimizer(0.1).minimize(loss)": (
+                "",
+                "a tf.device block around a train op, a saver, summaries or an input pipeline",
+            ),
+        }
+        for graph, (helper, why) in cases.items():
+            source = (
+                f"import tensorflow as tf\n{helper}x = tf.placeholder(tf.float32, [None, 1])\nloss = tf.reduce_sum(x)\n"
+                f"{graph}\nwith tf.Session() as sess:\n    sess.run(loss, {{x: [[1.0]]}})\n"
+            )
+            with self.subTest(graph=graph):
+                self.assertEqual(self.refused(source), [PREFIX + why])
+        messages = self.refused("""
+            import tensorflow as tf
+            with tf.device("/cpu:0"):
+                w = tf.Variable(tf.ones([2]))
+            total = tf.reduce_sum(w)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                print(sess.run(total), w.device)
+        """)
+        why = "`w.device`: eager TF 2 names the device in full (/job:localhost/...), TF1 as it was asked"
+        self.assertEqual(messages, [PREFIX + why])
+
     def test_must_not_fire_on_a_session_in_a_method_and_says_so(self):
         messages = self.refused("""
             import tensorflow as tf
