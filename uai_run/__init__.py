@@ -24,7 +24,7 @@ from compat import _import_hook
 from uai_run import _finder, _libraries
 from uai_run._tf1_modules import MissingTF1Module, MissingTF1Name
 
-__all__ = ["MissingTF1Module", "MissingTF1Name", "install"]
+__all__ = ["MissingTF1Module", "MissingTF1Name", "install", "spawned_children_too"]
 
 
 def install(everywhere: bool = False) -> None:
@@ -32,19 +32,20 @@ def install(everywhere: bool = False) -> None:
     user's code (every module's, with `everywhere`), and the names other libraries removed."""
     _finder.install(everywhere=everywhere)
     _libraries.install()
-    _spawned_children_too(everywhere)
+    spawned_children_too(f"import compat, uai_run; uai_run.install(everywhere={everywhere!r})")
 
 
-def _spawned_children_too(everywhere: bool) -> None:
+def spawned_children_too(setup: str) -> None:
     """multiprocessing's spawn (and forkserver) start a fresh interpreter that imports the program's
-    main module again: make it install the same face first, as a forked child inherits it. Done when
-    the program imports multiprocessing.spawn (most never do: importing it here cost every run ~20 imports)."""
-    _import_hook.on_import("multiprocessing.spawn", after=functools.partial(_patch_spawn, everywhere))
+    main module again: make it run `setup` (the statements that set this process up) first, as a
+    forked child inherits it. Done when the program imports multiprocessing.spawn (most never do:
+    importing it here cost every run ~20 imports)."""
+    _import_hook.on_import("multiprocessing.spawn", after=functools.partial(_patch_spawn, setup))
     if "multiprocessing.spawn" in sys.modules:
-        _patch_spawn(everywhere)
+        _patch_spawn(setup)
 
 
-def _patch_spawn(everywhere: bool) -> None:
+def _patch_spawn(setup: str) -> None:
     import multiprocessing.spawn as spawn  # imported already: the program's import called this
 
     original = getattr(spawn.get_command_line, "compat_original", spawn.get_command_line)
@@ -53,8 +54,7 @@ def _patch_spawn(everywhere: bool) -> None:
         command = original(**kwds)
         if "-c" in command:
             at = command.index("-c") + 1
-            setup = f"import compat, uai_run; uai_run.install(everywhere={everywhere!r}); "
-            command[at] = setup + command[at]
+            command[at] = f"{setup}; {command[at]}"
         return command
 
     get_command_line.compat_original = original  # type: ignore[attr-defined]

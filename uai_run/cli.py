@@ -302,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     except CompatError as err:
         fail(str(err))
     import compat  # legacy Keras and tf.estimator before anything imports TensorFlow
-    from uai_run import MissingTF1Module, MissingTF1Name, _code_owner, _explain, _source, install
+    from uai_run import MissingTF1Module, MissingTF1Name, _code_owner, _explain, _source, install, spawned_children_too
 
     if not args.auto or _choose(args, report, files):
         install(everywhere=args.tf1_everywhere)
@@ -311,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
             compat.install()
         except CompatError as err:
             fail(str(err))
+        spawned_children_too("import compat; compat.install()")
     if args.explain or report is not None:
         _report_on_os_exit(args, report)
     code, started = 0, os.getpid()

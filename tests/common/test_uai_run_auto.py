@@ -249,3 +249,25 @@ def test_auto_trains_a_tf_2_estimator_program_with_compat_where_this_tensorflow_
         else "--auto: nothing only TF1 had: run by python as TF 2 code"
     )
     assert [e["message"] for f in report["files"] for e in f["entries"]] == [expected]
+
+
+SPAWNED_ESTIMATOR = """
+import multiprocessing
+import tensorflow as tf
+
+
+def has_estimator(_):
+    return hasattr(tf, "estimator") and hasattr(tf.estimator, "Estimator")
+
+
+if __name__ == "__main__":
+    print("main", has_estimator(0), "workers", multiprocessing.get_context("spawn").Pool(1).map(has_estimator, [0]))
+"""
+
+
+def test_a_spawned_worker_of_a_tf_2_program_run_with_compat_gets_compat_too(tmp_path):
+    # a spawned worker starts a fresh interpreter: what compat provides the program must be in it too
+    (tmp_path / "main.py").write_text(SPAWNED_ESTIMATOR)
+    result = _runs.run([sys.executable, "-m", "uai_run", "--auto", str(tmp_path / "main.py")], tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.splitlines()[-1] == "main True workers [True]"
