@@ -104,6 +104,16 @@ SYMBOLS = {
     # contrib.opt's Adam that updates only the rows a sparse gradient touches (tensor2tensor's default
     # optimizer); TF 2 has no v1 optimizer of it
     "tensorflow.contrib.opt.LazyAdamOptimizer": "compat.lazy_adam:LazyAdamOptimizer",
+    # contrib.opt's decoupled weight decay (tensor2tensor's adam_w); TF 2's AdamW is a Keras optimizer only
+    **{
+        f"tensorflow.contrib.opt.{name}": f"compat.weight_decay:{name}"
+        for name in (
+            "AdamWOptimizer",
+            "MomentumWOptimizer",
+            "DecoupledWeightDecayExtension",
+            "extend_with_decoupled_weight_decay",
+        )
+    },
 }
 
 # A compat module standing for a TF1 module that re-exported a library: the names of the TF1 module
