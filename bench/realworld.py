@@ -43,7 +43,8 @@ same files in one process. The load average is printed before and after: a busy 
 the multi-process run more than the one-process anchor.
 --dense times, instead of the whole packages, their files dense in TensorFlow: those in the top
 quartile of TF references per line over the selected packages (the references counted as for
-fidelity, fallbacks included), where a migration's cost per line is highest.
+fidelity, fallbacks included), where a migration's cost per line is highest, plus this repository's
+TF 1.4-era tensorflow/models programs (MODELS_PROGRAMS), as dense as the platform's own code.
 
 --uai DIR judges another checkout of this project (e.g. `git archive` of a commit unpacked in
 DIR) instead of this one: its codemods and compat come first on PYTHONPATH.
@@ -69,6 +70,14 @@ REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 import migrate_bench  # noqa: E402
+
+# the TF 1.4-era tensorflow/models-shaped programs of tests/ (cifar10_estimator, research/slim's
+# train_image_classifier, official/resnet), written at their real size: part of --dense's tree
+MODELS_PROGRAMS = (
+    "tests/common/runtime_programs/cifar10_estimator_tf1.py",
+    "tests/common/tf1_programs/slim_classifier_tf14",
+    "tests/common/tf1_programs/official_resnet",
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -941,9 +950,12 @@ def speed(args: argparse.Namespace, work: str) -> int:
     --generated); a ratio table per tree."""
     trees = {}
     if args.dense:
-        trees["dense: " + ", ".join(args.projects)] = tree = os.path.join(work, "dense")
+        trees["dense: " + ", ".join([*args.projects, "tensorflow/models TF 1.4"])] = tree = os.path.join(work, "dense")
         for name, unpacked, rel in dense_files(args.projects, args.cache):
             copy_files(unpacked, [rel], os.path.join(tree, name))
+        models = [rel for rel in MODELS_PROGRAMS if rel.endswith(".py")]
+        models += [path for rel in MODELS_PROGRAMS if not rel.endswith(".py") for path in package_files(REPO, rel)]
+        copy_files(REPO, models, os.path.join(tree, "tensorflow-models"))
     else:
         trees[", ".join(args.projects)] = tree = os.path.join(work, "tree")
         for name in args.projects:
