@@ -99,6 +99,8 @@ SYMBOLS = {
     "tensorflow.contrib.graph_editor.get_backward_walk_ops": "compat.graph_editor:get_backward_walk_ops",
     # contrib.rnn's stacked bidirectional RNN (tensorlayer 1.x imports it); its cells are nn.rnn_cell's
     "tensorflow.contrib.rnn.stack_bidirectional_dynamic_rnn": "compat.rnn:stack_bidirectional_dynamic_rnn",
+    # and its layer-normalised LSTM cell (tensor2tensor's vqa_attention, imported with every t2t model)
+    "tensorflow.contrib.rnn.LayerNormBasicLSTMCell": "compat.rnn:LayerNormBasicLSTMCell",
     # TF 1.x's was ops.get_name_scope: the graph's current name scope, or eager's; so is this one (TF >= 2.9)
     "tensorflow.contrib.framework.get_name_scope": f"{TF}:get_current_name_scope",
     # contrib.opt's Adam that updates only the rows a sparse gradient touches (tensor2tensor's default
@@ -220,8 +222,9 @@ RULES = {
     "tensorflow.contrib.framework.get_name_scope": "contrib-equivalents",
     # contrib.summary's name TF 2 has no function for: contrib-equivalents ports it to compat.summary's
     "tensorflow.contrib.summary.record_summaries_every_n_global_steps": "contrib-equivalents",
-    # contrib.rnn's function TF 2 has none of: contrib-equivalents ports it to compat.rnn's
+    # contrib.rnn's names TF 2 has none of: contrib-equivalents ports them to compat.rnn's
     "tensorflow.contrib.rnn.stack_bidirectional_dynamic_rnn": "contrib-equivalents",
+    "tensorflow.contrib.rnn.LayerNormBasicLSTMCell": "contrib-equivalents",
     **dict.fromkeys(TRANSFORMATIONS, "tf1-calls"),
     "tensorflow.examples.tutorials": "contrib-equivalents",
     **dict.fromkeys(PRE_1_0, "tf-upgrade"),

@@ -5,8 +5,8 @@
 Each program in GOLDENS (under tests/common) runs as written in the tf115 environment (TensorFlow 1.15
 on Python 3.7) and prints `RESULT <json>`; that value is stored with a header naming this command. The
 tests compare uai-run's output, and the ports', on TF 2.15 and 2.21 with these values:
-test_tf115_random.py, test_runtime_learn.py, test_graph_editor.py, test_contrib_rnn.py, test_lazy_adam.py, test_weight_decay.py and
-test_official_resnet_program.py. Runs on Python 3.7: no project import.
+test_tf115_random.py, test_runtime_learn.py, test_graph_editor.py, test_contrib_rnn.py, test_lazy_adam.py, test_weight_decay.py,
+test_layer_norm_lstm.py and test_official_resnet_program.py. Runs on Python 3.7: no project import.
 """
 
 import json
@@ -25,6 +25,7 @@ GOLDENS = {
     "tf115_stacked_birnn.json": "tf1_programs/stacked_bidirectional_rnn.py",
     "tf115_lazy_adam.json": "tf1_programs/lazy_adam_steps.py",
     "tf115_weight_decay.json": "tf1_programs/weight_decay_steps.py",
+    "tf115_layer_norm_lstm.json": "tf1_programs/layer_norm_lstm.py",
     "tf115_official_resnet.json": "tf1_programs/official_resnet_initial_weights.py",
 }
 
