@@ -176,6 +176,13 @@ class Converter(RunRegion):
             if method.startswith(("assign", "scatter_")) or effect:
                 what = min(effect) if effect else f".{method}()"
                 raise Refused(stmt, f"{what} in the graph: run on every step in TF 2, only when fetched in TF1")
+        for call in reads.calls:
+            library = self.rule.variable_library(call)
+            if library is not None:
+                raise Refused(
+                    stmt,
+                    f"{library}: a library whose calls may make variables, which model() would make again on every step",
+                )
         for call in tf_calls:
             names = self.rule.tf_names(call)
             machinery = [n for n in names if n.startswith(tuple(p + "train." for p in PREFIXES))]
@@ -244,7 +251,7 @@ class Converter(RunRegion):
             fn = functions.get(call.func.value) if isinstance(call.func, cst.Name) else None
             if fn is None:
                 continue
-            made = [c for c in names_in(fn).calls if self.rule.is_call(c, STATEFUL)]
+            made = [c for c in names_in(fn).calls if self.rule.is_call(c, STATEFUL) or self.rule.variable_library(c)]
             left = re.search(r"\w+\.compat\.v1\.[\w.]+", source_of(self.up(fn)))
             if made or left:
                 what = _tf.full_name(made[0].func) if made else cast(re.Match, left).group(0)

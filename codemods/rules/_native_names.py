@@ -51,3 +51,14 @@ LAYERS = {p + "layers." + n: n for n in tables.LAYERS for p in PREFIXES}
 # what a function the graph calls may not do: it would run on every step of the converted code
 STATEFUL = frozenset({*tf1_names("variable_scope", "get_variable", "get_collection"), *VARIABLE, *LAYERS})
 INITIALIZER = "<tf.global_variables_initializer()>"  # what sess.run(tf.global_variables_initializer()) fetches
+# libraries whose calls make variables (layers, models, metrics, cells): a graph statement calling one would make
+# them again on each call of model(), so it is refused (tf.layers' functions have their own conversion)
+VARIABLE_LIBRARIES = (
+    "tensorflow.contrib.",
+    "tensorflow.keras.",
+    "tensorflow.compat.v1.keras.",
+    "tf_slim.",
+    "compat.slim.",
+    "keras.",
+    "tf_keras.",
+)

@@ -31,7 +31,8 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
   none) only where it calls nothing and every path returns one string literal, which becomes `d`.
 
 It fires only when the whole block is proven to be that shape and the file has no other graph-mode
-code (the converted code runs eagerly). Otherwise the code stays at the safe level, with an info
+code (the converted code runs eagerly). A graph statement calling a library whose calls may make variables
+(tf.contrib, tf-slim, Keras: _native_names.VARIABLE_LIBRARIES) is not proven: model() would make them on every call. Otherwise the code stays at the safe level, with an info
 entry saying why. What may change is said in EXAMPLE (`--explain`).
 """
 
@@ -47,7 +48,7 @@ from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _tf
 from codemods.rules._native_graph import Converter
-from codemods.rules._native_names import SESSIONS
+from codemods.rules._native_names import SESSIONS, VARIABLE_LIBRARIES
 from codemods.rules._native_syntax import (
     Block,
     Refused,
@@ -122,10 +123,14 @@ class NativeSessionRule(Rule):
         "    value = train_step([[1.0, 2.0, 3.0]]).numpy()\n",
     )
     WORDS = frozenset()  # it acts only where the module uses TensorFlow
+    # (and reads the calls to the libraries that make variables, which it refuses in a graph: tf_slim, Keras)
+    ROOTS = frozenset(name.partition(".")[0] for name in VARIABLE_LIBRARIES)
 
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
         self._calls: dict[int, frozenset[str]] = {}  # id(Call) -> the TensorFlow names its function is
+        self._library_calls: dict[int, frozenset[str]] = {}  # id(Call) -> its names in VARIABLE_LIBRARIES
+        self._library_aliases: dict[str, str] = {}  # `slim = tf.contrib.slim`: slim -> tensorflow.contrib.slim
         self._tf_heads: dict[int, bool] = {}  # id(Name) of a name bound to TensorFlow -> is it TensorFlow there
         self._graph_calls: dict[int, cst.Call] = {}  # calls that need graph mode
         self._session_top: dict[int, int] = {}  # id(graph-mode call) -> its top-level statement
@@ -154,13 +159,32 @@ class NativeSessionRule(Rule):
         return self._module_names
 
     def visit_Call(self, node: cst.Call) -> None:
-        names = frozenset(n for n in self.qualified_names(node.func) if n.startswith(_tf.TF))
+        qualified = self.qualified_names(node.func)
+        library = frozenset(n for n in qualified if n.startswith(VARIABLE_LIBRARIES)) | self._aliased(node.func)
+        if library:
+            self._library_calls[id(node)] = library
+        names = frozenset(n for n in qualified if n.startswith(_tf.TF))
         if names:
             self._calls[id(node)] = names
             if names & graph_names():
                 self._graph_calls[id(node)] = node
                 self._session_top[id(node)] = self.state.top
             self._switched |= bool(names & SWITCH_NAMES)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        """`slim = tf.contrib.slim`: the name table does not follow an assignment, so the rule records the alias."""
+        target = node.targets[0].target if len(node.targets) == 1 else None
+        if isinstance(target, cst.Name) and isinstance(node.value, (cst.Attribute, cst.Name)):
+            found = [n for n in self.qualified_names(node.value) if (n + ".").startswith(VARIABLE_LIBRARIES)]
+            if found:
+                self._library_aliases[target.value] = min(found)
+
+    def _aliased(self, func: cst.BaseExpression) -> frozenset[str]:
+        """The library name of `alias.a.b` where the file assigns `alias = <a library module>`."""
+        path = _tf.full_name(func)
+        head, _, rest = path.partition(".")
+        module = self._library_aliases.get(head)
+        return frozenset({f"{module}.{rest}"}) if module and rest else frozenset()
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value in ("UPDATE_OPS",):  # the only attribute the rule reads besides calls
@@ -315,6 +339,11 @@ class NativeSessionRule(Rule):
     def tf_names(self, call: cst.Call) -> frozenset[str]:
         """The TensorFlow names a call's function is (empty: not TensorFlow's)."""
         return self._calls.get(id(call), frozenset())
+
+    def variable_library(self, call: cst.Call) -> str | None:
+        """The name of a call to a library that makes variables (VARIABLE_LIBRARIES), else None."""
+        found = self._library_calls.get(id(call))
+        return min(found) if found else None
 
     def is_call(self, node: cst.CSTNode, names: Iterable[str]) -> str | None:
         if not isinstance(node, cst.Call):

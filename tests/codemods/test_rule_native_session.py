@@ -729,6 +729,24 @@ class TestNativeSessionRule(RuleTest):
         why = "`w.device`: eager TF 2 names the device in full (/job:localhost/...), TF1 as it was asked"
         self.assertEqual(messages, [PREFIX + why])
 
+    def test_must_not_fire_when_the_graph_calls_a_library_that_makes_variables(self):
+        # model() runs on every step: slim's, contrib's and Keras' layers would make their variables again each time
+        cases = {
+            "slim = tf.contrib.slim\nnet = slim.fully_connected(x, 2)": "tensorflow.contrib.slim.fully_connected",
+            "import tf_slim as slim\nnet = slim.fully_connected(x, 2)": "tf_slim.fully_connected",
+            "net = tf.contrib.layers.fully_connected(x, 2)": "tensorflow.contrib.layers.fully_connected",
+            "net = tf.keras.layers.Dense(2)(x)": "tensorflow.keras.layers.Dense",
+        }
+        for graph, name in cases.items():
+            source = (
+                f"import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\n{graph}\nloss = tf.reduce_sum(net)\n"
+                "op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+                "with tf.Session() as sess:\n    sess.run(op, {x: [[1.0, 2.0, 3.0]]})\n"
+            )
+            with self.subTest(graph=graph):
+                why = f"{name}: a library whose calls may make variables, which model() would make again on every step"
+                self.assertEqual(self.refused(source), [PREFIX + why])
+
     def test_must_not_fire_on_a_session_in_a_method_and_says_so(self):
         messages = self.refused("""
             import tensorflow as tf
