@@ -25,11 +25,13 @@ Public modules: `compat.flags` (uflag / tf.app.flags), `compat.dist` (uai_dist),
 logical CPUs), `compat.strategy` (strategy and Estimator RunConfig from TF_CONFIG), `compat.slim`
 (tf-slim, repaired), `compat.estimator` (tf.estimator to import names from), `compat.hparams`
 (tf.contrib.training.HParams), `compat.graph_ops` (TF 1.x's private `with_dependencies` on public ops), `compat.rnn`
-(tf.contrib.rnn's stack_bidirectional_dynamic_rnn), `compat.lazy_adam` (tf.contrib.opt's LazyAdamOptimizer),
+(tf.contrib.rnn's stack_bidirectional_dynamic_rnn and LayerNormBasicLSTMCell), `compat.lazy_adam`
+(tf.contrib.opt's LazyAdamOptimizer),
 `compat.weight_decay` (tf.contrib.opt's AdamW, MomentumW and extend_with_decoupled_weight_decay),
 `compat.learn` (tf.contrib.learn's Experiment, learn_runner, run_config),
 `compat.tutorials` (tensorflow.examples.tutorials), `uai_run` (`uai-run`: unmodified TF1 programs),
-`compat.tf1_names` (the TF1 name -> new home table `uai_run` and uai-migrate read) and
+`compat.tf1_names` (the TF1 name -> new home table `uai_run` and uai-migrate read), `compat.tf1_modules`
+(a TF1 module path as an object resolving its names by that table: a contrib module read as a value) and
 `compat.library_names` (the same for names other libraries removed, such as Pillow's ANTIALIAS).
 Lazy shortcuts: `compat.device(setter)`, `compat.strategy(...)`.
 

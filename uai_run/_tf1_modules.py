@@ -1,10 +1,12 @@
 """The TF1 face of TensorFlow: module objects that answer `tf.X` the way TensorFlow 1 did.
 
-A face stands for one TF1 module path (`tensorflow`, `tensorflow.contrib.slim`, ...). Reading a
-name from it asks `compat.tf1_names`, in order: a moved symbol, a face of a submodule the table
-knows, then the targets of the module (`tf.compat.v1` first for `tensorflow`). The answer is the
-real object, cached on the face, and noted for `--explain`. A name nothing provides raises a
-one-line `MissingTF1Name` naming the user's file and line and uai-migrate's manual step.
+A face stands for one TF1 module path (`tensorflow`, `tensorflow.contrib.slim`, ...): a
+`compat.tf1_modules.TF1Module`, the object uai-migrate's ports bind for a contrib module read as a value.
+Reading a name from it asks `compat.tf1_names`, in order (`compat.tf1_modules.find`): a moved symbol, a
+face of a submodule the table knows, then the targets of the module (`tf.compat.v1` first for
+`tensorflow`). The answer is the real object, cached on the face, and noted for `--explain`. A name
+nothing provides raises a one-line `MissingTF1Name` naming the user's file and line and uai-migrate's
+manual step.
 A call TF 2 would refuse (the table's CALL_KEYWORDS and TRANSFORMATIONS) is given TF1's signature:
 the face serves a function taking TF1's arguments, and a class whose methods do.
 """
@@ -12,16 +14,18 @@ the face serves a function taking TF1's arguments, and a class whose methods do.
 import functools
 import importlib
 import sys
-import types
 from collections.abc import Callable
 from typing import Any
 
 from compat import tf1_names as names
 from compat.errors import CompatError
+from compat.tf1_modules import TF1Module, find, transformation
+from compat.tf1_modules import short as short
+from compat.tf1_modules import target_name as target_name
+from compat.tf1_modules import targets_of as targets_of
 from uai_run import _code_owner, _explain
 
 PREFIX = "uai_run.tf1."  # faces live in sys.modules as uai_run.tf1.<TF1 module path>
-_DUNDERS = ("__version__", "__git_version__", "__compiler_version__")
 _MISSING = object()
 
 
@@ -62,29 +66,6 @@ class MissingTF1Module(_Missing, CompatError, ModuleNotFoundError):
         self.name = None
 
 
-def short(name: str) -> str:
-    """`tensorflow.contrib.rnn` -> `tf.contrib.rnn`, as people write it."""
-    return "tf" + name[len(names.TF) :] if name.startswith(names.TF) else name
-
-
-def target_name(target: str) -> str:
-    """`module:attribute.path` as people read it: `tf.compat.v1.nn.rnn_cell`."""
-    return short(target.replace(":", "."))
-
-
-def targets_of(path: str) -> tuple:
-    """Where the names of TF1 module `path` are looked up, in order."""
-    if path in names.MODULES:
-        return names.MODULES[path]
-    moved = names.move_package(path)
-    if moved:
-        return (moved,)
-    if path.startswith(names.TF + ".contrib"):
-        return ()
-    rest = path[len(names.TF) + 1 :]
-    return (f"{names.V1}:{rest}", path)
-
-
 def needs_face(name: str) -> bool:
     """Must `import <name>` (a `tensorflow...` module) give the TF1 face rather than the real module?"""
     if name == names.TF or names.has_entries_below(name) or names.move_package(name):
@@ -92,68 +73,27 @@ def needs_face(name: str) -> bool:
     return not name.startswith(names.PASS_THROUGH)
 
 
-class Face(types.ModuleType):
+class Face(TF1Module):
     """One TF1 module; attributes resolve on first read (see the module docstring)."""
 
     def __init__(self, path: str) -> None:
-        super().__init__(PREFIX + path, f"TF1 face of {path} (uai_run)")
+        super().__init__(path, PREFIX + path, f"TF1 face of {path} (uai_run)")
         self.__path__: list[str] = []  # a package: submodule imports come to uai_run's finder
-        self._tf1_path = path
-        self._tf1_targets: list[tuple[str, Any]] | None = None
 
-    def _targets(self) -> list[tuple[str, Any]]:
-        if self._tf1_targets is None:
-            found = []
-            for target in targets_of(self._tf1_path):
-                try:
-                    found.append((target, names.resolve(target)))
-                except (ImportError, AttributeError):
-                    continue  # e.g. a real `tensorflow.<path>` module that TF 2 lacks: the next target
-            self._tf1_targets = found
-        return self._tf1_targets
-
-    def _resolve(self, attr: str) -> tuple[Any, str | None]:
+    def _tf1_find(self, attr: str) -> tuple[Any, str | None]:
         full = f"{self._tf1_path}.{attr}"
-        if full in names.TRANSFORMATIONS:
-            return transformation(full), None  # noted when called, at the user's line
-        if full in names.SYMBOLS:
-            target = names.SYMBOLS[full]
-            return names.resolve(target), target_name(target)
-        if full in names.MODULES or names.has_entries_below(full):
-            return importlib.import_module(PREFIX + full), None
-        for target, module in self._targets():
-            value = getattr(module, attr, _MISSING)
-            if value is not _MISSING:
-                # the real module of this very name (`tensorflow.python.util.nest.flatten`): nothing aliased
-                return value, None if target == self._tf1_path else f"{target_name(target)}.{attr}"
-        moved = names.move_package(full)
-        if moved:
-            try:  # a submodule its new package does not import itself
-                return importlib.import_module(moved), moved
-            except ImportError:
-                pass
-        return _MISSING, None
+        if full in names.TRANSFORMATIONS:  # noted when called, at the user's line
+            return transformation(full, functools.partial(_explain.note, "tf1-calls")), None
+        return find(self._tf1_path, attr, self._targets(), lambda path: importlib.import_module(PREFIX + path))
 
-    def __getattr__(self, attr: str) -> Any:
-        if attr == "__all__":  # `from tensorflow import *`: TF1's public names
-            return sorted({n for _, module in self._targets() for n in dir(module) if not n.startswith("_")})
-        if (attr.startswith("__") and attr not in _DUNDERS) or attr.startswith("_tf1_"):
-            raise AttributeError(attr)
-        value, source = self._resolve(attr)
-        full = f"{self._tf1_path}.{attr}"
-        if value is _MISSING:
-            raise MissingTF1Name(full)
+    def _tf1_serve(self, full: str, value: Any, source: str | None) -> Any:
         value = with_tf1_signature(full, value)
-        setattr(self, attr, value)
         if source is not None and not _same_in_tf2(full, value):
             _explain.note(names.rule_for(full), f"{short(full)} -> {source}")
         return value
 
-    def __dir__(self) -> list[str]:
-        found = set(super().__dir__())
-        for _, module in self._targets():
-            found.update(dir(module))
-        return sorted(found)
+    def _tf1_missing(self, full: str) -> Exception:
+        return MissingTF1Name(full)
 
 
 def _same_in_tf2(full: str, value: object) -> bool:
@@ -225,17 +165,3 @@ def with_tf1_signature(name: str, value: Any) -> Any:
     """What the face serves for TF1 name `name`: `value`, after the classes of its module take TF1's keywords."""
     _adapt_methods(name.rpartition(".")[0])
     return value
-
-
-def transformation(name: str) -> Callable[..., Callable[[Any], Any]]:
-    """A TF1 tf.contrib.data transformation TF 2 writes as a Dataset method (TRANSFORMATIONS): `f(*args)`
-    returns what `dataset.apply` calls, `lambda dataset: dataset.<method>(*args, <keywords>)`."""
-    method, fixed = names.TRANSFORMATIONS[name]
-
-    def make(*args: Any, **kwargs: Any) -> Callable[[Any], Any]:
-        added = ", ".join(f"{k}={v!r}" for k, v in fixed.items())
-        _explain.note("tf1-calls", f"{short(name)}(...) -> dataset.{method}(..., {added})")
-        return lambda dataset: getattr(dataset, method)(*args, **kwargs, **fixed)
-
-    make.__name__ = make.__qualname__ = name.rpartition(".")[2]
-    return make
