@@ -7,11 +7,11 @@ from typing import cast
 
 import libcst as cst
 
-from codemods.rules._native_summaries import Summaries
+from codemods.rules._native_metrics import Metrics
 from codemods.rules._native_syntax import Refused, arguments, source_of
 
 
-class Checkpoints(Summaries):
+class Checkpoints(Metrics):
     """The Saver."""
 
     def saver_method(self, call: cst.CSTNode) -> str | None:

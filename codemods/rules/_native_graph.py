@@ -143,6 +143,8 @@ class Converter(RunRegion):
             if isinstance(func, cst.Attribute) and func.attr.value == "minimize":
                 if rule.is_call(func.value, OPTIMIZERS):
                     return self.minimize(stmt, name, value)
+        if isinstance(small, cst.Assign) and self.metric_function(small.value) is not None:
+            return self.metric(stmt, small)
         if name is not None and value is not None and self.dataset_head(value):
             if set(reads.names) & self.graph:
                 raise Refused(stmt, "a tf.data pipeline built from the graph's tensors")
@@ -299,6 +301,9 @@ class Converter(RunRegion):
             parts += [f"inputs {placeholders} -> arguments of the graph's function"]
         if self.eval_outputs:
             parts += [f"evaluation sess.run -> {self.names['evaluate']}()"]
+        if self.metric_objects:
+            metrics = ", ".join(f"{function} -> tf.keras.metrics.{keras}" for _, keras, function in self.metric_objects)
+            parts += [f"metrics {metrics} made once (update op -> update_state(), value -> result())"]
         if self.device_args:
             blocks = ", ".join(
                 f"tf.device({a})" + ("" if a == d else f" as tf.device({d})") for a, d in self.device_args.items()

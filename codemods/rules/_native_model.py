@@ -99,6 +99,7 @@ class Model(Checkpoints):
             specs.insert(0, f"{'' if single else '*'}{dataset}.element_spec")
         signature = ", ".join(specs)
         lines = [f"{layer.var} = {alias}.keras.layers.{layer.keras}({', '.join(layer.keywords)})\n" for layer in layers]
+        lines += [f"{var} = {alias}.keras.metrics.{keras}()\n" for var, keras, _ in self.metric_objects]
         returned = ", ".join(f'"{o}": {o}' for o in outputs)
         modelled = bool(outputs or body)  # (a script of variables and assign ops only has no model())
         if modelled:
@@ -127,9 +128,10 @@ class Model(Checkpoints):
         # (a first line so that the blank lines before the defs stay theirs, not the module header's)
         generated = list(cst.parse_module("pass\n" + "".join(lines)).body)[1:]
         if modelled:
-            model = cast(cst.FunctionDef, generated[len(layers)])
+            index = len(layers) + len(self.metric_objects)
+            model = cast(cst.FunctionDef, generated[index])
             block = cast(cst.IndentedBlock, model.body)
-            generated[len(layers)] = model.with_changes(
+            generated[index] = model.with_changes(
                 body=block.with_changes(body=[*under_devices([*map(comments_only, body)], devices, alias), *block.body])
             )
         # a blank line before each def, not indented where the block is a function body

@@ -16,7 +16,7 @@ def tf1_names(*names: str) -> frozenset[str]:
 SESSIONS = tf1_names("Session", "InteractiveSession")
 PLACEHOLDER = tf1_names("placeholder")
 VARIABLE = tf1_names("Variable")
-INITIALIZERS = tf1_names("global_variables_initializer", "initialize_all_variables")
+INITIALIZERS = tf1_names("global_variables_initializer", "initialize_all_variables", "local_variables_initializer")
 SEED = tf1_names("set_random_seed")
 WITH_DEFAULT = tf1_names("placeholder_with_default")
 SAVER = tf1_names("train.Saver")
@@ -62,3 +62,14 @@ VARIABLE_LIBRARIES = (
     "keras.",
     "tf_keras.",
 )
+# the v1 metrics of _native_tables.METRICS, in TensorFlow and in tf-slim (also as tf.contrib.slim / tf.contrib.metrics)
+_SLIM_METRICS = (
+    "tensorflow.contrib.slim.metrics.",
+    "tensorflow.contrib.metrics.",
+    "tf_slim.metrics.",
+    "compat.slim.metrics.",
+)
+METRICS = {
+    **{p + "metrics." + n: n for n in tables.METRICS if not n.startswith("streaming_") for p in PREFIXES},
+    **{p + n: n for n in tables.METRICS if n.startswith("streaming_") for p in _SLIM_METRICS},
+}

@@ -99,6 +99,9 @@ class RunRegion(Model):
                 return [cst.parse_statement(self.training_call(line, small, runs[0], fetches, listed, call_args))]
         replaced: dict[int, cst.BaseExpression] = {}
         for run, new, (fetches, listed) in zip(runs, updated_runs, parsed):
+            if set(fetches) & {*self.metrics, *self.metric_updates}:
+                replaced[id(new)] = cst.parse_expression(self.metric_run(line, small, run, new, fetches, listed))
+                continue
             if self.train_op in fetches and listed and fetches.index(self.train_op) == 0 and len(runs) == 1:
                 # sess.run([train_op, loss, ...]) in an expression: the list it returned, None first
                 self.train_fetches(line, fetches)
@@ -121,6 +124,8 @@ class RunRegion(Model):
         """An initializer run: nothing in eager mode, where variables start initialised (in the first session)."""
         if self.session_number > 1:
             raise Refused(line, "a later session initialises the variables again (eager variables keep their values)")
+        if self.metric_updated:
+            raise Refused(line, "an initializer run after a metric's update (it resets the metric in TF1)")
         return []
 
     def fetches(self, line: cst.CSTNode, run: cst.Call) -> tuple[list[str], bool]:
@@ -186,8 +191,8 @@ class RunRegion(Model):
     def train_fetches(self, line: cst.CSTNode, fetches: list[str]) -> None:
         """What the train step returns: the training runs' fetches besides the train op, the same in every run."""
         outputs = [f for f in fetches if f != self.train_op]
-        if set(outputs) & self.state():
-            raise Refused(line, "a training sess.run that also fetches variables or assign ops")
+        if set(outputs) & {*self.state(), *self.metrics, *self.metric_updates}:
+            raise Refused(line, "a training sess.run that also fetches variables, assign ops or metrics")
         if self.train_outputs is None:
             self.train_outputs = outputs
         elif self.train_outputs != outputs:

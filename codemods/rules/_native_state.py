@@ -4,7 +4,7 @@ TF1's graph-unique names, the statement as the safe pass left it, the session's 
 
 The conversion is one class built in layers, each module adding one concern on the one below:
 _native_inputs (placeholders, tf.data, feeds), _native_variables (variables and assign ops),
-_native_summaries, _native_checkpoint (Saver), _native_model (layers, losses, the optimizer and the
+_native_summaries, _native_metrics, _native_checkpoint (Saver), _native_model (layers, losses, the optimizer and the
 written code), _native_run (the sess.run region) and _native_graph (`Converter`: reading the block)."""
 
 from __future__ import annotations
@@ -91,6 +91,10 @@ class ConverterState:
         self.summary_uses: set[int] = set()  # id() of the Name nodes of those names the conversion reads
         self.state_runs = False  # a sess.run of assign ops or variables only
         self.devices: dict[int, str] = {}  # id(graph statement) -> the device (as code) it was built under
+        self.metrics: dict[str, str] = {}  # a v1 metric's value -> the Keras metric object's name
+        self.metric_updates: dict[str, tuple[str, list[str]]] = {}  # update op -> (the metric, update_state's inputs)
+        self.metric_objects: list[tuple[str, str, str]] = []  # (the object's name, the Keras metric, the v1 function)
+        self.metric_updated = False  # an update_state call written before this line
         self.device_args: dict[str, str] = {}  # a tf.device argument as written -> the device it names, as code
 
     def up(self, node: cst.CSTNode) -> cst.CSTNode:

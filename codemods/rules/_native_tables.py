@@ -142,3 +142,13 @@ LOSSES: dict[str, tuple[tuple[str, ...], str]] = {
 # tf.data classes whose TF1 spelling (tf.compat.v1.data.<name>, with make_one_shot_iterator) has the same
 # pipeline methods as TF 2's tf.data.<name>
 DATASETS = ("Dataset", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset")
+# v1 streaming metrics (a (value, update op) pair over local variables) -> a Keras metric made once:
+# v1 name -> (the Keras metric, the v1 call's parameters in order, the update_state arguments in order). The
+# same values: the mean of the inputs (accuracy: of equal(predictions, labels), the predictions cast to the
+# labels' dtype) as total / count, 0 before any update.
+METRICS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    "accuracy": ("Accuracy", ("labels", "predictions"), ("labels", "predictions")),
+    "streaming_accuracy": ("Accuracy", ("predictions", "labels"), ("labels", "predictions")),
+    "mean": ("Mean", ("values",), ("values",)),
+    "streaming_mean": ("Mean", ("values",), ("values",)),
+}

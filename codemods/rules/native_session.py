@@ -29,6 +29,10 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
 - keeps `with tf.device(d):` around graph statements (variables and tensors only) as eager `tf.device(d)`
   around the variables made and around model()'s expressions; a device function (eager tf.device takes
   none) only where it calls nothing and every path returns one string literal, which becomes `d`.
+- makes a v1 streaming metric (`acc, update = tf.metrics.accuracy(labels, predictions)`, tf.metrics.mean,
+  tf-slim's streaming_accuracy / streaming_mean) a Keras metric object made once: a sess.run of its update op
+  (a statement of its own) becomes `update_state` on the tensors an evaluate() call computes from the same
+  feed, a sess.run of its value `result()`; a local_variables_initializer run before any update is deleted.
 
 It fires only when the whole block is proven to be that shape and the file has no other graph-mode
 code (the converted code runs eagerly). A graph statement calling a library whose calls may make variables
@@ -89,7 +93,9 @@ class NativeSessionRule(Rule):
         "case-insensitively, `mean` next to a reduce_mean op becoming `mean_1`; a histogram has v2's equal-width "
         "buckets, not TF1's exponential ones; TensorBoard reads both), and the global step is a plain variable named global_step (not in the "
         "GLOBAL_STEP collection); a device function proven to name one device is replaced by that device's name (it is no longer "
-        "called for each op), and the rule refuses a script reading a variable's .device (eager TF 2 names the device in full). "
+        "called for each op), and the rule refuses a script reading a variable's .device (eager TF 2 names the device in full); "
+        "a v1 metric is a Keras metric (the same total / count; its variables are the metric's, not local variables "
+        "named accuracy/total and accuracy/count, and an update evaluates the model's tensors in a call of its own). "
         "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name; "
         "tf.keras is Keras 2 (tf-keras) through `import compat` on TF >= 2.16, whose names are TF1's.",
         "import tensorflow as tf\n"

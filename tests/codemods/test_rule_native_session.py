@@ -591,7 +591,7 @@ class TestNativeSessionRule(RuleTest):
             ),
             "w = tf.Variable(1.0)\nscaled = loss * w\nop = tf.train.GradientDescentOptimizer(0.1).minimize(scaled)\n"
             "with tf.Session() as sess:\n    _, s = sess.run([op, w], {x: [1.0]})\n": (
-                "a training sess.run that also fetches variables or assign ops"
+                "a training sess.run that also fetches variables, assign ops or metrics"
             ),
             "w = tf.Variable(1.0)\nscaled = loss * w\nop = tf.train.GradientDescentOptimizer(0.1).minimize(scaled)\n"
             "tf.summary.scalar('loss', loss)\nmerged = tf.summary.merge_all()\n"
@@ -747,6 +747,84 @@ class TestNativeSessionRule(RuleTest):
                 why = f"{name}: a library whose calls may make variables, which model() would make again on every step"
                 self.assertEqual(self.refused(source), [PREFIX + why])
 
+    def test_v1_metrics_become_keras_metrics_updated_on_the_model_s_tensors(self):
+        before = """
+            import tensorflow as tf
+
+            x = tf.placeholder(tf.float32, [None])
+            y = tf.placeholder(tf.int64, [None])
+            predictions = tf.cast(x > 0.5, tf.int64)
+            accuracy, update = tf.metrics.accuracy(y, predictions)
+            mean, update_mean = tf.metrics.mean(x)
+            with tf.Session() as sess:
+                sess.run(tf.local_variables_initializer())
+                sess.run(update, {x: [0.2, 0.9], y: [0, 0]})
+                sess.run(update_mean, feed_dict={x: [1.0, 2.0], y: [0, 1]})
+                print(sess.run(accuracy), sess.run(mean))
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            accuracy_metric = tf.keras.metrics.Accuracy()
+            mean_metric = tf.keras.metrics.Mean()
+
+            def model(x, y):
+                predictions = tf.cast(x > 0.5, tf.int64)
+                return {"y": y, "predictions": predictions, "x": x}
+
+            evaluate = tf.function(model, input_signature=[tf.TensorSpec([None], tf.float32), tf.TensorSpec([None], tf.int64)])
+
+            accuracy_metric.update_state(*[outputs[name] for outputs in [evaluate([0.2, 0.9], [0, 0])] for name in ("y", "predictions")])
+            mean_metric.update_state(*[outputs[name] for outputs in [evaluate([1.0, 2.0], [0, 1])] for name in ("x",)])
+            print(accuracy_metric.result().numpy(), mean_metric.result().numpy())
+        """
+        self.assertCodemod(before, after, level="native")
+
+    def test_must_not_fire_on_metrics_it_cannot_prove(self):
+        head = (
+            "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\nw = tf.Variable(1.0)\n"
+            "loss = tf.reduce_sum(x * w)\nop = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+        )
+        cases = {
+            "acc, update = tf.metrics.accuracy(x, x, weights=x)": (
+                "sess.run(update, {x: [1.0]})",
+                "accuracy(weights=...), which the native equivalent does not take as is",
+            ),
+            "acc, update = tf.metrics.accuracy(labels=x)": (
+                "sess.run(update, {x: [1.0]})",
+                "accuracy() without its labels and predictions",
+            ),
+            "acc, update = tf.metrics.accuracy(x, x * 2.0)": (
+                "sess.run(update, {x: [1.0]})",
+                "accuracy() of something other than tensors the graph names",
+            ),
+            "pair = tf.metrics.mean(x)": (
+                "sess.run(pair, {x: [1.0]})",
+                "mean() whose value and update op are not unpacked into two names",
+            ),
+            "m, update = tf.metrics.mean(loss)": (
+                "sess.run([m, update], {x: [1.0]})",
+                "a sess.run of a metric's value or update op with other fetches",
+            ),
+            "m, update_m = tf.metrics.mean(loss)": (
+                "value = sess.run(update_m, {x: [1.0]})",
+                "the value of a metric's update op is used (a sess.run of it is not a statement)",
+            ),
+            "m, update_mean = tf.metrics.mean(loss)": (
+                "sess.run(update_mean, {x: [1.0]})\n    sess.run(tf.local_variables_initializer())",
+                "an initializer run after a metric's update (it resets the metric in TF1)",
+            ),
+            "m, bump = tf.metrics.mean(loss)": (
+                "sess.run([op, bump], {x: [1.0]})",
+                "a training sess.run that also fetches variables, assign ops or metrics",
+            ),
+        }
+        for graph, (run, why) in cases.items():
+            source = f"{head}{graph}\nwith tf.Session() as sess:\n    {run}\n"
+            with self.subTest(graph=graph):
+                self.assertEqual(self.refused(source), [PREFIX + why])
+
     def test_must_not_fire_on_a_session_in_a_method_and_says_so(self):
         messages = self.refused("""
             import tensorflow as tf
@@ -775,7 +853,13 @@ class TestNativeSessionRule(RuleTest):
 
 SCRIPTS = [
     os.path.join(REPO, "tests", "corpus", name)
-    for name in ("session_softmax.py", "layers_graph.py", "session_summaries.py", "session_saver.py")
+    for name in (
+        "session_softmax.py",
+        "layers_graph.py",
+        "session_summaries.py",
+        "session_saver.py",
+        "slim_eval_session.py",
+    )
 ]
 SCRIPTS.append(os.path.join(REPO, "samples", "tf1", "session_classifier.py"))
 
