@@ -43,7 +43,7 @@ def generate_data(out) -> str:
         "--validation-images",
         "32",
     ]
-    run_module("trainlib.data.synth", args, timeout=120, check=True)
+    run_module("trainlib.data.synth", args, check=True)
     return str(out)
 
 
