@@ -170,10 +170,11 @@ class TestUnusedContribImports(RuleTest):
 
 
 def test_a_partly_converted_module_used_as_a_value_is_reported_at_its_import():
+    # (alone in its import, contrib-module-values binds compat's object for it: tests/codemods/test_rule_contrib_modules.py)
     source = (
         "def framework():\n"
-        "    from tensorflow.contrib import framework as contrib_framework\n"  # contrib-slim converts some of it
-        "    return contrib_framework\n"  # the module itself: nothing converts it
+        "    from tensorflow.contrib import framework as contrib_framework, zz_gone\n"  # contrib-slim converts some of it
+        "    return contrib_framework, zz_gone\n"  # the modules themselves: nothing converts them
     )
     assert _entries(source) == [
         (
@@ -181,7 +182,8 @@ def test_a_partly_converted_module_used_as_a_value_is_reported_at_its_import():
             "error",
             2,
             "tensorflow.contrib.framework stays imported for its unconverted uses, and is no module on TF 2.21",
-        )
+        ),
+        ("contrib-removed", "error", 2, "tensorflow.contrib.zz_gone has no automatic conversion"),
     ]
 
 
@@ -194,9 +196,10 @@ def test_an_import_whose_uses_were_all_converted_goes():
 @pytest.mark.parametrize(
     "source",
     [
-        "from tensorflow.contrib import learn as contrib_learn\nconfig = contrib_learn.RunConfig()\nm = contrib_learn\n",
+        "from tensorflow.contrib import learn as contrib_learn, seq2seq\nconfig = contrib_learn.RunConfig()\n"
+        "m = contrib_learn, seq2seq\n",
         "from tensorflow import contrib\nx = contrib.layers.xavier_initializer()\ny = contrib.seq2seq\n",
-        "import tensorflow.contrib.layers as L\ninit = L.xavier_initializer()\nf(L)\n",
+        "import tensorflow.contrib.layers as L, tensorflow.contrib.seq2seq as S\ninit = L.xavier_initializer()\nf(L, S)\n",
         "from tensorflow.contrib.framework import arg_scope\nfrom tensorflow.contrib.layers import embed_sequence\n"
         "with arg_scope([]):\n    embed_sequence(ids, 10, 4)\n",
         "from tensorflow.contrib.layers import *\n",
