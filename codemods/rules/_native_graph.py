@@ -242,8 +242,8 @@ class Converter(RunRegion):
 
     def kinds(self) -> tuple[object, ...]:
         """What the graph holds besides variables and tensors (a device block may add none of it)."""
-        found = (self.train_op, self.saver, self.writer, self.inputs, self.datasets, self.assigns, self.inits)
-        return (*found, self.unmerged, self.merged)
+        found = (self.train_op, self.saver, self.writer, self.inputs)
+        return (*found, *map(len, (self.datasets, self.assigns, self.inits, self.unmerged, self.merged)))
 
     def check_helpers(self, stmt: cst.BaseStatement, calls: Sequence[cst.Call]) -> None:
         """A graph expression calling a function of this module: model() calls it on every step, eagerly, so it

@@ -30,6 +30,8 @@ class RunRegion(Model):
             return self.run_line(stmt)
         if set(names_in(stmt, into_lines=False).names) & watched:
             raise Refused(stmt, "the graph or the session is used outside a sess.run statement")
+        loops = [*collect(stmt, cst.For), *collect(stmt, cst.While)]
+        self.looped |= {id(line) for loop in loops for line in lines_of(loop)}
         lines = {id(self.up(line)): self.run_line(line) for line in lines_of(stmt)}
         changed = {key: new for key, new in lines.items() if not (len(new) == 1 and id(new[0]) == key)}
 
@@ -124,6 +126,11 @@ class RunRegion(Model):
         """An initializer run: nothing in eager mode, where variables start initialised (in the first session)."""
         if self.session_number > 1:
             raise Refused(line, "a later session initialises the variables again (eager variables keep their values)")
+        if id(line) in self.looped:
+            raise Refused(
+                line,
+                "an initializer run inside a loop (TF1 initialises again on each pass; eager variables keep their values)",
+            )
         if self.metric_updated:
             raise Refused(line, "an initializer run after a metric's update (it resets the metric in TF1)")
         return []

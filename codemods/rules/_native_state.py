@@ -95,6 +95,7 @@ class ConverterState:
         self.metric_updates: dict[str, tuple[str, list[str]]] = {}  # update op -> (the metric, update_state's inputs)
         self.metric_objects: list[tuple[str, str, str]] = []  # (the object's name, the Keras metric, the v1 function)
         self.metric_updated = False  # an update_state call written before this line
+        self.looped: set[int] = set()  # id() of the run region's lines inside a loop
         self.device_args: dict[str, str] = {}  # a tf.device argument as written -> the device it names, as code
 
     def up(self, node: cst.CSTNode) -> cst.CSTNode:

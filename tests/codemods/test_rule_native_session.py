@@ -709,6 +709,14 @@ class TestNativeSessionRule(RuleTest):
                 "",
                 "a tf.device block around a train op, a saver, summaries or an input pipeline",
             ),
+            "v = tf.Variable(7.0)\nwith tf.device('/cpu:0'):\n    bump = v.assign_add(1.0)": (
+                "",
+                "a tf.device block around a train op, a saver, summaries or an input pipeline",
+            ),
+            "with tf.device('/cpu:0'):\n    tf.summary.scalar('total', loss)\nmerged = tf.summary.merge_all()": (
+                "",
+                "a tf.device block around a train op, a saver, summaries or an input pipeline",
+            ),
         }
         for graph, (helper, why) in cases.items():
             source = (
@@ -814,6 +822,10 @@ class TestNativeSessionRule(RuleTest):
             "m, update_mean = tf.metrics.mean(loss)": (
                 "sess.run(update_mean, {x: [1.0]})\n    sess.run(tf.local_variables_initializer())",
                 "an initializer run after a metric's update (it resets the metric in TF1)",
+            ),
+            "m, update_each = tf.metrics.mean(loss)": (
+                "for epoch in range(2):\n        sess.run(tf.local_variables_initializer())\n        sess.run(update_each, {x: [1.0]})",
+                "an initializer run inside a loop (TF1 initialises again on each pass; eager variables keep their values)",
             ),
             "m, bump = tf.metrics.mean(loss)": (
                 "sess.run([op, bump], {x: [1.0]})",
