@@ -57,7 +57,7 @@ class ContribModulesRule(Rule):
         why="A contrib module handed around as a value is read by code no rule sees: compat's object for it "
         "resolves each name through the table uai-run reads (a name with no home fails where it is read).",
         before="def opt():\n    from tensorflow.contrib import opt as contrib_opt\n    return contrib_opt\n",
-        after="import compat.tf1_modules as compat_tf1_modules\n\n\ndef opt():\n"
+        after="import compat\nimport compat.tf1_modules as compat_tf1_modules\n\ndef opt():\n"
         '    contrib_opt = compat_tf1_modules.tf1_module("tensorflow.contrib.opt")\n    return contrib_opt\n',
     )
 
