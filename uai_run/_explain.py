@@ -44,8 +44,11 @@ def note(rule: str, message: str) -> None:
 def _column(frame: FrameType) -> int:
     """The 1-based column where the expression running in `frame` starts, as uai-migrate counts
     (the start of `tf.Session` in `x = tf.Session()` is 5), or 0 when Python does not know it."""
+    positions = getattr(frame.f_code, "co_positions", None)  # Python >= 3.11 (PEP 657)
+    if positions is None:
+        return 0
     index = frame.f_lasti // 2  # one position per 2-byte code unit
-    for at, (_, _, col, _) in enumerate(frame.f_code.co_positions()):
+    for at, (_, _, col, _) in enumerate(positions()):
         if at == index:
             return col + 1 if col is not None else 0
     return 0
