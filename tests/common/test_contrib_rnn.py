@@ -5,24 +5,13 @@ variables, outputs and states must be the ones real TensorFlow 1.15 printed
 (tests/common/golden/tf115_stacked_birnn.json), to the 5 decimals it rounds to (one unit of slack).
 """
 
-import os
-import sys
-
 import numpy as np
 
-from tests.support import runs as _runs
-from tests.support.goldens import tf115_values
-from tests.support.processes import REPO, result_json
-
-PROGRAM = os.path.join(REPO, "tests", "common", "tf1_programs", "stacked_bidirectional_rnn.py")
+from tests.support.goldens import run_against_tf115
 
 
 def test_uai_run_stacks_bidirectional_layers_as_tf115_did(tmp_path):
-    golden = tf115_values("tf115_stacked_birnn.json")
-    result = _runs.run([sys.executable, "-m", "uai_run", PROGRAM], tmp_path)
-    assert result.returncode == 0, result.stderr[-3000:]
-    values = result_json(result.stdout)
-    assert sorted(values) == sorted(golden)
+    values, golden = run_against_tf115("stacked_bidirectional_rnn.py", "tf115_stacked_birnn.json", tmp_path)
     assert values["variables"] == golden["variables"]
     for key in sorted(set(values) - {"variables"}):
         for got, want in zip(values[key], golden[key], strict=True):

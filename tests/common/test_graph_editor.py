@@ -4,21 +4,15 @@ tests/common/tf1_programs/graph_walks.py, a TF 1 program, runs unmodified under 
 be the ones real TensorFlow 1.15 printed (tests/common/golden/tf115_graph_walks.json).
 """
 
-import os
 import sys
 
 from tests.support import runs as _runs
-from tests.support.goldens import tf115_values
-from tests.support.processes import REPO, result_json
-
-PROGRAM = os.path.join(REPO, "tests", "common", "tf1_programs", "graph_walks.py")
+from tests.support.goldens import run_against_tf115
 
 
 def test_uai_run_walks_the_graph_as_tf115_did(tmp_path):
-    golden = tf115_values("tf115_graph_walks.json")
-    result = _runs.run([sys.executable, "-m", "uai_run", PROGRAM], tmp_path)
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert result_json(result.stdout) == golden
+    values, golden = run_against_tf115("graph_walks.py", "tf115_graph_walks.json", tmp_path)
+    assert values == golden
 
 
 def test_the_rest_of_the_graph_editor_stops_uai_run_in_one_line(tmp_path):

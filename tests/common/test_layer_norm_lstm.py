@@ -5,21 +5,11 @@ outputs, final states and the loss before and after one SGD step, in three cases
 TensorFlow 1.15 printed (tests/common/golden/tf115_layer_norm_lstm.json), to the 5 decimals it rounds to.
 """
 
-import os
-import sys
-
-from tests.support import runs as _runs
-from tests.support.goldens import assert_close_to, tf115_values
-from tests.support.processes import REPO, result_json
-
-PROGRAM = os.path.join(REPO, "tests", "common", "tf1_programs", "layer_norm_lstm.py")
+from tests.support.goldens import assert_close_to, run_against_tf115
 
 
 def test_uai_run_runs_layer_norm_lstm_cells_as_tf115_did(tmp_path):
-    golden = tf115_values("tf115_layer_norm_lstm.json")
-    result = _runs.run([sys.executable, "-m", "uai_run", PROGRAM], tmp_path)
-    assert result.returncode == 0, result.stderr[-3000:]
-    values = result_json(result.stdout)
-    assert sorted(values) == sorted(golden) == ["gain shift", "layer norm", "no layer norm"]
+    values, golden = run_against_tf115("layer_norm_lstm.py", "tf115_layer_norm_lstm.json", tmp_path)
+    assert sorted(golden) == ["gain shift", "layer norm", "no layer norm"]
     for case, want in golden.items():
         assert_close_to(values[case], want, atol=2e-5, exact=("variables",))

@@ -5,24 +5,14 @@ embedding, Adam slots and dense weight after three steps, with reference and res
 ones real TensorFlow 1.15 printed (tests/common/golden/tf115_lazy_adam.json), to the 6 decimals it rounds to.
 """
 
-import os
-import sys
-
 import numpy as np
 
-from tests.support import runs as _runs
-from tests.support.goldens import assert_close_to, tf115_values
-from tests.support.processes import REPO, result_json
-
-PROGRAM = os.path.join(REPO, "tests", "common", "tf1_programs", "lazy_adam_steps.py")
+from tests.support.goldens import assert_close_to, run_against_tf115
 
 
 def test_uai_run_trains_an_embedding_with_lazy_adam_as_tf115_did(tmp_path):
-    golden = tf115_values("tf115_lazy_adam.json")
-    result = _runs.run([sys.executable, "-m", "uai_run", PROGRAM], tmp_path)
-    assert result.returncode == 0, result.stderr[-3000:]
-    values = result_json(result.stdout)
-    assert sorted(values) == sorted(golden) == ["reference variables", "resource variables"]
+    values, golden = run_against_tf115("lazy_adam_steps.py", "tf115_lazy_adam.json", tmp_path)
+    assert sorted(golden) == ["reference variables", "resource variables"]
     for case, want in golden.items():
         got = values[case]
         # the rows no batch looked up, and their slots, were left alone (as on TF 1.15)

@@ -6,22 +6,11 @@ embedding and dense weight after three steps, in each case, must be the ones rea
 (tests/common/golden/tf115_weight_decay.json), to the 6 decimals it rounds to.
 """
 
-import os
-import sys
-
-from tests.support import runs as _runs
-from tests.support.goldens import assert_close_to, tf115_values
-from tests.support.processes import REPO, result_json
-
-PROGRAM = os.path.join(REPO, "tests", "common", "tf1_programs", "weight_decay_steps.py")
+from tests.support.goldens import assert_close_to, run_against_tf115
 
 
 def test_uai_run_decays_weights_as_tf115_did(tmp_path):
-    golden = tf115_values("tf115_weight_decay.json")
-    result = _runs.run([sys.executable, "-m", "uai_run", PROGRAM], tmp_path)
-    assert result.returncode == 0, result.stderr[-3000:]
-    values = result_json(result.stdout)
-    assert sorted(values) == sorted(golden)
+    values, golden = run_against_tf115("weight_decay_steps.py", "tf115_weight_decay.json", tmp_path)
     for case, want in golden.items():
         # the row no batch looked up kept its initial value: a sparse gradient decays only its rows
         assert values[case]["table"][0] == want["table"][0] == [-1.0, -0.913043, -0.826087], case

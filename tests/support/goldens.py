@@ -2,8 +2,10 @@
 
 import json
 import os
+import sys
 
-from tests.support.processes import REPO
+from tests.support import runs as _runs
+from tests.support.processes import REPO, result_json
 
 GOLDEN = os.path.join(REPO, "tests", "common", "golden")
 
@@ -15,6 +17,19 @@ def tf115_values(name: str) -> dict:
     assert golden["tensorflow"].startswith("1.15."), golden["tensorflow"]
     assert "python3 dev.py tf115" in golden["_header"], golden["_header"]
     return golden["values"]
+
+
+def run_against_tf115(program: str, golden: str, tmp_path: os.PathLike) -> tuple[dict, dict]:
+    """(what tests/common/tf1_programs/`program`, a TF 1 program run unmodified under uai-run, printed as its
+    result line; the values of golden file `golden`), after checking the run ended well and printed the
+    golden's keys."""
+    want = tf115_values(golden)
+    path = os.path.join(REPO, "tests", "common", "tf1_programs", program)
+    result = _runs.run([sys.executable, "-m", "uai_run", path], tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    got = result_json(result.stdout)
+    assert sorted(got) == sorted(want)
+    return got, want
 
 
 def assert_close_to(values: dict, golden: dict, atol: float, exact: tuple[str, ...] = ()) -> None:
