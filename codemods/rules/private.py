@@ -8,7 +8,8 @@ equivalents are hand-written: `device_setter._RoundRobinStrategy(n)` -> `compat.
 name (`from tensorflow.python.util.nest import is_sequence` -> `from tensorflow.compat.v1.nest import
 is_nested as is_sequence`). A private module this TensorFlow no longer ships
 (`tensorflow.python.training.training_ops`) is an error entry at its import, where the file fails;
-anything else private is an error entry too.
+anything else private is an error entry too. `tf2.enabled()` (TF 1.x's False is TF 2's True) gets an
+entry of its own, naming the call that keeps TF 1's branch.
 """
 
 from collections.abc import Sequence
@@ -28,6 +29,18 @@ WITH_DEPENDENCIES = "tensorflow.python.ops.control_flow_ops.with_dependencies"
 HAND_WRITTEN = (ROUND_ROBIN, WITH_DEPENDENCIES)
 MANUAL = (
     "tensorflow.python is TensorFlow's private implementation: use the public tf.* or tf.compat.v1.* name of {name}"
+)
+# TF 1.x answered False (v2 behaviour was opt-in), TF 2 True: a TF1-era library that asks builds another model
+# in a port (tensor2tensor's common_layers.layers(): Keras layers, docs/traps.md). Which answer the port wants
+# is the program's choice, made where it starts, which a library file does not show.
+TF2_PROBE = "tensorflow.python.tf2.enabled"
+TF2_PROBE_MESSAGE = (
+    f"{TF2_PROBE}() asks whether TF 2 behaviour is on: TF 1.x answered False, TF 2 answers True, "
+    "so this code takes its TF 2 branch here"
+)
+TF2_PROBE_MANUAL = (
+    "to take the branch TF 1.x took (and get its numbers), call tf.compat.v1.disable_v2_behavior() first in "
+    "the program that runs this code; to keep the TF 2 branch, delete the check"
 )
 GONE = (
     "{module} is gone from TensorFlow 2.21: use the public tf.* or tf.compat.v1.* API for what it did "
@@ -167,6 +180,9 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         bound = head_name(node)
         if bound:
             self._unconverted.add(bound)
+        if name == TF2_PROBE:
+            self.report(node, TF2_PROBE_MESSAGE, severity="error", manual=TF2_PROBE_MANUAL)
+            return
         gone = self._gone(name)
         if gone:
             self.report(

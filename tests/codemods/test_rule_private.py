@@ -153,6 +153,18 @@ def test_private_names_without_a_public_equivalent_are_errors_with_a_manual_step
     assert "tensorflow.python.client.device_lib.list_local_devices" in entry.message and "public" in entry.manual
 
 
+def test_a_tf2_behaviour_probe_is_an_error_naming_the_branch_and_the_call_that_keeps_tf1s():
+    # tensor2tensor 1.15.7's common_layers.layers(): Keras layers when TF 2 behaviour is on, tf.layers
+    # otherwise. TF 1.x answered False; the port, on TF 2, answers True unless the program turns v2 off
+    source = "from tensorflow.python import tf2\nif tf2.enabled():\n    layers = keras_layers\n"
+    applied = apply(source, PrivateRule)
+    assert applied.module.code == source
+    [entry] = applied.entries
+    assert (entry.line, entry.severity) == (2, "error")
+    assert "TF 1.x answered False" in entry.message and "TF 2 branch" in entry.message
+    assert "tf.compat.v1.disable_v2_behavior()" in entry.manual
+
+
 def test_public_names_are_written_as_a_second_run_would_leave_them():
     # variables.Variable is TF2's tf.Variable, which TF1 code (and so a second run) reads as tf.compat.v1.Variable
     source = "from tensorflow.python.ops import variables, math_ops\nv = variables.Variable(0)\ns = math_ops.reduce_sum(v, keep_dims=True)\n"
