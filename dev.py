@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Run a project task with only python3 present: `python3 dev.py test` / `python3 dev.py demo` / `python3 dev.py lint`.
 
-`python3 dev.py test --all-tf` also runs the TF-range sessions (TF 2.16 ... 2.20, and TF 2.21 on Python 3.10
-and 3.12), one after another once the test sessions end; `python3 dev.py tfrange` runs only those.
+`python3 dev.py test` runs lint, the two suites and the TF-range smoke on TF 2.18 side by side; `--all-tf`
+also runs the other TF-range sessions (TF 2.16 ... 2.20, and TF 2.21 on Python 3.10 and 3.12), one after
+another once the test sessions end; `python3 dev.py tfrange` runs only those.
 
 Creates `.nox/_tools` with the pinned nox on first use, then runs nox sessions from
 noxfile.py. Anyone with nox installed can run `nox -s <session>` instead.
@@ -12,6 +13,7 @@ import ast
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import venv
@@ -19,8 +21,11 @@ import venv
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.join(HERE, ".nox", "_tools")
 # task -> (nox sessions = environments, the task run inside them; None: the session has a single job)
+# The one TF-range session the test command (and so CI) runs beside the suites: a middle release of the
+# range, its smoke (noxfile.py RANGE_SMOKE); the others run with `--all-tf` or `tfrange`.
+CI_RANGE = "tfrange-2.18"
 TASKS: dict[str, tuple[list[str], str | None]] = {
-    "test": (["lint", "tf1", "tf2"], "tests"),
+    "test": (["lint", "tf1", "tf2", CI_RANGE], "tests"),
     "test-tf1": (["tf1"], "tests"),
     "test-tf2": (["tf2"], "tests"),
     "demo": (["tf2"], "demo"),
@@ -36,9 +41,10 @@ TASKS: dict[str, tuple[list[str], str | None]] = {
 # as the suites' total over the two cores rather than as long as the longest suite.
 SIDE_BY_SIDE = {"test"}
 # The TF-range sessions (noxfile.py RANGE, tagged `tfrange`): each TensorFlow release between the suites' 2.15
-# and 2.21. Not in `test` or CI (5-15 min a release on two cores): `test --all-tf` adds them, `tfrange` runs
-# them alone (its arguments after `--` go to their pytest).
+# and 2.21. `test` runs CI_RANGE's only (5-15 min a release on two cores): `test --all-tf` adds them all,
+# `tfrange` runs them alone (its arguments after `--` go to their pytest).
 RANGE_TASK = "tfrange"
+SHARED = "UAI_TEST_SHARED"  # tests/support/once.py
 ALL_TF = "--all-tf"
 
 
@@ -97,7 +103,9 @@ def _task(nox: list[str], name: str, extra: list[str]) -> int:
         print(f"dev.py: {name} takes no arguments", file=sys.stderr)
         return 2
     if name in SIDE_BY_SIDE:
-        return _side_by_side(_jobs(nox, sessions, task, extra))
+        # the parts of a suite compute the runs they all compare with once, here (tests/support/once.py)
+        with tempfile.TemporaryDirectory(prefix="uai-test-shared-", ignore_cleanup_errors=True) as shared:
+            return _side_by_side(_jobs(nox, sessions, task, extra), {**os.environ, SHARED: shared})
     command = [*nox, "-s", *sessions, *(["--", task, *extra] if task is not None else [])]
     return subprocess.call(command, cwd=HERE)
 
@@ -110,7 +118,9 @@ def _jobs(nox: list[str], sessions: list[str], task: str | None, extra: list[str
     parts = _suite_parts()
     jobs: dict[str, Job] = {}
     for session in sessions:
-        run = [*nox, "-s", session, *(["--", task, *extra] if task is not None and session != "lint" else [])]
+        # lint and a range session run one thing each, whatever the task
+        args = ["--", task, *extra] if task is not None and session not in ("lint", CI_RANGE) else []
+        run = [*nox, "-s", session, *args]
         count = parts.get(session, 1) if task == "tests" else 1
         if task is None or count == 1:
             jobs[session] = (run, [])
@@ -122,8 +132,8 @@ def _jobs(nox: list[str], sessions: list[str], task: str | None, extra: list[str
     return jobs
 
 
-def _side_by_side(jobs: dict[str, Job]) -> int:
-    """Run the jobs at once, every output line prefixed with its job (and part); 0 if all pass."""
+def _side_by_side(jobs: dict[str, Job], env: dict[str, str]) -> int:
+    """Run the jobs at once in `env`, every output line prefixed with its job (and part); 0 if all pass."""
     lock = threading.Lock()
     started = time.monotonic()
     processes: list[subprocess.Popen] = []
@@ -132,7 +142,13 @@ def _side_by_side(jobs: dict[str, Job]) -> int:
     def run(name: str, command: list[str]) -> int:
         with lock:
             process = subprocess.Popen(
-                command, cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
+                command,
+                cwd=HERE,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                errors="replace",
             )
             processes.append(process)
         assert process.stdout is not None

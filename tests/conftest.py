@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests.support.once import once
 from tests.support.processes import run_script
 
 
@@ -22,7 +23,8 @@ def run_py(tmp_path):
     return run
 
 
-# -- runs shared by tests/common and the tf2 suite's port comparisons: once per pytest session ----------
+# -- runs shared by tests/common and the tf2 suite's port comparisons: once per test command and
+# environment when dev.py runs the suite in parts (tests/support/once.py), else once per pytest session --
 
 
 @pytest.fixture(scope="session")
@@ -31,7 +33,7 @@ def corpus_data(tmp_path_factory) -> str:
     compared with another reads these same files."""
     from bench import corpus
 
-    return corpus.generate_data(str(tmp_path_factory.mktemp("corpus_data")))
+    return once("corpus_data", tmp_path_factory, lambda folder: corpus.generate_data(str(folder)))
 
 
 @pytest.fixture(scope="session")
@@ -39,7 +41,7 @@ def samples_under_uai_run(tmp_path_factory, corpus_data):
     """The bundled TF1 samples run unmodified under uai-run (tests/support/uai_run.run_samples)."""
     from tests.support.uai_run import run_samples
 
-    return run_samples(corpus_data, tmp_path_factory.mktemp("samples_under_uai_run"))
+    return once("samples_under_uai_run", tmp_path_factory, lambda folder: run_samples(corpus_data, folder))
 
 
 @pytest.fixture(scope="session")
@@ -47,4 +49,4 @@ def corpus_under_uai_run(tmp_path_factory, corpus_data):
     """Every runnable corpus script run unmodified under `uai-run --auto` (tests/support/uai_run.run_corpus)."""
     from tests.support.uai_run import run_corpus
 
-    return run_corpus(corpus_data, tmp_path_factory.mktemp("corpus_under_uai_run"))
+    return once("corpus_under_uai_run", tmp_path_factory, lambda folder: run_corpus(corpus_data, folder))
