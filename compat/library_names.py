@@ -4,6 +4,8 @@ read by `uai-run` (served at import time, uai_run/_libraries.py) and by uai-migr
 
   RENAMED  {module: {old name: new qualified name}}  the new name is the object the old one was, or one
            that behaves the same; `builtins.X` is Python's own `X`
+  CHANGED_CALLS {call: ChangedCall}  a keyword a release reads otherwise (NumPy 2's `copy=False`), and the call
+           that keeps the old meaning (uai-migrate rewrites to it)
   RULE     the uai-migrate rule whose rewrite uai-run's alias stands for
   REMOVED_IN {module: the release that removed its old names}
 
@@ -18,6 +20,8 @@ read by `uai-run` (served at import time, uai_run/_libraries.py) and by uai-migr
   `np.float64`, `np.NaN` was `np.nan`, `np.product` called `np.prod`): TF 2.21's environment has NumPy 2.
   NumPy 2 has `np.bool` again, as its own boolean type (`np.bool_`): a NumPy that has a name keeps it.
 """
+
+from typing import NamedTuple
 
 # the classes Python 3.3-3.9 also served from `collections` (3.9's `_collections_abc.__all__`)
 _COLLECTIONS_ABC = (
@@ -91,6 +95,53 @@ RENAMED = {
         **{old: f"numpy.{new}" for old, new in _NUMPY_2_RENAMED.items()},
     },
 }
+
+
+class ChangedCall(NamedTuple):
+    """A call whose keyword a library release reads otherwise, and how code keeps the old meaning."""
+
+    keyword: str  # the keyword whose meaning changed
+    value: str  # its value, as written
+    now: str  # the call that means what the old one did on every release (uai-migrate writes it)
+    takes: tuple[str, ...]  # the keywords `now` takes besides the object (any other: the call stays, warned about)
+    subok: str  # `now` when the call also asks `subok=True`
+    new_value: str  # how the changed release spells the old meaning (uai-run passes it there)
+    distribution: str  # the library, as pip names it
+    since: tuple[int, int]  # its first release with the new meaning
+    release: str  # that release, as people name it
+
+
+# NumPy 1's `np.array(x, copy=False)` copied only where needed (a list, another dtype); NumPy 2.0's never
+# copies and raises ValueError there (stable-baselines 2.10.2's replay buffer: `np.array(action,
+# copy=False)` of a Python int). Both NumPys spell NumPy 1's meaning `np.asarray(x)`; NumPy 2 also spells it
+# `copy=None`, an error on NumPy 1.
+CHANGED_CALLS = {
+    "numpy.array": ChangedCall(
+        keyword="copy",
+        value="False",
+        now="numpy.asarray",
+        takes=("dtype", "order", "like"),
+        subok="numpy.asanyarray",
+        new_value="None",
+        distribution="numpy",
+        since=(2, 0),
+        release="NumPy 2.0",
+    ),
+}
+
+
+def changed_here(change: ChangedCall) -> bool:
+    """Whether the installed library reads the call the new way (False when it is not installed)."""
+    import re
+    from importlib import metadata
+
+    try:
+        installed = re.match(r"(\d+)\.(\d+)", metadata.version(change.distribution))
+    except metadata.PackageNotFoundError:
+        return False
+    return installed is not None and (int(installed[1]), int(installed[2])) >= change.since
+
+
 RULE = "library-names"
 # what removed each module's old names, for the rule's report
 REMOVED_IN = {"PIL.Image": "Pillow 10", "collections": "Python 3.10", "numpy": "NumPy 1.24 or 2.0"}

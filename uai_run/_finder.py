@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from compat import tf1_names as names
-from uai_run import _code_owner, _explain, _tf1_modules
+from uai_run import _code_owner, _explain, _libraries, _tf1_modules
 
 ROOT = _tf1_modules.PREFIX.rstrip(".")
 _state: dict[str, Any] = {"everywhere": False, "activated": False, "original": None}
@@ -152,7 +152,10 @@ def _import(
         and (_tf1_modules.needs_face(name) or any(_tf1_modules.needs_face(f"{name}.{item}") for item in fromlist or ()))
     ):
         return face_import(name, fromlist)
-    return _state["original"](name, globals, locals, fromlist, level)
+    module = _state["original"](name, globals, locals, fromlist, level)
+    if level == 0 and module.__name__ in _libraries.PACKAGES and _wants_face(globals):
+        return _libraries.face(module)  # `import numpy as np`, `from numpy import array`: calls as they were
+    return module
 
 
 def install(everywhere: bool = False) -> None:

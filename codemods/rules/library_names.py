@@ -2,7 +2,9 @@
 
 Pillow 10's resampling aliases (`Image.ANTIALIAS` -> `Image.LANCZOS`), Python 3.10's `collections` ABC
 aliases (`from collections import Mapping` -> `from collections.abc import Mapping`), NumPy 1.24's aliases
-of Python's builtins (`np.bool` -> `bool`) and NumPy 2.0's of its own names (`np.float_` -> `np.float64`).
+of Python's builtins (`np.bool` -> `bool`) and NumPy 2.0's of its own names (`np.float_` -> `np.float64`);
+and NumPy 2.0's new reading of `np.array(x, copy=False)` (never copy), written `np.asarray(x)`, which copies
+only where needed on both NumPys, as NumPy 1's `copy=False` did.
 The table is compat.library_names (uai-run serves the same names at run time; it says why each new name
 keeps the behaviour). Rewritten by qualified name only: a module's own `ANTIALIAS` or another module
 named `Image` stay; a builtin the module rebinds is written `builtins.<name>`.
@@ -43,13 +45,14 @@ def _removed(old: str) -> str:
 
 # the last part of every removed name: what an attribute must spell to be one (also the rule's WORDS)
 _OLD_ATTRIBUTES = frozenset(old for renamed in RENAMED.values() for old in renamed)
+CHANGED_CALLS = library_names.CHANGED_CALLS
 
 
 class LibraryNamesRule(InsideImport, Rule):
     ID = library_names.RULE
     DESCRIPTION = (
         "Names Pillow 10, Python 3.10 and NumPy removed: Image.ANTIALIAS -> LANCZOS, collections.Mapping -> "
-        "collections.abc.Mapping, np.bool -> bool, np.float_ -> np.float64 ..."
+        "collections.abc.Mapping, np.bool -> bool, np.float_ -> np.float64, np.array(x, copy=False) -> np.asarray(x) ..."
     )
     ORDER = 20
     EXAMPLE = Example(
@@ -60,7 +63,48 @@ class LibraryNamesRule(InsideImport, Rule):
     )
     # Every statement that uses an old name spells it (an alias comes from an import that does), so
     # the names bound to the libraries need not be words: no ROOTS.
-    WORDS = _OLD_ATTRIBUTES
+    WORDS = _OLD_ATTRIBUTES | {change.keyword for change in CHANGED_CALLS.values()}
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        """`np.array(x, copy=False)` -> `np.asarray(x)`: what NumPy 1 did, on NumPy 1 and 2 (compat.library_names)."""
+        name = self.match(original_node.func, frozenset(CHANGED_CALLS))
+        if name is None:
+            return updated_node
+        change = CHANGED_CALLS[name]
+        changed = [arg for arg in updated_node.args if arg.keyword and arg.keyword.value == change.keyword]
+        if not changed or not (isinstance(changed[0].value, cst.Name) and changed[0].value.value == change.value):
+            return updated_node
+        was = f"{name}(..., {change.keyword}={change.value})"
+        rest = [arg for arg in updated_node.args if arg is not changed[0]]
+        subok = [arg for arg in rest if arg.keyword and arg.keyword.value == "subok"]
+        now = change.now
+        if subok and isinstance(subok[0].value, cst.Name) and subok[0].value.value == "True":
+            rest, now = [arg for arg in rest if arg is not subok[0]], change.subok
+        keywords = [arg.keyword.value for arg in rest if arg.keyword]
+        positional = [arg for arg in rest if not arg.keyword]
+        if len(positional) > 2 or any(arg.star for arg in rest) or not set(keywords) <= set(change.takes):
+            self.report(
+                original_node,
+                f"{was} never copies on {change.release} (a ValueError where a copy is needed); before, it copied "
+                "only where needed",
+                severity="warning",
+                manual=f"on {change.release} and later write {change.keyword}={change.new_value} for the old meaning",
+            )
+            return updated_node
+        self.report(original_node, f"{was} -> {library_names.spelled(now)}(...) (its meaning before {change.release})")
+        rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated_node.with_changes(func=self._call_written(updated_node.func, name, now), args=rest)
+
+    def _call_written(self, func: cst.BaseExpression, old: str, now: str) -> cst.BaseExpression:
+        """`func` (`np.array`, or `array` imported from numpy: the call `old`) spelling the same module's `now`."""
+        module, name = library_names.split(now)
+        if isinstance(func, cst.Attribute):
+            return func.with_changes(attr=cst.Name(name))
+        self.add_needed_import(module, name)
+        if isinstance(func, cst.Name):  # `from numpy import array`: gone once nothing else calls it
+            imported = library_names.split(old)[1]
+            self.remove_unused_import(module, imported, func.value if func.value != imported else None)
+        return cst.Name(name)
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if self.in_import or original_node.attr.value not in _OLD_ATTRIBUTES:

@@ -181,6 +181,37 @@ class TestLibraryNamesRule(RuleTest):
         """
         self.assertCodemod(before, after)
 
+    def test_numpy_1s_copy_false_becomes_asarray_which_copies_only_where_needed_on_both_numpys(self):
+        # stable-baselines 2.10.2's replay buffer: NumPy 2 raises where NumPy 1 copied
+        before = """
+            import numpy as np
+            from numpy import array
+
+            actions.append(np.array(action, copy=False))
+            x = np.array(obs, dtype=np.float32, copy=False)
+            y = np.array(obs, copy=False, subok=True)
+            z = array(obs, copy=False)
+            kept = (np.array(obs), np.array(obs, copy=True), np.array(obs, copy=flag))
+        """
+        after = """
+            import numpy as np
+            from numpy import asarray
+
+            actions.append(np.asarray(action))
+            x = np.asarray(obs, dtype=np.float32)
+            y = np.asanyarray(obs)
+            z = asarray(obs)
+            kept = (np.array(obs), np.array(obs, copy=True), np.array(obs, copy=flag))
+        """
+        self.assertCodemod(before, after)
+
+    def test_copy_false_with_an_argument_asarray_lacks_is_a_warning_naming_numpy_2s_spelling(self):
+        source = "import numpy as np\nx = np.array(obs, copy=False, ndmin=2)\n"
+        applied = self.applied(source)
+        assert applied.module.code == source
+        [entry] = applied.entries
+        assert entry.severity == "warning" and "NumPy 2" in entry.message and "copy=None" in entry.manual
+
 
 @pytest.mark.parametrize("module", sorted(library_names.RENAMED))
 def test_every_new_name_is_installed_and_reported_with_the_release_that_removed_the_old_one(module):

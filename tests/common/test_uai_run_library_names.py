@@ -75,3 +75,52 @@ def test_removed_collections_and_numpy_names_are_served_and_explain_names_the_ru
     assert ("collections.Callable -> collections.abc.Callable", line_of("collections.Callable")) in served
     assert ("numpy.float -> float", line_of("np.float)")) in served
     assert hasattr(np, "float") is False  # this process, without uai-run, is untouched
+
+
+CHANGED_CALLS_SCRIPT = """
+import json
+import sys
+import numpy as np
+import numpy.linalg
+from numpy import array
+
+a = np.arange(3)
+try:
+    sys.modules["numpy"].array([1], copy=False)  # the real NumPy, as libraries see it
+    library_raises = False
+except ValueError:
+    library_raises = True
+print(json.dumps({
+    "list": np.array([1, 2], copy=False).tolist(),
+    "from_import": array((3, 4), copy=False).tolist(),
+    "no_copy_where_none_is_needed": bool(np.shares_memory(np.array(a, copy=False), a)),
+    "copy_true_copies": not np.shares_memory(np.array(a, copy=True), a),
+    "dtype": str(np.array(a, dtype=np.float32, copy=False).dtype),
+    "linalg": float(numpy.linalg.norm(np.array([3.0, 4.0], copy=False))),
+    "library_raises": library_raises,
+}))
+"""
+
+
+def test_numpy_1s_copy_false_keeps_its_meaning_for_the_users_code_only(tmp_path):
+    # stable-baselines 2.10.2's replay buffer calls np.array(action, copy=False) on a Python int: NumPy 2 raises
+    script = tmp_path / "copy_false.py"
+    script.write_text(textwrap.dedent(CHANGED_CALLS_SCRIPT))
+    result = _runs.run([sys.executable, "-m", "uai_run", "--explain", str(script)], tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    found = json.loads(result.stdout.splitlines()[-1])
+    numpy_2 = library_names.changed_here(library_names.CHANGED_CALLS["numpy.array"])
+    assert found == {
+        "list": [1, 2],
+        "from_import": [3, 4],
+        "no_copy_where_none_is_needed": True,
+        "copy_true_copies": True,
+        "dtype": "float32",
+        "linalg": 5.0,
+        "library_raises": numpy_2,
+    }
+    (notes,) = [file["entries"] for file in json.loads("\n".join(program_lines(result.stderr)))["files"]] or [[]]
+    served = {n["line"] for n in notes if n["rule"] == library_names.RULE and "copy=False" in n["message"]}
+    lines = script.read_text().splitlines()
+    expected = {number for number, line in enumerate(lines, 1) if "copy=False)" in line and "sys.modules" not in line}
+    assert served == (expected if numpy_2 else set())
