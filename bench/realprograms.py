@@ -5,7 +5,7 @@
     python bench/realprograms.py --list
 
 Programs: slim (tf-slim's `slim.learning.train` over a `DatasetDataProvider`; no download), tflearn
-0.5.0, tensorpack 0.9.8, stable-baselines 2.10.2 (PPO2 on gym's CartPole), tensorlayer 1.11.1
+0.5.0, tensorpack 0.9.8, stable-baselines 2.10.2 (PPO2 and DQN on gym's CartPole), tensorlayer 1.11.1
 (`tl.utils.fit`), gpflow 1.5.1 (its Adam loop on a GP regression), tensor2tensor 1.15.7 (a tiny
 Transformer on a generated algorithmic problem): `--list` describes each.
 
@@ -74,6 +74,19 @@ class Program:
     requires: tuple[tuple[str, str | dict[str, str]], ...] = ()
 
 
+# its setup.py's install_requires that importing stable_baselines and CartPole need, pinned (one per algorithm's program)
+STABLE_BASELINES_REQUIRES: tuple[tuple[str, str | dict[str, str]], ...] = (
+    ("gym", "gym==0.17.3"),  # the last gym with the reset/step API stable-baselines 2 calls
+    ("cloudpickle", "cloudpickle==1.6.0"),  # gym 0.17's pin
+    ("scipy", {"1.15": "scipy==1.7.3", "": "scipy==1.16.3"}),
+    ("joblib", {"1.15": "joblib==1.3.2", "": "joblib==1.4.2"}),
+    ("cv2", "opencv-python-headless==4.10.0.84"),
+    ("pandas", {"1.15": "pandas==1.3.5", "": "pandas==2.2.3"}),
+    ("dateutil", "python-dateutil==2.9.0"),
+    ("pytz", "pytz==2024.2"),
+    ("tzdata", "tzdata==2024.2"),
+)
+
 PROGRAMS = {
     "slim": Program(
         "slim_train.py",
@@ -105,17 +118,13 @@ PROGRAMS = {
         "stable_baselines_ppo2.py",
         "stable-baselines",
         "stable-baselines 2.10.2: PPO2 on gym 0.17.3's CartPole-v1",
-        (  # its setup.py's install_requires that importing stable_baselines and CartPole need, pinned
-            ("gym", "gym==0.17.3"),  # the last gym with the reset/step API stable-baselines 2 calls
-            ("cloudpickle", "cloudpickle==1.6.0"),  # gym 0.17's pin
-            ("scipy", {"1.15": "scipy==1.7.3", "": "scipy==1.16.3"}),
-            ("joblib", {"1.15": "joblib==1.3.2", "": "joblib==1.4.2"}),
-            ("cv2", "opencv-python-headless==4.10.0.84"),
-            ("pandas", {"1.15": "pandas==1.3.5", "": "pandas==2.2.3"}),
-            ("dateutil", "python-dateutil==2.9.0"),
-            ("pytz", "pytz==2024.2"),
-            ("tzdata", "tzdata==2024.2"),
-        ),
+        STABLE_BASELINES_REQUIRES,
+    ),
+    "stable-baselines-dqn": Program(
+        "stable_baselines_dqn.py",
+        "stable-baselines",
+        "stable-baselines 2.10.2: DQN (double Q, replay) on gym 0.17.3's CartPole-v1",
+        STABLE_BASELINES_REQUIRES,
     ),
     "tensorlayer": Program(
         "tensorlayer_fit.py",
