@@ -1,12 +1,13 @@
 """Write every golden file of tests/common/golden: what TF 1 programs printed on real TensorFlow 1.15.
 
     python3 dev.py tf115        # the one command that regenerates them all (nox -s tf115 -- golden)
+    python3 dev.py tf115 -- tf115_seq2seq.json    # only the golden files named
 
 Each program in GOLDENS (under tests/common) runs as written in the tf115 environment (TensorFlow 1.15
 on Python 3.7) and prints `RESULT <json>`; that value is stored with a header naming this command. The
 tests compare uai-run's output, and the ports', on TF 2.15 and 2.21 with these values:
 test_tf115_random.py, test_runtime_learn.py, test_graph_editor.py, test_contrib_rnn.py, test_lazy_adam.py, test_weight_decay.py,
-test_layer_norm_lstm.py and test_official_resnet_program.py. Runs on Python 3.7: no project import.
+test_layer_norm_lstm.py, test_seq2seq.py and test_official_resnet_program.py. Runs on Python 3.7: no project import.
 """
 
 import json
@@ -26,7 +27,10 @@ GOLDENS = {
     "tf115_lazy_adam.json": "tf1_programs/lazy_adam_steps.py",
     "tf115_weight_decay.json": "tf1_programs/weight_decay_steps.py",
     "tf115_layer_norm_lstm.json": "tf1_programs/layer_norm_lstm.py",
+    "tf115_seq2seq.json": "tf1_programs/nmt_seq2seq.py",
     "tf115_official_resnet.json": "tf1_programs/official_resnet_initial_weights.py",
+    "tf115_slim_classifier.json": "tf1_programs/slim_classifier_initial_weights.py",
+    "tf115_data_path_op_seeds.json": "tf1_programs/data_path_op_seeds.py",
 }
 
 
@@ -55,8 +59,14 @@ def main():
 
     if not tf.__version__.startswith("1.15."):
         sys.exit(f"{os.path.basename(__file__)}: needs TensorFlow 1.15 (the tf115 env), found {tf.__version__}")
-    for golden, program in sorted(GOLDENS.items()):
-        write_golden(golden, program, tf.__version__)
+    chosen = sys.argv[1:] or sorted(GOLDENS)
+    unknown = sorted(set(chosen) - set(GOLDENS))
+    if unknown:
+        sys.exit(
+            f"{os.path.basename(__file__)}: no golden file {', '.join(unknown)} (known: {', '.join(sorted(GOLDENS))})"
+        )
+    for golden in chosen:
+        write_golden(golden, GOLDENS[golden], tf.__version__)
 
 
 if __name__ == "__main__":
