@@ -67,6 +67,26 @@ PRE_1_0 = {
     "tensorflow.unpack": f"{TF}:unstack",
 }
 
+# contrib.seq2seq's names compat.seq2seq provides (tensorflow/nmt's training and greedy inference); the rest
+# of it (BeamSearchDecoder, the sampling helpers, monotonic attention) has no home
+SEQ2SEQ = (
+    "AttentionMechanism",
+    "AttentionWrapper",
+    "AttentionWrapperState",
+    "BahdanauAttention",
+    "BasicDecoder",
+    "BasicDecoderOutput",
+    "Decoder",
+    "GreedyEmbeddingHelper",
+    "Helper",
+    "LuongAttention",
+    "TrainingHelper",
+    "dynamic_decode",
+    "hardmax",
+    "sequence_loss",
+    "tile_batch",
+)
+
 SYMBOLS = {
     **PRIVATE,
     **PRE_1_0,
@@ -116,6 +136,8 @@ SYMBOLS = {
             "extend_with_decoupled_weight_decay",
         )
     },
+    # contrib.seq2seq's attention, decoders and loss TF 2 has no v1 home for (tfa.seq2seq is Keras-based)
+    **{f"tensorflow.contrib.seq2seq.{name}": f"compat.seq2seq:{name}" for name in SEQ2SEQ},
 }
 
 # A compat module standing for a TF1 module that re-exported a library: the names of the TF1 module

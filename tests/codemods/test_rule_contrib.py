@@ -26,26 +26,31 @@ class TestContribRule(RuleTest):
 def test_each_use_reported_once_at_the_outermost_name_with_a_manual_step():
     source = (
         "import tensorflow as tf\n"
-        "from tensorflow.contrib import seq2seq\n"
-        "x = tf.contrib.seq2seq.BasicDecoder(1)\n"
-        "y = seq2seq.dynamic_decode(x)\n"
+        "from tensorflow.contrib import crf\n"
+        "x = tf.contrib.crf.crf_log_likelihood(1)\n"
+        "y = crf.viterbi_decode(x)\n"
     )
     assert _entries(source) == [
-        ("contrib-removed", "error", 2, "tensorflow.contrib.seq2seq has no automatic conversion"),
-        ("contrib-removed", "error", 3, "tensorflow.contrib.seq2seq.BasicDecoder has no automatic conversion"),
-        ("contrib-removed", "error", 4, "tensorflow.contrib.seq2seq.dynamic_decode has no automatic conversion"),
+        ("contrib-removed", "error", 2, "tensorflow.contrib.crf has no automatic conversion"),
+        ("contrib-removed", "error", 3, "tensorflow.contrib.crf.crf_log_likelihood has no automatic conversion"),
+        ("contrib-removed", "error", 4, "tensorflow.contrib.crf.viterbi_decode has no automatic conversion"),
     ]
     applied = apply(source, ContribRule)
     assert all(e.manual and "tf.contrib was removed" in e.manual for e in applied.entries)
 
 
 def test_contrib_behind_a_tf_compat_v1_prefix_is_reported_as_tf_contrib():
-    source = "import tensorflow.compat.v1 as tf\ndecoder = tf.contrib.seq2seq.BasicDecoder(1)\n"
+    source = "import tensorflow.compat.v1 as tf\ndecoder = tf.contrib.seq2seq.BeamSearchDecoder(1)\n"
     assert _entries(source) == [
-        ("contrib-removed", "error", 2, "tensorflow.compat.v1.contrib.seq2seq.BasicDecoder has no automatic conversion")
+        (
+            "contrib-removed",
+            "error",
+            2,
+            "tensorflow.compat.v1.contrib.seq2seq.BeamSearchDecoder has no automatic conversion",
+        )
     ]
     [entry] = apply(source, ContribRule).entries
-    assert "tf.contrib.seq2seq.BasicDecoder" in entry.manual
+    assert "tf.contrib.seq2seq.BeamSearchDecoder" in entry.manual
 
 
 def test_the_manual_step_is_the_one_uai_run_gives():
@@ -140,7 +145,7 @@ class TestUnusedContribImports(RuleTest):
     def test_an_unused_dotted_contrib_import_is_removed(self):
         self.assertCodemod(
             """
-            import tensorflow.contrib.seq2seq
+            import tensorflow.contrib.crf
             x = 1
             """,
             """
@@ -196,10 +201,10 @@ def test_an_import_whose_uses_were_all_converted_goes():
 @pytest.mark.parametrize(
     "source",
     [
-        "from tensorflow.contrib import learn as contrib_learn, seq2seq\nconfig = contrib_learn.RunConfig()\n"
-        "m = contrib_learn, seq2seq\n",
-        "from tensorflow import contrib\nx = contrib.layers.xavier_initializer()\ny = contrib.seq2seq\n",
-        "import tensorflow.contrib.layers as L, tensorflow.contrib.seq2seq as S\ninit = L.xavier_initializer()\nf(L, S)\n",
+        "from tensorflow.contrib import learn as contrib_learn, crf\nconfig = contrib_learn.RunConfig()\n"
+        "m = contrib_learn, crf\n",
+        "from tensorflow import contrib\nx = contrib.layers.xavier_initializer()\ny = contrib.crf\n",
+        "import tensorflow.contrib.layers as L, tensorflow.contrib.crf as S\ninit = L.xavier_initializer()\nf(L, S)\n",
         "from tensorflow.contrib.framework import arg_scope\nfrom tensorflow.contrib.layers import embed_sequence\n"
         "with arg_scope([]):\n    embed_sequence(ids, 10, 4)\n",
         "from tensorflow.contrib.layers import *\n",
@@ -298,3 +303,16 @@ def test_in_a_notebook_an_import_another_cell_may_read_stays_reported():
     kept = outcome.new is None or json.loads(outcome.new)["cells"][0]["source"] == cells[0]
     errors = [(e.cell, e.line) for e in outcome.entries if e.rule == ContribRule.ID and e.severity == "error"]
     assert kept and errors == [(0, 1)], outcome.entries
+
+
+def test_seq2seq_names_compat_provides_are_ported_and_the_rest_reported():
+    source = (
+        "import tensorflow as tf\n"
+        "decoder = tf.contrib.seq2seq.BasicDecoder(cell, helper, state)\n"
+        "beam = tf.contrib.seq2seq.BeamSearchDecoder(cell, embedding, start, end, state, 3)\n"
+    )
+    applied = apply(source, *RULES)
+    assert "compat_seq2seq.BasicDecoder(cell, helper, state)" in applied.module.code
+    assert _entries(source) == [
+        ("contrib-removed", "error", 3, "tensorflow.contrib.seq2seq.BeamSearchDecoder has no automatic conversion")
+    ]

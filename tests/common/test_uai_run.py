@@ -109,16 +109,17 @@ def test_usage_mistakes_are_one_line(tmp_path):
 @pytest.mark.parametrize(
     "line",
     [
-        "from tensorflow.contrib import seq2seq",
-        "import tensorflow.contrib.seq2seq as seq2seq",
-        "from tensorflow.contrib.seq2seq import BasicDecoder",
+        # (compat.seq2seq provides the rest of tf.contrib.seq2seq's training and greedy decoding)
+        "from tensorflow.contrib.seq2seq.python.ops import beam_search_ops",
+        "import tensorflow.contrib.seq2seq.python.ops.beam_search_decoder as beam",
+        "from tensorflow.contrib.seq2seq import BeamSearchDecoder",
     ],
 )
 def test_importing_a_removed_module_is_one_line_naming_file_line_and_the_manual_step(tmp_path, line):
     script = _write(tmp_path, "old.py", f"import os\n{line}\n")
     result = _runs.run([*UAI_RUN, str(script)], tmp_path)
     # decided before TensorFlow is imported: nothing else on stderr
-    assert_one_line_error(result, "tf.contrib.seq2seq")
+    assert_one_line_error(result, "tf.contrib.seq2seq.")
     assert f"({script}:2)" in result.stderr and "tf.contrib was removed in TensorFlow 2" in result.stderr
 
 
@@ -168,14 +169,14 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
         "attr.py",
         """
         import tensorflow as tf
-        ok = hasattr(tf.contrib, "seq2seq")  # a probe is an ordinary AttributeError
-        print("probe", ok)
-        decoder = tf.contrib.seq2seq.BasicDecoder
+        ok = hasattr(tf.contrib, "crf")  # a probe is an ordinary AttributeError
+        print("probe", ok, tf.contrib.seq2seq.BasicDecoder.__module__)
+        decoder = tf.contrib.seq2seq.BeamSearchDecoder
     """,
     )
     result = _runs.run([*UAI_RUN, "--explain", str(script)], tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-3000:]
-    assert "probe False" in result.stdout
+    assert "probe False compat.seq2seq.decoding" in result.stdout
     lines = program_lines(result.stderr)
     report = json.loads("\n".join(lines[:-1]))  # --explain's report, then the error line
     assert report["exit_code"] == 2 and report["mode"] == "run" and report["summary"]["error"] == 1
@@ -183,7 +184,7 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
     assert error == [
         {
             "rule": "contrib-removed",
-            "message": "tf.contrib.seq2seq is not available on this TensorFlow",
+            "message": "tf.contrib.seq2seq.BeamSearchDecoder is not available on this TensorFlow",
             "severity": "error",
             "line": 5,
             "col": 0,
@@ -193,8 +194,8 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
         }
     ] and error[0]["manual"].startswith("tf.contrib was removed")
     assert lines[-1].endswith(
-        f"error: tf.contrib.seq2seq is not available on this TensorFlow ({script}:5); uai-migrate: "
-        "tf.contrib was removed in TensorFlow 2: use the TF2 or tf_slim equivalent of tf.contrib.seq2seq "
+        f"error: tf.contrib.seq2seq.BeamSearchDecoder is not available on this TensorFlow ({script}:5); uai-migrate: "
+        "tf.contrib was removed in TensorFlow 2: use the TF2 or tf_slim equivalent of tf.contrib.seq2seq.BeamSearchDecoder "
         "(see the TF 2 migration guide, 'contrib' section), or keep this file on TensorFlow 1"
     )
 
