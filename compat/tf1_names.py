@@ -67,8 +67,8 @@ PRE_1_0 = {
     "tensorflow.unpack": f"{TF}:unstack",
 }
 
-# contrib.seq2seq's names compat.seq2seq provides (tensorflow/nmt's training and greedy inference); the rest
-# of it (BeamSearchDecoder, the sampling helpers, monotonic attention) has no home
+# contrib.seq2seq's names compat.seq2seq provides (tensorflow/nmt's training, greedy and beam search
+# inference); the rest of it (the sampling and scheduled helpers, monotonic attention) has no home
 SEQ2SEQ = (
     "AttentionMechanism",
     "AttentionWrapper",
@@ -76,12 +76,17 @@ SEQ2SEQ = (
     "BahdanauAttention",
     "BasicDecoder",
     "BasicDecoderOutput",
+    "BeamSearchDecoder",
+    "BeamSearchDecoderOutput",
+    "BeamSearchDecoderState",
     "Decoder",
+    "FinalBeamSearchDecoderOutput",
     "GreedyEmbeddingHelper",
     "Helper",
     "LuongAttention",
     "TrainingHelper",
     "dynamic_decode",
+    "gather_tree",
     "hardmax",
     "sequence_loss",
     "tile_batch",

@@ -1,4 +1,4 @@
-"""`tf.contrib.seq2seq` for TF 1 graph-mode programs (tensorflow/nmt's training and greedy inference), on
+"""`tf.contrib.seq2seq` for TF 1 graph-mode programs (tensorflow/nmt's training, greedy and beam search inference), on
 TF 2's ops: TF 2 has no home for it (TensorFlow Addons' tfa.seq2seq is Keras-layer based, with other
 arguments and variable names, and is not maintained).
 
@@ -11,9 +11,11 @@ handling and values, so TF 1 checkpoints restore and a seeded program trains as 
 - `Helper`, `TrainingHelper`, `GreedyEmbeddingHelper` (helpers.py);
 - `Decoder`, `BasicDecoder`, `BasicDecoderOutput`, `dynamic_decode` (decoding.py);
 - `AttentionMechanism`, `LuongAttention`, `BahdanauAttention`, `AttentionWrapper`, `AttentionWrapperState`,
-  `hardmax`, `tile_batch` (attention.py).
-The rest of tf.contrib.seq2seq (BeamSearchDecoder, the sampling and scheduled helpers, monotonic attention)
-is not provided: uai-run and uai-migrate stop at those names in one line.
+  `hardmax`, `tile_batch` (attention.py);
+- `BeamSearchDecoder`, its `BeamSearchDecoderOutput`, `BeamSearchDecoderState`, `FinalBeamSearchDecoderOutput`,
+  and `gather_tree` (beam_search.py).
+The rest of tf.contrib.seq2seq (the sampling, scheduled and custom helpers, monotonic attention, the Keras
+V2 classes) is not provided: uai-run and uai-migrate stop at those names in one line.
 """
 
 from compat.seq2seq.attention import (
@@ -24,6 +26,13 @@ from compat.seq2seq.attention import (
     LuongAttention,
     hardmax,
     tile_batch,
+)
+from compat.seq2seq.beam_search import (
+    BeamSearchDecoder,
+    BeamSearchDecoderOutput,
+    BeamSearchDecoderState,
+    FinalBeamSearchDecoderOutput,
+    gather_tree,
 )
 from compat.seq2seq.decoding import BasicDecoder, BasicDecoderOutput, Decoder, dynamic_decode
 from compat.seq2seq.helpers import GreedyEmbeddingHelper, Helper, TrainingHelper
@@ -36,12 +45,17 @@ __all__ = [
     "BahdanauAttention",
     "BasicDecoder",
     "BasicDecoderOutput",
+    "BeamSearchDecoder",
+    "BeamSearchDecoderOutput",
+    "BeamSearchDecoderState",
     "Decoder",
+    "FinalBeamSearchDecoderOutput",
     "GreedyEmbeddingHelper",
     "Helper",
     "LuongAttention",
     "TrainingHelper",
     "dynamic_decode",
+    "gather_tree",
     "hardmax",
     "sequence_loss",
     "tile_batch",

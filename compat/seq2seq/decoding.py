@@ -55,26 +55,17 @@ class BasicDecoderOutput(collections.namedtuple("BasicDecoderOutput", ("rnn_outp
     pass
 
 
-class BasicDecoder(Decoder):
-    """Steps `cell` from `initial_state`: the cell's output (through `output_layer`, e.g. a `tf.layers.Dense`
-    projection to the vocabulary) is the step's `rnn_output`, the helper samples its `sample_id` and
-    gives the next inputs."""
+class CellDecoder(Decoder):
+    """A decoder stepping an RNN cell whose output goes through an optional layer (a `tf.layers.Dense`
+    projection to the vocabulary)."""
 
-    def __init__(self, cell: Any, helper: Helper, initial_state: Any, output_layer: Any = None) -> None:
+    def __init__(self, cell: Any, output_layer: Any = None) -> None:
         if not (hasattr(cell, "output_size") and hasattr(cell, "state_size") and callable(cell)):
             raise TypeError(f"cell must be an RNNCell, received: {type(cell)}")
-        if not isinstance(helper, Helper):
-            raise TypeError(f"helper must be a Helper, received: {type(helper)}")
         if output_layer is not None and not hasattr(output_layer, "compute_output_shape"):
             raise TypeError(f"output_layer must be a Layer, received: {type(output_layer)}")
         self._cell = cell
-        self._helper = helper
-        self._initial_state = initial_state
         self._output_layer = output_layer
-
-    @property
-    def batch_size(self) -> Any:
-        return self._helper.batch_size
 
     def _rnn_output_size(self) -> Any:
         size = self._cell.output_size
@@ -83,6 +74,22 @@ class BasicDecoder(Decoder):
         # the layer's output shape for the cell's, the batch dimension left out
         shapes = tf.nest.map_structure(lambda s: tf.TensorShape([None]).concatenate(s), size)
         return tf.nest.map_structure(lambda s: s[1:], self._output_layer.compute_output_shape(shapes))
+
+
+class BasicDecoder(CellDecoder):
+    """Steps `cell` from `initial_state`: the cell's output (through `output_layer`) is the step's
+    `rnn_output`, the helper samples its `sample_id` and gives the next inputs."""
+
+    def __init__(self, cell: Any, helper: Helper, initial_state: Any, output_layer: Any = None) -> None:
+        super().__init__(cell, output_layer)
+        if not isinstance(helper, Helper):
+            raise TypeError(f"helper must be a Helper, received: {type(helper)}")
+        self._helper = helper
+        self._initial_state = initial_state
+
+    @property
+    def batch_size(self) -> Any:
+        return self._helper.batch_size
 
     @property
     def output_size(self) -> BasicDecoderOutput:

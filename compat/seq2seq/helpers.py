@@ -16,6 +16,11 @@ from compat.seq2seq._shapes import swap_batch_time
 v1 = tf.compat.v1
 
 
+def embedder(embedding: Any) -> Callable[[Any], Any]:
+    """Ids -> their embeddings: `embedding` itself when it is callable, else a lookup in it (the params)."""
+    return embedding if callable(embedding) else (lambda ids: v1.nn.embedding_lookup(embedding, ids))
+
+
 class Helper(abc.ABC):
     """The interface `BasicDecoder` drives: `initialize()` -> (finished, first inputs); at each step
     `sample(time, outputs, state)` -> sample ids, then `next_inputs(time, outputs, state, sample_ids)` ->
@@ -123,9 +128,7 @@ class GreedyEmbeddingHelper(_ArgmaxIds):
     `end_token`. `embedding` is a callable of ids or the params of an embedding lookup."""
 
     def __init__(self, embedding: Any, start_tokens: Any, end_token: Any) -> None:
-        self._embed: Callable[[Any], Any] = (
-            embedding if callable(embedding) else (lambda ids: v1.nn.embedding_lookup(embedding, ids))
-        )
+        self._embed = embedder(embedding)
         self._start_tokens = tf.convert_to_tensor(start_tokens, dtype=tf.int32, name="start_tokens")
         self._end_token = tf.convert_to_tensor(end_token, dtype=tf.int32, name="end_token")
         if self._start_tokens.shape.rank != 1:

@@ -40,17 +40,17 @@ def test_each_use_reported_once_at_the_outermost_name_with_a_manual_step():
 
 
 def test_contrib_behind_a_tf_compat_v1_prefix_is_reported_as_tf_contrib():
-    source = "import tensorflow.compat.v1 as tf\ndecoder = tf.contrib.seq2seq.BeamSearchDecoder(1)\n"
+    source = "import tensorflow.compat.v1 as tf\nhelper = tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper(1)\n"
     assert _entries(source) == [
         (
             "contrib-removed",
             "error",
             2,
-            "tensorflow.compat.v1.contrib.seq2seq.BeamSearchDecoder has no automatic conversion",
+            "tensorflow.compat.v1.contrib.seq2seq.ScheduledEmbeddingTrainingHelper has no automatic conversion",
         )
     ]
     [entry] = apply(source, ContribRule).entries
-    assert "tf.contrib.seq2seq.BeamSearchDecoder" in entry.manual
+    assert "tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper" in entry.manual
 
 
 def test_the_manual_step_is_the_one_uai_run_gives():
@@ -309,10 +309,17 @@ def test_seq2seq_names_compat_provides_are_ported_and_the_rest_reported():
     source = (
         "import tensorflow as tf\n"
         "decoder = tf.contrib.seq2seq.BasicDecoder(cell, helper, state)\n"
-        "beam = tf.contrib.seq2seq.BeamSearchDecoder(cell, embedding, start, end, state, 3)\n"
+        "helper = tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper(inputs, lengths, embedding, 0.5)\n"
+        "beams = tf.contrib.seq2seq.BeamSearchDecoder(cell, embedding, start, end, state, 3)\n"
     )
     applied = apply(source, *RULES)
     assert "compat_seq2seq.BasicDecoder(cell, helper, state)" in applied.module.code
+    assert "compat_seq2seq.BeamSearchDecoder(cell, embedding, start, end, state, 3)" in applied.module.code
     assert _entries(source) == [
-        ("contrib-removed", "error", 3, "tensorflow.contrib.seq2seq.BeamSearchDecoder has no automatic conversion")
+        (
+            "contrib-removed",
+            "error",
+            3,
+            "tensorflow.contrib.seq2seq.ScheduledEmbeddingTrainingHelper has no automatic conversion",
+        )
     ]

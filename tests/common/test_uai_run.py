@@ -109,10 +109,10 @@ def test_usage_mistakes_are_one_line(tmp_path):
 @pytest.mark.parametrize(
     "line",
     [
-        # (compat.seq2seq provides the rest of tf.contrib.seq2seq's training and greedy decoding)
+        # (compat.seq2seq provides tf.contrib.seq2seq's public training, greedy and beam search decoding)
         "from tensorflow.contrib.seq2seq.python.ops import beam_search_ops",
-        "import tensorflow.contrib.seq2seq.python.ops.beam_search_decoder as beam",
-        "from tensorflow.contrib.seq2seq import BeamSearchDecoder",
+        "import tensorflow.contrib.seq2seq.python.ops.helper as helper",
+        "from tensorflow.contrib.seq2seq import ScheduledEmbeddingTrainingHelper",
     ],
 )
 def test_importing_a_removed_module_is_one_line_naming_file_line_and_the_manual_step(tmp_path, line):
@@ -171,7 +171,7 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
         import tensorflow as tf
         ok = hasattr(tf.contrib, "crf")  # a probe is an ordinary AttributeError
         print("probe", ok, tf.contrib.seq2seq.BasicDecoder.__module__)
-        decoder = tf.contrib.seq2seq.BeamSearchDecoder
+        helper = tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper
     """,
     )
     result = _runs.run([*UAI_RUN, "--explain", str(script)], tmp_path)
@@ -184,7 +184,7 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
     assert error == [
         {
             "rule": "contrib-removed",
-            "message": "tf.contrib.seq2seq.BeamSearchDecoder is not available on this TensorFlow",
+            "message": "tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper is not available on this TensorFlow",
             "severity": "error",
             "line": 5,
             "col": 0,
@@ -194,8 +194,8 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
         }
     ] and error[0]["manual"].startswith("tf.contrib was removed")
     assert lines[-1].endswith(
-        f"error: tf.contrib.seq2seq.BeamSearchDecoder is not available on this TensorFlow ({script}:5); uai-migrate: "
-        "tf.contrib was removed in TensorFlow 2: use the TF2 or tf_slim equivalent of tf.contrib.seq2seq.BeamSearchDecoder "
+        f"error: tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper is not available on this TensorFlow ({script}:5); uai-migrate: "
+        "tf.contrib was removed in TensorFlow 2: use the TF2 or tf_slim equivalent of tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper "
         "(see the TF 2 migration guide, 'contrib' section), or keep this file on TensorFlow 1"
     )
 

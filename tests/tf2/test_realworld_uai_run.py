@@ -13,7 +13,7 @@ from tests.support.benchmarks import import_package, realworld
 def test_modules_import_and_references_resolve_through_the_tf1_face(tmp_path):
     modules = {
         "tf1": "import tensorflow as tf\nSESSION = tf.Session\nCONV = tf.contrib.slim.conv2d\nDIM = tf.Dimension(3).value\n",
-        "removed": "import tensorflow as tf\n\nDECODER = tf.contrib.seq2seq.BeamSearchDecoder\n",
+        "removed": "import tensorflow as tf\n\nHELPER = tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper\n",
         "needs_dependency": "import tensorflow\nimport gym_is_not_installed_here\n",
         # uai-run also serves the names other libraries removed (tflearn's data_utils stopped here)
         "pillow": "from PIL import Image\nRESAMPLE = Image.ANTIALIAS\n",
@@ -26,18 +26,18 @@ def test_modules_import_and_references_resolve_through_the_tf1_face(tmp_path):
         "pkg.pillow": "ok",
     }, results
     assert (results["pkg.removed"]["file"], results["pkg.removed"]["line"]) == (os.path.join("pkg", "removed.py"), 3)
-    assert "tf.contrib.seq2seq.BeamSearchDecoder is not available" in results["pkg.removed"]["error"]
+    assert "tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper is not available" in results["pkg.removed"]["error"]
 
     paths = {
         "tensorflow.Session",
         "tensorflow.contrib.slim.conv2d",
         "tensorflow.contrib.seq2seq.BasicDecoder",  # compat.seq2seq's
-        "tensorflow.contrib.seq2seq.BeamSearchDecoder",
+        "tensorflow.contrib.seq2seq.ScheduledEmbeddingTrainingHelper",
     }
     _, resolved = realworld.resolve(paths, set(), [], realworld.REPO, face=True)
     assert resolved == {
         "tensorflow.Session": True,
         "tensorflow.contrib.slim.conv2d": True,
         "tensorflow.contrib.seq2seq.BasicDecoder": True,
-        "tensorflow.contrib.seq2seq.BeamSearchDecoder": False,
+        "tensorflow.contrib.seq2seq.ScheduledEmbeddingTrainingHelper": False,
     }

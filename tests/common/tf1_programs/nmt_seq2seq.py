@@ -1,15 +1,17 @@
 """A tensorflow/nmt-style TF 1 program: an attention seq2seq model on tf.contrib.seq2seq, trained 3 Adam steps,
-then decoding greedily. Tiny and generated, written as nmt writes its model (model.py, attention_model.py):
-embeddings, a tf.nn.dynamic_rnn LSTM encoder, an AttentionWrapper decoder cell started from the encoder's state
-(`zero_state(...).clone(cell_state=...)`), TrainingHelper + BasicDecoder + dynamic_decode for training, a
-`sequence_loss` over the target weights, clipped gradients, and GreedyEmbeddingHelper with maximum_iterations
-for inference (in the same graph, its variables reused). A graph seed and nmt's seeded uniform initializer.
+then decoding greedily and by beam search. Tiny and generated, written as nmt writes its model (model.py,
+attention_model.py): embeddings, a tf.nn.dynamic_rnn LSTM encoder, an AttentionWrapper decoder cell started from
+the encoder's state (`zero_state(...).clone(cell_state=...)`), TrainingHelper + BasicDecoder + dynamic_decode for
+training, a `sequence_loss` over the target weights, clipped gradients; for inference (in the same graph, its
+variables reused) GreedyEmbeddingHelper, and BeamSearchDecoder over the encoder's outputs and state tiled to the
+beam width (`tile_batch`), both with maximum_iterations. A graph seed and nmt's seeded uniform initializer.
 
 Two cases: nmt's `scaled_luong` attention, time major as nmt runs it; `normed_bahdanau` attention batch major,
-with impute_finished, the cell's output (not the attention) emitted, and greedy decoding to maximum_iterations. Prints `RESULT <json>`: per case the
+with impute_finished, the cell's output (not the attention) emitted, greedy decoding to maximum_iterations (its
+end token is no target's) and beam search with length and coverage penalties. Prints `RESULT <json>`: per case the
 variables (names, shapes), each one's initial sum, the loss before each step and after the last, the
 other reductions of sequence_loss, the training decode's sample ids and lengths, the greedy ids and lengths,
-the alignment history and final attention (rounded).
+the alignment history and final attention, the beams' ids, lengths, scores and log-probabilities (rounded).
 
 Its output on real TensorFlow 1.15 is tests/common/golden/tf115_seq2seq.json (written by `python3 dev.py tf115`:
 tests/common/golden/make_tf115_goldens.py); test_seq2seq.py compares uai-run's.
@@ -27,8 +29,10 @@ SOURCE_LENGTH = [5, 3, 4]
 TARGET_IN = [[SOS, 4, 5, 6], [SOS, 3, 0, 0], [SOS, 6, 5, 0]]
 TARGET_OUT = [[4, 5, 6, EOS], [3, EOS, 0, 0], [6, 5, EOS, 0]]
 TARGET_LENGTH = [4, 2, 3]
+BEAM_WIDTH = 3
 
-# greedy decoding ends at `end`: EOS, or an id no target holds, so that it runs maximum_iterations steps
+# greedy decoding ends at `end`: EOS, or an id no target holds, so that it runs maximum_iterations steps;
+# beam search ends at EOS
 CASES = {
     "scaled luong, time major": {
         "attention": "scaled_luong",
@@ -36,6 +40,8 @@ CASES = {
         "impute": False,
         "output": True,
         "end": EOS,
+        "length penalty": 0.0,
+        "coverage penalty": 0.0,
     },
     "normed bahdanau, batch major": {
         "attention": "normed_bahdanau",
@@ -43,6 +49,8 @@ CASES = {
         "impute": True,
         "output": False,
         "end": TGT_VOCAB - 1,
+        "length penalty": 0.6,
+        "coverage penalty": 0.3,
     },
 }
 
@@ -55,12 +63,13 @@ def batch_major(tensor, time_major):
     return tf.transpose(tensor, [1, 0] + list(range(2, tensor.shape.ndims))) if time_major else tensor
 
 
-def build(case, inputs, infer):
-    """nmt's model: (logits, sample ids, final state, lengths), batch major; the decoder's reused for `infer`."""
+def build(case, inputs, mode):
+    """nmt's model for `mode` ("train", "greedy" or "beam"; the last two reuse the trained variables):
+    dynamic_decode's (outputs, final state, lengths), time major as the case is, and the training logits."""
     time_major = case["time_major"]
     source = tf.transpose(inputs["source"]) if time_major else inputs["source"]
     batch_size = tf.size(inputs["source_length"])
-    with tf.variable_scope("dynamic_seq2seq", dtype=tf.float32, reuse=infer):
+    with tf.variable_scope("dynamic_seq2seq", dtype=tf.float32, reuse=mode != "train"):
         with tf.variable_scope("embeddings"):
             with tf.variable_scope("encoder"):
                 embedding_encoder = tf.get_variable("embedding_encoder", [SRC_VOCAB, EMBED])
@@ -82,24 +91,31 @@ def build(case, inputs, infer):
             )
         with tf.variable_scope("decoder") as decoder_scope:
             memory = batch_major(encoder_outputs, time_major)
+            source_length, decoder_batch = inputs["source_length"], batch_size
+            if mode == "beam":
+                memory = tf.contrib.seq2seq.tile_batch(memory, multiplier=BEAM_WIDTH)
+                source_length = tf.contrib.seq2seq.tile_batch(source_length, multiplier=BEAM_WIDTH)
+                encoder_state = tf.contrib.seq2seq.tile_batch(encoder_state, multiplier=BEAM_WIDTH)
+                decoder_batch = batch_size * BEAM_WIDTH
             if case["attention"] == "scaled_luong":
                 mechanism = tf.contrib.seq2seq.LuongAttention(
-                    UNITS, memory, memory_sequence_length=inputs["source_length"], scale=True
+                    UNITS, memory, memory_sequence_length=source_length, scale=True
                 )
             else:
                 mechanism = tf.contrib.seq2seq.BahdanauAttention(
-                    UNITS, memory, memory_sequence_length=inputs["source_length"], normalize=True
+                    UNITS, memory, memory_sequence_length=source_length, normalize=True
                 )
             cell = tf.contrib.seq2seq.AttentionWrapper(
                 tf.contrib.rnn.BasicLSTMCell(UNITS, forget_bias=1.0),
                 mechanism,
                 attention_layer_size=UNITS,
-                alignment_history=infer,
+                alignment_history=mode == "greedy",
                 output_attention=case["output"],
                 name="attention",
             )
-            initial_state = cell.zero_state(batch_size, tf.float32).clone(cell_state=encoder_state)
-            if not infer:
+            initial_state = cell.zero_state(decoder_batch, tf.float32).clone(cell_state=encoder_state)
+            maximum_iterations = tf.to_int32(tf.round(tf.to_float(tf.reduce_max(inputs["source_length"])) * 2.0))
+            if mode == "train":
                 target_input = tf.transpose(inputs["target_in"]) if time_major else inputs["target_in"]
                 helper = tf.contrib.seq2seq.TrainingHelper(
                     tf.nn.embedding_lookup(embedding_decoder, target_input),
@@ -107,29 +123,35 @@ def build(case, inputs, infer):
                     time_major=time_major,
                 )
                 decoder = tf.contrib.seq2seq.BasicDecoder(cell, helper, initial_state)
-                outputs, final_state, lengths = tf.contrib.seq2seq.dynamic_decode(
-                    decoder,
-                    output_time_major=time_major,
-                    impute_finished=case["impute"],
-                    swap_memory=True,
-                    scope=decoder_scope,
-                )
-                logits = output_layer(outputs.rnn_output)
-            else:
+                maximum_iterations = None
+            elif mode == "greedy":
                 helper = tf.contrib.seq2seq.GreedyEmbeddingHelper(
                     embedding_decoder, tf.fill([batch_size], SOS), case["end"]
                 )
                 decoder = tf.contrib.seq2seq.BasicDecoder(cell, helper, initial_state, output_layer=output_layer)
-                maximum_iterations = tf.to_int32(tf.round(tf.to_float(tf.reduce_max(inputs["source_length"])) * 2.0))
-                outputs, final_state, lengths = tf.contrib.seq2seq.dynamic_decode(
-                    decoder,
-                    maximum_iterations=maximum_iterations,
-                    output_time_major=time_major,
-                    swap_memory=True,
-                    scope=decoder_scope,
+            else:
+                decoder = tf.contrib.seq2seq.BeamSearchDecoder(
+                    cell=cell,
+                    embedding=embedding_decoder,
+                    start_tokens=tf.fill([batch_size], SOS),
+                    end_token=EOS,
+                    initial_state=initial_state,
+                    beam_width=BEAM_WIDTH,
+                    output_layer=output_layer,
+                    length_penalty_weight=case["length penalty"],
+                    coverage_penalty_weight=case["coverage penalty"],
                 )
-                logits = outputs.rnn_output
-    return batch_major(logits, time_major), batch_major(outputs.sample_id, time_major), final_state, lengths
+            outputs, final_state, lengths = tf.contrib.seq2seq.dynamic_decode(
+                decoder,
+                maximum_iterations=maximum_iterations,
+                output_time_major=time_major,
+                impute_finished=case["impute"] and mode == "train",
+                swap_memory=True,
+                scope=decoder_scope,
+            )
+            # training projects the decoder's outputs at once, as nmt does (inference in each step)
+            logits = output_layer(outputs.rnn_output) if mode == "train" else None
+    return outputs, final_state, lengths, logits
 
 
 def run(case, seed):
@@ -151,7 +173,9 @@ def run(case, seed):
             inputs["target_out"]: TARGET_OUT,
             inputs["target_length"]: TARGET_LENGTH,
         }
-        logits, sample_ids, _, train_lengths = build(case, inputs, infer=False)
+        outputs, _, train_lengths, logits = build(case, inputs, "train")
+        logits = batch_major(logits, case["time_major"])
+        sample_ids = batch_major(outputs.sample_id, case["time_major"])
         weights = tf.sequence_mask(inputs["target_length"], tf.shape(inputs["target_out"])[1], dtype=logits.dtype)
         loss = tf.contrib.seq2seq.sequence_loss(logits, inputs["target_out"], weights)
         variants = {
@@ -179,8 +203,13 @@ def run(case, seed):
         gradients, _ = tf.clip_by_global_norm(tf.gradients(loss, params, colocate_gradients_with_ops=True), 5.0)
         update = tf.train.AdamOptimizer(0.05).apply_gradients(zip(gradients, params), global_step=global_step)
 
-        infer_logits, infer_ids, infer_state, infer_lengths = build(case, inputs, infer=True)
+        greedy, infer_state, infer_lengths, _ = build(case, inputs, "greedy")
+        infer_logits = batch_major(greedy.rnn_output, case["time_major"])
+        infer_ids = batch_major(greedy.sample_id, case["time_major"])
         alignments = infer_state.alignment_history.stack()
+        beams, beam_state, _, _ = build(case, inputs, "beam")
+        beam_ids = batch_major(beams.predicted_ids, case["time_major"])
+        beam_scores = batch_major(beams.beam_search_decoder_output.scores, case["time_major"])
 
         with tf.Session() as session:
             session.run(tf.global_variables_initializer())
@@ -200,6 +229,10 @@ def run(case, seed):
                     "alignments": alignments,
                     "attention": infer_state.attention,
                     "first logits": infer_logits[:, 0],
+                    "beam ids": beam_ids,
+                    "beam scores": beam_scores,
+                    "beam lengths": beam_state.lengths,
+                    "beam log probs": beam_state.log_probs,
                 },
                 feed,
             )
@@ -216,6 +249,10 @@ def run(case, seed):
         "alignment history": rounded(inferred["alignments"]),
         "final attention": rounded(inferred["attention"]),
         "greedy first logits": rounded(inferred["first logits"]),
+        "beam ids": inferred["beam ids"].tolist(),
+        "beam lengths": inferred["beam lengths"].tolist(),
+        "beam scores": rounded(inferred["beam scores"]),
+        "beam log probs": rounded(inferred["beam log probs"]),
     }
     values.update(("sequence_loss " + name, rounded(value)) for name, value in before["others"].items())
     return values
