@@ -1,4 +1,5 @@
-"""The op seed a random op gets after each builder of a TF 1 input pipeline, as written for TF 1.x (runs on TF 1.15).
+"""The op seed a random op gets after each builder of a TF 1 input pipeline (and a loss' reductions), as written for
+TF 1.x (runs on TF 1.15).
 
 With only a graph seed, TF 1.15 gave a random op the graph's op count as its op seed, so every op the
 data path built before a model's first initializer moved the model's initial weights. Each case
@@ -76,6 +77,8 @@ CASES = {
     "slim.one_hot_encoding": lambda s, labels, image: slim.one_hot_encoding(labels, 4),
     "per_image_standardization": lambda s, labels, image: tf.image.per_image_standardization(image),
     "slim TFExampleDecoder (Image, Tensor, callback)": lambda s, labels, image: slim_decoder(s),
+    # after the model: tf.losses (model_deploy's clone losses) sums scalars over all their axes
+    "reduce_sum of a scalar": lambda s, labels, image: tf.reduce_sum(tf.reduce_sum(image)),
 }
 
 
