@@ -50,10 +50,17 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
   - the global step's read (the Estimator builds it before the model): TF 1.15's v1 cond over a ref
     variable is 9 ops; in uai-migrate's output the global step is a resource variable and TF 2 reads
     it with VarIsInitializedOp, If and an Identity (2 once the resource variable's ops are counted
-    out). Under uai-run's TF1 face it is TF 1.15's cond already.
+    out). Under uai-run's TF1 face it is TF 1.15's cond already;
+  - a reduction over all the axes of a scalar (`tf.losses`' weighted sums, so model_deploy's clone losses):
+    TF 1.15 made the empty constant of its axes, TF 2 `range(0, rank(x))` (4 ops; measured on the
+    research/slim-style program, tests/common/tf1_programs/slim_classifier_tf14: its second clone's
+    dropout drew with op seed 484 against 1.15's 478).
+The input pipeline's builders (parsing, image decoding, tf-slim's data path) are compat/_graph_seed_inputs.py's.
+Where TF 1.15 built other ops or kernels for the same values, it counts the difference instead of building
+them (`count_tf1_ops`: the op count answered is the graph's plus what was counted, per graph).
 `random_uniform`, `random_gamma`, `split` and `tensordot` are replaced where every binding sees them (`random_ops` and the
-API modules: `tf.random.uniform`, `tf.compat.v1.random_uniform`, ...), the dropout body in `nn_ops`, the
-iterator's method on `DatasetV1` (which `tf.compat.v1.data.make_initializable_iterator` calls), the global
+API modules: `tf.random.uniform`, `tf.compat.v1.random_uniform`, ...), the dropout body in `nn_ops`, the reductions'
+axes in `math_ops`, the iterator's method on `DatasetV1` (which `tf.compat.v1.data.make_initializable_iterator` calls), the global
 step's read in `training_util`, and the Keras methods on Keras 2's classes (tf-keras on TF 2.21, Keras 2.15 on TF 2.15, and TensorFlow's
 internal Keras, which tf-slim's layers use).
 """
@@ -77,7 +84,20 @@ class _TF1OpSeeds(weakref.WeakKeyDictionary):
         counter = super().setdefault(graph, default)  # kept: get_seed adds one to it next
         if not _tf1_graph():
             return counter
-        return graph.version - (_resource_variable_ops(graph) if _resource_variables_by_default() else 0)
+        resource_ops = _resource_variable_ops(graph) if _resource_variables_by_default() else 0
+        return graph.version + _TF1_COUNTED.get(graph, 0) - resource_ops
+
+
+# graph -> how many more ops TF 1.15 built than it holds (fewer: negative), where a builder's difference is
+# counted rather than built (compat/_graph_seed_inputs.py)
+_TF1_COUNTED: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
+
+
+def count_tf1_ops(graph: Any, ops: int) -> None:
+    """Count `ops` ops more (fewer if negative) in `graph`'s op count than it holds: TF 1.15 built them where TF 2
+    builds other ops (or fewer)."""
+    if ops:
+        _TF1_COUNTED[graph] = _TF1_COUNTED.get(graph, 0) + ops
 
 
 def _resource_variables_by_default() -> bool:
@@ -260,6 +280,18 @@ def _tf1_tensordot(original: Any) -> Any:
     return tensordot
 
 
+def _tf1_reduction_dims(original: Any) -> Any:
+    @functools.wraps(original)
+    def _ReductionDims(x: Any, axis: Any) -> Any:  # noqa: N802 - the name TensorFlow's reductions call
+        if axis is None and getattr(getattr(x, "shape", None), "rank", None) == 0 and _tf1_graph():
+            # a scalar's axes: TF 1.15 made the empty constant, TF 2 `range(0, rank(x))` (4 ops)
+            return _tf("framework.constant_op").constant(sys.modules["numpy"].arange(0), dtype="int32")
+        return original(x, axis)
+
+    _ReductionDims.tf1_ops = original  # type: ignore[attr-defined]
+    return _ReductionDims
+
+
 def _tf1_dropout(original: Any) -> Any:
     @functools.wraps(original)
     def _dropout(
@@ -369,8 +401,10 @@ def _install_builders() -> None:
     # `tf.compat.v1.get_variable` only: TF 2's tf.layers pass use_resource=True themselves (TF 1.15's did not)
     variable_scope = _tf("ops.variable_scope")
     _rebind(variable_scope.get_variable, _tf1_get_variable(variable_scope.get_variable), api_only=True)
-    # the body every dropout entry point calls
+    # the body every dropout entry point calls, and the axes every reduction without `axis` takes (both called
+    # through their module)
     nn_ops._dropout = _tf1_dropout(nn_ops._dropout)  # type: ignore[attr-defined]
+    math_ops._ReductionDims = _tf1_reduction_dims(math_ops._ReductionDims)
     # the Estimator's and the optimizers' read of the global step (called through the module)
     training_util = _tf("training.training_util")
     read = training_util._get_or_create_global_step_read
@@ -532,14 +566,15 @@ def _install_loaded() -> None:
 
 def tf1_op_seeds() -> None:
     """Give graph-mode random ops TF 1.x's op seeds from the graph seed, now or when TensorFlow is imported."""
-    from compat import _import_hook
+    from compat import _graph_seed_inputs, _import_hook  # the input pipeline's builders (built on this module)
 
     _install_loaded()
     _import_hook.on_import(_RANDOM_SEED, after=_install_loaded)
     # the builders once TensorFlow's API modules, which bind random_uniform too, are all loaded
-    if "tensorflow" in sys.modules:
-        _install_builders()
-    _import_hook.on_import("tensorflow", after=_install_builders)
+    for install in (_install_builders, _graph_seed_inputs.install):
+        if "tensorflow" in sys.modules:
+            install()
+        _import_hook.on_import("tensorflow", after=install)
     _install_methods()
     for name in _CLASSES:
         _import_hook.on_import(name, after=_install_methods)
