@@ -68,7 +68,7 @@ PRE_1_0 = {
 }
 
 # contrib.seq2seq's names compat.seq2seq provides (tensorflow/nmt's training, greedy and beam search
-# inference); the rest of it (the sampling and scheduled helpers, monotonic attention) has no home
+# inference); the rest of it (the scheduled, custom and inference helpers, monotonic attention) has no home
 SEQ2SEQ = (
     "AttentionMechanism",
     "AttentionWrapper",
@@ -84,6 +84,7 @@ SEQ2SEQ = (
     "GreedyEmbeddingHelper",
     "Helper",
     "LuongAttention",
+    "SampleEmbeddingHelper",
     "TrainingHelper",
     "dynamic_decode",
     "gather_tree",

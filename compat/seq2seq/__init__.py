@@ -8,13 +8,13 @@ handling and values, so TF 1 checkpoints restore and a seeded program trains as 
 (tests/common/test_seq2seq.py compares an nmt-style program with real TF 1.15's values).
 
 - `sequence_loss` (loss.py);
-- `Helper`, `TrainingHelper`, `GreedyEmbeddingHelper` (helpers.py);
+- `Helper`, `TrainingHelper`, `GreedyEmbeddingHelper`, `SampleEmbeddingHelper` (helpers.py);
 - `Decoder`, `BasicDecoder`, `BasicDecoderOutput`, `dynamic_decode` (decoding.py);
 - `AttentionMechanism`, `LuongAttention`, `BahdanauAttention`, `AttentionWrapper`, `AttentionWrapperState`,
   `hardmax`, `tile_batch` (attention.py);
 - `BeamSearchDecoder`, its `BeamSearchDecoderOutput`, `BeamSearchDecoderState`, `FinalBeamSearchDecoderOutput`,
   and `gather_tree` (beam_search.py).
-The rest of tf.contrib.seq2seq (the sampling, scheduled and custom helpers, monotonic attention, the Keras
+The rest of tf.contrib.seq2seq (the scheduled, custom and inference helpers, monotonic attention, the Keras
 V2 classes) is not provided: uai-run and uai-migrate stop at those names in one line.
 """
 
@@ -35,7 +35,7 @@ from compat.seq2seq.beam_search import (
     gather_tree,
 )
 from compat.seq2seq.decoding import BasicDecoder, BasicDecoderOutput, Decoder, dynamic_decode
-from compat.seq2seq.helpers import GreedyEmbeddingHelper, Helper, TrainingHelper
+from compat.seq2seq.helpers import GreedyEmbeddingHelper, Helper, SampleEmbeddingHelper, TrainingHelper
 from compat.seq2seq.loss import sequence_loss
 
 __all__ = [
@@ -53,6 +53,7 @@ __all__ = [
     "GreedyEmbeddingHelper",
     "Helper",
     "LuongAttention",
+    "SampleEmbeddingHelper",
     "TrainingHelper",
     "dynamic_decode",
     "gather_tree",

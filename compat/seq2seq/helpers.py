@@ -2,7 +2,8 @@
 
 `TrainingHelper` reads the next input from the given sequence (teacher forcing) and ends each sequence at
 its length; `GreedyEmbeddingHelper` feeds back the embedding of the step's argmax and ends a sequence at
-the end token. Both sample the argmax of the step's output as `sample_id` (int32), as TF 1.15's did.
+the end token. Both sample the argmax of the step's output as `sample_id` (int32), as TF 1.15's did;
+`SampleEmbeddingHelper` draws it from the output's softmax instead.
 """
 
 import abc
@@ -157,3 +158,30 @@ class GreedyEmbeddingHelper(_ArgmaxIds):
         # once all are finished the inputs are never read: the start inputs stand in
         inputs = v1.cond(tf.reduce_all(finished), lambda: self._start_inputs, lambda: self._embed(sample_ids))
         return finished, inputs, state
+
+
+class SampleEmbeddingHelper(GreedyEmbeddingHelper):
+    """`GreedyEmbeddingHelper` drawing each step's id from the softmax of its output (divided by
+    `softmax_temperature`) instead of taking the argmax: one multinomial draw per sequence and step, with
+    op seed `seed`, as TF 1.15 drew it."""
+
+    def __init__(
+        self,
+        embedding: Any,
+        start_tokens: Any,
+        end_token: Any,
+        softmax_temperature: Any = None,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(embedding, start_tokens, end_token)
+        self._softmax_temperature = softmax_temperature
+        self._seed = seed
+
+    def sample(self, time: Any, outputs: Any, state: Any = None, name: str | None = None) -> Any:
+        if not isinstance(outputs, tf.Tensor):
+            raise TypeError(f"Expected outputs to be a single Tensor, got: {type(outputs)}")
+        logits = outputs if self._softmax_temperature is None else outputs / self._softmax_temperature
+        logits = tf.convert_to_tensor(logits, name="logits")
+        flat = logits if logits.shape.rank == 2 else tf.reshape(logits, [-1, tf.shape(logits)[-1]])
+        draws = v1.multinomial(flat, 1, seed=self._seed, output_dtype=tf.int64 if logits.dtype.size > 4 else tf.int32)
+        return tf.cast(tf.reshape(draws, tf.shape(logits)[:-1]), tf.int32)

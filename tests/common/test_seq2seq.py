@@ -2,9 +2,9 @@
 
 tests/common/tf1_programs/nmt_seq2seq.py, a tensorflow/nmt-style TF 1 program (an LSTM encoder, an
 AttentionWrapper decoder trained through TrainingHelper, BasicDecoder, dynamic_decode and sequence_loss for
-3 Adam steps, then greedy and beam search decoding), runs unmodified under uai-run; per case (scaled Luong
+3 Adam steps, then greedy, sampled and beam search decoding), runs unmodified under uai-run; per case (scaled Luong
 attention time major, normalised Bahdanau attention batch major with beam search penalties) its variables,
-initial weights, losses, sequence_loss's other reductions, decoded ids, lengths, alignments, attention and
+initial weights, losses, sequence_loss's other reductions, greedy and sampled ids, lengths, alignments, attention and
 the beams' ids, lengths, scores and log-probabilities must be the ones real TensorFlow 1.15
 printed (tests/common/golden/tf115_seq2seq.json), to the 5 decimals it rounds to.
 """
@@ -12,7 +12,17 @@ printed (tests/common/golden/tf115_seq2seq.json), to the 5 decimals it rounds to
 from compat import tf1_names
 from tests.support.goldens import assert_close_to, run_against_tf115
 
-EXACT = ("variables", "train sample ids", "train lengths", "greedy ids", "greedy lengths", "beam ids", "beam lengths")
+EXACT = (
+    "variables",
+    "train sample ids",
+    "train lengths",
+    "greedy ids",
+    "greedy lengths",
+    "sample ids",
+    "sample lengths",
+    "beam ids",
+    "beam lengths",
+)
 
 
 def test_uai_run_trains_and_decodes_an_nmt_style_model_as_tf115_did(tmp_path):

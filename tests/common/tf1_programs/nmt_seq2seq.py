@@ -3,7 +3,7 @@ then decoding greedily and by beam search. Tiny and generated, written as nmt wr
 attention_model.py): embeddings, a tf.nn.dynamic_rnn LSTM encoder, an AttentionWrapper decoder cell started from
 the encoder's state (`zero_state(...).clone(cell_state=...)`), TrainingHelper + BasicDecoder + dynamic_decode for
 training, a `sequence_loss` over the target weights, clipped gradients; for inference (in the same graph, its
-variables reused) GreedyEmbeddingHelper, and BeamSearchDecoder over the encoder's outputs and state tiled to the
+variables reused) GreedyEmbeddingHelper, SampleEmbeddingHelper (a seeded draw, nmt's `sample` infer mode), and BeamSearchDecoder over the encoder's outputs and state tiled to the
 beam width (`tile_batch`), both with maximum_iterations. A graph seed and nmt's seeded uniform initializer.
 
 Two cases: nmt's `scaled_luong` attention, time major as nmt runs it; `normed_bahdanau` attention batch major,
@@ -11,7 +11,7 @@ with impute_finished, the cell's output (not the attention) emitted, greedy deco
 end token is no target's) and beam search with length and coverage penalties. Prints `RESULT <json>`: per case the
 variables (names, shapes), each one's initial sum, the loss before each step and after the last, the
 other reductions of sequence_loss, the training decode's sample ids and lengths, the greedy ids and lengths,
-the alignment history and final attention, the beams' ids, lengths, scores and log-probabilities (rounded).
+the alignment history and final attention, the sampled ids and lengths, the beams' ids, lengths, scores and log-probabilities (rounded).
 
 Its output on real TensorFlow 1.15 is tests/common/golden/tf115_seq2seq.json (written by `python3 dev.py tf115`:
 tests/common/golden/make_tf115_goldens.py); test_seq2seq.py compares uai-run's.
@@ -30,6 +30,7 @@ TARGET_IN = [[SOS, 4, 5, 6], [SOS, 3, 0, 0], [SOS, 6, 5, 0]]
 TARGET_OUT = [[4, 5, 6, EOS], [3, EOS, 0, 0], [6, 5, EOS, 0]]
 TARGET_LENGTH = [4, 2, 3]
 BEAM_WIDTH = 3
+SAMPLE_SEED = 7
 
 # greedy decoding ends at `end`: EOS, or an id no target holds, so that it runs maximum_iterations steps;
 # beam search ends at EOS
@@ -42,6 +43,7 @@ CASES = {
         "end": EOS,
         "length penalty": 0.0,
         "coverage penalty": 0.0,
+        "temperature": 0.5,
     },
     "normed bahdanau, batch major": {
         "attention": "normed_bahdanau",
@@ -51,6 +53,7 @@ CASES = {
         "end": TGT_VOCAB - 1,
         "length penalty": 0.6,
         "coverage penalty": 0.3,
+        "temperature": None,
     },
 }
 
@@ -64,7 +67,7 @@ def batch_major(tensor, time_major):
 
 
 def build(case, inputs, mode):
-    """nmt's model for `mode` ("train", "greedy" or "beam"; the last two reuse the trained variables):
+    """nmt's model for `mode` ("train", "greedy", "sample" or "beam"; inference reuses the trained variables):
     dynamic_decode's (outputs, final state, lengths), time major as the case is, and the training logits."""
     time_major = case["time_major"]
     source = tf.transpose(inputs["source"]) if time_major else inputs["source"]
@@ -129,6 +132,15 @@ def build(case, inputs, mode):
                     embedding_decoder, tf.fill([batch_size], SOS), case["end"]
                 )
                 decoder = tf.contrib.seq2seq.BasicDecoder(cell, helper, initial_state, output_layer=output_layer)
+            elif mode == "sample":
+                helper = tf.contrib.seq2seq.SampleEmbeddingHelper(
+                    embedding_decoder,
+                    tf.fill([batch_size], SOS),
+                    case["end"],
+                    softmax_temperature=case["temperature"],
+                    seed=SAMPLE_SEED,
+                )
+                decoder = tf.contrib.seq2seq.BasicDecoder(cell, helper, initial_state, output_layer=output_layer)
             else:
                 decoder = tf.contrib.seq2seq.BeamSearchDecoder(
                     cell=cell,
@@ -175,7 +187,7 @@ def run(case, seed):
         }
         outputs, _, train_lengths, logits = build(case, inputs, "train")
         logits = batch_major(logits, case["time_major"])
-        sample_ids = batch_major(outputs.sample_id, case["time_major"])
+        train_ids = batch_major(outputs.sample_id, case["time_major"])
         weights = tf.sequence_mask(inputs["target_length"], tf.shape(inputs["target_out"])[1], dtype=logits.dtype)
         loss = tf.contrib.seq2seq.sequence_loss(logits, inputs["target_out"], weights)
         variants = {
@@ -207,6 +219,8 @@ def run(case, seed):
         infer_logits = batch_major(greedy.rnn_output, case["time_major"])
         infer_ids = batch_major(greedy.sample_id, case["time_major"])
         alignments = infer_state.alignment_history.stack()
+        sampled, _, sample_lengths, _ = build(case, inputs, "sample")
+        sampled_ids = batch_major(sampled.sample_id, case["time_major"])
         beams, beam_state, _, _ = build(case, inputs, "beam")
         beam_ids = batch_major(beams.predicted_ids, case["time_major"])
         beam_scores = batch_major(beams.beam_search_decoder_output.scores, case["time_major"])
@@ -215,7 +229,7 @@ def run(case, seed):
             session.run(tf.global_variables_initializer())
             initial = session.run({v.op.name: tf.reduce_sum(v) for v in tf.global_variables()})
             before = session.run(
-                {"ids": sample_ids, "lengths": train_lengths, "logits": logits, "others": other_losses}, feed
+                {"ids": train_ids, "lengths": train_lengths, "logits": logits, "others": other_losses}, feed
             )
             losses = []
             for _ in range(3):
@@ -229,6 +243,8 @@ def run(case, seed):
                     "alignments": alignments,
                     "attention": infer_state.attention,
                     "first logits": infer_logits[:, 0],
+                    "sample ids": sampled_ids,
+                    "sample lengths": sample_lengths,
                     "beam ids": beam_ids,
                     "beam scores": beam_scores,
                     "beam lengths": beam_state.lengths,
@@ -249,6 +265,8 @@ def run(case, seed):
         "alignment history": rounded(inferred["alignments"]),
         "final attention": rounded(inferred["attention"]),
         "greedy first logits": rounded(inferred["first logits"]),
+        "sample ids": inferred["sample ids"].tolist(),
+        "sample lengths": inferred["sample lengths"].tolist(),
         "beam ids": inferred["beam ids"].tolist(),
         "beam lengths": inferred["beam lengths"].tolist(),
         "beam scores": rounded(inferred["beam scores"]),
