@@ -7,7 +7,8 @@ Each program in GOLDENS (under tests/common) runs as written in the tf115 enviro
 on Python 3.7) and prints `RESULT <json>`; that value is stored with a header naming this command. The
 tests compare uai-run's output, and the ports', on TF 2.15 and 2.21 with these values:
 test_tf115_random.py, test_runtime_learn.py, test_graph_editor.py, test_contrib_rnn.py, test_lazy_adam.py, test_weight_decay.py,
-test_layer_norm_lstm.py, test_seq2seq.py and test_official_resnet_program.py. Runs on Python 3.7: no project import.
+test_layer_norm_lstm.py, test_seq2seq.py, test_official_resnet_program.py and test_slim_classifier_tf14.py. Runs on Python 3.7:
+no project import.
 """
 
 import json
