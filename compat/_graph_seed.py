@@ -37,9 +37,10 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
     moving averages (which the op ignores when training); not training, TF 1.15 still made its
     momentum constant (1 op). With `training` a tensor TF 1.15 built both branches: not measured,
     left as TF 2 builds it;
-  - `tf.tensordot` (`tf.layers.dense` on a rank-3 input, as BERT's): with known shapes TF 1.15
-    transposed and reshaped both sides and reshaped the product whatever the shapes (2 ops each),
-    TF 2 only where the permutation or the shape changes (a dense layer: 6 ops fewer);
+  - `tf.tensordot` (`tf.layers.dense` on a rank-3 input, as BERT's): TF 1.15 transposed and reshaped
+    each side of known shape and, both known, reshaped the product, whatever the shapes (2 ops each),
+    TF 2 only where the permutation or the shape changes (a dense layer: 6 ops fewer; 4, the kernel's,
+    when the batch size is unknown, as in tensor2tensor);
   - `tf.data.experimental.parallel_interleave` (tf.contrib.data's): TF 1.15's dataset op took `sloppy`
     as a constant input (1 op), TF 2's takes it as an attribute;
   - an initializable iterator (`make_initializable_iterator`, the Estimator's input): TF 1.15 applied
@@ -239,15 +240,15 @@ def _tf1_split(original: Any) -> Any:
 
 
 def _tensordot_skipped(a: Any, b: Any, axes: Any) -> int:
-    """The ops TF 2's tensordot leaves out for `a`, `b` where TF 1.15's built them: with both shapes known and
-    the axes given as numbers, TF 1.15 transposed and reshaped each side (a permutation constant and a
-    Transpose, a shape constant and a Reshape) and reshaped the product (2 more), TF 2 each only when the
-    permutation or the shape changes."""
+    """The ops TF 2's tensordot leaves out for `a`, `b` where TF 1.15's built them: with the axes given as
+    numbers, TF 1.15 transposed and reshaped each side whose shape is fully known (a permutation constant and
+    a Transpose, a shape constant and a Reshape) and, both known, reshaped the product (2 more); TF 2 each
+    only when the permutation or the shape changes. A side of unknown shape (a batch of unknown size, as
+    tensor2tensor's dense layers have) takes the dynamic path on both, with the same ops."""
     known = [getattr(x, "shape", None) for x in (a, b)]
-    if not all(shape is not None and shape.is_fully_defined() for shape in known):
+    if any(shape is None or shape.rank is None for shape in known):
         return 0
-    shapes: list[list[int]] = [shape.as_list() for shape in known]  # type: ignore[union-attr]
-    rank_a = len(shapes[0])
+    rank_a = known[0].rank  # type: ignore[union-attr]
     if isinstance(axes, numbers.Integral):
         pairs = [list(range(rank_a - int(axes), rank_a)), list(range(int(axes)))]
     elif isinstance(axes, (list, tuple)) and len(axes) == 2:
@@ -255,7 +256,10 @@ def _tensordot_skipped(a: Any, b: Any, axes: Any) -> int:
     else:
         return 0
     skipped, free_dims, products = 0, [], []
-    for shape, contracted, flipped in ((shapes[0], pairs[0], False), (shapes[1], pairs[1], True)):
+    for side, contracted, flipped in ((known[0], pairs[0], False), (known[1], pairs[1], True)):
+        if not side.is_fully_defined():  # type: ignore[union-attr]
+            continue
+        shape: list[int] = side.as_list()  # type: ignore[union-attr]
         contracted = [i if i >= 0 else i + len(shape) for i in contracted]
         free = [i for i in range(len(shape)) if i not in contracted]
         perm = contracted + free if flipped else free + contracted
@@ -264,7 +268,8 @@ def _tensordot_skipped(a: Any, b: Any, axes: Any) -> int:
         skipped += 2 * (perm == list(range(len(shape)))) + 2 * ([shape[i] for i in perm] == new_shape)
         free_dims += [shape[i] for i in free]
         products.append(sizes[0])
-    return skipped + 2 * (products == free_dims)
+    both_known = len(products) == 2
+    return skipped + 2 * (both_known and products == free_dims)
 
 
 def _tf1_tensordot(original: Any) -> Any:

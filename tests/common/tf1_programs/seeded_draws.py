@@ -152,11 +152,14 @@ def iterators():
 
 def tensordot():
     # a dense layer on a rank-3 input (BERT's) contracts with tf.tensordot: TF 1.15 transposed and reshaped
-    # both sides whatever their shapes
+    # both sides whatever their shapes; a side of unknown shape (a batch of unknown size: tensor2tensor's
+    # dense layers) took the dynamic path, the known kernel side the static one all the same
     tf.set_random_seed(11)
     tf.layers.dense(tf.ones([2, 3, 4]), 5)
     tf.tensordot(tf.ones([2, 3]), tf.ones([3, 2]), 1)
-    return values({"after_tensordot": tf.get_variable("after", [3])})
+    after = tf.get_variable("after", [3])
+    tf.layers.dense(tf.placeholder(tf.float32, [None, 3, 4]), 5, name="unknown_batch")
+    return values({"after_tensordot": after, "after_unknown_batch": tf.get_variable("after_unknown", [3])})
 
 
 def embedding_lookup():
