@@ -41,6 +41,8 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
     each side of known shape and, both known, reshaped the product, whatever the shapes (2 ops each),
     TF 2 only where the permutation or the shape changes (a dense layer: 6 ops fewer; 4, the kernel's,
     when the batch size is unknown, as in tensor2tensor);
+  - `tf.ones` / `tf.zeros` of a shape holding tensors: TF 1.15 asked numpy whether the shape was small
+    (a Mul per tensor step, `< 1000`: 3 to 6 unused ops), TF 2 does not; counted;
   - `tf.data.experimental.parallel_interleave` (tf.contrib.data's): TF 1.15's dataset op took `sloppy`
     as a constant input (1 op), TF 2's takes it as an attribute;
   - an initializable iterator (`make_initializable_iterator`, the Estimator's input): TF 1.15 applied
@@ -59,7 +61,7 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
 The input pipeline's builders (parsing, image decoding, tf-slim's data path) are compat/_graph_seed_inputs.py's.
 Where TF 1.15 built other ops or kernels for the same values, it counts the difference instead of building
 them (`count_tf1_ops`: the op count answered is the graph's plus what was counted, per graph).
-`random_uniform`, `random_gamma`, `split` and `tensordot` are replaced where every binding sees them (`random_ops` and the
+`random_uniform`, `random_gamma`, `split`, `tensordot`, `ones` and `zeros` are replaced where every binding sees them (`random_ops` and the
 API modules: `tf.random.uniform`, `tf.compat.v1.random_uniform`, ...), the dropout body in `nn_ops`, the reductions'
 axes in `math_ops`, the iterator's method on `DatasetV1` (which `tf.compat.v1.data.make_initializable_iterator` calls), the global
 step's read in `training_util`, and the Keras methods on Keras 2's classes (tf-keras on TF 2.21, Keras 2.15 on TF 2.15, and TensorFlow's
@@ -72,6 +74,8 @@ import numbers
 import sys
 import weakref
 from typing import Any
+
+from compat._graph_seed_ops import _TF1_COUNTED, _is_tensor, _rebind, _tf, _tf1_graph, count_tf1_ops
 
 _RANDOM_SEED = "tensorflow.python.framework.random_seed"
 
@@ -87,18 +91,6 @@ class _TF1OpSeeds(weakref.WeakKeyDictionary):
             return counter
         resource_ops = _resource_variable_ops(graph) if _resource_variables_by_default() else 0
         return graph.version + _TF1_COUNTED.get(graph, 0) - resource_ops
-
-
-# graph -> how many more ops TF 1.15 built than it holds (fewer: negative), where a builder's difference is
-# counted rather than built (compat/_graph_seed_inputs.py)
-_TF1_COUNTED: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
-
-
-def count_tf1_ops(graph: Any, ops: int) -> None:
-    """Count `ops` ops more (fewer if negative) in `graph`'s op count than it holds: TF 1.15 built them where TF 2
-    builds other ops (or fewer)."""
-    if ops:
-        _TF1_COUNTED[graph] = _TF1_COUNTED.get(graph, 0) + ops
 
 
 def _resource_variables_by_default() -> bool:
@@ -163,17 +155,6 @@ def _tf1_get_variable(original: Any) -> Any:
 
     get_variable.tf1_ops = original  # type: ignore[attr-defined]
     return get_variable
-
-
-def _tf(name: str) -> Any:
-    """A module of TensorFlow's, loaded with it (`framework.ops`), read from sys.modules: no import statement
-    runs while the user's graph is built, so none goes through uai-run's import hook."""
-    return sys.modules["tensorflow.python." + name]
-
-
-def _tf1_graph() -> bool:
-    """True while ops go into a v1 graph (eager off, or a tf.Graph being built) or a function traced in one."""
-    return not _tf("framework.ops").executing_eagerly_outside_functions()
 
 
 def _tf1_random_uniform(original: Any) -> Any:
@@ -285,6 +266,33 @@ def _tf1_tensordot(original: Any) -> Any:
     return tensordot
 
 
+def _small_constant_check_ops(shape: Any) -> int:
+    """The ops TF 1.15's `ones` / `zeros` built, and left unused, asking whether a shape holding tensors
+    (`[tf.shape(x)[0], 3]`: tensor2tensor's attention biases) was small enough for a constant: numpy's product
+    of the dims, a Mul per step that met a tensor (and a constant per Python number it met), then `< 1000`, a
+    constant and a Less, before `if` refused the tensor. TF 2's numpy refuses the tensors at once (no op)."""
+    if not isinstance(shape, (list, tuple)) or not any(_is_tensor(dim) for dim in shape):
+        return 0
+    ops, product_is_tensor = 0, _is_tensor(shape[0])
+    for dim in shape[1:]:
+        if product_is_tensor or _is_tensor(dim):
+            ops += 1 + (not product_is_tensor) + (not _is_tensor(dim))
+            product_is_tensor = True
+    return ops + 2
+
+
+def _tf1_fill(original: Any) -> Any:
+    @functools.wraps(original)
+    def fill(shape: Any, *args: Any, **kwargs: Any) -> Any:
+        result = original(shape, *args, **kwargs)
+        if _tf1_graph():
+            count_tf1_ops(_tf("framework.ops").get_default_graph(), _small_constant_check_ops(shape))
+        return result
+
+    fill.tf1_ops = original  # type: ignore[attr-defined]
+    return fill
+
+
 def _tf1_reduction_dims(original: Any) -> Any:
     @functools.wraps(original)
     def _ReductionDims(x: Any, axis: Any) -> Any:  # noqa: N802 - the name TensorFlow's reductions call
@@ -378,21 +386,6 @@ def _tf1_global_step_read(original: Any) -> Any:
     return _get_or_create_global_step_read
 
 
-def _rebind(original: Any, replacement: Any, api_only: bool = False) -> None:
-    """Replace every module-level binding of `original` in TensorFlow's loaded modules (its API modules too;
-    only those if `api_only`)."""
-    for name, module in list(sys.modules.items()):
-        if not name.startswith("tensorflow") or module is None or (api_only and name.startswith("tensorflow.python")):
-            continue
-        for candidate in (module, getattr(module, "_tfmw_wrapped_module", None)):
-            namespace = getattr(candidate, "__dict__", None)
-            if namespace is None:
-                continue
-            for attribute, value in list(namespace.items()):
-                if value is original:
-                    namespace[attribute] = replacement
-
-
 def _install_builders() -> None:
     random_ops = sys.modules.get("tensorflow.python.ops.random_ops")
     nn_ops = sys.modules.get("tensorflow.python.ops.nn_ops")
@@ -403,6 +396,8 @@ def _install_builders() -> None:
     array_ops, math_ops = _tf("ops.array_ops"), _tf("ops.math_ops")
     _rebind(array_ops.split, _tf1_split(array_ops.split))
     _rebind(math_ops.tensordot, _tf1_tensordot(math_ops.tensordot))
+    _rebind(array_ops.ones, _tf1_fill(array_ops.ones))
+    _rebind(array_ops.zeros, _tf1_fill(array_ops.zeros))
     # `tf.compat.v1.get_variable` only: TF 2's tf.layers pass use_resource=True themselves (TF 1.15's did not)
     variable_scope = _tf("ops.variable_scope")
     _rebind(variable_scope.get_variable, _tf1_get_variable(variable_scope.get_variable), api_only=True)

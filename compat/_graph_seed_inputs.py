@@ -8,7 +8,7 @@ TF 2.15's and 2.21's), 64 ops fewer on TF 2 before conv1's initializer (op seed 
 each builder alone and in a v1 cond branch (tests/common/tf1_programs/data_path_op_seeds.py, golden
 tests/common/golden/tf115_data_path_op_seeds.json). Per builder, in graph mode:
 
-Counted (TF 2's ops are kept and the graph's op count takes TF 1.15's number, `_graph_seed.count_tf1_ops`):
+Counted (TF 2's ops are kept and the graph's op count takes TF 1.15's number, `_graph_seed_ops.count_tf1_ops`):
 where 1.15 built other ops, or other kernels, that give the same values, so building them again would
 only change what runs.
   - `parse_single_example`: 1.15 made one ParseSingleExample op (its keys attributes) and each dense
@@ -45,7 +45,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from compat._graph_seed import _rebind, _tf, _tf1_graph, count_tf1_ops
+from compat._graph_seed_ops import _is_tensor, _rebind, _tf, _tf1_graph, count_tf1_ops
 
 # TF 1.15's decode_image: its ops for a uint8 image, more for the dtype's conversions, more without animations
 _TF1_DECODE_IMAGE_OPS = 76
@@ -95,10 +95,6 @@ def _inputs_brought_in(built: list[Any]) -> int:
     names = {op.name for op in built}
     entries = ("Switch", "RefSwitch", "Enter", "RefEnter")
     return sum(op.type in entries and op.inputs[0].op.name not in names for op in built)
-
-
-def _is_tensor(value: Any) -> bool:
-    return bool(_tf("framework.tensor_util").is_tf_type(value))
 
 
 def _tf1_parsing_ops(features: Any, serialized: Any) -> int | None:

@@ -158,8 +158,14 @@ def tensordot():
     tf.layers.dense(tf.ones([2, 3, 4]), 5)
     tf.tensordot(tf.ones([2, 3]), tf.ones([3, 2]), 1)
     after = tf.get_variable("after", [3])
-    tf.layers.dense(tf.placeholder(tf.float32, [None, 3, 4]), 5, name="unknown_batch")
-    return values({"after_tensordot": after, "after_unknown_batch": tf.get_variable("after_unknown", [3])})
+    inputs = tf.placeholder(tf.float32, [None, 3, 4])
+    tf.layers.dense(inputs, 5, name="unknown_batch")
+    after_unknown = tf.get_variable("after_unknown", [3])
+    # and its attention biases: ones/zeros of a shape holding tensors (1.15 asked numpy whether it was small)
+    batch = tf.shape(inputs)[0]
+    tf.ones([batch, batch]), tf.zeros([2, batch, 3]), tf.ones([batch])
+    after_fill = tf.get_variable("after_fill", [3])
+    return values({"after_tensordot": after, "after_unknown_batch": after_unknown, "after_fill": after_fill})
 
 
 def embedding_lookup():
