@@ -82,7 +82,8 @@ class LibraryNamesRule(InsideImport, Rule):
             rest, now = [arg for arg in rest if arg is not subok[0]], change.subok
         keywords = [arg.keyword.value for arg in rest if arg.keyword]
         positional = [arg for arg in rest if not arg.keyword]
-        if len(positional) > 2 or any(arg.star for arg in rest) or not set(keywords) <= set(change.takes):
+        # the object and a dtype by position; anything else (`ndmin`, `object=`) has no place in the new call
+        if not 1 <= len(positional) <= 2 or any(arg.star for arg in rest) or not set(keywords) <= set(change.takes):
             self.report(
                 original_node,
                 f"{was} never copies on {change.release} (a ValueError where a copy is needed); before, it copied "

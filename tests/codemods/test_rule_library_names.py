@@ -206,11 +206,12 @@ class TestLibraryNamesRule(RuleTest):
         self.assertCodemod(before, after)
 
     def test_copy_false_with_an_argument_asarray_lacks_is_a_warning_naming_numpy_2s_spelling(self):
-        source = "import numpy as np\nx = np.array(obs, copy=False, ndmin=2)\n"
-        applied = self.applied(source)
-        assert applied.module.code == source
-        [entry] = applied.entries
-        assert entry.severity == "warning" and "NumPy 2" in entry.message and "copy=None" in entry.manual
+        for call in ("np.array(obs, copy=False, ndmin=2)", "np.array(object=obs, copy=False)", "np.array(copy=False)"):
+            source = f"import numpy as np\nx = {call}\n"
+            applied = self.applied(source)
+            assert applied.module.code == source
+            [entry] = applied.entries
+            assert entry.severity == "warning" and "NumPy 2" in entry.message and "copy=None" in entry.manual
 
 
 @pytest.mark.parametrize("module", sorted(library_names.RENAMED))
