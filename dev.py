@@ -20,10 +20,10 @@ import venv
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOOLS = os.path.join(HERE, ".nox", "_tools")
-# task -> (nox sessions = environments, the task run inside them; None: the session has a single job)
 # The one TF-range session the test command (and so CI) runs beside the suites: a middle release of the
 # range, its smoke (noxfile.py RANGE_SMOKE); the others run with `--all-tf` or `tfrange`.
 CI_RANGE = "tfrange-2.18"
+# task -> (nox sessions = environments, the task run inside them; None: the session has a single job)
 TASKS: dict[str, tuple[list[str], str | None]] = {
     "test": (["lint", "tf1", "tf2", CI_RANGE], "tests"),
     "test-tf1": (["tf1"], "tests"),
