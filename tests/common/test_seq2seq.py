@@ -10,19 +10,8 @@ printed (tests/common/golden/tf115_seq2seq.json), to the 5 decimals it rounds to
 """
 
 from compat import tf1_names
+from tests.support.goldens import NMT_SEQ2SEQ_EXACT as EXACT
 from tests.support.goldens import assert_close_to, run_against_tf115
-
-EXACT = (
-    "variables",
-    "train sample ids",
-    "train lengths",
-    "greedy ids",
-    "greedy lengths",
-    "sample ids",
-    "sample lengths",
-    "beam ids",
-    "beam lengths",
-)
 
 
 def test_uai_run_trains_and_decodes_an_nmt_style_model_as_tf115_did(tmp_path):

@@ -43,3 +43,18 @@ def assert_close_to(values: dict, golden: dict, atol: float, exact: tuple[str, .
             assert values[key] == golden[key], key
         else:
             np.testing.assert_allclose(values[key], golden[key], atol=atol, err_msg=key)
+
+
+# the values of tests/common/tf1_programs/nmt_seq2seq.py compared exactly (names, ids, lengths), under uai-run
+# and ported; the rest to 2e-5 (they are rounded to 5 decimals)
+NMT_SEQ2SEQ_EXACT = (
+    "variables",
+    "train sample ids",
+    "train lengths",
+    "greedy ids",
+    "greedy lengths",
+    "sample ids",
+    "sample lengths",
+    "beam ids",
+    "beam lengths",
+)

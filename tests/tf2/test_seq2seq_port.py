@@ -9,22 +9,11 @@ import os
 import sys
 
 from tests.support import runs as _runs
+from tests.support.goldens import NMT_SEQ2SEQ_EXACT as EXACT
 from tests.support.goldens import assert_close_to, tf115_values
 from tests.support.processes import REPO, result_json
 
 PROGRAM = os.path.join(REPO, "tests", "common", "tf1_programs", "nmt_seq2seq.py")
-# names, shapes, ids and lengths: equal; the rest to 2e-5 (its values are rounded to 5 decimals)
-EXACT = (
-    "variables",
-    "train sample ids",
-    "train lengths",
-    "greedy ids",
-    "greedy lengths",
-    "sample ids",
-    "sample lengths",
-    "beam ids",
-    "beam lengths",
-)
 
 
 def test_the_port_trains_and_decodes_as_tf115_did(tmp_path):
