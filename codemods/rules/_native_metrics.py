@@ -81,5 +81,5 @@ class Metrics(Summaries):
                 self.eval_outputs.append(name)
         keys = ", ".join(f'"{name}"' for name in inputs) + ("," if len(inputs) == 1 else "")
         call = f"{self.names['evaluate']}({self.feed(line, run, new)})"
-        self.metric_updated = True
+        self.metric_updated = self.steps_seen = True
         return f"{metric}.update_state(*[outputs[name] for outputs in [{call}] for name in ({keys})])"

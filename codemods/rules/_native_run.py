@@ -88,7 +88,6 @@ class RunRegion(Model):
         if saving:
             return [self.checkpoint_line(line, small, saving, updated, updated_saving, bool(runs))]
         parsed = [self.fetches(line, run) for run in runs]
-        self.steps_seen = True  # (a Refused below ends the conversion anyway)
         if len(runs) == 1 and runs[0] is value:
             fetches, listed = parsed[0]
             if set(fetches) <= self.inits and isinstance(small, cst.Expr):
@@ -109,6 +108,7 @@ class RunRegion(Model):
                 self.train_fetches(line, fetches)
                 self.record_summaries(line, small, run, fetches, listed)  # (a fetched merge_all: Refused)
                 step = f"{self.names['train_step']}({self.feed(line, run, new)})"
+                self.steps_seen = True
                 rest = f"{step}.numpy()" if len(fetches) == 2 else f"*(value.numpy() for value in {step})"
                 replaced[id(new)] = cst.parse_expression(f"[None, {rest}]" if len(fetches) > 1 else "[None]")
                 continue
@@ -181,6 +181,7 @@ class RunRegion(Model):
             if name not in self.eval_outputs:
                 self.eval_outputs.append(name)
         call = f"{self.names['evaluate']}({self.feed(line, run, new)})"
+        self.steps_seen = True
         if not listed:
             return f'{call}["{fetches[0]}"]' + ("" if fetches[0] in self.merged else ".numpy()")
         if len(evaluated) == len(fetches) and not set(fetches) & set(self.merged):
@@ -217,6 +218,7 @@ class RunRegion(Model):
         self.train_fetches(line, fetches)
         self.record_summaries(line, small, run, fetches, listed)
         call = f"{self.names['train_step']}({args})"
+        self.steps_seen = True
         if isinstance(small, cst.Expr):
             return call + "\n"
         assign = cast(cst.Assign, small)

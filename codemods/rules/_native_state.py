@@ -60,7 +60,7 @@ class ConverterState:
         # `x, y = dataset.make_one_shot_iterator().get_next()`: (dataset, the element's names, one name?)
         self.inputs: tuple[str, list[str], bool] | None = None
         self.depends: dict[str, set[str]] = {}  # graph name -> the graph names it is computed from
-        self.steps_seen = False  # a train_step / evaluate call written before this line
+        self.steps_seen = False  # a train_step / evaluate call (model() traced, layers built) before this line
         self.layers_pending = False  # the graph has tf.layers calls (their Keras variables appear at the first step)
         self.feed_lines: dict[int, str] = {}  # id(line) of `feed = {x: ..., y: ...}` in the run region -> `feed`
         self.graph: set[str] = set()  # every name the graph binds

@@ -243,6 +243,11 @@ class TestNativeSessionRule(RuleTest):
             ),
             "saver = tf.train.Saver()\nwith tf.Session() as sess:\n    saver.save(sess, 'm')\n"
             "    sess.run(op, {x: [[1.0]]})\n": "a save before any step: the Keras layers have no variables yet",
+            # (an initializer run is no step: the layers are still unbuilt)
+            "saver = tf.train.Saver()\nwith tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+            "    saver.save(sess, 'm')\n    sess.run(op, {x: [[1.0]]})\n": (
+                "a save before any step: the Keras layers have no variables yet"
+            ),
             "with tf.Session() as sess:\n    sess.run(op, {x: [[1.0]]})\nwith tf.Session() as sess:\n"
             "    sess.run(tf.global_variables_initializer())\n": (
                 "a later session initialises the variables again (eager variables keep their values)"
