@@ -33,6 +33,7 @@ from codemods.rules._native_names import (
     WITH_DEFAULT,
 )
 from codemods.rules._native_run import RunRegion
+from codemods.rules._native_scopes import evaluation_order
 from codemods.rules._native_syntax import (
     Refused,
     all_names,
@@ -104,6 +105,8 @@ class Converter(RunRegion):
             isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body
         ):
             return False
+        if isinstance(stmt, cst.FunctionDef) and self.scope_helper(stmt):
+            return False  # (converted where the graph calls it)
         rule = self.rule
         if rule.shadowed_tf(stmt):
             raise Refused(stmt, "a name bound to TensorFlow is something else here")
@@ -198,7 +201,7 @@ class Converter(RunRegion):
         fixed = set(targets) & (set(self.placeholders) | self.variables | {self.train_op})
         if fixed:
             raise Refused(stmt, f"`{min(fixed)}` (a placeholder, variable or train op) is re-bound")
-        self.check_helpers(stmt, reads.calls)
+        self.check_helpers(stmt, evaluation_order(stmt))
         value_names = set(names_in(cast(cst.Assign, small).value).names)
         for read in sorted(value_names - self.graph - self.rule._aliases):  # noqa: SLF001
             self.host_reads.setdefault(read, stmt)
@@ -252,6 +255,9 @@ class Converter(RunRegion):
         for call in calls:
             fn = functions.get(call.func.value) if isinstance(call.func, cst.Name) else None
             if fn is None:
+                continue
+            if self.scope_helper(fn):  # (variable_scope / get_variable: converted, or Refused saying why)
+                self.helper_call(stmt, call, fn)
                 continue
             made = [c for c in names_in(fn).calls if self.rule.is_call(c, STATEFUL) or self.rule.variable_library(c)]
             left = re.search(r"\w+\.compat\.v1\.[\w.]+", source_of(self.up(fn)))
@@ -309,6 +315,14 @@ class Converter(RunRegion):
                 f"tf.device({a})" + ("" if a == d else f" as tf.device({d})") for a, d in self.device_args.items()
             )
             parts += [f"{blocks} kept around the variables made and model()'s tensors"]
+        if self.scope_helpers:
+            helpers = ", ".join(f"{name}()" for name in self.scope_helpers)
+            parts += [
+                f"tf.variable_scope/tf.get_variable in {helpers} -> {self.names['get_variable']}(), each variable made "
+                f"once, at the first step, under its TF1 name ({', '.join(self.scope_made)})"
+            ]
+        if self.trainable_read:
+            parts += [f"tf.trainable_variables() -> the trainable variables of {self.names['scope_store']}"]
         if self.assigns:
             parts += [f"assign ops {', '.join(sorted(self.assigns))} -> eager assign calls where sess.run ran them"]
         if self.merged and self.writer:

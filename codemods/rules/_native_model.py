@@ -124,6 +124,7 @@ class Model(Checkpoints):
             objects = ", ".join(f"{name}={name}" for name in tracked)
             lines.append(f"\n{self.saver} = {alias}.train.Checkpoint({objects})\n")
         self.layers = layers
+        self.scope_code()
         devices = [self.devices.get(id(s)) for s in self.computes]
         # (a first line so that the blank lines before the defs stay theirs, not the module header's)
         generated = list(cst.parse_module("pass\n" + "".join(lines)).body)[1:]

@@ -22,6 +22,10 @@ WITH_DEFAULT = tf1_names("placeholder_with_default")
 SAVER = tf1_names("train.Saver")
 SIDE_EFFECTS = frozenset({"tensorflow.print", "tensorflow.io.write_file"})
 GET_VARIABLE = tf1_names("get_variable")
+VARIABLE_SCOPE = tf1_names("variable_scope")
+AUTO_REUSE = tf1_names("AUTO_REUSE")
+TRAINABLE_VARIABLES = tf1_names("trainable_variables")
+INITIALIZER_FUNCTIONS = {p + n: n for n in tables.INITIALIZERS for p in PREFIXES}
 GLOBAL_STEP = tf1_names("train.get_or_create_global_step", "train.create_global_step")
 ASSIGNS = {p + n: n for n in ("assign", "assign_add", "assign_sub") for p in PREFIXES}
 # v1 summary ops the rule writes as tf.summary v2 (the same tag; v2 takes the step where v1's FileWriter did)

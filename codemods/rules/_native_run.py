@@ -48,9 +48,9 @@ class RunRegion(Model):
         return [cast(cst.BaseStatement, updated.visit(Replace()))]
 
     def run_line(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
-        updated = cast(cst.SimpleStatementLine, self.up(line))
         if self.rule.shadowed_tf(line):
             raise Refused(line, "a name bound to TensorFlow is something else here")
+        updated = self.trainable_variables(line, cast(cst.SimpleStatementLine, self.up(line)))
         if id(line) in self.feed_lines:
             return [self.string_keys(line, updated)]
         small = single(line)

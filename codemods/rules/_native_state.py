@@ -3,8 +3,8 @@ sees it (a Protocol: this module does not import the rule), and the helpers ever
 TF1's graph-unique names, the statement as the safe pass left it, the session's and feed's calls.
 
 The conversion is one class built in layers, each module adding one concern on the one below:
-_native_inputs (placeholders, tf.data, feeds), _native_variables (variables and assign ops),
-_native_summaries, _native_metrics, _native_checkpoint (Saver), _native_model (layers, losses, the optimizer and the
+_native_inputs (placeholders, tf.data, feeds), _native_variables (variables and assign ops), _native_scopes
+(variable-scope helpers), _native_summaries, _native_metrics, _native_checkpoint (Saver), _native_model (layers, losses, the optimizer and the
 written code), _native_run (the sess.run region) and _native_graph (`Converter`: reading the block)."""
 
 from __future__ import annotations
@@ -97,6 +97,9 @@ class ConverterState:
         self.metric_updated = False  # an update_state call written before this line
         self.looped: set[int] = set()  # id() of the run region's lines inside a loop
         self.device_args: dict[str, str] = {}  # a tf.device argument as written -> the device it names, as code
+        self.scope_helpers: dict = {}  # a variable-scope helper's name -> what _native_scopes read of it (a Helper)
+        self.scope_made: list[str] = []  # the TF1 names (scope/name) its get_variable calls make, in TF1's order
+        self.trainable_read = False  # a tf.trainable_variables() written as the dict's trainable variables
 
     def up(self, node: cst.CSTNode) -> cst.CSTNode:
         return self.rule._updated.get(id(node), node)  # noqa: SLF001 - the rule's record of the pass

@@ -9,11 +9,11 @@ from typing import cast
 import libcst as cst
 
 from codemods.rules._native_names import SUMMARIES
+from codemods.rules._native_scopes import Scopes
 from codemods.rules._native_syntax import Refused, all_names, arguments, leading, names_in, single, source_of
-from codemods.rules._native_variables import Variables
 
 
-class Summaries(Variables):
+class Summaries(Scopes):
     """v1 summaries and the FileWriter."""
 
     def summary(self, stmt: cst.BaseStatement, call: cst.Call) -> bool:

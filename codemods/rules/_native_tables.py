@@ -152,3 +152,24 @@ METRICS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "mean": ("Mean", ("values",), ("values",)),
     "streaming_mean": ("Mean", ("values",), ("values",)),
 }
+
+# v1 initializers (tf.get_variable's initializer=) -> the TF 2 initializer drawing from the same distribution:
+# v1 function -> (its TF 2 name under `tf.`, the v1 parameters in positional order, TF1's defaults where TF 2's
+# differ, written out). An initializer's own dtype (get_variable passes the variable's) is not one of these.
+INITIALIZERS: dict[str, tuple[str, tuple[str, ...], dict[str, str]]] = {
+    "random_normal_initializer": ("random_normal_initializer", ("mean", "stddev", "seed"), {"stddev": "1.0"}),
+    "truncated_normal_initializer": (
+        "keras.initializers.TruncatedNormal",
+        ("mean", "stddev", "seed"),
+        {"stddev": "1.0"},
+    ),
+    "random_uniform_initializer": (
+        "random_uniform_initializer",
+        ("minval", "maxval", "seed"),
+        {"minval": "0.0", "maxval": "1.0"},
+    ),
+    "zeros_initializer": ("zeros_initializer", (), {}),
+    "ones_initializer": ("ones_initializer", (), {}),
+    "constant_initializer": ("constant_initializer", ("value",), {}),
+    "glorot_uniform_initializer": ("keras.initializers.GlorotUniform", ("seed",), {}),
+}

@@ -29,6 +29,11 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
 - keeps `with tf.device(d):` around graph statements (variables and tensors only) as eager `tf.device(d)`
   around the variables made and around model()'s expressions; a device function (eager tf.device takes
   none) only where it calls nothing and every path returns one string literal, which becomes `d`.
+- keeps a function of the module the graph calls that makes its variables with `tf.variable_scope(name,
+  reuse=...)` and `tf.get_variable` (codemods/rules/_native_scopes.py), each get_variable call becoming a call of a
+  `get_variable` written once for the module, which makes the variable at the first call asking for its TF1 name
+  (`scope/name`) and returns it after (the variables kept in a dict by name, which `tf.trainable_variables()`
+  becomes), where every call's scope name and reuse flag are literals proving TF1 made and reused them so;
 - makes a v1 streaming metric (`acc, update = tf.metrics.accuracy(labels, predictions)`, tf.metrics.mean,
   tf-slim's streaming_accuracy / streaming_mean) a Keras metric object made once: a sess.run of its update op
   (a statement of its own) becomes `update_state` on the tensors an evaluate() call computes from the same
@@ -95,7 +100,10 @@ class NativeSessionRule(Rule):
         "GLOBAL_STEP collection); a device function proven to name one device is replaced by that device's name (it is no longer "
         "called for each op), and the rule refuses a script reading a variable's .device (eager TF 2 names the device in full); "
         "a v1 metric is a Keras metric (the same total / count; its variables are the metric's, not local variables "
-        "named accuracy/total and accuracy/count, and an update evaluates the model's tensors in a call of its own). "
+        "named accuracy/total and accuracy/count, and an update evaluates the model's tensors in a call of its own); "
+        "a helper's tf.variable_scope/tf.get_variable variables are made at the first step (a dict by TF1 name, "
+        "`scope/name`; tf.trainable_variables() reads it), from TF 2's initializers with TF1's defaults written out "
+        "(their seeded draws differ), and a reuse is not checked against the variable's shape (TF1 raised on another). "
         "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name; "
         "tf.keras is Keras 2 (tf-keras) through `import compat` on TF >= 2.16, whose names are TF1's.",
         "import tensorflow as tf\n"
@@ -193,7 +201,7 @@ class NativeSessionRule(Rule):
         return frozenset({f"{module}.{rest}"}) if module and rest else frozenset()
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if node.attr.value in ("UPDATE_OPS",):  # the only attribute the rule reads besides calls
+        if node.attr.value in ("UPDATE_OPS", "AUTO_REUSE"):  # the only attributes the rule reads besides calls
             self._attributes[id(node)] = frozenset(n for n in self.qualified_names(node) if n.startswith(_tf.TF))
 
     def visit_Name(self, node: cst.Name) -> None:
@@ -407,6 +415,9 @@ class NativeSessionRule(Rule):
         for stmt in module.body:
             if isinstance(stmt, cst.FunctionDef) and isinstance(stmt.body, cst.IndentedBlock):
                 original = next((fn for _, fn in self._functions if self._current(fn) is stmt), None)
+                if original is not None and id(original) in replacements:  # (a variable-scope helper the graph calls)
+                    body.extend(replacements[id(original)])
+                    continue
                 if original is not None and id(original.body.body) in converted:
                     new = rebuild(stmt.body.body, cast(cst.IndentedBlock, original.body).body)
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=new))

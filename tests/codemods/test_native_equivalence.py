@@ -53,7 +53,8 @@ FIXTURE = """
         print("step 3", value)
         print("eval %.5f" % sess.run(loss, {images: rng.rand(5, 6, 6, 1), labels: rng.randint(0, 2, 5)}))
 """
-# a tf.data pipeline read through a one-shot iterator, no placeholder
+# a tf.data pipeline read through a one-shot iterator, no placeholder; a helper making its variables with
+# variable_scope/get_variable, called three times (once reusing a scope): its variables load by their TF1 names
 DATASET = """
     import numpy as np
     import tensorflow as tf
@@ -62,8 +63,18 @@ DATASET = """
     features, targets = rng.rand(12, 3).astype(np.float32), rng.rand(12, 1).astype(np.float32)
     dataset = tf.data.Dataset.from_tensor_slices((features, targets)).batch(4).repeat()
     x, y = dataset.make_one_shot_iterator().get_next()
+
+
+    def dense(inputs, scope, units, reuse=False):
+        with tf.variable_scope(scope, reuse=reuse):
+            kernel = tf.get_variable("kernel", [inputs.shape[-1], units], initializer=tf.truncated_normal_initializer())
+            bias = tf.get_variable("bias", [units], initializer=tf.zeros_initializer())
+            return tf.matmul(inputs, kernel) + bias
+
+
     w = tf.Variable(tf.zeros([3, 1]))
-    loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - y))
+    hidden = dense(tf.tanh(dense(x, "hidden", 3)), "hidden", 3, reuse=True)
+    loss = tf.reduce_mean(tf.square(tf.matmul(hidden, w) + dense(x, "out", 1) - y))
     train_op = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
@@ -167,6 +178,7 @@ def test_native_port_trains_like_the_safe_port_from_its_step_0_checkpoint(tmp_pa
     folder.mkdir()
     row = native.equivalence(name, files["safe"], files["native"], args, str(folder))
     assert row["unloaded"] == [] and row["steps"] >= 3, row
+    assert which != "dataset" or row["loaded"] == "5/5", row  # (hidden/kernel, hidden/bias, out/..., Variable)
     assert row["equal"], row
     evaluations = [[line for line in out.splitlines() if line.startswith("eval")] for out in row["stdout"]]
     assert evaluations[0] or which not in ("fixture", "metrics")

@@ -612,24 +612,133 @@ class TestNativeSessionRule(RuleTest):
             with self.subTest(code=code):
                 self.assertEqual(self.refused(graph + code), [PREFIX + why])
 
-    def test_must_not_fire_when_the_graph_calls_a_function_that_builds_graph_state(self):
-        # model() would call it on every step: a variable scope and get_variable left in tf.compat.v1
-        messages = self.refused("""
+    def test_variable_scope_helpers_make_each_variable_once_under_its_tf1_name(self):
+        before = """
             import tensorflow as tf
 
-            def layer(x, name, reuse=False):
+
+            def layer(x, name, units, reuse=False):
+                \"\"\"A dense layer of shared weights.\"\"\"
                 with tf.variable_scope(name, reuse=reuse):
-                    return tf.matmul(x, tf.get_variable("w", [2, 3]))
+                    w = tf.get_variable("w", [x.shape[-1], units], initializer=tf.random_normal_initializer(seed=1))
+                    b = tf.get_variable("b", [units], initializer=tf.zeros_initializer(), trainable=False)
+                    return tf.matmul(x, w) + b
+
+
+            def bias(x):
+                with tf.variable_scope("out", reuse=tf.AUTO_REUSE):
+                    return x + tf.get_variable("b", [3])
+
 
             def main():
                 x = tf.placeholder(tf.float32, [None, 2])
-                a, b = layer(x, "shared"), layer(x, "shared", reuse=True)
+                a, b = layer(x, "shared", 3), layer(x, "shared", 3, reuse=True)
+                loss = tf.reduce_sum(bias(a) * bias(b))
+                train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
                 with tf.Session() as sess:
                     sess.run(tf.global_variables_initializer())
-                    print(sess.run([a, b], {x: [[1.0, 2.0]]}))
-        """)
-        why = "the graph calls layer(), which builds graph state the rule does not convert (tf.variable_scope)"
-        self.assertEqual(messages, [PREFIX + why])
+                    sess.run(train_op, {x: [[1.0, 2.0]]})
+                    print(len(tf.trainable_variables()))
+        """
+        # (TF1's random_normal_initializer has stddev 1.0, TF 2's 0.05: written out; get_variable's default
+        # initializer for a float is Glorot's uniform)
+        after = """
+            import compat
+            import tensorflow as tf
+
+
+            # TF1's get_variable: each variable made once, at the first call asking for its name (scope/name)
+            tf1_variables = {}
+
+
+            def get_variable(name, initial_value, trainable=True):
+                if name not in tf1_variables:
+                    tf1_variables[name] = tf.Variable(initial_value, trainable=trainable, name=name)
+                return tf1_variables[name]
+
+
+            def layer(x, name, units, reuse=False):
+                \"\"\"A dense layer of shared weights.\"\"\"
+                w = get_variable(f"{name}/w", lambda: tf.random_normal_initializer(stddev=1.0, seed=1)([x.shape[-1], units]))
+                b = get_variable(f"{name}/b", lambda: tf.zeros_initializer()([units]), trainable=False)
+                return tf.matmul(x, w) + b
+
+
+            def bias(x):
+                return x + get_variable("out/b", lambda: tf.keras.initializers.GlorotUniform()([3]))
+
+
+            def main():
+
+                def model(x):
+                    a, b = layer(x, "shared", 3), layer(x, "shared", 3, reuse=True)
+                    loss = tf.reduce_sum(bias(a) * bias(b))
+                    return {"loss": loss}
+
+                optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+                @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+                def train_step(x):
+                    with tf.GradientTape() as tape:
+                        outputs = model(x)
+                    variables = tape.watched_variables()
+                    optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+
+                train_step([[1.0, 2.0]])
+                print(len([variable for variable in tf1_variables.values() if variable.trainable]))
+        """
+        self.assertCodemod(before, after, level="native")
+        said = [e.message for e in self.applied(before, level="native").entries if e.rule == NativeSessionRule.ID]
+        self.assertIn("under its TF1 name (shared/w, shared/b, out/b)", said[0])
+
+    def test_must_not_fire_on_helpers_building_graph_state_it_cannot_prove(self):
+        # model() would call them on every step: only variable_scope/get_variable helpers proven from their calls
+        helper = (
+            "import tensorflow as tf\n\ndef layer(x, name, reuse=False):\n    with tf.variable_scope(name, reuse=reuse):\n"
+            "        return tf.matmul(x, tf.get_variable('w', [2, 3]))\n\nx = tf.placeholder(tf.float32, [None, 2])\n"
+        )
+        run = "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n    print(sess.run(a, {x: [[1.0, 2.0]]}))\n"
+        cases = {
+            helper + "a = layer(x, 's', reuse=True)\n" + run: "layer() reuses 's/w' before it is made (TF1 raises)",
+            helper + "a = layer(x, 's') + layer(x, 's')\n" + run: (
+                "layer() makes 's/w' again without reuse (TF1 raises: it exists)"
+            ),
+            helper + "a = layer(x, 's' + str(1))\n" + run: (
+                "a variable scope of layer() named by other than a literal string"
+            ),
+            helper + "a = tf.add_n([layer(x, 's', reuse=i > 0) for i in range(2)])\n" + run: (
+                "layer() called in a comprehension or a lambda (it may run more than once)"
+            ),
+            helper.replace("[2, 3]", "[2, 3], regularizer=tf.nn.l2_loss") + "a = layer(x, 's')\n" + run: (
+                "tf.get_variable(regularizer=...) in layer()"
+            ),
+            helper.replace("[2, 3]", "[2, 3], initializer=tf.orthogonal_initializer()") + "a = layer(x, 's')\n" + run: (
+                "tf.get_variable in layer() with an initializer the rule does not know"
+            ),
+            helper.replace("tf.matmul(x,", "tf.layers.dense(x, 3) + tf.matmul(x,") + "a = layer(x, 's')\n" + run: (
+                "layer() calls tf.layers.dense, which the rule does not convert there"
+            ),
+            helper.replace("\nx = ", "\ndef other(x):\n    return layer(x, 'o')\n\nx = ")
+            + "a = layer(x, 's')\n"
+            + run: ("layer() is used besides by the graph's calls"),
+            helper + "a = layer(x, 's')\nsaver = tf.train.Saver()\n" + run: (
+                "a Saver with variables a helper makes at the first step"
+            ),
+            helper
+            + "a = layer(x, 's')\n"
+            + run.replace("    print(", "    print(tf.trainable_variables())\n    print("): (
+                "tf.trainable_variables() before any step (get_variable makes them at the first)"
+            ),
+            # a helper making variables otherwise: the layer would be made again on every step
+            "import tensorflow as tf\n\ndef layer(x):\n    return tf.layers.dense(x, 3)\n\ndef main():\n"
+            "    x = tf.placeholder(tf.float32, [None, 2])\n    a = layer(x)\n    "
+            + run.replace("\n", "\n    ")[:-4]: (
+                "the graph calls layer(), which builds graph state the rule does not convert (tf.layers.dense)"
+            ),
+        }
+        for code, why in cases.items():
+            with self.subTest(code=code):
+                self.assertEqual(self.refused(code), [PREFIX + why])
 
     def test_device_blocks_stay_around_the_variables_and_the_model_a_device_function_as_its_one_device(self):
         before = """
@@ -876,6 +985,7 @@ SCRIPTS = [
         "session_summaries.py",
         "session_saver.py",
         "slim_eval_session.py",
+        "session_variable_scope.py",
     )
 ]
 SCRIPTS.append(os.path.join(REPO, "samples", "tf1", "session_classifier.py"))
