@@ -126,17 +126,26 @@ def input_pipeline():
     tf.compat.v1.set_random_seed(6)
     dataset = tf.compat.v1.data.Dataset.range(12).shuffle(12).map(lambda i: (i, tf.random.uniform([])))
     batch = tf.compat.v1.data.make_one_shot_iterator(dataset.batch(12)).get_next()
+    # a shuffle then a repeat (tensor2tensor's training input): TF 1.15's tf.data fused the two (its default
+    # shuffle_and_repeat_fusion), and the fused op drew the first epoch's order from the seeds themselves
+    epochs = {
+        "shuffle_repeat": tf.compat.v1.data.Dataset.range(40).shuffle(16).repeat(),
+        "shuffle_repeat_3": tf.compat.v1.data.Dataset.range(40).shuffle(16).repeat(3),
+    }
+    first_epochs = {name: tf.compat.v1.data.make_one_shot_iterator(d.batch(40)).get_next() for name, d in epochs.items()}
     # filled once, not by queue runners: tf.train.shuffle_batch's threads make its draws vary run to run on TF 1.15
     queue = tf.queue.RandomShuffleQueue(capacity=8, min_after_dequeue=0, dtypes=[tf.int32], shapes=[[]])
     enqueue, dequeue = queue.enqueue_many([tf.range(8)]), queue.dequeue_many(8)
     with tf.compat.v1.Session() as session:
         index, uniform = session.run(batch)
+        orders = session.run(first_epochs)
         session.run(enqueue)
         shuffled = session.run(dequeue)
     return {
         "dataset_shuffle": index.tolist(),
         "map_uniform": uniform.tolist(),
         "random_shuffle_queue": shuffled.tolist(),
+        **{f"{name} (first epoch)": order.tolist() for name, order in orders.items()},
     }
 
 
