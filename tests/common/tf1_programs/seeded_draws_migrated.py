@@ -132,7 +132,9 @@ def input_pipeline():
         "shuffle_repeat": tf.compat.v1.data.Dataset.range(40).shuffle(16).repeat(),
         "shuffle_repeat_3": tf.compat.v1.data.Dataset.range(40).shuffle(16).repeat(3),
     }
-    first_epochs = {name: tf.compat.v1.data.make_one_shot_iterator(d.batch(40)).get_next() for name, d in epochs.items()}
+    first_epochs = {
+        name: tf.compat.v1.data.make_one_shot_iterator(d.batch(40)).get_next() for name, d in epochs.items()
+    }
     # filled once, not by queue runners: tf.train.shuffle_batch's threads make its draws vary run to run on TF 1.15
     queue = tf.queue.RandomShuffleQueue(capacity=8, min_after_dequeue=0, dtypes=[tf.int32], shapes=[[]])
     enqueue, dequeue = queue.enqueue_many([tf.range(8)]), queue.dequeue_many(8)
