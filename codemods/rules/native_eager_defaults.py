@@ -7,8 +7,8 @@ Where: a file proven eager (codemods/rules/_native_eager.py). What: a statement 
 from the start), or `tf.global_variables_initializer()` and its friends (eager variables start
 initialised; TF1's eager mode returned a no-op for them). A call with arguments (a session config, a
 device policy), a call whose value is used, or the only statement of a block stays at the safe level,
-with an info entry saying why. And `tf.set_random_seed(seed)` becomes `tf.random.set_seed(seed)`, TF 2's
-name, which calls the same function.
+with an info entry saying why. (`tf.set_random_seed(seed)` -> `tf.random.set_seed(seed)`, which calls it, is
+native-io's, in any file.)
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from __future__ import annotations
 import libcst as cst
 
 from codemods.rule_description import Example
-from codemods.rules import _tf
 from codemods.rules._native_eager import EagerRewrite, only_statement
 from codemods.rules._native_syntax import Refused
 
@@ -36,18 +35,13 @@ _INITIALIZERS = (
     "tables_initializer",
 )
 _MOOT = {f"tensorflow.{p}{n}": n for n in (*_SWITCHES, *_INITIALIZERS) for p in ("", "compat.v1.")}
-# TF1's name of the very function TF 2 calls otherwise (TF 2's tf.random.set_seed calls set_random_seed)
-_SEED = frozenset(
-    f"tensorflow.{p}{n}" for n in ("set_random_seed", "random.set_random_seed") for p in ("", "compat.v1.")
-)
 
 
 class NativeEagerDefaultsRule(EagerRewrite):
     ID = "native-eager-defaults"
     DESCRIPTION = (
         "In eager code, tf.enable_eager_execution() and the other switches to TF 2's defaults, and "
-        "tf.global_variables_initializer() and friends (no-ops in eager mode): deleted; "
-        "tf.set_random_seed -> tf.random.set_seed."
+        "tf.global_variables_initializer() and friends (no-ops in eager mode): deleted."
     )
     LEVEL = "native"
     ORDER = 196  # after native-session, which deletes a converted Session script's initializer runs itself
@@ -56,7 +50,7 @@ class NativeEagerDefaultsRule(EagerRewrite):
         "variables, control flow v2, v2 tensor shapes, tensor equality), and an initializer call is a no-op in "
         "eager mode: after the safe level they are tf.compat.v1 calls that do nothing. Deleted only in a file "
         "proven eager (no graph-mode code, a program) and only as whole statements without arguments. "
-        "tf.set_random_seed(seed) becomes tf.random.set_seed(seed), which calls it. What may "
+        "What may "
         "change: nothing in the file itself; a module it imports that turns one of them off (a "
         "tf.compat.v1.disable_* call on import) is no longer overridden by the deleted call.",
         "import tensorflow as tf\n\ntf.enable_eager_execution()\nprint(tf.reduce_sum([1.0, 2.0]).numpy())\n",
@@ -65,18 +59,12 @@ class NativeEagerDefaultsRule(EagerRewrite):
     WORDS = frozenset()  # it acts on TensorFlow's names only
 
     def candidate(self, names: frozenset[str]) -> str | None:
-        if names & _SEED:
-            return "tf.set_random_seed()"
         found = sorted(names & _MOOT.keys())
         return f"tf.{_MOOT[found[0]]}()" if found else None
 
     def convert(
         self, call: cst.Call, what: str, updated: cst.Call, module: cst.Module, parent: dict[int, cst.CSTNode]
     ) -> tuple[cst.BaseExpression | None, str]:
-        if what == "tf.set_random_seed()":
-            alias = _tf.tf_alias(self, call.func)
-            said = "tf.set_random_seed -> tf.random.set_seed: TF 2's name, which calls the same function"
-            return updated.with_changes(func=_tf.dotted(f"{alias}.random.set_seed")), said
         statement = parent.get(id(call))
         line = parent.get(id(statement))
         if not (isinstance(statement, cst.Expr) and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):

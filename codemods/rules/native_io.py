@@ -1,4 +1,5 @@
-"""native-io: TF1's file, logging and parsing functions -> the TF 2 functions they call (--level native).
+"""native-io: TF1's file, logging, parsing and seed functions -> the TF 2 functions they call, or that only call
+them (--level native).
 
 The safe level keeps them as tf.compat.v1 names. Each v1 function of the table is a wrapper that calls the
 TF 2 one with the same arguments (TensorFlow's own source: tensorflow/python/lib/io/file_io.py,
@@ -12,7 +13,9 @@ platform/tf_logging.py, ops/parsing_ops.py), so the call becomes a call of that 
   `getEffectiveLevel()`. The message functions (tf.logging.info ...) stay: a record names its caller by
   counting frames from theirs;
 - `tf.parse_single_example` / `tf.parse_example` -> `tf.io.parse_single_example` / `tf.io.parse_example`
-  (`name` and `example_names` swapped places: a third or fourth positional argument is passed by keyword).
+  (`name` and `example_names` swapped places: a third or fourth positional argument is passed by keyword);
+- `tf.set_random_seed(seed)` -> `tf.random.set_seed(seed)`, which calls it (in a graph it sets the graph's seed,
+  eagerly the global one, as TF1's did).
 
 A call with *args or **kwargs where a parameter was renamed, and every other name, stays at the safe level.
 """
@@ -52,6 +55,8 @@ _LEVELS = ("DEBUG", "INFO", "WARN", "ERROR", "FATAL")  # tf.logging's levels: Py
 # v1 parser -> TF 2's (the v1 one calls it with name and example_names swapped)
 _PARSERS = {"parse_single_example": "io.parse_single_example", "parse_example": "io.parse_example"}
 _PARSER_PARAMS = ("serialized", "features", "name", "example_names")
+# TF1's seed function: TF 2's tf.random.set_seed only calls it
+_SEEDS = ("set_random_seed", "random.set_random_seed")
 
 # (and the private modules TF1 utilities imported them from, which the safe level spells as tf.compat.v1 too)
 _GFILES = (*(p + "gfile." for p in _PREFIXES), "tensorflow.python.platform.gfile.")
@@ -61,6 +66,7 @@ _NAMES: dict[str, tuple[str, str]] = {  # qualified name -> (kind, the v1 functi
     **{p + n: ("logging", n) for n in _LOGGING for p in _LOGGERS},
     **{p + n: ("parser", n) for n in _PARSERS for p in _PREFIXES},
     **{p + "io." + n: ("parser", n) for n in _PARSERS for p in _PREFIXES[1:]},
+    **{p + n: ("seed", n) for n in _SEEDS for p in _PREFIXES},
 }
 _LEVEL_NAMES = {p + n: n for n in _LEVELS for p in _LOGGERS}
 
@@ -68,8 +74,9 @@ _LEVEL_NAMES = {p + n: n for n in _LEVELS for p in _LOGGERS}
 class NativeIoRule(Rule):
     ID = "native-io"
     DESCRIPTION = (
-        "TF1's gfile functions, logging verbosity and parse_(single_)example -> the TF 2 functions they call "
-        "(tf.io.gfile, tf.get_logger().setLevel, tf.io.parse_*)."
+        "TF1's gfile functions, logging verbosity, parse_(single_)example and set_random_seed -> the TF 2 "
+        "functions they call (tf.io.gfile, tf.get_logger().setLevel, tf.io.parse_*) or that call them "
+        "(tf.random.set_seed)."
     )
     LEVEL = "native"
     ORDER = 185  # after tf1-api (it rewrites its tf.compat.v1 spelling); before native-session, which reads the result
@@ -78,6 +85,7 @@ class NativeIoRule(Rule):
         "calling a TF 2 function with the same arguments: tf.gfile.Exists(filename) calls "
         "tf.io.gfile.exists(path), tf.logging.set_verbosity(v) calls tf.get_logger().setLevel(v), "
         "tf.parse_single_example calls tf.io.parse_single_example (name and example_names in the other order), "
+        "and TF 2's tf.random.set_seed only calls tf.set_random_seed, "
         "so the call becomes that function's, in any file. What may change: nothing (a level such as "
         'tf.logging.INFO is written as its name, "INFO", which setLevel takes); a call passing a renamed parameter '
         "through *args or **kwargs is left, and so are tf.logging.info and the other message functions (TF's "
@@ -132,6 +140,8 @@ class NativeIoRule(Rule):
             v1, v2 = f"logging.{function}", f"get_logger().{_LOGGING[function]}"
             if function == "set_verbosity":
                 args = [_level(original, arg, self._levels) for original, arg in zip(original_node.args, args)]
+        elif kind == "seed":
+            func, v1, v2 = _tf.dotted(f"{alias}.random.set_seed"), function, "random.set_seed"
         else:
             func = _tf.dotted(f"{alias}.{_PARSERS[function]}")
             v1, v2 = function, _PARSERS[function]

@@ -34,7 +34,7 @@ class TestNativeEagerDefaultsRule(RuleTest):
             tf.enable_resource_variables()
 
             def main():
-                tf.set_random_seed(seed=3)
+                tf.set_random_seed(seed=3)  # (native-io's)
                 w = tf.Variable(1.0)
                 tf.global_variables_initializer()  # a no-op in eager mode
                 print(w.numpy())
@@ -50,7 +50,7 @@ class TestNativeEagerDefaultsRule(RuleTest):
             # eager, as TF 2 is
 
             def main():
-                tf.random.set_seed(seed=3)
+                tf.set_random_seed(seed=3)  # (native-io's)
                 w = tf.Variable(1.0)
                 print(w.numpy())
 

@@ -1,4 +1,4 @@
-"""native-io: TF1's gfile functions, logging verbosity and parse_(single_)example -> the TF 2 functions they call,
+"""native-io: TF1's gfile functions, logging verbosity, parse_(single_)example and set_random_seed -> TF 2's,
 or the safe level with an info entry saying why. Both ports' runs: test_native_equivalence.py's dataset fixture."""
 
 from codemods.rules.native_io import NativeIoRule
@@ -16,6 +16,7 @@ class TestNativeIoRule(RuleTest):
 
             def input_fn(pattern, record):
                 tf.logging.set_verbosity(tf.logging.WARN)
+                tf.set_random_seed(seed=1)
                 level = tf.logging.get_verbosity()
                 tf.compat.v1.gfile.MakeDirs(dirname="/tmp/out")
                 for top, dirs, names in tf.gfile.Walk("/tmp/out", in_order=False):
@@ -30,6 +31,7 @@ class TestNativeIoRule(RuleTest):
 
             def input_fn(pattern, record):
                 tf.get_logger().setLevel("WARN")
+                tf.random.set_seed(seed=1)
                 level = tf.get_logger().getEffectiveLevel()
                 tf.io.gfile.makedirs(path="/tmp/out")
                 for top, dirs, names in tf.io.gfile.walk("/tmp/out", topdown=False):
