@@ -10,6 +10,9 @@ AddImportsVisitor to do.
 
 import ast
 import collections
+import functools
+import symtable
+from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from typing import Any, ClassVar, cast
 
@@ -135,6 +138,7 @@ class _Reads(ast.NodeVisitor):
     def __init__(self) -> None:
         self.now: collections.defaultdict[str, list[int]] = collections.defaultdict(list)
         self.later: set[str] = set()
+        self.deleted: set[str] = set()
         self._deferred = 0
 
     def visit_Name(self, node: ast.Name) -> None:
@@ -143,6 +147,8 @@ class _Reads(ast.NodeVisitor):
                 self.later.add(node.id)
             else:
                 self.now[node.id].append(node.lineno)
+        elif isinstance(node.ctx, ast.Del):
+            self.deleted.add(node.id)
 
     def _body_later(self, node: ast.AST, body: ast.AST | list[ast.stmt]) -> None:
         for field, value in ast.iter_fields(node):
@@ -172,7 +178,8 @@ class _Uses:
     where each is read, and the strings libcst also counts as uses (`__all__` entries, string
     annotations, `TypeVar` arguments)."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, source: str) -> None:
+        self.tree, self.source = tree, source
         self.bindings = collections.Counter(name for name, _ in _names.bindings(tree))
         self.reads = _Reads()
         self.reads.visit(tree)
@@ -198,16 +205,76 @@ class _Uses:
         self.quoted = "\0".join(quoted)
 
     def unused(self, name: str, module_level: bool) -> bool:
-        """Does libcst's GatherUnusedImportsVisitor find the one import binding `name` unused?"""
-        if "." in name or name in self.declared or name in self.quoted or self.bindings[name] != 1:
+        """Does libcst's GatherUnusedImportsVisitor find the import binding `name` unused?"""
+        if "." in name or name in self.declared or name in self.quoted or name in self.reads.deleted:
             raise _Undecided(name)
         now = self.reads.now.get(name, ())
         if not now and name not in self.reads.later:
-            return True  # nothing reads it anywhere
-        # bound nowhere else: a read in a function, or one after the import, is of this global
-        if module_level and (name in self.reads.later or any(line > self.imported_at[name] for line in now)):
+            return True  # nothing reads it anywhere, whatever else binds it
+        if not module_level:
+            raise _Undecided(name)
+        read_after = any(line > self.imported_at[name] for line in now)
+        if self.bindings[name] == 1:
+            # bound nowhere else: a read in a function, or one after the import, is of this global
+            if name in self.reads.later or read_after:
+                return False
+            raise _Undecided(name)
+        # Bound in functions too (a local of the same name): only the module's own binding is this
+        # import, and the compiler's symbol table says which functions read the global.
+        global_reads, class_reads = self._read_as_global
+        if self._module_bindings[name] != 1 or name in class_reads:
+            raise _Undecided(name)
+        if read_after or name in global_reads:
             return False
-        raise _Undecided(name)
+        if now:
+            raise _Undecided(name)  # read only above the import
+        return True
+
+    @functools.cached_property
+    def _module_bindings(self) -> collections.Counter[str]:
+        """How often each name is bound in the module's own scope (class bodies and comprehensions
+        counted too, which can only make a name look bound more often)."""
+        return collections.Counter(name for name, _ in _names.bindings_among(_module_scope(self.tree)))
+
+    @functools.cached_property
+    def _read_as_global(self) -> tuple[set[str], set[str]]:
+        """(the names some function, lambda or class body reads as the module's global, the names a class
+        body both binds and reads: such a read before the binding reads the global)."""
+        found: tuple[set[str], set[str]] = set(), set()
+        tables = list(symtable.symtable(self.source, "<module>", "exec").get_children())
+        while tables:
+            table = tables.pop()
+            tables.extend(table.get_children())
+            for symbol in table.get_symbols():
+                if symbol.is_referenced() and symbol.is_global():
+                    found[0].add(symbol.get_name())
+                elif symbol.is_referenced() and symbol.is_local() and table.get_type() == "class":
+                    found[1].add(symbol.get_name())
+        return found
+
+
+def _module_scope(tree: ast.Module) -> Iterator[ast.AST]:
+    """The nodes that run in the module's own scope: all but the parameters and bodies of functions and
+    lambdas (a def's name, decorators, defaults and annotations run there)."""
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            arguments = node.args
+            parameters = [
+                *arguments.posonlyargs,
+                *arguments.args,
+                arguments.vararg,
+                *arguments.kwonlyargs,
+                arguments.kwarg,
+            ]
+            stack.extend(filter(None, [*arguments.defaults, *arguments.kw_defaults]))
+            stack.extend(p.annotation for p in parameters if p is not None and p.annotation is not None)
+            if not isinstance(node, ast.Lambda):
+                stack.extend(filter(None, [*node.decorator_list, node.returns]))
+        else:
+            stack.extend(ast.iter_child_nodes(node))
 
 
 # the nodes an import statement can be inside
@@ -284,6 +351,7 @@ def remove_unused_imports(module: cst.Module, context: CodemodContext) -> cst.Mo
     if not context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
         return module
     try:
-        return module.visit(_RemoveImports(context, _Uses(ast.parse(module.code))))
+        code = module.code
+        return module.visit(_RemoveImports(context, _Uses(ast.parse(code), code)))
     except _Undecided:
         return _LibcstRemoveImports(context).transform_module(module)

@@ -10,7 +10,7 @@ import ...) does the file get the full providers, where that binding's scope dec
 import ast
 import collections
 import dataclasses
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import cast
 
@@ -65,7 +65,12 @@ class NameTable:
 
 def bindings(tree: ast.AST) -> Iterator[tuple[str, str | None]]:
     """Yield (name, qualified name or None) for every binding in an `ast` tree."""
-    for node in ast.walk(tree):
+    return bindings_among(ast.walk(tree))
+
+
+def bindings_among(nodes: Iterable[ast.AST]) -> Iterator[tuple[str, str | None]]:
+    """Yield (name, qualified name or None) for every binding that one of `nodes` itself makes."""
+    for node in nodes:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
