@@ -127,10 +127,12 @@ def input_pipeline():
     dataset = tf.compat.v1.data.Dataset.range(12).shuffle(12).map(lambda i: (i, tf.random.uniform([])))
     batch = tf.compat.v1.data.make_one_shot_iterator(dataset.batch(12)).get_next()
     # a shuffle then a repeat (tensor2tensor's training input): TF 1.15's tf.data fused the two (its default
-    # shuffle_and_repeat_fusion), and the fused op drew the first epoch's order from the seeds themselves
+    # shuffle_and_repeat_fusion), and the fused op (also tf.data.experimental.shuffle_and_repeat's) drew the first
+    # epoch's order from the seeds themselves
     epochs = {
         "shuffle_repeat": tf.compat.v1.data.Dataset.range(40).shuffle(16).repeat(),
         "shuffle_repeat_3": tf.compat.v1.data.Dataset.range(40).shuffle(16).repeat(3),
+        "shuffle_and_repeat": tf.compat.v1.data.Dataset.range(40).apply(tf.data.experimental.shuffle_and_repeat(16)),
     }
     first_epochs = {
         name: tf.compat.v1.data.make_one_shot_iterator(d.batch(40)).get_next() for name, d in epochs.items()
