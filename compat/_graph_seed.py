@@ -45,10 +45,10 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
     (a Mul per tensor step, `< 1000`: 3 to 6 unused ops), TF 2 does not; counted;
   - `tf.data.experimental.parallel_interleave` (tf.contrib.data's): TF 1.15's dataset op took `sloppy`
     as a constant input (1 op), TF 2's takes it as an attribute;
-  - `shuffle(...).repeat(...)` with a seed: not an op count but the order. TF 1.15's default static
-    optimization fused the two, and the fused op's first epoch is the order a shuffle that does not reshuffle
-    draws on TF 2 (measured, real TF 1.15 against 2.15 and 2.21; tensor2tensor's training input); built so,
-    with the ops counted to 1.15's two. Later epochs stay TF 2's (docs/traps.md);
+  - `shuffle(...).repeat(...)` and `tf.data.experimental.shuffle_and_repeat` with a seed: not an op count but
+    the order. TF 1.15's default static optimization fused the first into the second's op, whose first epoch is
+    the order a shuffle that does not reshuffle draws on TF 2 (measured, real TF 1.15 against 2.15 and 2.21;
+    tensor2tensor's training input); built so, the extra ops counted out. Later epochs stay TF 2's (docs/traps.md);
   - an initializable iterator (`make_initializable_iterator`, the Estimator's input): TF 1.15 applied
     the dataset's options there as ops of the graph (by default the `optimizations` constant,
     OptimizeDataset and ModelDataset: 3 ops), TF 2 applies them at run time (none). Not reproduced:
@@ -527,6 +527,12 @@ def _tf1_parallel_interleave(original: Any) -> Any:
     return __init__
 
 
+def _unseeded(seed: Any, seed2: Any) -> bool:
+    """A dataset's seed pair made without a graph or op seed: two zero constants (then any order is TF 1.15's)."""
+    constant_value = _tf("framework.tensor_util").constant_value
+    return all(t.op.type == "Const" and constant_value(t) == 0 for t in (seed, seed2))
+
+
 def _seeded_reshuffle(dataset: Any) -> Any:
     """The `shuffle` `dataset` is (under its v1 adapters), if it reshuffles each epoch from a seed; else None."""
     while hasattr(dataset, "_dataset") and type(dataset).__name__ == "DatasetV1Adapter":
@@ -536,9 +542,7 @@ def _seeded_reshuffle(dataset: Any) -> Any:
     op = dataset._variant_tensor.op
     if op.type != "ShuffleDataset" or not op.get_attr("reshuffle_each_iteration"):  # V3: eager or a function
         return None
-    constant_value = _tf("framework.tensor_util").constant_value
-    unseeded = all(t.op.type == "Const" and constant_value(t) == 0 for t in (dataset._seed, dataset._seed2))
-    return None if unseeded else dataset
+    return None if _unseeded(dataset._seed, dataset._seed2) else dataset
 
 
 def _tf1_fused_shuffle_and_repeat(options: Any) -> bool:
@@ -548,41 +552,80 @@ def _tf1_fused_shuffle_and_repeat(options: Any) -> bool:
     return fusion is True or (fusion is None and optimization.apply_default_optimizations is not False)
 
 
+def _tf1_first_epoch(dataset: Any, built: int, source: Any, shuffle: tuple, more_epochs: Any) -> None:
+    """Give `dataset`, a repeat of a shuffle of the variant `source` whose ops were just built (the graph held `built`
+    ops before), TF 1.15's ShuffleAndRepeatDataset's first epoch.
+
+    That op's iterator drew the first epoch's order from (seed, seed2) themselves; TF 2's shuffle, fused or not,
+    draws each epoch's from seeds it derives from them (another order from the first element: tensor2tensor's
+    first batch). A shuffle that does not reshuffle draws from the seeds: 1.15's first epoch, then TF 2's
+    reshuffled epochs (`more_epochs(n)`: n of them). 1.15's later orders continued one random stream, which no
+    TF 2 op reproduces. The ops built beyond `dataset`'s own are counted out: the op count stays 1.15's.
+    `shuffle`: (buffer_size, seed, seed2) tensors.
+    """
+    graph = _tf("framework.ops").get_default_graph()
+    tf1_ops = graph.version - built
+    epochs = _tf("framework.tensor_util").constant_value(dataset._count)
+    if epochs is None or epochs == 0:  # a count known only at run time: TF 2's order
+        return
+    gen_dataset_ops = _tf("ops.gen_dataset_ops")
+    buffer_size, seed, seed2 = shuffle
+    structure = dataset._flat_structure
+    variant = gen_dataset_ops.shuffle_dataset(
+        source, buffer_size=buffer_size, seed=seed, seed2=seed2, reshuffle_each_iteration=False, **structure
+    )
+    if epochs != 1:
+        rest = dataset._variant_tensor if epochs < 0 else more_epochs(epochs - 1)
+        variant = gen_dataset_ops.concatenate_dataset(variant, rest, **structure)
+    dataset._variant_tensor_attr = variant
+    count_tf1_ops(graph, built + tf1_ops - graph.version)
+
+
 def _tf1_repeat(original: Any) -> Any:
     def __init__(self: Any, input_dataset: Any, count: Any, name: Any = None) -> None:
+        # TF 1.15 fused `shuffle().repeat()` (its default static optimization shuffle_and_repeat_fusion)
         shuffle = _seeded_reshuffle(input_dataset) if _tf1_graph() else None
         if shuffle is None or not _tf1_fused_shuffle_and_repeat(input_dataset.options()):
             original(self, input_dataset, count, name)
             return
-        # TF 1.15 fused `shuffle().repeat()` (its default shuffle_and_repeat_fusion) into ShuffleAndRepeatDataset,
-        # whose iterator drew the first epoch's order from (seed, seed2) themselves; TF 2's shuffle draws each
-        # epoch's from seeds it derives from them (other orders from the first element: tensor2tensor's first
-        # batch). A shuffle that does not reshuffle draws from the seeds: 1.15's first epoch, then TF 2's
-        # reshuffled ones (1.15's later orders continued one random stream, which no TF 2 op reproduces).
-        graph = _tf("framework.ops").get_default_graph()
-        built = graph.version
-        original(self, input_dataset, count, name)  # the count and RepeatDataset, TF 1.15's two ops
-        epochs = _tf("framework.tensor_util").constant_value(self._count)
-        if epochs is None or epochs == 0:  # a count known only at run time: TF 2's order
-            return
-        gen_dataset_ops = _tf("ops.gen_dataset_ops")
-        first = gen_dataset_ops.shuffle_dataset(
+        built = _tf("framework.ops").get_default_graph().version
+        original(self, input_dataset, count, name)
+        repeat = _tf("ops.gen_dataset_ops").repeat_dataset
+        _tf1_first_epoch(
+            self,
+            built,
             shuffle._input_dataset._variant_tensor,
-            buffer_size=shuffle._buffer_size,
-            seed=shuffle._seed,
-            seed2=shuffle._seed2,
-            reshuffle_each_iteration=False,
-            **self._common_args,
+            (shuffle._buffer_size, shuffle._seed, shuffle._seed2),
+            lambda n: repeat(input_dataset._variant_tensor, count=n, **self._flat_structure),
         )
-        if epochs != 1:
-            rest = self._variant_tensor
-            if epochs > 1:
-                rest = gen_dataset_ops.repeat_dataset(
-                    input_dataset._variant_tensor, count=epochs - 1, **self._common_args
-                )
-            first = gen_dataset_ops.concatenate_dataset(first, rest, **self._common_args)
-        self._variant_tensor_attr = first
-        count_tf1_ops(graph, built + 2 - graph.version)
+
+    __init__.tf1_ops = original  # type: ignore[attr-defined]
+    return __init__
+
+
+def _tf1_shuffle_and_repeat(original: Any) -> Any:
+    def __init__(self: Any, input_dataset: Any, buffer_size: Any, count: Any = None, seed: Any = None) -> None:
+        # tf.data.experimental.shuffle_and_repeat: TF 1.15's fused op itself
+        built = _tf("framework.ops").get_default_graph().version
+        original(self, input_dataset, buffer_size, count, seed)
+        if not _tf1_graph() or _unseeded(self._seed, self._seed2):
+            return
+        shuffle = (self._buffer_size, self._seed, self._seed2)
+        fused = _tf("ops.gen_dataset_ops").shuffle_and_repeat_dataset
+        _tf1_first_epoch(
+            self,
+            built,
+            input_dataset._variant_tensor,
+            shuffle,
+            lambda n: fused(
+                input_dataset._variant_tensor,
+                buffer_size=self._buffer_size,
+                seed=self._seed,
+                seed2=self._seed2,
+                count=n,
+                **self._flat_structure,
+            ),
+        )
 
     __init__.tf1_ops = original  # type: ignore[attr-defined]
     return __init__
@@ -604,6 +647,11 @@ _CLASSES = {
     "tensorflow.python.keras.layers.convolutional": ("Conv", "build", _tf1_conv_build),
     "tensorflow.python.data.ops.readers": ("ParallelInterleaveDataset", "__init__", _tf1_parallel_interleave),
     "tensorflow.python.data.ops.repeat_op": ("_RepeatDataset", "__init__", _tf1_repeat),
+    "tensorflow.python.data.experimental.ops.shuffle_ops": (
+        "_ShuffleAndRepeatDataset",
+        "__init__",
+        _tf1_shuffle_and_repeat,
+    ),
     "tensorflow.python.data.ops.dataset_ops": (
         "DatasetV1",
         "_make_initializable_iterator",
