@@ -44,6 +44,7 @@ from codemods.rules._native_syntax import (
     source_of,
     target_names,
 )
+from codemods.rules._native_v1_module import check_equality
 from codemods.rules._shared import graph_names
 
 
@@ -59,7 +60,10 @@ class Converter(RunRegion):
         for call, _ in sessions.values():
             if call.args:
                 raise Refused(call, "tf.Session(...) with arguments (a target or a config the eager runtime sets)")
-        self.alias = _tf.tf_alias(cast(Rule, self.rule), sessions[session][0].func)  # the rule is a Rule
+        if self.rule.v1 is not None:  # (`import tensorflow.compat.v1 as tf`, which becomes TF 2's)
+            self.alias = self.rule.v1.alias
+        else:
+            self.alias = _tf.tf_alias(cast(Rule, self.rule), sessions[session][0].func)  # the rule is a Rule
         last = -1
         for index, stmt in enumerate(stmts[:session]):
             if self.graph_statement(stmt):
@@ -90,6 +94,8 @@ class Converter(RunRegion):
         self.check_summary_values(area)
         if self.train_op is None and not self.eval_outputs and not self.state_runs:
             raise Refused(head, "no sess.run of the graph's tensors or of an optimizer's minimize(loss)")
+        if self.rule.v1 is not None:
+            check_equality(self.computes, self.graph)
         generated = self.generate()
         self.replacements.setdefault(id(stmts[last]), [])
         self.replacements[id(stmts[last])] = [*self.replacements[id(stmts[last])], *generated]
@@ -107,6 +113,8 @@ class Converter(RunRegion):
             return False
         if isinstance(stmt, cst.FunctionDef) and self.scope_helper(stmt):
             return False  # (converted where the graph calls it)
+        if self.rule.v1 is not None and any(stmt is s for s in self.rule.v1.switches):
+            return False  # (deleted with the compat.v1 import: the converted code runs eagerly)
         rule = self.rule
         if rule.shadowed_tf(stmt):
             raise Refused(stmt, "a name bound to TensorFlow is something else here")
@@ -333,6 +341,10 @@ class Converter(RunRegion):
         if self.saver:
             parts += [
                 "tf.train.Saver -> tf.train.Checkpoint (save -> write; restore also reads TF1 checkpoints by name)"
+            ]
+        if self.rule.v1 is not None:
+            parts += [
+                f"import tensorflow.compat.v1 as {self.alias} -> import tensorflow as {self.alias}, its switches deleted"
             ]
         kind = "training script" if self.train_op is not None else "script"
         return f"Session {kind} -> eager TF 2: " + "; ".join(parts)

@@ -7,8 +7,9 @@ from typing import cast
 
 import libcst as cst
 
+from codemods.rules import _tf
 from codemods.rules._native_model import Model
-from codemods.rules._native_names import INITIALIZER, INITIALIZERS
+from codemods.rules._native_names import INITIALIZER, INITIALIZERS, TRAINABLE_VARIABLES
 from codemods.rules._native_syntax import (
     Refused,
     arguments,
@@ -51,6 +52,7 @@ class RunRegion(Model):
         if self.rule.shadowed_tf(line):
             raise Refused(line, "a name bound to TensorFlow is something else here")
         updated = self.trainable_variables(line, cast(cst.SimpleStatementLine, self.up(line)))
+        self.check_graph_ops(line)
         if id(line) in self.feed_lines:
             return [self.string_keys(line, updated)]
         small = single(line)
@@ -121,6 +123,21 @@ class RunRegion(Model):
                 return replaced.get(id(original_node), updated_node)
 
         return [cast(cst.SimpleStatementLine, updated.visit(Evaluations()))]
+
+    def check_graph_ops(self, line: cst.SimpleStatementLine) -> None:
+        """No TensorFlow op built in the run region outside a sess.run: TF1 added it to the graph (a Tensor, computed
+        by no run), eager TF 2 would compute it. (Files, logging, flags and the initializers build none.)"""
+        runs = [c for c in names_in(line).calls if self.session_method(c) == "run"]
+        inside = {id(n) for run in runs for n in descendants(run)}
+        for call in self.rule.tf_calls(line):
+            names = self.rule.tf_names(call)
+            if id(call) in inside or names & {*INITIALIZERS, *TRAINABLE_VARIABLES} or _no_op(names):
+                continue
+            raise Refused(
+                line,
+                f"{_tf.full_name(call.func)} outside a sess.run: TF1 added an op to the graph there, eager TF 2 "
+                "would compute it",
+            )
 
     def initializer(self, line: cst.CSTNode) -> list[cst.BaseStatement]:
         """An initializer run: nothing in eager mode, where variables start initialised (in the first session)."""
@@ -242,3 +259,9 @@ class RunRegion(Model):
         if len(names) == 1:
             return f"{names[0]} = {call}.numpy()\n"
         return f"{', '.join(names)} = (value.numpy() for value in {call})\n"
+
+
+def _no_op(names: frozenset[str]) -> bool:
+    """A TensorFlow function that builds no op: files (gfile, tf.io.gfile) and the logger."""
+    homes = ("gfile.", "io.gfile.", "get_logger")
+    return any(n.startswith(tuple(f"tensorflow.{p}{h}" for h in homes for p in ("", "compat.v1."))) for n in names)

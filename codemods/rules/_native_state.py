@@ -16,6 +16,7 @@ from typing import Protocol, cast
 import libcst as cst
 
 from codemods.rules._native_syntax import Block, Refused, arguments, assigned, single
+from codemods.rules._native_v1_module import V1Module
 
 
 class NativeSessionRule(Protocol):
@@ -26,6 +27,7 @@ class NativeSessionRule(Protocol):
     _updated: dict[int, cst.BaseStatement]
     _functions: list[tuple[int, cst.FunctionDef]]
     _module: cst.Module
+    v1: V1Module | None
 
     def module_names(self) -> dict[str, int]: ...
     def session_call(self, stmt: cst.BaseStatement) -> tuple[cst.Call, str] | None: ...

@@ -69,6 +69,7 @@ from codemods.rules._native_syntax import (
     single,
     source_of,
 )
+from codemods.rules._native_v1_module import V1, V1Module, tf2_import, v1_module
 from codemods.rules._shared import NO_GRAPH_STATE, SWITCH_NAMES, graph_names
 
 # graph-mode's switches (eager execution, control flow v2, resource variables ...): removed where this pass
@@ -155,6 +156,9 @@ class NativeSessionRule(Rule):
         self._aliases = {n for n, q in state.table.toplevel.items() if q == _tf.TF} | {
             n for n, qs in state.table.imported.items() if _tf.TF in qs
         }
+        self._v1_aliases = {n for n, q in state.table.toplevel.items() if q == V1}
+        self._switch_calls: list[cst.Call] = []  # the calls turning eager execution off (or on)
+        self.v1: V1Module | None = None  # the file imports tensorflow.compat.v1 and switches itself
         self._depth = 0
         if hasattr(self, "_module_names"):
             del self._module_names
@@ -183,7 +187,9 @@ class NativeSessionRule(Rule):
             if names & graph_names():
                 self._graph_calls[id(node)] = node
                 self._session_top[id(node)] = self.state.top
-            self._switched |= bool(names & SWITCH_NAMES)
+            if names & SWITCH_NAMES:
+                self._switched = True
+                self._switch_calls.append(node)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         """`slim = tf.contrib.slim`: the name table does not follow an assignment, so the rule records the alias."""
@@ -268,7 +274,10 @@ class NativeSessionRule(Rule):
             node = block.original[session]
             try:
                 if self._switched:
-                    raise Refused(node, "the file switches eager execution itself")
+                    names = {id(c): self._calls.get(id(c), frozenset()) for c in self._switch_calls}
+                    self.v1 = v1_module(original_node, self._v1_aliases, self._aliases, self._switch_calls, names)
+                    if self.v1 is None:
+                        raise Refused(node, "the file switches eager execution itself")
                 converter = Converter(self, block)
                 replacements, covered, said = converter.convert(session)
             except Refused as refused:
@@ -294,11 +303,19 @@ class NativeSessionRule(Rule):
                 why = f"the file has other graph-mode code ({line}), which needs eager execution off"
                 self._refuse(Refused(head, why), block)
             return updated_node
+        converted = self._apply(updated_node, done)
+        if self.v1 is not None:
+            try:
+                converted = tf2_import(converted, self.v1, self._updated)
+            except Refused as refused:
+                for block, _, _, _, head in done:
+                    self._refuse(Refused(head, refused.why), block)
+                return updated_node
         for block, _, _, said, head in done:
             self.report(head, said, native=True, statement=self._statement(block, head))
         self._drop_superseded(done)
         _tf.ensure_compat(self)  # tf.keras is legacy Keras 2 on TF >= 2.16 through compat: TF1's variable names
-        return self._apply(updated_node, done)
+        return converted
 
     def _drop_superseded(self, done: list) -> None:
         """The safe pass's entries that the converted code no longer bears out: a name rewritten to

@@ -113,11 +113,13 @@ DEVICE = """
             _, value = sess.run([train_op, loss], {x: rng.rand(6, 3), y: rng.rand(6, 1)})
             print("step", step, value)
 """
-# v1 streaming metrics (accuracy, mean) updated after training, read after their updates
+# v1 streaming metrics (accuracy, mean) updated after training, read after their updates; written against
+# tensorflow.compat.v1 with disable_v2_behavior (the native port imports tensorflow)
 METRICS = """
     import numpy as np
-    import tensorflow as tf
+    import tensorflow.compat.v1 as tf
 
+    tf.disable_v2_behavior()
     x = tf.placeholder(tf.float32, [None, 3])
     y = tf.placeholder(tf.int64, [None])
     logits = tf.layers.dense(x, 2)

@@ -11,6 +11,7 @@ import os
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from bench.native import references
 from codemods.rules import select
 from codemods.rules.native_session import NativeSessionRule
 from tests.support.processes import REPO
@@ -976,6 +977,85 @@ class TestNativeSessionRule(RuleTest):
         """)
         self.assertEqual(messages, [PREFIX + "the graph reads `scale`, which changes after the graph is built"])
 
+    def test_a_file_written_against_compat_v1_imports_tensorflow_once_its_script_converts(self):
+        before = """
+            \"\"\"A port to tensorflow.compat.v1.\"\"\"
+            import tensorflow.compat.v1 as tf
+
+            tf.disable_v2_behavior()
+
+            x = tf.placeholder(tf.float32, [None, 2])
+            w = tf.Variable(tf.ones([2, 1]))
+            loss = tf.reduce_sum(tf.matmul(x, w))
+            train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                _, value = sess.run([train_op, loss], {x: [[1.0, 2.0]]})
+                print(value)
+        """
+        after = """
+            \"\"\"A port to tensorflow.compat.v1.\"\"\"
+            import compat
+            import tensorflow as tf
+
+            w = tf.Variable(tf.ones([2, 1]), name="Variable")
+
+            def model(x):
+                loss = tf.reduce_sum(tf.matmul(x, w))
+                return {"loss": loss}
+
+            optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+            @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+            def train_step(x):
+                with tf.GradientTape() as tape:
+                    outputs = model(x)
+                variables = tape.watched_variables()
+                optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+                return outputs["loss"]
+
+            value = train_step([[1.0, 2.0]]).numpy()
+            print(value)
+        """
+        self.assertCodemod(before, after, level="native")
+        said = [e.message for e in self.applied(before, level="native").entries]
+        self.assertTrue(
+            said[0].endswith("import tensorflow.compat.v1 as tf -> import tensorflow as tf, its switches deleted")
+        )
+        # what TF 2 would read otherwise: v1 shapes, tensor equality, a name that differs, a switch elsewhere
+        run = "with tf.Session() as sess:\n    print(sess.run(y, {x: [1.0]}))\n"
+        head = "import tensorflow.compat.v1 as tf\n\ntf.disable_v2_behavior()\nx = tf.placeholder(tf.float32, [None])\n"
+        cases = {
+            head
+            + "y = x * x.shape[0].value\n"
+            + run: "`.value` under disable_v2_behavior's v1 shapes (TF 2's shapes hold ints)",
+            head + "y = tf.cast(x == x, tf.float32)\n" + run: (
+                "`==` between tensors (v1 behaviour compared them as objects, TF 2 element-wise)"
+            ),
+            head + "y = tf.nn.dropout(x, 0.5)\n" + run: (
+                "tf.nn.dropout: not the same in TF 2 (the file imports tensorflow.compat.v1)"
+            ),
+            head.replace("tf.disable_v2_behavior()\n", "def main():\n    tf.disable_v2_behavior()\n")
+            + "y = x\n"
+            + run: ("the file switches eager execution itself (not as a statement of its own at the top)"),
+            "import tensorflow as tf2\n" + head + "y = x\n" + run: "the file switches eager execution itself",
+        }
+        for code, why in cases.items():
+            with self.subTest(code=code):
+                self.assertEqual(self.refused(code), [PREFIX + why])
+
+    def test_must_not_fire_on_an_op_built_after_the_session_starts(self):
+        # TF1 added it to the graph (printed as a Tensor, computed by no sess.run); eager TF 2 would compute it
+        messages = self.refused("""
+            import tensorflow as tf
+            x = tf.placeholder(tf.float32, [None])
+            total = tf.reduce_sum(x)
+            with tf.Session() as sess:
+                print(sess.run(total, {x: [1.0]}), tf.reduce_sum([1.0, 2.0]))
+        """)
+        why = "tf.reduce_sum outside a sess.run: TF1 added an op to the graph there, eager TF 2 would compute it"
+        self.assertEqual(messages, [PREFIX + why])
+
 
 SCRIPTS = [
     os.path.join(REPO, "tests", "corpus", name)
@@ -986,6 +1066,7 @@ SCRIPTS = [
         "session_saver.py",
         "slim_eval_session.py",
         "session_variable_scope.py",
+        "compat_v1_style.py",
     )
 ]
 SCRIPTS.append(os.path.join(REPO, "samples", "tf1", "session_classifier.py"))
@@ -994,8 +1075,8 @@ SCRIPTS.append(os.path.join(REPO, "samples", "tf1", "session_classifier.py"))
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(script=st.sampled_from(SCRIPTS), dropped=st.sets(st.integers(0, 40), max_size=3))
 def test_never_half_converted_whatever_lines_a_script_lacks(script, dropped):
-    """With lines left out, the native level gives either the safe level's code (and says why) or a whole
-    conversion: no session, placeholder or tf.compat.v1 left in it."""
+    """With lines left out, the native level gives either the code of its other rules (the safe level's, with
+    native-io's renames) and says why, or a whole conversion: no session, placeholder or tf.compat.v1 left in it."""
     with open(script, encoding="utf-8") as handle:
         lines = handle.read().splitlines(keepends=True)
     source = "".join(line for number, line in enumerate(lines) if number not in dropped)
@@ -1003,7 +1084,7 @@ def test_never_half_converted_whatever_lines_a_script_lacks(script, dropped):
         ast.parse(source)
     except SyntaxError:
         assume(False)
-    safe = apply(source, *select(level="safe"))
+    safe = apply(source, *select(level="native", ignore=(NativeSessionRule.ID,)), level="native")
     native = apply(source, *select(level="native"), level="native")
     said = [e.message for e in native.entries if e.rule == NativeSessionRule.ID]
     converted = [m for m in said if not m.startswith(PREFIX)]
@@ -1012,4 +1093,4 @@ def test_never_half_converted_whatever_lines_a_script_lacks(script, dropped):
         return
     code = native.module.code
     ast.parse(code)
-    assert "compat.v1" not in code and "sess.run" not in code and ".placeholder(" not in code
+    assert references(code)[1] == 0 and "sess.run" not in code and ".placeholder(" not in code  # (no tf.compat.v1)
