@@ -39,8 +39,13 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
   (a statement of its own) becomes `update_state` on the tensors an evaluate() call computes from the same
   feed, a sess.run of its value `result()`; a local_variables_initializer run before any update is deleted.
 
+In a file written against `tensorflow.compat.v1` (`import tensorflow.compat.v1 as tf`, `tf.disable_v2_behavior()`
+as a statement at the top: codemods/rules/_native_v1_module.py) the switches go and the import becomes
+`import tensorflow as tf` where every name the converted file reads is the same in TF 2.
+
 It fires only when the whole block is proven to be that shape and the file has no other graph-mode
-code (the converted code runs eagerly). A graph statement calling a library whose calls may make variables
+code (the converted code runs eagerly); an op built in the run region outside a sess.run is not proven (TF1
+added it to the graph). A graph statement calling a library whose calls may make variables
 (tf.contrib, tf-slim, Keras: _native_names.VARIABLE_LIBRARIES) is not proven: model() would make them on every call. Otherwise the code stays at the safe level, with an info
 entry saying why. What may change is said in EXAMPLE (`--explain`).
 """
@@ -104,7 +109,9 @@ class NativeSessionRule(Rule):
         "named accuracy/total and accuracy/count, and an update evaluates the model's tensors in a call of its own); "
         "a helper's tf.variable_scope/tf.get_variable variables are made at the first step (a dict by TF1 name, "
         "`scope/name`; tf.trainable_variables() reads it), from TF 2's initializers with TF1's defaults written out "
-        "(their seeded draws differ), and a reuse is not checked against the variable's shape (TF1 raised on another). "
+        "(their seeded draws differ), and a reuse is not checked against the variable's shape (TF1 raised on another); "
+        "a file importing tensorflow.compat.v1 with disable_v2_behavior() imports tensorflow (TF 2 behaviour: the "
+        "rule refuses .value and == between tensors, which v1 shapes and equality answer otherwise). "
         "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name; "
         "tf.keras is Keras 2 (tf-keras) through `import compat` on TF >= 2.16, whose names are TF1's.",
         "import tensorflow as tf\n"
