@@ -230,6 +230,8 @@ def run(
             pending.append((item, item.kind, data, snapshot, key))
     if progress is None:
         progress = _Progress(len(pending), config.progress)
+    # largest first: the workers end together instead of one finishing a big file while the others idle
+    pending.sort(key=lambda job: len(job[2]), reverse=True)
     jobs = [(kind, data, config.options) for _, kind, data, _, _ in pending]
     for (item, kind, data, snapshot, key), outcome in zip(pending, _compute(jobs, config.jobs, progress)):
         if cache and key:
