@@ -53,7 +53,9 @@ def v1_module(
         return None
     alias = min(v1_aliases)
     imported = next((s for s in module.body if _imports_v1(s, alias)), None)
-    if imported is None:
+    imports: list[cst.Import | cst.ImportFrom] = [*collect(module, cst.Import), *collect(module, cst.ImportFrom)]
+    others = [i for i in imports if _tensorflow(i)]
+    if imported is None or len(others) != 1:  # (another import of TensorFlow's names: not only the alias reads them)
         return None
     lines = {id(small.value): stmt for stmt in module.body if isinstance(small := single(stmt), cst.Expr)}
     switches: list[cst.BaseStatement] = []
@@ -65,7 +67,18 @@ def v1_module(
     values = [a for a in collect(module, cst.Attribute) if a.attr.value == "value"]
     if values:
         raise Refused(values[0], "`.value` under disable_v2_behavior's v1 shapes (TF 2's shapes hold ints)")
+    for comparison in collect(module, cst.Comparison):
+        identity = any(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in comparison.comparisons)
+        if identity and any(a.attr.value in ("shape", "get_shape") for a in collect(comparison, cst.Attribute)):
+            raise Refused(comparison, "a shape compared by `is` (v1 shapes give Dimension(None), TF 2's None)")
     return V1Module(alias, imported, switches)
+
+
+def _tensorflow(node: cst.Import | cst.ImportFrom) -> bool:
+    """Does the import statement import TensorFlow or a module of it?"""
+    if isinstance(node, cst.ImportFrom):
+        return node.module is not None and _tf.full_name(node.module).split(".")[0] == "tensorflow"
+    return any(_tf.full_name(n.name).split(".")[0] == "tensorflow" for n in node.names)
 
 
 def _imports_v1(stmt: cst.BaseStatement, alias: str) -> bool:

@@ -1039,6 +1039,13 @@ class TestNativeSessionRule(RuleTest):
             + "y = x\n"
             + run: ("the file switches eager execution itself (not as a statement of its own at the top)"),
             "import tensorflow as tf2\n" + head + "y = x\n" + run: "the file switches eager execution itself",
+            "from tensorflow.compat.v1 import layers\n"
+            + head
+            + "y = x\n"
+            + run: "the file switches eager execution itself",
+            head + "y = x\n" + run + "print(x.shape[0] is None)\n": (
+                "a shape compared by `is` (v1 shapes give Dimension(None), TF 2's None)"
+            ),
         }
         for code, why in cases.items():
             with self.subTest(code=code):
