@@ -20,12 +20,10 @@ from typing import cast
 
 import libcst as cst
 
-from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
 from codemods.rules._native_names import (
     AUTO_REUSE,
     GET_VARIABLE,
-    INITIALIZER_FUNCTIONS,
     STATEFUL,
     TRAINABLE_VARIABLES,
     VARIABLE_SCOPE,
@@ -212,17 +210,10 @@ class Scopes(Variables):
         if not isinstance(literal, cst.SimpleString) or not re.fullmatch(r"[\w.-]+", str(literal.evaluated_value)):
             raise Refused(stmt, f"tf.get_variable in {name}() without a literal name")
         initializer = args["initializer"].value if "initializer" in args else None
-        if initializer is None:
-            if "dtype" in args or "shape" not in args:
-                # (TF1's default initializer depends on the dtype: Glorot for floats, zeros for integers)
-                raise Refused(stmt, f"tf.get_variable in {name}() without an initializer and with a dtype or no shape")
-        elif self.rule.is_call(initializer, INITIALIZER_FUNCTIONS):
-            function = INITIALIZER_FUNCTIONS[cast(str, self.rule.is_call(initializer, INITIALIZER_FUNCTIONS))]
-            arguments(cast(cst.Call, initializer), tables.INITIALIZERS[function][1], stmt, f"tf.{function}")
-        elif "shape" in args:
-            raise Refused(stmt, f"tf.get_variable in {name}() with an initializer the rule does not know")
-        elif set(names_in(initializer).names) - self.rule._aliases or "dtype" in args:  # noqa: SLF001
-            raise Refused(stmt, f"tf.get_variable in {name}() with an initial value computed from names, or a dtype")
+        if "shape" in args:
+            self.drawn_value(args, args, stmt, f" in {name}()")  # (Refused for an initializer it does not know)
+        elif initializer is None or set(names_in(initializer).names) - self.rule._aliases or "dtype" in args:  # noqa: SLF001
+            raise Refused(stmt, f"tf.get_variable in {name}() without a shape and a literal initial value")
         return str(literal.evaluated_value)
 
     def bind(self, call: cst.Call, helper: Helper, stmt: cst.BaseStatement) -> dict[str, cst.BaseExpression]:
@@ -354,18 +345,9 @@ class Scopes(Variables):
             key = f'f"{{{made.scope.value}}}/{made.name}"'
         else:
             key = json.dumps(f"{cast(str, cast(cst.SimpleString, made.scope).evaluated_value)}/{made.name}")
-        shape = source_of(args["shape"]) if "shape" in args else ""
-        dtype = f", dtype={source_of(args['dtype'])}" if "dtype" in args else ""
-        initializer = originals["initializer"].value if "initializer" in originals else None
-        if initializer is None:
-            value = f"{self.alias}.keras.initializers.GlorotUniform()({shape})"
-        elif self.rule.is_call(initializer, INITIALIZER_FUNCTIONS):
-            v1 = INITIALIZER_FUNCTIONS[cast(str, self.rule.is_call(initializer, INITIALIZER_FUNCTIONS))]
-            v2, params, pinned = tables.INITIALIZERS[v1]
-            given = arguments(cast(cst.Call, args["initializer"]), params, made.call, f"tf.{v1}")
-            values = {**pinned, **{p: source_of(a.value) for p, a in given.items()}}
-            keywords = [f"{p}={values[p]}" for p in params if p in values]
-            value = f"{self.alias}.{v2}({', '.join(keywords)})({shape}{dtype})"
+        if "shape" in args:
+            updated = arguments(new, GET_VARIABLE_PARAMS, made.call, "tf.get_variable")
+            value = self.drawn_value(originals, updated, made.call, "")
         else:
             value = source_of(args["initializer"])
         trainable = f", trainable={source_of(args['trainable'])}" if "trainable" in args else ""

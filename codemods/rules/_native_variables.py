@@ -3,12 +3,14 @@ ops and fetched variables that a sess.run ran, as eager calls."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import cast
 
 import libcst as cst
 
+from codemods.rules import _native_tables as tables
 from codemods.rules._native_inputs import Inputs
-from codemods.rules._native_names import ASSIGNS, VARIABLE_PARAMS
+from codemods.rules._native_names import ASSIGNS, INITIALIZER_FUNCTIONS, VARIABLE_PARAMS
 from codemods.rules._native_syntax import Refused, arguments, names_in, source_of
 
 
@@ -107,24 +109,59 @@ class Variables(Inputs):
         return True
 
     def get_variable(self, stmt: cst.BaseStatement, name: str, call: cst.Call) -> bool:
-        """`tf.get_variable("v", initializer=<a value>)` -> `tf.Variable(<the value>, name="v")`."""
+        """`tf.get_variable("v", initializer=<a value>)` -> `tf.Variable(<the value>, name="v")`; with a shape and a
+        v1 initializer (or none: Glorot's), `tf.Variable(<TF 2's initializer>(<shape>), name="v")`."""
         params = ("name", "shape", "dtype", "initializer", "regularizer", "trainable")
         args = arguments(self.updated_call(stmt), params, stmt, "tf.get_variable")
         literal = args["name"].value if "name" in args else None
         if not isinstance(literal, cst.SimpleString):
             raise Refused(stmt, "tf.get_variable with a computed name")
-        if "initializer" not in args or set(args) - {"name", "initializer", "dtype", "trainable"}:
-            raise Refused(stmt, "tf.get_variable with a shape or without an initial value (an initializer it draws)")
-        if set(names_in(args["initializer"].value).names) & self.graph:
+        if set(args) - {"name", "shape", "initializer", "dtype", "trainable"}:
+            raise Refused(
+                stmt, f"tf.get_variable({min(set(args) - {'name', 'shape', 'initializer', 'dtype', 'trainable'})}=...)"
+            )
+        if "shape" in args:
+            if set(names_in(args["shape"].value).names) & self.graph:
+                raise Refused(stmt, "a variable whose shape is read off the graph's tensors (made before them)")
+            value = self.drawn_value(arguments(call, params, stmt, "tf.get_variable"), args, stmt, "")
+            keywords = [f"{p}={source_of(args[p].value)}" for p in ("trainable",) if p in args]
+        elif "initializer" in args:
+            value = source_of(args["initializer"].value)
+            keywords = [f"{p}={source_of(args[p].value)}" for p in ("dtype", "trainable") if p in args]
+        else:
+            raise Refused(stmt, "tf.get_variable without a shape or an initial value")
+        if set(names_in(args.get("initializer", args["name"]).value).names) & self.graph:
             raise Refused(stmt, "a variable initialised from the graph's tensors")
         tf1_name = str(literal.evaluated_value)
         self.take_name(tf1_name, stmt)
-        keywords = [f"{p}={source_of(args[p].value)}" for p in ("dtype", "trainable") if p in args]
-        code = f"{name} = {self.alias}.Variable({source_of(args['initializer'].value)}, {', '.join(keywords + [f'name={source_of(literal)}'])})\n"
+        code = f"{name} = {self.alias}.Variable({value}, {', '.join(keywords + [f'name={source_of(literal)}'])})\n"
         self.replacements[id(stmt)] = [cst.parse_statement(code)]
         self.graph.add(name)
         self.variables.add(name)
         return True
+
+    def drawn_value(
+        self, original: Mapping[str, cst.Arg], updated: Mapping[str, cst.Arg], node: cst.CSTNode, where: str
+    ) -> str:
+        """The code drawing a get_variable's initial value from its shape and v1 initializer (or none: TF1's default
+        for a float, Glorot's uniform), as TF 2's initializer with TF1's defaults written out; Refused for another."""
+        shape = source_of(updated["shape"].value)
+        dtype = f", dtype={source_of(updated['dtype'].value)}" if "dtype" in updated else ""
+        initializer = original["initializer"].value if "initializer" in original else None
+        if initializer is None:
+            if dtype:  # (TF1's default initializer depends on the dtype: Glorot for floats, zeros for integers)
+                raise Refused(node, f"tf.get_variable{where} without an initializer and with a dtype")
+            return f"{self.alias}.keras.initializers.GlorotUniform()({shape})"
+        found = self.rule.is_call(initializer, INITIALIZER_FUNCTIONS)
+        if found is None:
+            raise Refused(node, f"tf.get_variable{where} with an initializer the rule does not know")
+        v1 = INITIALIZER_FUNCTIONS[found]
+        v2, params, pinned = tables.INITIALIZERS[v1]
+        arguments(cast(cst.Call, initializer), params, node, f"tf.{v1}")
+        given = arguments(cast(cst.Call, updated["initializer"].value), params, node, f"tf.{v1}")
+        values = {**pinned, **{p: source_of(a.value) for p, a in given.items()}}
+        keywords = [f"{p}={values[p]}" for p in params if p in values]
+        return f"{self.alias}.{v2}({', '.join(keywords)})({shape}{dtype})"
 
     def global_step(self, stmt: cst.BaseStatement, name: str) -> bool:
         """tf.train.get_or_create_global_step() -> TF1's global step as a variable: int64, 0, `global_step`."""

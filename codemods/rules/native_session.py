@@ -280,11 +280,13 @@ class NativeSessionRule(Rule):
                 continue
             node = block.original[session]
             try:
-                if self._switched:
+                if self._v1_aliases or self._switched:
                     names = {id(c): self._calls.get(id(c), frozenset()) for c in self._switch_calls}
                     self.v1 = v1_module(original_node, self._v1_aliases, self._aliases, self._switch_calls, names)
-                    if self.v1 is None:
+                    if self.v1 is None and self._switched:
                         raise Refused(node, "the file switches eager execution itself")
+                    if self.v1 is None:
+                        raise Refused(node, "the file reads TensorFlow through tensorflow.compat.v1 and another import")
                 converter = Converter(self, block)
                 replacements, covered, said = converter.convert(session)
             except Refused as refused:
@@ -323,6 +325,13 @@ class NativeSessionRule(Rule):
         self._drop_superseded(done)
         _tf.ensure_compat(self)  # tf.keras is legacy Keras 2 on TF >= 2.16 through compat: TF1's variable names
         return converted
+
+    def _switch(self, code: str) -> bool:
+        """Is `code` a graph-mode switch (the safe pass writes them through tf.compat.v1, or the compat.v1 alias)?"""
+        alias = self.v1.alias if self.v1 is not None else None
+        return bool(
+            _SWITCH.match(code.strip()) or (alias and re.match(rf"^{alias}\.disable_\w+\(\)\s*$", code.strip()))
+        )
 
     def _drop_superseded(self, done: list) -> None:
         """The safe pass's entries that the converted code no longer bears out: a name rewritten to
@@ -427,7 +436,7 @@ class NativeSessionRule(Rule):
                 if pending:
                     stmt = stmt.with_changes(leading_lines=[*pending, *leading(stmt)])
                     pending = ()
-                if original is None and _SWITCH.match(source_of(stmt).strip()):
+                if original is None and self._switch(source_of(stmt)):
                     continue  # graph-mode's switch, written in this pass: the converted code runs eagerly
                 body.append(stmt)
             return body
@@ -446,7 +455,7 @@ class NativeSessionRule(Rule):
                     new = rebuild(stmt.body.body, cast(cst.IndentedBlock, original.body).body)
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=new))
             elif isinstance(stmt, cst.If) and isinstance(stmt.body, cst.IndentedBlock):
-                kept = [s for s in stmt.body.body if id(s) in known or not _SWITCH.match(source_of(s).strip())]
+                kept = [s for s in stmt.body.body if id(s) in known or not self._switch(source_of(s))]
                 if kept and len(kept) != len(stmt.body.body):
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=kept))
             body.append(stmt)

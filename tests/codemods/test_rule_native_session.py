@@ -542,6 +542,7 @@ class TestNativeSessionRule(RuleTest):
         before = """
             import tensorflow as tf
             v = tf.get_variable("v", initializer=tf.constant([1.0, 2.0]))
+            u = tf.get_variable("u", [2], initializer=tf.random_uniform_initializer(maxval=2.0), trainable=False)
             add = tf.assign_add(v, [1.0, 1.0])
             saver = tf.train.Saver()
             with tf.Session() as sess:
@@ -556,8 +557,9 @@ class TestNativeSessionRule(RuleTest):
             import compat
             import tensorflow as tf
             v = tf.Variable(tf.constant([1.0, 2.0]), name="v")
+            u = tf.Variable(tf.random_uniform_initializer(minval=0.0, maxval=2.0)([2]), trainable=False, name="u")
 
-            saver = tf.train.Checkpoint(v=v)
+            saver = tf.train.Checkpoint(u=u, v=v)
             v.assign_add([1.0, 1.0])
             path = saver.write("/tmp/model.ckpt")
             saver.restore(path)
@@ -604,9 +606,15 @@ class TestNativeSessionRule(RuleTest):
             "with tf.Session() as sess:\n    print(sess.run([op, merged], {x: [1.0]})[1])\n": (
                 "a fetched merge_all that is not unpacked into a name"
             ),
-            "w = tf.get_variable('w', [2], initializer=tf.zeros_initializer())\nbump = tf.assign_add(step, 1)\n"
+            "w = tf.get_variable('w', [2], initializer=tf.orthogonal_initializer())\nbump = tf.assign_add(step, 1)\n"
+            "with tf.Session() as sess:\n    sess.run(bump)\n": "tf.get_variable with an initializer the rule does not know",
+            "w = tf.get_variable('w', [2], tf.int32)\nbump = tf.assign_add(step, 1)\n"
             "with tf.Session() as sess:\n    sess.run(bump)\n": (
-                "tf.get_variable with a shape or without an initial value (an initializer it draws)"
+                "tf.get_variable without an initializer and with a dtype"
+            ),
+            "w = tf.get_variable('w', tf.shape(x))\nbump = tf.assign_add(step, 1)\n"
+            "with tf.Session() as sess:\n    sess.run(bump)\n": (
+                "a variable whose shape is read off the graph's tensors (made before them)"
             ),
         }
         for code, why in cases.items():
