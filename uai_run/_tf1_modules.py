@@ -6,15 +6,18 @@ Reading a name from it asks `compat.tf1_names`, in order (`compat.tf1_modules.fi
 face of a submodule the table knows, then the targets of the module (`tf.compat.v1` first for
 `tensorflow`). The answer is the real object, cached on the face, and noted for `--explain`. A name
 nothing provides raises a one-line `MissingTF1Name` naming the user's file and line and uai-migrate's
-manual step.
+manual step. A name only TF 2 has, read off a real module the face served (`tf.keras.losses.Reduction`
+off TF1's Keras), fails as python's AttributeError; uai-run turns it into a one-line `TF2Name`.
 A call TF 2 would refuse (the table's CALL_KEYWORDS and TRANSFORMATIONS) is given TF1's signature:
 the face serves a function taking TF1's arguments, and a class whose methods do.
 """
 
 import functools
 import importlib
+import re
 import sys
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from compat import tf1_names as names
@@ -100,12 +103,72 @@ def _same_in_tf2(full: str, value: object) -> bool:
     """True when TF 2's own `tf.<name>` is this very object: nothing was aliased."""
     if not full.startswith(names.TF + ".") or full.startswith(names.TF + ".contrib"):
         return False
-    real: object = sys.modules.get(names.TF)
+    return _in_tf2(full) is value
+
+
+def _in_tf2(full: str) -> object:
+    """TF 2's own `tf.<name>` (the real `tensorflow`'s), or _MISSING."""
+    real: object = sys.modules.get(names.TF, _MISSING)
     for part in full.split(".")[1:]:
-        real = getattr(real, part, _MISSING)
         if real is _MISSING:
-            return False
-    return real is value
+            break
+        real = getattr(real, part, _MISSING)
+    return real
+
+
+# -- a TF 2 name read off a module the face served (TF 2.0-era code: `tf.keras.losses.Reduction`)
+
+# the real modules of TF1's API the face serves below `tf`: tf.compat.v1's (`tensorflow._api.v2.compat.v1.nn`),
+# Keras's and the Estimator's v1 API (`tf_keras.api._v1.keras.losses`); the rest is the path below `tf`
+_V1_API = re.compile(r"\.(?:api\._v1|compat\.v1)\.(?P<path>.+)$")
+
+
+class TF2Name(CompatError, AttributeError):
+    """A name TF 2's module has and TF1's, which the face served the program, lacks: the program is TF 2 code,
+    or reads TF 2's name as TF1 code does (`tf.compat.v2.<path>`)."""
+
+    def __init__(self, name: str, path: str, line: int, tf2_code: bool) -> None:
+        self.tf1_name, self.path, self.line = name, path, line
+        self.problem = f"{short(name)} is TF 2's, not in the TF1 API uai-run gives the program"
+        self.rule = names.removed_rule_for(name)
+        if tf2_code:
+            self.manual = "the program is TF 2 code: run it with `uai-run --auto`, which runs TF 2 code as it is"
+        else:
+            self.manual = f"TF1 code reads it as {short(names.TF + '.compat.v2' + name[len(names.TF) :])}"
+        super().__init__(f"{self.problem} ({path}:{line}); {self.manual}")
+
+
+def tf2_name(error: BaseException, tf2_code: Callable[[], bool]) -> TF2Name | None:
+    """The one-line stop for `error` when the user's line read a name off a module of TF1's API that TF 2's
+    module of the same path has (`tf2_code()`: does the program name nothing only TF1 had?); else None."""
+    at_hand: BaseException | None = error
+    seen = 0
+    # autograph (a model_fn under a distribution strategy) re-raises the read's error as a new one of its type
+    while isinstance(at_hand, AttributeError) and seen < 8:
+        error = at_hand
+        module = error.obj if isinstance(error.name, str) else None
+        found = _V1_API.search(module.__name__) if isinstance(module, ModuleType) else None
+        if found is not None:
+            name, at = f"{names.TF}.{found['path']}.{error.name}", _raised_at(error)
+            if at is None or _in_tf2(name) is _MISSING:
+                return None  # not the user's own read (a library's is its own business), or TF 2 lacks it too
+            return TF2Name(name, *at, tf2_code())
+        at_hand, seen = error.__cause__ or error.__context__, seen + 1
+    return None
+
+
+def _raised_at(error: BaseException) -> tuple[str, int] | None:
+    """(file, line) of the user's code that raised `error`, or None when the innermost frame is not the user's.
+    Code autograph converted runs as a generated file: its metadata maps the frames back to the user's source."""
+    stack = getattr(getattr(error, "ag_error_metadata", None), "translated_stack", ())
+    if stack:
+        at = (stack[0].filename, stack[0].lineno)  # innermost first
+    else:
+        last = error.__traceback__
+        while last is not None and last.tb_next is not None:
+            last = last.tb_next
+        at = (last.tb_frame.f_code.co_filename, last.tb_lineno) if last is not None else ("", 0)
+    return at if _code_owner.is_user(at[0]) else None
 
 
 # -- TF 1.x call signatures (compat.tf1_names.CALL_KEYWORDS, TRANSFORMATIONS)

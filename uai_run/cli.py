@@ -280,6 +280,20 @@ def _run_as_child(command: list[str], env: dict[str, str]) -> int:
             signal.signal(sig, handler)
 
 
+def _one_line_stop(args: argparse.Namespace, err: BaseException) -> CompatError | None:
+    """The one line for a program's exception that names its fix (a TF 2 name the face lacks, a missing
+    runtime piece), or None: python's traceback."""
+    from compat import doctor
+    from uai_run import _auto, _explain, _tf1_modules
+
+    tf2 = _tf1_modules.tf2_name(err, lambda: _auto.evidence(_program_files(args)) is None)
+    if tf2 is not None:
+        _explain.note_error(tf2)
+        return tf2
+    fix = doctor.missing_piece(err) if isinstance(err, Exception) else None
+    return MissingRuntimePiece(fix) if fix is not None else None
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
     if args.doctor:
@@ -331,16 +345,14 @@ def main(argv: list[str] | None = None) -> int:
         code, error = 2, _source.UnparsableSource(err)
         _explain.note_error(error)
     except BaseException as err:
-        from compat import doctor
-
-        fix = doctor.missing_piece(err) if isinstance(err, Exception) else None
-        if fix is None:
+        stop = _one_line_stop(args, err)
+        if stop is None:
             # a traceback follows, as python would print it; the report still says it failed, with the
             # status python ends with (Ctrl-C: killed by SIGINT, which a shell reports as 130)
             code = 128 + signal.SIGINT if isinstance(err, KeyboardInterrupt) else 1
             sys.excepthook = _program_traceback
             raise
-        code, error = 2, MissingRuntimePiece(fix)
+        code, error = 2, stop
     finally:
         if os.getpid() == started:  # a child the program forked ends here too: the report is the program's
             try:

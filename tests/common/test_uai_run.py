@@ -200,6 +200,45 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
     )
 
 
+def test_a_tf_2_name_the_tf1_face_lacks_is_one_line_naming_uai_run_auto(tmp_path):
+    # TF 2.0-era code: tf.keras.losses.Reduction is TF 2's Keras, TF1's API (the face's tf.keras) has no such name
+    script = _write(tmp_path, "tf2.py", "import tensorflow as tf\n\nreduction = tf.keras.losses.Reduction.NONE\n")
+    result = _runs.run([*UAI_RUN, "--report", str(tmp_path / "report.json"), str(script)], tmp_path)
+    problem = "tf.keras.losses.Reduction is TF 2's, not in the TF1 API uai-run gives the program"
+    step = "the program is TF 2 code: run it with `uai-run --auto`, which runs TF 2 code as it is"
+    assert_one_line_error(result, f"error: {problem} ({script}:3); {step}")
+    entries = json.loads((tmp_path / "report.json").read_text())["files"][0]["entries"]
+    assert [(e["message"], e["line"], e["manual"]) for e in entries if e["severity"] == "error"] == [(problem, 3, step)]
+
+
+def test_a_tf1_program_reading_a_tf_2_name_is_told_its_tf_compat_v2_spelling_which_the_face_serves():
+    import tensorflow
+
+    from uai_run import _tf1_modules
+
+    tf = _tf1_modules.Face("tensorflow")
+    with pytest.raises(AttributeError) as raised:
+        tf.keras.losses.Reduction  # noqa: B018
+    line = raised.traceback[-1].lineno + 1
+    stop = _tf1_modules.tf2_name(raised.value, tf2_code=lambda: False)
+    assert str(stop) == (
+        "tf.keras.losses.Reduction is TF 2's, not in the TF1 API uai-run gives the program "
+        f"({__file__}:{line}); TF1 code reads it as tf.compat.v2.keras.losses.Reduction"
+    )
+    assert tf.compat.v2.keras.losses.Reduction is tensorflow.keras.losses.Reduction
+
+    def model_fn():  # run by autograph, as an Estimator's model_fn under a distribution strategy is
+        return tf.keras.losses.Reduction
+
+    with pytest.raises(AttributeError) as raised:
+        tensorflow.function(model_fn)()
+    stop = _tf1_modules.tf2_name(raised.value, tf2_code=lambda: True)  # autograph's error, its read's line
+    assert stop is not None and (stop.path, stop.line) == (__file__, model_fn.__code__.co_firstlineno + 1)
+    with pytest.raises(AttributeError) as raised:
+        tf.keras.losses.NoSuchLoss  # noqa: B018
+    assert _tf1_modules.tf2_name(raised.value, tf2_code=lambda: True) is None  # TF 2 lacks it too: python's error
+
+
 def test_the_face_is_tf_compat_v1_name_for_name_contrib_at_its_new_homes_and_every_table_target_exists(tmp_path):
     script = _write(
         tmp_path,
