@@ -5,6 +5,14 @@
 (TF 2.16 ... 2.20, and TF 2.21 on Python 3.10 and 3.12), one after another once the test sessions end;
 `python3 dev.py tfrange` runs only those.
 
+`python3 dev.py reference` compares with real TF 1.15 (not in CI, which it does not fit): it builds the
+tf115, tf1 and tf2 environments, then runs bench/reference.py --check on its fast subset (the three samples
+and four corpus scripts, six ways each: about 10 minutes on two cores). It exits 1 when a way's first loss
+is more than 1e-6 (relative) from 1.15's in the same invocation, for the programs whose first loss matched
+1.15's in bench/RESULTS.md. After `--`: reference.py's options, e.g. `-- --all --ordered-input` (every
+program, tensor2tensor's input read in one order so that 1.15 repeats itself), `-- --only NAME ...`,
+`-- --workers 2`, `-- --help`.
+
 Creates `.nox/_tools` with the pinned nox on first use, then runs nox sessions from
 noxfile.py. Anyone with nox installed can run `nox -s <session>` instead.
 """
@@ -29,6 +37,8 @@ TASKS: dict[str, tuple[list[str], str | None]] = {
     "bench": (["tf1", "tf2"], "bench"),
     # the TF 1.15 reference (Python 3.7): every golden file of tests/common/golden by default; not part of `test` or CI
     "tf115": (["tf115"], "golden"),
+    # bench/reference.py against TF 1.15: its three environments, installed in this order, then run in tf2's
+    "reference": (["tf115", "tf1", "tf2"], "reference"),
     "lint": (["lint"], None),
 }
 # Tasks whose sessions run side by side, each in a process of its own: lint and the two suites share

@@ -5,11 +5,13 @@
     nox -s tf2 -- tests -k flags   # the tests, with pytest arguments
     nox -s tf2 -- tests --part=2   # one part of the suite (SUITES): tests/tf2 and tests/codemods
     nox -s lint                    # ruff check, ruff format --check, mypy (what `python3 dev.py lint` runs)
+    nox -s tf115 tf1 tf2 -- reference   # bench/reference.py --check --quick, once the three venvs exist
     nox -s tfrange-2.18            # the TF-range smoke on one release (-t tfrange: on all of them)
 
   tf1: tensorflow-cpu 2.15.1 (real Estimator, Keras 2.15) + tf-slim
   tf2: tensorflow-cpu 2.21.0 + tf-keras / tensorflow-estimator 2.15 (--no-deps) + tf-slim + libcst
-  tf115: tensorflow-cpu 1.15.0 on Python 3.7, the reference that runs original TF1 programs (not in CI)
+  tf115: tensorflow-cpu 1.15.0 on Python 3.7, the reference that runs original TF1 programs (not in CI);
+        with tf1 and tf2, the `reference` task (bench/reference.py; `python3 dev.py reference`)
   tfrange-2.16 ... tfrange-2.20: each TensorFlow release between the suites' two, with its tf-keras, the
         Estimator (--no-deps) and tf-slim; runs `python -m compat doctor` and RANGE_SMOKE (not in CI;
         `nox -t tfrange` or `python3 dev.py test --all-tf` runs them all)
@@ -46,7 +48,13 @@ COMMANDS = {
     "demo": ["python", "demo.py"],
     "bench": ["python", "bench/run_all.py"],
 }
-TASKS = ["tests", *COMMANDS]
+# "reference" (bench/reference.py against real TF 1.15) needs the tf115, tf1 and tf2 venvs: tf115 and tf1
+# only install theirs for it, tf2 runs it (`nox -s tf115 tf1 tf2 -- reference`: in that order); without a
+# choice of programs it runs the fast subset, and judges the first losses (--check).
+REFERENCE = "reference"
+REFERENCE_COMMAND = ["python", "bench/reference.py", "--check"]
+REFERENCE_RUNS_IN = "tf2"
+TASKS = ["tests", *COMMANDS, REFERENCE]
 # What the lint session runs; mypy's files and options are in pyproject.toml ([tool.mypy]).
 LINTERS = [
     ["ruff", "check", "."],
@@ -79,8 +87,17 @@ def run_task(session: nox.Session, env: str) -> None:
             parts = [parts[int(args.pop(0)[len(PART) :]) - 1]]
         paths = [path for part in parts for path in part]
         session.run("python", "-m", "pytest", "--durations=12", *paths, *args, env={"UAI_TEST_ENV": env})
+    elif task == REFERENCE:
+        if env == REFERENCE_RUNS_IN:
+            session.run(*reference_command(args))
     else:
         session.run(*COMMANDS[task], *args)
+
+
+def reference_command(args: list[str]) -> list[str]:
+    """bench/reference.py --check with `args`, and --quick unless they choose the programs."""
+    chosen = any(arg in ("--all", "--quick", "--only") or arg.startswith("--only=") for arg in args)
+    return [*REFERENCE_COMMAND, *([] if chosen else ["--quick"]), *args]
 
 
 @nox.session
@@ -184,6 +201,7 @@ for _python in PYTHONS:
 TF115_COMMANDS = {
     "golden": ["python", "tests/common/golden/make_tf115_goldens.py"],
     "python": ["python"],
+    REFERENCE: [],  # the venv only: bench/reference.py runs in the tf2 session (above)
 }
 
 
@@ -194,7 +212,8 @@ def tf115(session: nox.Session) -> None:
     session.install("-q", "-r", "requirements/tf115.txt")
     args = list(session.posargs)
     task = args.pop(0) if args and args[0] in TF115_COMMANDS else "golden"
-    session.run(*TF115_COMMANDS[task], *args)
+    if TF115_COMMANDS[task]:
+        session.run(*TF115_COMMANDS[task], *args)
 
 
 def distribution_checks(session: nox.Session) -> list[list[str]]:

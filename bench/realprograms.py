@@ -61,6 +61,20 @@ WAYS = ("uai-run", "migrated")
 
 
 @dataclasses.dataclass(frozen=True)
+class Edit:
+    """A textual edit of a library file in a built tree (the copy build_tree made; the cache's is never changed)."""
+
+    path: str  # relative to the tree
+    old: str
+    new: str
+    count: int  # how often `old` occurs in the pinned release's file: any other count stops the build
+
+
+class EditFailed(SystemExit):
+    """An Edit's text is not in the file as often as it says: the file is not the pinned release's."""
+
+
+@dataclasses.dataclass(frozen=True)
 class Program:
     driver: str  # file in bench/realprograms/
     project: str | None  # key of realworld.PROJECTS or WHEELS: its package goes next to the driver; None: installed
@@ -72,6 +86,11 @@ class Program:
     # "1.15" is real TF 1.15 on Python 3.7 (bench/reference.py), where the newer pins do not install;
     # an empty pin: that TensorFlow's release of the library does not need the module.
     requires: tuple[tuple[str, str | dict[str, str]], ...] = ()
+    # edits that make the library read its training input in one fixed order, where TF 1.15 reads it in an
+    # order that varies run to run, so 1.15 repeats itself and bench/reference.py can compare with it;
+    # applied only when asked (build_tree's `ordered`, reference.py --ordered-input): the program as written
+    # is what the realprograms bench runs
+    ordered: tuple[Edit, ...] = ()
 
 
 # its setup.py's install_requires that importing stable_baselines and CartPole need, pinned (one per algorithm's program)
@@ -230,6 +249,10 @@ PROGRAMS = {
             ("charset_normalizer", {"1.15": "charset-normalizer==3.3.2", "": ""}),
             ("google.api", {"1.15": "googleapis-common-protos==1.61.0", "": ""}),
         ),
+        # its training input interleaves the data files with parallel_interleave(sloppy=True), twice: on 1.15
+        # the first loss varied over 6 runs (1.2074333 ... 0.99240726), with sloppy=False it repeated
+        # (bench/RESULTS.md, the reference section)
+        ordered=(Edit("tensor2tensor/data_generators/problem.py", "sloppy=True", "sloppy=False", 2),),
     ),
 }
 
@@ -341,8 +364,9 @@ def fetch_wheel(name: str, cache: str) -> str:
     return unpacked
 
 
-def build_tree(program: Program, cache: str, tree: str) -> None:
-    """The program as written: its driver and, when it has one, its library's package from the sdist (or wheel)."""
+def build_tree(program: Program, cache: str, tree: str, ordered: bool = False) -> None:
+    """The program as written: its driver and, when it has one, its library's package from the sdist (or
+    wheel); with `ordered`, the package's copy in `tree` gets the program's `ordered` edits."""
     os.makedirs(tree)
     shutil.copyfile(os.path.join(DRIVERS, program.driver), os.path.join(tree, program.driver))
     if program.project is not None:
@@ -352,6 +376,20 @@ def build_tree(program: Program, cache: str, tree: str) -> None:
             package, unpacked = realworld.PROJECTS[program.project].package, realworld.fetch(program.project, cache)
         # the whole package folder: its data files too (stable_baselines reads its version.txt)
         shutil.copytree(os.path.join(unpacked, package), os.path.join(tree, package))
+    for edit in program.ordered if ordered else ():
+        apply_edit(edit, tree)
+
+
+def apply_edit(edit: Edit, tree: str) -> None:
+    """Make `edit` in `tree`'s copy of its file."""
+    path = os.path.join(tree, edit.path)
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    found = text.count(edit.old)
+    if found != edit.count:
+        raise EditFailed(f"{edit.path}: {edit.old!r} occurs {found} times, not {edit.count}: not the pinned release")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text.replace(edit.old, edit.new))
 
 
 class InstallFailed(SystemExit):
