@@ -262,6 +262,6 @@ class RunRegion(Model):
 
 
 def _no_op(names: frozenset[str]) -> bool:
-    """A TensorFlow function that builds no op: files (gfile, tf.io.gfile) and the logger."""
-    homes = ("gfile.", "io.gfile.", "get_logger")
+    """A TensorFlow function that builds no op: files (gfile, tf.io.gfile, the checkpoint files) and the logger."""
+    homes = ("gfile.", "io.gfile.", "get_logger", "train.latest_checkpoint", "train.get_checkpoint_state")
     return any(n.startswith(tuple(f"tensorflow.{p}{h}" for h in homes for p in ("", "compat.v1."))) for n in names)

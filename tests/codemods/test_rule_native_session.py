@@ -1070,6 +1070,17 @@ class TestNativeSessionRule(RuleTest):
         """)
         why = "tf.reduce_sum outside a sess.run: TF1 added an op to the graph there, eager TF 2 would compute it"
         self.assertEqual(messages, [PREFIX + why])
+        # a function reading files builds none: the script converts
+        restoring = """
+            import tensorflow as tf
+            v = tf.Variable(1.0)
+            saver = tf.train.Saver()
+            with tf.Session() as sess:
+                saver.restore(sess, tf.train.latest_checkpoint("/tmp/run"))
+                print(sess.run(v))
+        """
+        said = [e.message for e in self.applied(restoring, level="native").entries]
+        self.assertTrue(said and not said[0].startswith(PREFIX), said)
 
 
 SCRIPTS = [
