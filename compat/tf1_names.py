@@ -14,6 +14,8 @@ not a module Python can import).
             (`tensorflow.contrib.slim.nets.resnet_v1` -> `tf_slim.nets.resnet_v1`)
   REMOVED   {old prefix: what to do}      a name under it with no entry above is gone; the text is
             the manual step uai-migrate reports (`{name}` is the TF1 name)
+  CLOSEST   {contrib prefix: its closest TF 2 replacement}  the manual step instead, for a contrib family
+            nothing converts (factorization, tensor_forest, ...); `manual_for` reads both
   RULES     {old prefix: uai-migrate rule id} the rule whose rewrite an alias stands for (longest prefix);
             REMOVED_RULES the same for the report of a name nothing provides
   LIBRARIES {compat module: library}      the names such a module lacks are the library's (compat.flags: absl.flags)
@@ -225,6 +227,93 @@ REMOVED = {
     "tensorflow": "{name} is neither in tf.compat.v1 nor in tf of this TensorFlow: use its TF2 replacement",
 }
 
+# The closest TF 2 replacement of a contrib family nothing converts (longest prefix; a name below
+# `contrib.<module>.python...` is also looked up as the `contrib.<module>.<name>` it was re-exported as):
+# hand-kept, as no installed package knows what replaced what TensorFlow deleted. The manual step of
+# uai-migrate's report entry and of uai-run's one line (`manual_for`); the rest get REMOVED's.
+_VOCABULARY_PROCESSOR = "tf.keras.layers.TextVectorization (VocabularyProcessor's vocabulary and ids)"
+CLOSEST = {
+    "tensorflow.contrib.bayesflow": "TensorFlow Probability (tfp)",
+    "tensorflow.contrib.crf": "TensorFlow Addons' tfa.text.crf_log_likelihood / tfa.text.crf_decode",
+    "tensorflow.contrib.cudnn_rnn": "tf.keras.layers.LSTM / tf.keras.layers.GRU, which use the cuDNN kernel on GPU",
+    "tensorflow.contrib.data": "tf.data.experimental",
+    "tensorflow.contrib.distributions": "TensorFlow Probability's tfp.distributions",
+    "tensorflow.contrib.eager": "TF2's eager execution itself: tf.GradientTape, tf.function",
+    "tensorflow.contrib.estimator": (
+        "tf.compat.v1.estimator and tf.compat.v1.estimator.experimental (with import compat)"
+    ),
+    "tensorflow.contrib.factorization": (
+        "tf.compat.v1.estimator.experimental.KMeans (k-means as an Estimator, with import compat)"
+    ),
+    "tensorflow.contrib.factorization.python.ops.clustering_ops": (
+        "TF core's copy of these ops, tensorflow.python.ops.clustering_ops (private, on TF 2.21: KMeans, "
+        "nearest_neighbors, the *_INIT and *_DISTANCE constants; its KMeans.training_graph() returns "
+        "(all_scores, cluster_idx, scores, cluster_centers_initialized, init_op, training_op)), or the "
+        "Estimator tf.compat.v1.estimator.experimental.KMeans (with import compat)"
+    ),
+    "tensorflow.contrib.ffmpeg": "tf.audio.decode_wav, or TensorFlow I/O's tfio.audio",
+    "tensorflow.contrib.framework": "tf_slim (import compat.slim) or tf.nest / tf.compat.v1 for the graph helpers",
+    "tensorflow.contrib.graph_editor": "no TF2 equivalent: rebuild the graph (tf.compat.v1.graph_util, tf.function)",
+    "tensorflow.contrib.image": "tf.image, or TensorFlow Addons' tfa.image",
+    "tensorflow.contrib.keras": "tf.keras",
+    "tensorflow.contrib.layers": "tf_slim (import compat.slim as slim) or tf.keras.layers",
+    "tensorflow.contrib.layers.python.layers.summaries": (
+        "tf_slim.layers.summaries (after import compat.slim), or tf.compat.v1.summary.histogram / scalar per tensor"
+    ),
+    "tensorflow.contrib.layers.summaries": (
+        "tf_slim.layers.summaries (after import compat.slim), or tf.compat.v1.summary.histogram / scalar per tensor"
+    ),
+    "tensorflow.contrib.learn": (
+        "tf.compat.v1.estimator (contrib.learn's Estimators) or compat.learn (Experiment, learn_runner, RunConfig)"
+    ),
+    "tensorflow.contrib.learn.ModeKeys": (
+        "tf.estimator.ModeKeys: TRAIN and EVAL are the same, INFER is PREDICT (both 'infer')"
+    ),
+    "tensorflow.contrib.learn.python.learn.preprocessing": _VOCABULARY_PROCESSOR,
+    "tensorflow.contrib.learn.preprocessing": _VOCABULARY_PROCESSOR,
+    "tensorflow.contrib.lookup": "tf.lookup (StaticHashTable, KeyValueTensorInitializer) or tf.compat.v1.lookup",
+    "tensorflow.contrib.losses": "tf.compat.v1.losses",
+    "tensorflow.contrib.metrics": "tf.compat.v1.metrics, tf.sets, or tf.keras.metrics",
+    "tensorflow.contrib.nccl": "tf.distribute.MirroredStrategy (NCCL all-reduce)",
+    "tensorflow.contrib.opt": "tf.keras.optimizers, or TensorFlow Addons' tfa.optimizers",
+    "tensorflow.contrib.predictor": "tf.saved_model.load(path).signatures['serving_default']",
+    "tensorflow.contrib.quantize": "TensorFlow Model Optimization's tfmot.quantization",
+    "tensorflow.contrib.rnn": (
+        "tf.compat.v1.nn.rnn_cell (cells, wrappers) and tf.compat.v1.nn (dynamic_rnn, "
+        "bidirectional_dynamic_rnn), with import compat"
+    ),
+    "tensorflow.contrib.rnn.GRUBlockCell": "tf.compat.v1.nn.rnn_cell.GRUCell (the same maths without the fused kernel)",
+    "tensorflow.contrib.rnn.GRUBlockCellV2": (
+        "tf.compat.v1.nn.rnn_cell.GRUCell (the same maths without the fused kernel)"
+    ),
+    "tensorflow.contrib.rnn.LSTMBlockCell": (
+        "tf.compat.v1.nn.rnn_cell.LSTMCell (the same maths without the fused kernel)"
+    ),
+    "tensorflow.contrib.rnn.LayerNormBasicLSTMCell": "TensorFlow Addons' tfa.rnn.LayerNormLSTMCell",
+    "tensorflow.contrib.rnn.stack_bidirectional_dynamic_rnn": (
+        "tf.compat.v1.nn.bidirectional_dynamic_rnn once per layer, feeding each layer the concatenated "
+        "outputs of the one before"
+    ),
+    "tensorflow.contrib.seq2seq": "TensorFlow Addons' tfa.seq2seq (the same classes)",
+    "tensorflow.contrib.signal": "tf.signal",
+    "tensorflow.contrib.slim": "tf_slim (import compat.slim as slim)",
+    "tensorflow.contrib.staging": "Dataset.prefetch in a tf.data input pipeline instead of StagingArea",
+    "tensorflow.contrib.summary": "tf.compat.v2.summary",
+    "tensorflow.contrib.tensor_forest": "TensorFlow Decision Forests (tfdf.keras.RandomForestModel)",
+    "tensorflow.contrib.tensor_forest.python.ops.data_ops": (
+        "nothing in TF 2: ParseDataTensorOrDict / ParseLabelTensorOrDict made float32 tensors of the features"
+        " and labels for the forest; use tf.cast(x, tf.float32) (tf.concat of a dict's values along axis 1), "
+        "or give the features as they are to TensorFlow Decision Forests' tfdf.keras.RandomForestModel"
+    ),
+    "tensorflow.contrib.tensor_forest.python.tensor_forest": (
+        "TensorFlow Decision Forests: tfdf.keras.RandomForestModel(num_trees=...) trained with model.fit "
+        "(ForestHParams and RandomForestGraphs' training and inference graphs have no TF 2 equivalent)"
+    ),
+    "tensorflow.contrib.tpu": "tf.compat.v1.estimator.tpu and tf.compat.v1.tpu (with import compat)",
+    "tensorflow.contrib.training": "tf_slim.training, compat.hparams.HParams, compat.devices",
+    "tensorflow.contrib.util": "tf.make_ndarray, tf.make_tensor_proto, tf.get_static_value",
+}
+
 # uai-migrate's rule reporting a name nothing provides (longest prefix)
 REMOVED_RULES = {"tensorflow": "tf1-api", "tensorflow.contrib": "contrib-removed"}
 
@@ -346,8 +435,16 @@ def removed_rule_for(name: str) -> str:
 
 
 def manual_for(name: str) -> str:
-    """What a person has to do about `name`, which nothing provides (uai-migrate's manual step)."""
+    """What a person has to do about `name`, which nothing provides (uai-migrate's manual step, the end of
+    uai-run's line): for a contrib name, its family's closest replacement where CLOSEST knows one."""
+    name = tf1_name(name)
     short = "tf" + name[len(TF) :] if name.startswith(TF) else name
+    parts = name.split(".")
+    # `contrib.rnn.python.ops.rnn.X` is what `contrib.rnn.X` re-exported
+    public = ".".join([*parts[:3], parts[-1]]) if len(parts) > 5 and parts[3] == "python" else name
+    closest = CLOSEST.get(public) or longest_prefix(CLOSEST, name)
+    if closest:
+        return f"tf.contrib was removed in TensorFlow 2: {short} has no drop-in replacement; the closest is {closest}"
     return (longest_prefix(REMOVED, name) or REMOVED[TF]).format(name=short)
 
 

@@ -6,7 +6,6 @@
 - The tf-upgrade table (tf_upgrade_v2's renames, TensorFlow 0.x names, contrib's moves): `upgrade_table`,
   `upgrade_lookup`.
 - Which targets need `import compat` on TF 2.21 (tf-keras, the Estimator): `NEEDS_COMPAT`.
-- The manual step for a contrib name nothing converts: `contrib_manual`.
 - The Estimator's modules (tf-estimator keeps them, native-estimator says a program stays on them): `ESTIMATOR`.
 """
 
@@ -209,21 +208,6 @@ CONTRIB = "tensorflow.contrib"
 # the same module as TF 1.13+ code wrote it (`import tensorflow.compat.v1 as tf; tf.contrib.layers`)
 CONTRIBS = (CONTRIB, tf1_names.v1_twin(CONTRIB))
 CONTRIB_BELOW = tuple(f"{contrib}." for contrib in CONTRIBS)
-
-
-def contrib_manual(name: str) -> str:
-    """The manual step for a contrib name nothing converts, naming the closest replacement where one is known;
-    else the one `uai-run` gives for it (compat/tf1_names.py)."""
-    name = tf1_names.tf1_name(name)
-    short = "tf" + name[len("tensorflow") :] if name.startswith("tensorflow") else name
-    parts = name.split(".")
-    # `contrib.rnn.python.ops.rnn.X` is what `contrib.rnn.X` re-exported
-    public = ".".join([*parts[:3], parts[-1]]) if len(parts) > 5 and parts[3] == "python" else name
-    closest = {key: text for key, text in tables.contrib_closest().items() if key != CONTRIB}
-    found = closest.get(public) or tf1_names.longest_prefix(closest, name)
-    if found:
-        return f"tf.contrib was removed in TensorFlow 2: {short} has no drop-in replacement; the closest is {found}"
-    return tf1_names.manual_for(name)
 
 
 SLIM_HOME = "compat.slim"

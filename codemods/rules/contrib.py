@@ -26,6 +26,7 @@ from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InsideImport, OutermostChain
 from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
+from compat import tf1_names
 
 # what an `except` names when it catches the ImportError of a missing module
 _CATCH_IMPORT_ERROR = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
@@ -156,6 +157,8 @@ class ContribRule(OutermostChain, InsideImport, Rule):
         # ids of the imports in a `try` that catches their ImportError (see the module docstring): does the
         # program branch on it (True: a TF 1 check), or only import something else instead (False: a fallback)?
         self._checks: dict[int, bool] = {}
+        # ids of `tf.contrib.<module>` values bound to an alias, which contrib-module-values converts
+        self._aliased: set[int] = set()
 
     def _unclaimed(self, name: str) -> bool:
         return _is_contrib(name) and not self.state.claims.covering(name)
@@ -165,7 +168,7 @@ class ContribRule(OutermostChain, InsideImport, Rule):
         return self.state.claims.has_below(module)
 
     def _flag(self, node: cst.CSTNode, name: str, statement: int | None = None) -> None:
-        manual = _shared.contrib_manual(name)
+        manual = tf1_names.manual_for(name)
         self.report(node, f"{name} has no automatic conversion", severity="error", manual=manual, statement=statement)
 
     def visit_Try(self, node: cst.Try) -> None:
@@ -265,12 +268,16 @@ class ContribRule(OutermostChain, InsideImport, Rule):
             self._flag(node, name, statement)
         else:
             message = f"{name} stays imported for its unconverted uses, and is no module on TF 2.21"
-            self.report(node, message, severity="error", manual=_shared.contrib_manual(name), statement=statement)
+            self.report(node, message, severity="error", manual=tf1_names.manual_for(name), statement=statement)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if _tf.contrib_module_alias(self, node) is not None:
+            self._aliased.add(id(node.value))
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         # Bare names are not checked: the import that bound them is reported, and a Name can be
         # an attribute or keyword.
-        if not self.in_import and self.outermost(node):
+        if not self.in_import and self.outermost(node) and id(node) not in self._aliased:
             names = [n for n in self.qualified_names(node) if self._unclaimed(n)]
             if names:
                 self._flag(node, min(names))

@@ -175,7 +175,7 @@ class ContribEquivalentsRule(ModuleMoveRule):
                     stmt,
                     f"{module} has no automatic conversion (compat has no {new})",
                     severity="error",
-                    manual=_shared.contrib_manual(module),
+                    manual=tf1_names.manual_for(module),
                 )
                 return None
         return super()._rewrite_import(stmt)

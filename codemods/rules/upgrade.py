@@ -22,6 +22,7 @@ from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InnerDecides, InsideImport, OutermostChain, dotted, head_name
 from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
+from compat import tf1_names
 
 _EQUAL = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
@@ -50,7 +51,7 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
         self._internal = tuple(_shared.internal_prefixes())
 
     def _unconverted(self, node: cst.CSTNode, name: str, severity: str = "error") -> None:
-        self.report(node, f"{name} has no automatic conversion", severity=severity, manual=_shared.contrib_manual(name))
+        self.report(node, f"{name} has no automatic conversion", severity=severity, manual=tf1_names.manual_for(name))
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if self.in_import:

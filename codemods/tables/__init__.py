@@ -61,13 +61,6 @@ def tf_upgrade() -> dict:
 
 
 @functools.cache
-def contrib_closest() -> dict:
-    """{contrib prefix: its closest TF 2 replacement}: hand-kept (no installed package knows what replaced
-    what TensorFlow deleted), read for the manual step of the contrib names nothing converts."""
-    return _load(os.path.join(HERE, "contrib_closest.json"))
-
-
-@functools.cache
 def pre_1_0() -> dict:
     """TensorFlow 0.x names -> their TF 1 / TF 2 name ({path: path}, relative to `tensorflow`), from the
     table uai-run serves them from (compat.tf1_names.PRE_1_0: TF 2.21 no longer ships the 0.x -> 1.0 table)."""

@@ -1,9 +1,13 @@
 """contrib-removed: every tf.contrib name no rule converts is an error entry with a manual step."""
 
+import sys
+
 import pytest
 
 from codemods.rules import RULES
 from codemods.rules.contrib import ContribRule
+from tests.support import runs as _runs
+from tests.support.processes import assert_one_line_error, program_lines
 from tests.support.rule_test import RuleTest, apply
 
 
@@ -53,11 +57,42 @@ def test_contrib_behind_a_tf_compat_v1_prefix_is_reported_as_tf_contrib():
     assert "tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper" in entry.manual
 
 
-def test_the_manual_step_is_the_one_uai_run_gives():
-    from compat import tf1_names
+def _manual(name):
+    """uai-migrate's manual step for the TF1 name `name` read in a 3-line program."""
+    [entry] = apply(f"import tensorflow as tf\n\nx = tf{name[len('tensorflow') :]}\n", *RULES).entries
+    assert entry.rule == ContribRule.ID and entry.severity == "error"
+    return entry.manual
 
-    [entry] = apply("import tensorflow as tf\nx = tf.contrib.zz_gone.f\n", ContribRule).entries
-    assert entry.manual == tf1_names.manual_for("tensorflow.contrib.zz_gone.f")
+
+# contrib families with no TF 2 home: each has its closest replacement (compat.tf1_names.CLOSEST), not the generic step
+HOMELESS = {
+    "tensorflow.contrib.factorization.KMeans": "tf.compat.v1.estimator.experimental.KMeans",
+    "tensorflow.contrib.tensor_forest.python.tensor_forest.RandomForestGraphs": "tfdf.keras.RandomForestModel",
+    "tensorflow.contrib.learn.preprocessing.VocabularyProcessor": "tf.keras.layers.TextVectorization",
+    "tensorflow.contrib.seq2seq.ScheduledEmbeddingTrainingHelper": "tfa.seq2seq",
+    "tensorflow.contrib.zz_gone.f": "use the TF2 or tf_slim equivalent of tf.contrib.zz_gone.f",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOMELESS))
+def test_the_manual_step_is_the_one_uai_run_gives(name):
+    from uai_run import _tf1_modules  # (test only: codemods never imports uai_run)
+
+    path, _, attr = name.rpartition(".")
+    with pytest.raises(_tf1_modules.MissingTF1Name) as raised:
+        getattr(_tf1_modules.Face(path), attr)
+    assert raised.value.manual == _manual(name) and HOMELESS[name] in raised.value.manual
+
+
+def test_uai_run_stops_a_homeless_contrib_name_in_one_line_naming_uai_migrates_replacement(tmp_path):
+    script = tmp_path / "kmeans.py"
+    script.write_text("import tensorflow as tf\n\nkmeans = tf.contrib.factorization.KMeans(num_clusters=2)\n")
+    result = _runs.run([sys.executable, "-m", "uai_run", str(script)], tmp_path)
+    # the face stops at the module, which is gone as a whole: the same replacement as uai-migrate's entry names
+    assert_one_line_error(result, f"error: tf.contrib.factorization is not available on this TensorFlow ({script}:3)")
+    manual = _manual("tensorflow.contrib.factorization.KMeans")
+    closest = manual[manual.index("; the closest is ") :]
+    assert program_lines(result.stderr)[-1].endswith(closest), result.stderr
 
 
 def test_names_another_rule_converts_are_not_reported():

@@ -195,8 +195,8 @@ def test_a_removed_name_used_as_an_attribute_is_one_line_at_the_using_line(tmp_p
     ] and error[0]["manual"].startswith("tf.contrib was removed")
     assert lines[-1].endswith(
         f"error: tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper is not available on this TensorFlow ({script}:5); uai-migrate: "
-        "tf.contrib was removed in TensorFlow 2: use the TF2 or tf_slim equivalent of tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper "
-        "(see the TF 2 migration guide, 'contrib' section), or keep this file on TensorFlow 1"
+        "tf.contrib was removed in TensorFlow 2: tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper has no drop-in replacement; "
+        "the closest is TensorFlow Addons' tfa.seq2seq (the same classes)"
     )
 
 
