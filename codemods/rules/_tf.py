@@ -12,6 +12,7 @@ from libcst.helpers import get_full_name_for_node
 from codemods import tables
 from codemods.engine.rule import Rule
 from codemods.engine.syntax import dotted, head  # noqa: F401 - the rules use dotted as _tf.dotted
+from compat import tf1_names
 
 if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
@@ -82,3 +83,24 @@ def compat_exports(module: str) -> tuple[str, ...]:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__all__" for t in node.targets):
             return tuple(ast.literal_eval(node.value))
     return ()
+
+
+def is_served_contrib_module(name: str) -> bool:
+    """A contrib module of which compat/tf1_names.py has at least one name (not itself a moved name):
+    compat.tf1_modules serves it as a module object."""
+    if not name.startswith(tf1_names.TF + ".contrib") or name in tf1_names.SYMBOLS:
+        return False
+    return name in tf1_names.MODULES or tf1_names.has_entries_below(name) or bool(tf1_names.move_package(name))
+
+
+def contrib_module_alias(rule: Rule, node: cst.Assign) -> str | None:
+    """The served contrib module `node` binds to a name (`layers = tf.contrib.layers`), else None.
+    (`x = contrib_opt`, an alias of an imported contrib module, is that import's.)"""
+    if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
+        return None
+    if not isinstance(node.value, cst.Attribute) or rule.qualified_names(head(node.value)) != {tf1_names.TF}:
+        return None
+    # a module the table lists or has names below (below a moved package, `tf.contrib.slim.GDN` is a name, not a module)
+    served = [tf1_names.tf1_name(n) for n in rule.qualified_names(node.value)]
+    modules = (n for n in served if is_served_contrib_module(n))
+    return min((n for n in modules if n in tf1_names.MODULES or tf1_names.has_entries_below(n)), default=None)

@@ -9,11 +9,14 @@ names with no TF 2 home fail where they are read, in one line naming them, so th
 entry. The names the file itself reads off the module (`contrib_opt.X`) are the other rules' (converted,
 or reported by contrib-removed) as before.
 
+An alias of one (`layers = tf.contrib.layers`) reads the module as a value too, and gets the same object.
+
 Not converted (contrib-removed reports them as before): a module the table has no name of (its every name
 would fail), an import of several names, `import tensorflow.contrib.x` without an alias.
 """
 
 import ast
+from typing import cast
 
 import libcst as cst
 
@@ -28,13 +31,6 @@ MANUAL = (
     "TF 2 home raises MissingTF1Name where it is read, naming it: `uai-run --explain` on the original lists "
     "the names it reads"
 )
-
-
-def _is_served_module(name: str) -> bool:
-    """A contrib module of which compat/tf1_names.py has at least one name (not itself a moved name)."""
-    if not name.startswith(names.TF + ".contrib") or name in names.SYMBOLS:
-        return False
-    return name in names.MODULES or names.has_entries_below(name) or bool(names.move_package(name))
 
 
 def _bare_reads(source: str) -> set[str]:
@@ -67,7 +63,7 @@ class ContribModulesRule(Rule):
         self._alias: str | None = None
 
     def _value_read(self, name: str, alias: str) -> bool:
-        if not _is_served_module(name):
+        if not _tf.is_served_contrib_module(name):
             return False
         if self._bare is None:
             self._bare = _bare_reads(self.state.source)
@@ -101,6 +97,13 @@ class ContribModulesRule(Rule):
             return None
         name = names.tf1_name(name)
         return (name, alias) if self._value_read(name, alias) else None
+
+    def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
+        """`alias = tf.contrib.<module>`: the module read as a value by the alias."""
+        name = _tf.contrib_module_alias(self, original_node)
+        if name is None:
+            return updated_node
+        return self._bind(original_node, name, cast(cst.Name, updated_node.targets[0].target).value)
 
     # the line, not the import: the rules before this one have left the import itself (contrib-removed
     # counts the imports it is inside of as it leaves them)

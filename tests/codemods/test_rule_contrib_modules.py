@@ -46,6 +46,37 @@ class TestContribModulesRule(RuleTest):
         )
         self.assertCodemod(before, after)
 
+    def test_an_alias_of_a_contrib_module_becomes_compats_object(self):
+        # `layers = tf.contrib.layers` reads the module as a value: the names read off the alias resolve at run
+        # time through the table uai-run's face reads, as for an import read as a value
+        before = """
+            import tensorflow as tf
+
+            layers = tf.contrib.layers
+            net = layers.fully_connected(x, 3, weights_initializer=layers.xavier_initializer())
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            import compat.tf1_modules as compat_tf1_modules
+
+            layers = compat_tf1_modules.tf1_module("tensorflow.contrib.layers")
+            net = layers.fully_connected(x, 3, weights_initializer=layers.xavier_initializer())
+        """
+        self.assertCodemod(before, after)
+        [entry] = self.applied(before).entries
+        assert (entry.severity, entry.line) == (
+            "warning",
+            3,
+        ) and "tensorflow.contrib.layers is read as a value" in entry.message
+        # through `import tensorflow.contrib.opt`, which stays (contrib-removed's error, where it fails)
+        before = "import tensorflow.contrib.opt\nmodule = tensorflow.contrib.opt\n"
+        after = (
+            "import compat\nimport tensorflow.contrib.opt\nimport compat.tf1_modules as compat_tf1_modules\n\n"
+            'module = compat_tf1_modules.tf1_module("tensorflow.contrib.opt")\n'
+        )
+        self.assertCodemod(before, after)
+
     def test_must_not_fire(self):
         for source in (
             # its names read off it only: the other rules' (converted or reported)
@@ -55,7 +86,7 @@ class TestContribModulesRule(RuleTest):
             # a moved name, not a module; several names in one import; an import binding `tensorflow`
             "from tensorflow.contrib.training import HParams\nmake(HParams)\n",
             "from tensorflow.contrib import opt, layers\nmodules = [opt, layers]\n",
-            "import tensorflow.contrib.opt\nmodule = tensorflow.contrib.opt\n",
+            "import tensorflow.contrib.opt\nopt = tensorflow.contrib.opt.LazyAdamOptimizer\n",
             # not TensorFlow's contrib
             "from mylib.contrib import opt\nmodule = opt\n",
         ):

@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 from codemods.rules.slim import SlimRule
 from tests.support.rule_test import RuleTest, apply
+from tests.support.sources import reads_before_bound
 
 
 class TestSlimRule(RuleTest):
@@ -206,33 +207,6 @@ _LINES = {
 }
 
 
-def _reads_before_bound(code: str) -> list[str]:
-    """Module-level reads of a name the module binds, above its first binding (defs run later)."""
-    import ast
-
-    tree = ast.parse(code)
-    bound_anywhere = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    bound_anywhere |= {
-        a.asname or a.name.split(".")[0]
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Import | ast.ImportFrom)
-        for a in n.names
-    }
-    bound, early = set(), []
-    for statement in tree.body:
-        if not isinstance(statement, ast.FunctionDef):
-            reads = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-            early += sorted((reads & bound_anywhere) - bound)
-        for node in ast.walk(statement):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                bound.add(node.id)
-            elif isinstance(node, ast.Import | ast.ImportFrom):
-                bound.update(a.asname or a.name.split(".")[0] for a in node.names)
-            elif isinstance(node, ast.FunctionDef):
-                bound.add(node.name)
-    return early
-
-
 @settings(max_examples=40, deadline=None)
 @given(st.permutations(sorted(_LINES)), st.integers(1, len(_LINES)))
 def test_no_rewrite_reads_a_name_above_the_line_that_binds_it(order, count):
@@ -240,6 +214,6 @@ def test_no_rewrite_reads_a_name_above_the_line_that_binds_it(order, count):
         _LINES[key] for key in order[:count] if key != "read" or {"alias", "import"} & set(order[: order.index(key)])
     ]
     source = "import tensorflow as tf\n\n" + "\n".join(lines) + "\n"
-    assert _reads_before_bound(source) == []  # the program as written is fine
+    assert reads_before_bound(source) == []  # the program as written is fine
     code = apply(source, SlimRule).module.code
-    assert _reads_before_bound(code) == [], code
+    assert reads_before_bound(code) == [], code

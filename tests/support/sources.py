@@ -1,5 +1,6 @@
 """Small TF1 sources and trees of files for uai-migrate's tests, and snapshots of trees."""
 
+import ast
 import os
 import pathlib
 from collections.abc import Iterator
@@ -60,3 +61,29 @@ def corpus_and_sample_sources() -> Iterator[tuple[pathlib.Path, str]]:
             except cst.ParserSyntaxError:
                 continue  # the Python 2 scripts: the engine ports them before any rule runs
             yield path, text
+
+
+def reads_before_bound(code: str) -> list[str]:
+    """Module-level reads of a name the module binds, above its first binding (defs run later)."""
+    tree = ast.parse(code)
+    bound_anywhere = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    bound_anywhere |= {
+        a.asname or a.name.split(".")[0]
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Import | ast.ImportFrom)
+        for a in n.names
+    }
+    bound: set[str] = set()
+    early: list[str] = []
+    for statement in tree.body:
+        if not isinstance(statement, ast.FunctionDef):
+            reads = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            early += sorted((reads & bound_anywhere) - bound)
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                bound.add(node.id)
+            elif isinstance(node, ast.Import | ast.ImportFrom):
+                bound.update(a.asname or a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.FunctionDef):
+                bound.add(node.name)
+    return early
