@@ -6,12 +6,12 @@
 `python3 dev.py tfrange` runs only those.
 
 `python3 dev.py reference` compares with real TF 1.15 (not in CI, which it does not fit): it builds the
-tf115, tf1 and tf2 environments, then runs bench/reference.py --check on its fast subset (the three samples
-and four corpus scripts, six ways each: about 10 minutes on two cores). It exits 1 when a way's first loss
-is more than 1e-6 (relative) from 1.15's in the same invocation, for the programs whose first loss matched
-1.15's in bench/RESULTS.md. After `--`: reference.py's options, e.g. `-- --all --ordered-input` (every
-program, tensor2tensor's input read in one order so that 1.15 repeats itself), `-- --only NAME ...`,
-`-- --workers 2`, `-- --help`.
+tf115, tf1 and tf2 environments, then runs bench/reference.py --check on its fast subset (the three
+samples and four corpus scripts, six ways each: 5.6 minutes here on two cores at load 1-5). It exits 1
+when a way's first loss is more than 1e-6 (relative) from 1.15's in the same invocation, for the programs
+whose first loss matched 1.15's in bench/RESULTS.md. After `--`: reference.py's options, e.g.
+`-- --all --ordered-input` (every program, tensor2tensor's input read in one order so that 1.15 repeats
+itself), `-- --only NAME ...`, `-- --workers 2`, `-- --help`.
 
 Creates `.nox/_tools` with the pinned nox on first use, then runs nox sessions from
 noxfile.py. Anyone with nox installed can run `nox -s <session>` instead.

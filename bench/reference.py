@@ -56,8 +56,8 @@ PYTHON = {env: os.path.join(REPO, ".nox", env, "bin", "python") for env in ("tf1
 WAYS = ("tf1.15", "tf1.15 again", "uai-run 2.15", "uai-run 2.21", "migrated 2.15", "migrated 2.21")
 TENSORFLOW = {"tf115": "1.15", "tf1": "2.15", "tf2": "2.21"}  # each environment's TensorFlow release
 # the fast subset (--quick, `python3 dev.py reference`'s default): the three samples and corpus scripts that
-# run in seconds on 1.15 (3-10 s a run; train_slim_classifier's resnet_v1_50 30-45 s): about 8 minutes on
-# two cores, most of it TF 2's start-up (7-14 s a run)
+# run in seconds on 1.15 (2-10 s a run; train_slim_classifier's resnet_v1_50 30-45 s): 42 runs in 5.6
+# minutes on two cores at load 1-5, most of it the TF 2 ways' start-up (4-14 s a run)
 QUICK = (
     "session_classifier.py",
     "train_slim_classifier.py",
