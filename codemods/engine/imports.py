@@ -241,7 +241,10 @@ class _Uses:
         """(the names some function, lambda or class body reads as the module's global, the names a class
         body both binds and reads: such a read before the binding reads the global)."""
         found: tuple[set[str], set[str]] = set(), set()
-        tables = list(symtable.symtable(self.source, "<module>", "exec").get_children())
+        try:
+            tables = list(symtable.symtable(self.source, "<module>", "exec").get_children())
+        except SyntaxError as err:  # what ast takes and the compiler does not (a name used before its `global`)
+            raise _Undecided(str(err)) from None
         while tables:
             table = tables.pop()
             tables.extend(table.get_children())

@@ -137,3 +137,10 @@ def test_names_also_bound_elsewhere_are_decided_without_libcsts_scope_analysis()
         ours, libcst_s = _both(source)
         assert ours == libcst_s, why
         assert ("import n" not in ours) is unused, why
+
+
+def test_a_module_pythons_compiler_rejects_is_left_to_libcsts_scope_analysis():
+    # ast.parse takes a name used before its `global` declaration; the symbol table (like the compiler) rejects it
+    source = "from m import n\ndef f():\n    n = g()\n    return n\ndef h():\n    print(q)\n    global q\n"
+    ours, libcst_s = _both(source)
+    assert ours == libcst_s and "import n" not in ours
