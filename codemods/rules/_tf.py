@@ -94,13 +94,14 @@ def is_served_contrib_module(name: str) -> bool:
 
 
 def contrib_module_alias(rule: Rule, node: cst.Assign) -> str | None:
-    """The served contrib module `node` binds to a name (`layers = tf.contrib.layers`), else None.
+    """The served contrib module `node` binds to a name (`layers = tf.contrib.layers`) that no rule converts, else None.
     (`x = contrib_opt`, an alias of an imported contrib module, is that import's.)"""
     if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
         return None
     if not isinstance(node.value, cst.Attribute) or rule.qualified_names(head(node.value)) != {tf1_names.TF}:
         return None
-    # a module the table lists or has names below (below a moved package, `tf.contrib.slim.GDN` is a name, not a module)
+    # a module the table lists or has names below (below a moved package, `tf.contrib.slim.GDN` is a name, not a
+    # module), which no active rule converts (contrib-slim makes `slim = tf.contrib.slim` an import)
     served = [tf1_names.tf1_name(n) for n in rule.qualified_names(node.value)]
-    modules = (n for n in served if is_served_contrib_module(n))
+    modules = (n for n in served if is_served_contrib_module(n) and not rule.state.claims.covering(n))
     return min((n for n in modules if n in tf1_names.MODULES or tf1_names.has_entries_below(n)), default=None)

@@ -117,3 +117,10 @@ def test_with_every_rule_the_object_replaces_the_error_and_a_name_with_no_home_i
         (ContribModulesRule.ID, "warning", 6),
         (ContribRule.ID, "error", 8),  # a name read off it that nothing provides: still an error, at its line
     ]
+
+
+def test_an_alias_another_rule_converts_stays_that_rules():
+    # contrib-slim makes `slim = tf.contrib.slim` an import of compat.slim: no module object, no warning
+    applied = apply("import tensorflow as tf\nslim = tf.contrib.slim\nnet = slim.conv2d\n", *RULES)
+    assert "import compat.slim as slim" in applied.module.code and "tf1_module" not in applied.module.code
+    assert [e for e in applied.entries if e.rule == ContribModulesRule.ID] == []
