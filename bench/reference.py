@@ -17,7 +17,10 @@ real library's pinned sdist beside a driver of ours, the library's dependencies 
 TF, 1.15 included, and installed into its cache with `pip --target`; each prints its per-step losses).
 Each row: the first printed loss, the first loss (counted as
 printed: 1 is the first) that differs from 1.15's, the relative difference there and the largest,
-and the last printed loss (an Estimator's evaluation loss where it evaluates). The environments
+the last printed loss (an Estimator's evaluation loss where it evaluates), and the final evaluation metrics
+the program prints (`metrics()`: an Estimator's evaluation, evaluate()'s dict a fixture program prints as
+`RESULT {json}`, a last printed accuracy), each compared with 1.15's ("(equal)" or its relative
+difference; as printed, like the losses). The environments
 must exist: `python3 dev.py tf115` builds .nox/tf115, `python3 dev.py test-tf1` / `test-tf2` the others
 (`python3 dev.py reference` builds all three, then runs this with --check, by default on --quick).
 
@@ -93,6 +96,15 @@ UNORDERED = "1.15 reads its input in an order that varies run to run as written:
 # second copy is skipped.
 LOSS = re.compile(r"(?:^|[\s:,])loss =? ?([-+0-9.eE]+)")
 ABSL_LINE = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d")
+# A program's final evaluation, from what it prints: the Estimator's own log line of an evaluation's results
+# ("Saving dict for global step 3: accuracy = 0.25, global_step = 3, loss = 1.2"; the last one counts), the
+# `RESULT {json}` line of the fixture programs (evaluate()'s dict, at full precision: it wins over the log's
+# rounded copy), and the values a program prints last under these names (a training loop's "accuracy 0.75",
+# gpflow's "log marginal likelihood -6.8").
+EVALUATION = re.compile(r"Saving dict for global step \d+: (.*)$")
+PAIR = re.compile(r"(\w+) = ([-+0-9.eE]+|nan|inf)\b")
+RESULT = re.compile(r"^RESULT (\{.*\})$")
+PRINTED = re.compile(r"\b(accuracy|log marginal likelihood) ([-+0-9.eE]+|nan)$")
 
 
 class Data(NamedTuple):
@@ -200,6 +212,25 @@ def losses(text: str) -> list[float]:
     return [float(value) for line in lines for value in LOSS.findall(line)]
 
 
+def metrics(text: str) -> dict[str, float]:
+    """The final evaluation metrics a run printed (EVALUATION, RESULT, PRINTED), by name; global_step left out."""
+    found: dict[str, float] = {}
+    lines = [line.strip() for line in text.splitlines() if not ABSL_LINE.match(line)]
+    for line in lines:
+        printed = PRINTED.search(line)
+        if printed:
+            found[printed.group(1)] = float(printed.group(2))
+    evaluations = [match.group(1) for match in map(EVALUATION.search, lines) if match]
+    if evaluations:
+        found.update((key, float(value)) for key, value in PAIR.findall(evaluations[-1]))
+    for match in filter(None, map(RESULT.match, lines)):
+        for value in json.loads(match.group(1)).values():
+            if isinstance(value, dict):
+                found.update((k, float(v)) for k, v in value.items() if isinstance(v, (int, float)))
+    found.pop("global_step", None)
+    return found
+
+
 def environment(way: str) -> str:
     """The .nox environment a way runs in."""
     return "tf115" if way.startswith("tf1.15") else "tf1" if way.endswith("2.15") else "tf2"
@@ -232,10 +263,11 @@ def run(way: str, name: str, program: Program, folder: str, data: Data, out: str
             argv, cwd=os.path.dirname(script), env=env, capture_output=True, text=True, timeout=1800
         )
     except subprocess.TimeoutExpired:
-        return {"returncode": "timeout", "losses": [], "tail": "timed out after 1800 s"}
+        return {"returncode": "timeout", "losses": [], "metrics": {}, "tail": "timed out after 1800 s"}
     found = realprograms.losses_of(result.stdout) if program.real else losses(result.stdout) + losses(result.stderr)
     tail = "" if result.returncode == 0 and found else result.stderr.strip()[-600:]
-    return {"returncode": result.returncode, "losses": found, "tail": tail}
+    final = metrics(result.stdout + "\n" + result.stderr)
+    return {"returncode": result.returncode, "losses": found, "metrics": final, "tail": tail}
 
 
 def divergence(reference: list[float], other: list[float]) -> tuple:
@@ -317,14 +349,36 @@ def _cell(value: "float | None", text: str = "-") -> str:
     return text if value is None else f"{value:.2e}"
 
 
+def metrics_cell(found: dict[str, float], reference: "dict[str, float] | None") -> str:
+    """A way's final metrics, each with how it compares with 1.15's (`reference`; None: the 1.15 row itself):
+    "(equal)", its relative difference, or "(1.15: none)" for a metric 1.15 did not print."""
+    cells = []
+    for key, value in sorted(found.items()):
+        if reference is None:
+            cells.append(f"{key} {value:.9g}")
+        elif key not in reference:
+            cells.append(f"{key} {value:.9g} (1.15: none)")
+        elif value == reference[key]:
+            cells.append(f"{key} {value:.9g} (equal)")
+        else:
+            relative = abs(value - reference[key]) / max(abs(reference[key]), 1e-12)
+            cells.append(f"{key} {value:.9g} ({relative:.1e} off)")
+    if reference is not None and found:
+        cells += [f"{key} missing" for key in sorted(set(reference) - set(found))]
+    return ", ".join(cells) or "-"
+
+
 def table(results: dict, names: list[str]) -> list[str]:
     rows = [
         "| program | way | exit | losses | first loss | first differing loss | its relative difference "
-        "| max relative difference | last loss |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| max relative difference | last loss | final metrics (against 1.15's) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name in names:
         reference = results[name, "tf1.15"]["losses"]
+        reference_metrics = (
+            results[name, "tf1.15"].get("metrics", {}) if results[name, "tf1.15"]["returncode"] == 0 else {}
+        )
         for way in WAYS:
             result = results[name, way]
             if result["returncode"] == "not run":
@@ -338,6 +392,7 @@ def table(results: dict, names: list[str]) -> list[str]:
                 at_first, worst = _cell(relative), _cell(largest)
             cells = [name, way, result["returncode"], len(found), found[0] if found else "-", first, at_first, worst]
             cells.append(found[-1] if found else "-")
+            cells.append(metrics_cell(result.get("metrics", {}), None if way == "tf1.15" else reference_metrics))
             rows.append("| " + " | ".join(str(c) for c in cells) + " |")
             if result["tail"]:
                 rows.append(f"<!-- {name} {way}: {result['tail'].splitlines()[-1]} -->")
@@ -421,7 +476,11 @@ def main(argv: "list[str] | None" = None) -> int:
                         uninstallable[name, env_name] = str(failed)
         print(f"uai-migrate: porting {len({chosen[n].folder for n in names})} folders", file=sys.stderr, flush=True)
         ported = migrate({chosen[n].folder for n in names}, tmp, env)
-        results = {(name, way): {"returncode": "not run", "losses": [], "tail": ""} for name in names for way in WAYS}
+        results = {
+            (name, way): {"returncode": "not run", "losses": [], "metrics": {}, "tail": ""}
+            for name in names
+            for way in WAYS
+        }
 
         todo = [(name, way) for name in names for way in ways]
         done = []
@@ -432,7 +491,7 @@ def main(argv: "list[str] | None" = None) -> int:
             folder = ported[program.folder] if way.startswith("migrated") else program.folder
             if (name, environment(way)) in uninstallable:
                 tail = uninstallable[name, environment(way)]
-                results[name, way] = {"returncode": "dependencies", "losses": [], "tail": tail}
+                results[name, way] = {"returncode": "dependencies", "losses": [], "metrics": {}, "tail": tail}
             else:
                 path = paths.get((name, environment(way)), "")
                 results[name, way] = run(way, name, program, folder, data, tmp, options.steps, path)

@@ -72,3 +72,27 @@ def test_an_ordered_edit_changes_the_trees_copy_and_stops_on_another_release(tmp
         realprograms.apply_edit(edit, str(tmp_path))
     (t2t,) = realprograms.PROGRAMS["tensor2tensor"].ordered
     assert (t2t.old, t2t.new) == ("sloppy=True", "sloppy=False")
+
+
+def test_the_final_metrics_are_the_last_evaluation_and_the_table_compares_them_with_1_15s():
+    log = "\n".join(
+        [
+            "step 2 loss 1.2000 accuracy 0.25",
+            "INFO:tensorflow:Saving dict for global step 1: accuracy = 0.5, global_step = 1, loss = 2.0",
+            "I1127 10:00:00.000 1 estimator.py:2049] Saving dict for global step 9: loss = 7.0",
+            "INFO:tensorflow:Saving dict for global step 3: accuracy = 0.75, global_step = 3, loss = 0.2991951",
+            'RESULT {"task": "master", "eval": {"loss": 0.29919490218162537, "global_step": 3}, "predictions": 8}',
+        ]
+    )
+    found = reference.metrics(log)
+    assert found == {"accuracy": 0.75, "loss": 0.29919490218162537}
+    results = _results({"tf1.15": 2.0, "uai-run 2.21": 2.0, "migrated 2.21": 2.0})
+    results["p", "tf1.15"]["metrics"] = found
+    results["p", "uai-run 2.21"]["metrics"] = dict(found)
+    results["p", "migrated 2.21"]["metrics"] = {"accuracy": 0.5}
+    cells = {row.split(" | ")[1]: row.split(" | ")[-1] for row in reference.table(results, ["p"])[2:]}
+    assert cells == {
+        "tf1.15": "accuracy 0.75, loss 0.299194902 |",
+        "uai-run 2.21": "accuracy 0.75 (equal), loss 0.299194902 (equal) |",
+        "migrated 2.21": "accuracy 0.5 (3.3e-01 off), loss missing |",
+    }
