@@ -42,7 +42,15 @@ Above the shims, and imported by the programs only: their shared code (`trainlib
 import importlib
 from typing import Any
 
-from compat import _estimator_support, _graph_seed, _keras_setup, _protobuf_text, _slim_fix, _tf_internals
+from compat import (
+    _dataset_division,
+    _estimator_support,
+    _graph_seed,
+    _keras_setup,
+    _protobuf_text,
+    _slim_fix,
+    _tf_internals,
+)
 
 _keras_setup.prefer_legacy_keras()
 _keras_setup.repair_loaded_tensorflow()  # cheap: does nothing unless TensorFlow is already imported
@@ -52,6 +60,7 @@ _tf_internals.watch()  # private names TF moved, for every library; watches one 
 _protobuf_text.watch()  # TF <= 2.20's text write_graph under protobuf >= 7; watches one module name
 _keras_setup.seed_keras_from_graph()  # watches two module names, imports nothing
 _graph_seed.tf1_op_seeds()  # TF 1.x's op seeds in graph mode; watches one module name, imports nothing
+_dataset_division.tf1_dataset_division()  # TF 1.15's reciprocal multiply in tf.data functions; watches one name
 
 # name -> (module, attribute): resolved on first use so `import compat` stays TensorFlow-free.
 _LAZY = {
