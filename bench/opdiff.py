@@ -49,8 +49,11 @@ class Difference(NamedTuple):
     size: int
     max_abs: float  # nan for non-numbers
     max_rel: float
+    shapes: str = ""  # "(8,) against (8, 1)" when the shapes differ
 
     def __str__(self) -> str:
+        if self.shapes:
+            return f"shapes differ: {self.shapes}"
         if np.isnan(self.max_abs):
             return f"{self.differing} of {self.size} values differ"
         return f"{self.differing} of {self.size} values differ, by at most {self.max_abs:.2e} ({self.max_rel:.2e} relative)"
@@ -76,11 +79,15 @@ def load(folder: str) -> dict[str, Tensor]:
 
 
 def difference(a: "np.ndarray | None", b: "np.ndarray | None") -> "Difference | None":
-    """None when equal (bit for bit for numbers, NaN equal to NaN), or how they differ."""
+    """None when equal (bit for bit for numbers, NaN equal to NaN; in row-major order where only the shapes
+    differ and not the sizes), or how they differ."""
     if a is None or b is None:
         return None
+    if a.shape != b.shape and a.size == b.size:  # a gradient's Sum kept its dims on one side: values compared
+        return difference(a.reshape(-1), b.reshape(-1))
     if a.shape != b.shape:
-        return Difference(max(a.size, b.size), max(a.size, b.size), float("nan"), float("nan"))
+        size = max(a.size, b.size)
+        return Difference(size, size, float("nan"), float("nan"), f"{a.shape} against {b.shape}")
     numeric = a.dtype.kind in "fciub" and b.dtype.kind in "fciub"
     if not numeric:
         unequal = a != b
