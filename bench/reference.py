@@ -43,6 +43,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -399,6 +400,13 @@ def table(results: dict, names: list[str]) -> list[str]:
     return rows
 
 
+def write_json(path: str, results: dict) -> None:
+    """Every run's results so far ("not run" for the others), keyed "program | way"."""
+    with open(path + ".tmp", "w") as handle:
+        json.dump({f"{n} | {w}": r for (n, w), r in results.items()}, handle, indent=1, sort_keys=True)
+    os.replace(path + ".tmp", path)
+
+
 def main(argv: "list[str] | None" = None) -> int:
     not_matched = [f"  {name}: {why}" for name, why in NOT_MATCHED.items()]
     not_matched += [f"  {name}, the migrated ways: {why}" for name, why in PORT_NOT_MATCHED.items()]
@@ -425,7 +433,7 @@ def main(argv: "list[str] | None" = None) -> int:
     )
     parser.add_argument("--ways", nargs="+", choices=WAYS, default=list(WAYS), help="these ways only")
     parser.add_argument("--workers", type=int, default=1, help="runs at a time")
-    parser.add_argument("--json", help="write every run's losses here")
+    parser.add_argument("--json", help="write every run's losses and metrics here, after each run")
     parser.add_argument("--cache", default=realprograms.realworld.default_cache(), help="realprograms.py's sdist cache")
     options = parser.parse_args(argv)
     missing = [path for path in PYTHON.values() if not os.path.exists(path)]
@@ -483,6 +491,7 @@ def main(argv: "list[str] | None" = None) -> int:
         }
 
         todo = [(name, way) for name in names for way in ways]
+        written = threading.Lock()
         done = []
 
         def one(name: str, way: str) -> None:
@@ -495,7 +504,10 @@ def main(argv: "list[str] | None" = None) -> int:
             else:
                 path = paths.get((name, environment(way)), "")
                 results[name, way] = run(way, name, program, folder, data, tmp, options.steps, path)
-            done.append((name, way))
+            with written:  # after every run: a run stopped part way keeps the runs it finished
+                done.append((name, way))
+                if options.json:
+                    write_json(options.json, results)
             result = results[name, way]
             progress = f"[{len(done)}/{len(todo)}] ran {name} {way}: exit {result['returncode']}"
             progress += f", {len(result['losses'])} losses, {time.monotonic() - started:.0f} s"
@@ -508,9 +520,6 @@ def main(argv: "list[str] | None" = None) -> int:
     print("\n".join(table(results, names)))
     if options.ordered_input and ordered:
         print(f"ordered input (bench/realprograms.py's edits in the built tree): {', '.join(sorted(ordered))}")
-    if options.json:
-        with open(options.json, "w") as handle:
-            json.dump({f"{n} | {w}": r for (n, w), r in results.items()}, handle, indent=1, sort_keys=True)
     if not options.check:
         return 0
     judged = first_loss_check(results, names, options.tolerance, unjudged)
