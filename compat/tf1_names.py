@@ -119,6 +119,8 @@ SYMBOLS = {
     "tensorflow.contrib.data.FixedLengthRecordDataset": f"{V1}:data.FixedLengthRecordDataset",
     # tf.contrib.learn.ModeKeys' values are tf.estimator.ModeKeys' ('train', 'eval', 'infer'); INFER is PREDICT
     "tensorflow.contrib.learn.ModeKeys.INFER": f"{V1}:estimator.ModeKeys.PREDICT",
+    # one tensor, not tf.metrics' streaming (value, update_op) pair
+    "tensorflow.contrib.metrics.accuracy": "compat.contrib_metrics:accuracy",
     "tensorflow.contrib.estimator.stop_if_no_decrease_hook": f"{V1}:estimator.experimental.stop_if_no_decrease_hook",
     # TF 1.5-1.15's in-graph Estimator towers (official/resnet's multi-GPU mode); TF 2 has none
     "tensorflow.contrib.estimator.replicate_model_fn": "compat.replicate:replicate_model_fn",
@@ -176,7 +178,8 @@ MODULES = {
     "tensorflow.contrib.rnn": (f"{V1}:nn.rnn_cell", f"{V1}:nn"),
     "tensorflow.contrib.lookup": (f"{V1}:lookup",),
     "tensorflow.contrib.metrics": (f"{V1}:metrics", f"{V1}:sets"),
-    "tensorflow.contrib.losses": (f"{V1}:losses",),
+    # contrib's own losses: TF1's argument order and weighting, not tf.losses' (compat.contrib_losses)
+    "tensorflow.contrib.losses": ("compat.contrib_losses",),
     "tensorflow.contrib.keras": (f"{V1}:keras",),
     "tensorflow.contrib.distribute": (f"{V1}:distribute",),
     "tensorflow.contrib.estimator": (f"{V1}:estimator", f"{V1}:estimator.experimental"),

@@ -85,8 +85,12 @@ def contrib(tf: Any) -> dict:
                 if not name.startswith("_"):
                     found.setdefault(f"{base}.{name}", f"{path}.{name}")
     for old, target in tf1_names.SYMBOLS.items():
+        if not old.startswith(TF + ".contrib."):
+            continue
+        # a symbol's own entry wins over its module's targets, as uai-run reads them (compat's home included)
+        found.pop(old[len(TF) + 1 :], None)
         for path in _tf_targets([target]):
-            if old.startswith(TF + ".contrib.") and resolve(tf, path) is not None:
+            if resolve(tf, path) is not None:
                 found[old[len(TF) + 1 :]] = path
     return found
 

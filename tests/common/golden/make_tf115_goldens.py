@@ -7,7 +7,8 @@ Each program in GOLDENS (under tests/common) runs as written in the tf115 enviro
 on Python 3.7) and prints `RESULT <json>`; that value is stored with a header naming this command. The
 tests compare uai-run's output, and the ports', on TF 2.15 and 2.21 with these values:
 test_tf115_random.py, test_runtime_learn.py, test_graph_editor.py, test_contrib_rnn.py, test_lazy_adam.py, test_weight_decay.py,
-test_layer_norm_lstm.py, test_seq2seq.py, test_official_resnet_program.py and test_slim_classifier_tf14.py. Runs on Python 3.7:
+test_layer_norm_lstm.py, test_seq2seq.py, test_official_resnet_program.py, test_slim_classifier_tf14.py and
+test_tf1_signatures.py. Runs on Python 3.7:
 no project import.
 """
 
@@ -32,6 +33,8 @@ GOLDENS = {
     "tf115_official_resnet.json": "tf1_programs/official_resnet_initial_weights.py",
     "tf115_slim_classifier.json": "tf1_programs/slim_classifier_initial_weights.py",
     "tf115_data_path_op_seeds.json": "tf1_programs/data_path_op_seeds.py",
+    "tf115_signatures.json": "tf1_programs/tf1_signatures.py",
+    "tf115_contrib_losses.json": "tf1_programs/contrib_losses_positional.py",
 }
 
 
