@@ -10,14 +10,15 @@ optimizer op (`--train-ops`, a regular expression over op types; `--run N`: the 
 TF 1.15 (standalone there: our packages do not import on Python 3.7) as on TF 2.x. Each way's dump is then
 matched with 1.15's by tensor name, and the report names:
   the first differing tensor in 1.15's execution order, with its op type on each side and the difference;
-  the origins: tensors that differ while every input of their op that both dumps hold is equal (the ops
-  whose kernel, or whose inputs from outside the step, computed another value: a VariableV2 there is
+  the origins: tensors that differ while no input of their op (on either side) carries a difference (the
+  ops whose kernel, or whose inputs from outside the step, computed another value: a VariableV2 there is
   another initial weight, an IteratorGetNext or a dequeue another batch, a MatMul or a FusedBatchNorm
   another rounding), in 1.15's execution order.
-A tensor of one side only (TF 2's graph optimizations fuse, fold or rename some) is not compared by name; an
-one-sided tensor computed from a differing one carries the difference on. An origin's inputs are also
-compared by position, each side's value from its own dump: `=` equal, `x` different (another argument, as
-an empty constant on one side and a moving average on the other), `?` not dumped.
+A tensor that one side's dump lacks (TF 2's graph optimizations fuse, fold or rename some: a Switch, a
+_FusedMatMul) is not compared, but carries a difference on when it is computed from one that differs. An
+origin's inputs are also compared by position, each side's value from its own dump: `=` equal, `x`
+different (another argument, as an empty constant on one side and a moving average on the other), `?` not
+dumped (resources, variants).
 """
 
 import argparse
