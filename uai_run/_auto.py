@@ -9,7 +9,9 @@ code. Reading TensorFlow's API means importing it once before the program starts
 program names TensorFlow at all).
 
 TF 2 code may still name something this TensorFlow lacks and compat provides (`tf.estimator` on TF >=
-2.16): it runs with compat's runtime, without the TF1 face (`compat_evidence`).
+2.16): it runs with compat's runtime, without the TF1 face (`compat_evidence`). And TF 2 code may still
+need TF1's graph mode (an Estimator with MultiWorkerMirroredStrategy, compat.graph_mode): it runs with
+compat's runtime in graph mode, as uai-migrate's graph-mode rule ports it (`graph_evidence`).
 """
 
 import ast
@@ -20,10 +22,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from types import ModuleType
 
+from compat import graph_mode
 from compat import tf1_names as names
 from uai_run import _code_owner, _source
 
 MAX_FILES = 500  # a program's own modules; a folder with more is not read to the end
+GRAPH_MODE = "run as TF 2 code with compat's runtime in TF1's graph mode, as uai-migrate ports it"
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,20 @@ def compat_evidence(
         if module is not None:
             short = "tf" + module[len(names.TF) :]
             return Evidence(path, line, f"{short} is not in this TensorFlow, compat provides it", names.rule_for(name))
+    return None
+
+
+def graph_evidence(files: Iterable[tuple[str, ast.Module | SyntaxError | None]]) -> Evidence | None:
+    """Where the TF 2 program of `files` needs TF1's graph mode: the first file naming an Estimator's RunConfig
+    and a strategy the Estimator cannot deep-copy in eager mode (compat.graph_mode), at the strategy; else None."""
+    for path, tree in files:
+        if not isinstance(tree, ast.Module):
+            continue
+        used = list(_tensorflow_names(tree))
+        if graph_mode.needs_graph_mode({name for _, name in used}):
+            line, name = min((line, name) for line, name in used if name in graph_mode.EAGER_UNCOPIABLE)
+            why = f"tf{name[len(names.TF) :]} in an Estimator's RunConfig needs graph mode"
+            return Evidence(path, line, why, graph_mode.RULE)
     return None
 
 

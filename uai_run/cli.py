@@ -4,8 +4,9 @@ Runs an unmodified TF1 program on this TensorFlow as `python script.py args...` 
 `sys.argv` as given, the script's folder first on `sys.path`, its exit code passed through. Its
 `import tensorflow ...` statements get the TF1 face (see uai_run). With `--auto`, a program whose
 files name nothing only TF1 had is TF 2 code: python itself runs it (uai_run._auto), unless it names
-something this TensorFlow lacks and compat provides (`tf.estimator` on TF >= 2.16): then it runs here
-with compat's runtime (`compat.install()`) and without the TF1 face.
+something this TensorFlow lacks and compat provides (`tf.estimator` on TF >= 2.16), or needs TF1's graph
+mode (an Estimator with MultiWorkerMirroredStrategy, compat.graph_mode): then it runs here with compat's
+runtime (`compat.install()`, and graph mode for the latter) and without the TF1 face.
 """
 
 import argparse
@@ -35,7 +36,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
         action="store_true",
         help="read the program's files first: TF1 code gets the TF1 face; TF 2 code is run by python as it is, "
         "or with compat's runtime and no TF1 face when it names what this TensorFlow lacks and compat provides "
-        "(tf.estimator on TF >= 2.16). For folders of mixed scripts; it imports TensorFlow once more before a "
+        "(tf.estimator on TF >= 2.16), in TF1's graph mode when it needs it (an Estimator with "
+        "MultiWorkerMirroredStrategy). For folders of mixed scripts; it imports TensorFlow once more before a "
         "TF 2 program starts",
     )
     parser.add_argument(
@@ -224,9 +226,10 @@ def _report_on_os_exit(args: argparse.Namespace, report: OutputFile | None) -> N
 
 def _choose(
     args: argparse.Namespace, report: OutputFile | None, files: list[tuple[str, ast.Module | SyntaxError | None]]
-) -> bool:
-    """--auto: True for a TF1 program (the face follows); False for a TF 2 program that needs compat's
-    runtime (it runs here, without the face); run any other TF 2 program with python, in place of this process."""
+) -> str:
+    """--auto: "tf1" for a TF1 program (the face follows); "compat" for a TF 2 program that needs compat's
+    runtime, "graph" for one that needs it in TF1's graph mode (both run here, without the face); run any other
+    TF 2 program with python, in place of this process."""
     from compat import _keras_setup, tf1_names
     from uai_run import _auto, _explain
 
@@ -238,14 +241,18 @@ def _choose(
             found.path,
             found.line,
         )
-        return True
+        return "tf1"
     if not files:
-        return True  # a module uai-run cannot read: the default, the TF1 face
+        return "tf1"  # a module uai-run cannot read: the default, the TF1 face
+    graph = _auto.graph_evidence(files)
+    if graph is not None:
+        _explain.note_at(graph.rule, f"--auto: {graph.why}: {_auto.GRAPH_MODE}", graph.path, graph.line)
+        return "graph"
     needs = _auto.needs_compat(files)
     if needs is not None:
         message = f"--auto: {needs.why}: run as TF 2 code with compat's runtime"
         _explain.note_at(needs.rule, message, needs.path, needs.line)
-        return False
+        return "compat"
     program = files[0][0]
     _explain.note_at(
         tf1_names.RULES[tf1_names.TF], "--auto: nothing only TF1 had: run by python as TF 2 code", program, 0
@@ -318,14 +325,21 @@ def main(argv: list[str] | None = None) -> int:
     import compat  # legacy Keras and tf.estimator before anything imports TensorFlow
     from uai_run import MissingTF1Module, MissingTF1Name, _code_owner, _explain, _source, install, spawned_children_too
 
-    if not args.auto or _choose(args, report, files):
+    chosen = _choose(args, report, files) if args.auto else "tf1"
+    if chosen == "tf1":
         install(everywhere=args.tf1_everywhere)
-    else:  # TF 2 code needing what compat provides on this TensorFlow: its runtime, no TF1 face
+    else:  # TF 2 code needing what compat provides on this TensorFlow, or graph mode: its runtime, no TF1 face
         try:
             compat.install()
         except CompatError as err:
             fail(str(err))
-        spawned_children_too("import compat; compat.install()")
+        setup = "import compat; compat.install()"
+        if chosen == "graph":
+            from compat import graph_mode
+
+            graph_mode.enter()
+            setup += "; import compat.graph_mode; compat.graph_mode.enter()"
+        spawned_children_too(setup)
     if args.explain or report is not None:
         _report_on_os_exit(args, report)
     code, started = 0, os.getpid()

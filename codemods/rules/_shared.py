@@ -18,7 +18,7 @@ import libcst as cst
 from codemods import tables
 from codemods.engine.rule import Rule
 from codemods.rules import _tf
-from compat import tf1_names
+from compat import graph_mode, tf1_names
 
 ESTIMATOR = ("tensorflow.estimator", "tensorflow.compat.v1.estimator", "tensorflow_estimator")
 CASTS = {
@@ -275,32 +275,9 @@ GRAPH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in GRAPH_ONLY for p in ("", "
     f"{p}.{n}" for n in SLIM_LOOPS for p in ("tensorflow.contrib.slim", "tf_slim", "compat.slim")
 )
 STAR_MODULES = ("tensorflow", "tensorflow.compat.v1")
-# An Estimator deep-copies its RunConfig, and TF 2 cannot deep-copy these strategies once made in
-# eager mode ("MultiWorkerMirroredStrategy cannot be deep copied in eager mode"): a program holding
-# both runs in graph mode, as TF 1 ran it. The configs, in every spelling a port may have left.
-EAGER_UNCOPIABLE = frozenset(
-    f"tensorflow.{p}{n}"
-    for n in (
-        "distribute.MultiWorkerMirroredStrategy",
-        "distribute.experimental.MultiWorkerMirroredStrategy",
-        "contrib.distribute.CollectiveAllReduceStrategy",
-    )
-    for p in ("", "compat.v1.")
-)
-ESTIMATOR_CONFIGS = frozenset(
-    f"{module}.RunConfig"
-    for module in (
-        "tensorflow.estimator",
-        "tensorflow.compat.v1.estimator",
-        "tensorflow.estimator.tpu",
-        "tensorflow.compat.v1.estimator.tpu",
-        "tensorflow.contrib.tpu",
-        "tensorflow.contrib.learn",
-        "tensorflow_estimator.estimator",
-        "compat.estimator",
-        "compat.learn",
-    )
-)
+# An Estimator with a strategy it cannot deep-copy in eager mode is graph code (compat.graph_mode says why):
+# the strategies and the configs, read by uai-run --auto too.
+EAGER_UNCOPIABLE, ESTIMATOR_CONFIGS = graph_mode.EAGER_UNCOPIABLE, graph_mode.ESTIMATOR_CONFIGS
 SWITCH_NAMES = frozenset(f"tensorflow.{p}{n}" for n in SWITCHES for p in ("", "compat.v1."))
 CONTROL_FLOW_NAMES = frozenset(f"tensorflow.{p}{n}" for n in CONTROL_FLOW_SWITCHES for p in ("", "compat.v1."))
 RESOURCE_NAMES = frozenset(f"tensorflow.{p}{n}" for n in RESOURCE_SWITCHES for p in ("", "compat.v1."))

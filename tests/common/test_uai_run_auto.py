@@ -271,3 +271,42 @@ def test_a_spawned_worker_of_a_tf_2_program_run_with_compat_gets_compat_too(tmp_
     result = _runs.run([sys.executable, "-m", "uai_run", "--auto", str(tmp_path / "main.py")], tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.splitlines()[-1] == "main True workers [True]"
+
+
+ESTIMATOR_MULTI_WORKER = """
+import json
+import tensorflow as tf
+
+
+def config():  # the Estimator deep-copies it: TF 2 refuses that for this strategy once made in eager mode
+    strategy = tf.distribute.experimental.MultiWorkerMirroredStrategy()
+    return tf.estimator.RunConfig(train_distribute=strategy)
+
+
+v1 = tf.compat.v1
+print(json.dumps([tf.executing_eagerly(), v1.resource_variables_enabled(), v1.control_flow_v2_enabled()]))
+"""
+
+
+def test_a_tf_2_estimator_program_with_multi_worker_mirrored_strategy_runs_in_tf1s_graph_mode(tmp_path):
+    # as uai-migrate's graph-mode rule ports it: in a cluster, its evaluator stopped with "MultiWorkerMirroredStrategy
+    # cannot be deep copied in eager mode" (bench/fixtures.py, the TF 2.0-era Estimator program under --auto)
+    found = _auto.graph_evidence(_used(tmp_path, ESTIMATOR_MULTI_WORKER))
+    assert (found.path, found.line, found.rule) == (str(tmp_path / "program.py"), 7, "graph-mode"), found
+    assert (
+        found.why
+        == "tf.distribute.experimental.MultiWorkerMirroredStrategy in an Estimator's RunConfig needs graph mode"
+    )
+    strategy_alone = "import tensorflow as tf\ns = tf.distribute.MultiWorkerMirroredStrategy()\n"
+    config_alone = (
+        "import tensorflow as tf\nc = tf.estimator.RunConfig(train_distribute=tf.distribute.MirroredStrategy())\n"
+    )
+    assert _auto.graph_evidence(_used(tmp_path, strategy_alone)) is None  # Keras under strategy.scope(): TF 2 code
+    assert _auto.graph_evidence(_used(tmp_path, config_alone)) is None
+
+    (tmp_path / "program.py").write_text(ESTIMATOR_MULTI_WORKER)
+    result = _runs.run([sys.executable, "-m", "uai_run", "--auto", "--explain", str(tmp_path / "program.py")], tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert json.loads(result.stdout.splitlines()[-1]) == [False, False, False]
+    report = json.loads(result.stderr[result.stderr.index("\n{") : result.stderr.rindex("}") + 1])
+    assert [e["message"] for f in report["files"] for e in f["entries"]] == [f"--auto: {found.why}: {_auto.GRAPH_MODE}"]
