@@ -5,6 +5,7 @@ function (called for each op), so a function is read only where it is proven to 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 
 import libcst as cst
@@ -29,6 +30,19 @@ def device_name(call: cst.Call, functions: Sequence[cst.FunctionDef], node: cst.
             return literal
         raise Refused(node, f"tf.device({value.value}), a device function not proven to name one device for every op")
     raise Refused(node, "tf.device of a computed device")
+
+
+def recorded_device(argument: cst.BaseExpression, device: str) -> str | None:
+    """What TF1's `variable.device` gave for a variable made under `tf.device(argument)` naming `device` (code), as a
+    string literal: a device function's string as it returned it, a device name in TF1's canonical form
+    (`/cpu:0` -> `/device:CPU:0`); None for a name whose canonical form the rule does not write."""
+    if not isinstance(argument, cst.SimpleString):
+        return device  # (a device function proven to return this literal: TF1 kept its string as is)
+    name = str(argument.evaluated_value)
+    short = re.fullmatch(r"/(cpu|gpu):(\d+)", name, re.IGNORECASE)
+    if short:
+        return f'"/device:{short.group(1).upper()}:{short.group(2)}"'
+    return f'"{name}"' if re.fullmatch(r"/device:(CPU|GPU):\d+", name) else None
 
 
 def constant_return(fn: cst.FunctionDef) -> str | None:

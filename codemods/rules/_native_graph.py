@@ -12,10 +12,11 @@ import libcst as cst
 
 from codemods.engine.rule import Rule
 from codemods.rules import _tf
-from codemods.rules._native_devices import device_name, with_device
+from codemods.rules._native_devices import device_name, recorded_device, with_device
 from codemods.rules._native_names import (
     DEVICE,
     FILE_WRITER,
+    FULLY_CONNECTED,
     GET_VARIABLE,
     GLOBAL_STEP,
     INITIALIZERS,
@@ -24,6 +25,7 @@ from codemods.rules._native_names import (
     OPTIMIZERS,
     PLACEHOLDER,
     PREFIXES,
+    REGULARIZATION,
     SAVER,
     SEED,
     SIDE_EFFECTS,
@@ -72,7 +74,11 @@ class Converter(RunRegion):
         area = list(stmts[session:])
         if self.inputs is not None and not set(self.inputs[1]) & self.depends.get(self.loss, set()):
             raise Refused(head, "a tf.data input the loss does not read (TF1 draws only when a fetch needs it)")
-        self.layers_pending = any(self.rule.is_call(c, LAYERS) for s in self.computes for c in names_in(s).calls)
+        self.layers_pending = any(
+            self.rule.is_call(c, LAYERS) or self.slim_function(c, FULLY_CONNECTED)
+            for s in self.computes
+            for c in names_in(s).calls
+        )
         self.choose_names()
         self.feed_lines = self.feed_variables(area)
         for index, stmt in enumerate(stmts[session:], start=session):
@@ -164,9 +170,14 @@ class Converter(RunRegion):
             return False
         if isinstance(small, cst.Assign) and self.one_shot(small.value) is not None:
             return self.iterator(stmt, small)
+        if self.xavier_object(stmt):
+            return False  # (a host statement: the initializer object, Keras's)
         device = self.device_call(stmt)
         if device is not None:
             return self.device_block(cast(cst.With, stmt), device)
+        scope = self.arg_scope_call(stmt)
+        if scope is not None:
+            return self.arg_scope_block(cast(cst.With, stmt), scope)
         if isinstance(stmt, cst.With) and self.updates_first(stmt):
             inner = cast(cst.IndentedBlock, stmt.body).body[0]
             name, value = assigned(single(inner))
@@ -189,15 +200,18 @@ class Converter(RunRegion):
             if method.startswith(("assign", "scatter_")) or effect:
                 what = min(effect) if effect else f".{method}()"
                 raise Refused(stmt, f"{what} in the graph: run on every step in TF 2, only when fetched in TF1")
+        converted = self.slim_calls(stmt, reads.calls)  # (tf-slim's fully_connected: a Keras layer made once)
         for call in reads.calls:
             library = self.rule.variable_library(call)
-            if library is not None:
+            if library is not None and id(call) not in converted:
                 raise Refused(
                     stmt,
                     f"{library}: a library whose calls may make variables, which model() would make again on every step",
                 )
         for call in tf_calls:
             names = self.rule.tf_names(call)
+            if names & REGULARIZATION:
+                raise Refused(stmt, f"{_tf.full_name(call.func)}: a graph collection, which Keras layers do not fill")
             machinery = [n for n in names if n.startswith(tuple(p + "train." for p in PREFIXES))]
             if machinery or names & graph_names():
                 raise Refused(stmt, f"{_tf.full_name(call.func)}, which the rule does not convert")
@@ -237,7 +251,7 @@ class Converter(RunRegion):
         functions = [s for s in self.rule._module.body if isinstance(s, cst.FunctionDef)]  # noqa: SLF001
         device = device_name(call, functions, stmt)
         self.device_args[source_of(call.args[0].value)] = device
-        before = self.kinds()
+        before, variables = self.kinds(), set(self.variables)
         first = len(self.computes)
         made: list[cst.BaseStatement] = []
         for inner in cast(cst.IndentedBlock, stmt.body).body:
@@ -248,6 +262,9 @@ class Converter(RunRegion):
             raise Refused(stmt, "a tf.device block around a train op, a saver, summaries or an input pipeline")
         for compute in self.computes[first:]:
             self.devices[id(compute)] = device
+        recorded = recorded_device(call.args[0].value, device)
+        for variable in self.variables - variables:
+            self.variable_devices[variable] = recorded
         self.replacements[id(stmt)] = [with_device(self.alias, device, made)] if made else []
         return True
 
@@ -304,6 +321,12 @@ class Converter(RunRegion):
         made = [f"Keras layers {', '.join(layer.name for layer in self.layers)}"] if self.layers else []
         made += [f"variables {', '.join(sorted(self.variables))}"] if self.variables else []
         parts = [f"{' and '.join(made)} created once under their TF1 names"] if made else []
+        if any(layer.cls for layer in self.layers):
+            parts += [
+                "tf-slim's fully_connected -> FullyConnected, a Keras Dense naming its variables weights and biases as "
+                "TF1 did (xavier_initializer -> GlorotUniform, l2_regularizer(s) -> tf.keras.regularizers.l2(0.5 * s), "
+                "an arg_scope's arguments written on each layer)"
+            ]
         if self.inputs is not None:
             parts += [f"{self.inputs[0]}.make_one_shot_iterator() -> iter({self.inputs[0]}), an element per step"]
         placeholders = ", ".join([*(self.inputs[1] if self.inputs else []), *self.placeholders]) or "(none)"
@@ -323,6 +346,9 @@ class Converter(RunRegion):
                 f"tf.device({a})" + ("" if a == d else f" as tf.device({d})") for a, d in self.device_args.items()
             )
             parts += [f"{blocks} kept around the variables made and model()'s tensors"]
+        if self.device_reads:
+            reads = ", ".join(f"{name}.device" for name in sorted(self.device_reads))
+            parts += [f"{reads} -> the string TF1 recorded for the variable (eager TF 2's names its device in full)"]
         if self.scope_helpers:
             helpers = ", ".join(f"{name}()" for name in self.scope_helpers)
             parts += [

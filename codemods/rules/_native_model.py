@@ -10,9 +10,18 @@ import libcst as cst
 
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
-from codemods.rules._native_checkpoint import Checkpoints
 from codemods.rules._native_devices import under_devices
-from codemods.rules._native_names import CONTROL_DEPENDENCIES, GET_COLLECTION, LAYERS, LOSSES, OPTIMIZERS, UPDATE_OPS
+from codemods.rules._native_names import (
+    CONTROL_DEPENDENCIES,
+    FULLY_CONNECTED,
+    GET_COLLECTION,
+    LAYERS,
+    LOSSES,
+    OPTIMIZERS,
+    UPDATE_OPS,
+)
+from codemods.rules._native_scopes import evaluation_order
+from codemods.rules._native_slim import CLASS, FULLY_CONNECTED_CODE, SlimLayers
 from codemods.rules._native_state import Layer
 from codemods.rules._native_syntax import (
     EQUAL,
@@ -26,7 +35,7 @@ from codemods.rules._native_syntax import (
 )
 
 
-class Model(Checkpoints):
+class Model(SlimLayers):
     """Layers, losses, the train op, and the code written for the graph."""
 
     def updates_first(self, stmt: cst.With) -> bool:
@@ -79,7 +88,10 @@ class Model(Checkpoints):
         alias, names = self.alias, self.names
         layers: list[Layer] = []
         calls = [
-            c for stmt in self.computes for c in names_in(stmt).calls if self.rule.is_call(c, {**LAYERS, **LOSSES})
+            c
+            for stmt in self.computes
+            for c in names_in(stmt).calls
+            if self.rule.is_call(c, {**LAYERS, **LOSSES}) or self.slim_function(c, FULLY_CONNECTED)
         ]
         self.losses = 0
         body = [
@@ -98,7 +110,13 @@ class Model(Checkpoints):
             dataset, _, single = self.inputs
             specs.insert(0, f"{'' if single else '*'}{dataset}.element_spec")
         signature = ", ".join(specs)
-        lines = [f"{layer.var} = {alias}.keras.layers.{layer.keras}({', '.join(layer.keywords)})\n" for layer in layers]
+        lines = (
+            [FULLY_CONNECTED_CODE.format(cls=CLASS, tf=alias) + "\n\n"] if any(layer.cls for layer in layers) else []
+        )
+        lines += [
+            f"{layer.var} = {layer.cls or f'{alias}.keras.layers.{layer.keras}'}({', '.join(layer.keywords)})\n"
+            for layer in layers
+        ]
         lines += [f"{var} = {alias}.keras.metrics.{keras}()\n" for var, keras, _ in self.metric_objects]
         returned = ", ".join(f'"{o}": {o}' for o in outputs)
         modelled = bool(outputs or body)  # (a script of variables and assign ops only has no model())
@@ -129,7 +147,7 @@ class Model(Checkpoints):
         # (a first line so that the blank lines before the defs stay theirs, not the module header's)
         generated = list(cst.parse_module("pass\n" + "".join(lines)).body)[1:]
         if modelled:
-            index = len(layers) + len(self.metric_objects)
+            index = len(layers) + len(self.metric_objects) + any(layer.cls for layer in layers)
             model = cast(cst.FunctionDef, generated[index])
             block = cast(cst.IndentedBlock, model.body)
             generated[index] = model.with_changes(
@@ -145,6 +163,9 @@ class Model(Checkpoints):
     ) -> cst.SimpleStatementLine:
         """`tf.layers.dense(x, 3)` (or its safe form tf.compat.v1.layers.dense) -> `dense(x)`, the layer made once."""
         converter = self
+        # tf-slim's fully_connected calls of the statement, in the order the transformer leaves them (the safe
+        # pass spells them otherwise: slim.fully_connected)
+        slim = [c for c in reversed(evaluation_order(original)) if self.slim_function(c, FULLY_CONNECTED)]
         spellings = {f"{self.alias}.{p}layers.{n}": n for n in tables.LAYERS for p in ("", "compat.v1.")}
         losses = {f"{self.alias}.{p}losses.{n}": n for n in tables.LOSSES for p in ("", "compat.v1.")}
 
@@ -153,6 +174,8 @@ class Model(Checkpoints):
                 name = _tf.full_name(updated_node.func)
                 if name in losses:
                     return converter.loss_call(original, losses[name], updated_node)
+                if name.rpartition(".")[2] == "fully_connected" and slim:
+                    return converter.fully_connected(original, slim.pop(), layers)
                 function = spellings.get(name)
                 if function is None:
                     return updated_node
@@ -183,14 +206,19 @@ class Model(Checkpoints):
             self.take_name(name, line)
         else:
             name = self.tf1_name(function)
-        var = name if name.isidentifier() and not keyword.iskeyword(name) else f"layer_{len(layers)}"
-        if var in self.rule.module_names() or var in {layer.var for layer in layers} or var in self.names.values():
-            var = f"{var}_layer"
-            if var in self.rule.module_names():
-                raise Refused(line, f"no free name for the layer {name!r}")
+        var = self.layer_var(name, layers, line)
         keywords = [f"{p}={source_of(a.value)}" for p, a in args.items() if p not in ("inputs", "name", *call_keywords)]
         layers.append(Layer(var, keras, [*keywords, f'name="{name}"'], name))
         call_args = [cst.Arg(args["inputs"].value)] + [
             cst.Arg(args[k].value, keyword=cst.Name(k), equal=EQUAL) for k in call_keywords if k in args
         ]
         return cst.Call(func=cst.Name(var), args=call_args)
+
+    def layer_var(self, name: str, layers: list[Layer], line: cst.CSTNode) -> str:
+        """The Python name of the layer object TF1 named `name` (the name itself where it is free)."""
+        var = name if name.isidentifier() and not keyword.iskeyword(name) else f"layer_{len(layers)}"
+        if var in self.rule.module_names() or var in {layer.var for layer in layers} or var in self.names.values():
+            var = f"{var}_layer"
+            if var in self.rule.module_names():
+                raise Refused(line, f"no free name for the layer {name!r}")
+        return var

@@ -66,6 +66,29 @@ VARIABLE_LIBRARIES = (
     "keras.",
     "tf_keras.",
 )
+# tf-slim's layers and their arguments native-session converts (_native_slim), in each home of tf-slim
+_SLIM_HOMES = (
+    "tensorflow.contrib.layers.",
+    "tensorflow.contrib.slim.",
+    "tensorflow.contrib.framework.",
+    "tf_slim.",
+    "tf_slim.layers.",
+    "compat.slim.",
+)
+
+
+def slim_names(*names: str) -> frozenset[str]:
+    return frozenset(home + name for name in names for home in _SLIM_HOMES)
+
+
+FULLY_CONNECTED = slim_names("fully_connected")
+# TF1's regularization losses, read from a graph collection Keras layers do not fill (they keep theirs in .losses)
+REGULARIZATION = tf1_names(
+    "losses.get_regularization_loss", "losses.get_regularization_losses", "losses.get_total_loss", "get_collection"
+)
+ARG_SCOPE = slim_names("arg_scope")
+XAVIER = slim_names("xavier_initializer")
+L2_REGULARIZER = slim_names("l2_regularizer")
 # the v1 metrics of _native_tables.METRICS, in TensorFlow and in tf-slim (also as tf.contrib.slim / tf.contrib.metrics)
 _SLIM_METRICS = (
     "tensorflow.contrib.slim.metrics.",

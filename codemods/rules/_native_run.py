@@ -77,10 +77,8 @@ class RunRegion(Model):
             a for a in collect(line, cst.Attribute) if a.attr.value == "device" and any(a.value is n for n in outside)
         ]
         if devices:
-            what = f"`{source_of(devices[0])}`"
-            raise Refused(
-                line, f"{what}: eager TF 2 names the device in full (/job:localhost/...), TF1 as it was asked"
-            )
+            updated, read = self.recorded_devices(line, updated, devices)
+            outside = [n for n in outside if id(n) not in read]
         if outside:
             raise Refused(line, f"`{outside[0].value}` is used outside a sess.run call the rule reads")
         updated_runs = [c for c in names_in(updated).calls if self.session_method(c) == "run"]
@@ -123,6 +121,34 @@ class RunRegion(Model):
                 return replaced.get(id(original_node), updated_node)
 
         return [cast(cst.SimpleStatementLine, updated.visit(Evaluations()))]
+
+    def recorded_devices(
+        self, line: cst.SimpleStatementLine, updated: cst.SimpleStatementLine, devices: list[cst.Attribute]
+    ) -> tuple[cst.SimpleStatementLine, set[int]]:
+        """`w.device` of a variable made under tf.device -> the string TF1 recorded for it, as a literal (eager TF 2's
+        names the device the variable is on, in full: /job:localhost/replica:0/task:0/device:CPU:0); Refused where
+        the rule does not know it. Returns the line and the ids of the variables' names read so."""
+        literals: dict[str, str] = {}
+        for attribute in devices:
+            variable = attribute.value.value if isinstance(attribute.value, cst.Name) else ""
+            literal = self.variable_devices.get(variable)
+            if literal is None:
+                raise Refused(
+                    line,
+                    f"`{source_of(attribute)}`: eager TF 2 names the device in full (/job:localhost/...), TF1 as it "
+                    "was asked, which the rule knows only for a variable made under tf.device of one device",
+                )
+            literals[variable] = literal
+
+        class Devices(cst.CSTTransformer):
+            def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
+                value = updated_node.value
+                if updated_node.attr.value == "device" and isinstance(value, cst.Name) and value.value in literals:
+                    return cst.SimpleString(literals[value.value])
+                return updated_node
+
+        self.device_reads |= set(literals)
+        return cast(cst.SimpleStatementLine, updated.visit(Devices())), {id(a.value) for a in devices}
 
     def check_graph_ops(self, line: cst.SimpleStatementLine) -> None:
         """No TensorFlow op built in the run region outside a sess.run: TF1 added it to the graph (a Tensor, computed

@@ -36,6 +36,11 @@ class NativeSessionRule(Protocol):
     def qualified_in(self, node: cst.CSTNode, names: frozenset[str]) -> bool: ...
     def shadowed_tf(self, node: cst.CSTNode) -> bool: ...
     def variable_library(self, call: cst.Call) -> str | None: ...
+    def library_names(self, call: cst.CSTNode) -> frozenset[str]: ...
+
+    updated_calls: dict[int, cst.Call]
+    slim_converted: bool
+
     def tf_calls(self, node: cst.CSTNode) -> list[cst.Call]: ...
 
 
@@ -45,6 +50,7 @@ class Layer:
     keras: str  # the Keras class
     keywords: list[str]  # the constructor's keyword arguments, as code
     name: str  # the TF1 name (its variables' scope)
+    cls: str = ""  # a class the converted code defines (else tf.keras.layers.<keras>)
 
 
 class ConverterState:
@@ -98,10 +104,18 @@ class ConverterState:
         self.metric_objects: list[tuple[str, str, str]] = []  # (the object's name, the Keras metric, the v1 function)
         self.metric_updated = False  # an update_state call written before this line
         self.looped: set[int] = set()  # id() of the run region's lines inside a loop
+        # a variable made under tf.device -> what TF1's `variable.device` gave, as code (None: not known)
+        self.variable_devices: dict[str, str | None] = {}
+        self.device_reads: set[str] = set()  # the variables whose .device the converted code writes as a literal
         self.device_args: dict[str, str] = {}  # a tf.device argument as written -> the device it names, as code
         self.scope_helpers: dict = {}  # a variable-scope helper's name -> what _native_scopes read of it (a Helper)
         self.scope_made: list[str] = []  # the TF1 names (scope/name) its get_variable calls make, in TF1's order
         self.trainable_read = False  # a tf.trainable_variables() written as the dict's trainable variables
+        # tf-slim (_native_slim): names bound to xavier_initializer(), the arg_scope being read (parameter ->
+        # (its value as written, as the safe pass left it)), the arg_scope defaults of each graph statement under one
+        self.slim_initializers: set[str] = set()
+        self.scope_defaults: dict[str, tuple[cst.BaseExpression, cst.BaseExpression]] | None = None
+        self.statement_defaults: dict[int, dict[str, tuple[cst.BaseExpression, cst.BaseExpression]]] = {}
 
     def up(self, node: cst.CSTNode) -> cst.CSTNode:
         return self.rule._updated.get(id(node), node)  # noqa: SLF001 - the rule's record of the pass

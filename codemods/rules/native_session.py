@@ -28,12 +28,17 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
   and `writer.add_summary(summary, step)` into the tf.summary v2 calls under `writer.as_default(step=step)`;
 - keeps `with tf.device(d):` around graph statements (variables and tensors only) as eager `tf.device(d)`
   around the variables made and around model()'s expressions; a device function (eager tf.device takes
-  none) only where it calls nothing and every path returns one string literal, which becomes `d`.
+  none) only where it calls nothing and every path returns one string literal, which becomes `d`; a read of
+  such a variable's `.device` becomes the string TF1 recorded for it (_native_devices.recorded_device).
 - keeps a function of the module the graph calls that makes its variables with `tf.variable_scope(name,
   reuse=...)` and `tf.get_variable` (codemods/rules/_native_scopes.py), each get_variable call becoming a call of a
   `get_variable` written once for the module, which makes the variable at the first call asking for its TF1 name
   (`scope/name`) and returns it after (the variables kept in a dict by name, which `tf.trainable_variables()`
   becomes), where every call's scope name and reuse flag are literals proving TF1 made and reused them so;
+- makes tf-slim's `fully_connected` (tf.contrib.layers', tf-slim's; also under `arg_scope([fully_connected], ...)`,
+  whose arguments go to each call of its block) a Keras Dense made once under TF1's scope name, of a Dense subclass
+  written once that names its variables `weights` and `biases` as TF1 did (codemods/rules/_native_slim.py), with
+  `xavier_initializer()` as GlorotUniform and `l2_regularizer(s)` as `tf.keras.regularizers.l2(0.5 * s)`;
 - makes a v1 streaming metric (`acc, update = tf.metrics.accuracy(labels, predictions)`, tf.metrics.mean,
   tf-slim's streaming_accuracy / streaming_mean) a Keras metric object made once: a sess.run of its update op
   (a statement of its own) becomes `update_state` on the tensors an evaluate() call computes from the same
@@ -57,6 +62,7 @@ from collections.abc import Iterable, Sequence
 from typing import cast
 
 import libcst as cst
+from libcst.codemod.visitors import AddImportsVisitor
 
 from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
@@ -79,6 +85,8 @@ from codemods.rules._shared import NO_GRAPH_STATE, SWITCH_NAMES, graph_names
 
 # graph-mode's switches (eager execution, control flow v2, resource variables ...): removed where this pass
 # wrote them, since the converted code runs eagerly
+# the modules a tf-slim layer conversion reads its functions from
+SLIM_MODULES = ("compat.slim", "tf_slim", "tensorflow.contrib")
 _SWITCH = re.compile(r"^\w+(\.\w+)*\.compat\.v1\.disable_\w+\(\)\s*$")
 
 
@@ -104,12 +112,17 @@ class NativeSessionRule(Rule):
         "case-insensitively, `mean` next to a reduce_mean op becoming `mean_1`; a histogram has v2's equal-width "
         "buckets, not TF1's exponential ones; TensorBoard reads both), and the global step is a plain variable named global_step (not in the "
         "GLOBAL_STEP collection); a device function proven to name one device is replaced by that device's name (it is no longer "
-        "called for each op), and the rule refuses a script reading a variable's .device (eager TF 2 names the device in full); "
+        "called for each op), and a variable's .device read where TF1 recorded a device for it is that string as a literal (a "
+        "device function's as it returned it, a device name in TF1's canonical form `/device:CPU:0`; eager TF 2's .device "
+        "names the device the variable is on in full), the rule refusing any other .device read; "
         "a v1 metric is a Keras metric (the same total / count; its variables are the metric's, not local variables "
         "named accuracy/total and accuracy/count, and an update evaluates the model's tensors in a call of its own); "
         "a helper's tf.variable_scope/tf.get_variable variables are made at the first step (a dict by TF1 name, "
         "`scope/name`; tf.trainable_variables() reads it), from TF 2's initializers with TF1's defaults written out "
         "(their seeded draws differ), and a reuse is not checked against the variable's shape (TF1 raised on another); "
+        "tf-slim's fully_connected is a Keras Dense (its variables named weights and biases as TF1's), its xavier_initializer "
+        "Keras's GlorotUniform (seeded draws differ) and its l2 regularizer's loss kept in the layer's .losses, not in "
+        "TF1's REGULARIZATION_LOSSES collection (the rule refuses a script reading a graph collection); "
         "a file importing tensorflow.compat.v1 with disable_v2_behavior() imports tensorflow (TF 2 behaviour: the "
         "rule refuses .value and == between tensors, which v1 shapes and equality answer otherwise). "
         "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name; "
@@ -153,6 +166,7 @@ class NativeSessionRule(Rule):
         self._calls: dict[int, frozenset[str]] = {}  # id(Call) -> the TensorFlow names its function is
         self._library_calls: dict[int, frozenset[str]] = {}  # id(Call) -> its names in VARIABLE_LIBRARIES
         self._library_aliases: dict[str, str] = {}  # `slim = tf.contrib.slim`: slim -> tensorflow.contrib.slim
+        self.updated_calls: dict[int, cst.Call] = {}  # id(original Call) -> as the pass left it (tf-slim's calls)
         self._tf_heads: dict[int, bool] = {}  # id(Name) of a name bound to TensorFlow -> is it TensorFlow there
         self._graph_calls: dict[int, cst.Call] = {}  # calls that need graph mode
         self._session_top: dict[int, int] = {}  # id(graph-mode call) -> its top-level statement
@@ -166,6 +180,7 @@ class NativeSessionRule(Rule):
         self._v1_aliases = {n for n, q in state.table.toplevel.items() if q == V1}
         self._switch_calls: list[cst.Call] = []  # the calls turning eager execution off (or on)
         self.v1: V1Module | None = None  # the file imports tensorflow.compat.v1 and switches itself
+        self.slim_converted = False  # a conversion wrote tf-slim's layers as Keras's (their imports may go)
         self._depth = 0
         if hasattr(self, "_module_names"):
             del self._module_names
@@ -213,9 +228,17 @@ class NativeSessionRule(Rule):
         module = self._library_aliases.get(head)
         return frozenset({f"{module}.{rest}"}) if module and rest else frozenset()
 
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        if id(original_node) in self._library_calls:
+            self.updated_calls[id(original_node)] = updated_node
+        return updated_node
+
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value in ("UPDATE_OPS", "AUTO_REUSE"):  # the only attributes the rule reads besides calls
             self._attributes[id(node)] = frozenset(n for n in self.qualified_names(node) if n.startswith(_tf.TF))
+        elif node.attr.value == "fully_connected":  # (an arg_scope's list names it)
+            library = frozenset(n for n in self.qualified_names(node) if n.startswith(VARIABLE_LIBRARIES))
+            self._attributes[id(node)] = library | self._aliased(node)
 
     def visit_Name(self, node: cst.Name) -> None:
         if node.value in self._aliases:
@@ -323,8 +346,34 @@ class NativeSessionRule(Rule):
         for block, _, _, said, head in done:
             self.report(head, said, native=True, statement=self._statement(block, head))
         self._drop_superseded(done)
+        if self.slim_converted:
+            self._drop_slim_imports(converted)
         _tf.ensure_compat(self)  # tf.keras is legacy Keras 2 on TF >= 2.16 through compat: TF1's variable names
         return converted
+
+    def _drop_slim_imports(self, module: cst.Module) -> None:
+        """The tf-slim imports (the safe pass's compat.slim, tf_slim, tf.contrib) the converted code no longer
+        reads: dropped by the engine where nothing uses them."""
+        for stmt in module.body:
+            for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.Import):
+                    for alias in small.names:
+                        name = _tf.full_name(alias.name)
+                        if name.startswith(SLIM_MODULES):
+                            asname = alias.asname.name if alias.asname else None
+                            self.remove_unused_import(
+                                name, None, asname.value if isinstance(asname, cst.Name) else None
+                            )
+                elif isinstance(small, cst.ImportFrom) and small.module is not None and small.relative == ():
+                    name = _tf.full_name(small.module)
+                    if name.startswith(SLIM_MODULES) and not isinstance(small.names, cst.ImportStar):
+                        for alias in small.names:
+                            asname = alias.asname.name if alias.asname else None
+                            bound = asname.value if isinstance(asname, cst.Name) else None
+                            self.remove_unused_import(name, _tf.full_name(alias.name), bound)
+        for item in self.state.context.scratch.get(AddImportsVisitor.CONTEXT_KEY, []):  # (the safe pass's, to come)
+            if item.module.startswith(SLIM_MODULES) and not item.relative:
+                self.remove_unused_import(item.module, item.obj_name, item.alias)
 
     def _switch(self, code: str) -> bool:
         """Is `code` a graph-mode switch (the safe pass writes them through tf.compat.v1, or the compat.v1 alias)?"""
@@ -386,6 +435,10 @@ class NativeSessionRule(Rule):
     def tf_names(self, call: cst.Call) -> frozenset[str]:
         """The TensorFlow names a call's function is (empty: not TensorFlow's)."""
         return self._calls.get(id(call), frozenset())
+
+    def library_names(self, call: cst.CSTNode) -> frozenset[str]:
+        """The names in VARIABLE_LIBRARIES a call's function is (empty: none)."""
+        return self._library_calls.get(id(call), frozenset())
 
     def variable_library(self, call: cst.Call) -> str | None:
         """The name of a call to a library that makes variables (VARIABLE_LIBRARIES), else None."""

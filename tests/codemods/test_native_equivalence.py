@@ -17,7 +17,8 @@ from bench import native
 from tests.support.processes import REPO, python_env
 
 SAMPLE = os.path.join(REPO, "samples", "tf1", "session_classifier.py")
-# conv2d, batch norm (its moving statistics read by the evaluation), pooling, flatten and dense layers, a
+# conv2d, batch norm (its moving statistics read by the evaluation), pooling, flatten and dense layers, tf-slim's
+# fully_connected under arg_scope (a Glorot initializer, an l2 regularizer: a Keras Dense keeping weights/biases), a
 # tf.Variable, a default placeholder, a v1 loss, Momentum under UPDATE_OPS, a feed dict variable, a Saver and
 # a second session restoring what the first saved
 FIXTURE = """
@@ -33,7 +34,13 @@ FIXTURE = """
     net = tf.layers.batch_normalization(net, training=training)
     net = tf.layers.flatten(tf.layers.max_pooling2d(net, 2, 2))
     scale = tf.Variable(tf.ones([3]))
-    logits = tf.layers.dense(net * tf.tile(scale, [4]), 2)
+    with tf.contrib.framework.arg_scope(
+        [tf.contrib.layers.fully_connected],
+        weights_initializer=tf.contrib.layers.xavier_initializer(),
+        weights_regularizer=tf.contrib.layers.l2_regularizer(1e-3),
+    ):
+        hidden = tf.contrib.layers.fully_connected(net * tf.tile(scale, [4]), 4)
+    logits = tf.layers.dense(hidden, 2)
     loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
     with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
         train_op = tf.train.MomentumOptimizer(0.05, 0.9).minimize(loss)
@@ -86,7 +93,8 @@ DATASET = """
         tf.gfile.MakeDirs("made/inner")
         print("eval", tf.gfile.ListDirectory("made"), tf.gfile.Exists("made/inner"), tf.logging.get_verbosity())
 """
-# tf.device blocks, one of them with a device function that names one device whatever the op
+# tf.device blocks, one of them with a device function that names one device whatever the op; a variable's .device
+# read (the native port writes the string TF1 recorded)
 DEVICE = """
     import numpy as np
     import tensorflow as tf
@@ -112,6 +120,7 @@ DEVICE = """
         for step in range(4):
             _, value = sess.run([train_op, loss], {x: rng.rand(6, 3), y: rng.rand(6, 1)})
             print("step", step, value)
+        print("eval device", w.device)
 """
 # v1 streaming metrics (accuracy, mean) updated after training, read after their updates; written against
 # tensorflow.compat.v1 with disable_v2_behavior (the native port imports tensorflow)
@@ -149,7 +158,7 @@ RESTORING = """
 
     x = tf.placeholder(tf.float32, [None, 2])
     w = tf.Variable(tf.ones([2, 1]))
-    loss = tf.reduce_sum(tf.layers.dense(tf.matmul(x, w), 1))
+    loss = tf.reduce_sum(tf.layers.dense(tf.contrib.layers.fully_connected(tf.matmul(x, w), 3), 1))
     train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
     saver = tf.train.Saver()
     with tf.Session() as sess:
@@ -187,7 +196,7 @@ def test_native_port_trains_like_the_safe_port_from_its_step_0_checkpoint(tmp_pa
     assert which != "dataset" or row["loaded"] == "5/5", row  # (hidden/kernel, hidden/bias, out/..., Variable)
     assert row["equal"], row
     evaluations = [[line for line in out.splitlines() if line.startswith("eval")] for out in row["stdout"]]
-    assert evaluations[0] or which not in ("fixture", "metrics", "dataset")
+    assert evaluations[0] or which not in ("fixture", "metrics", "dataset", "device")
     assert evaluations[0] == evaluations[1]  # (the fixture's: batch norm's moving statistics after 4 steps)
 
 
@@ -214,7 +223,7 @@ def test_a_tf1_checkpoint_restores_into_the_native_port_by_its_names(tmp_path):
     run("safe", first)  # a TF1 checkpoint, written by tf.compat.v1.train.Saver after one step
     tf1 = run("safe", again, str(first / "model.ckpt"))
     eager = run("native", ported, str(first / "model.ckpt"))
-    assert eager == tf1  # the same second step: w and the dense layer came back from the TF1 names
+    assert eager == tf1  # the same second step: w and both layers came back from the TF1 names (slim's weights/biases)
 
 
 def test_the_bench_counts_what_each_native_rule_converted_and_left(tmp_path):

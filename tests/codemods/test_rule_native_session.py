@@ -848,24 +848,66 @@ class TestNativeSessionRule(RuleTest):
             )
             with self.subTest(graph=graph):
                 self.assertEqual(self.refused(source), [PREFIX + why])
-        messages = self.refused("""
+        # a variable's .device where the rule does not know the string TF1 recorded (no tf.device; a name with a job)
+        for device in ("", "/job:worker/cpu:0"):
+            head = f"with tf.device('{device}'):\n    " if device else ""
+            messages = self.refused(
+                f"import tensorflow as tf\n{head}w = tf.Variable(tf.ones([2]))\ntotal = tf.reduce_sum(w)\n"
+                "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                "    print(sess.run(total), w.device)\n"
+            )
+            why = (
+                "`w.device`: eager TF 2 names the device in full (/job:localhost/...), TF1 as it was asked, which the "
+                "rule knows only for a variable made under tf.device of one device"
+            )
+            with self.subTest(device=device):
+                self.assertEqual(messages, [PREFIX + why])
+
+    def test_a_variable_s_device_read_is_the_string_tf1_recorded(self):
+        # TF1 kept a device function's string as it returned it, and a device name in its canonical form
+        before = """
             import tensorflow as tf
-            with tf.device("/cpu:0"):
+
+            def on_cpu(op):
+                return "/cpu:0"
+
+            with tf.device(on_cpu):
                 w = tf.Variable(tf.ones([2]))
-            total = tf.reduce_sum(w)
+            with tf.device("/cpu:0"):
+                v = tf.Variable(tf.ones([2]))
+            total = tf.reduce_sum(w * v)
             with tf.Session() as sess:
                 sess.run(tf.global_variables_initializer())
-                print(sess.run(total), w.device)
-        """)
-        why = "`w.device`: eager TF 2 names the device in full (/job:localhost/...), TF1 as it was asked"
-        self.assertEqual(messages, [PREFIX + why])
+                print(sess.run(total), w.device, v.device)
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            def on_cpu(op):
+                return "/cpu:0"
+
+            with tf.device("/cpu:0"):
+                w = tf.Variable(tf.ones([2]), name="Variable")
+            with tf.device("/cpu:0"):
+                v = tf.Variable(tf.ones([2]), name="Variable_1")
+
+            def model():
+                total = tf.reduce_sum(w * v)
+                return {"total": total}
+
+            evaluate = tf.function(model, input_signature=[])
+
+            print(evaluate()["total"].numpy(), "/cpu:0", "/device:CPU:0")
+        """
+        self.assertCodemod(before, after, level="native")
 
     def test_must_not_fire_when_the_graph_calls_a_library_that_makes_variables(self):
         # model() runs on every step: slim's, contrib's and Keras' layers would make their variables again each time
         cases = {
-            "slim = tf.contrib.slim\nnet = slim.fully_connected(x, 2)": "tensorflow.contrib.slim.fully_connected",
-            "import tf_slim as slim\nnet = slim.fully_connected(x, 2)": "tf_slim.fully_connected",
-            "net = tf.contrib.layers.fully_connected(x, 2)": "tensorflow.contrib.layers.fully_connected",
+            "slim = tf.contrib.slim\nnet = slim.conv2d(x, 2, 3)": "tensorflow.contrib.slim.conv2d",
+            "import tf_slim as slim\nnet = slim.conv2d(x, 2, 3)": "tf_slim.conv2d",
+            "net = tf.contrib.layers.conv2d(x, 2, 3)": "tensorflow.contrib.layers.conv2d",
             "net = tf.keras.layers.Dense(2)(x)": "tensorflow.keras.layers.Dense",
         }
         for graph, name in cases.items():
@@ -876,6 +918,93 @@ class TestNativeSessionRule(RuleTest):
             )
             with self.subTest(graph=graph):
                 why = f"{name}: a library whose calls may make variables, which model() would make again on every step"
+                self.assertEqual(self.refused(source), [PREFIX + why])
+
+    def test_slim_fully_connected_under_arg_scope_becomes_a_keras_dense_keeping_tf1_s_variable_names(self):
+        before = """
+            import tensorflow as tf
+            from tensorflow.contrib.framework import arg_scope
+
+            init = tf.contrib.layers.xavier_initializer(seed=1)
+            x = tf.placeholder(tf.float32, [None, 3])
+            with arg_scope([tf.contrib.layers.fully_connected], weights_initializer=init,
+                           weights_regularizer=tf.contrib.layers.l2_regularizer(1e-4)):
+                hidden = tf.contrib.layers.fully_connected(x, 4)
+                out = tf.contrib.layers.fully_connected(hidden, 1, activation_fn=None, scope="out")
+            linear = tf.contrib.layers.fully_connected(x, 1, None, biases_initializer=None)
+            loss = tf.reduce_mean(tf.square(out + linear))
+            train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                _, value = sess.run([train_op, loss], {x: [[1.0, 2.0, 3.0]]})
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            init = tf.keras.initializers.GlorotUniform(seed=1)
+
+            class FullyConnected(tf.keras.layers.Dense):
+                \"\"\"tf-slim's fully_connected: a Dense whose variables keep TF1's names (scope/weights, scope/biases).\"\"\"
+
+                def add_weight(self, name=None, *args, **kwargs):
+                    return super().add_weight({"kernel": "weights", "bias": "biases"}.get(name, name), *args, **kwargs)
+
+            fully_connected = FullyConnected(units=4, activation=tf.nn.relu, kernel_initializer=init, kernel_regularizer=tf.keras.regularizers.l2(0.5 * 1e-4), name="fully_connected")
+            out_layer = FullyConnected(units=1, activation=None, kernel_initializer=init, kernel_regularizer=tf.keras.regularizers.l2(0.5 * 1e-4), name="out")
+            fully_connected_1 = FullyConnected(units=1, activation=None, use_bias=False, name="fully_connected_1")
+
+            def model(x):
+                hidden = fully_connected(x)
+                out = out_layer(hidden)
+                linear = fully_connected_1(x)
+                loss = tf.reduce_mean(tf.square(out + linear))
+                return {"loss": loss}
+
+            optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+            @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+            def train_step(x):
+                with tf.GradientTape() as tape:
+                    outputs = model(x)
+                variables = tape.watched_variables()
+                optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+                return outputs["loss"]
+
+            value = train_step([[1.0, 2.0, 3.0]]).numpy()
+        """
+        self.assertCodemod(before, after, level="native")
+
+    def test_must_not_fire_on_slim_layers_arguments_a_keras_dense_has_no_equal_for(self):
+        head = "import tensorflow as tf\nimport tf_slim as slim\nx = tf.placeholder(tf.float32, [None, 3])\n"
+        cases = {
+            "net = slim.fully_connected(x, 2, normalizer_fn=slim.batch_norm)": "fully_connected(normalizer_fn=...), "
+            "which a Keras Dense has no equal for",
+            "net = slim.fully_connected(x, 2, weights_initializer=slim.xavier_initializer(uniform=False))": (
+                "xavier_initializer(uniform=...): its truncated normal is not Keras's GlorotNormal"
+            ),
+            "net = slim.fully_connected(x, 2, weights_regularizer=slim.l1_regularizer(0.1))": (
+                "fully_connected(weights_regularizer=...), a regularizer the rule does not know"
+            ),
+            "with slim.arg_scope([slim.conv2d, slim.fully_connected], weights_regularizer=None):\n"
+            "    net = slim.fully_connected(x, 2)": (
+                "arg_scope over functions besides fully_connected, which the rule converts"
+            ),
+            "net = slim.fully_connected(x, 2, reuse=True, scope='a')": (
+                "fully_connected(reuse=...), which a Keras Dense has no equal for"
+            ),
+            # (the regularizer's loss would be 0 in eager mode: Keras keeps it in the layer's losses)
+            "net = slim.fully_connected(x, 2, weights_regularizer=slim.l2_regularizer(0.1))\n"
+            "net += tf.losses.get_regularization_loss()": (
+                "tf.losses.get_regularization_loss: a graph collection, which Keras layers do not fill"
+            ),
+        }
+        for graph, why in cases.items():
+            source = (
+                f"{head}{graph}\nloss = tf.reduce_sum(net)\nop = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+                "with tf.Session() as sess:\n    sess.run(op, {x: [[1.0, 2.0, 3.0]]})\n"
+            )
+            with self.subTest(graph=graph):
                 self.assertEqual(self.refused(source), [PREFIX + why])
 
     def test_v1_metrics_become_keras_metrics_updated_on_the_model_s_tensors(self):
