@@ -9,10 +9,11 @@ graph, `real_div` by a divisor whose value is known when the graph is built buil
 (Grappler folded more: a divisor it could compute from the graph's constants only at run time stays exact).
 """
 
+import functools
 import threading
 from typing import Any
 
-from compat._graph_seed_ops import _rebind, _tf, _tf1_graph, count_tf1_ops
+from compat._graph_seed_ops import _is_tensor, _rebind, _tf, _tf1_graph, count_tf1_ops
 
 _TRACING = threading.local()  # how many dataset functions are being traced in this thread
 _FLOATS = ("float32", "float64")  # the reciprocal in numpy rounds as TF's Reciprocal kernel did for these
@@ -30,8 +31,10 @@ def _tf1_function_wrapper(original: Any) -> Any:
 
 
 def _tf1_real_div(original: Any) -> Any:
+    # the original's attributes too: TensorFlow's export names, by which the API tables find its public name
+    @functools.wraps(original)
     def real_div(x: Any, y: Any, name: Any = None) -> Any:
-        if getattr(_TRACING, "depth", 0) and _tf1_graph() and getattr(y, "dtype", None) is not None:
+        if getattr(_TRACING, "depth", 0) and _tf1_graph() and _is_tensor(y):  # tf.realdiv(x, 3.0): no dtype yet
             dtype = y.dtype.base_dtype
             value = _tf("framework.tensor_util").constant_value(y) if dtype.name in _FLOATS else None
             if value is not None:
