@@ -993,6 +993,9 @@ class TestNativeSessionRule(RuleTest):
             "net = slim.fully_connected(x, 2, reuse=True, scope='a')": (
                 "fully_connected(reuse=...), which a Keras Dense has no equal for"
             ),
+            "FullyConnected = None\nnet = slim.fully_connected(x, 2)": (
+                "no free name for the class FullyConnected (the module uses it)"
+            ),
             # (the regularizer's loss would be 0 in eager mode: Keras keeps it in the layer's losses)
             "net = slim.fully_connected(x, 2, weights_regularizer=slim.l2_regularizer(0.1))\n"
             "net += tf.losses.get_regularization_loss()": (
