@@ -95,6 +95,43 @@ SEQ2SEQ = (
     "tile_batch",
 )
 
+# tf.contrib names that were, in TF 1.15, the very object of a public tf.* name ({below tf.contrib: below tf}):
+# TF1's own API serves them. Derived from real TF 1.15 (tests/common/golden/tf115_contrib_aliases.json;
+# test_tf1_signatures.py checks every alias there whose tf.compat.v1 name TF 2 still has is served).
+SAME_IN_TF1 = {
+    "batching.batch_function": "nondifferentiable_batch_function",
+    "checkpoint.CheckpointManager": "train.CheckpointManager",
+    "checkpoint.PythonStateWrapper": "train.experimental.PythonState",
+    "compiler.jit.experimental_jit_scope": "xla.experimental.jit_scope",
+    "compiler.xla.compile": "xla.experimental.compile",
+    "distribute.DistributionStrategy": "distribute.Strategy",
+    "distribute.TPUStrategy": "distribute.experimental.TPUStrategy",
+    "distribute.get_distribution_strategy": "distribute.get_strategy",
+    "distribute.has_distribution_strategy": "distribute.has_strategy",
+    "distribute.initialize_tpu_system": "tpu.experimental.initialize_tpu_system",
+    "distributions.Bernoulli": "distributions.Bernoulli",
+    "distributions.Beta": "distributions.Beta",
+    "distributions.Categorical": "distributions.Categorical",
+    "distributions.Dirichlet": "distributions.Dirichlet",
+    "distributions.DirichletMultinomial": "distributions.DirichletMultinomial",
+    "distributions.Distribution": "distributions.Distribution",
+    "distributions.Exponential": "distributions.Exponential",
+    "distributions.Gamma": "distributions.Gamma",
+    "distributions.Laplace": "distributions.Laplace",
+    "distributions.Multinomial": "distributions.Multinomial",
+    "distributions.Normal": "distributions.Normal",
+    "distributions.RegisterKL": "distributions.RegisterKL",
+    "distributions.ReparameterizationType": "distributions.ReparameterizationType",
+    "distributions.StudentT": "distributions.StudentT",
+    "distributions.Uniform": "distributions.Uniform",
+    "distributions.kl_divergence": "distributions.kl_divergence",
+    "tfprof.model_analyzer.Profiler": "profiler.Profiler",
+    "tpu.DeviceAssignment": "tpu.experimental.DeviceAssignment",
+    "util.constant_value": "get_static_value",
+    "util.make_ndarray": "make_ndarray",
+    "util.make_tensor_proto": "make_tensor_proto",
+}
+
 SYMBOLS = {
     **PRIVATE,
     **PRE_1_0,
@@ -148,6 +185,7 @@ SYMBOLS = {
     },
     # contrib.seq2seq's attention, decoders and loss TF 2 has no v1 home for (tfa.seq2seq is Keras-based)
     **{f"tensorflow.contrib.seq2seq.{name}": f"compat.seq2seq:{name}" for name in SEQ2SEQ},
+    **{f"tensorflow.contrib.{old}": f"{V1}:{new}" for old, new in SAME_IN_TF1.items()},
 }
 
 # A compat module standing for a TF1 module that re-exported a library: the names of the TF1 module
@@ -330,9 +368,14 @@ RULES = {
     "tensorflow.contrib": "contrib-equivalents",
     # contrib modules whose names uai-migrate's tf-upgrade rule converts to these homes
     **dict.fromkeys(
-        (f"tensorflow.contrib.{m}" for m in ("data", "distribute", "lookup", "losses", "metrics", "rnn", "summary")),
+        (f"tensorflow.contrib.{m}" for m in ("data", "distribute", "lookup", "metrics", "rnn", "summary")),
         "tf-upgrade",
     ),
+    # names that were tf.* names on TF 1.15: tf-upgrade writes their tf.compat.v1 names
+    **dict.fromkeys((f"tensorflow.contrib.{name}" for name in SAME_IN_TF1), "tf-upgrade"),
+    # compat's own, as TF 1 computed them (compat.contrib_losses, compat.contrib_metrics)
+    "tensorflow.contrib.losses": "contrib-equivalents",
+    "tensorflow.contrib.metrics.accuracy": "contrib-equivalents",
     # tf_upgrade_v2 renames the TPUEstimator names of these two (tf.contrib.tpu.python.tpu.tpu_config.RunConfig)
     **dict.fromkeys((f"tensorflow.contrib.tpu.python.tpu.{m}" for m in ("tpu_config", "tpu_estimator")), "tf-upgrade"),
     "tensorflow.contrib.slim": "contrib-slim",

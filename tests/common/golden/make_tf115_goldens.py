@@ -35,6 +35,7 @@ GOLDENS = {
     "tf115_data_path_op_seeds.json": "tf1_programs/data_path_op_seeds.py",
     "tf115_signatures.json": "tf1_programs/tf1_signatures.py",
     "tf115_contrib_losses.json": "tf1_programs/contrib_losses_positional.py",
+    "tf115_contrib_aliases.json": "tf1_programs/contrib_aliases.py",
 }
 
 

@@ -1,5 +1,6 @@
 """The call signature of every public TF 1 function and class (its constructor), as TF 1.15 has them:
-the generated tf.* API and tf.contrib's packages (not their `python` internals, not tf.compat).
+the generated tf.* API and tf.contrib's packages (not their `python` internals, not tf.compat; not tf.keras
+nor tf.estimator either, which TF 1.15 served from its Keras and Estimator packages).
 
 Prints `RESULT <json>`, {TF1 name: "a, b, *args, =c, **kwargs"} (`=c`: keyword-only). Its output on real
 TensorFlow 1.15 is tests/common/golden/tf115_signatures.json (written by `python3 dev.py tf115`:
@@ -57,6 +58,7 @@ def walk(module, path, out):
                 out[full] = text
 
 
-result = {}
-walk(tf, "tensorflow", result)
-print("RESULT " + json.dumps(result, sort_keys=True))
+if __name__ == "__main__":
+    result = {}
+    walk(tf, "tensorflow", result)
+    print("RESULT " + json.dumps(result, sort_keys=True))
