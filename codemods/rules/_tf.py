@@ -85,12 +85,34 @@ def compat_exports(module: str) -> tuple[str, ...]:
     return ()
 
 
+def _is_module(module: str, name: str) -> bool:
+    """Is there a module `name` in compat package `module` (a file or a folder)?"""
+    return os.path.exists(_compat_source(f"{module}.{name}"))
+
+
+def compat_has(module: str) -> bool:
+    """Is there a compat module of that name? Read from the files: importing compat.learn imports TensorFlow."""
+    package, _, name = module.rpartition(".")
+    return compat_has(package) and _is_module(package, name) if package else module == "compat"
+
+
+def compat_provides(module: str, name: str) -> bool:
+    """Does compat module `module` (one compat has) hold `name`: a submodule, or one of its `__all__`?
+    (a module without `__all__` is taken to hold every name)"""
+    exports = compat_exports(module)
+    return _is_module(module, name) or not exports or name in exports
+
+
 def is_served_contrib_module(name: str) -> bool:
     """A contrib module of which compat/tf1_names.py has at least one name (not itself a moved name):
-    compat.tf1_modules serves it as a module object."""
+    compat.tf1_modules serves it as a module object. Below a package moved to compat, only a module compat
+    has (`contrib.learn.python.learn.preprocessing` is none: its names have no home)."""
     if not name.startswith(tf1_names.TF + ".contrib") or name in tf1_names.SYMBOLS:
         return False
-    return name in tf1_names.MODULES or tf1_names.has_entries_below(name) or bool(tf1_names.move_package(name))
+    if name in tf1_names.MODULES or tf1_names.has_entries_below(name):
+        return True
+    moved = tf1_names.move_package(name)
+    return moved is not None and (not moved.startswith("compat.") or compat_has(moved))
 
 
 def contrib_module_alias(rule: Rule, node: cst.Assign) -> str | None:

@@ -16,21 +16,18 @@ of every contrib name `tf-upgrade` converts.
 """
 
 import functools
-import importlib.util
-import os
 from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
 from codemods import tables
+from codemods.engine.syntax import OutermostChain
 from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
 from codemods.rules._moves import ModuleMoveRule
 from compat import tf1_names
 
 if TYPE_CHECKING:
-    from importlib.machinery import ModuleSpec
-
     from codemods.engine.rule import FileState
 
 
@@ -38,18 +35,6 @@ def _compat_target(target: str) -> tuple[str, str | None] | None:
     """compat/tf1_names.py's `compat.module:attr` target as a MOVES value; None for TensorFlow's own homes."""
     module, attr = tf1_names.split(target)
     return (module, attr) if module == "compat" or module.startswith("compat.") else None
-
-
-def _is_module(module: str, name: str) -> bool:
-    spec = cast("ModuleSpec", importlib.util.find_spec(module))  # (a compat package: found, from source files)
-    folder = os.path.dirname(cast(str, spec.origin))
-    return os.path.exists(os.path.join(folder, name + ".py")) or os.path.isdir(os.path.join(folder, name))
-
-
-def _compat_has(module: str) -> bool:
-    """Is there a compat module of that name? Read from the files: importing compat.learn imports TensorFlow."""
-    package, _, name = module.rpartition(".")
-    return _compat_has(package) and _is_module(package, name) if package else module == "compat"
 
 
 def _table_moves() -> dict:
@@ -64,7 +49,7 @@ def _table_moves() -> dict:
             home = _compat_target(target)
             if old.startswith("tensorflow.contrib.") and home and home[1] is None:
                 for name in _tf.compat_exports(home[0]):
-                    new = (f"{home[0]}.{name}", None) if _is_module(home[0], name) else (home[0], name)
+                    new = (f"{home[0]}.{name}", None) if _tf.compat_has(f"{home[0]}.{name}") else (home[0], name)
                     moves.setdefault(f"{old}.{name}", new)
     return moves
 
@@ -92,7 +77,7 @@ def attribute_homes() -> dict[str, str]:
     return {name: new for name, new in found.items() if name not in _shared.slim_moves()}
 
 
-class ContribEquivalentsRule(ModuleMoveRule):
+class ContribEquivalentsRule(OutermostChain, ModuleMoveRule):
     ID = "contrib-equivalents"
     DESCRIPTION = (
         "tf.contrib names compat provides (HParams, GreedyLoadBalancingStrategy, learn.Experiment, learn_runner, "
@@ -116,6 +101,8 @@ class ContribEquivalentsRule(ModuleMoveRule):
         }
     )
     ALIASES = _aliases(MOVES)
+    # the private packages whose names only imports move: a chain read below one is not rewritten
+    _PRIVATE = tuple(old for old in PACKAGES if ".python." in old + ".")
 
     def begin_file(self, state: "FileState") -> None:
         super().begin_file(state)
@@ -156,8 +143,8 @@ class ContribEquivalentsRule(ModuleMoveRule):
         return out
 
     def _rewrite_import(self, stmt: cst.Import | cst.ImportFrom) -> list[cst.BaseSmallStatement] | None:
-        """A module below a moved package that compat does not have (`contrib.learn.python.learn.preprocessing`)
-        stays, reported with its closest replacement."""
+        """A module below a moved package that compat does not have (`contrib.learn.python.learn.preprocessing`),
+        or a name imported from one compat lacks, stays, reported with its closest replacement."""
         if isinstance(stmt, cst.ImportFrom):
             assigned = self._assign_homes(stmt)
             if assigned is not None:
@@ -170,15 +157,31 @@ class ContribEquivalentsRule(ModuleMoveRule):
             modules = []
         for module in modules:
             new = self._package_move(module)
-            if new and not _compat_has(new):
-                self.report(
-                    stmt,
-                    f"{module} has no automatic conversion (compat has no {new})",
-                    severity="error",
-                    manual=tf1_names.manual_for(module),
-                )
+            if new and not _tf.compat_has(new):
+                self._keep(stmt, module, new)
                 return None
+        new = self._package_move(modules[0]) if isinstance(stmt, cst.ImportFrom) and modules else None
+        if new and not isinstance(stmt.names, cst.ImportStar):
+            # `from contrib.learn.python.learn import preprocessing`: compat.learn is there, preprocessing is not
+            for name in (_tf.full_name(alias.name) for alias in stmt.names):
+                if not _tf.compat_provides(new, name):
+                    self._keep(stmt, f"{modules[0]}.{name}", f"{new}.{name}")
+                    return None
         return super()._rewrite_import(stmt)
+
+    def _keep(self, stmt: cst.Import | cst.ImportFrom, name: str, new: str) -> None:
+        """An import of `name`, which compat does not have as `new`: kept (contrib-removed reports what reads it)."""
+        message = f"{name} has no automatic conversion (compat has no {new})"
+        self.report(stmt, message, severity="error", manual=tf1_names.manual_for(name))
+
+    def _unconverted_read(self, node: cst.Attribute) -> None:
+        """A chain read below a private package this rule claims (`tf.contrib.learn.python.learn.preprocessing.
+        VocabularyProcessor`) from `tf` is written as it was: the error contrib-removed gives an unclaimed
+        contrib name."""
+        name = self.match_prefix(node, self._PRIVATE)
+        # (a name an import bound below such a package is that import's: moved, or kept and reported there)
+        if name is not None and name not in self._PRIVATE and self.match_prefix(_tf.head(node), self._PRIVATE) is None:
+            self.report(node, f"{name} has no automatic conversion", "error", tf1_names.manual_for(name))
 
     def _note(self, node: cst.CSTNode, old: str, new: str) -> None:
         _tf.ensure_compat(self)  # compat.learn's Estimator needs compat on TF 2.21; compat.hparams needs compat anyway
@@ -187,7 +190,10 @@ class ContribEquivalentsRule(ModuleMoveRule):
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         old = None if self.in_import else self.match(original_node, self._home_names)
         if old is None:
-            return super().leave_Attribute(original_node, updated_node)
+            new = super().leave_Attribute(original_node, updated_node)
+            if new is updated_node and not self.in_import and self.outermost(original_node):
+                self._unconverted_read(original_node)
+            return new
         self._forget_dead_import(original_node, old)
         home = cast(str, self._home(old))  # (one of `_home_names`: it has a home)
         path = cast(str, _tf.tf_path(tf1_names.tf1_name(old)))  # (a contrib name: TensorFlow's)

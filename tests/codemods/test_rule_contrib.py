@@ -358,3 +358,35 @@ def test_seq2seq_names_compat_provides_are_ported_and_the_rest_reported():
             "tensorflow.contrib.seq2seq.ScheduledEmbeddingTrainingHelper has no automatic conversion",
         )
     ]
+
+
+# A homeless family's name in each spelling TF1 programs wrote: the public one, the private module it was
+# defined in (below `contrib.learn.python.learn`, a package whose other modules compat.learn has), through a
+# `tf.compat.v1` prefix, imported from either module. Each line reading it gets an error entry whose manual
+# step names the family's closest replacement, and nothing is rewritten to a module that does not exist.
+SPELLINGS = {
+    "x = tf.contrib.learn.preprocessing.VocabularyProcessor(10)": "TextVectorization",
+    "x = tf.contrib.learn.python.learn.preprocessing.VocabularyProcessor(10)": "TextVectorization",
+    "x = tf.contrib.learn.python.learn.preprocessing.text.VocabularyProcessor(10)": "TextVectorization",
+    "x = tf.compat.v1.contrib.learn.python.learn.preprocessing.VocabularyProcessor(10)": "TextVectorization",
+    "from tensorflow.contrib.learn.python.learn.preprocessing import VocabularyProcessor; "
+    "x = VocabularyProcessor(10)": "TextVectorization",
+    "from tensorflow.contrib.learn.python.learn import preprocessing; "
+    "x = preprocessing.VocabularyProcessor(10)": "TextVectorization",
+    "x = tf.contrib.factorization.python.ops.gmm_ops.gmm": "KMeans",
+    "from tensorflow.contrib.factorization.python.ops import clustering_ops; x = clustering_ops.KMeans": "KMeans",
+    "x = tf.contrib.tensor_forest.client.random_forest.TensorForestEstimator": "tfdf.keras.RandomForestModel",
+    "from tensorflow.contrib.tensor_forest.python import tensor_forest; "
+    "x = tensor_forest.ForestHParams": "tfdf.keras.RandomForestModel",
+}
+
+
+@pytest.mark.parametrize("line", sorted(SPELLINGS))
+def test_every_spelling_of_a_homeless_family_gets_its_entry(line):
+    applied = apply(f"import tensorflow as tf\n{line}\n", *RULES)
+    errors = [e for e in applied.entries if e.severity == "error" and e.line == 2]
+    assert errors and all(SPELLINGS[line] in e.manual for e in errors), applied.entries
+    assert [e for e in applied.entries if e.severity == "warning"] == []
+    assert "compat.learn.preprocessing" not in applied.module.code and "compat.learn import preprocessing" not in (
+        applied.module.code
+    )
