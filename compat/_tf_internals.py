@@ -15,6 +15,8 @@ from their source by tests/common/test_private_internals.py.
 import importlib
 import sys
 
+from compat import tf1_names
+
 MOVED = {
     ("tensorflow.python.framework.ops", "Tensor"): ("tensorflow.python.framework.tensor", "Tensor"),
     ("tensorflow.python.framework.ops", "IndexedSlices"): (
@@ -38,15 +40,24 @@ _provided = False
 
 
 def provide() -> None:
-    """Bind each moved name on the module that lost it, where that module lacks it (imports TensorFlow)."""
+    """Bind each moved name on the module that lost it, and each of tf1_names.PUBLISHED on its public module
+    (TF 2.15), where that module lacks it (imports TensorFlow)."""
     global _provided
     if _provided:
         return
     for (module_name, name), (home, home_name) in MOVED.items():
-        module = importlib.import_module(module_name)
-        if not hasattr(module, name):
-            setattr(module, name, getattr(importlib.import_module(home), home_name))
+        _bind(module_name, name, home, home_name)
+    for path, target in tf1_names.PUBLISHED.items():
+        module_name, _, name = f"tensorflow.{path}".rpartition(".")
+        home, _, home_name = target.partition(":")
+        _bind(module_name, name, home, home_name)
     _provided = True
+
+
+def _bind(module_name: str, name: str, home: str, home_name: str) -> None:
+    module = importlib.import_module(module_name)
+    if not hasattr(module, name):
+        setattr(module, name, getattr(importlib.import_module(home), home_name))
 
 
 def watch() -> None:

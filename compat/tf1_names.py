@@ -22,6 +22,7 @@ not a module Python can import).
   CALL_KEYWORDS, TRANSFORMATIONS  TF 1.x call signatures TF 2 rejects (`map(num_threads=)`,
             `batch_and_drop_remainder`): how TF 2 writes each call (uai-migrate's tf1-calls rule) and what the
             face serves so that TF1's call works (see the table)
+  PUBLISHED {public path TF 2.16 added: its TF 2.15 private target}  bound by compat on TF 2.15
   PASS_THROUGH  prefixes of TensorFlow's own modules that keep their real meaning
 A TF1 name written `tensorflow.compat.v1.<path>` (TF 1.13+ code: `tf.compat.v1.contrib.layers`) is the
 name `tensorflow.<path>` (`v1_twin`, `tf1_name`).
@@ -266,6 +267,17 @@ REMOVED = {
         "{name} is not shipped with TensorFlow 2: read the data with tf.keras.datasets or tf.data instead"
     ),
     "tensorflow": "{name} is neither in tf.compat.v1 nor in tf of this TensorFlow: use its TF2 replacement",
+}
+
+# Names TF 2.16 made public (relative to `tensorflow`) whose objects TF 2.15 holds in private modules only: the
+# tables are derived on TF 2.21, so tf-private writes the public name for the private one a TF1 program read;
+# compat binds it on TF 2.15 (compat._tf_internals), and the rule adds `import compat` where it writes one.
+_DISTRIBUTED_SAVE = "tensorflow.python.data.experimental.ops.distributed_save_op:distributed_save"
+PUBLISHED = {
+    "NoneTensorSpec": "tensorflow.python.framework.none_tensor:NoneTensorSpec",
+    "compat.v1.NoneTensorSpec": "tensorflow.python.framework.none_tensor:NoneTensorSpec",
+    "data.experimental.distributed_save": _DISTRIBUTED_SAVE,
+    "compat.v1.data.experimental.distributed_save": _DISTRIBUTED_SAVE,
 }
 
 # The closest TF 2 replacement of a contrib family nothing converts (longest prefix; a name below

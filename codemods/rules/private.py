@@ -21,6 +21,7 @@ from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InsideImport, OutermostChain, head, head_name
 from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
+from compat import tf1_names
 
 PRIVATE = "tensorflow.python"
 ROUND_ROBIN = "tensorflow.python.training.device_setter._RoundRobinStrategy"
@@ -149,8 +150,14 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
             )
             return updated_node
         self.report(original_node, f"{name} -> tf.{public}")
+        self._published(public)
         self._drop_import(original_node)
         return _tf.dotted(f"{_tf.tf_alias(self)}.{public}")
+
+    def _published(self, public: str) -> None:
+        """A name TF 2.16 made public is there on TF 2.15 once compat is imported (tf1_names.PUBLISHED)."""
+        if public in tf1_names.PUBLISHED:
+            _tf.ensure_compat(self)
 
     def _public_path(self, name: str, written: bool = False) -> str | None:
         """The public path of a private name (relative to `tensorflow`), None when it has none. `written`:
@@ -242,6 +249,7 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
             if v1 is None:
                 self._error(original_node, f"{module}.{_tf.full_name(alias.name)}")
                 return updated_node
+            self._published(v1)
             home, _, public = v1.rpartition(".")
             homes.add(home)
             names.append(_renamed(written, public))

@@ -304,3 +304,17 @@ def test_a_private_module_is_not_the_public_object_of_its_name():
     assert applied.module.code == source
     (entry,) = applied.entries
     assert entry.severity == "error" and "tensorflow.python.framework.function.Defun" in entry.message
+
+
+def test_a_name_tf_2_16_made_public_is_written_with_import_compat_which_binds_it_on_tf_2_15():
+    # the tables are TF 2.21's: the public name is written, and compat binds it on 2.15 (tf1_names.PUBLISHED)
+    for source, written in [
+        ("from tensorflow.python.data.util.structure import NoneTensorSpec\n", "from tensorflow.compat.v1 import"),
+        ("import tensorflow as tf\nspec = tf.python.framework.none_tensor.NoneTensorSpec()\n", "tf.NoneTensorSpec()"),
+        (
+            "from tensorflow.python.data.experimental.ops.distributed_save_op import distributed_save\n",
+            "from tensorflow.compat.v1.data.experimental import distributed_save",
+        ),
+    ]:
+        code = apply(source, PrivateRule).module.code
+        assert written in code and code.startswith("import compat\n"), code

@@ -82,16 +82,12 @@ print("RESULT " + json.dumps({"checked": len(written), "missing": missing, "tf":
 
 # Names the TF 2.21-derived tables write that TF 2.15 lacks, known and listed so that a new one, or a fixed
 # one still listed, fails. The contrib table maps every name of a TF 2.21 module to contrib's module of that
-# purpose: no TF 1 contrib had these four, so no TF1 program reads them. The private ones are real: a
-# program reading the private name on TF 2.15 gets the public TF 2.16+ name, which TF 2.15 lacks.
+# purpose: no TF 1 contrib had these, so no TF1 program reads them. (The private names TF 2.16 made public, which
+# tf-private writes as such, compat binds on TF 2.15: compat._tf_internals.PUBLISHED.)
 KNOWN_ON_2_15 = {
     "compat.v1.data.experimental.ServiceOptions": "a TF 2.21 name under contrib.data, which TF 1 never had",
-    "compat.v1.data.experimental.distributed_save": "a TF 2.21 name under contrib.data, which TF 1 never had",
     "compat.v1.data.experimental.get_model_proto": "a TF 2.21 name under contrib.data, which TF 1 never had",
     "compat.v1.distribute.cluster_resolver.KubernetesExecutableLocation": "a TF 2.21 name, never in contrib",
-    "NoneTensorSpec": "tf-private: structure.NoneTensorSpec became public in TF 2.16",
-    "compat.v1.NoneTensorSpec": "tf-private: structure.NoneTensorSpec became public in TF 2.16",
-    "data.experimental.distributed_save": "tf-private: distributed_save became public in TF 2.16",
 }
 
 
