@@ -82,7 +82,7 @@ class TestContribModulesRule(RuleTest):
             # its names read off it only: the other rules' (converted or reported)
             "from tensorflow.contrib import opt as contrib_opt\noptimizer = contrib_opt.LazyAdamOptimizer(0.1)\n",
             # a module the table has no name of: contrib-removed's error at the import, where it fails
-            "def util():\n    from tensorflow.contrib import util as contrib_util\n    return contrib_util\n",
+            "def cloud():\n    from tensorflow.contrib import cloud as contrib_cloud\n    return contrib_cloud\n",
             # a moved name, not a module; several names in one import; an import binding `tensorflow`
             "from tensorflow.contrib.training import HParams\nmake(HParams)\n",
             "from tensorflow.contrib import opt, layers\nmodules = [opt, layers]\n",

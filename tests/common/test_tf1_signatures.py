@@ -35,6 +35,12 @@ KNOWN = {
     "TypeError naming it); compat.strategy() builds strategies from TF_CONFIG",
     "tensorflow.tpu.experimental.StochasticGradientDescentParameters": "TPU-only; TF 2.15 added clipping parameters "
     "before the ones TF 1.15 had",
+    "tensorflow.contrib.lookup.index_table_from_tensor": "TF 2 renamed mapping= to vocabulary_list= (a TypeError "
+    "naming it; the order is TF 1.15's)",
+    "tensorflow.contrib.lookup.index_to_string_table_from_tensor": "TF 2 renamed mapping= to vocabulary_list= (a "
+    "TypeError naming it; the order is TF 1.15's)",
+    "tensorflow.contrib.summary.graph": "compat.summary has no graph(): TF 2's tf.summary.graph takes the graph, not "
+    "contrib's serialized-graph tensor (it refuses one)",
 }
 
 RAW_OPS = ("tensorflow.raw_ops.", "tensorflow.contrib.quantization.")
@@ -133,7 +139,9 @@ def test_every_tf1_name_takes_tf115s_parameters_in_tf115s_order(survey):
         # called by keyword: no TF1 signature to keep
         if not name.startswith(RAW_OPS) and (why := _gap(tf1[name], now[name]))
     }
-    assert {name: why for name, why in gaps.items() if name not in KNOWN} == {}
+    # a tf.contrib name that was a tf.* name on TF 1.15 (tf.contrib.eager.function) meets what that name meets
+    aliases = tf115_values("tf115_contrib_aliases.json")
+    assert {name: why for name, why in gaps.items() if name not in KNOWN and aliases.get(name) not in KNOWN} == {}
 
 
 def test_contrib_losses_and_accuracy_called_as_tf1_did_give_tf115s_values(tmp_path):
@@ -154,6 +162,7 @@ def test_a_contrib_name_that_was_a_tf_name_on_tf115_is_served_as_that_name(surve
     uai-run serves (and uai-migrate writes) `tf.compat.v1.sort` for it, the object TF1's own API has now."""
     found = survey["aliases"]
     assert len(found) == len(tf115_values("tf115_contrib_aliases.json")) > 400
-    unserved = {name: how for name, how in found.items() if how != "served"}
+    # (TF 2 dropped a few: tf.contrib.eager.list_devices was tf.config.experimental_list_devices)
+    unserved = {name: how for name, how in found.items() if how not in ("served", "no TF 2 home")}
     assert {name: how for name, how in unserved.items() if not name.startswith(NOT_SERVED)} == {}
-    assert set(unserved.values()) <= {"missing", "no TF 2 home"}
+    assert set(unserved.values()) == {"missing"}

@@ -31,13 +31,19 @@ def signature(obj):
 
 def public_path(module):
     """Where TF 1.15's public API places `module`, or None (TF's internals, tf.compat)."""
-    name = module.__name__
+    name = module.__name__.replace("tensorflow_core.", "tensorflow.", 1)  # TF 1.15's package behind `tensorflow`
     if name.startswith("tensorflow._api.v1."):
         path = "tensorflow." + name[len("tensorflow._api.v1.") :]
         return None if path.startswith("tensorflow.compat") else path
     if name.startswith("tensorflow.contrib") and ".python" not in name:
         return name
     return None
+
+
+def contrib_package(module):
+    """Is `module`, read as `tf.contrib.<name>`, a package of tf.contrib? (Some are one of their python modules:
+    tf.contrib.summary is tensorflow.contrib.summary.summary, tf.contrib.eager its python.tfe.)"""
+    return module.__name__.replace("tensorflow_core.", "tensorflow.", 1).startswith("tensorflow.contrib.")
 
 
 def walk(module, path, out):
@@ -50,7 +56,8 @@ def walk(module, path, out):
             continue
         full = path + "." + name
         if isinstance(value, types.ModuleType):
-            if public_path(value) == full:  # each module once, where the API places it
+            # each module once, where the API places it, and every package of tf.contrib
+            if public_path(value) == full or (path == "tensorflow.contrib" and contrib_package(value)):
                 walk(value, full, out)
         elif callable(value):
             text = signature(value)
