@@ -9,15 +9,23 @@ their submodules went, is compat/tf1_names.py's (the table `uai-run` resolves wi
 (`python -m codemods.tables.gen_tf_api`); contrib names it lacks stay for `contrib-removed` to report.
 """
 
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from codemods.engine.syntax import OutermostChain
 from codemods.rule_description import Example
 from codemods.rules import _shared
 from codemods.rules._moves import ModuleMoveRule
 from compat import tf1_names
 
+if TYPE_CHECKING:
+    from codemods.engine.rule import FileState
+
 HOME, SLIM, PARTS_OF_SLIM = _shared.SLIM_HOME, _shared.SLIM, _shared.PARTS_OF_SLIM
 
 
-class SlimRule(ModuleMoveRule):
+class SlimRule(OutermostChain, ModuleMoveRule):
     ID = "contrib-slim"
     DESCRIPTION = (
         "tensorflow.contrib.slim -> compat.slim; its submodules -> tf_slim, with compat.slim imported; "
@@ -43,3 +51,33 @@ class SlimRule(ModuleMoveRule):
     )
     ALIASES = {HOME: ("slim", "compat_slim")}
     RUNTIME = HOME
+    # contrib's internal packages (`contrib.slim.python.slim.nets`): their names move only through imports
+    _PRIVATE = tuple(old for old in PACKAGES if ".python." in old + ".")
+
+    def begin_file(self, state: "FileState") -> None:
+        super().begin_file(state)
+        self._private_reads: set[int] = set()  # the nodes of chains read from `tf` below a private package
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        """A chain read from `tf` through contrib's internal path (`tf.contrib.slim.python.slim.nets.resnet_v1`)
+        is an error naming where tf-slim keeps it: rewriting its head alone (`slim.python.slim.nets...`) would
+        fail at run time."""
+        super().visit_Attribute(node)
+        if self.in_import or not self.outermost(node):
+            return
+        name = self.match_prefix(node, self._PRIVATE)
+        if name is None or name in self._PRIVATE:
+            return
+        inner: cst.BaseExpression = node
+        while isinstance(inner, cst.Attribute):
+            self._private_reads.add(id(inner))
+            inner = inner.value
+        new = tf1_names.move_package(name, self.PACKAGES)
+        self.report(
+            node, f"{name} is read through contrib's internal package path", "error", f"import it from tf-slim: {new}"
+        )
+
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
+        if id(original_node) in self._private_reads:
+            return updated_node
+        return super().leave_Attribute(original_node, updated_node)

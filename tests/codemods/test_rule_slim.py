@@ -153,6 +153,22 @@ class TestSlimRule(RuleTest):
         """
         self.assertCodemod(before, after)
 
+    def test_a_chain_read_through_contribs_internal_path_is_an_error_not_half_rewritten(self):
+        # `slim.python.slim.nets...` (only its head rewritten) would fail at run time with no entry
+        source = """
+            import tensorflow as tf
+            net = tf.contrib.slim.python.slim.nets.resnet_v1.resnet_v1_50
+            scope = tf.contrib.framework.python.ops.arg_scope
+            fc = tf.contrib.layers.python.layers.fully_connected
+        """
+        self.assertCodemod(source, source)
+        errors = [e for e in self.applied(source).entries if e.severity == "error"]
+        assert [(e.line, e.manual.split(": ")[-1]) for e in errors] == [
+            (2, "tf_slim.nets.resnet_v1.resnet_v1_50"),
+            (3, "tf_slim.ops.arg_scope"),
+            (4, "tf_slim.layers.fully_connected"),
+        ], errors
+
 
 class TestAliasBoundBelow(RuleTest):
     TRANSFORM = SlimRule
