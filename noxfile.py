@@ -1,6 +1,6 @@
 """The project's two TensorFlow environments, one nox session (and one venv) each.
 
-    nox -s lint tf1 tf2            # lint, then both test suites (what `python3 dev.py test` runs)
+    nox -s lint tf1 tf2 tfrange-2.18   # lint, both test suites, the TF 2.18 smoke (what `python3 dev.py test` runs)
     nox -s tf2 -- demo             # a task other than the tests, in that environment's venv
     nox -s tf2 -- tests -k flags   # the tests, with pytest arguments
     nox -s tf2 -- tests --part=2   # one part of the suite (SUITES): tests/tf2 and tests/codemods
@@ -13,8 +13,8 @@
   tf115: tensorflow-cpu 1.15.0 on Python 3.7, the reference that runs original TF1 programs (not in CI);
         with tf1 and tf2, the `reference` task (bench/reference.py; `python3 dev.py reference`)
   tfrange-2.16 ... tfrange-2.20: each TensorFlow release between the suites' two, with its tf-keras, the
-        Estimator (--no-deps) and tf-slim; runs `python -m compat doctor` and RANGE_SMOKE (not in CI;
-        `nox -t tfrange` or `python3 dev.py test --all-tf` runs them all)
+        Estimator (--no-deps) and tf-slim; runs `python -m compat doctor` and RANGE_SMOKE (CI runs
+        tfrange-2.18 beside the suites; `nox -t tfrange` or `python3 dev.py test --all-tf` runs them all)
   python-3.10, python-3.12: the tf2 environment's TF 2.21 stack on the other Pythons pyproject allows, the
         same doctor and smoke (tagged tfrange too)
   lint: ruff + mypy (requirements/lint.txt); no TensorFlow, the project is read, not imported;
@@ -31,7 +31,7 @@ import nox.command
 
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_venv = "yes"
-nox.options.sessions = ["lint", "tf1", "tf2"]
+nox.options.sessions = ["lint", "tf1", "tf2", "tfrange-2.18"]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # tests/common runs in both environments; each environment adds its own folders. An environment's suite
@@ -115,8 +115,8 @@ def tf2(session: nox.Session) -> None:
 # The TF range: the releases users run between the suites' TF 2.15 and 2.21, one session and venv each
 # (`nox -s tfrange-2.16`; all: `nox -t tfrange`). Each installs requirements/tf<release>.txt and, with
 # --no-deps, tf<release>-nodeps.txt (its tf-keras and tensorflow-estimator 2.15), as tf2 does, then runs
-# the doctor (which must find nothing missing) and RANGE_SMOKE. Not in CI: each release takes 5-15 min
-# (install and smoke) on two shared cores, and CI's 35 minutes do not hold one (README, "What runs where").
+# the doctor (which must find nothing missing) and RANGE_SMOKE. CI runs one, a middle release (dev.py
+# CI_RANGE): each release takes 5-15 min (install and smoke) on two shared cores (README, "What runs where").
 RANGE = ["2.16", "2.17", "2.18", "2.19", "2.20"]
 # What the range runs: compat's claims on a release, in tests that take seconds each. Import orders
 # (legacy Keras chosen whenever compat comes), the doctor, Estimator and TPUEstimator (use_tpu=False)
