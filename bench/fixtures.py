@@ -79,20 +79,13 @@ FIXTURES = {
 
 
 @dataclasses.dataclass
-class Cell:
-    returncode: int | None  # None: timed out
-    losses: list[float]  # the chief's (alone: the program's)
-    others: str  # what the other tasks did
-    error: str
-    seconds: float
+class Cell(realprograms.Run):
+    """A real program's run (its losses: the chief's, alone the program's), and what the other tasks did."""
 
-    @property
-    def trained(self) -> bool:
-        return self.returncode == 0 and bool(self.losses)
+    others: str
 
 
-def log(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+log = realprograms.log
 
 
 def write_data(folder: str, env: dict) -> reference.Data:
@@ -168,7 +161,7 @@ def run_cell(argv: list[str], cwd: str, env: dict, timeout: float, out: str, log
         chief_error = [line for line in chief.splitlines() if realprograms.ERROR.match(line.strip())]
         where = chief if chief_error or logs is None else output + "\n" + "\n".join(texts.values())
         error = realprograms.error_line(where, returncode)
-    return Cell(returncode, losses, others, error, seconds)
+    return Cell(returncode=returncode, losses=losses, error=error, seconds=seconds, others=others)
 
 
 def environment(extra: dict) -> dict:
