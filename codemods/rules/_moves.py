@@ -48,6 +48,8 @@ class ModuleMoveRule(InsideImport, Rule):
     # set for each subclass by __init_subclass__
     _OLD_NAMES: ClassVar[frozenset[str]]
     _MODULE_MOVES: ClassVar[frozenset[str]]
+    # PACKAGES' internal (`.python.`) packages: their names move only through imports
+    _PRIVATE: ClassVar[tuple[str, ...]]
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
@@ -55,6 +57,7 @@ class ModuleMoveRule(InsideImport, Rule):
         # looked up for every attribute and assignment of every file: built once
         cls._OLD_NAMES = frozenset(cls.MOVES)
         cls._MODULE_MOVES = frozenset(old for old, (_, attr) in cls.MOVES.items() if attr is None)
+        cls._PRIVATE = tuple(old for old in cls.PACKAGES if ".python." in old + ".")
 
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)

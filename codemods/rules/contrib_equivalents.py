@@ -101,8 +101,6 @@ class ContribEquivalentsRule(OutermostChain, ModuleMoveRule):
         }
     )
     ALIASES = _aliases(MOVES)
-    # the private packages whose names only imports move: a chain read below one is not rewritten
-    _PRIVATE = tuple(old for old in PACKAGES if ".python." in old + ".")
 
     def begin_file(self, state: "FileState") -> None:
         super().begin_file(state)

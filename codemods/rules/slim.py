@@ -51,8 +51,6 @@ class SlimRule(OutermostChain, ModuleMoveRule):
     )
     ALIASES = {HOME: ("slim", "compat_slim")}
     RUNTIME = HOME
-    # contrib's internal packages (`contrib.slim.python.slim.nets`): their names move only through imports
-    _PRIVATE = tuple(old for old in PACKAGES if ".python." in old + ".")
 
     def begin_file(self, state: "FileState") -> None:
         super().begin_file(state)
