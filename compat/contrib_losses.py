@@ -1,7 +1,7 @@
 """`tf.contrib.losses` as TF 1 computed it, on TF 2's ops.
 
 They are not `tf.compat.v1.losses` under another name, so mapping them there changed what TF1 programs
-computed without a word (docs/traps.md, "tf.contrib.losses"):
+computed without a word (docs/traps.md, "tf.contrib.losses is not tf.losses under another name"):
 - the order: contrib took `(predictions, labels)` / `(logits, labels)`, tf.losses takes `(labels, ...)`;
 - the weights: a [batch, 1] weight is squeezed to [batch], and the losses are summed over the dimensions a
   weight does not have before they are weighted; the mean divides by the number of elements a non-zero
@@ -125,6 +125,14 @@ def cosine_distance(
         return compute_weighted_loss(1 - tf.reduce_sum(predictions * labels, axis=[axis]), weights)
 
 
+def _logits_and_labels(logits: Any, labels: Any) -> tuple[tf.Tensor, tf.Tensor]:
+    """The logits, and the labels in their dtype, of one shape."""
+    logits = tf.convert_to_tensor(logits)
+    labels = tf.cast(labels, logits.dtype)
+    logits.shape.assert_is_compatible_with(labels.shape)
+    return logits, labels
+
+
 def hinge_loss(logits: Any, labels: Any = None, scope: str | None = None) -> tf.Tensor:
     """Each element's hinge loss (not reduced, not added to LOSSES); labels in {0, 1}."""
     with tf.name_scope(scope or "hinge_loss"):
@@ -138,9 +146,7 @@ def sigmoid_cross_entropy(
     logits: Any, multi_class_labels: Any, weights: Any = 1.0, label_smoothing: float = 0, scope: str | None = None
 ) -> tf.Tensor:
     with tf.name_scope(scope or "sigmoid_cross_entropy_loss"):
-        logits = tf.convert_to_tensor(logits)
-        labels = tf.cast(multi_class_labels, logits.dtype)
-        logits.shape.assert_is_compatible_with(labels.shape)
+        logits, labels = _logits_and_labels(logits, multi_class_labels)
         if label_smoothing > 0:
             labels = labels * (1 - label_smoothing) + 0.5 * label_smoothing
         losses = tf.nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits, name="xentropy")
@@ -151,9 +157,7 @@ def softmax_cross_entropy(
     logits: Any, onehot_labels: Any, weights: Any = 1.0, label_smoothing: float = 0, scope: str | None = None
 ) -> tf.Tensor:
     with tf.name_scope(scope or "softmax_cross_entropy_loss"):
-        logits = tf.convert_to_tensor(logits)
-        labels = tf.cast(onehot_labels, logits.dtype)
-        logits.shape.assert_is_compatible_with(labels.shape)
+        logits, labels = _logits_and_labels(logits, onehot_labels)
         if label_smoothing > 0:
             classes = tf.cast(tf.shape(labels)[1], logits.dtype)
             labels = labels * (1.0 - label_smoothing) + label_smoothing / classes
