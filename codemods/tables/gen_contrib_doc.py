@@ -11,7 +11,7 @@ import collections
 import json
 import os
 
-from compat import tf1_names
+from compat import tf1_modules, tf1_names
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "docs", "contrib.md")
@@ -31,7 +31,7 @@ gives no home stops uai-run in one line and is an error entry of uai-migrate, bo
 
 
 def _short(target: str) -> str:
-    return "`" + ("tf" + target[len(tf1_names.TF) :] if target.startswith(tf1_names.TF) else target) + "`"
+    return f"`{tf1_modules.short(target)}`"
 
 
 def _gives(package: str) -> str:
