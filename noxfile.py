@@ -222,6 +222,8 @@ def distribution_checks(session: nox.Session) -> list[list[str]]:
     # an earlier run's files would be checked in place of this run's
     shutil.rmtree(out, ignore_errors=True)
     session.run("python", "-m", "build", "--outdir", out, HERE, silent=True)
+    if not os.path.isdir(out):
+        return []  # `nox --install-only` runs no command, so nothing was built to check
     built = sorted(os.path.join(out, name) for name in os.listdir(out))
     wheels = [path for path in built if path.endswith(".whl")]
     # check-wheel-contents reads its options from pyproject.toml in the folder it runs in
