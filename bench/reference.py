@@ -40,6 +40,7 @@ import functools
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -89,6 +90,17 @@ NOT_MATCHED = {
 PORT_NOT_MATCHED = {
     "t2t_transformer.py": "the port builds Keras layers: t2t asks tf2.enabled() (docs/traps.md), 2.2e-1 off",
 }
+# TF 1.4's tf.contrib.data pipeline, which TF 1.15 no longer has, in tf.data's spelling of the same computation
+# (map's num_threads parallel calls, then a buffer; uai-migrate's tf1-calls rule writes the same: CALL_KEYWORDS)
+CIFAR10_TF115 = (
+    realprograms.Edit("cifar10_estimator_tf1.py", "tf.contrib.data.TFRecordDataset(", "tf.data.TFRecordDataset(", 1),
+    realprograms.Edit(
+        "cifar10_estimator_tf1.py",
+        "num_threads=batch_size, output_buffer_size=2 * batch_size)",
+        "num_parallel_calls=batch_size).prefetch(2 * batch_size)",
+        1,
+    ),
+)
 UNORDERED = "1.15 reads its input in an order that varies run to run as written: run with --ordered-input"
 
 # "step 3 loss 0.69" (the programs' own loops), "loss = 0.69, step = 3" (the Estimator), "loss 0.69" and
@@ -120,6 +132,9 @@ class Program(NamedTuple):
     args: Callable[[Data, str, int], list[str]]  # (data, output folder, --steps) -> arguments
     env: dict
     real: str = ""  # a bench/realprograms.py program: its key in PROGRAMS (its tree is built per run)
+    # how 1.15 spells what the program wrote for an older TF 1.x that 1.15 no longer takes, each the same
+    # computation: the tf1.15 ways run a copy with these edits; the other ways run the program as written
+    tf115: tuple[realprograms.Edit, ...] = ()
 
 
 def _sample(step_flag: str, *extra: str) -> Callable[[Data, str, int], list[str]]:
@@ -158,6 +173,7 @@ def programs() -> dict[str, Program]:
         "cifar10_estimator_tf1.py",
         lambda data, out, steps: [f"--data_dir={data.cifar10}", f"--job_dir={out}", *cifar10_flags],
         {},
+        tf115=CIFAR10_TF115,
     )
     found["bert_style_tpu_tf1.py"] = Program(
         TF1_PROGRAMS, "bert_style_tpu_tf1.py", lambda data, out, steps: [f"--output_dir={out}"], {}
@@ -247,9 +263,21 @@ def command(way: str, script: str) -> tuple[list[str], dict]:
     return [env, script], {"PYTHONPATH": REPO}
 
 
+def tf115_spelling(program: Program, script: str, folder: str) -> str:
+    """A copy of the one-file program `script` in `folder` with its `tf115` edits: the script 1.15 runs."""
+    os.makedirs(folder)
+    copy = os.path.join(folder, os.path.basename(script))
+    shutil.copyfile(script, copy)
+    for edit in program.tf115:
+        realprograms.apply_edit(edit, folder)
+    return copy
+
+
 def run(way: str, name: str, program: Program, folder: str, data: Data, out: str, steps: int, path: str = "") -> dict:
     """One way's run; `path`: a folder of the program's dependencies, put on PYTHONPATH."""
     script = os.path.join(folder, program.script)
+    if way.startswith("tf1.15") and program.tf115:
+        script = tf115_spelling(program, script, os.path.join(out, "tf115-spelling", f"{name}-{way.replace(' ', '_')}"))
     argv, extra = command(way, script)
     if path:
         extra["PYTHONPATH"] += os.pathsep + path

@@ -6,7 +6,8 @@
 
 Written the way that example's users wrote their programs on TensorFlow 1.4: tf.contrib.learn's
 Experiment and learn_runner, tf.contrib.training's HParams and GreedyLoadBalancingStrategy,
-tf.app.flags, tf.layers, private TensorFlow modules for the hooks and the device setter.
+tf.contrib.data's TFRecordDataset with TF 1.4's `map(num_threads=, output_buffer_size=)`, tf.app.flags,
+tf.layers, private TensorFlow modules for the hooks and the device setter.
 cifar10_estimator_tf1.py is that program; cifar10_estimator_tf1_migrated.py is what
 `uai-migrate --write` makes of it, reviewed. The ResNet is cut to one conv + batch norm + dense on 8x8 images so that a few steps
 take seconds. TFRecords: `image` (raw uint8 bytes, HEIGHT x WIDTH x DEPTH) and `label` (int64).
@@ -163,9 +164,12 @@ class Cifar10DataSet(object):
 
     def make_batch(self, batch_size):
         """Read the images and labels from 'filenames'."""
-        dataset = tf.data.TFRecordDataset(self.get_filenames()).repeat()
-        dataset = dataset.map(self.parser, num_parallel_calls=batch_size)
-        dataset = dataset.prefetch(2 * batch_size)
+        filenames = self.get_filenames()
+        # Repeat infinitely.
+        dataset = tf.contrib.data.TFRecordDataset(filenames).repeat()
+        # Parse records.
+        dataset = dataset.map(self.parser, num_threads=batch_size, output_buffer_size=2 * batch_size)
+        # Batch it up.
         dataset = dataset.batch(batch_size)
         iterator = dataset.make_one_shot_iterator()
         image_batch, label_batch = iterator.get_next()
