@@ -39,6 +39,10 @@ import time
 from typing import Any, cast
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
+from bench import corpus  # noqa: E402 - run as a script, the checkout is not on the path before
+
 SOURCES = {
     "corpus": os.path.join(REPO, "tests", "corpus"),
     "samples": os.path.join(REPO, "samples", "tf1"),
@@ -358,8 +362,14 @@ def main(argv: list[str]) -> int:
                 files = {level: ported_file(os.path.join(work, group, level), relative, name) for level in ported}
                 folder = os.path.join(work, "runs", name)
                 os.makedirs(folder, exist_ok=True)
+                # the manifest's {data} (the corpus' generated TFRecords, made once) and {out} (a folder of the run)
+                if any("{data}" in a for a in argv_for) and not os.path.isdir(os.path.join(work, "data")):
+                    corpus.generate_data(os.path.join(work, "data"))
+                run_argv = [
+                    a.format(data=os.path.join(work, "data"), out=os.path.join(folder, "out")) for a in argv_for
+                ]
                 try:
-                    row = equivalence(name, files["safe"], files["native"], argv_for, folder)
+                    row = equivalence(name, files["safe"], files["native"], run_argv, folder)
                 except RuntimeError as failed:
                     missing = re.search(r"ModuleNotFoundError: No module named '([\w.]+)'", str(failed))
                     if missing is None:

@@ -98,6 +98,7 @@ class Converter(RunRegion):
         if self.unmerged:
             raise Refused(head, f"a tf.summary.{self.unmerged[0][0]} no merge_all collects")
         self.check_summary_values(area)
+        self.check_pipelines()
         if self.train_op is None and not self.eval_outputs and not self.state_runs:
             raise Refused(head, "no sess.run of the graph's tensors or of an optimizer's minimize(loss)")
         if self.rule.v1 is not None:
@@ -108,6 +109,7 @@ class Converter(RunRegion):
         self.check_result(head)
         # the graph-mode calls this conversion removes (any other one in the file keeps it at the safe level)
         removed = [s for s in stmts[:session] if id(s) in self.replacements]
+        removed += self.converted_functions()  # (the input and mapped functions: at the top level or in the block)
         covered = {id(c) for s in removed for c in names_in(s).calls} | {id(call) for call, _ in sessions.values()}
         return self.replacements, covered, self.said()
 
@@ -119,6 +121,8 @@ class Converter(RunRegion):
             return False
         if isinstance(stmt, cst.FunctionDef) and self.scope_helper(stmt):
             return False  # (converted where the graph calls it)
+        if isinstance(stmt, cst.FunctionDef) and self.pipeline_def(stmt):
+            return False  # (converted with the pipeline that reads it: _native_pipeline)
         if self.rule.v1 is not None and any(stmt is s for s in self.rule.v1.switches):
             return False  # (deleted with the compat.v1 import: the converted code runs eagerly)
         rule = self.rule
@@ -166,10 +170,14 @@ class Converter(RunRegion):
             if set(reads.names) & self.graph:
                 raise Refused(stmt, "a tf.data pipeline built from the graph's tensors")
             self.datasets.add(name)
+            self.pipeline_calls(value, stmt, "a tf.data pipeline")
+            self.mapped_functions(stmt)
             self.replacements[id(stmt)] = [self.tf2_dataset(cast(cst.BaseStatement, self.up(stmt)))]
             return False
         if isinstance(small, cst.Assign) and self.one_shot(small.value) is not None:
             return self.iterator(stmt, small)
+        if isinstance(small, cst.Assign) and (function := self.input_call(small.value)) is not None:
+            return self.input_iterator(stmt, small, function)
         if self.xavier_object(stmt):
             return False  # (a host statement: the initializer object, Keras's)
         device = self.device_call(stmt)
@@ -327,8 +335,15 @@ class Converter(RunRegion):
                 "TF1 did (xavier_initializer -> GlorotUniform, l2_regularizer(s) -> tf.keras.regularizers.l2(0.5 * s), "
                 "an arg_scope's arguments written on each layer)"
             ]
-        if self.inputs is not None:
+        if self.input_function is not None:
+            parts += [
+                f"{self.input_function}() returns its tf.data pipeline, not the one-shot iterator's element: "
+                f"{self.inputs[0] if self.inputs else ''} = iter({self.input_function}(...)), an element per step"
+            ]
+        elif self.inputs is not None:
             parts += [f"{self.inputs[0]}.make_one_shot_iterator() -> iter({self.inputs[0]}), an element per step"]
+        if self.mapped:
+            parts += [f"{', '.join(f'{name}()' for name in self.mapped)}, mapped by the pipeline, kept in TF 2's names"]
         placeholders = ", ".join([*(self.inputs[1] if self.inputs else []), *self.placeholders]) or "(none)"
         if self.train_op is not None:
             step = self.names["train_step"]

@@ -112,7 +112,6 @@ def tf2_import(module: cst.Module, v1: V1Module, updated: dict[int, cst.BaseStat
     )
     body = [new_import if s is imported else s for s in module.body if id(s) not in switches]
     module = module.with_changes(body=body)
-    api = _tf.api()
     calls = {id(c.func): c for c in collect(module, cst.Call)}
     inner: set[int] = set()
     for node in collect(module, cst.Attribute):
@@ -127,15 +126,22 @@ def tf2_import(module: cst.Module, v1: V1Module, updated: dict[int, cst.BaseStat
         if not (isinstance(chain, cst.Name) and chain.value == v1.alias):
             continue
         path = ".".join(reversed(parts))
-        if path in WRITTEN:
-            continue
-        for prefix in _prefixes(path):
-            params = api["differs"].get(prefix)
-            call = calls.get(id(node)) if prefix == path else None
-            same = target(api, prefix) is None and prefix not in api["v1_only_modules"]
-            if prefix.startswith("compat") or not same or (prefix in api["differs"] and not _passes(call, params)):
-                raise Refused(node, f"tf.{path}: not the same in TF 2 (the file imports tensorflow.compat.v1)")
+        if path not in WRITTEN and not same_in_tf2(path, calls.get(id(node))):
+            raise Refused(node, f"tf.{path}: not the same in TF 2 (the file imports tensorflow.compat.v1)")
     return module
+
+
+def same_in_tf2(path: str, call: cst.Call | None) -> bool:
+    """Is TF1's `tf.<path>` the same in TF 2 (the API table's names that moved, differ or are TF1's only are not; a
+    function whose parameters differ is where `call`, its call, passes them the same way)?"""
+    api = _tf.api()
+    for prefix in _prefixes(path):
+        params = api["differs"].get(prefix)
+        passed = call if prefix == path else None
+        same = target(api, prefix) is None and prefix not in api["v1_only_modules"]
+        if prefix.startswith("compat") or not same or (prefix in api["differs"] and not _passes(passed, params)):
+            return False
+    return True
 
 
 def _prefixes(path: str) -> list[str]:

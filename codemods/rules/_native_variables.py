@@ -9,12 +9,12 @@ from typing import cast
 import libcst as cst
 
 from codemods.rules import _native_tables as tables
-from codemods.rules._native_inputs import Inputs
 from codemods.rules._native_names import ASSIGNS, INITIALIZER_FUNCTIONS, VARIABLE_PARAMS
+from codemods.rules._native_pipeline import Pipelines
 from codemods.rules._native_syntax import Refused, arguments, names_in, source_of
 
 
-class Variables(Inputs):
+class Variables(Pipelines):
     """Variables and assign ops."""
 
     def state(self) -> set[str]:

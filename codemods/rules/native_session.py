@@ -39,6 +39,10 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
   whose arguments go to each call of its block) a Keras Dense made once under TF1's scope name, of a Dense subclass
   written once that names its variables `weights` and `biases` as TF1 did (codemods/rules/_native_slim.py), with
   `xavier_initializer()` as GlorotUniform and `l2_regularizer(s)` as `tf.keras.regularizers.l2(0.5 * s)`;
+- makes an input function the graph calls once (`images, labels = input_fn(mode)`, whose pipeline it builds and
+  whose last line returns `dataset.make_one_shot_iterator().get_next()`) return its dataset, iterated by the train
+  step as each sess.run drew an element, and keeps the functions the pipeline maps, both in TF 2's names
+  (codemods/rules/_native_pipeline.py: tf.compat.v1's names that are the same in TF 2, resize_images as its op);
 - makes a v1 streaming metric (`acc, update = tf.metrics.accuracy(labels, predictions)`, tf.metrics.mean,
   tf-slim's streaming_accuracy / streaming_mean) a Keras metric object made once: a sess.run of its update op
   (a statement of its own) becomes `update_state` on the tensors an evaluate() call computes from the same
@@ -123,6 +127,9 @@ class NativeSessionRule(Rule):
         "tf-slim's fully_connected is a Keras Dense (its variables named weights and biases as TF1's), its xavier_initializer "
         "Keras's GlorotUniform (seeded draws differ) and its l2 regularizer's loss kept in the layer's .losses, not in "
         "TF1's REGULARIZATION_LOSSES collection (the rule refuses a script reading a graph collection); "
+        "an input function returns its dataset where its element was returned (the rule proves it called once), and "
+        "tf.compat.v1.image.resize_images on a decoded image is the raw ResizeBilinear op it ran (TF 2's tf.image.resize "
+        "samples at half-pixel centres: other pixels); "
         "a file importing tensorflow.compat.v1 with disable_v2_behavior() imports tensorflow (TF 2 behaviour: the "
         "rule refuses .value and == between tensors, which v1 shapes and equality answer otherwise). "
         "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name; "

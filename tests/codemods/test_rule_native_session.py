@@ -321,6 +321,117 @@ class TestNativeSessionRule(RuleTest):
         why = "an evaluation sess.run with a tf.data input (TF1 draws only when a fetch needs it)"
         self.assertEqual(messages, [PREFIX + why])
 
+    def test_an_input_function_returns_its_dataset_and_the_function_it_maps_keeps_tf2_names(self):
+        # (as the safe pass leaves TF 1.4's input_fn: tf.contrib.data -> tf.compat.v1.data, contrib.learn's ModeKeys)
+        before = """
+            import os
+            import tensorflow as tf
+
+            def parser(record):
+                features = tf.io.parse_single_example(record, {"image": tf.io.FixedLenFeature([], tf.string)})
+                image = tf.compat.v1.image.resize_images(tf.image.decode_jpeg(features["image"], channels=3), [8, 8])
+                return tf.reshape(image, [192]), tf.strings.length(features["image"]) % 10
+
+            def input_fn(mode):
+                \"\"\"The training pipeline.\"\"\"
+                files = tf.io.gfile.glob(os.path.join("data", "train-*"))
+                dataset = tf.compat.v1.data.TFRecordDataset(files).repeat()
+                dataset = dataset.map(parser, num_parallel_calls=4).prefetch(8)
+                if mode == tf.compat.v1.estimator.ModeKeys.TRAIN:
+                    dataset = dataset.batch(4, drop_remainder=True)
+                return dataset.make_one_shot_iterator().get_next()
+
+            images, labels = input_fn(tf.compat.v1.estimator.ModeKeys.TRAIN)
+            w = tf.Variable(tf.zeros([192, 10]))
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=tf.matmul(images, w)))
+            train_op = tf.compat.v1.train.GradientDescentOptimizer(0.05).minimize(loss)
+            with tf.compat.v1.Session() as sess:
+                sess.run(tf.compat.v1.global_variables_initializer())
+                for step in range(3):
+                    _, value = sess.run([train_op, loss])
+        """
+        after = """
+            import os
+            import compat
+            import tensorflow as tf
+
+            def parser(record):
+                features = tf.io.parse_single_example(record, {"image": tf.io.FixedLenFeature([], tf.string)})
+                image = tf.raw_ops.ResizeBilinear(images=tf.expand_dims(tf.image.decode_jpeg(features["image"], channels=3), 0), size=[8, 8])[0]
+                return tf.reshape(image, [192]), tf.strings.length(features["image"]) % 10
+
+            def input_fn(mode):
+                \"\"\"The training pipeline.\"\"\"
+                files = tf.io.gfile.glob(os.path.join("data", "train-*"))
+                dataset = tf.data.TFRecordDataset(files).repeat()
+                dataset = dataset.map(parser, num_parallel_calls=4).prefetch(8)
+                if mode == tf.estimator.ModeKeys.TRAIN:
+                    dataset = dataset.batch(4, drop_remainder=True)
+                return dataset
+
+            iterator = iter(input_fn(tf.estimator.ModeKeys.TRAIN))
+            w = tf.Variable(tf.zeros([192, 10]), name="Variable")
+
+            def model(images, labels):
+                loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=tf.matmul(images, w)))
+                return {"loss": loss}
+
+            optimizer = tf.keras.optimizers.SGD(learning_rate=0.05)
+
+            @tf.function(input_signature=[*iterator.element_spec])
+            def train_step(images, labels):
+                with tf.GradientTape() as tape:
+                    outputs = model(images, labels)
+                variables = tape.watched_variables()
+                optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+                return outputs["loss"]
+
+            for step in range(3):
+                value = train_step(*iterator.get_next()).numpy()
+        """
+        self.assertCodemod(before, after, level="native")
+
+    def test_must_not_fire_on_input_functions_and_mapped_functions_it_cannot_prove(self):
+        parser = (
+            "import tensorflow as tf\n"
+            "def parser(record):\n"
+            "    image = tf.image.decode_jpeg(record, channels=3)\n"
+            "    return {body}\n"
+            "def input_fn():\n"
+            "    dataset = tf.compat.v1.data.TFRecordDataset(['f']).map(parser).batch(2){more}\n"
+            "    return dataset.make_one_shot_iterator().get_next()\n"
+        )
+        graph = (
+            "x = input_fn()\nw = tf.Variable(1.0)\nloss = tf.reduce_sum(x) * w\n"
+            "op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+            "with tf.compat.v1.Session() as sess:\n    sess.run(op)\n"
+        )
+        plain = {"body": "tf.cast(image, tf.float32)", "more": ""}
+        cases = {
+            (parser.format(**plain) + graph + "y = input_fn()\n"): "input_fn() is used elsewhere too (its one call "
+            "builds the input pipeline)",
+            parser.format(body="tf.image.random_flip_left_right(image)", more=""): (
+                "tf.image.random_flip_left_right in parser(), which a pipeline traces: graph and eager op seeds differ"
+            ),
+            parser.format(body="tf.compat.v1.image.resize_images(image, [4, 4])", more=""): (
+                "tf.compat.v1.image.resize_images of an image not decoded in place or to a computed size (its rank "
+                "is not known)"
+            ),
+            parser.format(**plain).replace("    dataset =", "    n = tf.constant(2)\n    dataset ="): (
+                "tf.constant in input_fn(), which builds graph state there"
+            ),
+            parser.format(**plain) + "print(parser(b''))\n": (
+                "parser() is used besides as the function of a pipeline the rule converts"
+            ),
+            parser.format(body="tf.compat.v1.to_float(image)", more=""): (
+                "tf.compat.v1.to_float has no native equivalent the rule knows"
+            ),
+        }
+        for source, why in cases.items():
+            with self.subTest(source=source):
+                code = source if "sess" in source else source + graph
+                self.assertEqual(self.refused(code), [PREFIX + why])
+
     def test_layer_names_follow_tf1s_uniquified_names_and_nested_calls(self):
         before = """
             import tensorflow as tf
@@ -1225,6 +1336,7 @@ SCRIPTS = [
         "slim_eval_session.py",
         "session_variable_scope.py",
         "compat_v1_style.py",
+        "contrib_data_tf14.py",
     )
 ]
 SCRIPTS.append(os.path.join(REPO, "samples", "tf1", "session_classifier.py"))
