@@ -17,7 +17,7 @@
    Per group, how many entries each native rule wrote converting something and leaving code at the
    safe level (with the reason in the report).
 2. The share of `tf.*` references that go through `tf.compat.v1`, after safe and after native, in
-   the corpus, the samples and the real-programs bench's drivers (the Python files: an outermost
+   the corpus, the samples and the real-programs bench's drivers (the Python files and notebooks' code cells: an outermost
    `tf.<...>` attribute chain is one reference; it is a compat one when it reads `tf.compat.v1` or its
    name is bound to tensorflow.compat.v1).
 
@@ -298,11 +298,20 @@ def compat_share(folder: str) -> tuple[int, int]:
     total = compat = 0
     for root, _, names in os.walk(folder):
         for name in names:
-            if name.endswith(".py"):
+            if name.endswith((".py", ".ipynb")):
                 with open(os.path.join(root, name), encoding="utf-8") as handle:
-                    counted = references(handle.read())
+                    text = handle.read()
+                counted = references(_code_cells(text) if name.endswith(".ipynb") else text)
                 total, compat = total + counted[0], compat + counted[1]
     return total, compat
+
+
+def _code_cells(text: str) -> str:
+    """A notebook's code cells joined, their IPython lines (magics, shell) left out."""
+    cells = [c for c in json.loads(text).get("cells", []) if c.get("cell_type") == "code"]
+    sources = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"] for c in cells]
+    lines = [line for source in sources for line in source.splitlines()]
+    return "\n".join(line for line in lines if not line.lstrip().startswith(("%", "!"))) + "\n"
 
 
 def references(source: str) -> tuple[int, int]:
@@ -359,7 +368,10 @@ def main(argv: list[str]) -> int:
                 name = os.path.basename(path)
                 argv_for, cause = ARGS.get(name, (_manifest_args(name), NO_DROPOUT.get(name, "")))
                 relative = os.path.relpath(path, REPO) if os.path.isabs(path) else path
-                files = {level: ported_file(os.path.join(work, group, level), relative, name) for level in ported}
+                # (a notebook runs as its code cells joined, IPython lines left out, as the corpus runs it)
+                files = {
+                    level: runnable(ported_file(os.path.join(work, group, level), relative, name)) for level in ported
+                }
                 folder = os.path.join(work, "runs", name)
                 os.makedirs(folder, exist_ok=True)
                 # the manifest's {data} (the corpus' generated TFRecords, made once) and {out} (a folder of the run)
@@ -395,6 +407,11 @@ def ported_file(out: str, relative: str, name: str) -> str:
         if name in names:
             return os.path.join(root, name)
     raise FileNotFoundError(f"{relative} not in {out}")
+
+
+def runnable(path: str) -> str:
+    """The file to run for a ported file: itself, or a notebook's code cells joined (bench/corpus.py)."""
+    return corpus._script(os.path.dirname(path), os.path.basename(path))  # noqa: SLF001 - the corpus' one way
 
 
 def _manifest_args(name: str) -> list[str]:

@@ -11,7 +11,7 @@ from typing import cast
 
 import libcst as cst
 
-from codemods import _python2, _source, files
+from codemods import _cells, _python2, _source, files
 from codemods._report import PARSE, Entry, Outcome
 from codemods.engine import names as _names
 from codemods.engine.apply import apply_rules, claims_of
@@ -155,6 +155,13 @@ def migrate_notebook(data: bytes, options: Options) -> Outcome:
             entries.append(dataclasses.replace(_syntax_entry(err, what="cell"), cell=index))
     # Cells share one namespace: `import tensorflow as tf` in one cell names `tf` in the others.
     table = _names.scan([tree for _, _, _, tree, _, _ in cells])
+    if options.level == "native" and len(cells) > 1:  # (native rules prove things of the whole program)
+        outcome = _cells.migrate_as_one(
+            notebook, data, cells, lambda text, tree: _transform(text, tree, _names.scan([tree]), options)[:2]
+        )
+        if outcome is not None:
+            outcome.entries[:0] = entries
+            return outcome
     changed = False
     for index, cell, text, tree, masked, saved in cells:
         new_masked, cell_entries = _transform(masked, tree, table, options)
