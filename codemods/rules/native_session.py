@@ -325,7 +325,8 @@ class NativeSessionRule(Rule):
             done.append((block, replacements, covered, said, node))
         elsewhere = [c for c in self._graph_calls.values() if self.is_call(c, SESSIONS) and id(c) not in seen]
         if elsewhere:  # (one entry per file: the first)
-            why = "a Session in a class, a nested function or an expression: the rule reads module and function bodies"
+            where = self._container(original_node.body[self._session_top[id(elsewhere[0])]], elsewhere[0])
+            why = f"a Session inside {where}: the rule reads the statements of module and function bodies"
             self.report(
                 elsewhere[0],
                 f"Session script left at the safe level: {why}",
@@ -357,6 +358,40 @@ class NativeSessionRule(Rule):
             self._drop_slim_imports(converted)
         _tf.ensure_compat(self)  # tf.keras is legacy Keras 2 on TF >= 2.16 through compat: TF1's variable names
         return converted
+
+    @staticmethod
+    def _container(top: cst.BaseStatement, call: cst.Call) -> str:
+        """What holds a Session call the rule does not read (within its top-level statement), for the entry."""
+        path: list[cst.CSTNode] = []
+
+        class Path(cst.CSTVisitor):
+            def on_visit(self, node: cst.CSTNode) -> bool:
+                if path and path[-1] is call:
+                    return False
+                path.append(node)
+                return True
+
+            def on_leave(self, original_node: cst.CSTNode) -> None:
+                if path[-1] is not call:
+                    path.pop()
+
+        top.visit(Path())
+        kinds = (cst.ClassDef, cst.FunctionDef, cst.With, cst.For, cst.While, cst.If, cst.Try, cst.Lambda)
+        # (a with statement whose item the call is, is a statement the rule reads; a top-level def's body too)
+        holders = [
+            n
+            for n, below in zip(path, path[1:])
+            if isinstance(n, kinds)
+            and not isinstance(below, cst.WithItem)
+            and not (n is top and isinstance(n, cst.FunctionDef))
+        ]
+        outer = holders[0] if holders else None
+        if outer is None:
+            return "an expression"
+        if isinstance(outer, cst.With):
+            return f"`with {', '.join(source_of(item.item) for item in outer.items)}:`"
+        names = {cst.ClassDef: "a class", cst.FunctionDef: "a nested function", cst.Lambda: "a lambda"}
+        return names.get(type(outer), f"a {type(outer).__name__.lower()} block")
 
     def _drop_slim_imports(self, module: cst.Module) -> None:
         """The tf-slim imports (the safe pass's compat.slim, tf_slim, tf.contrib) the converted code no longer

@@ -18,6 +18,7 @@ from tests.support.processes import REPO
 from tests.support.rule_test import RuleTest, apply
 
 PREFIX = "Session script left at the safe level: "
+READS = "the rule reads the statements of module and function bodies"
 
 
 class TestNativeSessionRule(RuleTest):
@@ -1212,8 +1213,20 @@ class TestNativeSessionRule(RuleTest):
                     with tf.Session() as sess:
                         sess.run(op)
         """)
-        why = "a Session in a class, a nested function or an expression: the rule reads module and function bodies"
-        self.assertEqual(messages, [PREFIX + why])
+        self.assertEqual(messages, [PREFIX + "a Session inside a class: " + READS])
+        messages = self.refused("""
+            import tensorflow as tf
+
+            def main(op):
+                with tf.Graph().as_default():
+                    with tf.Session() as sess:
+                        sess.run(op)
+        """)
+        self.assertEqual(messages, [PREFIX + "a Session inside `with tf.Graph().as_default():`: " + READS])
+        self.assertEqual(
+            self.refused("import tensorflow as tf\nprint(tf.Session().run(1))\n"),
+            [PREFIX + "a Session inside an expression: " + READS],
+        )
 
     def test_must_not_fire_when_the_graph_reads_a_value_the_loop_changes(self):
         messages = self.refused("""
