@@ -70,10 +70,10 @@ class EagerFile:
         if self.graph is None:
             self.graph = _graph(frozenset(names))
 
-    def why_not(self, module: cst.Module, tf_calls: Container[int]) -> str | None:
+    def why_not(self, module: cst.Module, tf_calls: Container[int], graph: bool = False) -> str | None:
         """None when the file is proven eager, else why not (for the info entry). `tf_calls`: the ids of
-        the module's TensorFlow calls."""
-        if self.graph is not None:
+        the module's TensorFlow calls; `graph`: graph-mode code is allowed (the file need only be a program)."""
+        if self.graph is not None and not graph:
             return f"the file has graph-mode code ({self.graph}): its TensorFlow code runs in a graph"
         runs = self.switched_on or any(map(_is_main_guard, module.body))
         if not (runs or any(id(call) in tf_calls for call in _top_level_calls(module))):
@@ -131,8 +131,11 @@ class EagerRewrite(Rule):
 
     A subclass says which calls it reads (`candidate`) and what each becomes (`convert`: an expression, or
     None to delete the statement the call is); the pass records the calls, and once the whole file is
-    known the calls are converted, or each left with an info entry saying why (`Refused`).
+    known the calls are converted, or each left with an info entry saying why (`Refused`). A rule whose
+    rewrite builds the same ops in a graph too sets GRAPH: the file then need only be a program.
     """
+
+    GRAPH = False
 
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
@@ -181,7 +184,7 @@ class EagerRewrite(Rule):
         if self.level != "native" or not self._found:
             return updated_node
         present = {id(n) for n in descendants(updated_node)}
-        why = self._eager.why_not(original_node, self._tf_calls)
+        why = self._eager.why_not(original_node, self._tf_calls, self.GRAPH)
         parent = parents(original_node) if why is None else {}
         replaced: dict[int, cst.BaseExpression | None] = {}
         converted: list[cst.Call] = []
@@ -275,6 +278,12 @@ class _Replace(cst.CSTTransformer):
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         return updated_node.with_changes(body=self._body(updated_node.body))
+
+
+def keras_2(rule: Rule) -> bool:
+    """Is tf.keras Keras 2 (tf-keras) on every TF release here: the file imports compat, or the pass adds it?
+    (A rule does not add it: that would change the Keras of the whole program, the models' too.)"""
+    return rule.state.needs_compat or "compat" in rule.state.table.toplevel.values()
 
 
 def only_statement(line: cst.CSTNode, parent: dict[int, cst.CSTNode]) -> bool:

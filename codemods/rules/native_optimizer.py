@@ -29,7 +29,7 @@ from codemods.engine.rule import FileState
 from codemods.rule_description import Example
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
-from codemods.rules._native_eager import EagerRewrite
+from codemods.rules._native_eager import EagerRewrite, keras_2
 from codemods.rules._native_syntax import Refused, arguments, descendants, names_in, source_of
 
 _OPTIMIZER = ("tensorflow.train.", "tensorflow.compat.v1.train.")
@@ -156,7 +156,7 @@ class NativeOptimizerRule(EagerRewrite):
         args = arguments(call, _METHODS[method], node, f"{method}")
         if method == "minimize" and "var_list" not in args:
             raise Refused(node, "minimize() without var_list (TF1 trains what the loss reads, Keras needs the list)")
-        if method == "minimize" and not self._keras_2():
+        if method == "minimize" and not keras_2(self):
             raise Refused(
                 node, "minimize() where tf.keras may be Keras 3 (TF >= 2.16 without import compat): no minimize"
             )
@@ -170,11 +170,6 @@ class NativeOptimizerRule(EagerRewrite):
             self._pending.append((call, method))
             return f"{method}() (its global step incremented after it, as TF1 did)"
         return f"{method}()"
-
-    def _keras_2(self) -> bool:
-        """Is tf.keras Keras 2 (tf-keras) on every TF release here: the file imports compat, or the pass adds it?
-        (The rule does not add it: that would change the Keras of the whole program, the models' too.)"""
-        return self.state.needs_compat or "compat" in self.state.table.toplevel.values()
 
     def _is_step_call(self, node: cst.BaseExpression) -> bool:
         return isinstance(node, cst.Call) and id(node) in self._tf_calls and bool(self.match(node.func, _STEPS))
