@@ -78,15 +78,8 @@ class Inputs(ConverterState):
 
     def one_shot(self, value: cst.BaseExpression) -> str | None:
         """`dataset` of `dataset.make_one_shot_iterator().get_next()` (a name bound to a pipeline), else None."""
-        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and not value.args):
-            return None
-        made = value.func.value
-        if value.func.attr.value != "get_next" or not isinstance(made, cst.Call) or made.args:
-            return None
-        if not isinstance(made.func, cst.Attribute) or made.func.attr.value != "make_one_shot_iterator":
-            return None
-        dataset = made.func.value
-        return dataset.value if isinstance(dataset, cst.Name) and dataset.value in self.datasets else None
+        dataset = one_shot_element(value)
+        return dataset if dataset in self.datasets else None
 
     def iterator(self, stmt: cst.BaseStatement, small: cst.Assign) -> bool:
         """`x, y = dataset.make_one_shot_iterator().get_next()` -> `iterator = iter(dataset)`: each step
@@ -208,3 +201,15 @@ class Inputs(ConverterState):
         ]
         assign = cast(cst.Assign, single(updated))
         return updated.with_changes(body=[assign.with_changes(value=value.with_changes(elements=elements))])
+
+
+def one_shot_element(value: cst.BaseExpression | None) -> str | None:
+    """`dataset` of `dataset.make_one_shot_iterator().get_next()` (any name), else None."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and not value.args):
+        return None
+    made = value.func.value
+    if value.func.attr.value != "get_next" or not isinstance(made, cst.Call) or made.args:
+        return None
+    if not isinstance(made.func, cst.Attribute) or made.func.attr.value != "make_one_shot_iterator":
+        return None
+    return made.func.value.value if isinstance(made.func.value, cst.Name) else None

@@ -23,7 +23,7 @@ import libcst as cst
 
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
-from codemods.rules._native_inputs import Inputs
+from codemods.rules._native_inputs import Inputs, one_shot_element
 from codemods.rules._native_names import PREFIXES, STATEFUL
 from codemods.rules._native_state import NativeSessionRule
 from codemods.rules._native_syntax import (
@@ -31,6 +31,7 @@ from codemods.rules._native_syntax import (
     Refused,
     arguments,
     bound_names,
+    collect,
     descendants,
     names_in,
     single,
@@ -97,15 +98,7 @@ class Pipelines(Inputs):
         """`dataset` of a def ending in `return dataset.make_one_shot_iterator().get_next()`, else None."""
         body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ()
         last = single(body[-1]) if body else None
-        value = last.value if isinstance(last, cst.Return) else None
-        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and not value.args):
-            return None
-        made = value.func.value
-        if value.func.attr.value != "get_next" or not isinstance(made, cst.Call) or made.args:
-            return None
-        if not isinstance(made.func, cst.Attribute) or made.func.attr.value != "make_one_shot_iterator":
-            return None
-        return made.func.value.value if isinstance(made.func.value, cst.Name) else None
+        return one_shot_element(last.value if isinstance(last, cst.Return) else None)
 
     def input_call(self, value: cst.BaseExpression) -> cst.FunctionDef | None:
         """The input function `value` calls (`input_fn(mode)`), else None."""
@@ -291,7 +284,7 @@ class Pipelines(Inputs):
         name as TF 2's where it is the same object there, resize_images on a decoded image as its op."""
         alias = self.alias
         v1 = f"{alias}.compat.v1."
-        inner = {id(a.value) for a in _attributes(node)}
+        inner = {id(a.value) for a in collect(node, cst.Attribute)}
         calls = {id(c.func): c for c in names_in(node).calls}
         datasets = {f"data.{name}" for name in tables.DATASETS}
 
@@ -318,17 +311,6 @@ def _dotted(node: cst.BaseExpression) -> bool:
     while isinstance(node, cst.Attribute):
         node = node.value
     return isinstance(node, cst.Name)
-
-
-def _attributes(node: cst.CSTNode) -> list[cst.Attribute]:
-    found: list[cst.Attribute] = []
-
-    class Attributes(cst.CSTVisitor):
-        def visit_Attribute(self, node: cst.Attribute) -> None:
-            found.append(node)
-
-    node.visit(Attributes())
-    return found
 
 
 def resize(call: cst.Call, alias: str, where: cst.CSTNode) -> cst.BaseExpression:
