@@ -1,7 +1,10 @@
 """Results keyed by the content hash of a file, the options and the engine's own code.
 
 A re-run on an unchanged tree then reads and hashes each file and parses none. The key holds a
-fingerprint of every codemods source and table file and of libcst, so editing a rule invalidates it.
+fingerprint of every codemods source and table file and of libcst, so editing a rule invalidates it,
+and, for a file migrated again with what the rest of its tree tells it, that Context
+(codemods/engine/tree.py): the same bytes then have another result. A record keeps the file's Facts,
+which the tree pass reads without parsing the file.
 """
 
 import base64
@@ -13,6 +16,7 @@ import pathlib
 from importlib import metadata
 
 from codemods._report import Entry, Outcome
+from codemods.engine.tree import Context, Facts
 from compat.files import atomic_write
 
 
@@ -40,8 +44,9 @@ class Cache:
         self.directory = pathlib.Path(directory)
         self._salt = f"{engine_fingerprint()}|{options}".encode()
 
-    def key(self, kind: str, data: bytes) -> str:
-        return hashlib.sha256(self._salt + kind.encode() + b"\0" + data).hexdigest()
+    def key(self, kind: str, data: bytes, context: Context | None = None) -> str:
+        tree = b"" if context is None else context.key().encode() + b"\0"
+        return hashlib.sha256(self._salt + kind.encode() + b"\0" + tree + data).hexdigest()
 
     def _path(self, key: str) -> pathlib.Path:
         return self.directory / key[:2] / f"{key}.json"
@@ -58,6 +63,7 @@ class Cache:
                 new=new,
                 entries=[Entry.from_dict(e) for e in record["entries"]],
                 skipped=record["skipped"],
+                facts=Facts.from_dict(record["facts"]) if record["facts"] is not None else None,
             )
         except (OSError, ValueError, KeyError, TypeError, RecursionError, MemoryError):
             return None  # missing or unreadable: compute again
@@ -69,6 +75,7 @@ class Cache:
             "new": base64.b64encode(outcome.new).decode() if outcome.new is not None else None,
             "entries": [e.to_dict() for e in outcome.entries],
             "skipped": outcome.skipped,
+            "facts": outcome.facts.to_dict() if outcome.facts is not None else None,
         }
         path = self._path(key)
         try:

@@ -4,6 +4,7 @@ import ast
 import codecs
 import contextlib
 import dataclasses
+import functools
 import gc
 import re
 from collections.abc import Callable, Iterator
@@ -14,6 +15,7 @@ import libcst as cst
 from codemods import _cells, _python2, _source, files
 from codemods._report import PARSE, Entry, Outcome
 from codemods.engine import names as _names
+from codemods.engine import tree as _tree
 from codemods.engine.apply import apply_rules, claims_of
 from codemods.rules import select
 from compat import library_names
@@ -56,13 +58,17 @@ def _syntax_entry(err: SyntaxError, what: str = "file") -> Entry:
     )
 
 
-def _transform(text: str, tree: ast.Module, table: _names.NameTable, options: Options) -> tuple[str, list[Entry]]:
+def _transform(
+    text: str, tree: ast.Module, table: _names.NameTable, options: Options, context: _tree.Context | None = None
+) -> tuple[str, list[Entry], frozenset[str]]:
+    """(the new text, the entries, what the rules signalled to the tree pass)"""
     rules = select(options.select, options.ignore, options.level)
     if not rules:
-        return text, []
+        return text, [], frozenset()
     instances = [rule(options.level) for rule in rules]
-    applied = apply_rules(cst.parse_module(text), instances, claims_of(rules), table, tree, text)
-    return applied.module.code, applied.entries
+    module = cst.parse_module(text)
+    applied = apply_rules(module, instances, claims_of(rules), table, tree, text, tree_context=context)
+    return applied.module.code, applied.entries, applied.signals
 
 
 def _python2_port(text: str, options: Options) -> tuple[str, list[Entry]] | None:
@@ -82,7 +88,7 @@ def _wide_encoding(data: bytes) -> str | None:
     return None
 
 
-def migrate_python(data: bytes, options: Options) -> Outcome:
+def migrate_python(data: bytes, options: Options, context: _tree.Context | None = None) -> Outcome:
     wide = _wide_encoding(data)
     if wide:  # the TensorFlow prefilter cannot see through it either: never report such a file as unchanged
         return Outcome(
@@ -97,7 +103,7 @@ def migrate_python(data: bytes, options: Options) -> Outcome:
             ],
             skipped=True,
         )
-    if not PREFILTER.search(data):
+    if not PREFILTER.search(data) and context is None:
         return Outcome(None, [])
     try:
         text, encoding = _source.decode(data)
@@ -115,15 +121,16 @@ def migrate_python(data: bytes, options: Options) -> Outcome:
     except ValueError as err:  # e.g. null bytes
         return Outcome(None, [Entry(rule=PARSE, severity="error", message=f"file skipped: {err}")], skipped=True)
     try:
-        new_text, entries = _transform(source, tree, _names.scan([tree]), options)
+        new_text, entries, signals = _transform(source, tree, _names.scan([tree]), options, context)
         entries = ported + entries
     except cst.ParserSyntaxError as err:
         entry = Entry(rule=PARSE, severity="error", message=f"file skipped: libcst cannot parse it: {err.message}")
         entry.line, entry.col = err.raw_line, err.raw_column + 1
         return Outcome(None, [entry], skipped=True)
+    facts = _tree.facts_of(tree, signals)
     if new_text == text:
-        return Outcome(None, entries)
-    return Outcome(_source.encode(new_text, encoding), entries)
+        return Outcome(None, entries, facts=facts)
+    return Outcome(_source.encode(new_text, encoding), entries, facts=facts)
 
 
 def _parse_cell(text: str) -> tuple[ast.Module, str, list[str]]:
@@ -164,7 +171,7 @@ def migrate_notebook(data: bytes, options: Options) -> Outcome:
             return outcome
     changed = False
     for index, cell, text, tree, masked, saved in cells:
-        new_masked, cell_entries = _transform(masked, tree, table, options)
+        new_masked, cell_entries, _ = _transform(masked, tree, table, options)
         entries.extend(dataclasses.replace(e, cell=index) for e in cell_entries)
         new_text = _source.unmask_magics(new_masked, saved)
         if new_text != text:
@@ -190,14 +197,14 @@ def _without_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def migrate(kind: str, data: bytes, options: Options) -> Outcome:
-    """The Outcome for one file: never raises, so one odd file cannot stop a whole tree."""
+def migrate(kind: str, data: bytes, options: Options, context: _tree.Context | None = None) -> Outcome:
+    """The Outcome for one file: never raises, so one odd file cannot stop a whole tree. `context`:
+    what the rest of its tree tells a Python file (codemods/engine/tree.py; None: as if alone)."""
     try:
         with _without_cyclic_gc():
+            code = migrate_notebook if kind == "notebook" else functools.partial(migrate_python, context=context)
             # (files.migrator types the options as object: it passes them through)
-            default = cast(
-                "Callable[[bytes, object], Outcome]", migrate_notebook if kind == "notebook" else migrate_python
-            )
+            default = cast("Callable[[bytes, object], Outcome]", code)
             return files.migrator(kind, default)(data, options)
     except RecursionError:
         # valid Python nested deeper than the parser or a tree walk can follow

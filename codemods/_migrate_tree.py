@@ -2,6 +2,10 @@
 
 Nothing is written until every file has been migrated; then each file is replaced only if it is
 still what was read, and only with a migration that parses wherever the original parsed.
+
+Every file is first migrated alone; then the few files whose migration depends on the rest of the
+tree (an entry script importing a TF1 graph library, ...: codemods/engine/tree.py) are migrated
+again with what the tree tells them, which is part of their cache key.
 """
 
 import ast
@@ -20,14 +24,15 @@ from codemods._cache import Cache
 from codemods._discover import Item, discover
 from codemods._report import CONFLICT, IO, PARSE, Entry, FileResult, Outcome, Report
 from codemods._write import copy_into
+from codemods.engine import tree as _tree
 from compat.files import atomic_write
 
 if TYPE_CHECKING:
     from codemods._migrate_file import Options  # imported by the workers only: it loads libcst
 
 MB = 1 << 20
-# (kind, bytes, options): one file for a worker to migrate
-_Job = tuple[str, bytes, "Options"]
+# (kind, bytes, options, what the tree tells the file): one file for a worker to migrate
+_Job = tuple[str, bytes, "Options", _tree.Context | None]
 
 
 @dataclasses.dataclass
@@ -73,11 +78,15 @@ class Snapshot:
         return cls(info.st_size, info.st_mtime_ns, info.st_ino, hashlib.sha256(data).hexdigest())
 
 
+# (item, kind, bytes, Snapshot, cache key, what the tree tells the file): a file to migrate
+_Pending = tuple[Item, str, bytes, Snapshot, str | None, _tree.Context | None]
+
+
 def _migrate_one(job: _Job) -> Outcome:
     from codemods._migrate_file import migrate  # workers import libcst; a fully cached run never does
 
-    kind, data, options = job
-    return migrate(kind, data, options)
+    kind, data, options, context = job
+    return migrate(kind, data, options, context)
 
 
 def _worker_init(parent: int) -> None:
@@ -214,7 +223,7 @@ def run(
     cache = Cache(config.cache_dir, config.options) if config.cache_dir else None
     # item -> (its bytes, its Snapshot, its Outcome, from the cache?); bytes and Snapshot are None if unread
     outcomes: dict[Item, tuple[bytes | None, Snapshot | None, Outcome, bool]] = {}
-    pending: list[tuple[Item, str, bytes, Snapshot, str | None]] = []  # (item, kind, bytes, Snapshot, cache key)
+    pending: list[_Pending] = []
     for item in (item for item in items if _migrated(item, config)):
         read = _read(item, config.max_file_size)
         if isinstance(read, Entry):
@@ -227,16 +236,22 @@ def run(
         if hit is not None:
             outcomes[item] = (data, snapshot, _checked(item.kind, data, hit), True)
         else:
-            pending.append((item, item.kind, data, snapshot, key))
+            pending.append((item, item.kind, data, snapshot, key, None))
     if progress is None:
         progress = _Progress(len(pending), config.progress)
-    # largest first: the workers end together instead of one finishing a big file while the others idle
-    pending.sort(key=lambda job: len(job[2]), reverse=True)
-    jobs = [(kind, data, config.options) for _, kind, data, _, _ in pending]
-    for (item, kind, data, snapshot, key), outcome in zip(pending, _compute(jobs, config.jobs, progress)):
-        if cache and key:
-            cache.put(key, outcome)
-        outcomes[item] = (data, snapshot, _checked(kind, data, outcome), False)
+    _migrate_pending(pending, config, cache, progress, outcomes)
+    # the files whose migration depends on the rest of the tree, again with what it tells them
+    again: list[_Pending] = []
+    for item, context in _tree_contexts(outcomes).items():
+        old, as_read, _, _ = outcomes[item]
+        assert old is not None and as_read is not None and item.kind is not None  # (planned for files read)
+        key = cache.key(item.kind, old, context) if cache else None
+        hit = cache.get(key) if cache and key else None
+        if hit is not None:
+            outcomes[item] = (old, as_read, _checked(item.kind, old, hit), True)
+        else:
+            again.append((item, item.kind, old, as_read, key, context))
+    _migrate_pending(again, config, cache, _Progress(0, False), outcomes)
     if config.out is not None:
         os.makedirs(config.out, exist_ok=True)
         # Until every file is written, each may hold its old or its new content.
@@ -262,6 +277,38 @@ def run(
             done = {rel: _out_folder.fingerprint_of(os.path.join(config.out, rel)) for rel in planned}
             _out_folder.record(config.out, {**owned, **{rel: {p} for rel, p in done.items() if p}})
     return report
+
+
+def _migrate_pending(
+    pending: list[_Pending], config: RunConfig, cache: Cache | None, progress: Progress, outcomes: dict
+) -> None:
+    """Migrate `pending` (in parallel with config.jobs), into `outcomes` and the cache."""
+    # largest first: the workers end together instead of one finishing a big file while the others idle
+    pending.sort(key=lambda job: len(job[2]), reverse=True)
+    jobs = [(kind, data, config.options, context) for _, kind, data, _, _, context in pending]
+    for (item, kind, data, snapshot, key, _), outcome in zip(pending, _compute(jobs, config.jobs, progress)):
+        if cache and key:
+            cache.put(key, outcome)
+        outcomes[item] = (data, snapshot, _checked(kind, data, outcome), False)
+
+
+def _tree_contexts(outcomes: dict) -> dict[Item, _tree.Context]:
+    """The Python files read whose migration depends on the rest of the tree, with what it tells them."""
+    python = {
+        item.rel.replace(os.sep, "/"): item
+        for item, (data, *_) in outcomes.items()
+        if item.kind == "python" and data is not None
+    }
+    facts = {rel: outcomes[item][2].facts for rel, item in python.items()}
+
+    def fill(rel: str) -> _tree.Facts | None:
+        """A file the first pass did not parse (it mentions no TensorFlow): its imports and main block."""
+        try:
+            return _tree.facts_of(ast.parse(_source.decode(outcomes[python[rel]][0])[0]))
+        except (SyntaxError, ValueError, RecursionError, MemoryError, _source.SourceError):
+            return None
+
+    return {python[rel]: context for rel, context in _tree.plan(facts, fill).items()}
 
 
 def _planned(item: Item, outcomes: dict) -> str | None:

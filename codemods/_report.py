@@ -4,6 +4,8 @@ import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
+from codemods.engine.tree import Facts
+
 # The schema (Entry) and its writer are compat.reports', shared with uai-run; the tool's modules import Entry here.
 from compat.reports import Entry, printable, severity_counts, to_json
 
@@ -23,6 +25,7 @@ class Outcome:
     new: bytes | None  # None: unchanged
     entries: list[Entry]
     skipped: bool = False
+    facts: Facts | None = None  # what the tree pass needs of a Python file (None: not parsed)
 
 
 @dataclasses.dataclass

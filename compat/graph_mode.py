@@ -48,3 +48,15 @@ def enter() -> None:
 
     for switch in SWITCHES:
         getattr(tf.compat.v1, switch)()
+
+
+def tf2_enabled() -> bool:
+    """What `tensorflow.python.tf2.enabled()` answers a TF1-era library, in the program that runs it: False
+    in a program running in TF 1's graph mode (eager execution switched off: `enter`, uai-migrate's
+    graph-mode switches, or `disable_v2_behavior()`), as TF 1.x answered; TensorFlow's own answer in any
+    other (True on TF 2). Asked at any depth: inside an Estimator's graph too, where `executing_eagerly()`
+    is False in every program."""
+    from tensorflow.python import tf2
+    from tensorflow.python.eager import context
+
+    return tf2.enabled() and context.default_execution_mode == context.EAGER_MODE

@@ -8,6 +8,7 @@
 - `imports`: the imports rules schedule and the unused ones they drop.
 - `positions`: line/column of a node for report entries.
 - `syntax`: node helpers the rules share (dotted names, chains, import placement).
+- `tree`: what one file's migration learns from the rest of its tree (a program importing a graph library).
 
 Imports point down: rules import the engine; the engine never imports a rule. What drives the engine
 for one file (`codemods._migrate_file`) and for a tree (`codemods._migrate_tree`) lives above it.

@@ -17,6 +17,7 @@ from codemods.engine import names as _names
 from codemods.engine import node_types as _node_types
 from codemods.engine import positions as _positions
 from codemods.engine import quiet as _quiet
+from codemods.engine import tree as _tree
 from codemods.engine.rule import Claims, FileState, Rule
 
 # libcst's statement nodes: the pass numbers them as it meets them (codemods/engine/quiet.py)
@@ -91,6 +92,7 @@ def _own_methods(cls: type[Rule]) -> list[str]:
 class Applied:
     module: cst.Module
     entries: list[Entry]
+    signals: frozenset[str] = frozenset()  # what the rules told the tree pass (codemods/engine/tree.py)
 
 
 @functools.cache
@@ -108,6 +110,7 @@ def apply_rules(
     source: str | None = None,
     remove_imports: Callable[[cst.Module, CodemodContext], cst.Module] = _imports.remove_unused_imports,
     context: CodemodContext | None = None,
+    tree_context: _tree.Context | None = None,
 ) -> Applied:
     """Run `rules` over `module` in one pass; return the new module and the entries.
 
@@ -116,7 +119,8 @@ def apply_rules(
     `source` is the module's text and `tree` its `ast`, which the engine has already (else both
     are made here); `table` is the module's NameTable (else scanned from `tree`). `remove_imports`
     drops the imports the rules scheduled for removal (tests compare it with libcst's visitor).
-    `context` receives the imports the rules schedule (a new one if None).
+    `context` receives the imports the rules schedule (a new one if None). `tree_context` is what
+    the rest of the tree tells this module (None: migrated alone; codemods/engine/tree.py).
     """
     if source is None:
         source = module.code
@@ -127,7 +131,7 @@ def apply_rules(
     quiet, statements = _quiet.quiet_statements(rules, table, tree, source)
     names = _names.resolver(module, table)
     context = CodemodContext() if context is None else context
-    state = FileState(names=names, table=table, source=source, claims=claims, context=context)
+    state = FileState(names=names, table=table, source=source, claims=claims, context=context, tree=tree_context)
     for rule in rules:
         rule.begin_file(state)
     dispatcher = _Dispatcher(rules, state, quiet)
@@ -136,14 +140,14 @@ def apply_rules(
         # libcst's statements did not line up with the ast's: the pass again, every statement visited
         for key in (AddImportsVisitor.CONTEXT_KEY, RemoveImportsVisitor.CONTEXT_KEY):
             context.scratch.pop(key, None)
-        state = FileState(names=names, table=table, source=source, claims=claims, context=context)
+        state = FileState(names=names, table=table, source=source, claims=claims, context=context, tree=tree_context)
         for rule in rules:
             rule.begin_file(state)
         new = module.visit(_Dispatcher(rules, state))
     new = _imports.add_plain_imports(new, context, needs_compat=state.needs_compat)
     new = _imports.add_other_imports(new, context)
     new = remove_imports(new, context)
-    return Applied(new, _positions.positioned(module, tree, source, state.reports))
+    return Applied(new, _positions.positioned(module, tree, source, state.reports), frozenset(state.signals))
 
 
 def as_codemod(rule: type[Rule], assuming: Iterable[type[Rule]] = ()) -> type[Codemod]:

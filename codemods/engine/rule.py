@@ -14,6 +14,7 @@ from codemods.rule_description import Example
 
 if TYPE_CHECKING:
     from codemods.engine.names import NameTable, ScopeNames, TableNames
+    from codemods.engine.tree import Context
 
 LEVELS = ("safe", "native")
 
@@ -55,6 +56,10 @@ class FileState:
     taken: set[str] = dataclasses.field(default_factory=set)  # aliases the rules have chosen so far
     # some rule wrote code that needs `import compat` before TensorFlow loads (the engine adds it once)
     needs_compat: bool = False
+    # what the rest of the tree tells this file (None: migrated alone), and what the rules tell the
+    # tree pass of it (codemods/engine/tree.py)
+    tree: "Context | None" = None
+    signals: set[str] = dataclasses.field(default_factory=set)
 
 
 class Rule:

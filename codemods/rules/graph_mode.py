@@ -30,6 +30,15 @@ Then, as in a script without a main block that builds graphs at module level, th
 its leading imports and after the statement that binds the name they use (`tf`), wherever that
 import is. A module that has no main block, calls no TensorFlow on import and only uses them inside
 functions is a library: the calls belong in the program that imports it, so that is reported instead.
+That program is often in the tree migrated with it (a driver, t2t_trainer, a test): an entry script
+(a `__main__` block) of the tree that imports such a library, directly or through other modules of the
+tree, is a TF1 graph program, and gets the switches: before its first top-level import of the tree's
+modules, whose code runs on import and may ask TensorFlow then (tensor2tensor caches
+`common_layers.layers()`, Keras layers or tf.layers by `tf2.enabled()`, when a module is imported;
+under TF 1 that ran in graph mode), else first in its `__main__` block. The library's
+warning stays: a program outside the tree needs them too. Only a run over a tree knows this
+(codemods/engine/tree.py: every file is migrated alone, then such an entry script again); a file
+migrated alone is migrated as before.
 
 A graph-mode file that uses tf.keras gets `import compat`: measured on TF 2.15 and 2.21, tf.keras layers
 in a seeded graph draw other initial weights every run, Keras 3's and Keras 2's alike (their unseeded
@@ -46,6 +55,7 @@ from typing import Any, cast
 
 import libcst as cst
 
+from codemods.engine import tree
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import after_binding, head
 from codemods.rule_description import Example
@@ -63,6 +73,42 @@ from codemods.rules._shared import (
     TF_ROOTS,
     graph_names,
 )
+
+# the switches that turn TF 1's graph mode on: a file calling one runs as a graph program
+SWITCHED_OFF = frozenset(name for name in SWITCH_NAMES if name.rpartition(".")[2].startswith("disable"))
+
+
+TF = "tensorflow"
+
+
+def _imports_any(stmt: cst.CSTNode, modules: tuple[str, ...]) -> bool:
+    """Is `stmt` an import statement of one of `modules` (as written: `..a.b` for `from ..a.b import c`)?"""
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return False
+    for small in stmt.body:
+        if isinstance(small, cst.Import) and any(_tf.full_name(alias.name) in modules for alias in small.names):
+            return True
+        if isinstance(small, cst.ImportFrom):
+            written = "." * len(small.relative) + (_tf.full_name(small.module) if small.module else "")
+            if written in modules:
+                return True
+    return False
+
+
+def _tensorflow_before(body: list[cst.BaseStatement]) -> str | None:
+    """The name of tf.compat.v1 that top-level `import tensorflow [as tf]` / `import tensorflow.compat.v1 as tf`
+    lines of `body` bind, or None."""
+    found = None
+    for stmt in body:
+        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+            for alias in small.names if isinstance(small, cst.Import) else ():
+                name, bound = _tf.full_name(alias.name), alias.asname
+                as_name = bound.name.value if bound and isinstance(bound.name, cst.Name) else None
+                if name == TF:
+                    found = f"{as_name or TF}.compat.v1"
+                elif name == f"{TF}.compat.v1" and as_name:
+                    found = as_name
+    return found
 
 
 def _prefixed(name: str, prefixes: tuple[str, ...]) -> bool:
@@ -83,15 +129,17 @@ def _is_main_guard(stmt: cst.CSTNode) -> bool:
 class GraphModeRule(Rule):
     ID = "graph-mode"
     DESCRIPTION = (
-        "Scripts using Session/placeholder/queue runners, or an Estimator with MultiWorkerMirroredStrategy: "
-        "tf.compat.v1.disable_eager_execution(), "
+        "Scripts using Session/placeholder/queue runners, or an Estimator with MultiWorkerMirroredStrategy, and "
+        "in a tree the entry scripts importing a module that does: tf.compat.v1.disable_eager_execution(), "
         "disable_resource_variables() and disable_control_flow_v2() once."
     )
     ORDER = 170
     EXAMPLE = Example(
         why="Sessions, placeholders and queue runners need graph mode (TF2 starts eager); TF1 graph code expects "
         "TF1's ref variables and control flow (resource variables and v2's If/While ops change the graph, so its "
-        "graph-derived seeds, and the order of reads and updates).",
+        "graph-derived seeds, and the order of reads and updates). A library using them (no __main__ block) gets "
+        "a warning; in a tree migrated with it, the entry scripts that import it, directly or through other "
+        "modules, get the switches.",
         before="import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\nwith tf.Session() as sess:\n"
         "    sess.run(x, {x: [1.0]})\n",
         after="import tensorflow as tf\ntf.compat.v1.disable_eager_execution()\ntf.compat.v1.disable_resource_variables()\n"
@@ -105,6 +153,7 @@ class GraphModeRule(Rule):
         super().begin_file(state)
         self._uses: list[cst.Attribute | cst.Name] = []
         self._switched, self._top_level_use = False, False
+        self._switched_off = False  # eager execution or v2 behaviour switched off: graph mode (a program)
         self._control_flow_switched = False
         self._resource_switched = False
         self._module_calls = False  # TensorFlow called on import (see the module docstring)
@@ -148,6 +197,7 @@ class GraphModeRule(Rule):
         self._keras = self._keras or any(_tf.is_keras(name) for name in names)
         if names & SWITCH_NAMES:
             self._switched = True
+            self._switched_off |= bool(names & SWITCHED_OFF)
         elif names & CONTROL_FLOW_NAMES:
             self._control_flow_switched = True
         elif names & RESOURCE_NAMES:
@@ -186,17 +236,20 @@ class GraphModeRule(Rule):
             if func.value not in self.state.table.bound:
                 self._use(func)
 
-    def _preamble(self) -> tuple[list[cst.SimpleStatementLine], str, str]:
-        """(the statements, the name they use, what they call for the report)"""
-        first = head(self._uses[0])
+    def _preamble(self, module: str | None = None) -> tuple[list[cst.SimpleStatementLine], str, str]:
+        """(the statements, the name they use, what they call for the report); `module`: tf.compat.v1's name"""
+        use = self._uses[0] if self._uses else None  # (none: a program of a graph library, _tree_program)
+        first = head(use) if use is not None else None
         names = self.qualified_names(first) if isinstance(first, cst.Name) else frozenset()
         v1 = [name for name, qualified in self.state.table.toplevel.items() if qualified == "tensorflow.compat.v1"]
-        if "tensorflow.compat.v1" in names:
+        if module is not None:
+            pass
+        elif "tensorflow.compat.v1" in names:
             module = cast(cst.Name, first).value  # (it has names: a Name)
         elif v1:
             module = v1[0]
         else:
-            module = f"{_tf.tf_alias(self, self._uses[0])}.compat.v1"
+            module = f"{_tf.tf_alias(self, use)}.compat.v1"
         calls = ["disable_eager_execution"]
         calls += [] if self._resource_switched else ["disable_resource_variables"]
         calls += [] if self._control_flow_switched else ["disable_control_flow_v2"]
@@ -219,13 +272,40 @@ class GraphModeRule(Rule):
             "which TF 2 cannot do for this strategy in eager mode)"
         )
 
-    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
-        self._estimator_strategy()
-        if not self._uses or self._switched:
-            return updated_node
-        body = list(updated_node.body)
-        guards = [i for i, stmt in enumerate(body) if _is_main_guard(stmt)]
-        first = self._uses[0]
+    def _tree_program(self, module: cst.Module) -> cst.CSTNode | None:
+        """Where the report entry of an entry script the tree shows importing a graph library goes (its first
+        top-level import of the tree's modules, else its main block), or None (codemods/engine/tree.py)."""
+        tree = self.state.tree
+        guards = [i for i, stmt in enumerate(module.body) if _is_main_guard(stmt)]
+        if tree is None or tree.graph_library is None or not guards:
+            return None
+        via, library = tree.graph_library
+        imports = [i for i, stmt in enumerate(module.body) if _imports_any(stmt, tree.tree_imports)]
+        self._first_top = imports[0] if imports else guards[0]
+        self._reason = (
+            f"a program: it imports {via}, which loads {library}, graph-mode TF1 code in a module without a "
+            "__main__ block"
+        )
+        return module.body[self._first_top]
+
+    def _switch_before_tree_imports(self, body: list[cst.BaseStatement], at: int, first: cst.CSTNode) -> None:
+        """The switches before top-level statement `at`, the first that imports the tree's modules: code
+        of theirs that runs on import (a t2t module caches `common_layers.layers()`, which asks
+        tf2.enabled()) runs in graph mode, as under TF 1."""
+        module, bind = _tensorflow_before(body[:at]), []
+        if module is None:  # the import the module makes later, or a new one, here
+            later = [(name, q) for name, q in self.state.table.toplevel.items() if q in (TF, f"{TF}.compat.v1")]
+            alias, imported = later[0] if later else (self.free_name("tf", "tensorflow"), TF)
+            line = f"import {imported} as {alias}" if alias != imported else f"import {imported}"
+            bind = [cst.parse_statement(line)]
+            module = alias if imported != TF else f"{alias}.compat.v1"
+        statements, _, said = self._preamble(module)
+        body[at:at] = [*bind, *statements]
+        message = f"{self._reason}: {said} before its first import of the tree's modules (their code runs on import)"
+        self.report(first, message, statement=self._first_top)
+
+    def _place(self, body: list[cst.BaseStatement], guards: list[int], first: cst.CSTNode) -> bool:
+        """Write the switches where the module docstring says, into `body`; False for a library (reported)."""
         statements, name, said = self._preamble()
         if guards and not self._module_calls:
             guard = cast(cst.If, body[guards[0]])  # (a main guard: an `if`)
@@ -240,6 +320,7 @@ class GraphModeRule(Rule):
             why = f"{self._reason} at module level" if at_top else "TensorFlow called on import"
             self.report(first, f"{why}: {said} after the imports", statement=self._first_top)
         else:
+            self.state.signals.add(tree.GRAPH_LIBRARY)
             self.report(
                 first,
                 f"{self._reason} in a module without a __main__ block",
@@ -247,7 +328,27 @@ class GraphModeRule(Rule):
                 manual=f"call {said} at the start of the program that uses this module",
                 statement=self._first_top,
             )
+            return False
+        return True
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        self._estimator_strategy()
+        if self._switched:
+            if self._switched_off:
+                self.state.signals.add(tree.GRAPH_PROGRAM)
             return updated_node
+        first = self._uses[0] if self._uses else self._tree_program(original_node)
+        if first is None:
+            return updated_node
+        body: list[cst.BaseStatement] = list(updated_node.body)
+        guards = [i for i, stmt in enumerate(body) if _is_main_guard(stmt)]
+        tree_imports = self.state.tree.tree_imports if self.state.tree and not self._uses else ()
+        at = next((i for i, stmt in enumerate(body) if _imports_any(stmt, tree_imports)), None)
+        if at is not None:
+            self._switch_before_tree_imports(body, at, first)
+        elif not self._place(body, guards, first):
+            return updated_node
+        self.state.signals.add(tree.GRAPH_PROGRAM)
         if self._keras:
             _tf.ensure_compat(self)
             self.report(

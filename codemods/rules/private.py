@@ -8,8 +8,17 @@ equivalents are hand-written: `device_setter._RoundRobinStrategy(n)` -> `compat.
 name (`from tensorflow.python.util.nest import is_sequence` -> `from tensorflow.compat.v1.nest import
 is_nested as is_sequence`). A private module this TensorFlow no longer ships
 (`tensorflow.python.training.training_ops`) is an error entry at its import, where the file fails;
-anything else private is an error entry too. `tf2.enabled()` (TF 1.x's False is TF 2's True) gets an
-entry of its own, naming the call that keeps TF 1's branch.
+anything else private is an error entry too.
+
+`tf2.enabled()` asks whether TF 2 behaviour is on: TF 1.x answered False, TF 2 answers True, and a
+TF1-era library that asks builds another model in a port (tensor2tensor's common_layers.layers():
+Keras layers instead of tf.layers, other numbers). Which answer is right is the program's: the one
+it runs in. In a tree where a program that imports the module runs in TF 1's graph mode (graph-mode
+wrote its switches, or they were there: codemods/engine/tree.py), the read becomes
+`compat.graph_mode.tf2_enabled()`, which answers as TF 1.x did in a program running in TF 1's graph
+mode (False) and as TF 2 does in any other (True), so every program importing the module gets its
+own. A file migrated alone, or a tree with no such program, gets an error entry naming the call that
+keeps TF 1's branch.
 """
 
 from collections.abc import Sequence
@@ -17,6 +26,7 @@ from typing import Any, cast
 
 import libcst as cst
 
+from codemods.engine import tree
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InsideImport, OutermostChain, head, head_name
 from codemods.rule_description import Example
@@ -33,15 +43,18 @@ MANUAL = (
 )
 # TF 1.x answered False (v2 behaviour was opt-in), TF 2 True: a TF1-era library that asks builds another model
 # in a port (tensor2tensor's common_layers.layers(): Keras layers, docs/traps.md). Which answer the port wants
-# is the program's choice, made where it starts, which a library file does not show.
+# is the program's: a file alone does not show it, its tree may (the module docstring).
 TF2_PROBE = "tensorflow.python.tf2.enabled"
 TF2_PROBE_MESSAGE = (
     f"{TF2_PROBE}() asks whether TF 2 behaviour is on: TF 1.x answered False, TF 2 answers True, "
     "so this code takes its TF 2 branch here"
 )
+# what a program running in TF 1's graph mode asks instead (compat/graph_mode.py)
+TF2_ANSWER = "compat.graph_mode.tf2_enabled"
 TF2_PROBE_MANUAL = (
-    "to take the branch TF 1.x took (and get its numbers), call tf.compat.v1.disable_v2_behavior() first in "
-    "the program that runs this code; to keep the TF 2 branch, delete the check"
+    "to take the branch TF 1.x took (and get its numbers), migrate this file in one run with the program that "
+    "runs it (a program in TF 1's graph mode gets that answer), or call tf.compat.v1.disable_v2_behavior() first "
+    "in that program; to keep the TF 2 branch, delete the check"
 )
 GONE = (
     "{module} is gone from TensorFlow 2.21: use the public tf.* or tf.compat.v1.* API for what it did "
@@ -56,10 +69,16 @@ def _looks_like_module(name: str) -> bool:
 
 class PrivateRule(OutermostChain, InsideImport, Rule):
     ID = "tf-private"
-    DESCRIPTION = "Private tensorflow.python.* imports -> public tf / tf.compat.v1 / compat names, else an error entry."
+    DESCRIPTION = (
+        "Private tensorflow.python.* imports -> public tf / tf.compat.v1 / compat names, else an error entry; "
+        "tf2.enabled() read by a TF1 graph program of the tree -> compat.graph_mode.tf2_enabled()."
+    )
     ORDER = 90
     EXAMPLE = Example(
-        why="tensorflow.python.* moves between releases; the public names stay.",
+        why="tensorflow.python.* moves between releases; the public names stay. tf2.enabled() answered False on "
+        "TF 1.x: where a program of the tree runs in TF 1's graph mode, compat.graph_mode.tf2_enabled() answers as "
+        "TF 1.x did there (and True elsewhere); anywhere else the read is an error entry naming the call that "
+        "keeps TF 1's branch.",
         before="from tensorflow.python.ops import math_ops\ny = math_ops.add(1, 2)\n",
         after="import tensorflow as tf\n\ny = tf.add(1, 2)\n",
     )
@@ -134,6 +153,9 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         name = self.match_prefix(original_node, (PRIVATE,))
         if name is None or self._claimed(name) or name.startswith(HAND_WRITTEN):
             return updated_node
+        if name == TF2_PROBE and self._tf1_program(original_node):
+            self._drop_import(original_node)
+            return _tf.dotted(TF2_ANSWER)
         public = self._public_path(name, written=True)
         if public is None:
             self._error(original_node, name)
@@ -153,6 +175,22 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         self._published(public)
         self._drop_import(original_node)
         return _tf.dotted(f"{_tf.tf_alias(self)}.{public}")
+
+    def _tf1_program(self, node: cst.CSTNode) -> bool:
+        """Does a program of the tree that runs this module run in TF 1's graph mode? Then a tf2.enabled()
+        read becomes TF2_ANSWER (reported here)."""
+        self.state.signals.add(tree.TF2_PROBE)
+        program = self.state.tree.tf1_program if self.state.tree else None
+        if program is None:
+            return False
+        _tf.ensure_compat(self)
+        self.add_needed_import("compat.graph_mode")
+        self.report(
+            node,
+            f"{TF2_PROBE}() -> {TF2_ANSWER}(): False where the program runs in TF 1's graph mode, as TF 1.x "
+            f"answered ({program} of this tree does), True in any other, as TF 2 does",
+        )
+        return True
 
     def _published(self, public: str) -> None:
         """A name TF 2.16 made public is there on TF 2.15 once compat is imported (tf1_names.PUBLISHED)."""
@@ -188,6 +226,7 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         if bound:
             self._unconverted.add(bound)
         if name == TF2_PROBE:
+            self.state.signals.add(tree.TF2_PROBE)
             self.report(node, TF2_PROBE_MESSAGE, severity="error", manual=TF2_PROBE_MANUAL)
             return
         gone = self._gone(name)
@@ -232,6 +271,14 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         module = _tf.full_name(original_node.module)
         if self._report_gone(original_node, [f"{module}.{_tf.full_name(alias.name)}" for alias in original_node.names]):
             return updated_node
+        written_names = cast("Sequence[cst.ImportAlias]", updated_node.names)  # (not `import *`: as the original)
+        full = [f"{module}.{_tf.full_name(alias.name)}" for alias in original_node.names]
+        if TF2_PROBE in full:  # `from tensorflow.python.tf2 import enabled`
+            if len(full) == 1 and self._tf1_program(original_node):
+                home, _, answer = TF2_ANSWER.rpartition(".")  # the same name, bound to TF2_ANSWER
+                return updated_node.with_changes(module=_tf.dotted(home), names=[_renamed(written_names[0], answer)])
+            self._error(original_node, TF2_PROBE)
+            return updated_node
         if not module.startswith(PRIVATE + ".") or module not in self._private or self._claimed(module):
             return updated_node
         if any(self._claimed(f"{module}.{_tf.full_name(alias.name)}") for alias in original_node.names):
@@ -242,7 +289,6 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
             # a module (`tf_logging`): its uses are converted or reported one by one, the import goes when unused
             return updated_node
         homes, names = set(), []
-        written_names = cast("Sequence[cst.ImportAlias]", updated_node.names)  # (not `import *`: as the original)
         for alias, written in zip(original_node.names, written_names):
             found = self._public(f"{module}.{_tf.full_name(alias.name)}")
             v1 = found[1] if found else None
