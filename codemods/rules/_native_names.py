@@ -14,6 +14,8 @@ def tf1_names(*names: str) -> frozenset[str]:
 
 
 SESSIONS = tf1_names("Session", "InteractiveSession")
+# sessions that initialise through a scaffold and run hooks around each run: native-session says it leaves them
+MONITORED = tf1_names("train.MonitoredSession", "train.MonitoredTrainingSession", "train.SingularMonitoredSession")
 PLACEHOLDER = tf1_names("placeholder")
 VARIABLE = tf1_names("Variable")
 INITIALIZERS = tf1_names("global_variables_initializer", "initialize_all_variables", "local_variables_initializer")

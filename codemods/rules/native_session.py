@@ -72,7 +72,7 @@ from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _tf
 from codemods.rules._native_graph import Converter
-from codemods.rules._native_names import SESSIONS, VARIABLE_LIBRARIES
+from codemods.rules._native_names import MONITORED, SESSIONS, VARIABLE_LIBRARIES
 from codemods.rules._native_syntax import (
     Block,
     Refused,
@@ -332,6 +332,18 @@ class NativeSessionRule(Rule):
                 f"Session script left at the safe level: {why}",
                 native=True,
                 statement=self._session_top[id(elsewhere[0])],
+            )
+        monitored = [c for c in self._graph_calls.values() if self.is_call(c, MONITORED)]
+        if monitored and not seen and not elsewhere:
+            why = (
+                f"{_tf.full_name(monitored[0].func)} (its scaffold initialises the variables, its hooks run around each "
+                "run, its master may be a cluster's), which the rule does not convert"
+            )
+            self.report(
+                monitored[0],
+                f"Session script left at the safe level: {why}",
+                native=True,
+                statement=self._session_top[id(monitored[0])],
             )
         if not done:
             return updated_node

@@ -1228,6 +1228,21 @@ class TestNativeSessionRule(RuleTest):
             [PREFIX + "a Session inside an expression: " + READS],
         )
 
+    def test_must_not_fire_on_a_monitored_session_and_says_so(self):
+        messages = self.refused("""
+            import tensorflow as tf
+
+            def main(_):
+                v = tf.Variable(3.0)
+                with tf.train.MonitoredSession() as sess:
+                    print(sess.run(v * 2))
+        """)
+        why = (
+            "tf.train.MonitoredSession (its scaffold initialises the variables, its hooks run around each run, its "
+            "master may be a cluster's), which the rule does not convert"
+        )
+        self.assertEqual(messages, [PREFIX + why])
+
     def test_must_not_fire_when_the_graph_reads_a_value_the_loop_changes(self):
         messages = self.refused("""
             import tensorflow as tf
