@@ -5,15 +5,21 @@ RunConfig run inside the graph, session and checkpoints the Estimator makes; a c
 tf.distribute strategy computes the same only where that is proven, program by program, which no rule
 does yet. So the native level leaves the program as the safe level ports it (tf.estimator through
 compat on TF >= 2.16) and gives the file one info entry, at its first Estimator name, saying so: a
-reader of the report sees why that file kept tf.compat.v1 while its Session scripts did not.
+reader of the report sees why that file kept tf.compat.v1 while its Session scripts did not. The entry says
+what stays in this program: the tf.compat.v1 names left in the file once every rule has run (rules building the
+same ops, as native-losses and native-io, still convert inside a model_fn), sorted by what holds them (the
+Estimator, the hooks its session runs, the graph its model_fn and input_fn build), and whether the model is
+built from Keras layers: only such a model_fn could take the modern_tf2 shape, which no rule proves equal.
 """
 
 import libcst as cst
 
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import OutermostChain
+from codemods.engine.syntax import head as head_of
 from codemods.rule_description import Example
 from codemods.rules import _tf
+from codemods.rules._native_syntax import collect
 from codemods.rules._shared import ESTIMATOR
 
 # the Estimator's modules, and the contrib classes and runners TF 1.x programs built an Estimator program with
@@ -36,7 +42,20 @@ MESSAGE = (
 )
 
 
+# what holds a name left in tf.compat.v1, by its path below it: (the holder, the path's start, or its end)
+_HOLDERS = (
+    ("in the Estimator", ("estimator.",), ()),
+    ("in the hooks its session runs", ("train.SessionRun",), ("Hook",)),
+)
+_GRAPH = (
+    "in its model_fn, input_fn and the code around them (graph code the Estimator runs in its own graph and session; "
+    "no rule proves a TF 2 spelling of the same ops for these)"
+)
+
+
 def _in_family(name: str) -> bool:
+    if ".ModeKeys" in name:
+        return False  # (a constant: a Session script's input function reads it too)
     return any(name == prefix or name.startswith(prefix + ".") for prefix in _FAMILY)
 
 
@@ -49,8 +68,11 @@ class NativeEstimatorRule(OutermostChain, Rule):
         "No native rule converts an Estimator program: its model_fn, input_fn and hooks run inside the graph and "
         "session the Estimator builds, and a custom loop under a tf.distribute strategy is equal only where that "
         "is proven program by program. At --level native the file keeps the safe level's port (tf.estimator "
-        "through compat) and gets one info entry, at its first Estimator name, saying so. What may change: "
-        "nothing; the rule rewrites no code.",
+        "through compat) and gets one info entry, at its first Estimator name, saying so and what stays in "
+        "tf.compat.v1 once every rule has run, by what holds it (the Estimator, the hooks its session runs, its "
+        "model_fn, input_fn and the code around them), and whether the model is built from Keras layers (only such a "
+        "model could take the modern_tf2 shape, which no rule proves equal). What may change: nothing; the rule "
+        "rewrites no code.",
         "import tensorflow as tf\n\nestimator = tf.estimator.Estimator(model_fn)\n",
         "import tensorflow as tf\n\nestimator = tf.estimator.Estimator(model_fn)\n",
     )
@@ -59,15 +81,23 @@ class NativeEstimatorRule(OutermostChain, Rule):
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
         self._said = False
+        self._at: tuple[cst.CSTNode, int] | None = None  # the first Estimator name and its top-level statement
 
     def _found(self, node: cst.CSTNode) -> None:
         if not self._said:
             self._said = True
-            self.report(node, MESSAGE, native=True)
+            self._at = (node, self.state.top)
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if self._at is not None:
+            node, top = self._at
+            self.report(node, f"{MESSAGE}. {what_stays(updated_node)}", native=True, statement=top)
+        return updated_node
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
         if not self._said and self.outermost(original_node) and self.match_prefix(original_node, _FAMILY):
-            self._found(original_node)
+            if not any(".ModeKeys" in name for name in self.qualified_names(original_node)):
+                self._found(original_node)
         return updated_node
 
     def visit_Import(self, node: cst.Import) -> None:
@@ -80,3 +110,45 @@ class NativeEstimatorRule(OutermostChain, Rule):
         module = _tf.full_name(node.module)
         if any(_in_family(f"{module}.{_tf.full_name(alias.name)}") for alias in node.names):
             self._found(node)
+
+
+def what_stays(module: cst.Module) -> str:
+    """What of the program stays in tf.compat.v1 (the names left in `module`, the ported file), by what holds it,
+    and whether its model is Keras layers."""
+    aliases, v1_aliases = set(), set()
+    for imported in collect(module, cst.Import):
+        for alias in imported.names:
+            name, bound = _tf.full_name(alias.name), alias.evaluated_alias
+            if name == "tensorflow" or (name.startswith("tensorflow.") and bound is None):
+                aliases.add(bound or "tensorflow")
+            elif name == "tensorflow.compat.v1" and bound:
+                v1_aliases.add(bound)
+    left: dict[str, None] = {}
+    keras = False
+    attributes = collect(module, cst.Attribute)
+    inner = {id(a.value) for a in attributes}
+    for chain in attributes:
+        if id(chain) in inner or not isinstance(head_of(chain), cst.Name):
+            continue  # (a part of a longer chain, or a chain on a call's value)
+        head, _, rest = _tf.full_name(chain).partition(".")
+        if head in v1_aliases or (head in aliases and rest.startswith("compat.v1.")):
+            left[rest.removeprefix("compat.v1.")] = None
+        keras |= head in aliases | v1_aliases and rest.removeprefix("compat.v1.").startswith("keras.layers.")
+    for node in collect(module, cst.ImportFrom):
+        below = _tf.full_name(node.module) if node.module is not None and not node.relative else ""
+        if below.startswith("tensorflow.compat.v1.") and not isinstance(node.names, cst.ImportStar):
+            below = below.removeprefix("tensorflow.compat.v1.")
+            left.update({f"{below}.{_tf.full_name(a.name)}": None for a in node.names})
+    groups: dict[str, list[str]] = {}
+    for name in left:
+        holder = next((h for h, start, end in _HOLDERS if name.startswith(start) or name.endswith(end)), _GRAPH)
+        groups.setdefault(holder, []).append(name)
+    said = "; ".join(f"{holder}: {', '.join(names)}" for holder, names in groups.items())
+    stays = f"What stays in tf.compat.v1 here: {said}" if said else "No tf.compat.v1 name is left in the file"
+    model = (
+        "its model_fn builds Keras layers, but no rule proves the modern_tf2 shape (a Keras model in a custom loop "
+        "under the strategy TF_CONFIG calls for) equal to the Estimator's training: a port by hand"
+        if keras
+        else "its model is not built from Keras layers, so there is no Keras model for the modern_tf2 shape"
+    )
+    return f"{stays}. {model[0].upper()}{model[1:]}"
