@@ -9,6 +9,7 @@ import textwrap
 from codemods._migrate_file import Options
 from codemods._migrate_tree import RunConfig, run
 from codemods.engine import tree as _tree
+from tests.support.sources import write_tree
 
 SELECTED = Options(select=("graph-mode", "tf-private"))
 GRAPH_LIBRARY = """\
@@ -86,17 +87,9 @@ if __name__ == "__main__":
 TREE = {"lib/__init__.py": "", "lib/graph.py": GRAPH_LIBRARY, "lib/layers.py": PROBE, "train.py": ENTRY}
 
 
-def write(root, files):
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root
-
-
 def migrated(tmp_path, files, given=None, name="out", **config):
     """({path: text} of the --out folder, the report) for `files` migrated (all of them, or the `given` ones)."""
-    src = write(tmp_path / "src", files) if not (tmp_path / "src").exists() else tmp_path / "src"
+    src = write_tree(tmp_path / "src", files) if not (tmp_path / "src").exists() else tmp_path / "src"
     out = tmp_path / name
     paths = [str(src / rel) for rel in given] if given else [str(src)]
     report = run(RunConfig(paths=paths, options=config.pop("options", SELECTED), mode="out", out=str(out), **config))
@@ -176,7 +169,7 @@ def test_must_not_fire_without_a_program_that_imports_a_graph_library(tmp_path):
 
 
 def test_a_file_migrated_alone_is_migrated_as_before(tmp_path):
-    write(tmp_path / "src", TREE)
+    write_tree(tmp_path / "src", TREE)
     for rel, text in (("train.py", ENTRY), ("lib/layers.py", PROBE), ("lib/graph.py", GRAPH_LIBRARY)):
         texts, report = migrated(tmp_path, {}, given=[rel], name=f"alone-{rel.replace('/', '-')}")
         assert texts[os.path.basename(rel)] == text, rel
@@ -195,7 +188,7 @@ def test_a_program_already_in_graph_mode_gives_the_probe_its_answer(tmp_path):
 
 def test_the_cache_serves_no_result_the_rest_of_the_tree_has_changed(tmp_path):
     cache = str(tmp_path / "cache")
-    src = write(tmp_path / "src", {**TREE, "lib/graph.py": PLAIN_LIBRARY})
+    src = write_tree(tmp_path / "src", {**TREE, "lib/graph.py": PLAIN_LIBRARY})
     texts, _ = migrated(tmp_path, {}, name="first", cache_dir=cache)
     assert texts["train.py"] == ENTRY
     (src / "lib/graph.py").write_text(GRAPH_LIBRARY)  # train.py and layers.py are the bytes cached

@@ -7,6 +7,7 @@ import json
 import sys
 
 from tests.support import runs as _runs
+from tests.support.sources import write_tree
 
 FILES = {
     "lib/__init__.py": "",
@@ -27,15 +28,8 @@ FILES = {
 }
 
 
-def write(root, files):
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    return root
-
-
 def test_the_port_of_a_program_and_its_graph_library_runs_as_under_uai_run(tmp_path):
-    tree = write(tmp_path / "src", FILES)
+    tree = write_tree(tmp_path / "src", FILES)
     migrated = _runs.migrate("--out", tmp_path / "port", tree, cwd=tmp_path)
     assert migrated.returncode in (0, 1) and ": error " not in migrated.stdout, migrated.stdout + migrated.stderr
     ways = {
