@@ -7,8 +7,9 @@ table uai-run's TF1 face reads, in the same order (`find`): a moved symbol, the 
 table knows, then the targets of the module, then a module its package moved to. A name nothing provides
 raises `MissingTF1Name`, one line naming it, the reading line and uai-migrate's manual step.
 
-uai-run's face (uai_run/_tf1_modules.py) is a `TF1Module` too: it also serves TF 1.x call signatures and
-notes what it aliased for `--explain`.
+A function or class whose TF1 keywords TF 2 rejects is served taking them (compat.tf1_calls). uai-run's face
+(uai_run/_tf1_modules.py) is a `TF1Module` too: it also serves TF1 methods' keywords and notes what it aliased
+for `--explain`.
 """
 
 import importlib
@@ -17,6 +18,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+from compat import tf1_calls
 from compat import tf1_names as names
 from compat.errors import CompatError
 
@@ -131,8 +133,9 @@ class TF1Module(types.ModuleType):
         return find(self._tf1_path, attr, self._targets(), tf1_module)
 
     def _tf1_serve(self, full: str, value: Any, source: str | None) -> Any:
-        """The object read as TF1 name `full` (found `value`, aliased from `source`)."""
-        return value
+        """The object read as TF1 name `full` (found `value`, aliased from `source`): one taking TF1's arguments
+        where TF 2's does not (compat.tf1_calls)."""
+        return tf1_calls.serve(full, value)
 
     def _tf1_missing(self, full: str) -> Exception:
         frame = sys._getframe(2)  # the code reading the name (past __getattr__)

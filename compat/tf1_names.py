@@ -19,9 +19,9 @@ not a module Python can import).
   RULES     {old prefix: uai-migrate rule id} the rule whose rewrite an alias stands for (longest prefix);
             REMOVED_RULES the same for the report of a name nothing provides
   LIBRARIES {compat module: library}      the names such a module lacks are the library's (compat.flags: absl.flags)
-  CALL_KEYWORDS, TRANSFORMATIONS  TF 1.x call signatures TF 2 rejects (`map(num_threads=)`,
-            `batch_and_drop_remainder`): how TF 2 writes each call (uai-migrate's tf1-calls rule) and what the
-            face serves so that TF1's call works (see the table)
+  CALL_KEYWORDS, TF1_PARAMETERS, TRANSFORMATIONS  TF 1.x call signatures TF 2 rejects (`map(num_threads=)`,
+            `create_rng_state(algorithm=)`, `batch_and_drop_remainder`): how TF 2 writes each call (uai-migrate's
+            tf1-calls rule) and what the face serves so that TF1's call works (see the table)
   PUBLISHED {public path TF 2.16 added: its TF 2.15 private target}  bound by compat on TF 2.15
   PASS_THROUGH  prefixes of TensorFlow's own modules that keep their real meaning
 A TF1 name written `tensorflow.compat.v1.<path>` (TF 1.13+ code: `tf.compat.v1.contrib.layers`) is the
@@ -31,7 +31,7 @@ Any other `tensorflow.<path>` is TF1's API, `tf.compat.v1.<path>` (then the real
 
 import importlib
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 T = TypeVar("T")
 
@@ -177,9 +177,11 @@ SYMBOLS = {
     "tensorflow.contrib.training.byte_size_load_fn": "compat.devices:byte_size_load_fn",
     "tensorflow.contrib.learn.RunConfig": "compat.learn:RunConfig",
     "tensorflow.contrib.lookup.HashTable": f"{V1}:lookup.StaticHashTable",
-    "tensorflow.contrib.lookup.index_table_from_tensor": "tensorflow.python.ops.lookup_ops:index_table_from_tensor",
-    "tensorflow.contrib.lookup.index_table_from_file": "tensorflow.python.ops.lookup_ops:index_table_from_file",
-    "tensorflow.contrib.lookup.index_to_string_table_from_tensor": "tensorflow.python.ops.lookup_ops:index_to_string_table_from_tensor",
+    # (TF 2 exports them under no public name)
+    **{
+        f"tensorflow.contrib.lookup.{name}": f"compat.contrib_lookup:{name}"
+        for name in ("index_table_from_tensor", "index_table_from_file", "index_to_string_table_from_tensor")
+    },
     # TF 1.2-1.4's tf.contrib.data classes: tf.data's TF1 classes (their TF 1.4 keywords: CALL_KEYWORDS)
     "tensorflow.contrib.data.Dataset": f"{V1}:data.Dataset",
     "tensorflow.contrib.data.Iterator": f"{V1}:data.Iterator",
@@ -261,21 +263,63 @@ MODULES = {
 # resolves but whose arguments TF 2's namesake does not take. uai-migrate rewrites each call (its
 # tf1-calls rule); uai-run's face makes the object it serves take TF1's arguments. (tf_upgrade_v2's keyword
 # renames need no runtime entry: the face serves tf.compat.v1's functions, which still take them.)
-#   CALL_KEYWORDS    {`<class>.<method>` of a SYMBOLS class: {TF1 keyword: TF 2's spelling}}:
-#                    a keyword (`num_threads=n` -> `num_parallel_calls=n`) or `.<method>`, a call of that
-#                    method on the call's result (`output_buffer_size=n` -> `.prefetch(n)`). A TF1 keyword
-#                    given as None is TF1's default: dropped.
+#   CALL_KEYWORDS    {TF1 function or class, or `<class>.<method>` of a SYMBOLS class: {TF1 keyword: TF 2's
+#                    spelling}}: a keyword (`num_threads=n` -> `num_parallel_calls=n`); `.<method>`, a call of
+#                    that method on the call's result (`output_buffer_size=n` -> `.prefetch(n)`); `keyword=<target>`,
+#                    that keyword given the target function of the value (`num_gpus=n` -> `devices=f(n)`); or
+#                    `Dropped`, a keyword TF 2 has no parameter for. A TF1 keyword given as None is TF1's default:
+#                    dropped. A TF1 name that was the object of a callable's on TF 1.15 (SAME_IN_TF1) takes its row.
+#   TF1_PARAMETERS   {CALL_KEYWORDS callable: TF 1.15's parameters in order}, where a positional call binds
+#                    otherwise than to TF 2's parameters renamed back (TF 2 dropped or reordered some); from
+#                    tests/common/golden/tf115_signatures.json, which test_tf1_signatures.py holds them to
 #   TRANSFORMATIONS  {TF1 function: (Dataset method, {keyword: value})}: a tf.contrib.data transformation,
 #                    used as `dataset.apply(f(*args))`, that TF 2 writes as the method called with the same
 #                    arguments and these keywords (`batch_and_drop_remainder(n)` -> `.batch(n, drop_remainder=True)`)
-CALL_KEYWORDS = {
+
+
+class Dropped(NamedTuple):
+    """A TF1 keyword TF 2's callable has no parameter for: given as `inert` (what TF 1 did without it) or None it is
+    left out; any other value is uai-migrate's error entry and uai-run's one-line stop, naming `manual`."""
+
+    inert: object
+    manual: str
+
+
+_MIRRORED_DEVICES = "devices=compat.tf1_calls:mirrored_devices"
+CALL_KEYWORDS: dict[str, dict[str, str | Dropped]] = {
     # TF 1.2-1.4's Dataset.map: num_threads parallel calls, then a buffer of output_buffer_size elements
     "tensorflow.contrib.data.Dataset.map": {"num_threads": "num_parallel_calls", "output_buffer_size": ".prefetch"},
+    "tensorflow.config.experimental.set_virtual_device_configuration": {"virtual_devices": "logical_devices"},
+    "tensorflow.random.experimental.create_rng_state": {"algorithm": "alg"},
+    "tensorflow.contrib.lookup.index_table_from_tensor": {"mapping": "vocabulary_list"},
+    "tensorflow.contrib.lookup.index_to_string_table_from_tensor": {"mapping": "vocabulary_list"},
+    # TF 1.15's contrib MirroredStrategy mirrored over num_gpus (or num_gpus_per_worker) GPUs, the CPU for 0
+    "tensorflow.contrib.distribute.MirroredStrategy": {
+        "num_gpus": _MIRRORED_DEVICES,
+        "num_gpus_per_worker": _MIRRORED_DEVICES,
+        "cross_tower_ops": "cross_device_ops",
+        "auto_shard_dataset": Dropped(
+            False,
+            "TF 2 shards a distributed dataset itself (tf.data.Options().experimental_distribute.auto_shard_policy)",
+        ),
+    },
+}
+TF1_PARAMETERS = {
+    "tensorflow.contrib.distribute.MirroredStrategy": (
+        "devices",
+        "num_gpus",
+        "num_gpus_per_worker",
+        "cross_device_ops",
+        "auto_shard_dataset",
+        "cross_tower_ops",
+    ),
 }
 TRANSFORMATIONS = {
     "tensorflow.contrib.data.batch_and_drop_remainder": ("batch", {"drop_remainder": True}),
     "tensorflow.contrib.data.padded_batch_and_drop_remainder": ("padded_batch", {"drop_remainder": True}),
 }
+# the CALL_KEYWORDS rows of functions and classes (the others are methods of a SYMBOLS class)
+CALLABLES = frozenset(name for name in CALL_KEYWORDS if name.rpartition(".")[0] not in SYMBOLS)
 
 # Longest prefix first is how they are read (`move_package`); tf-slim's modules are one level up
 # from contrib's `python.slim` / `python.layers` / `python.ops` layout.
@@ -428,6 +472,14 @@ RULES = {
     "tensorflow.contrib.framework.get_name_scope": "contrib-equivalents",
     # contrib.summary's name TF 2 has no function for: contrib-equivalents ports it to compat.summary's
     "tensorflow.contrib.summary.record_summaries_every_n_global_steps": "contrib-equivalents",
+    # contrib.lookup's index tables, which TF 2 exports under no name: contrib-equivalents ports them to compat's
+    **dict.fromkeys(
+        (
+            f"tensorflow.contrib.lookup.{name}"
+            for name in ("index_table_from_tensor", "index_table_from_file", "index_to_string_table_from_tensor")
+        ),
+        "contrib-equivalents",
+    ),
     # contrib.rnn's names TF 2 has none of: contrib-equivalents ports them to compat.rnn's
     "tensorflow.contrib.rnn.stack_bidirectional_dynamic_rnn": "contrib-equivalents",
     "tensorflow.contrib.rnn.LayerNormBasicLSTMCell": "contrib-equivalents",
@@ -547,4 +599,16 @@ def is_removed_module(name: str) -> bool:
 def has_entries_below(name: str) -> bool:
     """Does any table entry name `name` or lie below it (so the TF1 face must handle it)?"""
     prefix = name + "."
+    if any(key.startswith(prefix) for key in CALLABLES):  # (a callable itself is served by its module's face)
+        return True
     return any(key == name or key.startswith(prefix) for table in (SYMBOLS, MODULES, PACKAGES) for key in table)
+
+
+def callable_row(name: str) -> str | None:
+    """The CALL_KEYWORDS callable TF1 name `name` (of either spelling, v1_twin) is called as: itself, or the tf.*
+    callable it was on TF 1.15 (SAME_IN_TF1: tf.contrib.autograph.set_loop_options); else None."""
+    name = tf1_name(name)
+    contrib = TF + ".contrib."
+    if name.startswith(contrib) and name[len(contrib) :] in SAME_IN_TF1:
+        name = f"{TF}.{SAME_IN_TF1[name[len(contrib) :]]}"
+    return name if name in CALLABLES else None

@@ -9,7 +9,7 @@ nothing provides raises a one-line `MissingTF1Name` naming the user's file and l
 manual step. A name only TF 2 has, read off a real module the face served (`tf.keras.losses.Reduction`
 off TF1's Keras), fails as python's AttributeError; uai-run turns it into a one-line `TF2Name`.
 A call TF 2 would refuse (the table's CALL_KEYWORDS and TRANSFORMATIONS) is given TF1's signature:
-the face serves a function taking TF1's arguments, and a class whose methods do.
+the face serves a function or class taking TF1's arguments (compat.tf1_calls), and a class whose methods do.
 """
 
 import functools
@@ -20,6 +20,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from compat import tf1_calls
 from compat import tf1_names as names
 from compat.errors import CompatError
 from compat.tf1_modules import TF1Module, find, transformation
@@ -90,7 +91,7 @@ class Face(TF1Module):
         return find(self._tf1_path, attr, self._targets(), lambda path: importlib.import_module(PREFIX + path))
 
     def _tf1_serve(self, full: str, value: Any, source: str | None) -> Any:
-        value = with_tf1_signature(full, value)
+        value = tf1_calls.serve(full, with_tf1_signature(full, value), functools.partial(_explain.note, "tf1-calls"))
         if source is not None and not _same_in_tf2(full, value):
             _explain.note(names.rule_for(full), f"{short(full)} -> {source}")
         return value
@@ -174,38 +175,6 @@ def _raised_at(error: BaseException) -> tuple[str, int] | None:
 # -- TF 1.x call signatures (compat.tf1_names.CALL_KEYWORDS, TRANSFORMATIONS)
 
 
-def tf1_call(name: str, function: Callable[..., Any], keywords: dict[str, str]) -> Callable[..., Any]:
-    """The method `function` taking the TF1 keywords of `name`, passed on as CALL_KEYWORDS spells them."""
-
-    @functools.wraps(function)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        given = {keyword: kwargs.pop(keyword) for keyword in keywords if keyword in kwargs}
-        if not given:
-            return function(*args, **kwargs)
-        then = []
-        for keyword, value in given.items():
-            new = keywords[keyword]
-            if value is None:
-                continue  # TF1's default: nothing to pass
-            if new.startswith("."):
-                then.append((new[1:], value))
-            else:
-                kwargs[new] = value  # TF 1.4's map preferred num_threads to num_parallel_calls
-        _explain.note("tf1-calls", f"{short(name)}: " + ", ".join(f"{k}= -> {_spelled(keywords[k])}" for k in given))
-        result = function(*args, **kwargs)
-        for method, value in then:
-            result = getattr(result, method)(value)
-        return result
-
-    call._tf1_keywords = keywords  # type: ignore[attr-defined]  # adapted once: a second face finds it done
-    return call
-
-
-def _spelled(new: str) -> str:
-    """A CALL_KEYWORDS spelling as code: `num_parallel_calls=`, `.prefetch()`."""
-    return f"{new}()" if new.startswith(".") else f"{new}="
-
-
 def _adapt_methods(path: str) -> None:
     """Give the classes the face of module `path` serves their TF1 methods' keywords (CALL_KEYWORDS).
 
@@ -221,7 +190,9 @@ def _adapt_methods(path: str) -> None:
         cls = names.resolve(names.SYMBOLS[owner])
         original = cls.__dict__.get(method, getattr(cls, method))
         if not hasattr(original, "_tf1_keywords"):
-            setattr(cls, method, tf1_call(name, original, keywords))
+            setattr(
+                cls, method, tf1_calls.method(name, original, keywords, functools.partial(_explain.note, "tf1-calls"))
+            )
 
 
 def with_tf1_signature(name: str, value: Any) -> Any:

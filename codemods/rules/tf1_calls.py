@@ -27,20 +27,31 @@ def _short(name: str) -> str:
     return "tf" + name[len(_tf.TF) :] if name.startswith(_tf.TF + ".") else name
 
 
-def _methods() -> dict[str, tuple[str, dict[str, str]]]:
-    """CALL_KEYWORDS as {method name: (TF1 name, keywords)}."""
+def _methods() -> dict[str, tuple[str, dict]]:
+    """CALL_KEYWORDS' methods as {method name: (TF1 name, keywords)}."""
     methods = {}
     for name, keywords in tf1_names.CALL_KEYWORDS.items():
-        owner, _, method = name.rpartition(".")
-        if owner not in tf1_names.SYMBOLS:
-            raise ValueError(f"{name}: a CALL_KEYWORDS key is a method of a SYMBOLS class")
-        methods[method] = (name, keywords)
+        if name not in tf1_names.CALLABLES:
+            methods[name.rpartition(".")[2]] = (name, keywords)
     return methods
 
 
+def _callables() -> dict[str, str]:
+    """{TF1 name: its CALL_KEYWORDS callable row}: the rows, the tf.contrib names that were their objects on TF 1.15
+    (SAME_IN_TF1), in both spellings (`tensorflow.compat.v1.<path>`)."""
+    found = {name: name for name in tf1_names.CALLABLES}
+    for old, new in tf1_names.SAME_IN_TF1.items():
+        if f"{_tf.TF}.{new}" in tf1_names.CALLABLES:
+            found[f"{_tf.TF}.contrib.{old}"] = f"{_tf.TF}.{new}"
+    return _V1_TWINS(found)
+
+
 METHODS = _methods()
+CALLABLES = _callables()
+_CALLABLE_NAMES = frozenset(CALLABLES)
 TRANSFORMATIONS = _V1_TWINS(tf1_names.TRANSFORMATIONS)
 _TRANSFORMATION_NAMES = frozenset(TRANSFORMATIONS)
+_NO_SPACE = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
 
 
 def _is_none(node: cst.BaseExpression) -> bool:
@@ -52,8 +63,18 @@ def _keyword(arg: cst.Arg) -> str:
     return _shared.keyword_of(arg) or ""
 
 
-def _spelled(new: str) -> str:
-    return f"{new}()" if new.startswith(".") else f"{new}="
+def _spelled(new: str | tf1_names.Dropped) -> str:
+    if isinstance(new, tf1_names.Dropped):
+        return "(dropped)"
+    if new.startswith("."):
+        return f"{new}()"
+    keyword, _, convert = new.partition("=")
+    return f"{keyword}={convert.replace(':', '.')}(...)" if convert else f"{keyword}="
+
+
+def _is_inert(value: cst.BaseExpression, inert: object) -> bool:
+    """Is `value` written as `inert` (TF1's behaviour without the keyword) or None?"""
+    return _is_none(value) or cst.parse_expression(repr(inert)).deep_equals(value)
 
 
 def _with_last_comma(args: list[cst.Arg], comma: cst.Comma | cst.MaybeSentinel) -> list[cst.Arg]:
@@ -155,6 +176,10 @@ class Tf1CallsRule(InsideImport, Rule):
             if id(original_node) not in self._applied:
                 self._unapplied(original_node, name)
             return updated_node
+        if isinstance(original_node.func, (cst.Name, cst.Attribute)) and id(original_node.func) not in self._attrs:
+            row = self.match(original_node.func, _CALLABLE_NAMES)
+            if row is not None:
+                return self._callable(original_node, updated_node, CALLABLES[row])
         func = original_node.func
         if self._tensorflow and isinstance(func, cst.Attribute) and func.attr.value in METHODS:
             name, keywords = METHODS[func.attr.value]
@@ -194,6 +219,85 @@ class Tf1CallsRule(InsideImport, Rule):
         spelled = ", ".join(f"{k}= -> {_spelled(keywords[k])}" for k in given)
         self.report(node, f"{_short(name)}: {spelled}")
         return result
+
+    def _callable(self, node: cst.Call, updated: cst.Call, name: str) -> cst.BaseExpression:
+        """A TF1 function or class called with TF1's arguments: TF 1.15's positional arguments as keywords where
+        TF 2 dropped or reordered parameters (TF1_PARAMETERS), then each TF1 keyword as TF 2 spells it."""
+        keywords, order = tf1_names.CALL_KEYWORDS[name], tf1_names.TF1_PARAMETERS.get(name)
+        args = list(updated.args)
+        positional = [arg for arg in args if arg.keyword is None]
+        if order is not None and positional:
+            if any(arg.star for arg in args) or len(positional) > len(order):
+                return self._refuse(
+                    node,
+                    updated,
+                    name,
+                    "its positional arguments cannot be matched to TF 1.15's parameters",
+                    "pass them by keyword, as TF 2's parameters are named",
+                )
+            names = iter(order)
+            args = [
+                arg if arg.keyword else arg.with_changes(keyword=cst.Name(next(names)), equal=_NO_SPACE) for arg in args
+            ]
+        given = {_keyword(arg): arg for arg in args if _keyword(arg) in keywords}
+        if not given and not (order and positional):
+            return updated
+        set_by: dict[str, str] = {}  # TF 2 keyword -> the TF1 keyword giving it
+        for keyword, arg in given.items():
+            new = keywords[keyword]
+            if isinstance(new, tf1_names.Dropped):
+                if not _is_inert(arg.value, new.inert):
+                    return self._refuse(
+                        node,
+                        updated,
+                        name,
+                        f"TF 2 has no {keyword}= (TF 1 did without it as {new.inert!r})",
+                        new.manual,
+                    )
+            elif not _is_none(arg.value) and not new.startswith("."):
+                target = new.partition("=")[0]
+                if target in set_by or any(_keyword(a) == target and not _is_none(a.value) for a in args):
+                    other = set_by.get(target, target)
+                    return self._refuse(
+                        node, updated, name, f"both {other}= and {keyword}= are given", f"keep one of them as {target}="
+                    )
+                set_by[target] = keyword
+        out, then = [], []
+        for arg in args:
+            keyword = _keyword(arg)
+            if keyword not in keywords:
+                if not (keyword in set_by and _is_none(arg.value)):  # TF's default, given again below
+                    out.append(arg)
+                continue
+            new = keywords[keyword]
+            if isinstance(new, tf1_names.Dropped) or _is_none(arg.value):
+                continue
+            if new.startswith("."):
+                then.append((new[1:], arg.value))
+                continue
+            target, _, convert = new.partition("=")
+            value = arg.value
+            if convert:
+                module, attribute = tf1_names.split(convert)
+                self.add_needed_import(module)
+                _tf.ensure_compat(self)
+                func = cst.parse_expression(f"{module}.{attribute}")
+                value = cst.Call(func=func, args=[cst.Arg(arg.value)])
+            out.append(arg.with_changes(keyword=cst.Name(target), value=value))
+        comma = updated.args[-1].comma if updated.args else cst.MaybeSentinel.DEFAULT
+        result: cst.BaseExpression = updated.with_changes(args=_with_last_comma(out, comma))
+        for method, value in then:
+            result = cst.Call(func=cst.Attribute(value=result, attr=cst.Name(method)), args=[cst.Arg(value)])
+        done = [f"{k}= -> {_spelled(keywords[k])}" for k in given]
+        if order and positional:
+            done.insert(0, "positional arguments -> TF 1.15's keywords")
+        self.report(node, f"{_short(name)}: " + ", ".join(done))
+        return result
+
+    def _refuse(self, node: cst.Call, updated: cst.Call, name: str, problem: str, manual: str) -> cst.Call:
+        """The call's arguments stay as they are, with an error entry naming the manual step."""
+        self.report(node, f"{_short(name)}: {problem}", severity="error", manual=manual)
+        return updated
 
     def _apply(self, node: cst.Call, updated: cst.Call, inner: cst.Call) -> cst.Call:
         """`x.apply(f(*args))` -> `x.<method>(*args, <keywords>)`."""

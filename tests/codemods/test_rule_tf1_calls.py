@@ -2,8 +2,10 @@
 
 import sys
 
+from codemods import rules
 from codemods.rules.tf1_calls import Tf1CallsRule
 from codemods.rules.upgrade import UpgradeRule
+from compat import tf1_names
 from tests.support import runs as _runs
 from tests.support import tf14
 from tests.support.rule_test import RuleTest, apply
@@ -113,6 +115,90 @@ class TestTf1CallsRule(RuleTest):
             "d = d.batch(4, drop_remainder=True)\n"
         )
 
+    def test_a_functions_renamed_keywords_become_tf2s(self):
+        before = """
+            import tensorflow as tf
+            from tensorflow.contrib.lookup import index_table_from_tensor
+
+            state = tf.random.experimental.create_rng_state(42, algorithm=1)
+            v1_state = tf.compat.v1.random.experimental.create_rng_state(seed, algorithm=alg)
+            tf.config.experimental.set_virtual_device_configuration(cpu, virtual_devices=[config] * 2)
+            table = index_table_from_tensor(mapping=words, num_oov_buckets=1)
+            names = tf.contrib.lookup.index_to_string_table_from_tensor(mapping=None, default_value="?")
+        """
+        after = """
+            import tensorflow as tf
+            from tensorflow.contrib.lookup import index_table_from_tensor
+
+            state = tf.random.experimental.create_rng_state(42, alg=1)
+            v1_state = tf.compat.v1.random.experimental.create_rng_state(seed, alg=alg)
+            tf.config.experimental.set_virtual_device_configuration(cpu, logical_devices=[config] * 2)
+            table = index_table_from_tensor(vocabulary_list=words, num_oov_buckets=1)
+            names = tf.contrib.lookup.index_to_string_table_from_tensor(default_value="?")
+        """
+        self.assertCodemod(before, after)
+
+    def test_contrib_mirrored_strategy_gets_the_devices_tf1_chose(self):
+        before = """
+            import tensorflow as tf
+
+            one = tf.contrib.distribute.MirroredStrategy(num_gpus=FLAGS.num_gpus, cross_tower_ops=ops)
+            two = tf.contrib.distribute.MirroredStrategy(None, 0, auto_shard_dataset=False)
+            three = tf.contrib.distribute.MirroredStrategy(num_gpus_per_worker=2, auto_shard_dataset=None)
+            four = tf.contrib.distribute.MirroredStrategy(["/gpu:0"])
+        """
+        after = """
+            import compat.tf1_calls
+            import tensorflow as tf
+
+            one = tf.contrib.distribute.MirroredStrategy(devices=compat.tf1_calls.mirrored_devices(FLAGS.num_gpus), cross_device_ops=ops)
+            two = tf.contrib.distribute.MirroredStrategy(devices=compat.tf1_calls.mirrored_devices(0))
+            three = tf.contrib.distribute.MirroredStrategy(devices=compat.tf1_calls.mirrored_devices(2))
+            four = tf.contrib.distribute.MirroredStrategy(devices=["/gpu:0"])
+        """
+        self.assertCodemod(before, after)
+
+    def test_a_dropped_keyword_that_did_something_or_two_for_one_keyword_are_error_entries(self):
+        source = self.make_fixture_data(
+            """
+            import tensorflow as tf
+            a = tf.contrib.distribute.MirroredStrategy(num_gpus=2, auto_shard_dataset=True)
+            b = tf.contrib.distribute.MirroredStrategy(num_gpus=2, num_gpus_per_worker=2)
+            c = tf.contrib.distribute.MirroredStrategy(devices=d, num_gpus=2)
+            d = tf.contrib.distribute.MirroredStrategy(*devices)
+            """
+        )
+        applied = apply(source, Tf1CallsRule)
+        assert applied.module.code == source
+        assert [(e.line, e.severity, e.manual) for e in applied.entries] == [
+            (
+                2,
+                "error",
+                tf1_names.CALL_KEYWORDS["tensorflow.contrib.distribute.MirroredStrategy"]["auto_shard_dataset"].manual,
+            ),
+            (3, "error", "keep one of them as devices="),
+            (4, "error", "keep one of them as devices="),
+            (5, "error", "pass them by keyword, as TF 2's parameters are named"),
+        ]
+
+    def test_with_the_other_rules_the_calls_are_tf2s(self):
+        source = self.make_fixture_data(
+            """
+            import tensorflow as tf
+            s = tf.contrib.distribute.MirroredStrategy(num_gpus=0)
+            t = tf.contrib.lookup.index_table_from_tensor(mapping=words)
+            """
+        )
+        code = apply(source, *rules.RULES).module.code
+        assert code == (
+            "import compat.tf1_calls\n"
+            "import tensorflow as tf\n"
+            "import compat.contrib_lookup as compat_contrib_lookup\n"
+            "\n"
+            "s = tf.compat.v1.distribute.MirroredStrategy(devices=compat.tf1_calls.mirrored_devices(0))\n"
+            "t = compat_contrib_lookup.index_table_from_tensor(vocabulary_list=words)\n"
+        )
+
     def test_must_not_fire(self):
         # no TensorFlow in the module: another library's map may take these keywords
         self.assertCodemod(
@@ -128,6 +214,18 @@ class TestTf1CallsRule(RuleTest):
                 return n
             b = d.apply(batch_and_drop_remainder(3))
             c = obj.batch_and_drop_remainder(3)
+        """
+        self.assertCodemod(unchanged, unchanged)
+        assert apply(self.make_fixture_data(unchanged), Tf1CallsRule).entries == []
+        # a function of the table's name that is not TensorFlow's, a method of it, the keyword in a string
+        unchanged = """
+            import tensorflow as tf
+            def create_rng_state(seed, algorithm):
+                return seed
+            s = create_rng_state(1, algorithm=2)
+            t = rng.create_rng_state(1, algorithm=2)
+            u = tf.random.experimental.create_rng_state(1, 2)  # algorithm= in a comment
+            v = "tf.random.experimental.create_rng_state(1, algorithm=2)"
         """
         self.assertCodemod(unchanged, unchanged)
         assert apply(self.make_fixture_data(unchanged), Tf1CallsRule).entries == []

@@ -114,6 +114,8 @@ def _disagreements() -> dict[str, list[str]]:
         except CompatError as error:
             found.setdefault(name, []).append(f"{form}: uai-migrate rewrites it, uai-run says {error}")
             continue
+        # a callable uai-run serves taking TF1's arguments stands for TF 2's, whose calls uai-migrate rewrites
+        expected = getattr(expected, "_tf1_adapts", expected)
         if namespace[var] is not expected:
             found.setdefault(name, []).append(f"{form}: uai-migrate gives {namespace[var]!r}, uai-run {expected!r}")
         # uai-run's --explain names the rule whose rewrite an alias stands for (its tf.compat.v1 spellings

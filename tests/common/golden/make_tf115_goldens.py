@@ -36,6 +36,7 @@ GOLDENS = {
     "tf115_signatures.json": "tf1_programs/tf1_signatures.py",
     "tf115_contrib_losses.json": "tf1_programs/contrib_losses_positional.py",
     "tf115_contrib_aliases.json": "tf1_programs/contrib_aliases.py",
+    "tf115_call_keywords.json": "tf1_programs/tf1_call_keywords.py",
 }
 
 
