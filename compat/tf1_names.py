@@ -140,6 +140,26 @@ SAME_IN_TF1 = {
     "eager.function": "function",
     "eager.in_eager_mode": "executing_eagerly",
     "eager.py_func": "py_function",
+    "framework.TensorSpec": "TensorSpec",
+    "framework.argsort": "argsort",
+    "framework.assert_same_float_dtype": "assert_same_float_dtype",
+    "framework.assert_scalar": "assert_scalar",
+    "framework.convert_to_tensor_or_sparse_tensor": "convert_to_tensor_or_sparse_tensor",
+    "framework.is_tensor": "is_tensor",
+    "framework.sort": "sort",
+    "keras.api.keras.initializers.Constant": "constant_initializer",
+    "keras.api.keras.initializers.Identity": "initializers.identity",
+    "keras.api.keras.initializers.Ones": "ones_initializer",
+    "keras.api.keras.initializers.Orthogonal": "orthogonal_initializer",
+    "keras.api.keras.initializers.VarianceScaling": "variance_scaling_initializer",
+    "keras.api.keras.initializers.Zeros": "zeros_initializer",
+    "keras.api.keras.initializers.glorot_normal": "glorot_normal_initializer",
+    "keras.api.keras.initializers.glorot_uniform": "glorot_uniform_initializer",
+    "keras.api.keras.initializers.he_normal": "initializers.he_normal",
+    "keras.api.keras.initializers.he_uniform": "initializers.he_uniform",
+    "keras.api.keras.initializers.lecun_normal": "initializers.lecun_normal",
+    "keras.api.keras.initializers.lecun_uniform": "initializers.lecun_uniform",
+    "keras.api.keras.layers.InputSpec": "layers.InputSpec",
     "lookup.MutableDenseHashTable": "lookup.experimental.DenseHashTable",
     "nn.conv1d_transpose": "nn.conv1d_transpose",
     "proto.decode_proto": "io.decode_proto",
@@ -468,8 +488,16 @@ RULES = {
     "tensorflow.contrib.slim": "contrib-slim",
     "tensorflow.contrib.layers": "contrib-slim",
     "tensorflow.contrib.framework": "contrib-slim",
-    # its one name with a home outside tf-slim (SYMBOLS): the rule that rewrites it to that home
-    "tensorflow.contrib.framework.get_name_scope": "contrib-equivalents",
+    # its names with a home outside tf-slim (SYMBOLS: get_name_scope, and SAME_IN_TF1's sort, is_tensor, ...): the
+    # rule that rewrites them to that home
+    **dict.fromkeys(
+        (
+            f"{TF}.contrib.{name}"
+            for name in ("framework.get_name_scope", *SAME_IN_TF1)
+            if name.startswith("framework.")
+        ),
+        "contrib-equivalents",
+    ),
     # contrib.summary's name TF 2 has no function for: contrib-equivalents ports it to compat.summary's
     "tensorflow.contrib.summary.record_summaries_every_n_global_steps": "contrib-equivalents",
     # contrib.lookup's index tables, which TF 2 exports under no name: contrib-equivalents ports them to compat's

@@ -38,16 +38,10 @@ KNOWN = {
 }
 
 RAW_OPS = ("tensorflow.raw_ops.", "tensorflow.contrib.quantization.")
-# The TF 1.15 aliases not served yet, each a stated limit (they stop in one line under uai-run, and are an error
-# entry after uai-migrate): contrib.quantization's are TF 1.15's generated op classes (tf.raw_ops'), which TF 2
-# programs call through tf.raw_ops, the installed runtime's ops; contrib.framework's names outside tf-slim
-# (sort, argsort, is_tensor, TensorSpec, ...) and contrib.keras.api.keras' (TF 1.4's module of tf.contrib.keras)
-# lie in modules two uai-migrate rules convert (contrib-slim and tf-upgrade) and are not given one of them yet.
-NOT_SERVED = (
-    "tensorflow.contrib.quantization.",
-    "tensorflow.contrib.framework.",
-    "tensorflow.contrib.keras.api.keras.",
-)
+# The TF 1.15 aliases not served, a stated limit (they stop in one line under uai-run, and are an error entry after
+# uai-migrate): contrib.quantization's are TF 1.15's generated op classes (tf.raw_ops'), which TF 2 programs call
+# through tf.raw_ops, the installed runtime's ops.
+NOT_SERVED = ("tensorflow.contrib.quantization.",)
 
 SURVEY = """
     import inspect, json, sys
