@@ -25,6 +25,7 @@ from codemods.rules._native_names import (
     OPTIMIZERS,
     PLACEHOLDER,
     PREFIXES,
+    QUEUE_INPUT,
     REGULARIZATION,
     SAVER,
     SEED,
@@ -220,6 +221,12 @@ class Converter(RunRegion):
             names = self.rule.tf_names(call)
             if names & REGULARIZATION:
                 raise Refused(stmt, f"{_tf.full_name(call.func)}: a graph collection, which Keras layers do not fill")
+            if names & QUEUE_INPUT:
+                raise Refused(
+                    stmt,
+                    f"{_tf.full_name(call.func)}: queue-runner input, whose threads fill its queues in no set order "
+                    "(a shuffled producer, shuffle_batch): no tf.data pipeline gives the same batches",
+                )
             machinery = [n for n in names if n.startswith(tuple(p + "train." for p in PREFIXES))]
             if machinery or names & graph_names():
                 raise Refused(stmt, f"{_tf.full_name(call.func)}, which the rule does not convert")

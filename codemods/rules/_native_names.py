@@ -14,6 +14,13 @@ def tf1_names(*names: str) -> frozenset[str]:
 
 
 SESSIONS = tf1_names("Session", "InteractiveSession")
+# queue-runner input: threads fill its queues (a shuffled producer, shuffle_batch's random queue), so the batches it
+# gives have no order a tf.data pipeline would reproduce
+QUEUE_INPUT = tf1_names(
+    *(f"train.{n}_input_producer" for n in ("string", "range", "slice")),
+    "train.input_producer",
+    *(f"train.{n}" for n in ("batch", "shuffle_batch", "batch_join", "shuffle_batch_join", "maybe_batch")),
+)
 # sessions that initialise through a scaffold and run hooks around each run: native-session says it leaves them
 MONITORED = tf1_names("train.MonitoredSession", "train.MonitoredTrainingSession", "train.SingularMonitoredSession")
 PLACEHOLDER = tf1_names("placeholder")

@@ -550,6 +550,10 @@ class TestNativeSessionRule(RuleTest):
             "op = tf.train.AdamOptimizer(0.1).minimize(loss)\nout = tf.layers.dense(x, 1, kernel_regularizer=r)": (
                 "tf.layers.dense(kernel_regularizer=...), which the native equivalent does not take as is"
             ),
+            "batch = tf.train.shuffle_batch([loss], 2, 8, 4)\nop = tf.train.AdamOptimizer(0.1).minimize(loss)": (
+                "tf.train.shuffle_batch: queue-runner input, whose threads fill its queues in no set order (a shuffled "
+                "producer, shuffle_batch): no tf.data pipeline gives the same batches"
+            ),
         }
         for graph, why in cases.items():
             source = (
