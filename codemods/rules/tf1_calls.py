@@ -19,6 +19,7 @@ from codemods.engine.syntax import InsideImport
 from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
 from compat import tf1_names
+from compat.tf1_calls import spelled
 
 _V1_TWINS = tf1_names.with_v1_twins
 
@@ -61,15 +62,6 @@ def _is_none(node: cst.BaseExpression) -> bool:
 def _keyword(arg: cst.Arg) -> str:
     """The argument's keyword, "" for a positional one (no keyword of the tables)."""
     return _shared.keyword_of(arg) or ""
-
-
-def _spelled(new: str | tf1_names.Dropped) -> str:
-    if isinstance(new, tf1_names.Dropped):
-        return "(dropped)"
-    if new.startswith("."):
-        return f"{new}()"
-    keyword, _, convert = new.partition("=")
-    return f"{keyword}={convert.replace(':', '.')}(...)" if convert else f"{keyword}="
 
 
 def _is_inert(value: cst.BaseExpression, inert: object) -> bool:
@@ -216,8 +208,8 @@ class Tf1CallsRule(InsideImport, Rule):
         result = updated.with_changes(args=_with_last_comma(args, updated.args[-1].comma))
         for method, value in then:
             result = cst.Call(func=cst.Attribute(value=result, attr=cst.Name(method)), args=[cst.Arg(value)])
-        spelled = ", ".join(f"{k}= -> {_spelled(keywords[k])}" for k in given)
-        self.report(node, f"{_short(name)}: {spelled}")
+        text = ", ".join(f"{k}= -> {spelled(keywords[k])}" for k in given)
+        self.report(node, f"{_short(name)}: {text}")
         return result
 
     def _callable(self, node: cst.Call, updated: cst.Call, name: str) -> cst.BaseExpression:
@@ -288,7 +280,7 @@ class Tf1CallsRule(InsideImport, Rule):
         result: cst.BaseExpression = updated.with_changes(args=_with_last_comma(out, comma))
         for method, value in then:
             result = cst.Call(func=cst.Attribute(value=result, attr=cst.Name(method)), args=[cst.Arg(value)])
-        done = [f"{k}= -> {_spelled(keywords[k])}" for k in given]
+        done = [f"{k}= -> {spelled(keywords[k])}" for k in given]
         if order and positional:
             done.insert(0, "positional arguments -> TF 1.15's keywords")
         self.report(node, f"{_short(name)}: " + ", ".join(done))
