@@ -28,9 +28,10 @@ KNOWN = {
     "tensorflow.data.experimental.OptionalStructure": "built by tf.data, never by a program",
     "tensorflow.errors.UnknownError": "raised by TensorFlow; TF 2 takes the error code as an optional argument",
     "tensorflow.function": "TF 2 added parameters before the experimental_* ones, which TF 1 code passes by keyword",
-    # autograph knows the directive by identity (its converters/directives.py), so no wrapper of it can take
-    # TF1's keyword: autograph's conversion stops there
-    "tensorflow.autograph.experimental.set_loop_options": "TF 2 dropped back_prop= (a TypeError naming it)",
+    # where it acts, in a loop autograph converts, TF 2 takes back_prop= and gives it to the loop (autograph maps a
+    # directive's arguments without checking them; it knows the directive by identity, so it is served as it is)
+    "tensorflow.autograph.experimental.set_loop_options": "TF 2 dropped back_prop=: called outside a converted "
+    "loop, where it does nothing, a TypeError naming it",
     "tensorflow.tpu.experimental.StochasticGradientDescentParameters": "TPU-only; TF 2.15 added clipping parameters "
     "before the ones TF 1.15 had",
     "tensorflow.contrib.summary.graph": "compat.summary has no graph(): TF 2's tf.summary.graph takes the graph, not "

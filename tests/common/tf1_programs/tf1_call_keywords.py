@@ -1,7 +1,8 @@
 """A TF 1 program calling, as TF 1.15 took them, functions and classes whose keywords TF 2 renamed or dropped:
 set_virtual_device_configuration(virtual_devices=), create_rng_state(algorithm=), contrib.lookup's
 index tables (mapping=) and contrib.distribute's MirroredStrategy(num_gpus=, num_gpus_per_worker=,
-cross_tower_ops=), by keyword and by position. Prints `RESULT <json>`: what each call made.
+cross_tower_ops=), by keyword and by position; and set_loop_options(back_prop=) in a loop autograph converts.
+Prints `RESULT <json>`: what each call made.
 
 Its output on real TensorFlow 1.15 is tests/common/golden/tf115_call_keywords.json (written by
 `python3 dev.py tf115`: tests/common/golden/make_tf115_goldens.py); test_tf1_signatures.py compares uai-run's
@@ -44,6 +45,17 @@ for name, strategy in strategies.items():
 with strategies["num_gpus=0"].scope():
     doubled = tf.Variable(2.0) * 2
 
+
+@tf.function
+def count_to(n):
+    i = tf.constant(0)
+    while i < n:
+        # (a directive of the loop autograph converts: TF 2 passes back_prop= on to it, as TF 1.15 did)
+        tf.autograph.experimental.set_loop_options(parallel_iterations=1, back_prop=True)
+        i += 1
+    return i
+
+
 with tf.Session() as session:
     session.run([tf.tables_initializer(), tf.global_variables_initializer()])
     looked_up = session.run(
@@ -53,6 +65,7 @@ with tf.Session() as session:
             "ids, by position": by_position.lookup(tf.constant(["y", "q"])),
             "variable under the strategy, doubled": doubled,
             **rng_states,
+            "loop with set_loop_options(back_prop=True), to 5": count_to(tf.constant(5)),
         }
     )
 result.update({name: looked_up[name].tolist() for name in rng_states})
@@ -60,4 +73,7 @@ result["index_table_from_tensor(mapping=)"] = looked_up["ids"].tolist()
 result["index_to_string_table_from_tensor(mapping=)"] = [w.decode() for w in looked_up["words"]]
 result["index_table_from_tensor, by position"] = looked_up["ids, by position"].tolist()
 result["variable under the strategy, doubled"] = float(looked_up["variable under the strategy, doubled"])
+result["loop with set_loop_options(back_prop=True), to 5"] = int(
+    looked_up["loop with set_loop_options(back_prop=True), to 5"]
+)
 print("RESULT " + json.dumps(result, sort_keys=True))
