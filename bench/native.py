@@ -105,9 +105,10 @@ def _entries(report: dict) -> list[dict]:
 # probes do not read); their entries count in the rule table, and tests/codemods/test_native_equivalence.py runs
 # a script they convert at both levels
 RENAMES = ("native-io",)
-# rules converting graph code outside a Session script (an Estimator's model_fn), which the probes do not run:
-# tests/codemods/test_rule_native_losses.py runs an Estimator program they convert at both levels
-NOT_PROBED = ("native-losses",)
+# rules converting graph code outside a Session script (an Estimator's model_fn and input_fn), which the probes
+# do not run: tests/codemods/test_rule_native_losses.py runs an Estimator program, test_rule_native_image.py a
+# graph program, each converted at both levels
+NOT_PROBED = ("native-losses", "native-image")
 
 
 def converted(report: dict) -> list[str]:

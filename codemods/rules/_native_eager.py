@@ -132,7 +132,8 @@ class EagerRewrite(Rule):
     A subclass says which calls it reads (`candidate`) and what each becomes (`convert`: an expression, or
     None to delete the statement the call is); the pass records the calls, and once the whole file is
     known the calls are converted, or each left with an info entry saying why (`Refused`). A rule whose
-    rewrite builds the same ops in a graph too sets GRAPH: the file then need only be a program.
+    rewrite builds the same ops in a graph too sets GRAPH: the file is not proven eager, and the rule proves
+    what it needs of the file itself (in `convert`).
     """
 
     GRAPH = False
@@ -184,7 +185,7 @@ class EagerRewrite(Rule):
         if self.level != "native" or not self._found:
             return updated_node
         present = {id(n) for n in descendants(updated_node)}
-        why = self._eager.why_not(original_node, self._tf_calls, self.GRAPH)
+        why = None if self.GRAPH else self._eager.why_not(original_node, self._tf_calls)
         parent = parents(original_node) if why is None else {}
         replaced: dict[int, cst.BaseExpression | None] = {}
         converted: list[cst.Call] = []

@@ -44,7 +44,7 @@ class NativeLossesRule(EagerRewrite):
     )
     LEVEL = "native"
     ORDER = 193  # after native-session, which writes the losses of a Session script it converts itself
-    GRAPH = True  # the same ops in a graph: an Estimator's model_fn converts too
+    GRAPH = True  # the same ops in a graph: an Estimator's model_fn converts too (the file need only be a program)
     EXAMPLE = Example(
         "TF1's tf.losses.sparse_softmax_cross_entropy with its defaults (weights 1, the mean over the examples) lives "
         "on in TF 2 only as tf.compat.v1.losses; Keras's SparseCategoricalCrossentropy(from_logits=True) computes the "
@@ -81,6 +81,12 @@ class NativeLossesRule(EagerRewrite):
         self, call: cst.Call, what: str, updated: cst.Call, module: cst.Module, parent: dict[int, cst.CSTNode]
     ) -> tuple[cst.BaseExpression | None, str]:
         params, keras = _KERAS[what.removeprefix("tf.losses.")]
+        if self._eager.why_not(module, self._tf_calls, graph=True) is not None:  # (graph code allowed: a program)
+            raise Refused(
+                call,
+                "a library module (no main block, no TensorFlow call at its top level): its callers may "
+                "read the loss collection",
+            )
         args = arguments(updated, params, call, what)
         if set(args) != set(params):
             raise Refused(call, f"{what} without its {' and '.join(params)}")

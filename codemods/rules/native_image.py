@@ -1,0 +1,63 @@
+"""native-image: TF1's `tf.image.resize_images(image, size)` of an image decoded in place, to a literal size -> the
+ResizeBilinear op it runs (--level native).
+
+The safe level keeps it as tf.compat.v1.image.resize_images. With its defaults it runs the ResizeBilinear op
+without half-pixel centres (align_corners and half_pixel_centers False) on the image made a batch of one, and
+takes the one image back; TF 2's tf.image.resize samples at half-pixel centres, other pixels. So the call becomes
+`tf.raw_ops.ResizeBilinear(images=tf.expand_dims(image, 0), size=size)[0]`, the same op on the same batch (as
+native-session writes it in a Session script's input function: codemods/rules/_native_pipeline.py), in any
+file: graph code, an Estimator's input_fn, eager code, a library (the op is the same wherever it runs). Only
+where the image's rank is known to be 3 (a decode_jpeg/png/bmp call in place: the rank-4 path of
+resize_images differs) and the size a literal pair; a method, align_corners or preserve_aspect_ratio is left,
+with an info entry. A Session script native-session converts is its business: this rule runs after it.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from codemods.rule_description import Example
+from codemods.rules import _tf
+from codemods.rules._native_eager import EagerRewrite
+from codemods.rules._native_pipeline import resize
+
+_RESIZE = frozenset(f"tensorflow.{p}image.resize_images" for p in ("", "compat.v1."))
+
+
+class NativeImageRule(EagerRewrite):
+    ID = "native-image"
+    DESCRIPTION = (
+        "tf.image.resize_images(decoded image, [h, w]) -> tf.raw_ops.ResizeBilinear, the op it runs "
+        "(TF 2's tf.image.resize samples other pixels)."
+    )
+    LEVEL = "native"
+    ORDER = 192  # after native-session, which converts the resizes of a Session script's input function itself
+    GRAPH = True  # the same op in a graph and eagerly, in a program or a library
+    EXAMPLE = Example(
+        "TF1's tf.image.resize_images lives on in TF 2 only as tf.compat.v1.image.resize_images; TF 2's "
+        "tf.image.resize samples at half-pixel centres, so it computes other pixels. With its defaults, on one "
+        "image, resize_images runs the ResizeBilinear op without half-pixel centres on the image made a batch of "
+        "one: the call becomes that op, in any file. Only for an image decoded in place (decode_jpeg, decode_png, "
+        "decode_bmp: rank 3) and a literal size. What may change: nothing in the pixels; the op's name in the graph "
+        "(resize_images' name scope is gone) and the resize_images shortcut that returned an image already of the "
+        "size unchanged (a decoded image's size is not known when the graph is built, so TF1 did not take it).",
+        "import tensorflow as tf\n\n"
+        "def parse(raw):\n"
+        "    return tf.image.resize_images(tf.image.decode_jpeg(raw, 3), [32, 32])\n",
+        "import tensorflow as tf\n\n"
+        "def parse(raw):\n"
+        "    return tf.raw_ops.ResizeBilinear(images=tf.expand_dims(tf.image.decode_jpeg(raw, 3), 0), size=[32, 32])[0]\n",
+    )
+    CLAIMS = ()  # it rewrites the safe pass's result (tf.compat.v1.image.resize_images), which tf1-api writes
+    WORDS = frozenset()  # it acts on TensorFlow's names only
+
+    def candidate(self, names: frozenset[str]) -> str | None:
+        return "tf.image.resize_images" if names & _RESIZE else None
+
+    def convert(
+        self, call: cst.Call, what: str, updated: cst.Call, module: cst.Module, parent: dict[int, cst.CSTNode]
+    ) -> tuple[cst.BaseExpression | None, str]:
+        alias = _tf.tf_alias(self, call.func)
+        return resize(
+            updated, alias, call
+        ), f"{what} -> tf.raw_ops.ResizeBilinear, the op it runs on the image made a batch of one"
