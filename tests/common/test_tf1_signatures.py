@@ -17,7 +17,7 @@ import pytest
 from compat import tf1_names
 from tests.support import runs as _runs
 from tests.support.goldens import assert_close_to, run_against_tf115, tf115_values
-from tests.support.processes import REPO, result_json
+from tests.support.processes import REPO, assert_one_line_error, result_json
 
 # What a TF1 call of these still meets on TF 2, each a stated limit: a TypeError naming the parameter (not a
 # silent misreading), or a parameter no TF1 program passes by position. {TF1 name: why it stays}
@@ -132,6 +132,19 @@ def test_every_tf1_name_takes_tf115s_parameters_in_tf115s_order(survey):
     aliases = tf115_values("tf115_contrib_aliases.json")
     assert {name: why for name, why in gaps.items() if name not in KNOWN and aliases.get(name) not in KNOWN} == {}
     assert sorted(name for name in KNOWN if name in now and name not in gaps) == [], "served: remove them from KNOWN"
+
+
+def test_a_tf1_call_tf2_cannot_take_stops_uai_run_in_one_line(tmp_path):
+    """A dropped keyword with a value that did something (contrib MirroredStrategy's auto_shard_dataset=True), as
+    uai-migrate's error entry: one line naming the manual step (compat.tf1_names.Dropped)."""
+    program = tmp_path / "sharded.py"
+    program.write_text(
+        "import tensorflow as tf\nstrategy = tf.contrib.distribute.MirroredStrategy(num_gpus=0, auto_shard_dataset=True)\n"
+    )
+    result = _runs.run([sys.executable, "-m", "uai_run", str(program)], tmp_path)
+    dropped = tf1_names.CALL_KEYWORDS["tensorflow.contrib.distribute.MirroredStrategy"]["auto_shard_dataset"]
+    assert isinstance(dropped, tf1_names.Dropped)
+    assert_one_line_error(result, f"TF 2 has no auto_shard_dataset= (given True); {dropped.manual}")
 
 
 def test_tf1_parameters_are_tf115s():
