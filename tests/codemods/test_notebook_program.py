@@ -1,9 +1,15 @@
 """At --level native a notebook's code cells are migrated as one program (codemods/_cells.py): a graph built in
 one cell and run by a Session in another converts, each cell keeping its own lines and IPython lines."""
 
+import ast
 import json
+import os
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from codemods._migrate_file import Options, migrate
+from tests.support.processes import REPO
 
 NATIVE = Options(level="native")
 
@@ -56,3 +62,33 @@ def test_must_not_fire_where_the_cells_are_no_one_program():
     # the safe level migrates each cell alone as before
     safe = migrate("notebook", notebook("import tensorflow as tf", GRAPH, SESSION, RUN), Options())
     assert not [e for e in safe.entries if e.level == "native"] and "tf.compat.v1.Session()" in cells(safe.new)[2]
+
+
+SCRIPTS = [
+    os.path.join(REPO, "tests", "corpus", name)
+    for name in ("session_softmax.py", "session_summaries.py", "contrib_data_tf14.py", "device_function.py")
+]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(script=st.sampled_from(SCRIPTS), cuts=st.sets(st.integers(1, 60), max_size=4))
+def test_a_script_cut_into_cells_migrates_as_the_script(script, cuts):
+    """Cut between top-level statements, a script's cells come out of --level native as the script does (blank
+    lines aside, and where the imports the rules add go: a cell's first statement is not its module's)."""
+    with open(script, encoding="utf-8") as handle:
+        text = handle.read()
+    starts = sorted({node.lineno - 1 for node in ast.parse(text).body} & cuts)
+    lines = text.splitlines(keepends=True)
+    bounds = [0, *starts, len(lines)]
+    sources = ["".join(lines[a:b]) for a, b in zip(bounds, bounds[1:]) if a < b]
+    whole = migrate("python", text.encode(), NATIVE).new.decode()
+    done = migrate("notebook", notebook(*sources), NATIVE)
+    joined = "\n".join(cells(done.new) if done.new else sources)
+    assert _read(joined) == _read(whole)
+
+
+def _read(code: str) -> tuple[list[str], list[str]]:
+    """(the lines but imports and blank ones, the import lines sorted)"""
+    lines = [line for line in code.splitlines() if line.strip()]
+    imports = [line for line in lines if line.startswith(("import ", "from "))]
+    return [line for line in lines if line not in imports], sorted(imports)
