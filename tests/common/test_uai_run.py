@@ -298,7 +298,9 @@ def test_the_face_is_tf_compat_v1_name_for_name_contrib_at_its_new_homes_and_eve
     result = _runs.run([*UAI_RUN, str(script)], tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     found = json.loads(result.stdout.splitlines()[-1])
-    assert found["checked"] > 500 and found["differ"] == found["faces"] == ["config", "random", "train"] and found["star"]
+    assert (
+        found["checked"] > 500 and found["differ"] == found["faces"] == ["config", "random", "train"] and found["star"]
+    )
     assert found["differ_in_faces"] == [] and found["missing"] == []
     assert found["homes"] == {name: True for name in found["homes"]} and len(found["homes"]) == 10
 
