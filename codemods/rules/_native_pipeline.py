@@ -313,15 +313,19 @@ def _dotted(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name)
 
 
-def resize(call: cst.Call, alias: str, where: cst.CSTNode) -> cst.BaseExpression:
+def resize(call: cst.Call, alias: str, where: cst.CSTNode, decoded_name: str | None = None) -> cst.BaseExpression:
     """tf.compat.v1.image.resize_images(image, size) of a decoded image -> the ResizeBilinear op it runs (the image
-    made a batch of one: the op takes rank 4), else Refused."""
+    made a batch of one: the op takes rank 4), else Refused. `decoded_name`: a name the caller proved holds a
+    decoded image here."""
     what = "tf.compat.v1.image.resize_images"
     args = arguments(call, ("images", "size"), where, what)
     image = args["images"].value if "images" in args else None
     size = args["size"].value if "size" in args else None
     decoded = isinstance(image, cst.Call) and _tf.full_name(image.func) in {f"{alias}.{d}" for d in DECODERS}
+    decoded |= isinstance(image, cst.Name) and image.value == decoded_name
     if not decoded or not isinstance(size, (cst.List, cst.Tuple)):
         raise Refused(where, f"{what} of an image not decoded in place or to a computed size (its rank is not known)")
-    code = f"{alias}.raw_ops.ResizeBilinear(images={alias}.expand_dims({source_of(cast(cst.Call, image))}, 0), "
+    code = (
+        f"{alias}.raw_ops.ResizeBilinear(images={alias}.expand_dims({source_of(cast(cst.BaseExpression, image))}, 0), "
+    )
     return cst.parse_expression(code + f"size={source_of(size)})[0]")

@@ -7,8 +7,8 @@ takes the one image back; TF 2's tf.image.resize samples at half-pixel centres, 
 `tf.raw_ops.ResizeBilinear(images=tf.expand_dims(image, 0), size=size)[0]`, the same op on the same batch (as
 native-session writes it in a Session script's input function: codemods/rules/_native_pipeline.py), in any
 file: graph code, an Estimator's input_fn, eager code, a library (the op is the same wherever it runs). Only
-where the image's rank is known to be 3 (a decode_jpeg/png/bmp call in place: the rank-4 path of
-resize_images differs) and the size a literal pair; a method, align_corners or preserve_aspect_ratio is left,
+where the image's rank is known to be 3 (a decode_jpeg/png/bmp call in place, or a name the statement
+just before binds to one: the rank-4 path of resize_images differs) and the size a literal pair; a method, align_corners or preserve_aspect_ratio is left,
 with an info entry. A Session script native-session converts is its business: this rule runs after it.
 """
 
@@ -19,7 +19,8 @@ import libcst as cst
 from codemods.rule_description import Example
 from codemods.rules import _tf
 from codemods.rules._native_eager import EagerRewrite
-from codemods.rules._native_pipeline import resize
+from codemods.rules._native_pipeline import DECODERS, resize
+from codemods.rules._native_syntax import assigned, single
 
 _RESIZE = frozenset(f"tensorflow.{p}image.resize_images" for p in ("", "compat.v1."))
 
@@ -38,7 +39,7 @@ class NativeImageRule(EagerRewrite):
         "tf.image.resize samples at half-pixel centres, so it computes other pixels. With its defaults, on one "
         "image, resize_images runs the ResizeBilinear op without half-pixel centres on the image made a batch of "
         "one: the call becomes that op, in any file. Only for an image decoded in place (decode_jpeg, decode_png, "
-        "decode_bmp: rank 3) and a literal size. What may change: nothing in the pixels; the op's name in the graph "
+        "decode_bmp: rank 3; or a name the statement just before binds to one) and a literal pair of sizes. What may change: nothing in the pixels; the op's name in the graph "
         "(resize_images' name scope is gone) and the resize_images shortcut that returned an image already of the "
         "size unchanged (a decoded image's size is not known when the graph is built, so TF1 did not take it).",
         "import tensorflow as tf\n\n"
@@ -58,6 +59,23 @@ class NativeImageRule(EagerRewrite):
         self, call: cst.Call, what: str, updated: cst.Call, module: cst.Module, parent: dict[int, cst.CSTNode]
     ) -> tuple[cst.BaseExpression | None, str]:
         alias = _tf.tf_alias(self, call.func)
-        return resize(
-            updated, alias, call
-        ), f"{what} -> tf.raw_ops.ResizeBilinear, the op it runs on the image made a batch of one"
+        written = resize(updated, alias, call, _decoded_before(call, parent, alias))
+        return written, f"{what} -> tf.raw_ops.ResizeBilinear, the op it runs on the image made a batch of one"
+
+
+def _decoded_before(call: cst.Call, parent: dict[int, cst.CSTNode], alias: str) -> str | None:
+    """The name the call resizes, if the statement just before the call's binds it to a decoded image (so it holds
+    one there: `image = tf.image.decode_jpeg(...)` then `image = tf.image.resize_images(image, size)`)."""
+    image = call.args[0].value if call.args and call.args[0].keyword is None else None
+    line: cst.CSTNode | None = call
+    while line is not None and not isinstance(line, cst.SimpleStatementLine):
+        line = parent.get(id(line))
+    block = parent.get(id(line)) if line is not None else None
+    body = list(block.body) if isinstance(block, (cst.IndentedBlock, cst.Module)) else []
+    index = next((i for i, stmt in enumerate(body) if stmt is line), 0)
+    if not isinstance(image, cst.Name) or index == 0:
+        return None
+    name, value = assigned(single(body[index - 1]))
+    decoders = {f"{alias}.{d}" for d in DECODERS}
+    decoded = isinstance(value, cst.Call) and _tf.full_name(value.func) in decoders
+    return image.value if decoded and name == image.value else None

@@ -53,6 +53,32 @@ class TestNativeImageRule(RuleTest):
             * 2
         )
 
+    def test_a_name_the_statement_just_before_binds_to_a_decoded_image(self):
+        before = """
+            import tensorflow as tf
+
+            def parse(raw, size):
+                image = tf.image.decode_jpeg(raw, channels=3)
+                image = tf.image.resize_images(image, [size, size])
+                return image
+        """
+        after = f"""
+            import tensorflow as tf
+
+            def parse(raw, size):
+                image = tf.image.decode_jpeg(raw, channels=3)
+                image = {OP.format(image="image", size="[size, size]")}
+                return image
+        """
+        self.assertCodemod(before, after, level="native")
+        for between in (
+            "image = tf.image.decode_jpeg(raw)\nimage = tf.stack([image, image])\n",
+            "other = tf.image.decode_jpeg(raw)\n",
+        ):
+            source = f"import tensorflow as tf\n\nimage = raw\n{between}image = tf.image.resize_images(image, [2, 2])\n"
+            (message,) = self.refused(source)
+            assert "not decoded in place" in message, (between, message)
+
     def test_must_not_fire_where_the_rank_or_the_size_is_not_known_or_the_method_differs(self):
         for call in (
             "tf.image.resize_images(image, [32, 32])",
@@ -112,10 +138,9 @@ PROGRAM = """
 
 
     def parse(jpeg, png):
-        return (
-            tf.image.resize_images(tf.image.decode_jpeg(jpeg, 3), [32, 32]),
-            tf.image.resize_images(tf.image.decode_png(png, 3), (11, 17)),
-        )
+        image = tf.image.decode_png(png, 3)
+        image = tf.image.resize_images(image, (11, 17))
+        return tf.image.resize_images(tf.image.decode_jpeg(jpeg, 3), [32, 32]), image
 
 
     with tf.Session() as sess:
