@@ -14,6 +14,7 @@ def tf1_names(*names: str) -> frozenset[str]:
 
 
 SESSIONS = tf1_names("Session", "InteractiveSession")
+GRAPH = tf1_names("Graph")
 # queue-runner input: threads fill its queues (a shuffled producer, shuffle_batch's random queue), so the batches it
 # gives have no order a tf.data pipeline would reproduce
 QUEUE_INPUT = tf1_names(
@@ -74,6 +75,13 @@ VARIABLE_LIBRARIES = (
     "compat.slim.",
     "keras.",
     "tf_keras.",
+    # the TF1 libraries of the real-programs bench: their layers, models and policies make variables when called
+    "tensorlayer.",
+    "tflearn.",
+    "tensorpack.",
+    "tensor2tensor.",
+    "stable_baselines.",
+    "gpflow.",
 )
 # tf-slim's layers and their arguments native-session converts (_native_slim), in each home of tf-slim
 _SLIM_HOMES = (

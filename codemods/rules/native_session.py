@@ -1,8 +1,9 @@
 """native-session: a TF1 Session script of the tutorial shape -> eager TF 2 (--level native).
 
-The shape, in one function body or at module level: a graph built once (placeholders, with a literal
-default or not; tf.Variable; tf.layers dense/conv2d/pooling/flatten/dropout/batch_normalization; the
-v1 losses of _native_tables.LOSSES; tensor expressions), at most one
+The shape, in one function body or at module level (or the body of a `with tf.Graph().as_default():` there,
+which the converted code no longer needs: nothing after it may read the graph's names): a graph built once
+(placeholders, with a literal default or not; tf.Variable; tf.layers dense/conv2d/pooling/flatten/dropout/
+batch_normalization; the v1 losses of _native_tables.LOSSES; tensor expressions), at most one
 `train_op = tf.train.<GradientDescent|Momentum|Adam|Adagrad>Optimizer(...).minimize(loss)` (also under
 `tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS))`), then a `with tf.Session() as
 sess:` block (or `sess = tf.Session()` / `tf.InteractiveSession()`) whose `sess.run` calls run the
@@ -55,7 +56,7 @@ as a statement at the top: codemods/rules/_native_v1_module.py) the switches go 
 It fires only when the whole block is proven to be that shape and the file has no other graph-mode
 code (the converted code runs eagerly); an op built in the run region outside a sess.run is not proven (TF1
 added it to the graph). A graph statement calling a library whose calls may make variables
-(tf.contrib, tf-slim, Keras: _native_names.VARIABLE_LIBRARIES) is not proven: model() would make them on every call. Otherwise the code stays at the safe level, with an info
+(tf.contrib, tf-slim, Keras, TF1 libraries such as tensorlayer: _native_names.VARIABLE_LIBRARIES) is not proven: model() would make them on every call. Otherwise the code stays at the safe level, with an info
 entry saying why. What may change is said in EXAMPLE (`--explain`).
 """
 
@@ -72,7 +73,7 @@ from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _tf
 from codemods.rules._native_graph import Converter
-from codemods.rules._native_names import MONITORED, SESSIONS, VARIABLE_LIBRARIES
+from codemods.rules._native_names import GRAPH, MONITORED, SESSIONS, VARIABLE_LIBRARIES
 from codemods.rules._native_syntax import (
     Block,
     Refused,
@@ -186,6 +187,8 @@ class NativeSessionRule(Rule):
         }
         self._v1_aliases = {n for n, q in state.table.toplevel.items() if q == V1}
         self._switch_calls: list[cst.Call] = []  # the calls turning eager execution off (or on)
+        # id(the body of a `with tf.Graph().as_default():`) -> (that with statement, the block holding it)
+        self._withs: dict[int, tuple[cst.With, Block]] = {}
         self.v1: V1Module | None = None  # the file imports tensorflow.compat.v1 and switches itself
         self.slim_converted = False  # a conversion wrote tf-slim's layers as Keras's (their imports may go)
         self._depth = 0
@@ -301,6 +304,7 @@ class NativeSessionRule(Rule):
             if isinstance(fn.body, cst.IndentedBlock)
         ]
         blocks.append(Block(original_node.body, updated_node.body, None))
+        blocks += self._graph_blocks(blocks)
         done: list[tuple[Block, dict[int, list[cst.BaseStatement]], set[int], str, cst.CSTNode]] = []
         seen: set[int] = set()  # the Session calls of the blocks the rule reads
         for block in blocks:
@@ -319,6 +323,7 @@ class NativeSessionRule(Rule):
                         raise Refused(node, "the file reads TensorFlow through tensorflow.compat.v1 and another import")
                 converter = Converter(self, block)
                 replacements, covered, said = converter.convert(session)
+                self._check_after(block, converter.watched())
             except Refused as refused:
                 self._refuse(refused, block)
                 continue
@@ -370,6 +375,47 @@ class NativeSessionRule(Rule):
             self._drop_slim_imports(converted)
         _tf.ensure_compat(self)  # tf.keras is legacy Keras 2 on TF >= 2.16 through compat: TF1's variable names
         return converted
+
+    def _graph_blocks(self, blocks: Sequence[Block]) -> list[Block]:
+        """The bodies of `with tf.Graph().as_default():` statements of the module's and its functions' bodies:
+        eager TF 2 has no graph to enter, so a Session script there converts as one written without it."""
+        found = []
+        for parent in blocks:
+            for index, stmt in enumerate(parent.original):
+                if self._graph_with(stmt):
+                    updated = cast(cst.With, self._updated.get(id(stmt), stmt))
+                    original = cast(cst.IndentedBlock, cast(cst.With, stmt).body).body
+                    top = parent.top if parent.top is not None else index
+                    block = Block(original, cast(cst.IndentedBlock, updated.body).body, top)
+                    self._withs[id(original)] = (cast(cst.With, stmt), parent)
+                    found.append(block)
+        return found
+
+    def _graph_with(self, stmt: cst.BaseStatement) -> bool:
+        """Is `stmt` `with tf.Graph().as_default():` (one item, no `as`) around an indented block?"""
+        if not isinstance(stmt, cst.With) or len(stmt.items) != 1 or stmt.items[0].asname is not None:
+            return False
+        call = stmt.items[0].item
+        func = call.func if isinstance(call, cst.Call) and not call.args else None
+        return (
+            isinstance(stmt.body, cst.IndentedBlock)
+            and isinstance(func, cst.Attribute)
+            and func.attr.value == "as_default"
+            and isinstance(func.value, cst.Call)
+            and not func.value.args
+            and self.is_call(func.value, GRAPH) is not None
+        )
+
+    def _check_after(self, block: Block, watched: set[str]) -> None:
+        """A graph block's names are gone once it converts: no statement after its `with tf.Graph()` may read them."""
+        if id(block.original) not in self._withs:
+            return
+        stmt, parent = self._withs[id(block.original)]
+        after = list(parent.original)[list(parent.original).index(stmt) + 1 :]
+        for later in after:
+            read = set(names_in(later).names) & watched
+            if read:  # (said at the with statement: the entry's place is in the block's top-level statement)
+                raise Refused(stmt, f"`{min(read)}`, of the graph or its session, is read after its with block")
 
     @staticmethod
     def _container(top: cst.BaseStatement, call: cst.Call) -> str:
@@ -570,4 +616,23 @@ class NativeSessionRule(Rule):
         for block, *_ in done:
             if block.top is None:
                 module = module.with_changes(body=rebuild(module.body, block.original))
-        return module
+        unwrapped: dict[int, list[cst.BaseStatement]] = {}  # id(a converted graph block's with) -> its statements
+        for block, *_ in done:
+            if id(block.original) in self._withs:
+                stmt = self._withs[id(block.original)][0]
+                updated = cast(cst.With, self._updated.get(id(stmt), stmt))
+                new = rebuild(cast(cst.IndentedBlock, updated.body).body, block.original)
+                if new:
+                    new[0] = new[0].with_changes(leading_lines=[*leading(updated), *leading(new[0])])
+                unwrapped[id(updated)] = new
+
+        class Unwrap(cst.CSTTransformer):
+            def leave_With(
+                self, original_node: cst.With, updated_node: cst.With
+            ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement] | cst.RemovalSentinel:
+                new = unwrapped.get(id(original_node))
+                if new is None:
+                    return updated_node
+                return cst.FlattenSentinel(new) if new else cst.RemoveFromParent()
+
+        return cast(cst.Module, module.visit(Unwrap())) if unwrapped else module

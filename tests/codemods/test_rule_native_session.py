@@ -1025,6 +1025,9 @@ class TestNativeSessionRule(RuleTest):
             "import tf_slim as slim\nnet = slim.conv2d(x, 2, 3)": "tf_slim.conv2d",
             "net = tf.contrib.layers.conv2d(x, 2, 3)": "tensorflow.contrib.layers.conv2d",
             "net = tf.keras.layers.Dense(2)(x)": "tensorflow.keras.layers.Dense",
+            "import tensorlayer as tl\nnet = tl.layers.DenseLayer(tl.layers.InputLayer(x), 2).outputs": (
+                "tensorlayer.layers.DenseLayer"
+            ),
         }
         for graph, name in cases.items():
             source = (
@@ -1222,15 +1225,75 @@ class TestNativeSessionRule(RuleTest):
             import tensorflow as tf
 
             def main(op):
-                with tf.Graph().as_default():
+                for _ in range(2):
                     with tf.Session() as sess:
                         sess.run(op)
         """)
-        self.assertEqual(messages, [PREFIX + "a Session inside `with tf.Graph().as_default():`: " + READS])
+        self.assertEqual(messages, [PREFIX + "a Session inside a for block: " + READS])
         self.assertEqual(
             self.refused("import tensorflow as tf\nprint(tf.Session().run(1))\n"),
             [PREFIX + "a Session inside an expression: " + READS],
         )
+
+    def test_a_script_inside_with_graph_as_default_converts_as_one_written_without_it(self):
+        before = """
+            import tensorflow as tf
+
+            def main(data):
+                with tf.Graph().as_default():
+                    x = tf.placeholder(tf.float32, [None, 2])
+                    w = tf.Variable(tf.zeros([2, 1]))
+                    loss = tf.reduce_sum(tf.matmul(x, w))
+                    train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+                    with tf.Session() as sess:
+                        sess.run(tf.global_variables_initializer())
+                        for _ in range(2):
+                            _, value = sess.run([train_op, loss], {x: data})
+                print(value)
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            def main(data):
+                w = tf.Variable(tf.zeros([2, 1]), name="Variable")
+
+                def model(x):
+                    loss = tf.reduce_sum(tf.matmul(x, w))
+                    return {"loss": loss}
+
+                optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+                @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+                def train_step(x):
+                    with tf.GradientTape() as tape:
+                        outputs = model(x)
+                    variables = tape.watched_variables()
+                    optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+                    return outputs["loss"]
+
+                for _ in range(2):
+                    value = train_step(data).numpy()
+                print(value)
+        """
+        self.assertCodemod(before, after, level="native")
+
+    def test_must_not_fire_when_a_graph_block_s_names_are_read_after_it(self):
+        graph = (
+            "import tensorflow as tf\n{head}\n    x = tf.placeholder(tf.float32, [None])\n    y = x * 2.0\n"
+            "    sess = tf.Session()\n    print(sess.run(y, {{x: [1.0]}}))\n{after}"
+        )
+        cases = {
+            graph.format(head="with tf.Graph().as_default():", after="print(sess.run(y, {x: [2.0]}))\n"): (
+                "`sess`, of the graph or its session, is read after its with block"
+            ),
+            graph.format(head="with tf.Graph().as_default() as g:", after=""): (
+                "a Session inside `with tf.Graph().as_default():`: " + READS
+            ),
+        }
+        for source, why in cases.items():
+            with self.subTest(source=source):
+                self.assertEqual(self.refused(source), [PREFIX + why])
 
     def test_must_not_fire_on_a_monitored_session_and_says_so(self):
         messages = self.refused("""
