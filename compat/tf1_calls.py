@@ -118,13 +118,21 @@ def _tf1_signature(name: str, function: Callable[..., Any], keywords: dict) -> i
         return tf2.replace(parameters=[p.replace(name=renamed.get(p.name, p.name)) for p in tf2.parameters.values()])
     tf1_of = {renamed.get(p.name, p.name): p for p in tf2.parameters.values()}
     positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
-    parameters = [inspect.Parameter(p, positional, default=tf1_of[p].default if p in tf1_of else None) for p in order]
+    parameters = [inspect.Parameter(p, positional, default=_tf1_default(p, tf1_of, keywords)) for p in order]
     rest = [
         p.replace(kind=inspect.Parameter.KEYWORD_ONLY) if p.kind != inspect.Parameter.VAR_KEYWORD else p
         for tf1, p in tf1_of.items()
         if tf1 not in order and p.kind != inspect.Parameter.VAR_POSITIONAL
     ]
     return tf2.replace(parameters=parameters + rest)
+
+
+def _tf1_default(parameter: str, tf2: dict[str, inspect.Parameter], keywords: dict) -> Any:
+    """TF 1.15's default of `parameter`: TF 2's, a dropped keyword's inert value, else None (TF 1's num_gpus=)."""
+    if parameter in tf2:
+        return tf2[parameter].default
+    spelling = keywords.get(parameter)
+    return spelling.inert if isinstance(spelling, names.Dropped) else None
 
 
 def callable_(name: str, value: Any, note: Note = None) -> Any:
