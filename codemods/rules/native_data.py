@@ -5,8 +5,11 @@ The safe level keeps TF1's dataset classes (tf.compat.v1.data.*): their TF 2 nam
 make_one_shot_iterator, output_shapes and the other TF1-only members. In a file proven eager
 (codemods/rules/_native_eager.py) that uses none of those members, the pipeline is the same on the TF 2
 class, and TF1's eager one-shot iterator is Python iteration over the dataset (`iter(dataset)` has
-`get_next()` and `next()`, and a loop over it ends where the data does). The whole file converts, or none
-of it, with an info entry saying why.
+`get_next()` and `next()`, and a loop over it ends where the data does). In graph code (an Estimator's
+input_fn, a graph-mode program) that makes no one-shot iterator, the classes convert too: the TF 2 class builds
+the same dataset ops (the v1 class only wraps it), and the Estimator, like tf.compat.v1.data's iterator
+functions, reads both; a library module is left (its callers may use a TF1-only member). The whole file
+converts, or none of it, with an info entry saying why.
 """
 
 from __future__ import annotations
@@ -43,7 +46,10 @@ _V1_ONLY = frozenset(
 
 class NativeDataRule(EagerRewrite):
     ID = "native-data"
-    DESCRIPTION = "In eager code, tf.compat.v1.data datasets -> tf.data, make_one_shot_iterator() -> iter(dataset)."
+    DESCRIPTION = (
+        "tf.compat.v1.data datasets -> tf.data (in eager code, and in a graph program without a one-shot iterator), "
+        "make_one_shot_iterator() -> iter(dataset) in eager code."
+    )
     LEVEL = "native"
     ORDER = 197  # the last native rule: it rewrites by the text (the others find their calls by identity)
     EXAMPLE = Example(
@@ -51,10 +57,13 @@ class NativeDataRule(EagerRewrite):
         "lack. In a file proven eager (no graph-mode code, a program) that uses no TF1-only member of a dataset or "
         "iterator (make_initializable_iterator, output_shapes, output_types, output_classes, string_handle, "
         "initializer ...), the datasets are TF 2's and the one-shot iterator is Python iteration over the dataset. "
+        "In graph code of a program (an Estimator's input_fn) with no one-shot iterator, the dataset classes are "
+        "TF 2's too: the same dataset ops, read by the Estimator alike. "
         "What may change: nothing in the pipeline (the TF 2 classes have the same methods and elements); "
         "`isinstance(d, tf.data.Dataset)` is also true of TF1 datasets made elsewhere; iter(dataset) is TF 2's "
         "iterator, whose get_next() raises tf.errors.OutOfRangeError at the end as TF1's did, and next() "
-        "StopIteration.",
+        "StopIteration; in graph code, a module the program hands a dataset to that calls a TF1-only member on it "
+        "fails (AttributeError) where TF1's class had it.",
         "import tensorflow as tf\n"
         "\n"
         "dataset = tf.data.Dataset.range(3).batch(2)\n"
@@ -78,14 +87,19 @@ class NativeDataRule(EagerRewrite):
         if not found.changed:
             return updated_node
         first, top = _first(original_node)
-        why = self._eager.why_not(original_node, self._tf_calls) or self._v1_member(original_node, found)
+        why = self._eager.why_not(original_node, self._tf_calls)
+        # graph code (an Estimator's input_fn): the classes build the same dataset ops; iter() needs eager execution
+        graph = why is not None and not found.iterators
+        if graph and self._eager.why_not(original_node, self._tf_calls, graph=True) is None:
+            why = None
+        why = why or self._v1_member(original_node, found)
         if why is not None:
             self.report(first, f"TF1 datasets left at the safe level: {why}", native=True, statement=top)
             return updated_node
         parts = [f"{found.classes} TF1 dataset class references -> tf.data"] * bool(found.classes)
         parts += [f"{found.iterators} make_one_shot_iterator() -> iter()"] * bool(found.iterators)
         said = "; ".join(parts)
-        self.report(first, f"eager code: {said}", native=True, statement=top)
+        self.report(first, f"{'graph' if graph else 'eager'} code: {said}", native=True, statement=top)
         self.state.reports[:] = [  # tf1-api's entries for the classes written back here
             (top, node, entry)
             for top, node, entry in self.state.reports

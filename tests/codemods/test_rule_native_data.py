@@ -108,6 +108,34 @@ class TestNativeDataRule(RuleTest):
         """
         assert self.refused(library)[0].startswith("a library module")
 
+    def test_graph_code_of_a_program_without_a_one_shot_iterator_an_estimators_input_fn(self):
+        before = """
+            import tensorflow as tf
+
+            def input_fn(params):
+                d = tf.compat.v1.data.TFRecordDataset("train.tfrecord").repeat()
+                return d.apply(tf.data.experimental.map_and_batch(decode, batch_size=params["batch_size"]))
+
+            if __name__ == "__main__":
+                tf.estimator.Estimator(model_fn).train(input_fn, max_steps=3)
+        """
+        after = before.replace("tf.compat.v1.data.TFRecordDataset", "tf.data.TFRecordDataset")
+        self.assertCodemod(before, after, level="native")
+        messages = [e.message for e in self.applied(before, level="native").entries if e.rule == self.RULE.ID]
+        assert messages == ["graph code: 1 TF1 dataset class references -> tf.data"]
+        library = before.split("if __name__")[0]
+        assert self.refused(library)[0].startswith("a library module")
+        session = """
+            import tensorflow as tf
+
+            x = tf.compat.v1.data.make_one_shot_iterator(tf.compat.v1.data.Dataset.range(4)).get_next()
+            with tf.compat.v1.Session() as sess:
+                print(sess.run(x))
+        """
+        assert self.refused(session) == [
+            "the file has graph-mode code (tf.compat.v1.Session): its TensorFlow code runs in a graph"
+        ]
+
     def test_must_not_fire_on_a_shadowed_tf_strings_comments_or_the_safe_level(self):
         other = """
             import tensorflow as tf
@@ -150,3 +178,50 @@ def test_the_native_port_reads_the_same_elements_as_the_safe_port(tmp_path):
     assert "compat.v1.data" in ported["safe"].code and "one_shot" in ported["safe"].code
     assert "compat.v1.data" not in ported["native"].code and "one_shot" not in ported["native"].code
     assert "end of data" in ported["safe"].stdout and ported["native"].stdout == ported["safe"].stdout
+
+
+# an Estimator program whose input_fn returns a TF1 dataset, shuffled without a seed of its own under the graph
+# seed (its op seed comes from the graph: the same ops in the same order draw the same order), batched; its model's
+# initial weights draw from op seeds after the pipeline's ops too
+ESTIMATOR = """
+    import numpy as np
+    import tensorflow as tf
+
+    tf.logging.set_verbosity(tf.logging.ERROR)
+
+
+    def model_fn(features, labels, mode):
+        logits = tf.layers.dense(features, 1)
+        loss = tf.reduce_mean(tf.square(logits - labels))
+        train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, tf.train.get_or_create_global_step())
+        hook = tf.train.LoggingTensorHook({"loss": loss}, every_n_iter=1, formatter=lambda v: "loss %.9g" % v["loss"])
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op, training_hooks=[hook])
+
+
+    def input_fn():
+        rng = np.random.RandomState(0)
+        x, y = rng.rand(16, 3).astype(np.float32), rng.rand(16, 1).astype(np.float32)
+        return tf.data.Dataset.from_tensor_slices((x, y)).shuffle(16).repeat().batch(4)
+
+
+    if __name__ == "__main__":
+        import tempfile
+
+        tf.logging.set_verbosity(tf.logging.INFO)
+        config = tf.estimator.RunConfig(model_dir=tempfile.mkdtemp(), tf_random_seed=7)
+        estimator = tf.estimator.Estimator(model_fn, config=config)
+        estimator.train(input_fn, max_steps=4)
+        print("weights", estimator.get_variable_value("dense/kernel").ravel().tolist())
+"""
+
+
+def test_an_estimator_program_reads_the_same_batches_in_the_native_port(tmp_path):
+    ported = ports(tmp_path, "estimator_input.py", ESTIMATOR)
+    assert "tf.compat.v1.data.Dataset" in ported["safe"].code
+    assert (
+        "tf.data.Dataset.from_tensor_slices" in ported["native"].code and "compat.v1.data" not in ported["native"].code
+    )
+    assert [e["message"] for e in ported["native"].entries if e["rule"] == "native-data"] == [
+        "graph code: 1 TF1 dataset class references -> tf.data"
+    ]
+    assert ported["safe"].stdout.startswith("weights ") and ported["native"].stdout == ported["safe"].stdout
