@@ -348,7 +348,8 @@ class GraphModeRule(Rule):
             self._switch_before_tree_imports(body, at, first)
         elif not self._place(body, guards, first):
             return updated_node
-        self.state.signals.add(tree.GRAPH_PROGRAM)
+        if self._uses:  # the file's own graph code: its Facts are a function of its bytes (codemods/engine/tree.py)
+            self.state.signals.add(tree.GRAPH_PROGRAM)
         if self._keras:
             _tf.ensure_compat(self)
             self.report(

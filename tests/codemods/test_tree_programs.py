@@ -240,3 +240,15 @@ def test_facts_of_a_file():
     assert facts.imports == ((0, "a.b", ()), (2, "", ("d",)), (0, "e", ("g", "h")))
     assert facts.entry and facts.signals == {"x"}
     assert _tree.Facts.from_dict(facts.to_dict()) == facts
+
+
+def test_a_files_facts_do_not_depend_on_what_the_tree_told_it():
+    # the tree pass reads the facts of each file's first migration, cached by its bytes alone
+    from codemods._migrate_file import migrate
+
+    context = _tree.Context(graph_library=("lib.graph", "lib/graph.py"), tree_imports=("lib",), tf1_program="train.py")
+    for source in (ENTRY, PROBE):
+        alone, told = (migrate("python", source.encode(), SELECTED, c) for c in (None, context))
+        # (a file that names no TensorFlow is not parsed alone: the tree pass reads its facts itself)
+        facts = alone.facts or _tree.facts_of(ast.parse(source))
+        assert facts == told.facts and told.new != alone.new
