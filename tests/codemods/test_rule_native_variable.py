@@ -6,19 +6,9 @@ from codemods.rules.tf1_api import Tf1ApiRule
 from tests.support.native_ports import ports
 from tests.support.rule_test import RuleTest, apply
 
-PREFIX = "tf.Variable left at the safe level: "
-
 
 class TestNativeVariableRule(RuleTest):
     TRANSFORM = NativeVariableRule
-
-    def refused(self, source: str) -> list[str]:
-        self.assertCodemod(source, source, level="native")
-        return [
-            e.message.removeprefix(PREFIX)
-            for e in self.applied(source, level="native").entries
-            if e.rule == self.RULE.ID
-        ]
 
     def test_the_safe_passs_variables_in_an_eager_program(self):
         before = """
