@@ -17,12 +17,15 @@ program wants. In a tree, the programs are there. So a run over several files:
    and is imported by such a program (or by one the rule already switched) gets the answer of the
    program that runs it (compat.graph_mode.tf2_enabled: False in TF 1's graph mode, as TF 1.x answered);
 3. migrates again only the files `plan` gave a `Context`, with it; the Context is part of their
-   cache key.
+   cache key. That is the pass's cost: over tensor2tensor 1.15.7 (444 files naming TensorFlow), its
+   106 test and bin scripts, each a program of its graph libraries, are migrated twice (-j1, no cache:
+   48 s of CPU instead of 28).
 
 Imports anywhere in a file count (a function's import runs when the program calls it). An absolute
 import is looked up as Python would find it if the importing file's folder, or the nearest folder
 above it holding the import's first name, were on sys.path (a program's folder is); a relative one
-from the file's package. Notebooks are neither modules nor entry scripts here. A file migrated alone gets no Context: it is migrated as before.
+from the file's package. Notebooks are neither modules nor entry scripts here. A file migrated alone
+gets no Context: it is migrated as before.
 """
 
 import ast
@@ -35,7 +38,6 @@ from collections.abc import Callable, Iterable, Mapping
 GRAPH_LIBRARY = "graph-library"  # graph code whose switches belong in the program importing it
 GRAPH_PROGRAM = "graph-program"  # runs in TF 1's graph mode: the switches are written, or were there
 TF2_PROBE = "tf2-probe"  # reads tensorflow.python.tf2.enabled()
-SIGNALS = (GRAPH_LIBRARY, GRAPH_PROGRAM, TF2_PROBE)
 
 # (level, module, names) of one import: `from ..a import b, c` is (2, "a", ("b", "c")), `import a.b` (0, "a.b", ())
 Import = tuple[int, str, tuple[str, ...]]
@@ -157,7 +159,7 @@ def plan(facts: Mapping[str, Facts | None], fill: Callable[[str], Facts | None] 
     `facts`: the Facts of each Python file (by '/'-separated path relative to the tree's root), None
     where the file was not parsed (it mentions no TensorFlow); `fill(path)` gives those, and is asked
     only when the tree holds a graph library or a tf2.enabled() read (else nothing crosses files)."""
-    known = {path: found for path, found in facts.items()}
+    known = dict(facts)
     if not any(f and (GRAPH_LIBRARY in f.signals or TF2_PROBE in f.signals) for f in known.values()):
         return {}
     if fill is not None:
