@@ -488,13 +488,14 @@ RULES = {
     "tensorflow.contrib.slim": "contrib-slim",
     "tensorflow.contrib.layers": "contrib-slim",
     "tensorflow.contrib.framework": "contrib-slim",
-    # its names with a home outside tf-slim (SYMBOLS: get_name_scope, and SAME_IN_TF1's sort, is_tensor, ...): the
-    # rule that rewrites them to that home
+    # contrib.framework's names with a home outside tf-slim (SYMBOLS: get_name_scope, and SAME_IN_TF1's sort,
+    # is_tensor, ...), and SAME_IN_TF1's names of the other modules whose TF homes Python cannot all import by name
+    # (contrib.tpu, contrib.cluster_resolver): contrib-equivalents writes those modules' names
     **dict.fromkeys(
         (
             f"{TF}.contrib.{name}"
             for name in ("framework.get_name_scope", *SAME_IN_TF1)
-            if name.startswith("framework.")
+            if name.startswith(("framework.", "tpu.", "cluster_resolver."))
         ),
         "contrib-equivalents",
     ),

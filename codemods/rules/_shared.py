@@ -228,6 +228,20 @@ def slim_moves() -> dict:
     )
 
 
+@functools.cache
+def attribute_homes() -> dict[str, str]:
+    """{contrib name: its home, relative to `tensorflow`} for the names contrib-equivalents takes from tf-upgrade's
+    table (a contrib module of compat's table whose homes Python cannot all import by name: `from tensorflow.contrib.tpu
+    import TPUEstimator` -> `TPUEstimator = tf.compat.v1.estimator.tpu.TPUEstimator`); tf-upgrade leaves them to it."""
+    importable = set(tables.tf_upgrade()["modules"])
+    homes = {f"{_tf.TF}.{path}": new for path, new in upgrade_table().items() if path.startswith("contrib.")}
+    modules = {name.rpartition(".")[0] for name, new in homes.items() if new.rpartition(".")[0] not in importable}
+    found = {name: new for name, new in homes.items() if name.rpartition(".")[0] in modules & tf1_names.MODULES.keys()}
+    # (every contrib name has a tf.compat.v1 twin)
+    found.update({cast(str, tf1_names.v1_twin(name)): new for name, new in homes.items()})
+    return {name: new for name, new in found.items() if name not in slim_moves()}
+
+
 FLAGS_HOME = "compat.flags"
 
 

@@ -15,12 +15,10 @@ on TF 2.21) go to the home `tf-upgrade` gives them: `tf.contrib.tpu.TPUEstimator
 of every contrib name `tf-upgrade` converts.
 """
 
-import functools
 from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
-from codemods import tables
 from codemods.engine.syntax import OutermostChain
 from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
@@ -65,18 +63,6 @@ def _aliases(moves: dict) -> dict:
     }
 
 
-@functools.cache
-def attribute_homes() -> dict[str, str]:
-    """{contrib name: its home, relative to `tensorflow`} for the names taken from `tf-upgrade` (see above)."""
-    importable = set(tables.tf_upgrade()["modules"])
-    homes = {f"{_tf.TF}.{path}": new for path, new in _shared.upgrade_table().items() if path.startswith("contrib.")}
-    modules = {name.rpartition(".")[0] for name, new in homes.items() if new.rpartition(".")[0] not in importable}
-    found = {name: new for name, new in homes.items() if name.rpartition(".")[0] in modules & tf1_names.MODULES.keys()}
-    # (every contrib name has a tf.compat.v1 twin)
-    found.update({cast(str, tf1_names.v1_twin(name)): new for name, new in homes.items()})
-    return {name: new for name, new in found.items() if name not in _shared.slim_moves()}
-
-
 class ContribEquivalentsRule(OutermostChain, ModuleMoveRule):
     ID = "contrib-equivalents"
     DESCRIPTION = (
@@ -92,7 +78,7 @@ class ContribEquivalentsRule(OutermostChain, ModuleMoveRule):
     )
     MOVES = tf1_names.with_v1_twins(_table_moves())
     # tf-upgrade leaves the names this rule takes to it (the contrib-removed reporter too)
-    EXTRA_CLAIMS = frozenset(attribute_homes())
+    EXTRA_CLAIMS = frozenset(_shared.attribute_homes())
     PACKAGES = tf1_names.with_v1_twins(
         {
             old: new
@@ -104,7 +90,7 @@ class ContribEquivalentsRule(OutermostChain, ModuleMoveRule):
 
     def begin_file(self, state: "FileState") -> None:
         super().begin_file(state)
-        self._homes = attribute_homes()
+        self._homes = _shared.attribute_homes()
         self._home_names = frozenset(self._homes)
 
     def _home(self, name: str) -> str | None:

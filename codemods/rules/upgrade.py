@@ -42,7 +42,10 @@ class UpgradeRule(InnerDecides, OutermostChain, InsideImport, Rule):
         before="import tensorflow as tf\ncell = tf.contrib.rnn.BasicLSTMCell(64)\n",
         after="import compat\nimport tensorflow as tf\ncell = tf.compat.v1.nn.rnn_cell.BasicLSTMCell(64)\n",
     )
-    CLAIMS = frozenset(f"{_tf.TF}.{path}" for path in _shared.upgrade_table()) | _shared.internal_prefixes()
+    # (not the contrib names contrib-equivalents writes from this table: both rules would act on them)
+    CLAIMS = (
+        frozenset(f"{_tf.TF}.{path}" for path in _shared.upgrade_table()) - _shared.attribute_homes().keys()
+    ) | _shared.internal_prefixes()
 
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)

@@ -1,7 +1,8 @@
 """contrib-equivalents: tf.contrib.training.HParams -> compat.hparams; tf.contrib.learn.RunConfig -> tf.estimator."""
 
+from codemods import rules
 from codemods.rules.contrib_equivalents import ContribEquivalentsRule
-from tests.support.rule_test import RuleTest
+from tests.support.rule_test import RuleTest, apply
 
 
 class TestContribEquivalentsRule(RuleTest):
@@ -87,6 +88,27 @@ class TestContribEquivalentsRule(RuleTest):
             estimator = TPUEstimator(model_fn=model_fn, use_tpu=False)
         """
         self.assertCodemod(before, after)
+
+    def test_with_every_rule_each_such_name_has_this_rules_entry_alone(self):
+        # tf-upgrade's table holds them too: it gave the import an error entry ("cannot be imported by name") for
+        # the line this rule rewrote, and both rules an info entry for the attribute
+        source = self.make_fixture_data(
+            """
+            import tensorflow as tf
+            from tensorflow.contrib.tpu import TPUEstimator
+            from tensorflow.contrib.framework import sort
+            config = tf.contrib.tpu.RunConfig()
+            """
+        )
+        applied = apply(source, *rules.RULES)
+        entries = [
+            e for e in applied.entries if e.rule in ("contrib-equivalents", "tf-upgrade") or e.severity == "error"
+        ]
+        assert [(e.line, e.rule, e.severity) for e in entries] == [
+            (2, "contrib-equivalents", "info"),
+            (3, "contrib-equivalents", "info"),
+            (4, "contrib-equivalents", "info"),
+        ]
 
     def test_their_attribute_forms_go_to_the_same_homes(self):
         before = """
