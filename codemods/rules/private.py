@@ -154,6 +154,7 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         if name is None or self._claimed(name) or name.startswith(HAND_WRITTEN):
             return updated_node
         if name == TF2_PROBE and self._tf1_program(original_node):
+            self.add_needed_import("compat.graph_mode")
             self._drop_import(original_node)
             return _tf.dotted(TF2_ANSWER)
         public = self._public_path(name, written=True)
@@ -184,7 +185,6 @@ class PrivateRule(OutermostChain, InsideImport, Rule):
         if program is None:
             return False
         _tf.ensure_compat(self)
-        self.add_needed_import("compat.graph_mode")
         self.report(
             node,
             f"{TF2_PROBE}() -> {TF2_ANSWER}(): False where the program runs in TF 1's graph mode, as TF 1.x "

@@ -318,3 +318,18 @@ def test_a_name_tf_2_16_made_public_is_written_with_import_compat_which_binds_it
     ]:
         code = apply(source, PrivateRule).module.code
         assert written in code and code.startswith("import compat\n"), code
+
+
+def test_the_tf2_probe_imported_by_name_too():
+    import libcst as cst
+
+    from codemods.engine.apply import apply_rules, claims_of
+    from codemods.engine.tree import Context
+
+    source = "from tensorflow.python.tf2 import enabled\nif enabled():\n    layers = keras_layers\n"
+    [entry] = apply(source, PrivateRule).entries
+    assert (entry.line, entry.severity) == (1, "error") and "TF 1.x answered False" in entry.message
+    told = Context(tf1_program="train.py")
+    applied = apply_rules(cst.parse_module(source), [PrivateRule()], claims_of((PrivateRule,)), tree_context=told)
+    assert applied.module.code.startswith("import compat\nfrom compat.graph_mode import tf2_enabled as enabled\n")
+    assert [e.severity for e in applied.entries] == ["info"]
