@@ -128,9 +128,12 @@ LAYERS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
 # parameters and the TF 2 expression computing the same, `{tf}` the module's TensorFlow name. A call
 # with weights, a scope, a collection or a reduction is not one of these.
 LOSSES: dict[str, tuple[tuple[str, ...], str]] = {
+    # Keras 2's loss (the port imports compat): TF1's sum of sparse_softmax_cross_entropy_with_logits over the
+    # examples divided by their count, with the same ops, and labels of shape [N, 1] flattened as TF1 squeezed
+    # them (tf.nn's op alone refuses them); measured bit-equal in values and gradients
     "sparse_softmax_cross_entropy": (
         ("labels", "logits"),
-        "{tf}.reduce_mean({tf}.nn.sparse_softmax_cross_entropy_with_logits(labels={labels}, logits={logits}))",
+        "{tf}.keras.losses.SparseCategoricalCrossentropy(from_logits=True)({labels}, {logits})",
     ),
     "mean_squared_error": (
         ("labels", "predictions"),

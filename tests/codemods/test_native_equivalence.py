@@ -19,7 +19,7 @@ from tests.support.processes import REPO, python_env
 SAMPLE = os.path.join(REPO, "samples", "tf1", "session_classifier.py")
 # conv2d, batch norm (its moving statistics read by the evaluation), pooling, flatten and dense layers, tf-slim's
 # fully_connected under arg_scope (a Glorot initializer, an l2 regularizer: a Keras Dense keeping weights/biases), a
-# tf.Variable, a default placeholder, a v1 loss, Momentum under UPDATE_OPS, a feed dict variable, a Saver and
+# tf.Variable, a default placeholder, a v1 loss (its labels [N, 1], as TF1's loss took them), Momentum under UPDATE_OPS, a feed dict variable, a Saver and
 # a second session restoring what the first saved
 FIXTURE = """
     import os
@@ -28,7 +28,7 @@ FIXTURE = """
     import tensorflow as tf
 
     images = tf.placeholder(tf.float32, [None, 6, 6, 1])
-    labels = tf.placeholder(tf.int64, [None])
+    labels = tf.placeholder(tf.int64, [None, 1])  # [N, 1]: TF1's v1 loss squeezed them
     training = tf.placeholder_with_default(False, [])
     net = tf.layers.conv2d(images, 3, 3, activation=tf.nn.relu)
     net = tf.layers.batch_normalization(net, training=training)
@@ -49,16 +49,16 @@ FIXTURE = """
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         for step in range(3):
-            feed = {images: rng.rand(5, 6, 6, 1), labels: rng.randint(0, 2, 5), training: True}
+            feed = {images: rng.rand(5, 6, 6, 1), labels: rng.randint(0, 2, (5, 1)), training: True}
             _, value = sess.run([train_op, loss], feed_dict=feed)
             print("step", step, value)
         saved = saver.save(sess, os.path.join(os.getcwd(), "model.ckpt"))
     with tf.Session() as sess:
         saver.restore(sess, saved)
-        feed = {images: rng.rand(5, 6, 6, 1), labels: rng.randint(0, 2, 5), training: True}
+        feed = {images: rng.rand(5, 6, 6, 1), labels: rng.randint(0, 2, (5, 1)), training: True}
         _, value = sess.run([train_op, loss], feed_dict=feed)
         print("step 3", value)
-        print("eval %.5f" % sess.run(loss, {images: rng.rand(5, 6, 6, 1), labels: rng.randint(0, 2, 5)}))
+        print("eval %.5f" % sess.run(loss, {images: rng.rand(5, 6, 6, 1), labels: rng.randint(0, 2, (5, 1))}))
 """
 # a tf.data pipeline read through a one-shot iterator, no placeholder; a helper making its variables with
 # variable_scope/get_variable, called three times (once reusing a scope): its variables load by their TF1 names;

@@ -154,7 +154,7 @@ class TestNativeSessionRule(RuleTest):
 
                 def model(images, labels, training):
                     net = batch_normalization(images, training=training)
-                    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=dense(net)))
+                    loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(labels, dense(net))
                     return {"loss": loss}
 
                 optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
