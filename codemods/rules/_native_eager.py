@@ -75,7 +75,7 @@ class EagerFile:
         the module's TensorFlow calls; `graph`: graph-mode code is allowed (the file need only be a program)."""
         if self.graph is not None and not graph:
             return f"the file has graph-mode code ({self.graph}): its TensorFlow code runs in a graph"
-        runs = self.switched_on or any(map(_is_main_guard, module.body))
+        runs = self.switched_on or any(map(is_main_guard, module.body))
         if not (runs or any(id(call) in tf_calls for call in _top_level_calls(module))):
             return "a library module (no main block, no TensorFlow call at its top level): its callers may run it in a graph"
         return None
@@ -107,7 +107,7 @@ def _under(name: str, prefixes: tuple[str, ...]) -> bool:
     return any(name == p or name.startswith(p + ".") for p in prefixes)
 
 
-def _is_main_guard(stmt: cst.CSTNode) -> bool:
+def is_main_guard(stmt: cst.CSTNode) -> bool:
     if not isinstance(stmt, cst.If) or not isinstance(stmt.test, cst.Comparison):
         return False
     parts = [stmt.test.left, *(c.comparator for c in stmt.test.comparisons)]

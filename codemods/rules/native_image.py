@@ -6,7 +6,9 @@ without half-pixel centres (align_corners and half_pixel_centers False) on the i
 takes the one image back; TF 2's tf.image.resize samples at half-pixel centres, other pixels. So the call becomes
 `tf.raw_ops.ResizeBilinear(images=tf.expand_dims(image, 0), size=size)[0]`, the same op on the same batch (as
 native-session writes it in a Session script's input function: codemods/rules/_native_pipeline.py), in any
-file: graph code, an Estimator's input_fn, eager code, a library (the op is the same wherever it runs). Only
+file (an Estimator's input_fn, graph code, a library) where the call runs in a graph: in a function a dataset maps
+(tf.data traces it) or in a program that turns eager execution off. There a decoded image's size is never known, so
+TF1 always resized it (eagerly it returned an image already of the size as it was, its dtype kept). Only
 where the image's rank is known to be 3 (a decode_jpeg/png/bmp call in place, or a name the statement
 just before binds to one: the rank-4 path of resize_images differs) and the size a literal pair; a method, align_corners or preserve_aspect_ratio is left,
 with an info entry. A Session script native-session converts is its business: this rule runs after it.
@@ -14,13 +16,15 @@ with an info entry. A Session script native-session converts is its business: th
 
 from __future__ import annotations
 
+from typing import cast
+
 import libcst as cst
 
 from codemods.rule_description import Example
 from codemods.rules import _tf
-from codemods.rules._native_eager import EagerRewrite
-from codemods.rules._native_pipeline import DECODERS, resize
-from codemods.rules._native_syntax import assigned, single
+from codemods.rules._native_eager import EagerRewrite, is_main_guard
+from codemods.rules._native_pipeline import DECODERS, MAPPING, resize
+from codemods.rules._native_syntax import Refused, assigned, collect, single
 
 _RESIZE = frozenset(f"tensorflow.{p}image.resize_images" for p in ("", "compat.v1."))
 
@@ -33,21 +37,26 @@ class NativeImageRule(EagerRewrite):
     )
     LEVEL = "native"
     ORDER = 192  # after native-session, which converts the resizes of a Session script's input function itself
-    GRAPH = True  # the same op in a graph and eagerly, in a program or a library
+    GRAPH = True  # the same op in any graph, in a program or a library (it proves the call runs in one)
     EXAMPLE = Example(
         "TF1's tf.image.resize_images lives on in TF 2 only as tf.compat.v1.image.resize_images; TF 2's "
         "tf.image.resize samples at half-pixel centres, so it computes other pixels. With its defaults, on one "
         "image, resize_images runs the ResizeBilinear op without half-pixel centres on the image made a batch of "
-        "one: the call becomes that op, in any file. Only for an image decoded in place (decode_jpeg, decode_png, "
-        "decode_bmp: rank 3; or a name the statement just before binds to one) and a literal pair of sizes. What may change: nothing in the pixels; the op's name in the graph "
-        "(resize_images' name scope is gone) and the resize_images shortcut that returned an image already of the "
-        "size unchanged (a decoded image's size is not known when the graph is built, so TF1 did not take it).",
+        "one: the call becomes that op, in any file, where it runs in a graph: in a function a dataset maps (tf.data "
+        "traces it), or in a program that turns eager execution off. Only for an image decoded in place (decode_jpeg, "
+        "decode_png, decode_bmp: rank 3; or a name the statement just before binds to one) and a literal pair of "
+        "sizes. What may change: nothing in the pixels or their dtype (in a graph a decoded image's size is not "
+        "known, so TF1 always resized it to float32; eagerly it returned an image already of the size as it was, "
+        "which is why a call that may run eagerly is left); the op's name in the graph (resize_images' name scope is "
+        "gone).",
         "import tensorflow as tf\n\n"
         "def parse(raw):\n"
-        "    return tf.image.resize_images(tf.image.decode_jpeg(raw, 3), [32, 32])\n",
+        "    return tf.image.resize_images(tf.image.decode_jpeg(raw, 3), [32, 32])\n\n"
+        'images = tf.data.TFRecordDataset("train.tfrecord").map(parse)\n',
         "import tensorflow as tf\n\n"
         "def parse(raw):\n"
-        "    return tf.raw_ops.ResizeBilinear(images=tf.expand_dims(tf.image.decode_jpeg(raw, 3), 0), size=[32, 32])[0]\n",
+        "    return tf.raw_ops.ResizeBilinear(images=tf.expand_dims(tf.image.decode_jpeg(raw, 3), 0), size=[32, 32])[0]\n\n"
+        'images = tf.data.TFRecordDataset("train.tfrecord").map(parse)\n',
     )
     CLAIMS = ()  # it rewrites the safe pass's result (tf.compat.v1.image.resize_images), which tf1-api writes
     WORDS = frozenset()  # it acts on TensorFlow's names only
@@ -60,6 +69,10 @@ class NativeImageRule(EagerRewrite):
     ) -> tuple[cst.BaseExpression | None, str]:
         alias = _tf.tf_alias(self, call.func)
         written = resize(updated, alias, call, _decoded_before(call, parent, alias))
+        if not _in_a_graph(call, parent, module):
+            raise Refused(
+                call, "it may run eagerly, where TF1 returned an image already of the size as it was (its dtype kept)"
+            )
         return written, f"{what} -> tf.raw_ops.ResizeBilinear, the op it runs on the image made a batch of one"
 
 
@@ -79,3 +92,38 @@ def _decoded_before(call: cst.Call, parent: dict[int, cst.CSTNode], alias: str) 
     decoders = {f"{alias}.{d}" for d in DECODERS}
     decoded = isinstance(value, cst.Call) and _tf.full_name(value.func) in decoders
     return image.value if decoded and name == image.value else None
+
+
+_SWITCHES = ("disable_eager_execution", "disable_v2_behavior")
+
+
+def _in_a_graph(call: cst.Call, parent: dict[int, cst.CSTNode], module: cst.Module) -> bool:
+    """Does the call run in a graph, where a decoded image's size is never known (so TF1 resized it): in a function
+    a dataset maps (tf.data traces it), or in a program that turns eager execution off (a statement of the module
+    or of its main block)? Eagerly, TF1 returned an image already of the size as it was."""
+    node = parent.get(id(call))
+    while node is not None and not isinstance(node, cst.FunctionDef):
+        node = parent.get(id(node))
+    mapped = set()
+    for found in collect(module, cst.Call):
+        method = found.func.attr.value if isinstance(found.func, cst.Attribute) else ""
+        for index, arg in enumerate(found.args if method in MAPPING else ()):
+            if isinstance(arg.value, cst.Name) and (
+                arg.keyword is None and index == 0 or _keyword(arg) == MAPPING[method]
+            ):
+                mapped.add(arg.value.value)
+    if isinstance(node, cst.FunctionDef) and node.name.value in mapped:
+        return True
+    guards = [stmt for stmt in module.body if is_main_guard(stmt)]
+    statements = [*module.body, *(s for g in guards for s in cast(cst.If, g).body.body)]
+    return any(
+        isinstance(stmt, cst.SimpleStatementLine)
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, cst.Call)
+        and _tf.full_name(stmt.body[0].value.func).endswith(_SWITCHES)
+        for stmt in statements
+    )
+
+
+def _keyword(arg: cst.Arg) -> str:
+    return arg.keyword.value if arg.keyword is not None else ""

@@ -27,6 +27,9 @@ class TestNativeImageRule(RuleTest):
                 image = tf.compat.v1.image.resize_images(tf.image.decode_jpeg(features["image"], 3), [32, 32])
                 other = tf.image.resize_images(size=(8, 4), images=tf.io.decode_png(features["image"]))
                 return image, other
+
+            def dataset(files):
+                return tf.data.TFRecordDataset(files).map(map_func=parse)
         """
         after = f"""
             import tensorflow as tf
@@ -36,6 +39,9 @@ class TestNativeImageRule(RuleTest):
                 image = {OP.format(image='tf.image.decode_jpeg(features["image"], 3)', size="[32, 32]")}
                 other = {OP.format(image='tf.io.decode_png(features["image"])', size="(8, 4)")}
                 return image, other
+
+            def dataset(files):
+                return tf.data.TFRecordDataset(files).map(map_func=parse)
         """
         self.assertCodemod(before, after, level="native")
         messages = [e.message for e in self.applied(before, level="native").entries if e.rule == self.RULE.ID]
@@ -53,6 +59,10 @@ class TestNativeImageRule(RuleTest):
                 image = tf.image.decode_jpeg(raw, channels=3)
                 image = tf.image.resize_images(image, [size, size])
                 return image
+
+            if __name__ == "__main__":
+                tf.compat.v1.disable_eager_execution()
+                print(parse(raw, 4))
         """
         after = f"""
             import tensorflow as tf
@@ -61,13 +71,17 @@ class TestNativeImageRule(RuleTest):
                 image = tf.image.decode_jpeg(raw, channels=3)
                 image = {OP.format(image="image", size="[size, size]")}
                 return image
+
+            if __name__ == "__main__":
+                tf.compat.v1.disable_eager_execution()
+                print(parse(raw, 4))
         """
         self.assertCodemod(before, after, level="native")
         for between in (
             "image = tf.image.decode_jpeg(raw)\nimage = tf.stack([image, image])\n",
             "other = tf.image.decode_jpeg(raw)\n",
         ):
-            source = f"import tensorflow as tf\n\nimage = raw\n{between}image = tf.image.resize_images(image, [2, 2])\n"
+            source = f"import tensorflow as tf\n\ntf.disable_v2_behavior()\nimage = raw\n{between}image = tf.image.resize_images(image, [2, 2])\n"
             (message,) = self.refused(source)
             assert "not decoded in place" in message, (between, message)
 
@@ -82,6 +96,19 @@ class TestNativeImageRule(RuleTest):
         ):
             (message,) = self.refused(f"import tensorflow as tf\n\nimage = {call}\n")
             assert message.startswith("tf.compat.v1.image.resize_images"), (call, message)
+
+    def test_must_not_fire_where_the_call_may_run_eagerly(self):
+        eager = "it may run eagerly, where TF1 returned an image already of the size as it was (its dtype kept)"
+        for source in (
+            "import tensorflow as tf\n\nimage = tf.image.resize_images(tf.image.decode_png(raw), [2, 2])\n",
+            # (a function no dataset maps, a switch inside a function: its callers decide)
+            "import tensorflow as tf\n\ndef f(raw):\n    return tf.image.resize_images(tf.image.decode_png(raw), [2, 2])\n",
+            "import tensorflow as tf\n\ndef main():\n    tf.disable_eager_execution()\n"
+            "    return tf.image.resize_images(tf.image.decode_png(raw), [2, 2])\n",
+            "import tensorflow as tf\n\ndef f(raw):\n    return tf.image.resize_images(tf.image.decode_png(raw), [2, 2])\n\n"
+            "d = dataset.map(g)\nd = dataset.map(lambda x: f(x))\n",
+        ):
+            assert self.refused(source) == [eager], source
 
     def test_must_not_fire_on_a_shadowed_tf_strings_comments_tf2s_resize_or_the_safe_level(self):
         decoded = "tf.image.decode_jpeg(raw), [32, 32]"
