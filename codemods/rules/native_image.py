@@ -64,12 +64,16 @@ class NativeImageRule(EagerRewrite):
     def candidate(self, names: frozenset[str]) -> str | None:
         return "tf.image.resize_images" if names & _RESIZE else None
 
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        self._ported = updated_node  # (with the safe pass's graph-mode switches, which a TF1 program did not need)
+        return super().leave_Module(original_node, updated_node)
+
     def convert(
         self, call: cst.Call, what: str, updated: cst.Call, module: cst.Module, parent: dict[int, cst.CSTNode]
     ) -> tuple[cst.BaseExpression | None, str]:
         alias = _tf.tf_alias(self, call.func)
         written = resize(updated, alias, call, _decoded_before(call, parent, alias))
-        if not _in_a_graph(call, parent, module):
+        if not _in_a_graph(call, parent, module, self._ported):
             raise Refused(
                 call, "it may run eagerly, where TF1 returned an image already of the size as it was (its dtype kept)"
             )
@@ -97,10 +101,11 @@ def _decoded_before(call: cst.Call, parent: dict[int, cst.CSTNode], alias: str) 
 _SWITCHES = ("disable_eager_execution", "disable_v2_behavior")
 
 
-def _in_a_graph(call: cst.Call, parent: dict[int, cst.CSTNode], module: cst.Module) -> bool:
+def _in_a_graph(call: cst.Call, parent: dict[int, cst.CSTNode], module: cst.Module, ported: cst.Module) -> bool:
     """Does the call run in a graph, where a decoded image's size is never known (so TF1 resized it): in a function
     a dataset maps (tf.data traces it), or in a program that turns eager execution off (a statement of the module
-    or of its main block)? Eagerly, TF1 returned an image already of the size as it was."""
+    or of its main block, as `ported`, the pass's result, has it)? Eagerly, TF1 returned an image already of the
+    size as it was."""
     node = parent.get(id(call))
     while node is not None and not isinstance(node, cst.FunctionDef):
         node = parent.get(id(node))
@@ -114,8 +119,8 @@ def _in_a_graph(call: cst.Call, parent: dict[int, cst.CSTNode], module: cst.Modu
                 mapped.add(arg.value.value)
     if isinstance(node, cst.FunctionDef) and node.name.value in mapped:
         return True
-    guards = [stmt for stmt in module.body if is_main_guard(stmt)]
-    statements = [*module.body, *(s for g in guards for s in cast(cst.If, g).body.body)]
+    guards = [stmt for stmt in ported.body if is_main_guard(stmt)]
+    statements = [*ported.body, *(s for g in guards for s in cast(cst.If, g).body.body)]
     return any(
         isinstance(stmt, cst.SimpleStatementLine)
         and isinstance(stmt.body[0], cst.Expr)

@@ -7,6 +7,7 @@ test migrates a whole program with uai-migrate at both levels and runs both.
 """
 
 from codemods.rules import select
+from codemods.rules.graph_mode import GraphModeRule
 from codemods.rules.native_image import NativeImageRule
 from codemods.rules.native_session import NativeSessionRule
 from tests.support.native_ports import ports
@@ -96,6 +97,21 @@ class TestNativeImageRule(RuleTest):
         ):
             (message,) = self.refused(f"import tensorflow as tf\n\nimage = {call}\n")
             assert message.startswith("tf.compat.v1.image.resize_images"), (call, message)
+
+    def test_a_tf1_session_script_the_safe_pass_switches_to_graph_mode(self):
+        source = """
+            import tensorflow as tf
+
+            image = tf.image.resize_images(tf.image.decode_png(tf.read_file("a.png")), [2, 2])
+            with tf.Session() as sess:
+                print(sess.run(image))
+        """
+        applied = apply(self.make_fixture_data(source), GraphModeRule, NativeImageRule, level="native")
+        assert "disable_eager_execution()" in applied.module.code and "ResizeBilinear" in applied.module.code
+        assert [e.rule for e in applied.entries if e.rule == self.RULE.ID] == [self.RULE.ID]
+        assert self.refused(source) == [  # (alone, no switch: the call may run eagerly)
+            "it may run eagerly, where TF1 returned an image already of the size as it was (its dtype kept)"
+        ]
 
     def test_must_not_fire_where_the_call_may_run_eagerly(self):
         eager = "it may run eagerly, where TF1 returned an image already of the size as it was (its dtype kept)"
