@@ -86,10 +86,9 @@ NOT_MATCHED = {
     "estimator_multiworker_tf20.py": "does not run on 1.15 (tf.keras.losses.Reduction: TF 2.0 code)",
 }
 # The programs whose uai-migrate ports (the "migrated" ways) print other first losses, with the cause; their
-# uai-run ways are judged.
-PORT_NOT_MATCHED = {
-    "t2t_transformer.py": "the port builds Keras layers: t2t asks tf2.enabled() (docs/traps.md), 2.2e-1 off",
-}
+# uai-run ways are judged. None today: tensor2tensor's port built Keras layers (t2t asks tf2.enabled()) until
+# uai-migrate's tree pass answered that read as TF 1 did (ebe766a; docs/traps.md): it now prints uai-run's losses.
+PORT_NOT_MATCHED: dict[str, str] = {}
 # TF 1.4's tf.contrib.data pipeline, which TF 1.15 no longer has, in tf.data's spelling of the same computation
 # (map's num_threads parallel calls, then a buffer; uai-migrate's tf1-calls rule writes the same: CALL_KEYWORDS)
 CIFAR10_TF115 = (
