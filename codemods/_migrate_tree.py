@@ -3,9 +3,10 @@
 Nothing is written until every file has been migrated; then each file is replaced only if it is
 still what was read, and only with a migration that parses wherever the original parsed.
 
-Every file is first migrated alone; then the few files whose migration depends on the rest of the
-tree (an entry script importing a TF1 graph library, ...: codemods/engine/tree.py) are migrated
-again with what the tree tells them, which is part of their cache key.
+A file's migration may depend on the rest of the tree (an entry script importing a TF1 graph
+library, ...: codemods/engine/tree.py): it gets what the tree tells it, which is part of its cache
+key. The files that cannot be entry scripts are migrated first, alone; then the entry scripts, once,
+with what the others' Facts tell them; then again only the files the whole tree tells otherwise.
 """
 
 import ast
@@ -16,7 +17,7 @@ import os
 import signal
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from codemods import _diff, _interrupts, _out_folder, _source, files
@@ -110,11 +111,18 @@ class Progress(Protocol):
 
 class _Progress:
     def __init__(self, total: int, enabled: bool) -> None:
-        self.total, self.done, self.enabled = total, 0, enabled and total > 1
+        self.total, self.done, self.enabled = total, 0, enabled
+
+    def shrink(self, by: int) -> None:
+        """`by` of the files counted were found in the cache after all."""
+        self.total -= by
+        if by and self.done and self.done == self.total and self.enabled and self.total > 1:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
 
     def step(self) -> None:
         self.done += 1
-        if self.enabled:
+        if self.enabled and self.total > 1:
             width = 30
             filled = width * self.done // self.total
             sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}")
@@ -223,35 +231,34 @@ def run(
     cache = Cache(config.cache_dir, config.options) if config.cache_dir else None
     # item -> (its bytes, its Snapshot, its Outcome, from the cache?); bytes and Snapshot are None if unread
     outcomes: dict[Item, tuple[bytes | None, Snapshot | None, Outcome, bool]] = {}
-    pending: list[_Pending] = []
+    # The tree pass without migrating every program twice: the files that cannot be entry scripts
+    # first; then the entry scripts, each once with the Context `plan` predicts for it from the
+    # others' Facts; then, again, each file whose Context the whole tree's Facts change (a module
+    # reading tf2.enabled() that a program runs, or a program with graph code of its own, which
+    # gets none). A file's Facts are a function of its bytes, whatever Context it was
+    # migrated with: the last plan is the one of the files' Facts alone.
+    read: list[tuple[Item, bytes, Snapshot]] = []
     for item in (item for item in items if _migrated(item, config)):
-        read = _read(item, config.max_file_size)
-        if isinstance(read, Entry):
-            outcomes[item] = (None, None, Outcome(None, [read], skipped=True), False)
-            continue
-        data, snapshot = read
-        assert item.kind is not None  # _migrated() is False for a file of no kind (only copied)
-        key = cache.key(item.kind, data) if cache else None
-        hit = cache.get(key) if cache and key else None
-        if hit is not None:
-            outcomes[item] = (data, snapshot, _checked(item.kind, data, hit), True)
+        got = _read(item, config.max_file_size)
+        if isinstance(got, Entry):
+            outcomes[item] = (None, None, Outcome(None, [got], skipped=True), False)
         else:
-            pending.append((item, item.kind, data, snapshot, key, None))
-    if progress is None:
-        progress = _Progress(len(pending), config.progress)
-    _migrate_pending(pending, config, cache, progress, outcomes)
-    # the files whose migration depends on the rest of the tree, again with what it tells them
-    again: list[_Pending] = []
-    for item, context in _tree_contexts(outcomes).items():
-        old, as_read, _, _ = outcomes[item]
-        assert old is not None and as_read is not None and item.kind is not None  # (planned for files read)
-        key = cache.key(item.kind, old, context) if cache else None
-        hit = cache.get(key) if cache and key else None
-        if hit is not None:
-            outcomes[item] = (old, as_read, _checked(item.kind, old, hit), True)
-        else:
-            again.append((item, item.kind, old, as_read, key, context))
-    _migrate_pending(again, config, cache, _Progress(0, False), outcomes)
+            read.append((item, *got))
+    # (a cheap look: what holds no `if __name__ == "__main__":` block gets no entry script's Context)
+    scripts = {item: data for item, data, _ in read if item.kind == "python" and b"__main__" in data}
+    given: dict[Item, _tree.Context] = {}  # the Context each file was migrated with, if any
+    first = _looked_up([entry for entry in read if entry[0] not in scripts], given, cache, outcomes)
+    bar = _Progress(len(first) + len(scripts), config.progress)
+    steps = progress if progress is not None else bar
+    _migrate_pending(first, config, cache, steps, outcomes)
+    parsed = _Parsed(cache)
+    given.update(_tree_contexts(outcomes, parsed, scripts))
+    second = _looked_up([entry for entry in read if entry[0] in scripts], given, cache, outcomes)
+    bar.shrink(len(scripts) - len(second))
+    _migrate_pending(second, config, cache, steps, outcomes)
+    final = _tree_contexts(outcomes, parsed)
+    changed = [entry for entry in read if final.get(entry[0]) != given.get(entry[0])]
+    _migrate_pending(_looked_up(changed, final, cache, outcomes), config, cache, _Progress(0, False), outcomes)
     if config.out is not None:
         os.makedirs(config.out, exist_ok=True)
         # Until every file is written, each may hold its old or its new content.
@@ -292,23 +299,67 @@ def _migrate_pending(
         outcomes[item] = (data, snapshot, _checked(kind, data, outcome), False)
 
 
-def _tree_contexts(outcomes: dict) -> dict[Item, _tree.Context]:
-    """The Python files read whose migration depends on the rest of the tree, with what it tells them."""
-    python = {
-        item.rel.replace(os.sep, "/"): item
-        for item, (data, *_) in outcomes.items()
-        if item.kind == "python" and data is not None
-    }
-    facts = {rel: outcomes[item][2].facts for rel, item in python.items()}
+# the cache's kind for the Facts of a file's parse (its imports and main block), kept apart from its migrations
+_PARSED = "python-parsed"
+
+
+class _Parsed:
+    """The Facts of Python files not migrated, or not yet, from their parse: once a run, kept in the cache
+    (a re-run on an unchanged tree parses none)."""
+
+    def __init__(self, cache: Cache | None) -> None:
+        self.cache, self.known = cache, dict[Item, _tree.Facts | None]()
+
+    def __call__(self, item: Item, data: bytes) -> _tree.Facts | None:
+        if item not in self.known:
+            key = self.cache.key(_PARSED, data) if self.cache else None
+            hit = self.cache.get(key) if self.cache and key else None
+            if hit is not None:
+                self.known[item] = hit.facts
+            else:
+                try:
+                    self.known[item] = _tree.facts_of(ast.parse(_source.decode(data)[0]))
+                except (SyntaxError, ValueError, RecursionError, MemoryError, _source.SourceError):
+                    self.known[item] = None
+                if self.cache and key:
+                    self.cache.put(key, Outcome(None, [], facts=self.known[item]))
+        return self.known[item]
+
+
+def _looked_up(
+    read: list[tuple[Item, bytes, Snapshot]], given: dict[Item, _tree.Context], cache: Cache | None, outcomes: dict
+) -> list[_Pending]:
+    """Into `outcomes`, what the cache has of `read` (each with its Context in `given`); the rest, to migrate."""
+    pending: list[_Pending] = []
+    for item, data, snapshot in read:
+        assert item.kind is not None  # _migrated() is False for a file of no kind (only copied)
+        context = given.get(item)
+        key = cache.key(item.kind, data, context) if cache else None
+        hit = cache.get(key) if cache and key else None
+        if hit is not None:
+            outcomes[item] = (data, snapshot, _checked(item.kind, data, hit), True)
+        else:
+            pending.append((item, item.kind, data, snapshot, key, context))
+    return pending
+
+
+def _tree_contexts(
+    outcomes: dict, parsed: _Parsed, waiting: Mapping[Item, bytes] | None = None
+) -> dict[Item, _tree.Context]:
+    """The Python files read whose migration depends on the rest of the tree, with what it tells them.
+    `waiting`: the entry scripts not migrated yet, {item: bytes}: then their Contexts only, from their
+    imports and main block (as if no rule signalled anything of their own code)."""
+    data = {item: found[0] for item, found in outcomes.items() if item.kind == "python" and found[0] is not None}
+    data.update(waiting or {})
+    python = {item.rel.replace(os.sep, "/"): item for item in data}
+    facts = {rel: outcomes[item][2].facts if item in outcomes else None for rel, item in python.items()}
 
     def fill(rel: str) -> _tree.Facts | None:
-        """A file the first pass did not parse (it mentions no TensorFlow): its imports and main block."""
-        try:
-            return _tree.facts_of(ast.parse(_source.decode(outcomes[python[rel]][0])[0]))
-        except (SyntaxError, ValueError, RecursionError, MemoryError, _source.SourceError):
-            return None
+        """A file the first pass did not parse (it mentions no TensorFlow), or not yet: its imports and main block."""
+        return parsed(python[rel], data[python[rel]])
 
-    return {python[rel]: context for rel, context in _tree.plan(facts, fill).items()}
+    planned = {python[rel]: context for rel, context in _tree.plan(facts, fill).items()}
+    return planned if waiting is None else {item: planned[item] for item in waiting if item in planned}
 
 
 def _planned(item: Item, outcomes: dict) -> str | None:

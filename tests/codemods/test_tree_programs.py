@@ -252,3 +252,74 @@ def test_a_files_facts_do_not_depend_on_what_the_tree_told_it():
         # (a file that names no TensorFlow is not parsed alone: the tree pass reads its facts itself)
         facts = alone.facts or _tree.facts_of(ast.parse(source))
         assert facts == told.facts and told.new != alone.new
+
+
+def _records(cache):
+    return sorted(str(path.relative_to(cache)) for path in cache.rglob("*.json"))
+
+
+def test_an_entry_script_with_graph_code_of_its_own_is_migrated_as_alone(tmp_path):
+    # it imports a graph library too: the tree tells it nothing (its own switches), its probe still gets its answer
+    from codemods._migrate_file import migrate
+
+    own = ENTRY.replace("import sys\n", "import sys\nimport tensorflow as tf\n").replace(
+        "graph.evaluate(", "tf.Session().run(graph.evaluate("
+    )
+    own = own.replace("layers.layers()))", "layers.layers())))")
+    texts, report = migrated(tmp_path, {**TREE, "train.py": own}, cache_dir=str(tmp_path / "cache"))
+    alone = migrate("python", own.encode(), SELECTED)
+    assert _tree.GRAPH_PROGRAM in alone.facts.signals and alone.new is not None
+    assert texts["train.py"] == alone.new.decode()
+    assert [(e.rule, e.line, e.message) for e in entries(report, "train.py")] == [
+        (e.rule, e.line, e.message) for e in alone.entries
+    ]
+    assert texts["lib/layers.py"] == PROBE_ANSWERED
+
+
+def test_each_file_is_migrated_once_but_a_probe_a_program_runs(tmp_path):
+    # the cache keeps each migration: the entry script's only with what the tree told it
+    from codemods._cache import Cache
+
+    cache = Cache(str(tmp_path / "cache"), SELECTED)
+    migrated(tmp_path, TREE, cache_dir=str(tmp_path / "cache"))
+    told = {
+        "train.py": _tree.Context(graph_library=("lib.graph", "lib/graph.py"), tree_imports=("lib",)),
+        "lib/layers.py": _tree.Context(tf1_program="train.py"),
+    }
+    kept = {
+        (rel, context is not None)
+        for rel, text in TREE.items()
+        for context in (None, told.get(rel))
+        if cache.get(cache.key("python", text.encode(), context)) is not None
+    }
+    alone = {(rel, False) for rel in TREE if rel != "train.py"}
+    assert kept == alone | {("train.py", True), ("lib/layers.py", True)}
+
+
+def test_workers_and_the_cache_give_the_same_tree_and_report(tmp_path):
+    own = ENTRY.replace("import sys\n", "import sys\nimport tensorflow as tf\n").replace(
+        "print(graph", "print(tf.Session().run, graph"
+    )
+    files = {**TREE, "bin/own.py": own.replace("from lib", "from ..lib"), "bin/__init__.py": "", "tool.py": ENTRY}
+    runs = {}
+    cache = str(tmp_path / "cache")
+    for name, config in {"one": {"jobs": 1}, "two": {"jobs": 2}, "cold": {"cache_dir": cache}}.items():
+        runs[name] = migrated(tmp_path, files, name=name, **config)
+    records = _records(tmp_path / "cache")
+    runs["warm"] = migrated(tmp_path, files, name="warm", cache_dir=cache)
+    assert _records(tmp_path / "cache") == records  # a warm run migrates nothing
+    assert all(result.cached for result in runs["warm"][1].files)
+    texts, report = runs["one"]
+    assert texts["train.py"] == texts["tool.py"] == ENTRY_SWITCHED
+    for name, (other_texts, other) in runs.items():
+        assert other_texts == texts, name
+        assert [r.to_dict(with_diff=True) for r in other.files] == [r.to_dict(with_diff=True) for r in report.files]
+        assert {**other.summary(), "cached": 0} == report.summary(), name
+
+
+def test_a_tree_without_entry_scripts_still_answers_the_probe_its_program_runs(tmp_path):
+    # a program running graph code at module level, no __main__ block: the probe it imports gets its answer
+    program = "import tensorflow as tf\n\nfrom lib import layers\n\nprint(tf.Session().run(layers.layers()))\n"
+    texts, _ = migrated(tmp_path, {"lib/__init__.py": "", "lib/layers.py": PROBE, "run.py": program})
+    assert "disable_eager_execution()" in texts["run.py"]
+    assert texts["lib/layers.py"] == PROBE_ANSWERED
