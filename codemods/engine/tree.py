@@ -21,10 +21,10 @@ program wants. In a tree, the programs are there. So a run over several files:
    gives it from the other files' Facts and its own imports, and again only a file whose Context
    the whole tree's Facts change (a module reading `tf2.enabled()` that a program runs, or a program
    with graph code of its own: codemods/_migrate_tree.py). Over tensor2tensor 1.15.7 (444 files
-   naming TensorFlow; -j1, no cache) that is 44 s of CPU where migrating its 106 programs twice took
-   48 and no tree pass 32: a program migrated with its Context costs about 4 times its migration
-   alone (40 of them: 5.4 s against 1.3), most of it the removal of unused imports falling back to
-   libcst's scope analysis (codemods/engine/imports.py).
+   naming TensorFlow) that is 463 migrations instead of 549, 3 to 4 s of CPU less (-j1, no cache:
+   about 44 s, 32 with no tree pass): most of the pass's cost is the migrations with a Context
+   themselves, about 4 times a program's migration alone (40 of them: 5.4 s against 1.3), mostly
+   the removal of unused imports falling back to libcst's scope analysis (codemods/engine/imports.py).
 
 Imports anywhere in a file count (a function's import runs when the program calls it). An absolute
 import is looked up as Python would find it if the importing file's folder, or the nearest folder
