@@ -28,8 +28,10 @@ TensorFlow or tf-slim outside functions, lambdas and the main block counts, exce
 graph state; names that are only read (`tf.float32`, `FLAGS = tf.app.flags.FLAGS`) do not count.
 Then, as in a script without a main block that builds graphs at module level, the calls go after
 its leading imports and after the statement that binds the name they use (`tf`), wherever that
-import is. A module that has no main block, calls no TensorFlow on import and only uses them inside
-functions is a library: the calls belong in the program that imports it, so that is reported instead.
+import is. So, too, where the top level calls one of the module's functions that holds the graph code
+(a script ending in `main()` with no main block): it runs that code on import. A module that has no
+main block, calls no TensorFlow on import and only uses them inside functions it does not call there
+is a library: the calls belong in the program that imports it, so that is reported instead.
 That program is often in the tree migrated with it (a driver, t2t_trainer, a test): an entry script
 (a `__main__` block) of the tree that imports such a library, directly or through other modules of the
 tree, is a TF1 graph program, and gets the switches: before its first top-level import of the tree's
@@ -126,6 +128,30 @@ def _is_main_guard(stmt: cst.CSTNode) -> bool:
     return texts == {"__name__", "__main__"}
 
 
+class _Calls(cst.CSTVisitor):
+    """The names called in a statement (`main()`, `sys.exit(main())`), lambdas left out."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name):
+            self.names.append(node.func.value)
+
+
+def _called_on_import(body: list[cst.BaseStatement]) -> list[str]:
+    """The names the module's top-level simple statements call (not its functions, classes or main block): read
+    from the module, since the engine visits only statements naming TensorFlow (`main()` names none)."""
+    calls = _Calls()
+    for stmt in body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            stmt.visit(calls)
+    return calls.names
+
+
 class GraphModeRule(Rule):
     ID = "graph-mode"
     DESCRIPTION = (
@@ -167,6 +193,8 @@ class GraphModeRule(Rule):
         self._estimator_config = False
         self._reason = "graph-mode TF1 code"  # what the report says made the file one
         self._keras = False  # tf.keras used: its layers need compat's Keras 2 in a graph (module docstring)
+        self._function: str | None = None  # the top-level function being visited
+        self._graph_functions: set[str] = set()  # top-level functions holding graph code
 
     def visit_Module(self, node: cst.Module) -> None:
         self._guards = frozenset(id(stmt) for stmt in node.body if _is_main_guard(stmt))
@@ -182,11 +210,15 @@ class GraphModeRule(Rule):
         return updated_node
 
     def visit_FunctionDef(self, node: cst.FunctionDef | cst.Lambda) -> None:
+        if self._depth == 0 and isinstance(node, cst.FunctionDef):
+            self._function = node.name.value
         self._depth += 1
 
     # (also leave_Lambda, which libcst types apart: Any, a statement or an expression)
     def leave_FunctionDef(self, original_node: cst.FunctionDef | cst.Lambda, updated_node: Any) -> Any:
         self._depth -= 1
+        if self._depth == 0:
+            self._function = None
         return updated_node
 
     visit_Lambda = visit_FunctionDef
@@ -214,6 +246,8 @@ class GraphModeRule(Rule):
             self._first_top = self.state.top  # reported when the pass has left it
         self._uses.append(node)
         self._top_level_use |= self._depth == 0
+        if self._function is not None:
+            self._graph_functions.add(self._function)
 
     def visit_Name(self, node: cst.Name) -> None:
         self.visit_Attribute(node)  # `from tensorflow import Session`
@@ -307,6 +341,10 @@ class GraphModeRule(Rule):
     def _place(self, body: list[cst.BaseStatement], guards: list[int], first: cst.CSTNode) -> bool:
         """Write the switches where the module docstring says, into `body`; False for a library (reported)."""
         statements, name, said = self._preamble()
+        runs = next((f for f in _called_on_import(body) if f in self._graph_functions), None)
+        if runs is not None and not self._module_calls:  # a script without a main block: its graph code runs on import
+            self._module_calls = True
+            self._reason = f"graph-mode TF1 code run on import (the module calls {runs}())"
         if guards and not self._module_calls:
             guard = cast(cst.If, body[guards[0]])  # (a main guard: an `if`)
             block = guard.body
@@ -318,6 +356,7 @@ class GraphModeRule(Rule):
             body[at:at] = statements
             at_top = self._top_level_use and not guards
             why = f"{self._reason} at module level" if at_top else "TensorFlow called on import"
+            why = self._reason if runs is not None and not at_top else why
             self.report(first, f"{why}: {said} after the imports", statement=self._first_top)
         else:
             self.state.signals.add(tree.GRAPH_LIBRARY)

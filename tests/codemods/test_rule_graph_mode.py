@@ -221,6 +221,55 @@ class TestGraphModeRule(RuleTest):
         """
         self.assertCodemod(before, after)
 
+    def test_a_script_calling_its_graph_function_at_module_level_without_a_main_block(self):
+        # #26: a queue-based script ending in a bare `main()` was reported as a library and its port ran eagerly
+        before = """
+            import tensorflow as tf
+
+
+            def main():
+                files = tf.train.string_input_producer(["a.tfrecord"])
+                with tf.Session() as sess:
+                    tf.train.start_queue_runners(sess=sess)
+
+
+            main()
+        """
+        after = """
+            import tensorflow as tf
+            tf.compat.v1.disable_eager_execution()
+            tf.compat.v1.disable_resource_variables()
+            tf.compat.v1.disable_control_flow_v2()
+
+
+            def main():
+                files = tf.train.string_input_producer(["a.tfrecord"])
+                with tf.Session() as sess:
+                    tf.train.start_queue_runners(sess=sess)
+
+
+            main()
+        """
+        self.assertCodemod(before, after)
+
+    def test_must_not_fire_on_a_library_calling_a_function_without_graph_code_on_import(self):
+        source = """
+            import tensorflow as tf
+
+
+            def _register():
+                return {"sgd": 1}
+
+
+            def run(x):
+                return tf.Session().run(x)
+
+
+            NAMES = _register()
+            _register()
+        """
+        self.assertCodemod(source, source)
+
     def test_the_call_goes_after_the_import_that_binds_the_name_it_uses(self):
         # after the leading imports would be before `tf` exists: NameError when the script starts
         before = """
