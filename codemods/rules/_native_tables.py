@@ -127,13 +127,15 @@ LAYERS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
 # tf.losses.<function> (TF1's, with weights 1 and its default reduction, the mean over the elements): its
 # parameters and the TF 2 expression computing the same, `{tf}` the module's TensorFlow name. A call
 # with weights, a scope, a collection or a reduction is not one of these.
+# The v1 losses Keras 2 computes with the same ops (the port imports compat): TF1's sum of
+# sparse_softmax_cross_entropy_with_logits over the examples divided by their count, and labels of shape [N, 1]
+# flattened as TF1 squeezed them (tf.nn's op alone refuses them); measured bit-equal in values and gradients.
+# native-session writes them in a Session script's model, native-losses elsewhere.
+KERAS_LOSSES = {"sparse_softmax_cross_entropy": "SparseCategoricalCrossentropy(from_logits=True)"}
 LOSSES: dict[str, tuple[tuple[str, ...], str]] = {
-    # Keras 2's loss (the port imports compat): TF1's sum of sparse_softmax_cross_entropy_with_logits over the
-    # examples divided by their count, with the same ops, and labels of shape [N, 1] flattened as TF1 squeezed
-    # them (tf.nn's op alone refuses them); measured bit-equal in values and gradients
     "sparse_softmax_cross_entropy": (
         ("labels", "logits"),
-        "{tf}.keras.losses.SparseCategoricalCrossentropy(from_logits=True)({labels}, {logits})",
+        "{tf}.keras.losses." + KERAS_LOSSES["sparse_softmax_cross_entropy"] + "({labels}, {logits})",
     ),
     "mean_squared_error": (
         ("labels", "predictions"),

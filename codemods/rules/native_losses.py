@@ -26,9 +26,10 @@ from codemods.rule_description import Example
 from codemods.rules import _tf
 from codemods.rules._native_eager import EagerRewrite, keras_2
 from codemods.rules._native_syntax import Refused, all_names, arguments, collect, source_of
+from codemods.rules._native_tables import KERAS_LOSSES, LOSSES
 
 # v1 loss -> (its parameters the rule reads, in TF1's positional order; the Keras loss computing the same mean)
-_KERAS = {"sparse_softmax_cross_entropy": (("labels", "logits"), "SparseCategoricalCrossentropy(from_logits=True)")}
+_KERAS = {name: (LOSSES[name][0], keras) for name, keras in KERAS_LOSSES.items()}
 _NAMES = {f"tensorflow.{p}losses.{n}": n for n in _KERAS for p in ("", "compat.v1.")}
 # names through which a file reads the graph's loss collection (TF's, tf-slim's; model_deploy sums it per clone)
 _READERS = frozenset({"get_total_loss", "get_losses", "LOSSES", "model_deploy"})
