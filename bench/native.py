@@ -156,18 +156,26 @@ def probe_safe(script: str, checkpoint: str, record: str, argv: list[str]) -> No
     def recording_run(self, fetches, feed_dict=None, *args, **kwargs):
         result = run(self, fetches, feed_dict, *args, **kwargs)
         if not saved:
-            initialised = run(self, tf.compat.v1.report_uninitialized_variables()).size == 0
-            if initialised and tf.compat.v1.global_variables():
-                saved.append(True)
-                # (the trainable ones; a script without any, as a global step and assign ops, all of them)
-                variables = tf.compat.v1.trainable_variables() or tf.compat.v1.global_variables()
-                saver = tf.compat.v1.train.Saver(var_list=variables)
-                base.run = run  # the Saver runs the session too: not a training run
-                try:
-                    saver.save(self, checkpoint)
-                finally:
-                    base.run = recording_run
-                return result
+            # a monitored session finalizes its graph: the probe's own ops are added to it all the same
+            finalized = self.graph.finalized
+            if finalized:
+                self.graph._unsafe_unfinalize()  # noqa: SLF001 - the probe's ops, not the script's
+            try:
+                initialised = run(self, tf.compat.v1.report_uninitialized_variables()).size == 0
+                if initialised and tf.compat.v1.global_variables():
+                    saved.append(True)
+                    # (the trainable ones; a script without any, as a global step and assign ops, all of them)
+                    variables = tf.compat.v1.trainable_variables() or tf.compat.v1.global_variables()
+                    saver = tf.compat.v1.train.Saver(var_list=variables)
+                    base.run = run  # the Saver runs the session too: not a training run
+                    try:
+                        saver.save(self, checkpoint)
+                    finally:
+                        base.run = recording_run
+                    return result
+            finally:
+                if finalized:
+                    self.graph.finalize()
         flat = tf.nest.flatten(result)
         numbers = [float(x) for v in flat if v is not None and not isinstance(v, bytes) for x in np.ravel(v)]
         # a training run: it fetches the train op (an operation: None) and values (a restore fetches none)

@@ -11,8 +11,10 @@ from typing import cast
 import libcst as cst
 
 from codemods.engine.rule import Rule
+from codemods.rules import _native_monitored as monitored
 from codemods.rules import _tf
 from codemods.rules._native_devices import device_name, recorded_device, with_device
+from codemods.rules._native_monitored import REPLICA_SETTER
 from codemods.rules._native_names import (
     DEVICE,
     FILE_WRITER,
@@ -22,6 +24,7 @@ from codemods.rules._native_names import (
     INITIALIZERS,
     LAYERS,
     MERGE_ALL,
+    MONITORED,
     OPTIMIZERS,
     PLACEHOLDER,
     PREFIXES,
@@ -73,6 +76,10 @@ class Converter(RunRegion):
                 last = index
         head = stmts[session]
         area = list(stmts[session:])
+        if (self.inputs is not None or self.datasets) and any(
+            self.rule.is_call(c, MONITORED) for c, _ in sessions.values()
+        ):
+            raise Refused(head, monitored.END_OF_INPUT)
         if self.inputs is not None and not set(self.inputs[1]) & self.depends.get(self.loss, set()):
             raise Refused(head, "a tf.data input the loss does not read (TF1 draws only when a fetch needs it)")
         self.layers_pending = any(
@@ -148,6 +155,13 @@ class Converter(RunRegion):
                 return self.get_variable(stmt, name, value)
             if rule.is_call(value, GLOBAL_STEP) and not value.args:
                 return self.global_step(stmt, name)
+            if rule.is_call(value, REPLICA_SETTER):
+                updated = assigned(single(cast(cst.BaseStatement, self.up(stmt))))[1]
+                code, self.setters[name] = monitored.device_setter(
+                    value, cast(cst.Call, updated), name, list(self.block.original), stmt
+                )
+                self.replacements[id(stmt)] = [cst.parse_statement(code)]
+                return False  # (a host statement: the device, or None)
             if rule.is_call(value, MERGE_ALL) and not value.args:
                 return self.merge_all(stmt, name)
             if rule.is_call(value, FILE_WRITER):
@@ -264,7 +278,11 @@ class Converter(RunRegion):
         `tf.device(d)`, the tensors computed under it in model() (where TF1 placed their ops)."""
         # (every def of the module: the pass visits only the statements that name TensorFlow)
         functions = [s for s in self.rule._module.body if isinstance(s, cst.FunctionDef)]  # noqa: SLF001
-        device = device_name(call, functions, stmt)
+        setter = call.args[0].value if len(call.args) == 1 else None
+        if isinstance(setter, cst.Name) and setter.value in self.setters:
+            device = setter.value  # (TF1's .device of its variables: the device, or none where ps_tasks was 0)
+        else:
+            device = device_name(call, functions, stmt)
         self.device_args[source_of(call.args[0].value)] = device
         before, variables = self.kinds(), set(self.variables)
         first = len(self.computes)
@@ -277,7 +295,7 @@ class Converter(RunRegion):
             raise Refused(stmt, "a tf.device block around a train op, a saver, summaries or an input pipeline")
         for compute in self.computes[first:]:
             self.devices[id(compute)] = device
-        recorded = recorded_device(call.args[0].value, device)
+        recorded = None if device in self.setters else recorded_device(call.args[0].value, device)
         for variable in self.variables - variables:
             self.variable_devices[variable] = recorded
         self.replacements[id(stmt)] = [with_device(self.alias, device, made)] if made else []
@@ -368,6 +386,7 @@ class Converter(RunRegion):
                 f"tf.device({a})" + ("" if a == d else f" as tf.device({d})") for a, d in self.device_args.items()
             )
             parts += [f"{blocks} kept around the variables made and model()'s tensors"]
+        parts += monitored.said(self.setters)
         if self.device_reads:
             reads = ", ".join(f"{name}.device" for name in sorted(self.device_reads))
             parts += [f"{reads} -> the string TF1 recorded for the variable (eager TF 2's names its device in full)"]

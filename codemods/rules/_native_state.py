@@ -108,6 +108,7 @@ class ConverterState:
         self.variable_devices: dict[str, str | None] = {}
         self.device_reads: set[str] = set()  # the variables whose .device the converted code writes as a literal
         self.device_args: dict[str, str] = {}  # a tf.device argument as written -> the device it names, as code
+        self.setters: dict[str, str] = {}  # a replica_device_setter's name -> its one local device (_native_monitored)
         self.scope_helpers: dict = {}  # a variable-scope helper's name -> what _native_scopes read of it (a Helper)
         self.scope_made: list[str] = []  # the TF1 names (scope/name) its get_variable calls make, in TF1's order
         self.trainable_read = False  # a tf.trainable_variables() written as the dict's trainable variables

@@ -49,6 +49,9 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
   (a statement of its own) becomes `update_state` on the tensors an evaluate() call computes from the same
   feed, a sess.run of its value `result()`; a local_variables_initializer run before any update is deleted.
 
+A `tf.train.MonitoredSession()` without arguments is a Session, and a local `tf.train.replica_device_setter` its one
+device (codemods/rules/_native_monitored.py).
+
 In a file written against `tensorflow.compat.v1` (`import tensorflow.compat.v1 as tf`, `tf.disable_v2_behavior()`
 as a statement at the top: codemods/rules/_native_v1_module.py) the switches go and the import becomes
 `import tensorflow as tf` where every name the converted file reads is the same in TF 2.
@@ -71,6 +74,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 
 from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
+from codemods.rules import _native_monitored as monitored
 from codemods.rules import _tf
 from codemods.rules._native_graph import Converter
 from codemods.rules._native_names import GRAPH, MONITORED, SESSIONS, VARIABLE_LIBRARIES
@@ -131,6 +135,12 @@ class NativeSessionRule(Rule):
         "an input function returns its dataset where its element was returned (the rule proves it called once), and "
         "tf.compat.v1.image.resize_images on a decoded image is the raw ResizeBilinear op it ran (TF 2's tf.image.resize "
         "samples at half-pixel centres: other pixels); "
+        "a tf.train.MonitoredSession (SingularMonitoredSession, MonitoredTrainingSession) without arguments is read as "
+        "a tf.Session whose variables its scaffold initialised (no hooks, checkpoints nor master: one with any argument is "
+        "left, with an entry naming them; one reading a tf.data input too, as its with block ended quietly at the end "
+        "of the input, where an eager loop raises), and a tf.train.replica_device_setter whose ps_device and "
+        "worker_device are one local device (no cluster) is that device's name, or None where ps_tasks is 0 (TF1 "
+        "returned None), kept around the variables and model()'s tensors as for a device name; "
         "a file importing tensorflow.compat.v1 with disable_v2_behavior() imports tensorflow (TF 2 behaviour: the "
         "rule refuses .value and == between tensors, which v1 shapes and equality answer otherwise). "
         "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name; "
@@ -328,7 +338,7 @@ class NativeSessionRule(Rule):
                 self._refuse(refused, block)
                 continue
             done.append((block, replacements, covered, said, node))
-        elsewhere = [c for c in self._graph_calls.values() if self.is_call(c, SESSIONS) and id(c) not in seen]
+        elsewhere = [c for c in self._graph_calls.values() if self.is_session(c) and id(c) not in seen]
         if elsewhere:  # (one entry per file: the first)
             where = self._container(original_node.body[self._session_top[id(elsewhere[0])]], elsewhere[0])
             why = f"a Session inside {where}: the rule reads the statements of module and function bodies"
@@ -338,17 +348,14 @@ class NativeSessionRule(Rule):
                 native=True,
                 statement=self._session_top[id(elsewhere[0])],
             )
-        monitored = [c for c in self._graph_calls.values() if self.is_call(c, MONITORED)]
-        if monitored and not seen and not elsewhere:
-            why = (
-                f"{_tf.full_name(monitored[0].func)} (its scaffold initialises the variables, its hooks run around each "
-                "run, its master may be a cluster's), which the rule does not convert"
-            )
+        left = [c for c in self._graph_calls.values() if self.is_call(c, MONITORED) and not monitored.plain(c)]
+        if left and not seen and not elsewhere:
+            why = monitored.reason(_tf.full_name(left[0].func), left[0])
             self.report(
-                monitored[0],
+                left[0],
                 f"Session script left at the safe level: {why}",
                 native=True,
-                statement=self._session_top[id(monitored[0])],
+                statement=self._session_top[id(left[0])],
             )
         if not done:
             return updated_node
@@ -520,13 +527,17 @@ class NativeSessionRule(Rule):
         """(the Session call, the session's name) of `with tf.Session() as sess:` / `sess = tf.Session()`."""
         if isinstance(stmt, cst.With) and len(stmt.items) == 1:
             item = stmt.items[0]
-            if isinstance(item.item, cst.Call) and self.is_call(item.item, SESSIONS):
+            if isinstance(item.item, cst.Call) and self.is_session(item.item):
                 if item.asname is not None and isinstance(item.asname.name, cst.Name):
                     return item.item, item.asname.name.value
         name, value = assigned(single(stmt))
-        if name is not None and isinstance(value, cst.Call) and self.is_call(value, SESSIONS):
+        if name is not None and isinstance(value, cst.Call) and self.is_session(value):
             return value, name
         return None
+
+    def is_session(self, call: cst.Call) -> bool:
+        """A tf.Session, or a monitored session without arguments (_native_monitored: a Session and its initializer)."""
+        return bool(self.is_call(call, SESSIONS) or (self.is_call(call, MONITORED) and monitored.plain(call)))
 
     def qualified_in(self, node: cst.CSTNode, names: frozenset[str]) -> bool:
         """Is `node` (a name the pass recorded: a Call's function or an argument) one of `names`?"""

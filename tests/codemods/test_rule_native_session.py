@@ -1301,13 +1301,11 @@ class TestNativeSessionRule(RuleTest):
 
             def main(_):
                 v = tf.Variable(3.0)
-                with tf.train.MonitoredSession() as sess:
+                with tf.train.MonitoredSession(hooks=hooks) as sess:
                     print(sess.run(v * 2))
         """)
-        why = (
-            "tf.train.MonitoredSession (its scaffold initialises the variables, its hooks run around each run, its "
-            "master may be a cluster's), which the rule does not convert"
-        )
+        # (one without arguments is a Session: tests/codemods/test_rule_native_monitored.py)
+        why = "tf.train.MonitoredSession(hooks=...): hooks run around each run; the rule converts one without arguments"
         self.assertEqual(messages, [PREFIX + why])
 
     def test_must_not_fire_when_the_graph_reads_a_value_the_loop_changes(self):
