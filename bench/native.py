@@ -63,6 +63,14 @@ ARGS = {
 # Scripts whose dropout rate is written in the code (no flag turns it off): the bench makes tf.layers.dropout
 # (safe port) and Keras Dropout (native port) the identity in both, for the same cause.
 NO_DROPOUT = {"layers_graph.py": "dropout 0.5 in the code: the bench makes it the identity in both ports (other masks)"}
+# Queue-runner input read as a tf.data pipeline (native-session): TF1's queue threads and tf.data's shuffle buffer
+# draw the batches in other orders, the named change. The bench fixes the order in both ports: the safe port's
+# string_input_producer(shuffle=False) and shuffle_batch -> tf.train.batch with one thread (the records in file order),
+# the native port's Dataset.shuffle the identity; the rest (files, reading, parsing, decoding, batching) runs as ported.
+FIXED_ORDER = {
+    "session_queue_runners.py": "shuffles off in both ports (safe: string_input_producer(shuffle=False), shuffle_batch -> "
+    "batch with one thread; native: Dataset.shuffle the identity): queue threads and tf.data draw other orders"
+}
 # TF1 names a summary's tag as its name scope, made unique in the graph case-insensitively: `mean` next to a
 # reduce_mean op (`Mean`) becomes `mean_1`. tf.summary v2 writes the tag as given. Tags are compared without it.
 SUFFIX = re.compile(r"_\d+$")
@@ -147,6 +155,16 @@ def probe_safe(script: str, checkpoint: str, record: str, argv: list[str]) -> No
 
     if os.path.basename(script) in NO_DROPOUT:
         tf.compat.v1.layers.dropout = lambda inputs, *args, **kwargs: inputs
+    if os.path.basename(script) in FIXED_ORDER:
+        producer, batch = tf.compat.v1.train.string_input_producer, tf.compat.v1.train.batch
+
+        def in_order(string_tensor, *args, **kwargs):
+            return producer(string_tensor, **{**kwargs, "shuffle": False})
+
+        def batch_in_order(tensors, batch_size, capacity=32, *args, **kwargs):
+            return batch(tensors, batch_size, num_threads=1, capacity=capacity)
+
+        tf.compat.v1.train.string_input_producer, tf.compat.v1.train.shuffle_batch = in_order, batch_in_order
 
     values: list[list[float]] = []
     base = tf.compat.v1.Session.__mro__[1]  # BaseSession: Session's and InteractiveSession's run
@@ -199,6 +217,8 @@ def probe_native(script: str, checkpoint: str, record: str, argv: list[str]) -> 
 
     if os.path.basename(script) in NO_DROPOUT:
         tf.keras.layers.Dropout.call = lambda self, inputs, training=None: inputs
+    if os.path.basename(script) in FIXED_ORDER:
+        tf.data.Dataset.shuffle = lambda self, *args, **kwargs: self
 
     reader = tf.train.load_checkpoint(checkpoint) if checkpoint else None  # (none: the graph has no variables)
     wanted = reader.get_variable_to_shape_map() if reader else {}
@@ -383,7 +403,9 @@ def main(argv: list[str]) -> int:
             results["rules"][group] = rule_counts(ported["native"])
             for path in converted(ported["native"]):
                 name = os.path.basename(path)
-                argv_for, cause = ARGS.get(name, (_manifest_args(name), NO_DROPOUT.get(name, "")))
+                argv_for, cause = ARGS.get(
+                    name, (_manifest_args(name), NO_DROPOUT.get(name, FIXED_ORDER.get(name, "")))
+                )
                 relative = os.path.relpath(path, REPO) if os.path.isabs(path) else path
                 # (a notebook runs as its code cells joined, IPython lines left out, as the corpus runs it)
                 files = {

@@ -80,7 +80,8 @@ class Converter(RunRegion):
             self.rule.is_call(c, MONITORED) for c, _ in sessions.values()
         ):
             raise Refused(head, monitored.END_OF_INPUT)
-        if self.inputs is not None and not set(self.inputs[1]) & self.depends.get(self.loss, set()):
+        trained = self.train_op is not None or self.queue_batch is None  # (a queue's batches may only be evaluated)
+        if self.inputs is not None and trained and not set(self.inputs[1]) & self.depends.get(self.loss, set()):
             raise Refused(head, "a tf.data input the loss does not read (TF1 draws only when a fetch needs it)")
         self.layers_pending = any(
             self.rule.is_call(c, LAYERS) or self.slim_function(c, FULLY_CONNECTED)
@@ -119,6 +120,7 @@ class Converter(RunRegion):
         removed = [s for s in stmts[:session] if id(s) in self.replacements]
         removed += self.converted_functions()  # (the input and mapped functions: at the top level or in the block)
         covered = {id(c) for s in removed for c in names_in(s).calls} | {id(call) for call, _ in sessions.values()}
+        covered |= self.queue_calls  # (start_queue_runners, deleted from the run region)
         return self.replacements, covered, self.said()
 
     def graph_statement(self, stmt: cst.BaseStatement) -> bool:
@@ -136,6 +138,9 @@ class Converter(RunRegion):
         rule = self.rule
         if rule.shadowed_tf(stmt):
             raise Refused(stmt, "a name bound to TensorFlow is something else here")
+        queued = self.queue_statement(stmt)  # (queue-runner input: _native_queues)
+        if queued is not None:
+            return queued
         reads = names_in(stmt)
         tf_calls = rule.tf_calls(stmt)
         small = single(stmt)
@@ -238,8 +243,8 @@ class Converter(RunRegion):
             if names & QUEUE_INPUT:
                 raise Refused(
                     stmt,
-                    f"{_tf.full_name(call.func)}: queue-runner input, whose threads fill its queues in no set order "
-                    "(a shuffled producer, shuffle_batch): no tf.data pipeline gives the same batches",
+                    f"{_tf.full_name(call.func)}: queue-runner input other than the rule converts (a "
+                    "string_input_producer of file names, one TFRecordReader, shuffle_batch or batch of its record)",
                 )
             machinery = [n for n in names if n.startswith(tuple(p + "train." for p in PREFIXES))]
             if machinery or names & graph_names():
@@ -365,6 +370,8 @@ class Converter(RunRegion):
                 f"{self.input_function}() returns its tf.data pipeline, not the one-shot iterator's element: "
                 f"{self.inputs[0] if self.inputs else ''} = iter({self.input_function}(...)), an element per step"
             ]
+        elif self.queue_batch is not None:
+            parts += self.queue_said()
         elif self.inputs is not None:
             parts += [f"{self.inputs[0]}.make_one_shot_iterator() -> iter({self.inputs[0]}), an element per step"]
         if self.mapped:

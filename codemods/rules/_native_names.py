@@ -15,8 +15,7 @@ def tf1_names(*names: str) -> frozenset[str]:
 
 SESSIONS = tf1_names("Session", "InteractiveSession")
 GRAPH = tf1_names("Graph")
-# queue-runner input: threads fill its queues (a shuffled producer, shuffle_batch's random queue), so the batches it
-# gives have no order a tf.data pipeline would reproduce
+# queue-runner input: refused but for the one shape codemods/rules/_native_queues.py reads as a tf.data pipeline
 QUEUE_INPUT = tf1_names(
     *(f"train.{n}_input_producer" for n in ("string", "range", "slice")),
     "train.input_producer",

@@ -51,6 +51,9 @@ class RunRegion(Model):
     def run_line(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement]:
         if self.rule.shadowed_tf(line):
             raise Refused(line, "a name bound to TensorFlow is something else here")
+        queued = self.queue_line(line)  # (the queue runners' lines: _native_queues)
+        if queued is not None:
+            return queued
         updated = self.trainable_variables(line, cast(cst.SimpleStatementLine, self.up(line)))
         self.check_graph_ops(line)
         if id(line) in self.feed_lines:
@@ -218,7 +221,7 @@ class RunRegion(Model):
             codes = [self.state_code(name) for name in fetches]
             return f"[{', '.join(codes)}]" if listed else codes[0]
         self.check_state(line, fetches)
-        if self.inputs is not None:
+        if self.inputs is not None and not (self.queue_batch is not None and self.draws_input(evaluated)):
             raise Refused(line, "an evaluation sess.run with a tf.data input (TF1 draws only when a fetch needs it)")
         for name in evaluated:
             if name not in self.eval_outputs:

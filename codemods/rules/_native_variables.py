@@ -10,11 +10,11 @@ import libcst as cst
 
 from codemods.rules import _native_tables as tables
 from codemods.rules._native_names import ASSIGNS, INITIALIZER_FUNCTIONS, VARIABLE_PARAMS
-from codemods.rules._native_pipeline import Pipelines
+from codemods.rules._native_queues import Queues
 from codemods.rules._native_syntax import Refused, arguments, names_in, source_of
 
 
-class Variables(Pipelines):
+class Variables(Queues):
     """Variables and assign ops."""
 
     def state(self) -> set[str]:

@@ -44,6 +44,10 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
   whose last line returns `dataset.make_one_shot_iterator().get_next()`) return its dataset, iterated by the train
   step as each sess.run drew an element, and keeps the functions the pipeline maps, both in TF 2's names
   (codemods/rules/_native_pipeline.py: tf.compat.v1's names that are the same in TF 2, resize_images as its op);
+- makes a queue-runner input (`tf.train.string_input_producer(files)`, a TFRecordReader's read of it, the statements
+  computing from the record, `tf.train.shuffle_batch` / `batch` of them) the tf.data pipeline of TF1's deprecation
+  notes, iterated by the train step or evaluation as each sess.run took a batch; the Coordinator and
+  start_queue_runners lines go (codemods/rules/_native_queues.py);
 - makes a v1 streaming metric (`acc, update = tf.metrics.accuracy(labels, predictions)`, tf.metrics.mean,
   tf-slim's streaming_accuracy / streaming_mean) a Keras metric object made once: a sess.run of its update op
   (a statement of its own) becomes `update_state` on the tensors an evaluate() call computes from the same
@@ -135,6 +139,12 @@ class NativeSessionRule(Rule):
         "an input function returns its dataset where its element was returned (the rule proves it called once), and "
         "tf.compat.v1.image.resize_images on a decoded image is the raw ResizeBilinear op it ran (TF 2's tf.image.resize "
         "samples at half-pixel centres: other pixels); "
+        "queue-runner input (string_input_producer of file names, a TFRecordReader, shuffle_batch or batch of the record) "
+        "is the tf.data pipeline TF1's deprecation notes give (TFRecordDataset over the file names, shuffled each epoch "
+        "and repeated; the record's statements a function it maps; .shuffle(min_after_dequeue).batch(batch_size)), a "
+        "batch per sess.run that fetched one: the batches come in another order (tf.data's shuffle buffer draws them, "
+        "where TF1's threads filled a RandomShuffleQueue; unshuffled, with one thread, the order is the records' in both), "
+        "the Coordinator and queue runners are deleted, and the reader's key is not given (the rule refuses a read of it); "
         "a tf.train.MonitoredSession (SingularMonitoredSession, MonitoredTrainingSession) without arguments is read as "
         "a tf.Session whose variables its scaffold initialised (no hooks, checkpoints nor master: one with any argument is "
         "left, with an entry naming them; one reading a tf.data input too, as its with block ended quietly at the end "

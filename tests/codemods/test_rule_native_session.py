@@ -551,8 +551,8 @@ class TestNativeSessionRule(RuleTest):
                 "tf.layers.dense(kernel_regularizer=...), which the native equivalent does not take as is"
             ),
             "batch = tf.train.shuffle_batch([loss], 2, 8, 4)\nop = tf.train.AdamOptimizer(0.1).minimize(loss)": (
-                "tf.train.shuffle_batch: queue-runner input, whose threads fill its queues in no set order (a shuffled "
-                "producer, shuffle_batch): no tf.data pipeline gives the same batches"
+                "tf.train.shuffle_batch: queue-runner input other than the rule converts (a string_input_producer of "
+                "file names, one TFRecordReader, shuffle_batch or batch of its record)"
             ),
         }
         for graph, why in cases.items():
