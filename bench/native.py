@@ -196,6 +196,7 @@ def probe_safe(script: str, checkpoint: str, record: str, argv: list[str]) -> No
                     self.graph.finalize()
         flat = tf.nest.flatten(result)
         numbers = [float(x) for v in flat if v is not None and not isinstance(v, bytes) for x in np.ravel(v)]
+        numbers += [x for v in flat if isinstance(v, bytes) for x in _summary_scalars(v)]
         # a training run: it fetches the train op (an operation: None) and values (a restore fetches none)
         if saved and numbers and any(v is None for v in flat):
             values.append(numbers)
@@ -245,9 +246,11 @@ def probe_native(script: str, checkpoint: str, record: str, argv: list[str]) -> 
 
         def step(*args, **kwargs):
             result = traced(*args, **kwargs)
-            # a merge_all's value is a dict of the summarized tensors: compared by the events, as the safe
-            # probe leaves out its serialized Summary (bytes)
-            kept = [v for v in (result if isinstance(result, tuple) else [result]) if not isinstance(v, dict)]
+            # a merge_all's value is a dict of the summarized tensors: its scalars, after the other values, as the
+            # safe probe reads them from its serialized Summary (histograms are compared by the events)
+            returned = result if isinstance(result, tuple) else [result]
+            kept = [v for v in returned if not isinstance(v, dict)]
+            kept += [s for v in returned if isinstance(v, dict) for s in v.values() if len(s.shape) == 0]
             if tf.nest.flatten(kept):  # (a step fetching no value has none to compare, as in the safe probe)
                 values.append([float(x) for v in tf.nest.flatten(kept) for x in np.ravel(v)])
             return result
@@ -262,6 +265,18 @@ def probe_native(script: str, checkpoint: str, record: str, argv: list[str]) -> 
         json.dump(
             {"values": values, "loaded": sorted(loaded), "wanted": sorted(wanted), "events": events(started)}, handle
         )
+
+
+def _summary_scalars(value: bytes) -> list[float]:
+    """The scalars of a fetched merge_all (a serialized Summary; a fetched string tensor is none)."""
+    import tensorflow as tf
+    from google.protobuf.message import DecodeError
+
+    try:
+        summary = tf.compat.v1.Summary.FromString(value)
+    except DecodeError:
+        return []
+    return [float(v.simple_value) for v in summary.value if v.HasField("simple_value")]
 
 
 def events(since: float) -> list[list]:

@@ -141,6 +141,9 @@ class Converter(RunRegion):
         queued = self.queue_statement(stmt)  # (queue-runner input: _native_queues)
         if queued is not None:
             return queued
+        made = self.made_once(stmt)  # (a lookup table, an RNN cell and its dynamic_rnn, a static shape read)
+        if made is not None:
+            return made
         reads = names_in(stmt)
         tf_calls = rule.tf_calls(stmt)
         small = single(stmt)
@@ -365,6 +368,7 @@ class Converter(RunRegion):
                 "TF1 did (xavier_initializer -> GlorotUniform, l2_regularizer(s) -> tf.keras.regularizers.l2(0.5 * s), "
                 "an arg_scope's arguments written on each layer)"
             ]
+        parts += self.made_once_said()
         if self.input_function is not None:
             parts += [
                 f"{self.input_function}() returns its tf.data pipeline, not the one-shot iterator's element: "

@@ -20,8 +20,9 @@ from codemods.rules._native_names import (
     OPTIMIZERS,
     UPDATE_OPS,
 )
+from codemods.rules._native_rnn import Recurrent
 from codemods.rules._native_scopes import evaluation_order
-from codemods.rules._native_slim import CLASS, FULLY_CONNECTED_CODE, SlimLayers
+from codemods.rules._native_slim import CLASS, FULLY_CONNECTED_CODE
 from codemods.rules._native_state import Layer
 from codemods.rules._native_syntax import (
     EQUAL,
@@ -35,7 +36,7 @@ from codemods.rules._native_syntax import (
 )
 
 
-class Model(SlimLayers):
+class Model(Recurrent):
     """Layers, losses, the train op, and the code written for the graph."""
 
     def updates_first(self, stmt: cst.With) -> bool:
@@ -100,6 +101,7 @@ class Model(SlimLayers):
         ]
         if len(layers) + self.losses != len(calls):
             raise Refused(self.computes[0], "a tf.layers or tf.losses call the safe pass wrote in another form")
+        layers += self.recurrent_layers  # (the RNN of a dynamic_rnn: _native_rnn)
         outputs = list(
             dict.fromkeys([*([self.loss] if self.loss else []), *(self.train_outputs or []), *self.eval_outputs])
         )
@@ -113,6 +115,7 @@ class Model(SlimLayers):
         lines = (
             [FULLY_CONNECTED_CODE.format(cls=CLASS, tf=alias) + "\n\n"] if any(layer.cls for layer in layers) else []
         )
+        lines += self.recurrent_code()
         lines += [
             f"{layer.var} = {layer.cls or f'{alias}.keras.layers.{layer.keras}'}({', '.join(layer.keywords)})\n"
             for layer in layers
@@ -148,6 +151,7 @@ class Model(SlimLayers):
         generated = list(cst.parse_module("pass\n" + "".join(lines)).body)[1:]
         if modelled:
             index = len(layers) + len(self.metric_objects) + any(layer.cls for layer in layers)
+            index += len(self.recurrent_code())
             model = cast(cst.FunctionDef, generated[index])
             block = cast(cst.IndentedBlock, model.body)
             generated[index] = model.with_changes(

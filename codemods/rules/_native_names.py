@@ -25,7 +25,10 @@ QUEUE_INPUT = tf1_names(
 MONITORED = tf1_names("train.MonitoredSession", "train.MonitoredTrainingSession", "train.SingularMonitoredSession")
 PLACEHOLDER = tf1_names("placeholder")
 VARIABLE = tf1_names("Variable")
-INITIALIZERS = tf1_names("global_variables_initializer", "initialize_all_variables", "local_variables_initializer")
+# (tables_initializer: the tables the rule converts are filled when made, _native_lookup; another is refused)
+INITIALIZERS = tf1_names(
+    "global_variables_initializer", "initialize_all_variables", "local_variables_initializer", "tables_initializer"
+)
 SEED = tf1_names("set_random_seed")
 WITH_DEFAULT = tf1_names("placeholder_with_default")
 SAVER = tf1_names("train.Saver")
@@ -38,8 +41,9 @@ INITIALIZER_FUNCTIONS = {p + n: n for n in tables.INITIALIZERS for p in PREFIXES
 GLOBAL_STEP = tf1_names("train.get_or_create_global_step", "train.create_global_step")
 ASSIGNS = {p + n: n for n in ("assign", "assign_add", "assign_sub") for p in PREFIXES}
 # v1 summary ops the rule writes as tf.summary v2 (the same tag; v2 takes the step where v1's FileWriter did)
-SUMMARIES = {p + "summary." + n: n for n in ("scalar", "histogram") for p in PREFIXES}
-MERGE_ALL = tf1_names("summary.merge_all")
+# (and TF 0.x's scalar_summary / histogram_summary / merge_all_summaries, which the safe pass writes as these)
+SUMMARIES = {p + s: n for n in ("scalar", "histogram") for s in (f"summary.{n}", f"{n}_summary") for p in PREFIXES}
+MERGE_ALL = tf1_names("summary.merge_all", "merge_all_summaries")
 FILE_WRITER = tf1_names("summary.FileWriter")
 CONTROL_DEPENDENCIES = tf1_names("control_dependencies")
 DEVICE = tf1_names("device")

@@ -224,18 +224,18 @@ class Queues(Pipelines):
             raise Refused(stmt, f"{what} of other than a list of two or more tensors unpacked into names")
         if len(targets) != len(elements) or any(isinstance(e, cst.StarredElement) for e in elements):
             raise Refused(stmt, f"{what} of other than a list of two or more tensors unpacked into names")
-        other = set(names_in(tensors).names) & (self.graph | self.readers)
-        if other:
-            raise Refused(stmt, f"{what} of `{min(other)}`, a tensor not computed from the record")
-        for call_ in names_in(tensors).calls:
+        batched = cast(cst.BaseExpression, tensors)
+        unread = set(names_in(batched).names) & (self.graph | self.readers)
+        if unread:
+            raise Refused(stmt, f"{what} of `{min(unread)}`, a tensor not computed from the record")
+        for call_ in names_in(batched).calls:
             self.traced_call(call_, stmt, what)
         self.queue_batch, self.queue_shuffled = stmt, shuffled
         threads = args["num_threads"].value if "num_threads" in args else cst.Integer("1")
         self.queue_ordered = not (shuffled or self.shuffle_files) and source_of(threads) == "1"
-        updated = args["tensors"].value
         self.inputs = (self.pipeline_names(), targets, False)
         self.graph.update(targets)
-        self.replacements[id(stmt)] = self.pipeline(stmt, args, updated, shuffled)
+        self.replacements[id(stmt)] = self.pipeline(stmt, args, args["tensors"].value, shuffled)
         return True
 
     def pipeline_names(self) -> str:
@@ -270,7 +270,7 @@ class Queues(Pipelines):
             f"{dataset} = {chain}\n"
             f"{self.names_iterator()} = iter({dataset})\n"
         )
-        made = list(cst.parse_module("pass\n" + code).body)[1:]
+        made = list[cst.BaseStatement](cst.parse_module("pass\n" + code).body[1:])
         made[0] = made[0].with_changes(leading_lines=[cst.EmptyLine(indent=False)])
         made[1] = made[1].with_changes(leading_lines=[cst.EmptyLine(indent=False)])
         return made

@@ -188,6 +188,16 @@ class RunRegion(Model):
         if isinstance(fetched, cst.Call) and self.rule.is_call(fetched, INITIALIZERS) and not fetched.args:
             self.inits.add(INITIALIZER)  # (a name no Python variable has)
             return [INITIALIZER], False
+        if (
+            isinstance(fetched, (cst.List, cst.Tuple))
+            and fetched.elements
+            and all(
+                isinstance(e.value, cst.Call) and self.rule.is_call(e.value, INITIALIZERS) and not e.value.args
+                for e in fetched.elements
+            )
+        ):  # sess.run([tf.global_variables_initializer(), tf.tables_initializer()])
+            self.inits.add(INITIALIZER)
+            return [INITIALIZER], True
         if isinstance(fetched, cst.Name):
             fetches, listed = [fetched.value], False
         elif isinstance(fetched, (cst.List, cst.Tuple)) and all(

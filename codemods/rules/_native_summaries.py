@@ -77,8 +77,8 @@ class Summaries(Scopes):
     ) -> None:
         """A fetched merge_all's value must go into a name (that add_summary writes): record which."""
         merged = [i for i, name in enumerate(fetches) if name in self.merged]
-        if not merged:
-            return
+        if not merged or (isinstance(small, cst.Expr) and small.value is run):
+            return  # (a run whose values are dropped: no summary is written, in TF1 either)
         target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
         if not isinstance(small, cst.Assign) or small.value is not run:
             target = None

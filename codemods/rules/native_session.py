@@ -55,6 +55,15 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
 
 A `tf.train.MonitoredSession()` without arguments is a Session, and a local `tf.train.replica_device_setter` its one
 device (codemods/rules/_native_monitored.py).
+- makes a lookup table (`HashTable` / v1 `StaticHashTable` of a `KeyValueTensorInitializer` of host values, read only
+  by its `lookup` calls) TF 2's `tf.lookup.StaticHashTable`, made once and filled when made (tables_initializer runs
+  go with the other initializers: codemods/rules/_native_lookup.py);
+- makes `tf.nn.dynamic_rnn(cell, inputs, dtype=tf.float32)` over TF1's BasicLSTMCell (alone, in a DropoutWrapper
+  keeping everything, in a MultiRNNCell of that one cell), whose final state nothing reads, a Keras RNN made once of a
+  cell written once that keeps TF1's variables (`rnn/.../basic_lstm_cell/kernel`, `bias`) and gates
+  (codemods/rules/_native_rnn.py);
+- writes a static shape the graph read into a Python value (`steps = x.get_shape()[1].value`) as its value, proven
+  from placeholders' literal shapes through table lookups and embedding_lookup (codemods/rules/_native_shapes.py).
 
 In a file written against `tensorflow.compat.v1` (`import tensorflow.compat.v1 as tf`, `tf.disable_v2_behavior()`
 as a statement at the top: codemods/rules/_native_v1_module.py) the switches go and the import becomes
@@ -81,6 +90,7 @@ from codemods.rule_description import Example
 from codemods.rules import _native_monitored as monitored
 from codemods.rules import _tf
 from codemods.rules._native_graph import Converter
+from codemods.rules._native_lookup import drop_v1_imports
 from codemods.rules._native_names import GRAPH, MONITORED, SESSIONS, VARIABLE_LIBRARIES
 from codemods.rules._native_syntax import (
     Block,
@@ -107,7 +117,8 @@ class NativeSessionRule(Rule):
     ID = "native-session"
     DESCRIPTION = (
         "Session scripts of the tutorial shape (placeholders, sess.run, an optimizer's minimize) -> eager TF 2: "
-        "Keras layers under their TF1 names, a tf.function train step (GradientTape, Keras optimizer)."
+        "Keras layers under their TF1 names, a tf.function train step (GradientTape, Keras optimizer); "
+        "lookup tables, BasicLSTMCell RNNs (TF1's variable layout) and static shape reads included."
     )
     LEVEL = "native"
     ORDER = 190  # after every safe rule: it reads their result (tf1-api's TF 2 names in the expressions)
@@ -151,6 +162,11 @@ class NativeSessionRule(Rule):
         "of the input, where an eager loop raises), and a tf.train.replica_device_setter whose ps_device and "
         "worker_device are one local device (no cluster) is that device's name, or None where ps_tasks is 0 (TF1 "
         "returned None), kept around the variables and model()'s tensors as for a device name; "
+        "a lookup table is TF 2's StaticHashTable, filled when made (TF1: by the tables_initializer run); "
+        "dynamic_rnn over TF1's BasicLSTMCell is a Keras RNN of a cell written with TF1's variables and ops (one kernel "
+        "[input + units, 4 * units] and a bias, gates i, j, f, o, forget_bias added to f: the same values; its loop a "
+        "Keras while loop, not dynamic_rnn's), the final state it returned not kept (the rule refuses a script reading "
+        "it); a static shape TF1 read off the graph (`x.get_shape()[1].value`) is written as its value; "
         "a file importing tensorflow.compat.v1 with disable_v2_behavior() imports tensorflow (TF 2 behaviour: the "
         "rule refuses .value and == between tensors, which v1 shapes and equality answer otherwise). "
         "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name; "
@@ -390,6 +406,7 @@ class NativeSessionRule(Rule):
         self._drop_superseded(done)
         if self.slim_converted:
             self._drop_slim_imports(converted)
+        drop_v1_imports(self, converted)  # (a lookup table's class imported by name, now tf.lookup's)
         _tf.ensure_compat(self)  # tf.keras is legacy Keras 2 on TF >= 2.16 through compat: TF1's variable names
         return converted
 

@@ -7,8 +7,8 @@ Each program in GOLDENS (under tests/common) runs as written in the tf115 enviro
 on Python 3.7) and prints `RESULT <json>`; that value is stored with a header naming this command. The
 tests compare uai-run's output, and the ports', on TF 2.15 and 2.21 with these values:
 test_tf115_random.py, test_runtime_learn.py, test_graph_editor.py, test_contrib_rnn.py, test_lazy_adam.py, test_weight_decay.py,
-test_layer_norm_lstm.py, test_seq2seq.py, test_official_resnet_program.py, test_slim_classifier_tf14.py and
-test_tf1_signatures.py. Runs on Python 3.7:
+test_layer_norm_lstm.py, test_seq2seq.py, tests/codemods/test_native_rnn.py, test_official_resnet_program.py, test_slim_classifier_tf14.py and
+test_tf1_signatures.py (and tests/codemods/test_rule_native_monitored.py). Runs on Python 3.7:
 no project import.
 """
 
@@ -37,6 +37,8 @@ GOLDENS = {
     "tf115_contrib_losses.json": "tf1_programs/contrib_losses_positional.py",
     "tf115_contrib_aliases.json": "tf1_programs/contrib_aliases.py",
     "tf115_call_keywords.json": "tf1_programs/tf1_call_keywords.py",
+    "tf115_monitored_training.json": "tf1_programs/monitored_training_restarts.py",
+    "tf115_basic_lstm_layout.json": "tf1_programs/basic_lstm_layout.py",
 }
 
 
