@@ -194,7 +194,8 @@ def probe_safe(script: str, checkpoint: str, record: str, argv: list[str]) -> No
             finally:
                 if finalized:
                     self.graph.finalize()
-        flat = tf.nest.flatten(result)
+        # (a monitored session's run: the caller's fetches, not its hooks' global step)
+        flat = tf.nest.flatten(result["caller"] if isinstance(result, dict) and "caller" in result else result)
         numbers = [float(x) for v in flat if v is not None and not isinstance(v, bytes) for x in np.ravel(v)]
         numbers += [x for v in flat if isinstance(v, bytes) for x in _summary_scalars(v)]
         # a training run: it fetches the train op (an operation: None) and values (a restore fetches none)
@@ -314,11 +315,17 @@ def _probe(kind: str, script: str, checkpoint: str, argv: list[str], folder: str
         return {**json.load(handle), "stdout": done.stdout}
 
 
-def equivalence(name: str, safe: str, native: str, argv: list[str], folder: str) -> dict:
+def equivalence(
+    name: str, safe: str, native: str, argv: list[str], folder: str, native_argv: list[str] | None = None
+) -> dict:
+    """Both ports run, the native one with `native_argv` where given (its own output folder: a checkpoint_dir the
+    safe port wrote would be restored)."""
     checkpoint = os.path.join(folder, "step0", "model.ckpt")
     os.makedirs(os.path.dirname(checkpoint), exist_ok=True)
     first = _probe("safe", safe, checkpoint, argv, folder)
-    second = _probe("native", native, checkpoint if first["saved"] else "", argv, folder)
+    second = _probe(
+        "native", native, checkpoint if first["saved"] else "", argv if native_argv is None else native_argv, folder
+    )
     missing = sorted(set(second["wanted"]) - set(second["loaded"]))
     pairs = list(zip(first["values"], second["values"]))
     diff = max((abs(a - b) / max(1.0, abs(a)) for x, y in pairs for a, b in zip(x, y)), default=0.0)
@@ -431,11 +438,12 @@ def main(argv: list[str]) -> int:
                 # the manifest's {data} (the corpus' generated TFRecords, made once) and {out} (a folder of the run)
                 if any("{data}" in a for a in argv_for) and not os.path.isdir(os.path.join(work, "data")):
                     corpus.generate_data(os.path.join(work, "data"))
-                run_argv = [
-                    a.format(data=os.path.join(work, "data"), out=os.path.join(folder, "out")) for a in argv_for
-                ]
+                run_argv, native_argv = (
+                    [a.format(data=os.path.join(work, "data"), out=os.path.join(folder, out)) for a in argv_for]
+                    for out in ("out", "out_native")
+                )
                 try:
-                    row = equivalence(name, files["safe"], files["native"], run_argv, folder)
+                    row = equivalence(name, files["safe"], files["native"], run_argv, folder, native_argv)
                 except RuntimeError as failed:
                     missing = re.search(r"ModuleNotFoundError: No module named '([\w.]+)'", str(failed))
                     if missing is None:

@@ -64,7 +64,9 @@ class Converter(RunRegion):
         self.sess = sessions[session][1]
         self.sessions = {name for _, name in sessions.values()}
         for call, _ in sessions.values():
-            if call.args:
+            if self.rule.is_call(call, monitored.TRAINING) and monitored.training(call):
+                self.training_session = call
+            elif call.args:
                 raise Refused(call, "tf.Session(...) with arguments (a target or a config the eager runtime sets)")
         if self.rule.v1 is not None:  # (`import tensorflow.compat.v1 as tf`, which becomes TF 2's)
             self.alias = self.rule.v1.alias
@@ -94,6 +96,9 @@ class Converter(RunRegion):
             if index in sessions:
                 self.session_number += 1
                 body = cast(cst.IndentedBlock, stmt.body).body if isinstance(stmt, cst.With) else ()
+                if sessions[index][0] is self.training_session:
+                    self.replacements[id(stmt)] = monitored.training_loop(self, stmt, sessions[index][0])
+                    continue
                 self.replacements[id(stmt)] = [new for line in body for new in self.run_statement(line)]
             else:
                 self.replacements[id(stmt)] = self.run_statement(stmt)
@@ -148,6 +153,8 @@ class Converter(RunRegion):
         tf_calls = rule.tf_calls(stmt)
         small = single(stmt)
         name, value = assigned(small)
+        if name is not None and value is not None and monitored.hooks_statement(self, stmt, name, value):
+            return False  # (read by the MonitoredTrainingSession's loop)
         if name is not None and isinstance(value, cst.Call):
             if rule.is_call(value, PLACEHOLDER):
                 return self.placeholder(stmt, name, value)
@@ -398,6 +405,7 @@ class Converter(RunRegion):
             )
             parts += [f"{blocks} kept around the variables made and model()'s tensors"]
         parts += monitored.said(self.setters)
+        parts += monitored.training_said(self)
         if self.device_reads:
             reads = ", ".join(f"{name}.device" for name in sorted(self.device_reads))
             parts += [f"{reads} -> the string TF1 recorded for the variable (eager TF 2's names its device in full)"]

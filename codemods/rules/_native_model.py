@@ -8,6 +8,7 @@ from typing import cast
 
 import libcst as cst
 
+from codemods.rules import _native_monitored as monitored
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
 from codemods.rules._native_devices import under_devices
@@ -62,7 +63,10 @@ class Model(Recurrent):
     ) -> bool:
         if self.train_op is not None:
             raise Refused(stmt, "a second train op")
-        if len(call.args) != 1 or call.args[0].keyword is not None or not isinstance(call.args[0].value, cst.Name):
+        self.step_counter = monitored.minimize_step(self, stmt, call) if len(call.args) == 2 else None
+        if len(call.args) != 1 + bool(self.step_counter) or call.args[0].keyword is not None:
+            raise Refused(stmt, "minimize() with arguments besides the loss (global_step, var_list ...)")
+        if not isinstance(call.args[0].value, cst.Name):
             raise Refused(stmt, "minimize() with arguments besides the loss (global_step, var_list ...)")
         loss = call.args[0].value.value
         if loss not in self.graph or loss in self.placeholders or loss in self.variables:
@@ -135,6 +139,7 @@ class Model(Recurrent):
                 f"        outputs = {names['model']}({params})\n"
                 "    variables = tape.watched_variables()\n"
                 f'    {names["optimizer"]}.apply_gradients(zip(tape.gradient(outputs["{self.loss}"], variables), variables))\n'
+                + (f"    {self.step_counter}.assign_add(1)\n" if self.step_counter else "")
                 + (f"    return {train}\n" if train else "")
             )
         if self.eval_outputs:

@@ -13,11 +13,22 @@ to that device, or None, as code, and `with tf.device(setter):` around graph sta
 from __future__ import annotations
 
 import re
+from typing import Any, cast
 
 import libcst as cst
 
 from codemods.rules._native_names import tf1_names
-from codemods.rules._native_syntax import Refused, arguments, bound_names, source_of
+from codemods.rules._native_syntax import (
+    Refused,
+    arguments,
+    assigned,
+    bound_names,
+    collect,
+    lines_of,
+    names_in,
+    single,
+    source_of,
+)
 
 # (also as the private module's, which tf-private rewrites to tf.compat.v1's)
 REPLICA_SETTER = tf1_names("train.replica_device_setter") | {
@@ -26,6 +37,9 @@ REPLICA_SETTER = tf1_names("train.replica_device_setter") | {
 END_OF_INPUT = (
     "a monitored session reading a tf.data input: it ends its with block quietly at the end of the input "
     "(OutOfRangeError), where an eager loop raises"
+)
+CONVERTS = (
+    "the rule converts one without arguments, or a MonitoredTrainingSession of a checkpoint_dir and a StopAtStepHook"
 )
 # replica_device_setter's parameters in positional order (TF 1.15)
 SETTER_PARAMS = ("ps_tasks", "ps_device", "worker_device", "merge_devices", "cluster", "ps_ops", "ps_strategy")
@@ -64,9 +78,7 @@ def reason(name: str, call: cst.Call) -> str:
     others = [k for k in keywords if k not in (*_WHY, "master", "is_chief")]
     if others:
         why.append(f"{', '.join(others)}, which a Session does not take")
-    return (
-        f"{name}({', '.join(f'{k}=...' for k in keywords)}): {'; '.join(why)}; the rule converts one without arguments"
-    )
+    return f"{name}({', '.join(f'{k}=...' for k in keywords)}): {'; '.join(why)}; {CONVERTS}"
 
 
 def device_setter(
@@ -112,3 +124,202 @@ def said(setters: dict[str, str]) -> list[str]:
         "ps_tasks is 0, as TF1 returned)"
         for name, device in setters.items()
     ]
+
+
+# -- a MonitoredTrainingSession's training loop
+TRAINING = tf1_names("train.MonitoredTrainingSession")
+STOP_AT_STEP = tf1_names("train.StopAtStepHook")
+GLOBAL_STEP = tf1_names("train.get_or_create_global_step", "train.create_global_step")
+_TRAINING_KEYWORDS = ("checkpoint_dir", "hooks", "master", "is_chief")
+# TF 1.15's MonitoredTrainingSession with a checkpoint_dir: its scaffold's Saver keeps 5 checkpoints, its
+# CheckpointSaverHook saves every 600 seconds (save_checkpoint_secs' default), as model.ckpt-<global step>
+KEEP, EVERY_SECS, PREFIX = 5, 600, "model.ckpt"
+# the names the converted loop binds
+_NAMES = ("checkpoint", "manager", "last_step", "saved")
+
+
+def training(call: cst.Call) -> bool:
+    """A MonitoredTrainingSession of this process alone: keywords among checkpoint_dir, hooks, master='' and
+    is_chief=True, hooks given (the loop's end: a StopAtStepHook, which the conversion proves)."""
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    if len(keywords) != len(call.args) or not set(keywords) <= set(_TRAINING_KEYWORDS) or "hooks" not in keywords:
+        return False
+    master, chief = keywords.get("master"), keywords.get("is_chief")
+    if master is not None and not (isinstance(master, cst.SimpleString) and master.evaluated_value == ""):
+        return False
+    return chief is None or (isinstance(chief, cst.Name) and chief.value == "True")
+
+
+def stop_hook(rule: Any, value: cst.BaseExpression) -> tuple[str, cst.BaseExpression] | None:
+    """`[tf.train.StopAtStepHook(last_step=N)]` (or num_steps=N) -> ("last_step" or "num_steps", N), else None."""
+    if not (isinstance(value, cst.List) and len(value.elements) == 1 and isinstance(value.elements[0], cst.Element)):
+        return None
+    call = value.elements[0].value
+    if not (isinstance(call, cst.Call) and rule.is_call(call, STOP_AT_STEP) and len(call.args) == 1):
+        return None
+    arg = call.args[0]
+    kind = arg.keyword.value if arg.keyword is not None else "num_steps"  # (its first parameter)
+    return (kind, arg.value) if kind in ("last_step", "num_steps") and not arg.star else None
+
+
+def hooks_statement(converter: Any, stmt: cst.BaseStatement, name: str, value: cst.BaseExpression) -> bool:
+    """`hooks = [tf.train.StopAtStepHook(...)]` before a MonitoredTrainingSession: read by the loop (deleted)."""
+    found = stop_hook(converter.rule, value) if converter.training_session is not None else None
+    updated = assigned(single(cast(cst.BaseStatement, converter.up(stmt))))[1]
+    if found is None or updated is None or (new := stop_hook_updated(updated)) is None:
+        return False
+    statements = list(converter.block.original)
+    index = next((i for i, s in enumerate(statements) if s is stmt), len(statements))
+    later = set().union(*(bound_names(s) for s in statements[index + 1 :]))
+    if set(names_in(found[1]).names) & later:  # (the loop reads the step where the session starts)
+        raise Refused(
+            stmt, f"StopAtStepHook's {found[0]} reads `{min(set(names_in(found[1]).names) & later)}`, re-bound after it"
+        )
+    converter.stop_hooks[name] = (found[0], new)
+    converter.replacements[id(stmt)] = []
+    return True
+
+
+def stop_hook_updated(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The step argument of the StopAtStepHook list as the safe pass left it."""
+    if isinstance(value, cst.List) and len(value.elements) == 1:
+        call = value.elements[0].value
+        if isinstance(call, cst.Call) and len(call.args) == 1:
+            return call.args[0].value
+    return None
+
+
+def minimize_step(converter: Any, stmt: cst.BaseStatement, call: cst.Call) -> str | None:
+    """The global step `optimizer.minimize(loss, global_step)` increments after the update (TF1's apply_gradients),
+    where the session is a MonitoredTrainingSession whose StopAtStepHook reads it; None without one."""
+    args = arguments(call, ("loss", "global_step"), stmt, "minimize()")
+    if "global_step" not in args:
+        return None
+    step = args["global_step"].value
+    if (
+        converter.training_session is None
+        or not isinstance(step, cst.Name)
+        or step.value not in global_steps(converter)
+    ):
+        raise Refused(
+            stmt, "minimize(global_step=...) outside a MonitoredTrainingSession's loop, or of another variable"
+        )
+    return step.value
+
+
+def global_steps(converter: Any) -> set[str]:
+    """The names the block binds to tf.train.get_or_create_global_step()."""
+    found = set()
+    for stmt in converter.block.original:
+        name, value = assigned(single(stmt))
+        if name is not None and isinstance(value, cst.Call) and not value.args:
+            if converter.rule.is_call(value, GLOBAL_STEP):
+                found.add(name)
+    return found
+
+
+def training_loop(converter: Any, stmt: cst.BaseStatement, call: cst.Call) -> list[cst.BaseStatement]:
+    """`with tf.train.MonitoredTrainingSession(checkpoint_dir=D, hooks=[StopAtStepHook(last_step=N)]) as sess:`
+    around `while not sess.should_stop():` -> the eager loop: the latest checkpoint of D restored (a TF1 one by its
+    names), the step's checkpoint written at the start, every 600 seconds and at the end, as TF1's chief wrote them;
+    the loop body run once at least, then until the global step reaches N (TF 1.15's StopAtStepHook checks after
+    each run)."""
+    if not isinstance(stmt, cst.With) or not isinstance(stmt.body, cst.IndentedBlock):
+        raise Refused(stmt, "a MonitoredTrainingSession not used as `with ... as sess:`")
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    updated_call = cast(cst.With, converter.up(stmt)).items[0].item
+    new = {a.keyword.value: a.value for a in cast(cst.Call, updated_call).args if a.keyword is not None}
+    hooks = keywords["hooks"]
+    if isinstance(hooks, cst.Name) and hooks.value in converter.stop_hooks:
+        kind, steps = converter.stop_hooks[hooks.value]
+        if converter.rule.module_names().get(hooks.value, 0) != 2:
+            raise Refused(stmt, f"`{hooks.value}`, the hooks, is read elsewhere")
+    elif (found := stop_hook(converter.rule, hooks)) is not None:
+        kind, steps = found[0], cast(cst.BaseExpression, stop_hook_updated(new["hooks"]))
+    else:
+        raise Refused(stmt, "hooks other than one tf.train.StopAtStepHook, which the rule does not convert")
+    step = converter.step_counter
+    if step is None:
+        raise Refused(stmt, "StopAtStepHook reads the global step, which no minimize(loss, global_step) increments")
+    if converter.layers_pending or converter.scope_helpers:
+        raise Refused(
+            stmt,
+            "Keras layers or get_variable helpers, whose variables are made at the first step, after the "
+            "checkpoint TF1's chief wrote at the start",
+        )
+    body = list(stmt.body.body)
+    loops = [s for s in body if isinstance(s, cst.While)]
+    if len(loops) != 1 or not should_stop(converter, loops[0].test) or loops[0].orelse is not None:
+        raise Refused(stmt, "a MonitoredTrainingSession's block without one `while not sess.should_stop():` loop")
+    loop = loops[0]
+    for other in body:
+        if other is not loop and set(names_in(other).names) & converter.sessions:
+            raise Refused(other, "the session used outside its `while not sess.should_stop():` loop")
+    inner = list(cast(cst.IndentedBlock, loop.body).body)
+    runs = [c for s in inner for c in names_in(s).calls if converter.session_method(c) == "run"]
+    training = [s for s in inner if any(converter.session_method(c) == "run" for c in names_in(s).calls)]
+    if len(runs) != 1 or len(training) != 1 or not isinstance(training[0], cst.SimpleStatementLine):
+        raise Refused(loop, "a loop body without exactly one sess.run, of the train op, as a statement of its own")
+    if any(collect(s, kind_) for s in inner for kind_ in (cst.Break, cst.Continue, cst.Return, cst.Yield)):
+        raise Refused(loop, "a break, continue, return or yield in the loop (TF1's loop ended at should_stop alone)")
+    if converter.train_op not in converter.fetches(training[0], runs[0])[0]:
+        raise Refused(loop, "the loop's sess.run does not run the train op")
+    names = {wanted: wanted for wanted in _NAMES}
+    taken = [n for n in names if n in converter.rule.module_names()]
+    if taken:
+        raise Refused(stmt, f"`{taken[0]}`, a name the converted loop binds, is used in this module")
+    tf, directory = converter.alias, new.get("checkpoint_dir")
+    converter.looped |= {id(line) for line in lines_of(loop)}
+    before = [n for s in body[: body.index(loop)] for n in converter.run_statement(s)]
+    after = [n for s in body[body.index(loop) + 1 :] for n in converter.run_statement(s)]
+    converted = [n for s in inner for n in converter.run_statement(s)]
+    last = source_of(steps) if kind == "last_step" else f"int({step}) + {source_of(steps)}"
+    head = f"last_step = {last}\n"
+    check = f"if int({step}) != saved[0] and time.time() >= saved[1] + {EVERY_SECS}:\n    manager.save(checkpoint_number={step})\n    saved = (int({step}), time.time())\n"
+    if directory is not None:
+        converter.rule.add_needed_import("time")
+        objects = ", ".join(f"{v}={v}" for v in sorted(converter.variables))
+        head = (
+            f"checkpoint = {tf}.train.Checkpoint({objects}, optimizer={converter.names['optimizer']})\n"
+            f'manager = {tf}.train.CheckpointManager(checkpoint, {source_of(directory)}, max_to_keep={KEEP}, checkpoint_name="{PREFIX}")\n'
+            "checkpoint.restore(manager.latest_checkpoint)\n"
+            + head
+            # (TF1's chief saved the step it started from; the checkpoint restored already holds it, and the
+            # optimizer's slots, not made before the first step, would be missing from it)
+            + f"if manager.latest_checkpoint is None:\n    manager.save(checkpoint_number={step})\n"
+            f"saved = (int({step}), time.time())\n"
+        )
+    stop = cst.parse_statement(f"if int({step}) >= last_step:\n    break\n")
+    tail = [*(cst.parse_module(check).body if directory is not None else []), stop]
+    eager = cast(cst.While, loop).with_changes(
+        test=cst.Name("True"), body=cst.IndentedBlock(body=[*converted, *tail]), leading_lines=[]
+    )
+    end = [cst.parse_statement(f"if int({step}) != saved[0]:\n    manager.save(checkpoint_number={step})\n")]
+    converter.monitored_said = (kind, directory is not None)
+    return [*cst.parse_module(head).body, *before, eager, *after, *(end if directory is not None else [])]
+
+
+def should_stop(converter: Any, test: cst.BaseExpression) -> bool:
+    """Is `test` `not sess.should_stop()`?"""
+    if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+        return False
+    call = test.expression
+    return isinstance(call, cst.Call) and not call.args and converter.session_method(call) == "should_stop"
+
+
+def training_said(converter: Any) -> list[str]:
+    """The entry's part for a MonitoredTrainingSession converted."""
+    if converter.monitored_said is None:
+        return []
+    kind, saving = converter.monitored_said
+    said = [
+        f"MonitoredTrainingSession's `while not sess.should_stop():` -> a loop running its body once at least, then until "
+        f"the global step reaches StopAtStepHook's {'last_step' if kind == 'last_step' else 'start + num_steps'}, "
+        f"minimize(loss, global_step) -> the train step increments it after the update"
+    ]
+    if saving:
+        said.append(
+            f"its checkpoint_dir -> tf.train.CheckpointManager there (its latest checkpoint restored, a TF1 one by its "
+            f"names; {PREFIX}-<global step> written at the start, every {EVERY_SECS} seconds and at the end, {KEEP} kept)"
+        )
+    return said

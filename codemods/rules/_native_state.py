@@ -109,6 +109,12 @@ class ConverterState:
         self.device_reads: set[str] = set()  # the variables whose .device the converted code writes as a literal
         self.device_args: dict[str, str] = {}  # a tf.device argument as written -> the device it names, as code
         self.setters: dict[str, str] = {}  # a replica_device_setter's name -> its one local device (_native_monitored)
+        # a MonitoredTrainingSession's loop (_native_monitored): its call, the hooks lists bound to a name (-> the
+        # StopAtStepHook's parameter and value), the global step the train op increments, what the entry says
+        self.training_session: cst.Call | None = None
+        self.stop_hooks: dict[str, tuple[str, cst.BaseExpression]] = {}
+        self.step_counter: str | None = None
+        self.monitored_said: tuple[str, bool] | None = None
         self.scope_helpers: dict = {}  # a variable-scope helper's name -> what _native_scopes read of it (a Helper)
         self.scope_made: list[str] = []  # the TF1 names (scope/name) its get_variable calls make, in TF1's order
         self.trainable_read = False  # a tf.trainable_variables() written as the dict's trainable variables

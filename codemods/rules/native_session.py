@@ -53,8 +53,9 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
   (a statement of its own) becomes `update_state` on the tensors an evaluate() call computes from the same
   feed, a sess.run of its value `result()`; a local_variables_initializer run before any update is deleted.
 
-A `tf.train.MonitoredSession()` without arguments is a Session, and a local `tf.train.replica_device_setter` its one
-device (codemods/rules/_native_monitored.py).
+A `tf.train.MonitoredSession()` without arguments is a Session, a local `tf.train.replica_device_setter` its one
+device, and a MonitoredTrainingSession of a checkpoint_dir and a StopAtStepHook around `while not sess.should_stop():`
+an eager loop to the hook's step writing its checkpoints there (codemods/rules/_native_monitored.py).
 - makes a lookup table (`HashTable` / v1 `StaticHashTable` of a `KeyValueTensorInitializer` of host values, read only
   by its `lookup` calls) TF 2's `tf.lookup.StaticHashTable`, made once and filled when made (tables_initializer runs
   go with the other initializers: codemods/rules/_native_lookup.py);
@@ -162,6 +163,16 @@ class NativeSessionRule(Rule):
         "of the input, where an eager loop raises), and a tf.train.replica_device_setter whose ps_device and "
         "worker_device are one local device (no cluster) is that device's name, or None where ps_tasks is 0 (TF1 "
         "returned None), kept around the variables and model()'s tensors as for a device name; "
+        "a tf.train.MonitoredTrainingSession(checkpoint_dir=D, hooks=[tf.train.StopAtStepHook(last_step=N)]) (or "
+        "num_steps; no master, is_chief True) around `while not sess.should_stop():` whose body runs the train op in "
+        "one sess.run, minimize(loss, global_step) incrementing the global step, is an eager loop: the train step "
+        "increments it after the update, and the body runs once at least, then until the global step reaches N (TF "
+        "1.15's hook checked after each run: a restart at step N runs one more step, as it did); a "
+        "tf.train.CheckpointManager in D restores its latest checkpoint (a TF1 one by its variables' names: TF1's "
+        "optimizer slots do not load into the Keras optimizer) and writes model.ckpt-<global step> at the start (not "
+        "again where it restored one), every 600 seconds and at the end, keeping 5 (older ones of earlier runs "
+        "included), as TF 2 object-based checkpoints; TF1's chief also wrote graph.pbtxt, each checkpoint's .meta, "
+        "and events (the graph, global_step/sec every 100 steps), which the loop does not; "
         "a lookup table is TF 2's StaticHashTable, filled when made (TF1: by the tables_initializer run); "
         "dynamic_rnn over TF1's BasicLSTMCell is a Keras RNN of a cell written with TF1's variables and ops (one kernel "
         "[input + units, 4 * units] and a bias, gates i, j, f, o, forget_bias added to f: the same values; its loop a "
@@ -564,6 +575,8 @@ class NativeSessionRule(Rule):
 
     def is_session(self, call: cst.Call) -> bool:
         """A tf.Session, or a monitored session without arguments (_native_monitored: a Session and its initializer)."""
+        if self.is_call(call, monitored.TRAINING) and monitored.training(call):
+            return True  # (its loop: _native_monitored.training_loop, or Refused saying why)
         return bool(self.is_call(call, SESSIONS) or (self.is_call(call, MONITORED) and monitored.plain(call)))
 
     def qualified_in(self, node: cst.CSTNode, names: frozenset[str]) -> bool:

@@ -5,14 +5,52 @@ device is that device, or None where ps_tasks is 0. Anything else stays at the s
 The rule runs alone here (the safe rules' rewrites are not applied); the equivalence test runs both ports.
 """
 
+import json
 import os
+import subprocess
+import sys
 import textwrap
 
 from bench import native
 from codemods.rules.native_session import NativeSessionRule
+from tests.support.processes import REPO, python_env
 from tests.support.rule_test import RuleTest
 
 PREFIX = "Session script left at the safe level: "
+CONVERTS = (
+    "; the rule converts one without arguments, or a MonitoredTrainingSession of a checkpoint_dir and a StopAtStepHook"
+)
+# a MonitoredTrainingSession writing its checkpoints, trained three times into one checkpoint_dir; its output on
+# TF 1.15 is the golden file (python3 dev.py tf115)
+RESTARTS = os.path.join(REPO, "tests", "common", "tf1_programs", "monitored_training_restarts.py")
+GOLDEN = os.path.join(REPO, "tests", "common", "golden", "tf115_monitored_training.json")
+# what TF1 wrote besides checkpoints (the native port does not): the graph's text, each checkpoint's meta graph
+GRAPH_FILES = ("graph.pbtxt", ".meta")
+# the bench's kind of script: a MonitoredTrainingSession loop with its checkpoint_dir from a flag
+TRAINING = """
+    import numpy as np
+    import tensorflow as tf
+
+    tf.app.flags.DEFINE_string("output_dir", "", "")
+    FLAGS = tf.app.flags.FLAGS
+
+
+    def main(_):
+        x = tf.placeholder(tf.float32, [None, 3])
+        w = tf.Variable(tf.ones([3, 1]))
+        loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+        global_step = tf.train.get_or_create_global_step()
+        train_op = tf.train.AdamOptimizer(0.05).minimize(loss, global_step=global_step)
+        hooks = [tf.train.StopAtStepHook(last_step=4)]
+        rng = np.random.RandomState(0)
+        with tf.train.MonitoredTrainingSession(checkpoint_dir=FLAGS.output_dir, hooks=hooks) as sess:
+            while not sess.should_stop():
+                print("loss", sess.run([train_op, loss], {x: rng.rand(4, 3)})[1])
+
+
+    if __name__ == "__main__":
+        tf.app.run()
+"""
 # a training script of a plain MonitoredSession, its variable and loss under a local replica_device_setter
 MONITORED = """
     import numpy as np
@@ -125,13 +163,179 @@ class TestNativeMonitored(RuleTest):
                 "checkpoint_dir: it restores the latest checkpoint and its saver and summary hooks write there; "
                 "save_summaries_steps, which a Session does not take"
             ),
+            "MonitoredTrainingSession(checkpoint_dir=out)": (
+                "tf.train.MonitoredTrainingSession(checkpoint_dir=...): checkpoint_dir: it restores the latest "
+                "checkpoint and its saver and summary hooks write there"
+            ),
             "MonitoredSession(creator)": "tf.train.MonitoredSession with positional arguments, which the rule does not read",
         }
         for call, why in cases.items():
             source = "import tensorflow as tf\n" + body.format(call=call)
             with self.subTest(call=call):
-                suffix = "" if "positional" in why else "; the rule converts one without arguments"
+                suffix = "" if "positional" in why else CONVERTS
                 self.assertEqual(self.refused(source), [PREFIX + why + suffix])
+
+    def test_a_monitored_training_loop_runs_once_at_least_then_to_the_stop_hooks_step(self):
+        before = """
+            import tensorflow as tf
+
+            def main(_):
+                x = tf.placeholder(tf.float32, [None, 2])
+                w = tf.Variable(tf.zeros([2, 1]))
+                loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+                step = tf.train.get_or_create_global_step()
+                train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, step)
+                with tf.train.MonitoredTrainingSession(hooks=[tf.train.StopAtStepHook(num_steps=FLAGS.steps)]) as sess:
+                    while not sess.should_stop():
+                        print(sess.run([train_op, loss], feed_dict={x: [[1.0, 2.0]]})[1])
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            def main(_):
+                w = tf.Variable(tf.zeros([2, 1]), name="Variable")
+                step = tf.Variable(0, dtype=tf.int64, trainable=False, name="global_step")
+
+                def model(x):
+                    loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+                    return {"loss": loss}
+
+                optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+                @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+                def train_step(x):
+                    with tf.GradientTape() as tape:
+                        outputs = model(x)
+                    variables = tape.watched_variables()
+                    optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+                    step.assign_add(1)
+                    return outputs["loss"]
+
+                last_step = int(step) + FLAGS.steps
+                while True:
+                    print([None, train_step([[1.0, 2.0]]).numpy()][1])
+                    if int(step) >= last_step:
+                        break
+        """
+        self.assertCodemod(before, after, level="native")
+        said = [e.message for e in self.applied(before, level="native").entries]
+        self.assertIn("until the global step reaches StopAtStepHook's start + num_steps", said[0])
+
+    def test_a_monitored_training_loop_writes_its_checkpoints_where_tf1s_chief_did(self):
+        before = """
+            import tensorflow as tf
+
+            def train():
+                x = tf.placeholder(tf.float32, [None, 2])
+                w = tf.Variable(tf.zeros([2, 1]))
+                loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+                global_step = tf.train.get_or_create_global_step()
+                train_op = tf.train.AdamOptimizer(0.1).minimize(loss, global_step=global_step)
+                hooks = [tf.train.StopAtStepHook(last_step=FLAGS.max_step or 5)]
+                with tf.train.MonitoredTrainingSession(checkpoint_dir=FLAGS.output_dir, hooks=hooks) as sess:
+                    step = 0
+                    while not sess.should_stop():
+                        _, value = sess.run([train_op, loss], {x: [[1.0, 2.0]]})
+                        step += 1
+                    print("steps", step)
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            import time
+
+            def train():
+                w = tf.Variable(tf.zeros([2, 1]), name="Variable")
+                global_step = tf.Variable(0, dtype=tf.int64, trainable=False, name="global_step")
+
+                def model(x):
+                    loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+                    return {"loss": loss}
+
+                optimizer = tf.keras.optimizers.Adam(learning_rate=0.1, epsilon=1e-08)
+
+                @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+                def train_step(x):
+                    with tf.GradientTape() as tape:
+                        outputs = model(x)
+                    variables = tape.watched_variables()
+                    optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+                    global_step.assign_add(1)
+                    return outputs["loss"]
+
+                checkpoint = tf.train.Checkpoint(global_step=global_step, w=w, optimizer=optimizer)
+                manager = tf.train.CheckpointManager(checkpoint, FLAGS.output_dir, max_to_keep=5, checkpoint_name="model.ckpt")
+                checkpoint.restore(manager.latest_checkpoint)
+                last_step = FLAGS.max_step or 5
+                if manager.latest_checkpoint is None:
+                    manager.save(checkpoint_number=global_step)
+                saved = (int(global_step), time.time())
+                step = 0
+                while True:
+                    value = train_step([[1.0, 2.0]]).numpy()
+                    step += 1
+                    if int(global_step) != saved[0] and time.time() >= saved[1] + 600:
+                        manager.save(checkpoint_number=global_step)
+                        saved = (int(global_step), time.time())
+                    if int(global_step) >= last_step:
+                        break
+                print("steps", step)
+                if int(global_step) != saved[0]:
+                    manager.save(checkpoint_number=global_step)
+        """
+        self.assertCodemod(before, after, level="native")
+        said = [e.message for e in self.applied(before, level="native").entries]
+        self.assertIn("its checkpoint_dir -> tf.train.CheckpointManager there", said[0])
+
+    def test_must_not_fire_on_a_monitored_training_loop_it_cannot_prove(self):
+        graph = (
+            "import tensorflow as tf\n"
+            "x = tf.placeholder(tf.float32, [None, 2])\n"
+            "w = tf.Variable(tf.zeros([2, 1]))\n"
+            "loss = tf.reduce_mean(tf.matmul(x, w))\n"
+            "gs = tf.train.get_or_create_global_step()\n"
+            "{minimize}\n"
+            "with tf.train.MonitoredTrainingSession(hooks=[tf.train.StopAtStepHook(last_step=3)]) as sess:\n"
+            "{body}"
+        )
+        step = "op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, gs)"
+        run = "        sess.run(op, {x: [[1.0, 2.0]]})\n"
+        loop = "    while not sess.should_stop():\n"
+        cases = {
+            ("op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)", loop + run): (
+                "StopAtStepHook reads the global step, which no minimize(loss, global_step) increments"
+            ),
+            (step, loop + run + "        print(sess.run(loss, {x: [[1.0, 2.0]]}))\n"): (
+                "a loop body without exactly one sess.run, of the train op, as a statement of its own"
+            ),
+            (step, loop + "        if True:\n    " + run): (
+                "a loop body without exactly one sess.run, of the train op, as a statement of its own"
+            ),
+            (step, loop + run + "        break\n"): (
+                "a break, continue, return or yield in the loop (TF1's loop ended at should_stop alone)"
+            ),
+            (step, "    for _ in range(3):\n" + run): (
+                "a MonitoredTrainingSession's block without one `while not sess.should_stop():` loop"
+            ),
+            (step, "    print(sess.run(loss, {x: [[1.0, 2.0]]}))\n" + loop + run): (
+                "the session used outside its `while not sess.should_stop():` loop"
+            ),
+            (step, loop + "        print(sess.run([op, gs], {x: [[1.0, 2.0]]}))\n"): (
+                "a training sess.run that also fetches variables, assign ops or metrics"
+            ),
+        }
+        for (minimize, body), why in cases.items():
+            with self.subTest(why=why, body=body):
+                self.assertEqual(self.refused(graph.format(minimize=minimize, body=body)), [PREFIX + why])
+        layers = graph.replace("tf.matmul(x, w)", "tf.layers.dense(x, 1)").format(minimize=step, body=loop + run)
+        self.assertEqual(
+            self.refused(layers),
+            [
+                PREFIX + "Keras layers or get_variable helpers, whose variables are made at the first step, after "
+                "the checkpoint TF1's chief wrote at the start"
+            ],
+        )
 
     def test_must_not_fire_on_a_device_setter_of_a_cluster(self):
         cases = {
@@ -181,3 +385,49 @@ def test_the_native_port_of_a_monitored_session_trains_like_the_safe_port(tmp_pa
     assert row["steps"] == 3 and row["loaded"] == "1/1" and row["equal"], row
     evaluations = [[line for line in out.splitlines() if line.startswith("eval")] for out in row["stdout"]]
     assert evaluations[0] and evaluations[0] == evaluations[1]
+
+
+def test_the_native_port_of_a_monitored_training_loop_trains_like_the_safe_port(tmp_path):
+    script = tmp_path / "training.py"
+    script.write_text(textwrap.dedent(TRAINING))
+    ported = {level: native.migrate([str(script)], str(tmp_path / level), level) for level in ("safe", "native")}
+    assert [os.path.basename(p) for p in native.converted(ported["native"])] == ["training.py"]
+    files = {level: native.ported_file(str(tmp_path / level), "training.py", "training.py") for level in ported}
+    with open(files["native"], encoding="utf-8") as handle:
+        assert native.references(handle.read())[1] == 0  # no tf.* reference through tf.compat.v1
+    (tmp_path / "runs").mkdir()
+    argv = {level: [f"--output_dir={tmp_path / 'runs' / level}"] for level in ported}
+    row = native.equivalence(
+        "training.py", files["safe"], files["native"], argv["safe"], str(tmp_path / "runs"), argv["native"]
+    )
+    assert row["steps"] == 4 and row["loaded"] == "1/1" and row["equal"], row  # (4 steps: StopAtStepHook's last_step)
+    written = [
+        sorted(f for f in os.listdir(tmp_path / "runs" / level) if f.startswith("model.ckpt")) for level in ported
+    ]
+    assert written[1] == [f for f in written[0] if not f.endswith(GRAPH_FILES)], written  # (model.ckpt-0 and -4)
+
+
+def test_the_native_port_restarts_from_its_checkpoints_as_tf115_did(tmp_path):
+    """Three runs into one checkpoint_dir (a fresh one to step 3, one already there, one to step 5): the steps each
+    ran, their losses and the checkpoints written, against TF 1.15's."""
+    with open(GOLDEN, encoding="utf-8") as handle:
+        golden = json.load(handle)["values"]["runs"]
+    native.migrate([RESTARTS], str(tmp_path / "native"), "native")
+    port = native.ported_file(
+        str(tmp_path / "native"), "monitored_training_restarts.py", "monitored_training_restarts.py"
+    )
+    done = subprocess.run(
+        [sys.executable, port, str(tmp_path / "checkpoints")],
+        env=python_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    runs = json.loads(next(line for line in done.stdout.splitlines() if line.startswith("RESULT "))[len("RESULT ") :])
+    for ours, tf1 in zip(runs["runs"], golden, strict=True):
+        assert len(ours["losses"]) == len(tf1["losses"])  # (3 steps, then 1 at step 3 already, then 1 to step 5)
+        # (TF1's Momentum updates through a fused kernel, Keras's element-wise: bench.native.TOLERANCE)
+        assert all(abs(a - b) <= native.TOLERANCE for a, b in zip(ours["losses"], tf1["losses"])), (ours, tf1)
+        assert ours["checkpoint"] == tf1["checkpoint"]
+        assert ours["files"] == [f for f in tf1["files"] if not f.endswith(GRAPH_FILES)]

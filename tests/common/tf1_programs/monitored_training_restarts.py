@@ -1,0 +1,49 @@
+"""A TF 1 program training with tf.train.MonitoredTrainingSession(checkpoint_dir, StopAtStepHook(last_step)) three
+times into one checkpoint_dir: a fresh run to last_step 3, a restart with last_step 3 (already reached), a restart
+with last_step 5. Prints `RESULT <json>`: for each run, the losses of its steps, the latest checkpoint (named by the global step
+the chief's last save held) and the files of the checkpoint_dir after it (its event files left out).
+
+Its output on real TensorFlow 1.15 is tests/common/golden/tf115_monitored_training.json (written by
+`python3 dev.py tf115`: tests/common/golden/make_tf115_goldens.py); tests/codemods/test_rule_native_monitored.py
+migrates this program at --level native and runs its port against it.
+"""
+
+import json
+import os
+import sys
+import tempfile
+
+import numpy as np
+import tensorflow as tf
+
+
+def train(directory, last):
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        w = tf.Variable(tf.ones([3, 1]))
+        loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+        global_step = tf.train.get_or_create_global_step()
+        train_op = tf.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
+        hooks = [tf.train.StopAtStepHook(last_step=last)]
+        rng = np.random.RandomState(0)
+        losses = []
+        with tf.train.MonitoredTrainingSession(checkpoint_dir=directory, hooks=hooks) as sess:
+            while not sess.should_stop():
+                _, value = sess.run([train_op, loss], {x: rng.rand(4, 3)})
+                losses.append(round(float(value), 6))
+    return losses
+
+
+def main():
+    directory = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp()
+    runs = []
+    for last in (3, 3, 5):
+        losses = train(directory, last)
+        latest = tf.train.latest_checkpoint(directory)
+        files = sorted(f for f in os.listdir(directory) if not f.startswith("events.out.tfevents"))
+        runs.append({"losses": losses, "checkpoint": os.path.basename(latest), "files": files})
+    print("RESULT " + json.dumps({"runs": runs}))
+
+
+if __name__ == "__main__":
+    main()
