@@ -74,7 +74,8 @@ It fires only when the whole block is proven to be that shape and the file has n
 code (the converted code runs eagerly); an op built in the run region outside a sess.run is not proven (TF1
 added it to the graph). A graph statement calling a library whose calls may make variables
 (tf.contrib, tf-slim, Keras, TF1 libraries such as tensorlayer: _native_names.VARIABLE_LIBRARIES) is not proven: model() would make them on every call. Otherwise the code stays at the safe level, with an info
-entry saying why. What may change is said in EXAMPLE (`--explain`).
+entry saying why; a script driven by tf-slim's learning.train or evaluation loop (a Supervisor's) gets one too
+(codemods/rules/_native_slim_loops.py). What may change is said in EXAMPLE (`--explain`).
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _native_monitored as monitored
+from codemods.rules import _native_slim_loops as slim_loops
 from codemods.rules import _tf
 from codemods.rules._native_graph import Converter
 from codemods.rules._native_lookup import drop_v1_imports
@@ -394,6 +396,8 @@ class NativeSessionRule(Rule):
                 native=True,
                 statement=self._session_top[id(left[0])],
             )
+        if not seen and not elsewhere and not left:
+            self._slim_loop(original_node)
         if not done:
             return updated_node
         covered_all = set().union(*(c for _, _, c, _, _ in done))
@@ -420,6 +424,15 @@ class NativeSessionRule(Rule):
         drop_v1_imports(self, converted)  # (a lookup table's class imported by name, now tf.lookup's)
         _tf.ensure_compat(self)  # tf.keras is legacy Keras 2 on TF >= 2.16 through compat: TF1's variable names
         return converted
+
+    def _slim_loop(self, module: cst.Module) -> None:
+        """The entry of a script driven by tf-slim's training or evaluation loop (_native_slim_loops): the first."""
+        for index, stmt in enumerate(module.body):
+            for call in names_in(stmt).calls:
+                why = slim_loops.reason(self.tf_names(call) | self.library_names(call))
+                if why:
+                    self.report(call, f"Session script left at the safe level: {why}", native=True, statement=index)
+                    return
 
     def _graph_blocks(self, blocks: Sequence[Block]) -> list[Block]:
         """The bodies of `with tf.Graph().as_default():` statements of the module's and its functions' bodies:
