@@ -219,16 +219,35 @@ class _Uses:
             if name in self.reads.later or read_after:
                 return False
             raise _Undecided(name)
-        # Bound in functions too (a local of the same name): only the module's own binding is this
-        # import, and the compiler's symbol table says which functions read the global.
+        # Bound in functions too (a local of the same name): the compiler's symbol table says which
+        # functions read the global. Bound more than once in the module's scope: by imports alone, libcst
+        # counts each of them used when any is read (GatherUnusedImportsVisitor.is_in_use), so a read
+        # after the first counts, whichever import it reads (graph-mode imports `tf` a second time).
         global_reads, class_reads = self._read_as_global
-        if self._module_bindings[name] != 1 or name in class_reads:
+        imports = self._module_imports.get(name, [])
+        if not imports or len(imports) != self._module_bindings[name] or name in class_reads:
             raise _Undecided(name)
-        if read_after or name in global_reads:
+        if name in global_reads or any(line > min(imports) for line in now):
             return False
         if now:
-            raise _Undecided(name)  # read only above the import
+            raise _Undecided(name)  # read only above the imports
         return True
+
+    @functools.cached_property
+    def _module_imports(self) -> dict[str, list[int]]:
+        """The last lines of the imports binding each name in the module's scope, outside classes too
+        (`import a.b`, which binds `a` and more for libcst, left out)."""
+        found = collections.defaultdict[str, list[int]](list)
+        stack: list[ast.AST] = [self.tree]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for alias in node.names:
+                    if alias.asname or "." not in alias.name:
+                        found[alias.asname or alias.name].append(cast(int, node.end_lineno))  # (set when parsed)
+            elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.expr)):
+                stack.extend(ast.iter_child_nodes(node))
+        return found
 
     @functools.cached_property
     def _module_bindings(self) -> collections.Counter[str]:
@@ -349,8 +368,9 @@ class _RemoveImports(_LibcstRemoveImports):
 
 def remove_unused_imports(module: cst.Module, context: CodemodContext) -> cst.Module:
     """Drop the imports scheduled by `remove_unused_import` that nothing uses any more, as
-    RemoveImportsVisitor does; its scope analysis (several times a parse) only where a name is
-    bound more than once, declared global, or quoted where libcst reads names from strings."""
+    RemoveImportsVisitor does; its scope analysis (several times a parse) only where the module's names
+    alone cannot say (a name bound in the module's scope other than by imports, and read; declared
+    global; quoted where libcst reads names from strings)."""
     if not context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY):
         return module
     try:

@@ -124,6 +124,16 @@ _BOUND_ELSEWHERE = {
         "try:\n    n = other\nexcept ImportError:\n    from m import n\n",
         True,
     ),
+    # graph-mode's switches import `tf` again above an entry script's first import of its tree's modules: 30 of
+    # the 105 tensor2tensor files migrated with a tree's Context went to the scope analysis for it, twice
+    # the time of their migration alone
+    "imported twice, read after both": ("import a as n\nn.f()\nimport a as n\nx = n.y\n", False),
+    "imported twice, read between the two only (libcst keeps every import of a name one of them is read from)": (
+        "import a as n\nprint(n)\nimport b as n\n",
+        False,
+    ),
+    "imported twice, read in a function": ("import a as n\nimport b as n\ndef f():\n    return n.x\n", False),
+    "imported twice, read nowhere": ("import a as n\nif c:\n    from m import n\n", True),
 }
 
 
@@ -136,7 +146,7 @@ def test_names_also_bound_elsewhere_are_decided_without_libcsts_scope_analysis()
         assert _Uses(ast.parse(source), source).unused("n", module_level=True) is unused, why
         ours, libcst_s = _both(source)
         assert ours == libcst_s, why
-        assert ("import n" not in ours) is unused, why
+        assert (ours != source) is unused, why  # (every import here binds n)
 
 
 def test_a_module_pythons_compiler_rejects_is_left_to_libcsts_scope_analysis():
