@@ -4,8 +4,9 @@ TF1's graph-unique names, the statement as the safe pass left it, the session's 
 
 The conversion is one class built in layers, each module adding one concern on the one below:
 _native_inputs (placeholders, tf.data, feeds), _native_variables (variables and assign ops), _native_scopes
-(variable-scope helpers), _native_summaries, _native_metrics, _native_checkpoint (Saver), _native_model (layers, losses, the optimizer and the
-written code), _native_run (the sess.run region) and _native_graph (`Converter`: reading the block)."""
+(variable-scope helpers), _native_summaries, _native_metrics, _native_checkpoint (Saver), _native_slim (tf-slim's
+layers), _native_shapes (static shape reads), _native_lookup (lookup tables), _native_rnn (dynamic_rnn's cells),
+_native_model (layers, losses, the optimizer and the written code), _native_run (the sess.run region) and _native_graph (`Converter`: reading the block)."""
 
 from __future__ import annotations
 
