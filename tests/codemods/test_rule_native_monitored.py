@@ -16,7 +16,6 @@ from codemods.rules.native_session import NativeSessionRule
 from tests.support.processes import REPO, python_env
 from tests.support.rule_test import RuleTest
 
-PREFIX = "Session script left at the safe level: "
 CONVERTS = (
     "; the rule converts one without arguments, or a MonitoredTrainingSession of a checkpoint_dir and a StopAtStepHook"
 )
@@ -82,10 +81,6 @@ MONITORED = """
 
 class TestNativeMonitored(RuleTest):
     TRANSFORM = NativeSessionRule
-
-    def refused(self, source: str) -> list[str]:
-        self.assertCodemod(source, source, level="native")
-        return [e.message for e in self.applied(source, level="native").entries if e.rule == NativeSessionRule.ID]
 
     def test_a_monitored_session_without_arguments_and_a_local_device_setter(self):
         before = """
@@ -173,7 +168,7 @@ class TestNativeMonitored(RuleTest):
             source = "import tensorflow as tf\n" + body.format(call=call)
             with self.subTest(call=call):
                 suffix = "" if "positional" in why else CONVERTS
-                self.assertEqual(self.refused(source), [PREFIX + why + suffix])
+                self.assertEqual(self.refused(source), [why + suffix])
 
     def test_a_monitored_training_loop_runs_once_at_least_then_to_the_stop_hooks_step(self):
         before = """
@@ -327,12 +322,12 @@ class TestNativeMonitored(RuleTest):
         }
         for (minimize, body), why in cases.items():
             with self.subTest(why=why, body=body):
-                self.assertEqual(self.refused(graph.format(minimize=minimize, body=body)), [PREFIX + why])
+                self.assertEqual(self.refused(graph.format(minimize=minimize, body=body)), [why])
         layers = graph.replace("tf.matmul(x, w)", "tf.layers.dense(x, 1)").format(minimize=step, body=loop + run)
         self.assertEqual(
             self.refused(layers),
             [
-                PREFIX + "Keras layers or get_variable helpers, whose variables are made at the first step, after "
+                "Keras layers or get_variable helpers, whose variables are made at the first step, after "
                 "the checkpoint TF1's chief wrote at the start"
             ],
         )
@@ -355,7 +350,7 @@ class TestNativeMonitored(RuleTest):
                 "with tf.train.MonitoredSession() as sess:\n    print(sess.run(v))\n"
             )
             with self.subTest(args=args):
-                self.assertEqual(self.refused(source), [PREFIX + why])
+                self.assertEqual(self.refused(source), [why])
 
     def test_must_not_fire_on_a_monitored_session_reading_a_dataset(self):
         source = """
@@ -369,18 +364,24 @@ class TestNativeMonitored(RuleTest):
             "a monitored session reading a tf.data input: it ends its with block quietly at the end of the input "
             "(OutOfRangeError), where an eager loop raises"
         )
-        self.assertEqual(self.refused(source), [PREFIX + why])
+        self.assertEqual(self.refused(source), [why])
 
 
-def test_the_native_port_of_a_monitored_session_trains_like_the_safe_port(tmp_path):
-    script = tmp_path / "monitored.py"
-    script.write_text(textwrap.dedent(MONITORED))
+def ports(tmp_path, name: str, source: str) -> dict[str, str]:
+    """The script ported at both levels (the native level converts it, with no tf.compat.v1 left): level -> path."""
+    script = tmp_path / name
+    script.write_text(textwrap.dedent(source))
     ported = {level: native.migrate([str(script)], str(tmp_path / level), level) for level in ("safe", "native")}
-    assert [os.path.basename(p) for p in native.converted(ported["native"])] == ["monitored.py"]
-    files = {level: native.ported_file(str(tmp_path / level), "monitored.py", "monitored.py") for level in ported}
+    assert [os.path.basename(p) for p in native.converted(ported["native"])] == [name]
+    files = {level: native.ported_file(str(tmp_path / level), name, name) for level in ported}
     with open(files["native"], encoding="utf-8") as handle:
         assert native.references(handle.read())[1] == 0  # no tf.* reference through tf.compat.v1
     (tmp_path / "runs").mkdir()
+    return files
+
+
+def test_the_native_port_of_a_monitored_session_trains_like_the_safe_port(tmp_path):
+    files = ports(tmp_path, "monitored.py", MONITORED)
     row = native.equivalence("monitored.py", files["safe"], files["native"], [], str(tmp_path / "runs"))
     assert row["steps"] == 3 and row["loaded"] == "1/1" and row["equal"], row
     evaluations = [[line for line in out.splitlines() if line.startswith("eval")] for out in row["stdout"]]
@@ -388,21 +389,14 @@ def test_the_native_port_of_a_monitored_session_trains_like_the_safe_port(tmp_pa
 
 
 def test_the_native_port_of_a_monitored_training_loop_trains_like_the_safe_port(tmp_path):
-    script = tmp_path / "training.py"
-    script.write_text(textwrap.dedent(TRAINING))
-    ported = {level: native.migrate([str(script)], str(tmp_path / level), level) for level in ("safe", "native")}
-    assert [os.path.basename(p) for p in native.converted(ported["native"])] == ["training.py"]
-    files = {level: native.ported_file(str(tmp_path / level), "training.py", "training.py") for level in ported}
-    with open(files["native"], encoding="utf-8") as handle:
-        assert native.references(handle.read())[1] == 0  # no tf.* reference through tf.compat.v1
-    (tmp_path / "runs").mkdir()
-    argv = {level: [f"--output_dir={tmp_path / 'runs' / level}"] for level in ported}
+    files = ports(tmp_path, "training.py", TRAINING)
+    argv = {level: [f"--output_dir={tmp_path / 'runs' / level}"] for level in files}
     row = native.equivalence(
         "training.py", files["safe"], files["native"], argv["safe"], str(tmp_path / "runs"), argv["native"]
     )
     assert row["steps"] == 4 and row["loaded"] == "1/1" and row["equal"], row  # (4 steps: StopAtStepHook's last_step)
     written = [
-        sorted(f for f in os.listdir(tmp_path / "runs" / level) if f.startswith("model.ckpt")) for level in ported
+        sorted(f for f in os.listdir(tmp_path / "runs" / level) if f.startswith("model.ckpt")) for level in files
     ]
     assert written[1] == [f for f in written[0] if not f.endswith(GRAPH_FILES)], written  # (model.ckpt-0 and -4)
 

@@ -541,7 +541,7 @@ class TestNativeSessionRule(RuleTest):
             "with tf.control_dependencies(deps):\n    op = opt.minimize(loss)": "a With statement that builds the graph",
             "op = tf.train.RMSPropOptimizer(0.1).minimize(loss)": "tf.train.RMSPropOptimizer, which the rule does not convert",
             "op = tf.train.AdamOptimizer(0.1).minimize(loss, global_step=step)": (
-                "minimize() with arguments besides the loss (global_step, var_list ...)"
+                "minimize(global_step=...) outside a MonitoredTrainingSession's loop, or of another variable"
             ),
             "op = tf.train.AdamOptimizer(0.1, use_locking=True).minimize(loss)": "tf.train.AdamOptimizer(use_locking=...)",
             "w = tf.Variable(1.0)\nbump = w.assign_add(loss)\nop = tf.train.AdamOptimizer(0.1).minimize(loss)": (
@@ -1305,7 +1305,10 @@ class TestNativeSessionRule(RuleTest):
                     print(sess.run(v * 2))
         """)
         # (one without arguments is a Session: tests/codemods/test_rule_native_monitored.py)
-        why = "tf.train.MonitoredSession(hooks=...): hooks run around each run; the rule converts one without arguments"
+        why = (
+            "tf.train.MonitoredSession(hooks=...): hooks run around each run; the rule converts one without arguments, "
+            "or a MonitoredTrainingSession of a checkpoint_dir and a StopAtStepHook"
+        )
         self.assertEqual(messages, [PREFIX + why])
 
     def test_must_not_fire_when_the_graph_reads_a_value_the_loop_changes(self):
