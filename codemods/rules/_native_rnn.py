@@ -1,19 +1,22 @@
 """native-session's recurrent networks: `tf.nn.dynamic_rnn(cell, inputs, dtype=tf.float32)` over TF1's
-BasicLSTMCell (alone, in a DropoutWrapper whose keep probabilities are all 1, in a MultiRNNCell of that one cell)
--> a Keras RNN made once, of a cell written once that keeps TF1's variables and gates (CELL_CODE below).
+BasicLSTMCell (alone or in a DropoutWrapper whose keep probabilities are all 1; or a MultiRNNCell of such cells, a list
+of them or `[<cell> for _ in range(<integer>)]`) -> a Keras RNN made once, of a cell written once that keeps TF1's
+variables and gates (CELL_CODE below), a MultiRNNCell's cells in a StackedRNNCells.
 
 Keras's LSTMCell would not load a TF1 checkpoint: it holds a kernel and a recurrent kernel, its gates in the
 order i, f, c, o, and its forget bias in the bias's initial value. TF1's BasicLSTMCell (tensorflow/python/ops/
 rnn_cell_impl.py of 1.15) holds one kernel [input depth + units, 4 * units] and a bias [4 * units], splits
 matmul(concat([inputs, h], 1), kernel) + bias into i, j (the new input), f, o, and adds forget_bias to f on
 every step. The cell written computes that with the same ops, and is named as TF1 named it under dynamic_rnn's
-scope (`rnn/basic_lstm_cell`, `rnn/multi_rnn_cell/cell_0/basic_lstm_cell`), so its variables keep the checkpoint
-names `.../kernel` and `.../bias` (tests/common/golden/tf115_basic_lstm_layout.json: 1.15's names and values).
+scope (`rnn/basic_lstm_cell`; `rnn/multi_rnn_cell/cell_<i>/basic_lstm_cell`, the StackedRNNCells named multi_rnn_cell
+and its cells cell_<i>/basic_lstm_cell), so its variables keep the checkpoint names `.../kernel` and `.../bias`
+(tests/common/golden/tf115_basic_lstm_layout.json: 1.15's names and values, one cell and a stack of two).
 
 dynamic_rnn without sequence lengths runs the cell over every step from a zero state and returns the outputs
 [batch, time, units]: Keras's RNN with return_sequences does. The final state it returns (a tuple of
 LSTMStateTuple) is not proven: a script reading it stays at the safe level, as one with other cells, another
-cell argument, sequence lengths, an initial state or time-major inputs.
+cell argument, sequence lengths, an initial state or time-major inputs. A MultiRNNCell's cells feed each other in
+order on every step, from their own states, as StackedRNNCells' do.
 """
 
 from __future__ import annotations
@@ -65,11 +68,10 @@ CELL_CODE = (
 
 @dataclasses.dataclass
 class Cell:
-    """A TF1 cell expression the rule proves: a BasicLSTMCell's arguments and the scope TF1 named it under."""
+    """A TF1 cell expression the rule proves: its BasicLSTMCells' arguments, and whether a MultiRNNCell stacks them."""
 
-    units: str  # num_units, as code
-    forget_bias: str  # as code ("" : TF1's default, 1.0)
-    scope: str  # its name under dynamic_rnn's scope: basic_lstm_cell, multi_rnn_cell/cell_0/basic_lstm_cell
+    lstms: list[tuple[str, str]]  # each BasicLSTMCell's (num_units, forget_bias) as code ("": TF1's default, 1.0)
+    multi: bool  # in a MultiRNNCell (scoped multi_rnn_cell/cell_<i>/basic_lstm_cell; else basic_lstm_cell)
     said: str  # the TF1 expression, for the report
 
 
@@ -98,13 +100,41 @@ class Recurrent(Lookup):
         if not isinstance(node, cst.Call):
             return None
         said = source_of(node)
-        multi = self.rule.is_call(node, MULTI) is not None
-        if multi:
-            args = arguments(node, ("cells", "state_is_tuple"), stmt, "MultiRNNCell")
-            listed = args["cells"].value if "cells" in args else None
-            if set(args) != {"cells"} or not isinstance(listed, (cst.List, cst.Tuple)) or len(listed.elements) != 1:
-                raise Refused(stmt, "a MultiRNNCell of other than a list of one cell")
-            node = listed.elements[0].value
+        if self.rule.is_call(node, MULTI) is None:
+            found = self.lstm(node, stmt)
+            return None if found is None else Cell([found], False, said)
+        args = arguments(node, ("cells", "state_is_tuple"), stmt, "MultiRNNCell")
+        if set(args) != {"cells"}:
+            raise Refused(stmt, "a MultiRNNCell with other arguments than its list of cells")
+        lstms = [self.lstm(element, stmt) for element in self.stacked(args["cells"].value, stmt)]
+        if not lstms or None in lstms:
+            raise Refused(stmt, f"`{_short(said)}`: a MultiRNNCell of cells other than TF1's BasicLSTMCell")
+        return Cell(cast(list[tuple[str, str]], lstms), True, said)
+
+    def stacked(self, cells: cst.BaseExpression, stmt: cst.CSTNode) -> list[cst.BaseExpression]:
+        """A MultiRNNCell's cells: a list literal's, or `[<cell> for _ in range(<int>)]`'s (that many, alike)."""
+        if isinstance(cells, (cst.List, cst.Tuple)) and not any(
+            isinstance(e, cst.StarredElement) for e in cells.elements
+        ):
+            return [e.value for e in cells.elements]
+        loop = cells.for_in if isinstance(cells, cst.ListComp) else None
+        count = loop.iter if loop is not None and loop.inner_for_in is None and not loop.ifs else None
+        if (
+            loop is not None
+            and isinstance(count, cst.Call)
+            and isinstance(count.func, cst.Name)
+            and count.func.value == "range"
+        ):
+            limit = count.args[0].value if len(count.args) == 1 else None
+            repeated = cast(cst.ListComp, cells).elt
+            if isinstance(limit, cst.Integer) and not set(names_in(repeated).names) & set(names_in(loop.target).names):
+                return [repeated] * int(limit.value)
+        raise Refused(stmt, "a MultiRNNCell of other than a list of cells or [<cell> for _ in range(<integer>)]")
+
+    def lstm(self, node: cst.BaseExpression, stmt: cst.CSTNode) -> tuple[str, str] | None:
+        """(num_units, forget_bias) of a BasicLSTMCell, alone or in a DropoutWrapper keeping everything; None: not a
+        cell class the rule reads; Refused if not proven."""
+        said = source_of(node)
         if isinstance(node, cst.Call) and self.rule.is_call(node, DROPOUT):
             args = arguments(node, DROPOUT_PARAMS, stmt, "DropoutWrapper")
             for keep in DROPOUT_PARAMS[1:]:
@@ -116,7 +146,7 @@ class Recurrent(Lookup):
                     )
             node = args["cell"].value if "cell" in args else node
         if not (isinstance(node, cst.Call) and self.rule.is_call(node, BASIC_LSTM)):
-            if multi or said != source_of(node):
+            if said != source_of(node):
                 raise Refused(stmt, f"`{_short(said)}`: a cell other than TF1's BasicLSTMCell")
             return None
         args = arguments(node, ("num_units", "forget_bias"), stmt, "BasicLSTMCell")
@@ -126,8 +156,20 @@ class Recurrent(Lookup):
         if reads:
             raise Refused(stmt, f"a BasicLSTMCell of the graph's tensors (`{min(reads)}`)")
         bias = source_of(args["forget_bias"].value) if "forget_bias" in args else ""
-        scope = ("multi_rnn_cell/cell_0/" if multi else "") + "basic_lstm_cell"
-        return Cell(source_of(args["num_units"].value), bias, scope, said)
+        return source_of(args["num_units"].value), bias
+
+    def cell_code(self, cell: Cell, cls: str) -> tuple[str, list[str]]:
+        """The Keras cell of a proven TF1 cell, as code, and the scopes of its variables under `rnn/`."""
+
+        def one(units: str, bias: str, name: str) -> str:
+            return f'{cls}({units}{f", forget_bias={bias}" if bias else ""}, name="{name}")'
+
+        if not cell.multi:
+            return one(*cell.lstms[0], "basic_lstm_cell"), ["basic_lstm_cell"]
+        # (TF1 scoped a MultiRNNCell's cells cell_0, cell_1 ... under multi_rnn_cell: StackedRNNCells so named does)
+        cells = [one(units, bias, f"cell_{i}/basic_lstm_cell") for i, (units, bias) in enumerate(cell.lstms)]
+        code = f'{self.alias}.keras.layers.StackedRNNCells([{", ".join(cells)}], name="multi_rnn_cell")'
+        return code, [f"multi_rnn_cell/cell_{i}/basic_lstm_cell" for i in range(len(cells))]
 
     def cell_statement(self, stmt: cst.BaseStatement) -> bool | None:
         """`cells = <a cell>`: made once, with the RNN of the dynamic_rnn reading it (the name goes)."""
@@ -187,12 +229,10 @@ class Recurrent(Lookup):
         self.take_name("rnn", stmt)
         var = self.layer_var("rnn", self.recurrent_layers, stmt)
         cls = self.written_cell(stmt)
-        bias = f", forget_bias={cell.forget_bias}" if cell.forget_bias else ""
-        keywords = [f'{cls}({cell.units}{bias}, name="{cell.scope}")', "return_sequences=True", 'name="rnn"']
-        self.recurrent_layers.append(Layer(var, "RNN", keywords, "rnn"))
-        self.rnn_said.append(
-            f"{cell.said} + dynamic_rnn -> {var}, a Keras RNN of {cls} (rnn/{cell.scope}/kernel, bias)"
-        )
+        code, scopes = self.cell_code(cell, cls)
+        self.recurrent_layers.append(Layer(var, "RNN", [code, "return_sequences=True", 'name="rnn"'], "rnn"))
+        variables = ", ".join(f"rnn/{scope}/kernel, bias" for scope in scopes)
+        self.rnn_said.append(f"{cell.said} + dynamic_rnn -> {var}, a Keras RNN of {cls} ({variables})")
         line = cst.parse_statement(f"{outputs} = {var}({source_of(inputs)})\n")
         self.merge_lines[id(stmt)] = cast(cst.SimpleStatementLine, line).with_changes(
             leading_lines=getattr(stmt, "leading_lines", ())

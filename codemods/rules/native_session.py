@@ -60,9 +60,9 @@ an eager loop to the hook's step writing its checkpoints there (codemods/rules/_
   by its `lookup` calls) TF 2's `tf.lookup.StaticHashTable`, made once and filled when made (tables_initializer runs
   go with the other initializers: codemods/rules/_native_lookup.py);
 - makes `tf.nn.dynamic_rnn(cell, inputs, dtype=tf.float32)` over TF1's BasicLSTMCell (alone, in a DropoutWrapper
-  keeping everything, in a MultiRNNCell of that one cell), whose final state nothing reads, a Keras RNN made once of a
-  cell written once that keeps TF1's variables (`rnn/.../basic_lstm_cell/kernel`, `bias`) and gates
-  (codemods/rules/_native_rnn.py);
+  keeping everything; a MultiRNNCell of such cells), whose final state nothing reads, a Keras RNN made once of a cell
+  written once that keeps TF1's variables (`rnn/.../basic_lstm_cell/kernel`, `bias`) and gates, a MultiRNNCell's
+  cells in a StackedRNNCells named as TF1 scoped them (codemods/rules/_native_rnn.py);
 - writes a static shape the graph read into a Python value (`steps = x.get_shape()[1].value`) as its value, proven
   from placeholders' literal shapes through table lookups and embedding_lookup (codemods/rules/_native_shapes.py).
 

@@ -117,17 +117,25 @@ class TestNativeSessionRecurrent(RuleTest):
         assert "lookup table table -> tf.lookup.StaticHashTable made once" in said, said
         assert "(rnn/basic_lstm_cell/kernel, bias)" in said and "(steps = 4)" in said, said
 
-    def test_the_corpus_shape_multi_rnn_cell_of_one_dropout_wrapper_keeps_tf1_s_scope(self):
-        source = SCRIPT.replace(
-            "cell = tf.nn.rnn_cell.BasicLSTMCell(5)",
-            "cell = tf.contrib.rnn.MultiRNNCell([tf.contrib.rnn.DropoutWrapper(tf.contrib.rnn.BasicLSTMCell(5), output_keep_prob=1.0)])",
-        )
-        (said,) = [e.message for e in self.applied(source, level="native").entries]
-        assert "(rnn/multi_rnn_cell/cell_0/basic_lstm_cell/kernel, bias)" in said, said
-        code = self.applied(source, level="native").module.code
-        assert (
-            'BasicLSTMCell(5, name="multi_rnn_cell/cell_0/basic_lstm_cell"), return_sequences=True, name="rnn"' in code
-        )
+    def test_multi_rnn_cells_keep_tf1_s_scopes_the_corpus_shape_and_a_stack(self):
+        contrib = "tf.contrib.rnn.BasicLSTMCell(5)"
+        stacks = {
+            f"[tf.contrib.rnn.DropoutWrapper({contrib}, output_keep_prob=1.0)]": [5],  # (the corpus' shape)
+            "[tf.nn.rnn_cell.BasicLSTMCell(5) for _ in range(2)]": [5, 5],
+            "[tf.nn.rnn_cell.BasicLSTMCell(5), tf.nn.rnn_cell.BasicLSTMCell(2, forget_bias=0.0)]": [
+                5,
+                "2, forget_bias=0.0",
+            ],
+        }
+        for cells, arguments in stacks.items():
+            source = SCRIPT.replace("tf.nn.rnn_cell.BasicLSTMCell(5)", f"tf.contrib.rnn.MultiRNNCell({cells})")
+            applied = self.applied(source, level="native")
+            (said,) = [e.message for e in applied.entries]
+            scopes = [f"rnn/multi_rnn_cell/cell_{i}/basic_lstm_cell/kernel, bias" for i in range(len(arguments))]
+            assert f"({', '.join(scopes)})" in said, said
+            written = ", ".join(f'BasicLSTMCell({a}, name="cell_{i}/basic_lstm_cell")' for i, a in enumerate(arguments))
+            expected = f'RNN(tf.keras.layers.StackedRNNCells([{written}], name="multi_rnn_cell"), return_sequences=True'
+            assert expected in applied.module.code, applied.module.code
 
     def test_must_not_fire_on_cells_tables_and_shapes_it_cannot_prove(self):
         lstm = "tf.nn.rnn_cell.BasicLSTMCell(5)"
@@ -142,8 +150,12 @@ class TestNativeSessionRecurrent(RuleTest):
             ),
             ([(lstm, "tf.nn.rnn_cell.LSTMCell(5)")], "not a cell the rule reads"),
             (
-                [(lstm, f"tf.nn.rnn_cell.MultiRNNCell([{lstm}, {lstm}])")],
-                "a MultiRNNCell of other than a list of one cell",
+                [(lstm, f"tf.nn.rnn_cell.MultiRNNCell([{lstm}, tf.nn.rnn_cell.GRUCell(5)])")],
+                "a MultiRNNCell of cells other than TF1's BasicLSTMCell",
+            ),
+            (
+                [(lstm, "tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.BasicLSTMCell(n) for n in (4, 5)])")],
+                "a MultiRNNCell of other than a list of cells or [<cell> for _ in range(<integer>)]",
             ),
             ([(lstm, "tf.nn.rnn_cell.BasicLSTMCell(5, activation=tf.nn.relu)")], "BasicLSTMCell(activation=...)"),
             (
