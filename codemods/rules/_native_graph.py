@@ -78,10 +78,6 @@ class Converter(RunRegion):
                 last = index
         head = stmts[session]
         area = list(stmts[session:])
-        if (self.inputs is not None or self.datasets) and any(
-            self.rule.is_call(c, MONITORED) for c, _ in sessions.values()
-        ):
-            raise Refused(head, monitored.END_OF_INPUT)
         trained = self.train_op is not None or self.queue_batch is None  # (a queue's batches may only be evaluated)
         if self.inputs is not None and trained and not set(self.inputs[1]) & self.depends.get(self.loss, set()):
             raise Refused(head, "a tf.data input the loss does not read (TF1 draws only when a fetch needs it)")
@@ -100,6 +96,8 @@ class Converter(RunRegion):
                     self.replacements[id(stmt)] = monitored.training_loop(self, stmt, sessions[index][0])
                     continue
                 self.replacements[id(stmt)] = [new for line in body for new in self.run_statement(line)]
+                if self.rule.is_call(sessions[index][0], MONITORED):
+                    self.replacements[id(stmt)] = monitored.until_end_of_input(self, self.replacements[id(stmt)])
             else:
                 self.replacements[id(stmt)] = self.run_statement(stmt)
         bound = set().union(*(bound_names(s) for s in area))
@@ -196,6 +194,8 @@ class Converter(RunRegion):
                     return self.minimize(stmt, name, value)
         if isinstance(small, cst.Assign) and self.metric_function(small.value) is not None:
             return self.metric(stmt, small)
+        if monitored.unnamed_iterator(reads.calls, self.datasets):
+            raise Refused(stmt, monitored.UNNAMED_ITERATOR)
         if name is not None and value is not None and self.dataset_head(value):
             if set(reads.names) & self.graph:
                 raise Refused(stmt, "a tf.data pipeline built from the graph's tensors")

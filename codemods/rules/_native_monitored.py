@@ -13,6 +13,7 @@ to that device, or None, as code, and `with tf.device(setter):` around graph sta
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any, cast
 
 import libcst as cst
@@ -34,10 +35,6 @@ from codemods.rules._native_syntax import (
 REPLICA_SETTER = tf1_names("train.replica_device_setter") | {
     "tensorflow.python.training.device_setter.replica_device_setter"
 }
-END_OF_INPUT = (
-    "a monitored session reading a tf.data input: it ends its with block quietly at the end of the input "
-    "(OutOfRangeError), where an eager loop raises"
-)
 CONVERTS = (
     "the rule converts one without arguments, or a MonitoredTrainingSession of a checkpoint_dir and a StopAtStepHook"
 )
@@ -115,6 +112,35 @@ def device_setter(
     else:
         value = f"None if {source_of(new['ps_tasks'].value)} == 0 else {device}"
     return f"{name} = {value}\n", device
+
+
+def until_end_of_input(converter: Any, statements: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+    """A monitored session's block where the graph reads a tf.data input: TF1's session ended the block quietly at
+    the end of the input (its __exit__ swallowed OutOfRangeError and StopIteration, then ran its hooks' end), so
+    the converted block is in a try that does the same."""
+    if converter.inputs is None and not converter.datasets or not statements:
+        return statements
+    handler = cst.parse_statement(
+        f"try:\n    pass\nexcept (StopIteration, {converter.alias}.errors.OutOfRangeError):\n    pass  # (the end of the input)\n"
+    )
+    return [cast(cst.Try, handler).with_changes(body=cst.IndentedBlock(body=statements))]
+
+
+UNNAMED_ITERATOR = (
+    "make_one_shot_iterator() of a tf.data pipeline bound to no name (the rule reads `dataset = ...` and "
+    "`dataset.make_one_shot_iterator().get_next()`)"
+)
+
+
+def unnamed_iterator(calls: Iterable[cst.Call], datasets: set[str]) -> bool:
+    """Does a graph statement make an iterator of a pipeline that is not a name the rule read as one? (TF 2's
+    datasets have no make_one_shot_iterator: kept as it was, the statement would fail eagerly.)"""
+    return any(
+        isinstance(call.func, cst.Attribute)
+        and call.func.attr.value in ("make_one_shot_iterator", "make_initializable_iterator")
+        and not (isinstance(call.func.value, cst.Name) and call.func.value.value in datasets)
+        for call in calls
+    )
 
 
 def said(setters: dict[str, str]) -> list[str]:
@@ -296,7 +322,8 @@ def training_loop(converter: Any, stmt: cst.BaseStatement, call: cst.Call) -> li
     )
     end = [cst.parse_statement(f"if int({step}) != saved[0]:\n    manager.save(checkpoint_number={step})\n")]
     converter.monitored_said = (kind, directory is not None)
-    return [*cst.parse_module(head).body, *before, eager, *after, *(end if directory is not None else [])]
+    block = until_end_of_input(converter, [*before, eager, *after])
+    return [*cst.parse_module(head).body, *block, *(end if directory is not None else [])]
 
 
 def should_stop(converter: Any, test: cst.BaseExpression) -> bool:

@@ -332,6 +332,24 @@ class TestNativeMonitored(RuleTest):
             ],
         )
 
+    def test_must_not_fire_on_a_one_shot_iterator_of_a_pipeline_bound_to_no_name(self):
+        # (found here: the element was kept as a host statement, whose make_one_shot_iterator TF 2's datasets lack)
+        source = """
+            import tensorflow as tf
+            x = tf.data.Dataset.from_tensor_slices([[1.0, 2.0]]).batch(1).make_one_shot_iterator().get_next()
+            w = tf.Variable(tf.ones([2, 1]))
+            loss = tf.reduce_sum(tf.matmul(x, w))
+            train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                print(sess.run([train_op, loss])[1])
+        """
+        why = (
+            "make_one_shot_iterator() of a tf.data pipeline bound to no name (the rule reads `dataset = ...` and "
+            "`dataset.make_one_shot_iterator().get_next()`)"
+        )
+        self.assertEqual(self.refused(source), [why])
+
     def test_must_not_fire_on_a_device_setter_of_a_cluster(self):
         cases = {
             "ps_tasks=2": "tf.train.replica_device_setter without one local device as both ps_device and "
@@ -352,19 +370,49 @@ class TestNativeMonitored(RuleTest):
             with self.subTest(args=args):
                 self.assertEqual(self.refused(source), [why])
 
-    def test_must_not_fire_on_a_monitored_session_reading_a_dataset(self):
-        source = """
+    def test_a_monitored_session_reading_a_dataset_ends_its_block_quietly_at_the_end_of_the_input(self):
+        # (TF 1.15 and the port print 0.0, 1.0, 2.5600002 and done: 3 elements for 5 runs)
+        before = """
             import tensorflow as tf
-            x = tf.data.Dataset.range(3).make_one_shot_iterator().get_next()
+            dataset = tf.data.Dataset.range(3)
+            x = dataset.make_one_shot_iterator().get_next()
+            w = tf.Variable(1.0)
+            loss = tf.square(w * tf.cast(x, tf.float32))
+            train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
             with tf.train.MonitoredSession() as sess:
                 for _ in range(5):
-                    print(sess.run(x))
+                    print(sess.run([train_op, loss])[1])
+            print("done")
         """
-        why = (
-            "a monitored session reading a tf.data input: it ends its with block quietly at the end of the input "
-            "(OutOfRangeError), where an eager loop raises"
-        )
-        self.assertEqual(self.refused(source), [why])
+        after = """
+            import compat
+            import tensorflow as tf
+            dataset = tf.data.Dataset.range(3)
+            iterator = iter(dataset)
+            w = tf.Variable(1.0, name="Variable")
+
+            def model(x):
+                loss = tf.square(w * tf.cast(x, tf.float32))
+                return {"loss": loss}
+
+            optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+            @tf.function(input_signature=[dataset.element_spec])
+            def train_step(x):
+                with tf.GradientTape() as tape:
+                    outputs = model(x)
+                variables = tape.watched_variables()
+                optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+                return outputs["loss"]
+
+            try:
+                for _ in range(5):
+                    print([None, train_step(iterator.get_next()).numpy()][1])
+            except (StopIteration, tf.errors.OutOfRangeError):
+                pass  # (the end of the input)
+            print("done")
+        """
+        self.assertCodemod(before, after, level="native")
 
 
 def ports(tmp_path, name: str, source: str) -> dict[str, str]:
@@ -402,10 +450,11 @@ def test_the_native_port_of_a_monitored_training_loop_trains_like_the_safe_port(
 
 
 def test_the_native_port_restarts_from_its_checkpoints_as_tf115_did(tmp_path):
-    """Three runs into one checkpoint_dir (a fresh one to step 3, one already there, one to step 5): the steps each
-    ran, their losses and the checkpoints written, against TF 1.15's."""
+    """Three runs into one checkpoint_dir (a fresh one to step 3, one already there, one to step 5), and one on a
+    tf.data input ending before the hook's step: the steps each ran, their losses and the checkpoints written,
+    against TF 1.15's."""
     with open(GOLDEN, encoding="utf-8") as handle:
-        golden = json.load(handle)["values"]["runs"]
+        golden = json.load(handle)["values"]
     native.migrate([RESTARTS], str(tmp_path / "native"), "native")
     port = native.ported_file(
         str(tmp_path / "native"), "monitored_training_restarts.py", "monitored_training_restarts.py"
@@ -419,9 +468,17 @@ def test_the_native_port_restarts_from_its_checkpoints_as_tf115_did(tmp_path):
         check=True,
     )
     runs = json.loads(next(line for line in done.stdout.splitlines() if line.startswith("RESULT "))[len("RESULT ") :])
-    for ours, tf1 in zip(runs["runs"], golden, strict=True):
+    for ours, tf1 in zip(runs["runs"], golden["runs"], strict=True):
         assert len(ours["losses"]) == len(tf1["losses"])  # (3 steps, then 1 at step 3 already, then 1 to step 5)
         # (TF1's Momentum updates through a fused kernel, Keras's element-wise: bench.native.TOLERANCE)
         assert all(abs(a - b) <= native.TOLERANCE for a, b in zip(ours["losses"], tf1["losses"])), (ours, tf1)
         assert ours["checkpoint"] == tf1["checkpoint"]
         assert ours["files"] == [f for f in tf1["files"] if not f.endswith(GRAPH_FILES)]
+    # a tf.data input of 3 batches, last_step 10: 3 steps, then the block ends quietly (TF1's session swallowed the
+    # end of the input) and the chief's last checkpoint is written
+    ours, tf1 = runs["end_of_input"], golden["end_of_input"]
+    assert len(ours["losses"]) == len(tf1["losses"]) == 3
+    assert all(abs(a - b) <= native.TOLERANCE for a, b in zip(ours["losses"], tf1["losses"])), (ours, tf1)
+    assert ours["checkpoint"] == tf1["checkpoint"] and ours["files"] == [
+        f for f in tf1["files"] if not f.endswith(GRAPH_FILES)
+    ]
