@@ -7,7 +7,7 @@ does yet. So the native level leaves the program as the safe level ports it (tf.
 compat on TF >= 2.16) and gives the file one info entry, at its first Estimator name, saying so: a
 reader of the report sees why that file kept tf.compat.v1 while its Session scripts did not. The entry says
 what stays in this program: the tf.compat.v1 names left in the file once every rule has run (rules building the
-same ops, as native-losses and native-io, still convert inside a model_fn), sorted by what holds them (the
+same ops, as native-layers, native-losses and native-io, still convert inside a model_fn), sorted by what holds them (the
 Estimator, the hooks its session runs, the graph its model_fn and input_fn build), and whether the model is
 built from Keras layers: only such a model_fn could take the modern_tf2 shape, which no rule proves equal.
 """
@@ -49,7 +49,8 @@ _HOLDERS = (
 )
 _GRAPH = (
     "in its model_fn, input_fn and the code around them (graph code the Estimator runs in its own graph and session; "
-    "no rule proves a TF 2 spelling of the same ops for these)"
+    "no rule proves a TF 2 spelling of the same ops for these; a tf.layers call native-layers leaves has its own "
+    "entry saying why)"
 )
 
 
@@ -68,7 +69,8 @@ class NativeEstimatorRule(OutermostChain, Rule):
         "No native rule converts an Estimator program: its model_fn, input_fn and hooks run inside the graph and "
         "session the Estimator builds, and a custom loop under a tf.distribute strategy is equal only where that "
         "is proven program by program. At --level native the file keeps the safe level's port (tf.estimator "
-        "through compat) and gets one info entry, at its first Estimator name, saying so and what stays in "
+        "through compat; the rules building the same ops, as native-layers and native-losses, still convert in its "
+        "model_fn) and gets one info entry, at its first Estimator name, saying so and what stays in "
         "tf.compat.v1 once every rule has run, by what holds it (the Estimator, the hooks its session runs, its "
         "model_fn, input_fn and the code around them), and whether the model is built from Keras layers (only such a "
         "model could take the modern_tf2 shape, which no rule proves equal). What may change: nothing; the rule "

@@ -1,0 +1,309 @@
+"""native-layers: TF1's functional layers (`tf.layers.conv2d(x, 8, 3, name="conv0")`, or the safe level's
+tf.compat.v1.layers) in an Estimator's model_fn -> the Keras 2 layer object made at the call and called once
+(`tf.keras.layers.Conv2D(8, 3, name="conv0")(x)`), with the variables' checkpoint names kept.
+
+A Session script's layers are native-session's business (it makes them once, outside its train step); a model_fn
+is graph code the Estimator calls once per graph it builds, so a layer made at the call is made once in that graph
+and builds the same ops: tf.compat.v1.layers' classes are Keras 2's with a variable scope around them. What the
+rule proves before it writes a call:
+
+- the file is a program whose tf.keras is Keras 2 on every TF release (it imports compat);
+- the call runs in a model_fn: the function passed to an Estimator or TPUEstimator as its model_fn, or a function
+  of the module it calls (by name, at any depth);
+- the names are kept: TF1 names a layer's variables by its variable scope, Keras by the name scope, so the call
+  runs under no variable_scope or name_scope (in its function nor at a call on the way from the model_fn: under
+  `variable_scope(reuse=...)` towers share variables by name, which a Keras layer does only by being called
+  again); and every call of the same layer function in the file converts, or none (TF1 numbers unnamed layers
+  per variable scope, Keras per graph: mixed, the numbers would part);
+- nothing goes to a collection Keras does not fill: no regularizer (REGULARIZATION_LOSSES), no `reuse`; a batch
+  normalization in training mode only where nothing runs the UPDATE_OPS collection (a Keras layer keeps its
+  moving-average updates in `layer.updates`: a train_op run after `get_collection(UPDATE_OPS)` would no longer
+  run them).
+
+Else the call stays at the safe level with an info entry saying why. tf.layers.dropout stays (a random op: its
+mask is drawn by another op under the graph seed).
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+import libcst as cst
+
+from codemods.engine.rule import FileState
+from codemods.rule_description import Example
+from codemods.rules import _tf
+from codemods.rules._native_eager import EagerRewrite, keras_2, parents
+from codemods.rules._native_syntax import EQUAL, Refused, all_names, arguments, collect
+from codemods.rules._native_tables import LAYERS
+from codemods.rules._shared import ESTIMATOR
+
+_FUNCTIONS = {name: row for name, row in LAYERS.items() if name != "dropout"}
+_NAMES = {f"tensorflow.{p}layers.{n}": n for n in _FUNCTIONS for p in ("", "compat.v1.")}
+# keywords of a layer the Keras layer takes but TF1 put in a collection (REGULARIZATION_LOSSES) Keras does not fill
+_COLLECTED = frozenset({"beta_regularizer", "gamma_regularizer"})
+# the with-items that name variables otherwise for TF1's variable scopes and Keras's name scopes
+_SCOPES = frozenset({"variable_scope", "name_scope", "variable_op_scope", "op_scope"})
+# names through which a file runs the UPDATE_OPS collection (TF's key, tf-slim's create_train_op, contrib's optimize_loss)
+_UPDATE_READERS = frozenset({"UPDATE_OPS", "create_train_op", "optimize_loss"})
+_COLLECTIONS = frozenset({"get_collection", "get_collection_ref"})
+_ESTIMATORS = frozenset({"Estimator", "TPUEstimator"})
+_FAMILY = (*ESTIMATOR, "tensorflow.contrib.")  # (contrib.tpu's TPUEstimator, contrib.learn's Estimator)
+GRAPH_ENTRY = "graph code: "  # (bench/native.py runs no probe for such an entry: a model_fn is not a Session script)
+
+
+class NativeLayersRule(EagerRewrite):
+    ID = "native-layers"
+    DESCRIPTION = (
+        "tf.layers.conv2d/dense/batch_normalization/flatten/pooling in an Estimator's model_fn -> the Keras layer "
+        "object, its variables' checkpoint names kept."
+    )
+    LEVEL = "native"
+    ORDER = 191  # after native-session, which makes a Session script's layers itself
+    GRAPH = True  # the same ops in the Estimator's graph: the rule proves the call runs in a model_fn
+    EXAMPLE = Example(
+        "TF1's functional layers live on in TF 2 only as tf.compat.v1.layers, whose classes are Keras 2's layers "
+        "inside a variable scope. In an Estimator's model_fn (the function given to the Estimator, or one it calls) "
+        "a call becomes the Keras layer made and called there (the model_fn runs once per graph, so the layer is made "
+        "once in it), with TF1's arguments and name: the variables keep their checkpoint names (conv0/kernel, "
+        "batch_normalization/moving_mean, dense_1/bias), so a checkpoint of the safe port loads. Only in a program "
+        "whose tf.keras is Keras 2 (it imports compat), under no variable_scope or name_scope (on the way from the "
+        "model_fn either: towers sharing variables under variable_scope(reuse=...) stay), without regularizers or "
+        "reuse, and where every call of that layer function in the file converts. A batch normalization in training "
+        "mode converts only where nothing runs the UPDATE_OPS collection (UPDATE_OPS, create_train_op, "
+        "optimize_loss): the Keras layer keeps its moving-average updates in layer.updates, not in that collection, "
+        "and a train_op made to run the collection would no longer update the moving statistics; where nothing "
+        "runs it, neither port updates them. What may change: the initial weights, drawn by other ops (Keras's "
+        "initializers, not the variable scope's) and in another op order under a graph seed (a checkpoint of the "
+        "safe port, loaded by the same names, starts both from the same weights, and then they train alike); the "
+        "layers' variables are no longer in the variable scope store (tf.compat.v1.get_variable cannot reuse them by "
+        "name) and their updates and losses not in the graph's collections; ops' names in the graph (e.g. "
+        "conv0/Conv2D stays, the layer's call scope may be numbered otherwise).",
+        "import compat\nimport tensorflow as tf\n\n"
+        "def model_fn(features, labels, mode):\n"
+        '    net = tf.compat.v1.layers.conv2d(features, 8, 3, padding="same", name="conv0")\n'
+        "    logits = tf.compat.v1.layers.dense(tf.compat.v1.layers.flatten(net), 3)\n"
+        "    return tf.estimator.EstimatorSpec(mode, loss=tf.reduce_mean(logits))\n\n"
+        'if __name__ == "__main__":\n'
+        "    tf.estimator.Estimator(model_fn)\n",
+        "import compat\nimport tensorflow as tf\n\n"
+        "def model_fn(features, labels, mode):\n"
+        '    net = tf.keras.layers.Conv2D(8, 3, padding="same", name="conv0")(features)\n'
+        "    logits = tf.keras.layers.Dense(3)(tf.keras.layers.Flatten()(net))\n"
+        "    return tf.estimator.EstimatorSpec(mode, loss=tf.reduce_mean(logits))\n\n"
+        'if __name__ == "__main__":\n'
+        "    tf.estimator.Estimator(model_fn)\n",
+    )
+    CLAIMS = ()  # it rewrites the safe pass's result (tf.compat.v1.layers), which tf1-api writes
+    WORDS = frozenset()  # it acts on TensorFlow's names; the model_fns and scopes are read from the whole module
+
+    def begin_file(self, state: FileState) -> None:
+        super().begin_file(state)
+        self._model_fns: list[str] = []  # the names given to an Estimator as its model_fn
+        self._why: dict[int, str | None] = {}  # id(call) -> why it stays (None: it converts)
+        self._staying: set[str] = set()  # the layer functions of which a call stays
+
+    def candidate(self, names: frozenset[str]) -> str | None:
+        found = sorted(names & _NAMES.keys())
+        return f"tf.layers.{_NAMES[found[0]]}" if found else None
+
+    def visit_Call(self, node: cst.Call) -> None:
+        super().visit_Call(node)
+        if any(n.startswith(_FAMILY) and n.rsplit(".", 1)[-1] in _ESTIMATORS for n in self.qualified_names(node.func)):
+            given = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "model_fn"), None)
+            if given is None and node.args and node.args[0].keyword is None and not node.args[0].star:
+                given = node.args[0].value
+            if isinstance(given, cst.Name):
+                self._model_fns.append(given.value)
+
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if self.level == "native" and self._found:
+            parent = parents(original_node)
+            scoped = _model_fn_functions(original_node, self._model_fns, parent)
+            for call, what, _ in self._found:
+                try:
+                    self._check(call, what, original_node, parent, scoped)
+                    self._why[id(call)] = None
+                except Refused as refused:
+                    self._why[id(call)] = refused.why
+                    self._staying.add(what)
+        return super().leave_Module(original_node, updated_node)
+
+    def _check(
+        self, call: cst.Call, what: str, module: cst.Module, parent: dict[int, cst.CSTNode], scoped: dict[str, str]
+    ) -> None:
+        """Refused unless the call is proven (all but the rule's one-kind-or-none check)."""
+        if self._eager.why_not(module, self._tf_calls, graph=True) is not None:
+            raise Refused(call, "a library module (no main block, no TensorFlow call at its top level)")
+        if not keras_2(self):
+            raise Refused(call, "tf.keras may be Keras 3 here (TF >= 2.16 without import compat): other layer code")
+        function, scope = _enclosing(call, parent)
+        if function is None or function.name.value not in scoped:
+            raise Refused(
+                call,
+                "not in an Estimator's model_fn (the function given to the Estimator or one it calls by name): "
+                "a graph the rule does not know",
+            )
+        scope = scope or scoped[function.name.value]
+        if scope:
+            raise Refused(call, scope)
+        keras, params, call_keywords = _FUNCTIONS[what.removeprefix("tf.layers.")]
+        args = arguments(call, ("inputs", *params, "name"), call, what)
+        if "inputs" not in args:
+            raise Refused(call, f"{what} without its inputs")
+        if set(args) & _COLLECTED:
+            raise Refused(
+                call, f"{what} with a regularizer: TF1 adds its loss to REGULARIZATION_LOSSES, Keras does not"
+            )
+        training = args.get("training")
+        if what == "tf.layers.batch_normalization" and training is not None and not _false(training.value):
+            reader = _update_reader(module)
+            if reader:
+                raise Refused(
+                    call,
+                    f"in training mode in a file that runs the UPDATE_OPS collection ({reader}): a Keras "
+                    "BatchNormalization keeps its moving-average updates in layer.updates, not in that collection, "
+                    "so the train_op would no longer update the moving statistics",
+                )
+
+    def convert(
+        self, call: cst.Call, what: str, updated: cst.Call, module: cst.Module, parent: dict[int, cst.CSTNode]
+    ) -> tuple[cst.BaseExpression | None, str]:
+        why = self._why.get(id(call))
+        if why is not None:
+            raise Refused(call, why)
+        if what in self._staying:
+            raise Refused(
+                call,
+                f"another {what} call of the file stays at the safe level, and TF1 numbers unnamed layers per "
+                "variable scope, Keras per graph: the calls of one layer function convert all or none",
+            )
+        updated = self._inner(updated, module, parent)
+        keras, params, call_keywords = _FUNCTIONS[what.removeprefix("tf.layers.")]
+        args = arguments(updated, ("inputs", *params, "name"), call, what)
+        alias = _tf.tf_alias(self, call.func)
+        made: list[cst.Arg] = []
+        for index, arg in enumerate(updated.args):
+            param = next(p for p, a in args.items() if a is arg)
+            if param == "inputs" or param in call_keywords:
+                continue
+            if arg.keyword is None and index <= 2:  # (the first two: the same place in Keras's constructor)
+                made.append(arg.with_changes(comma=cst.MaybeSentinel.DEFAULT))
+            else:
+                made.append(cst.Arg(arg.value, keyword=cst.Name(param), equal=EQUAL))
+        called = [cst.Arg(args["inputs"].value)]
+        called += [cst.Arg(args[k].value, keyword=cst.Name(k), equal=EQUAL) for k in call_keywords if k in args]
+        if "training" in call_keywords and "training" not in args:
+            called.append(cst.Arg(cst.Name("False"), keyword=cst.Name("training"), equal=EQUAL))  # (TF1's default)
+        layer = cst.Call(func=cst.parse_expression(f"{alias}.keras.layers.{keras}"), args=made)
+        said = (
+            f"{GRAPH_ENTRY}{what} in a model_fn -> tf.keras.layers.{keras}, made at the call, its variables' names kept"
+        )
+        return cst.Call(func=layer, args=called), said
+
+    def _inner(self, updated: cst.Call, module: cst.Module, parent: dict[int, cst.CSTNode]) -> cst.Call:
+        """`updated` with the layer calls in its arguments converted too (the pass replaces the outer call whole)."""
+        inner = {id(self._updated[id(c)]): (c, w) for c, w, _ in self._found if id(c) in self._updated}
+        rule = self
+
+        class Inner(cst.CSTTransformer):
+            def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+                if original_node is updated or id(original_node) not in inner:
+                    return updated_node
+                call, what = inner[id(original_node)]
+                try:
+                    return rule.convert(call, what, updated_node, module, parent)[0] or updated_node
+                except Refused:
+                    return updated_node
+
+        return cast(cst.Call, updated.visit(Inner()))
+
+
+def _false(value: cst.BaseExpression) -> bool:
+    return isinstance(value, cst.Name) and value.value == "False"
+
+
+def _scope_of(node: cst.With) -> str | None:
+    """Why a with-statement names variables otherwise for TF1 and Keras (None: it does not)."""
+    for item in node.items:
+        call = item.item
+        if not isinstance(call, cst.Call):
+            continue
+        func = call.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+        if name not in _SCOPES:
+            continue
+        reuse = [a for a in call.args if a.keyword is not None and a.keyword.value == "reuse"]
+        if reuse and not (isinstance(reuse[0].value, cst.Name) and reuse[0].value.value in ("None", "False")):
+            return (
+                "under variable_scope(reuse=...): its variables are shared by name between calls (towers), "
+                "which a Keras layer does only by being called again"
+            )
+        return (
+            f"under {name}(...): TF1 names a layer's variables by the variable scope, Keras by the name scope, "
+            "so the checkpoint names would not be kept"
+        )
+    return None
+
+
+def _enclosing(node: cst.CSTNode, parent: dict[int, cst.CSTNode]) -> tuple[cst.FunctionDef | None, str | None]:
+    """The module-level function holding `node`, and why a scope around it there names variables otherwise (a
+    shared one's reason first; None: no scope)."""
+    scopes = []
+    found = parent.get(id(node))
+    function = None
+    while found is not None:
+        if isinstance(found, cst.With):
+            scopes.append(_scope_of(found))
+        if isinstance(found, cst.FunctionDef):
+            function = found
+        found = parent.get(id(found))
+    said = [why for why in scopes if why is not None]
+    return function, next((why for why in said if "reuse" in why), said[0] if said else None)
+
+
+def _model_fn_functions(module: cst.Module, roots: list[str], parent: dict[int, cst.CSTNode]) -> dict[str, str]:
+    """The module-level functions a model_fn runs (the roots and the functions they call by name, at any depth):
+    name -> "" or why a scope around a call on the way names variables otherwise."""
+    defs: dict[str, cst.FunctionDef] = {}
+    seen: set[str] = set()
+    for stmt in module.body:
+        if isinstance(stmt, cst.FunctionDef):
+            name = stmt.name.value
+            if name in seen:
+                defs.pop(name, None)  # (bound twice: which one runs is not the rule's to prove)
+            else:
+                defs[name] = stmt
+            seen.add(name)
+    found: dict[str, str] = {}
+    todo = [(root, "") for root in roots if root in defs]
+    while todo:
+        name, why = todo.pop()
+        if name in found and (found[name] or not why):
+            continue
+        found[name] = why
+        for call in collect(defs[name], cst.Call):
+            if isinstance(call.func, cst.Name) and call.func.value in defs:
+                _, scope = _enclosing(call, parent)
+                todo.append((call.func.value, why or scope or ""))
+    return found
+
+
+def _update_reader(module: cst.Module) -> str | None:
+    """How the file runs the UPDATE_OPS collection (a name, or a collection read by a key that may be it), if it does."""
+    names = sorted({name.value for name in all_names(module)} & _UPDATE_READERS)
+    if names:
+        return names[0]
+    for call in collect(module, cst.Call):
+        func = call.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+        if name not in _COLLECTIONS:
+            continue
+        key = call.args[0].value if call.args and not call.args[0].star else None
+        if isinstance(key, cst.Attribute) and key.attr.value == "UPDATE_OPS":
+            return "UPDATE_OPS"
+        other_key = isinstance(key, cst.Attribute) and _tf.full_name(key.value).endswith("GraphKeys")
+        other_string = isinstance(key, cst.SimpleString) and key.evaluated_value != "update_ops"
+        if not (other_key or other_string):
+            return f"{name}(...)"
+    return None

@@ -1,0 +1,219 @@
+"""native-layers: tf.layers calls in an Estimator's model_fn -> Keras layer objects with the variables' names
+kept, or the safe level with an info entry saying why; and an Estimator program ported at both levels trains to
+the same losses from the safe port's step-0 checkpoint.
+
+The rule runs alone in the before/after cases (the safe rules' rewrites are not applied); the equivalence test
+migrates a whole program with uai-migrate at both levels and runs both.
+"""
+
+import pathlib
+import shutil
+import subprocess
+import sys
+import textwrap
+
+from bench import native
+from codemods.rules import select
+from codemods.rules.native_layers import NativeLayersRule
+from tests.support.rule_test import RuleTest
+from tests.support.runs import clean_env
+
+# a model_fn of `body` in an Estimator program
+PROGRAM = """
+import compat
+import tensorflow as tf
+
+{helpers}def model_fn(features, labels, mode):
+{body}
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+if __name__ == "__main__":
+    tf.estimator.Estimator(model_fn).train(input_fn, max_steps=1)
+"""
+
+
+def program(body: str, helpers: str = "") -> str:
+    return PROGRAM.format(body=textwrap.indent(textwrap.dedent(body).strip("\n"), "    "), helpers=helpers)
+
+
+class TestNativeLayersRule(RuleTest):
+    TRANSFORM = NativeLayersRule
+
+    def test_the_layers_of_a_model_fn_and_of_a_function_it_calls(self):
+        helpers = (
+            "def block(net, i, training):\n"
+            '    net = tf.compat.v1.layers.conv2d(net, 8, 3, 1, "same", use_bias=False, name="conv%d" % i)\n'
+            "    return tf.layers.batch_normalization(net, training=training)\n\n"
+        )
+        before = program(
+            """
+            net = block(features, 0, mode == tf.estimator.ModeKeys.TRAIN)
+            net = tf.compat.v1.layers.max_pooling2d(net, 2, 2)
+            logits = tf.compat.v1.layers.dense(tf.compat.v1.layers.flatten(net), 3, activation=None, name="logits")
+            loss = tf.reduce_mean(logits + tf.layers.batch_normalization(logits))
+            train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)
+            """,
+            helpers,
+        )
+        after = program(
+            """
+            net = block(features, 0, mode == tf.estimator.ModeKeys.TRAIN)
+            net = tf.keras.layers.MaxPooling2D(2, 2)(net)
+            logits = tf.keras.layers.Dense(3, activation=None, name="logits")(tf.keras.layers.Flatten()(net))
+            loss = tf.reduce_mean(logits + tf.keras.layers.BatchNormalization()(logits, training=False))
+            train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)
+            """,
+            helpers.replace(
+                'tf.compat.v1.layers.conv2d(net, 8, 3, 1, "same", use_bias=False, name="conv%d" % i)',
+                'tf.keras.layers.Conv2D(8, 3, strides=1, padding="same", use_bias=False, name="conv%d" % i)(net)',
+            ).replace(
+                "tf.layers.batch_normalization(net, training=training)",
+                "tf.keras.layers.BatchNormalization()(net, training=training)",
+            ),
+        )
+        self.assertCodemod(before, after, level="native")
+        messages = [e.message for e in self.applied(before, level="native").entries if e.rule == self.RULE.ID]
+        assert len(messages) == 6 and all(m.startswith("graph code: ") and "names kept" in m for m in messages)
+
+    def test_must_not_fire_where_the_names_or_the_collections_would_not_be_kept(self):
+        dense = "tf.compat.v1.layers.dense(features, 3{extra})"
+        body = "logits = {call}\nloss = tf.reduce_mean(logits)\ntrain_op = None"
+        cases = {
+            ", kernel_regularizer=r": "dense(kernel_regularizer=...), which the native equivalent does not take",
+            ", reuse=True": "dense(reuse=...), which the native equivalent does not take",
+            ", **kwargs": "with *args or **kwargs",
+        }
+        for extra, why in cases.items():
+            (message,) = self.refused(program(body.format(call=dense.format(extra=extra))))
+            assert why in message, (extra, message)
+        towers = """
+            for i in range(2):
+                with tf.compat.v1.variable_scope("net", reuse=i > 0):
+                    logits = tf.compat.v1.layers.dense(features, 3)
+            loss, train_op = tf.reduce_mean(logits), None
+        """
+        (message,) = self.refused(program(towers))
+        assert "under variable_scope(reuse=...)" in message
+        helper = "def tower(x):\n    return tf.compat.v1.layers.dense(x, 3)\n\n"
+        scoped = """
+            with tf.name_scope("tower_0"):
+                logits = tower(features)
+            loss, train_op = tf.reduce_mean(logits), None
+        """
+        (message,) = self.refused(program(scoped, helper))
+        assert "under name_scope(...)" in message and "checkpoint names would not be kept" in message
+        # one dense stays, so the other does too (TF1 and Keras number unnamed layers apart)
+        messages = self.refused(
+            program(body.format(call=dense.format(extra="") + " + " + dense.format(extra=", kernel_regularizer=r")))
+        )
+        assert len(messages) == 2 and "convert all or none" in messages[0], messages
+        norm = """
+            net = tf.compat.v1.layers.batch_normalization(features, training=True)
+            loss = tf.reduce_mean(net)
+            with tf.control_dependencies(tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS)):
+                train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)
+        """
+        (message,) = self.refused(program(norm))
+        assert "runs the UPDATE_OPS collection (UPDATE_OPS)" in message and "layer.updates" in message
+        # training=False makes no update: it converts, UPDATE_OPS read or not
+        converted = self.applied(program(norm.replace("training=True", "training=False")), level="native")
+        assert "tf.keras.layers.BatchNormalization()(features, training=False)" in converted.module.code
+        (message,) = self.refused(program(body.format(call=dense.format(extra=""))).replace("import compat\n", ""))
+        assert "Keras 3" in message
+        (message,) = self.refused("import compat\nimport tensorflow as tf\n\nprint(tf.layers.dense(x, 3))\n")
+        assert "not in an Estimator's model_fn" in message
+
+    def test_must_not_fire_on_a_shadowed_tf_strings_comments_dropout_or_the_safe_level(self):
+        for body in (
+            'logits = "tf.compat.v1.layers.dense(features, 3)"\nloss = train_op = None',
+            "# tf.compat.v1.layers.dense(features, 3)\nloss = train_op = None",
+            "logits = tf.compat.v1.layers.dropout(features, 0.5)\nloss = train_op = None",
+        ):
+            assert self.refused(program(body)) == [], body
+        shadowed = "import compat\n\ndef model_fn(tf, labels, mode):\n    return tf.layers.dense(tf, 3)\n"
+        assert self.refused(shadowed) == []
+        source = program("logits = tf.compat.v1.layers.dense(features, 3)\nloss = train_op = None")
+        self.assertCodemod(source, source, level="safe")
+        assert NativeLayersRule not in select(level="safe") and NativeLayersRule in select(level="native")
+
+
+# an Estimator program (TF 2.21's Estimator through compat): conv2d layers named in a loop, batch normalization
+# in training mode (no UPDATE_OPS read: neither port updates the moving statistics), pooling, flatten and two
+# unnamed dense layers, trained with momentum on fixed batches into the model_dir of argv[1]; it prints each
+# step's loss
+EQUIVALENCE = """
+    import sys
+
+    import numpy as np
+    import tensorflow as tf
+
+    tf.logging.set_verbosity(tf.logging.ERROR)
+
+
+    class Losses(tf.train.SessionRunHook):
+        def before_run(self, run_context):
+            return tf.train.SessionRunArgs(tf.get_default_graph().get_tensor_by_name("loss:0"))
+
+        def after_run(self, run_context, run_values):
+            print("loss %.9g" % run_values.results)
+
+
+    def model_fn(features, labels, mode):
+        net = features
+        for i in range(2):
+            net = tf.layers.conv2d(net, 4, 3, padding="same", name="conv%d" % i)
+            net = tf.nn.relu(tf.layers.batch_normalization(net, training=mode == tf.estimator.ModeKeys.TRAIN))
+        net = tf.layers.max_pooling2d(net, 2, 2)
+        hidden = tf.layers.dense(tf.layers.flatten(net), 8, activation=tf.nn.relu)
+        logits = tf.layers.dense(hidden, 3)
+        loss = tf.identity(tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)), name="loss")
+        train_op = tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss, tf.train.get_or_create_global_step())
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+    def input_fn():
+        rng = np.random.RandomState(0)
+        x, y = rng.rand(16, 6, 6, 2).astype(np.float32), rng.randint(0, 3, 16)
+        return tf.data.Dataset.from_tensor_slices((x, y)).batch(4).repeat()
+
+
+    if __name__ == "__main__":
+        config = tf.estimator.RunConfig(model_dir=sys.argv[1], tf_random_seed=1)
+        tf.estimator.Estimator(model_fn, config=config).train(input_fn, hooks=[Losses()], max_steps=3)
+"""
+
+
+def _run(path: str, model_dir: pathlib.Path) -> list[float]:
+    done = subprocess.run(
+        [sys.executable, path, str(model_dir)], env=clean_env(), capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return [float(line.split()[1]) for line in done.stdout.splitlines() if line.startswith("loss ")]
+
+
+def test_the_native_port_trains_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
+    import tensorflow as tf
+
+    script = tmp_path / "estimator_layers.py"
+    script.write_text(textwrap.dedent(EQUIVALENCE))
+    ported = {}
+    for level in ("safe", "native"):
+        report = native.migrate([str(script)], str(tmp_path / level), level)
+        ported[level] = native.ported_file(str(tmp_path / level), script.name, script.name)
+        entries = [e for f in report.get("files", []) for e in f.get("entries", [])]
+        layers = [e["message"] for e in entries if e["rule"] == NativeLayersRule.ID]
+        assert len(layers) == (6 if level == "native" else 0), layers
+    code = pathlib.Path(ported["native"]).read_text()
+    assert "layers." not in code.replace("keras.layers.", ""), code
+    safe_losses = _run(ported["safe"], tmp_path / "safe_dir")
+    # the native port starts from the safe port's step-0 checkpoint: restored by the TF1 names, or it fails
+    start = tmp_path / "native_dir"
+    start.mkdir()
+    for found in (tmp_path / "safe_dir").glob("model.ckpt-0.*"):
+        shutil.copy(found, start)
+    (start / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-0"\n')
+    native_losses = _run(ported["native"], start)
+    assert len(safe_losses) == 3 and len(native_losses) == 3, (safe_losses, native_losses)
+    assert max(abs(a - b) for a, b in zip(safe_losses, native_losses)) <= 1e-5, (safe_losses, native_losses)
+    names = [sorted(n for n, _ in tf.train.list_variables(str(d))) for d in (tmp_path / "safe_dir", start)]
+    assert names[0] == names[1] and "batch_normalization/moving_mean" in names[0], names
