@@ -56,7 +56,7 @@ class TestNativeEstimatorRule(RuleTest):
             "in the hooks its session runs: train.SessionRunHook, train.SessionRunArgs, train.LoggingTensorHook;"
             in message
         )
-        assert "in the Estimator: estimator.tpu.TPUEstimatorSpec." in message
+        assert "in the Estimator: estimator.tpu.TPUEstimatorSpec. Its tf.train optimizer stays too: " in message
         assert message.endswith(
             "Its model_fn builds Keras layers, but no rule proves the modern_tf2 shape (a Keras model in a custom loop "
             "under the strategy TF_CONFIG calls for) equal to the Estimator's training: a port by hand"
