@@ -151,6 +151,13 @@ class NativeLayersRule(EagerRewrite):
         args = arguments(call, ("inputs", *params, "name"), call, what)
         if "inputs" not in args:
             raise Refused(call, f"{what} without its inputs")
+        clash = _named_alike(args.get("name"), keras, module, {id(c) for c, _, _ in self._found})
+        if clash:
+            raise Refused(
+                call,
+                f"another op or scope of the file is named {clash!r}: Keras names a layer's variables by a name scope "
+                "made unique in the graph (it would write its_name_1/kernel), TF1 by the variable scope",
+            )
         if set(args) & _COLLECTED:
             raise Refused(
                 call, f"{what} with a regularizer: TF1 adds its loss to REGULARIZATION_LOSSES, Keras does not"
@@ -246,6 +253,9 @@ def _scope_of(node: cst.With) -> str | None:
     return None
 
 
+_NESTED = "in a function defined in another one: the rule does not follow where (under which scopes) it is called"
+
+
 def _enclosing(node: cst.CSTNode, parent: dict[int, cst.CSTNode]) -> tuple[cst.FunctionDef | None, str | None]:
     """The module-level function holding `node`, and why a scope around it there names variables otherwise (a
     shared one's reason first; None: no scope)."""
@@ -255,9 +265,13 @@ def _enclosing(node: cst.CSTNode, parent: dict[int, cst.CSTNode]) -> tuple[cst.F
     while found is not None:
         if isinstance(found, cst.With):
             scopes.append(_scope_of(found))
-        if isinstance(found, cst.FunctionDef):
+        if isinstance(found, (cst.FunctionDef, cst.Lambda)):
+            if function is not None:
+                scopes.append(_NESTED)  # (where it is called, and under which scope, is not followed)
             function = found
         found = parent.get(id(found))
+    if not isinstance(function, cst.FunctionDef):
+        return None, None
     said = [why for why in scopes if why is not None]
     return function, next((why for why in said if "reuse" in why), said[0] if said else None)
 
@@ -287,6 +301,32 @@ def _model_fn_functions(module: cst.Module, roots: list[str], parent: dict[int, 
                 _, scope = _enclosing(call, parent)
                 todo.append((call.func.value, why or scope or ""))
     return found
+
+
+def _named_alike(name: cst.Arg | None, keras: str, module: cst.Module, layers: set[int]) -> str | None:
+    """The name of an op or scope of `module` (a literal `name=` of another call, or a scope's literal name) that
+    the layer's name scope would meet, making Keras number it: its literal name, the literal start of a computed
+    one, or (unnamed) Keras's default name and its numbered forms."""
+    if name is None:
+        base = "".join(f"_{c.lower()}" if c.isupper() else c for c in keras).lstrip("_").replace("2_d", "2d")
+        exact, start = base, base + "_"
+    elif isinstance(name.value, cst.SimpleString):
+        exact, start = str(name.value.evaluated_value), None
+    else:
+        head = collect(name.value, cst.SimpleString)
+        exact, start = None, str(head[0].evaluated_value).split("%")[0].split("{")[0] if head else ""
+    for call in collect(module, cst.Call):
+        if id(call) in layers:
+            continue
+        func = call.func
+        scope = (func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")) in _SCOPES
+        for index, arg in enumerate(call.args):
+            named = arg.keyword is not None and arg.keyword.value in ("name", "name_or_scope", "default_name")
+            if (named or scope and index == 0 and arg.keyword is None) and isinstance(arg.value, cst.SimpleString):
+                value = str(arg.value.evaluated_value)
+                if value == exact or (start is not None and value.startswith(start)):
+                    return value
+    return None
 
 
 def _update_reader(module: cst.Module) -> str | None:

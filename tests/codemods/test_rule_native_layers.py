@@ -102,6 +102,20 @@ class TestNativeLayersRule(RuleTest):
         """
         (message,) = self.refused(program(scoped, helper))
         assert "under name_scope(...)" in message and "checkpoint names would not be kept" in message
+        nested = """
+            def tower(x):
+                return tf.compat.v1.layers.dense(x, 3)
+            with tf.compat.v1.variable_scope("shared", reuse=tf.compat.v1.AUTO_REUSE):
+                logits = tower(features) + tower(features)
+            loss, train_op = tf.reduce_mean(logits), None
+        """
+        (message,) = self.refused(program(nested))
+        assert "in a function defined in another one" in message
+        # an op already named as the layer (or as Keras's default name for it): Keras would write logits_1/kernel
+        for layer, clash in (('dense(x, 3, name="logits")', "logits"), ("dense(x, 3)", "dense_top")):
+            clashing = f'x = tf.identity(features, name="{clash}")\nlogits = tf.compat.v1.layers.{layer}\n'
+            (message,) = self.refused(program(clashing + "loss, train_op = tf.reduce_mean(logits), None"))
+            assert f"another op or scope of the file is named {clash!r}" in message, message
         # one dense stays, so the other does too (TF1 and Keras number unnamed layers apart)
         messages = self.refused(
             program(body.format(call=dense.format(extra="") + " + " + dense.format(extra=", kernel_regularizer=r")))
