@@ -7,6 +7,8 @@
   `upgrade_lookup`.
 - Which targets need `import compat` on TF 2.21 (tf-keras, the Estimator): `NEEDS_COMPAT`.
 - The Estimator's modules (tf-estimator keeps them, native-estimator says a program stays on them): `ESTIMATOR`.
+- Where a file reads a graph collection by a key that may be a given one (native-losses' LOSSES, native-layers'
+  UPDATE_OPS): `collection_reads`.
 """
 
 import functools
@@ -18,6 +20,7 @@ import libcst as cst
 from codemods import tables
 from codemods.engine.rule import Rule
 from codemods.rules import _tf
+from codemods.rules._native_syntax import collect, source_of
 from compat import graph_mode, tf1_names
 
 ESTIMATOR = ("tensorflow.estimator", "tensorflow.compat.v1.estimator", "tensorflow_estimator")
@@ -308,3 +311,24 @@ def graph_names() -> frozenset:
         if any(home and home.removeprefix("compat.v1.") in GRAPH_ONLY for home in homes)
     }
     return GRAPH_NAMES | private
+
+
+_COLLECTION_READS = frozenset({"get_collection", "get_collection_ref"})
+
+
+def collection_reads(module: cst.Module, key: str) -> list[str]:
+    """The collection reads of `module` whose key may be the collection GraphKeys.`key` (its string is `key` in
+    lower case): any key but another GraphKeys name or another string, as `get_collection(key)` (for an entry)."""
+    found = []
+    for call in collect(module, cst.Call):
+        func = call.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+        if name not in _COLLECTION_READS:
+            continue
+        given = call.args[0].value if call.args and not call.args[0].star else None
+        graph_key = isinstance(given, cst.Attribute) and _tf.full_name(given.value).endswith("GraphKeys")
+        other_key = graph_key and cast(cst.Attribute, given).attr.value != key
+        other_string = isinstance(given, cst.SimpleString) and given.evaluated_value != key.lower()
+        if not (other_key or other_string):
+            found.append(f"{name}({source_of(given) if given is not None else ''})")
+    return found

@@ -36,7 +36,7 @@ from codemods.rules import _tf
 from codemods.rules._native_eager import EagerRewrite, keras_2, parents
 from codemods.rules._native_syntax import EQUAL, Refused, all_names, arguments, collect
 from codemods.rules._native_tables import LAYERS
-from codemods.rules._shared import ESTIMATOR
+from codemods.rules._shared import ESTIMATOR, collection_reads
 
 _FUNCTIONS = {name: row for name, row in LAYERS.items() if name != "dropout"}
 _NAMES = {f"tensorflow.{p}layers.{n}": n for n in _FUNCTIONS for p in ("", "compat.v1.")}
@@ -46,7 +46,6 @@ _COLLECTED = frozenset({"beta_regularizer", "gamma_regularizer"})
 _SCOPES = frozenset({"variable_scope", "name_scope", "variable_op_scope", "op_scope"})
 # names through which a file runs the UPDATE_OPS collection (TF's key, tf-slim's create_train_op, contrib's optimize_loss)
 _UPDATE_READERS = frozenset({"UPDATE_OPS", "create_train_op", "optimize_loss"})
-_COLLECTIONS = frozenset({"get_collection", "get_collection_ref"})
 _ESTIMATORS = frozenset({"Estimator", "TPUEstimator"})
 _FAMILY = (*ESTIMATOR, "tensorflow.contrib.")  # (contrib.tpu's TPUEstimator, contrib.learn's Estimator)
 GRAPH_ENTRY = "graph code: "  # (bench/native.py runs no probe for such an entry: a model_fn is not a Session script)
@@ -332,18 +331,4 @@ def _named_alike(name: cst.Arg | None, keras: str, module: cst.Module, layers: s
 def _update_reader(module: cst.Module) -> str | None:
     """How the file runs the UPDATE_OPS collection (a name, or a collection read by a key that may be it), if it does."""
     names = sorted({name.value for name in all_names(module)} & _UPDATE_READERS)
-    if names:
-        return names[0]
-    for call in collect(module, cst.Call):
-        func = call.func
-        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
-        if name not in _COLLECTIONS:
-            continue
-        key = call.args[0].value if call.args and not call.args[0].star else None
-        if isinstance(key, cst.Attribute) and key.attr.value == "UPDATE_OPS":
-            return "UPDATE_OPS"
-        other_key = isinstance(key, cst.Attribute) and _tf.full_name(key.value).endswith("GraphKeys")
-        other_string = isinstance(key, cst.SimpleString) and key.evaluated_value != "update_ops"
-        if not (other_key or other_string):
-            return f"{name}(...)"
-    return None
+    return names[0] if names else next(iter(collection_reads(module, "UPDATE_OPS")), None)

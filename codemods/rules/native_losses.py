@@ -25,16 +25,15 @@ import libcst as cst
 from codemods.rule_description import Example
 from codemods.rules import _tf
 from codemods.rules._native_eager import EagerRewrite, keras_2
-from codemods.rules._native_syntax import Refused, all_names, arguments, collect, source_of
+from codemods.rules._native_syntax import Refused, all_names, arguments, source_of
 from codemods.rules._native_tables import KERAS_LOSSES, LOSSES
+from codemods.rules._shared import collection_reads
 
 # v1 loss -> (its parameters the rule reads, in TF1's positional order; the Keras loss computing the same mean)
 _KERAS = {name: (LOSSES[name][0], keras) for name, keras in KERAS_LOSSES.items()}
 _NAMES = {f"tensorflow.{p}losses.{n}": n for n in _KERAS for p in ("", "compat.v1.")}
 # names through which a file reads the graph's loss collection (TF's, tf-slim's; model_deploy sums it per clone)
 _READERS = frozenset({"get_total_loss", "get_losses", "LOSSES", "model_deploy"})
-# and a collection read by a key that may be it (not another GraphKeys name or string: UPDATE_OPS is not)
-_COLLECTIONS = frozenset({"get_collection", "get_collection_ref"})
 
 
 class NativeLossesRule(EagerRewrite):
@@ -91,7 +90,7 @@ class NativeLossesRule(EagerRewrite):
         args = arguments(updated, params, call, what)
         if set(args) != set(params):
             raise Refused(call, f"{what} without its {' and '.join(params)}")
-        readers = sorted({name.value for name in all_names(module)} & _READERS) or _collections(module)
+        readers = sorted({name.value for name in all_names(module)} & _READERS) or collection_reads(module, "LOSSES")
         if readers:
             raise Refused(
                 call, f"the file reads the loss collection ({readers[0]}), which the Keras loss does not join"
@@ -102,19 +101,3 @@ class NativeLossesRule(EagerRewrite):
         values = ", ".join(source_of(args[p].value) for p in params)
         said = f"{what} -> tf.keras.losses.{keras}: the same mean (no longer in the LOSSES collection)"
         return cst.parse_expression(f"{alias}.keras.losses.{keras}({values})"), said
-
-
-def _collections(module: cst.Module) -> list[str]:
-    """The collection reads of `module` whose key may be the loss collection (for the info entry)."""
-    found = []
-    for call in collect(module, cst.Call):
-        func = call.func
-        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
-        if name not in _COLLECTIONS:
-            continue
-        key = call.args[0].value if call.args and not call.args[0].star else None
-        other_key = isinstance(key, cst.Attribute) and _tf.full_name(key.value).endswith("GraphKeys")
-        other_string = isinstance(key, cst.SimpleString) and key.evaluated_value != "losses"
-        if not (other_key or other_string):
-            found.append(f"{name}({source_of(key) if key is not None else ''})")
-    return found
