@@ -109,7 +109,9 @@ def runtime(request, tmp_path_factory) -> Path:
         if not (root / "stamp.json").is_file() or (root / "stamp.json").read_text() != stamp:
             (root / "stamp.json").unlink(missing_ok=True)
             shutil.rmtree(venv, ignore_errors=True)
-            _pip(_venv(venv), *pins, cwd=root)
+            # no bytecode compiled at install (28 s of CPU for all of TensorFlow's modules): the user's runs
+            # below write it for the modules they import (_user_env)
+            _pip(_venv(venv), "--no-compile", *pins, cwd=root)
             (root / "stamp.json").write_text(stamp)
     python = venv / "bin" / "python"
     code = "import importlib.metadata as m, json; print(json.dumps([d.metadata['Name'] for d in m.distributions()]))"
@@ -172,8 +174,10 @@ def test_the_sdist_builds_the_same_wheel_as_the_tree(dists):
 
 
 def _user_env(venv: Path, home: Path) -> dict[str, str]:
-    """An activated venv's environment, with none of the test run's paths to the repository."""
+    """An activated venv's environment, with none of the test run's paths to the repository, writing bytecode as
+    a user's shell does (a test run may have turned it off: each process would compile TensorFlow's modules)."""
     env = _outside_env()
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.update(
         PATH=str(venv / "bin") + os.pathsep + env.get("PATH", ""),
         VIRTUAL_ENV=str(venv),
