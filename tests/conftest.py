@@ -45,6 +45,15 @@ def samples_under_uai_run(tmp_path_factory, corpus_data):
 
 
 @pytest.fixture(scope="session")
+def samples_after_uai_migrate(tmp_path_factory, corpus_data):
+    """The bundled TF1 samples as uai-migrate ports them, run on the data the unmodified runs read
+    (tests/support/uai_run.run_ported_samples): compared with samples_under_uai_run, and run by the demo test."""
+    from tests.support.uai_run import run_ported_samples
+
+    return once("samples_after_uai_migrate", tmp_path_factory, lambda folder: run_ported_samples(corpus_data, folder))
+
+
+@pytest.fixture(scope="session")
 def corpus_under_uai_run(tmp_path_factory, corpus_data):
     """Every runnable corpus script run unmodified under `uai-run --auto` (tests/support/uai_run.run_corpus)."""
     from tests.support.uai_run import run_corpus

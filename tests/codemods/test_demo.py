@@ -2,23 +2,12 @@
 
 import sys
 
-import pytest
-
 from tests.support import runs as _runs
 from tests.support.processes import REPO
 from tests.support.programs import SAMPLE_ARGS
 
 SAMPLES = f"{REPO}/samples/tf1"
 FLAGS = {name: args for name, (args, _) in SAMPLE_ARGS.items()}
-
-
-@pytest.fixture(scope="module")
-def data(tmp_path_factory):
-    from trainlib.data import synth
-
-    out = tmp_path_factory.mktemp("data")
-    synth.generate(str(out), train_shards=1, validation_shards=1, images=16, size=32, num_classes=10)
-    return out
 
 
 def _commands(folder, data, tmp_path, scripts):
@@ -55,29 +44,18 @@ def test_demo_migrates_and_trains_the_resnet_printing_the_loss(tmp_path):
     assert [line.split()[1] for line in unmodified.splitlines() if line.strip().startswith("step ")] == ["0", "1", "2"]
 
 
-def test_samples_run_after_uai_migrate_and_fail_after_tf_upgrade_v2(tmp_path, data):
-    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
-    migrated = _runs.migrate("--out", ours, SAMPLES, cwd=tmp_path)
-    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+def test_samples_run_after_uai_migrate_and_fail_after_tf_upgrade_v2(tmp_path, corpus_data, samples_after_uai_migrate):
+    # ours: the samples' uai-migrate ports as tests/conftest.py runs them (compared with uai-run's losses in
+    # tests/tf2/test_uai_run_migrate.py), on the data tf_upgrade_v2's ports get here
+    for name, (_, output) in SAMPLE_ARGS.items():
+        result = samples_after_uai_migrate[name]
+        assert result.returncode == 0 and output in result.stdout + result.stderr, f"{name}: {result.stderr[-3000:]}"
+    assert "step 2 loss" in samples_after_uai_migrate["session_classifier.py"].stdout
+    assert "step 3 loss" in samples_after_uai_migrate["train_slim_classifier.py"].stdout
+    theirs = tmp_path / "theirs"
     upgraded = _runs.tf_upgrade_v2(SAMPLES, theirs, cwd=tmp_path)
     assert upgraded.returncode == 0, upgraded.stderr
-    # the ResNet sample trains in the demo test; here the other two of ours, and all three of theirs
-    commands = {
-        **{
-            ("ours", k): v
-            for k, v in _commands(
-                ours, data, tmp_path / "o", ["train_slim_classifier.py", "session_classifier.py"]
-            ).items()
-        },
-        **{("theirs", k): v for k, v in _commands(theirs, data, tmp_path / "t", FLAGS).items()},
-    }
-    results = _runs.run_all(commands, tmp_path)
-    for name in ("train_slim_classifier.py", "session_classifier.py"):
-        result = results["ours", name]
-        assert result.returncode == 0, f"{name}: {result.stderr[-3000:]}"
-    assert "step 2 loss" in results["ours", "session_classifier.py"].stdout
-    assert "step 3 loss" in results["ours", "train_slim_classifier.py"].stdout
-    failures = {name: results["theirs", name] for name in FLAGS}
+    failures = _runs.run_all(_commands(theirs, corpus_data, tmp_path / "t", FLAGS), tmp_path)
     assert all(r.returncode != 0 for r in failures.values()), {n: r.returncode for n, r in failures.items()}
     # and they fail for the reasons docs/traps.md lists (tf_upgrade_v2 section)
     assert "tensorflow.contrib" in failures["train_slim_classifier.py"].stderr

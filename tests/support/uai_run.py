@@ -1,6 +1,7 @@
 """What the uai-run tests compare: a program's loss trajectory, and the bytes of the files it must leave untouched;
 and the unmodified runs they share (the samples and the corpus under uai-run, once per pytest session:
-tests/conftest.py's fixtures, read by tests/common and, in the tf2 suite, by the port comparisons)."""
+tests/conftest.py's fixtures, read by tests/common and, in the tf2 suite, by the port comparisons), and the
+samples' uai-migrate ports run once for the tf2 suite's comparison and demo tests."""
 
 import hashlib
 import os
@@ -75,6 +76,18 @@ def run_samples(data: str, out: Path) -> UnmodifiedRuns:
     before = digests(SAMPLES)
     commands = {name: sample_command(UAI_RUN, SAMPLES, name, data, out / name) for name in SAMPLE_ARGS}
     return UnmodifiedRuns(_runs.run_all(commands, SAMPLES), {}, before, digests(SAMPLES))
+
+
+def run_ported_samples(data: str, out: Path) -> dict:
+    """{name: CompletedProcess}: each bundled TF1 sample as uai-migrate ports it (the whole folder at once, into
+    out/ported), run as a user runs the port, on `data` (2 at a time)."""
+    from tests.support import runs as _runs
+    from tests.support.programs import SAMPLE_ARGS
+
+    migrated = _runs.migrate("--out", out / "ported", SAMPLES, cwd=out)
+    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+    commands = {name: sample_command((), out / "ported", name, data, out / "out" / name) for name in SAMPLE_ARGS}
+    return _runs.run_all(commands, out)
 
 
 def run_corpus(data: str, out: Path) -> UnmodifiedRuns:

@@ -14,7 +14,7 @@ from compat import library_names, tf1_names
 from tests.support import runs as _runs
 from tests.support.processes import REPO
 from tests.support.programs import SAMPLE_ARGS
-from tests.support.uai_run import SAMPLES, loss_trajectory, sample_command
+from tests.support.uai_run import loss_trajectory
 from uai_run import _source
 
 TF1_PROGRAMS = os.path.join(REPO, "tests", "common", "tf1_programs")
@@ -99,23 +99,13 @@ def test_the_ported_bert_style_program_is_what_uai_migrate_makes_of_its_tf1_form
         assert kept.read() == (tmp_path / name).read_text()  # kept as written: ruff leaves *_migrated.py alone
 
 
-@pytest.fixture(scope="module")
-def ported_samples(tmp_path_factory, corpus_data):
-    """Each sample as uai-migrate ports it, run on the data the unmodified runs read (tests/conftest.py's
-    samples_under_uai_run, which tests/common/test_uai_run_programs.py checks)."""
-    root = tmp_path_factory.mktemp("samples")
-    migrated = _runs.migrate("--out", root / "ported", SAMPLES, cwd=root)
-    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
-    commands = {
-        name: sample_command((), root / "ported", name, corpus_data, root / "out" / name) for name in SAMPLE_ARGS
-    }
-    return _runs.run_all(commands, root)
-
-
 @pytest.mark.parametrize("name", sorted(SAMPLE_ARGS))
-def test_each_sample_trains_under_uai_run_with_the_losses_of_its_port(samples_under_uai_run, ported_samples, name):
+def test_each_sample_trains_under_uai_run_with_the_losses_of_its_port(
+    samples_under_uai_run, samples_after_uai_migrate, name
+):
+    # both runs are tests/conftest.py's (samples_under_uai_run is checked in tests/common/test_uai_run_programs.py)
     unmodified = loss_trajectory(samples_under_uai_run.results[name], 3)
-    ported = loss_trajectory(ported_samples[name], 3)
+    ported = loss_trajectory(samples_after_uai_migrate[name], 3)
     if name in OTHER_SEEDS:
         assert len(unmodified) == len(ported) and all(math.isfinite(float(v)) for v in unmodified + ported)
         return
