@@ -16,9 +16,13 @@ rule proves before it writes a call:
   again); and every call of the same layer function in the file converts, or none (TF1 numbers unnamed layers
   per variable scope, Keras per graph: mixed, the numbers would part);
 - nothing goes to a collection Keras does not fill: no regularizer (REGULARIZATION_LOSSES), no `reuse`; a batch
-  normalization in training mode only where nothing runs the UPDATE_OPS collection (a Keras layer keeps its
-  moving-average updates in `layer.updates`: a train_op run after `get_collection(UPDATE_OPS)` would no longer
-  run them).
+  normalization in training mode keeps its moving-average updates in `layer.updates`, not in UPDATE_OPS. So
+  where nothing runs that collection it converts as it is (neither port updates the moving statistics); where
+  the model_fn reads it once, `X = get_collection(GraphKeys.UPDATE_OPS)`, after every such batch normalization,
+  each on a line of its own in that function, and nothing else fills or runs the collection, each layer is bound
+  to `batch_norm` and kept in a list `batch_norms` made at the function's start, and the read becomes
+  `[update for layer in batch_norms for update in layer.updates]`: the same update ops, run by the same train_op.
+  Any other read refuses the batch normalizations.
 
 Else the call stays at the safe level with an info entry saying why. tf.layers.dropout stays (a random op: its
 mask is drawn by another op under the graph seed).
@@ -34,13 +38,29 @@ from codemods.engine.rule import FileState
 from codemods.rule_description import Example
 from codemods.rules import _tf
 from codemods.rules._native_eager import EagerRewrite, keras_2, parents
-from codemods.rules._native_syntax import EQUAL, Refused, all_names, arguments, collect
+from codemods.rules._native_syntax import EQUAL, Refused, all_names, arguments, collect, descendants, source_of
 from codemods.rules._native_tables import LAYERS
 from codemods.rules._shared import ESTIMATOR, collection_reads
 
 _FUNCTIONS = {name: row for name, row in LAYERS.items() if name != "dropout"}
 _NAMES = {f"tensorflow.{p}layers.{n}": n for n in _FUNCTIONS for p in ("", "compat.v1.")}
 # keywords of a layer the Keras layer takes but TF1 put in a collection (REGULARIZATION_LOSSES) Keras does not fill
+_NORM = "tf.layers.batch_normalization"
+# names besides the UPDATE_OPS read by which a file fills or runs that collection, or that the rewrite of the read
+# would meet (a Keras batch normalization of the user's own: TF1 did not run its updates)
+_OTHER_UPDATES = frozenset(
+    {
+        "create_train_op",
+        "optimize_loss",
+        "add_to_collection",
+        "add_to_collections",
+        "slim",
+        "tf_slim",
+        "BatchNormalization",
+        "batch_norm",
+        "batch_norms",
+    }
+)
 _COLLECTED = frozenset({"beta_regularizer", "gamma_regularizer"})
 # the with-items that name variables otherwise for TF1's variable scopes and Keras's name scopes
 _SCOPES = frozenset({"variable_scope", "name_scope", "variable_op_scope", "op_scope"})
@@ -55,7 +75,7 @@ class NativeLayersRule(EagerRewrite):
     ID = "native-layers"
     DESCRIPTION = (
         "tf.layers.conv2d/dense/batch_normalization/flatten/pooling in an Estimator's model_fn -> the Keras layer "
-        "object, its variables' checkpoint names kept."
+        "object, its variables' checkpoint names kept (its UPDATE_OPS read -> the batch normalizations' updates)."
     )
     LEVEL = "native"
     ORDER = 191  # after native-session, which makes a Session script's layers itself
@@ -69,10 +89,12 @@ class NativeLayersRule(EagerRewrite):
         "whose tf.keras is Keras 2 (it imports compat), under no variable_scope or name_scope (on the way from the "
         "model_fn either: towers sharing variables under variable_scope(reuse=...) stay), without regularizers or "
         "reuse, and where every call of that layer function in the file converts. A batch normalization in training "
-        "mode converts only where nothing runs the UPDATE_OPS collection (UPDATE_OPS, create_train_op, "
-        "optimize_loss): the Keras layer keeps its moving-average updates in layer.updates, not in that collection, "
-        "and a train_op made to run the collection would no longer update the moving statistics; where nothing "
-        "runs it, neither port updates them. What may change: the initial weights, drawn by other ops (Keras's "
+        "mode keeps its moving-average updates in the Keras layer's layer.updates, not in the UPDATE_OPS "
+        "collection: where nothing runs that collection, neither port updates them; where the model_fn reads it "
+        "once (update_ops = get_collection(GraphKeys.UPDATE_OPS)) after each such layer, each on a line of its own "
+        "in that function, and nothing else fills or runs it, the layers are kept in a list batch_norms and the "
+        "read becomes their updates (the same ops, run by the same train_op); any other read (create_train_op, "
+        "optimize_loss, a read before a layer or elsewhere) leaves them. What may change: the initial weights, drawn by other ops (Keras's "
         "initializers, not the variable scope's) and in another op order under a graph seed (a checkpoint of the "
         "safe port, loaded by the same names, starts both from the same weights, and then they train alike); the "
         "layers' variables are no longer in the variable scope store (tf.compat.v1.get_variable cannot reuse them by "
@@ -116,9 +138,12 @@ class NativeLayersRule(EagerRewrite):
                 self._model_fns.append(given.value)
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        self._read: tuple[str, cst.SimpleStatementLine] | None = None
         if self.level == "native" and self._found:
             parent = parents(original_node)
             scoped = _model_fn_functions(original_node, self._model_fns, parent)
+            norms = [c for c, what, _ in self._found if what == _NORM and _training(c)]
+            self._read = _updates_read(original_node, self._model_fns, parent, norms)
             for call, what, _ in self._found:
                 try:
                     self._check(call, what, original_node, parent, scoped)
@@ -126,7 +151,35 @@ class NativeLayersRule(EagerRewrite):
                 except Refused as refused:
                     self._why[id(call)] = refused.why
                     self._staying.add(what)
-        return super().leave_Module(original_node, updated_node)
+        ported = super().leave_Module(original_node, updated_node)
+        if self._read is None or _NORM in self._staying:
+            return ported
+        function, line = self._read
+        alias = _tf.tf_alias(self)
+        inside = {id(n) for n in descendants(line)}
+        self.state.reports[:] = [  # (tf1-api's entries for the names of the read the rule rewrites)
+            (top, node, entry)
+            for top, node, entry in self.state.reports
+            if not (id(node) in inside and entry.rule != self.ID and "compat.v1" in entry.message)
+        ]
+        self.report(
+            line,
+            f"{GRAPH_ENTRY}get_collection(UPDATE_OPS) in a model_fn -> the updates of its Keras batch normalizations "
+            "(layer.updates: the same moving-average ops, which the collection no longer holds)",
+            native=True,
+            statement=next(
+                i
+                for i, stmt in enumerate(original_node.body)
+                if isinstance(stmt, cst.FunctionDef) and stmt.name.value == function
+            ),
+        )
+        body = [
+            stmt.visit(_Updates(alias, stmt))
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == function
+            else stmt
+            for stmt in ported.body
+        ]
+        return ported.with_changes(body=body)
 
     def _check(
         self, call: cst.Call, what: str, module: cst.Module, parent: dict[int, cst.CSTNode], scoped: dict[str, str]
@@ -162,14 +215,15 @@ class NativeLayersRule(EagerRewrite):
                 call, f"{what} with a regularizer: TF1 adds its loss to REGULARIZATION_LOSSES, Keras does not"
             )
         training = args.get("training")
-        if what == "tf.layers.batch_normalization" and training is not None and not _false(training.value):
+        if what == _NORM and training is not None and not _false(training.value):
             reader = _update_reader(module)
-            if reader:
+            if reader and self._read is None:
                 raise Refused(
                     call,
-                    f"in training mode in a file that runs the UPDATE_OPS collection ({reader}): a Keras "
-                    "BatchNormalization keeps its moving-average updates in layer.updates, not in that collection, "
-                    "so the train_op would no longer update the moving statistics",
+                    f"in training mode in a file that runs the UPDATE_OPS collection ({reader}) otherwise than by "
+                    "one read after its batch normalizations in their model_fn: a Keras BatchNormalization keeps "
+                    "its moving-average updates in layer.updates, not in that collection, so the train_op would no "
+                    "longer update the moving statistics",
                 )
 
     def convert(
@@ -223,6 +277,130 @@ class NativeLayersRule(EagerRewrite):
                     return updated_node
 
         return cast(cst.Call, updated.visit(Inner()))
+
+
+_AT = ("inputs", *_FUNCTIONS["batch_normalization"][1]).index("training")  # (its place in TF1's parameters)
+
+
+def _training(call: cst.Call) -> bool:
+    """Does a batch normalization call (as the source wrote it) run in training mode, or may it?"""
+    for index, arg in enumerate(call.args):
+        if (arg.keyword is not None and arg.keyword.value == "training") or (arg.keyword is None and index == _AT):
+            return not _false(arg.value)
+    return False
+
+
+def _updates_read(
+    module: cst.Module, roots: list[str], parent: dict[int, cst.CSTNode], norms: list[cst.Call]
+) -> tuple[str, cst.SimpleStatementLine] | None:
+    """(the model_fn, the line) where the file's one UPDATE_OPS read, `X = get_collection(GraphKeys.UPDATE_OPS)`,
+    follows every batch normalization in training mode (`norms`), each on a line of its own in that same function,
+    and nothing else fills or reads the collection: the read can become the Keras layers' updates. Else None."""
+    names = [name.value for name in all_names(module)]
+    if (
+        names.count("UPDATE_OPS") != 1
+        or set(names) & _OTHER_UPDATES
+        or len(collection_reads(module, "UPDATE_OPS")) != 1
+    ):
+        return None
+    key = next(n for n in all_names(module) if n.value == "UPDATE_OPS")
+    line = parent.get(id(key))
+    while line is not None and not isinstance(line, cst.SimpleStatementLine):
+        line = parent.get(id(line))
+    if line is None or len(line.body) != 1 or not isinstance(line.body[0], cst.Assign):
+        return None
+    assign = line.body[0]
+    value = assign.value
+    if not (
+        len(assign.targets) == 1
+        and isinstance(assign.targets[0].target, cst.Name)
+        and isinstance(value, cst.Call)
+        and len(value.args) == 1
+        and isinstance(value.args[0].value, cst.Attribute)
+        and value.args[0].value.attr is key
+    ):
+        return None
+    function, scope = _enclosing(line, parent)
+    if function is None or function.name.value not in roots or scope == _NESTED:
+        return None
+    order = {id(n): i for i, n in enumerate(descendants(module))}
+    for norm in norms:
+        held = parent.get(id(norm))
+        while held is not None and not isinstance(held, cst.SimpleStatementLine):
+            held = parent.get(id(held))
+        if (
+            held is None
+            or len(held.body) != 1
+            or _enclosing(norm, parent)[0] is not function
+            or order[id(held)] > order[id(line)]
+            or sum(1 for n in norms if id(n) in {id(d) for d in descendants(held)}) != 1
+        ):
+            return None
+    return function.name.value, line
+
+
+class _Updates(cst.CSTTransformer):
+    """In the model_fn `function`: each Keras batch normalization the rule made is bound to `batch_norm` and kept in
+    `batch_norms` (made at the function's start); the UPDATE_OPS read becomes their updates. Only the paths down to
+    those lines are rebuilt: the later rules find their calls elsewhere by identity."""
+
+    def __init__(self, alias: str, function: cst.FunctionDef) -> None:
+        super().__init__()
+        self.layer = f"{alias}.keras.layers.BatchNormalization"
+        self.function = id(function)
+        above = {id(child): node for node in descendants(function) for child in node.children}
+        self.path: set[int] = set()
+        for line in collect(function, cst.SimpleStatementLine):
+            if self._read(line) or len(self._made(line)) == 1:
+                key: cst.CSTNode | None = line
+                while key is not None and id(key) not in self.path:
+                    self.path.add(id(key))
+                    key = above.get(id(key))
+
+    def _read(self, line: cst.SimpleStatementLine) -> bool:
+        small = line.body[0]
+        return isinstance(small, cst.Assign) and any(n.value == "UPDATE_OPS" for n in all_names(small.value))
+
+    def _made(self, line: cst.SimpleStatementLine) -> list[cst.Call]:
+        calls = collect(line, cst.Call)
+        return [c for c in calls if isinstance(c.func, cst.Call) and source_of(c.func.func) == self.layer]
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.path and super().on_visit(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef) -> cst.FunctionDef:
+        if id(original_node) != self.function:
+            return updated_node
+        body = list(cast(cst.IndentedBlock, updated_node.body).body)
+        first = 1 if body and _docstring(body[0]) else 0
+        body.insert(first, cst.parse_statement("batch_norms = []\n"))
+        return updated_node.with_changes(body=updated_node.body.with_changes(body=body))
+
+    def leave_SimpleStatementLine(
+        self, original_node: cst.SimpleStatementLine, updated_node: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine | cst.FlattenSentinel[cst.BaseStatement]:
+        if id(original_node) not in self.path:
+            return updated_node  # (libcst leaves a node it did not enter too)
+        small = updated_node.body[0]
+        if self._read(updated_node) and isinstance(small, cst.Assign):
+            reads = "[update for layer in batch_norms for update in layer.updates]"
+            return updated_node.with_changes(body=[small.with_changes(value=cst.parse_expression(reads))])
+        (norm,) = self._made(updated_node)
+        bound = cst.SimpleStatementLine(
+            [cst.Assign([cst.AssignTarget(cst.Name("batch_norm"))], norm.func)],
+            leading_lines=updated_node.leading_lines,
+        )
+        kept = cst.parse_statement("batch_norms.append(batch_norm)\n")
+        called = updated_node.deep_replace(norm, norm.with_changes(func=cst.Name("batch_norm")))
+        return cst.FlattenSentinel([bound, kept, cast(cst.SimpleStatementLine, called).with_changes(leading_lines=[])])
+
+
+def _docstring(stmt: cst.BaseStatement) -> bool:
+    return (
+        isinstance(stmt, cst.SimpleStatementLine)
+        and isinstance(stmt.body[0], cst.Expr)
+        and isinstance(stmt.body[0].value, cst.SimpleString)
+    )
 
 
 def _false(value: cst.BaseExpression) -> bool:

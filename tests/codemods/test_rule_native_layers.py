@@ -75,6 +75,50 @@ class TestNativeLayersRule(RuleTest):
         messages = [e.message for e in self.applied(before, level="native").entries if e.rule == self.RULE.ID]
         assert len(messages) == 6 and all(m.startswith("graph code: ") and "names kept" in m for m in messages)
 
+    def test_the_update_ops_read_of_a_model_fn_becomes_its_batch_normalizations_updates(self):
+        before = program(
+            """
+            net = features
+            for i in range(2):
+                # a block
+                net = tf.nn.relu(tf.compat.v1.layers.batch_normalization(net, training=mode == "train"))
+            loss = tf.reduce_mean(net)
+            update_ops = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS)
+            with tf.control_dependencies(update_ops):
+                train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)
+            """
+        )
+        after = program(
+            """
+            batch_norms = []
+            net = features
+            for i in range(2):
+                # a block
+                batch_norm = tf.keras.layers.BatchNormalization()
+                batch_norms.append(batch_norm)
+                net = tf.nn.relu(batch_norm(net, training=mode == "train"))
+            loss = tf.reduce_mean(net)
+            update_ops = [update for layer in batch_norms for update in layer.updates]
+            with tf.control_dependencies(update_ops):
+                train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)
+            """
+        )
+        self.assertCodemod(before, after, level="native")
+        messages = [e.message for e in self.applied(before, level="native").entries if e.rule == self.RULE.ID]
+        assert messages[-1].startswith("graph code: get_collection(UPDATE_OPS) in a model_fn -> the updates"), messages
+        norm = "net = tf.compat.v1.layers.batch_normalization(features, training=True)\n"
+        read = "update_ops = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS)\n"
+        rest = "loss = tf.reduce_mean(net)\ntrain_op = update_ops\n"
+        for body, helpers in (
+            (read + norm + rest, ""),  # the read before the layer
+            (norm.replace(")\n", ") + " + norm.split(" = ")[1]) + read + rest, ""),  # two on a line
+            (norm + read + rest + "other = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS)\n", ""),
+            ("net = block(features)\n" + read + rest, f"def block(features):\n    {norm}    return net\n\n"),
+            (norm + read + rest + "tf.compat.v1.add_to_collection(tf.compat.v1.GraphKeys.UPDATE_OPS, loss)\n", ""),
+        ):
+            messages = self.refused(program(body, helpers))
+            assert any("runs the UPDATE_OPS collection" in m for m in messages), (body, messages)
+
     def test_must_not_fire_where_the_names_or_the_collections_would_not_be_kept(self):
         dense = "tf.compat.v1.layers.dense(features, 3{extra})"
         body = "logits = {call}\nloss = tf.reduce_mean(logits)\ntrain_op = None"
@@ -152,9 +196,8 @@ class TestNativeLayersRule(RuleTest):
 
 
 # an Estimator program (TF 2.21's Estimator through compat): conv2d layers named in a loop, batch normalization
-# in training mode (no UPDATE_OPS read: neither port updates the moving statistics), pooling, flatten and two
-# unnamed dense layers, trained with momentum on fixed batches into the model_dir of argv[1]; it prints each
-# step's loss
+# in training mode whose updates the train_op runs (UPDATE_OPS), pooling, flatten and two unnamed dense layers,
+# trained with momentum on fixed batches into the model_dir of argv[1]; it prints each step's loss
 EQUIVALENCE = """
     import sys
 
@@ -181,7 +224,9 @@ EQUIVALENCE = """
         hidden = tf.layers.dense(tf.layers.flatten(net), 8, activation=tf.nn.relu)
         logits = tf.layers.dense(hidden, 3)
         loss = tf.identity(tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)), name="loss")
-        train_op = tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss, tf.train.get_or_create_global_step())
+        update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+        with tf.control_dependencies(update_ops):
+            train_op = tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss, tf.train.get_or_create_global_step())
         return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
 
 
@@ -216,7 +261,7 @@ def test_the_native_port_trains_as_the_safe_port_from_its_step_0_checkpoint(tmp_
         ported[level] = native.ported_file(str(tmp_path / level), script.name, script.name)
         entries = [e for f in report.get("files", []) for e in f.get("entries", [])]
         layers = [e["message"] for e in entries if e["rule"] == NativeLayersRule.ID]
-        assert len(layers) == (6 if level == "native" else 0), layers
+        assert len(layers) == (7 if level == "native" else 0), layers
     code = pathlib.Path(ported["native"]).read_text()
     assert "layers." not in code.replace("keras.layers.", ""), code
     safe_losses = _run(ported["safe"], tmp_path / "safe_dir")
@@ -231,3 +276,8 @@ def test_the_native_port_trains_as_the_safe_port_from_its_step_0_checkpoint(tmp_
     assert max(abs(a - b) for a, b in zip(safe_losses, native_losses)) <= 1e-5, (safe_losses, native_losses)
     names = [sorted(n for n, _ in tf.train.list_variables(str(d))) for d in (tmp_path / "safe_dir", start)]
     assert names[0] == names[1] and "batch_normalization/moving_mean" in names[0], names
+    # the moving statistics moved (the train_op ran the updates), and alike
+    means = [
+        tf.train.load_variable(str(d), "batch_normalization_1/moving_mean") for d in (tmp_path / "safe_dir", start)
+    ]
+    assert abs(means[0]).sum() > 0 and abs(means[0] - means[1]).max() <= 1e-5, means
