@@ -415,6 +415,27 @@ class TestNativeMonitored(RuleTest):
         self.assertCodemod(before, after, level="native")
 
 
+# an evaluation only (compared by what it prints), printing the folder it is given
+FOLDER = """
+    import tensorflow as tf
+
+    tf.app.flags.DEFINE_string("output_dir", "", "")
+    FLAGS = tf.app.flags.FLAGS
+
+
+    def main(_):
+        v = tf.Variable(2.0)
+        doubled = v * 2
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print("wrote", FLAGS.output_dir, sess.run(doubled))
+
+
+    if __name__ == "__main__":
+        tf.app.run()
+"""
+
+
 def ports(tmp_path, name: str, source: str) -> dict[str, str]:
     """The script ported at both levels (the native level converts it, with no tf.compat.v1 left): level -> path."""
     script = tmp_path / name
@@ -482,3 +503,14 @@ def test_the_native_port_restarts_from_its_checkpoints_as_tf115_did(tmp_path):
     assert ours["checkpoint"] == tf1["checkpoint"] and ours["files"] == [
         f for f in tf1["files"] if not f.endswith(GRAPH_FILES)
     ]
+
+
+def test_the_bench_compares_what_a_port_prints_of_its_own_output_folder_as_the_safe_ports(tmp_path):
+    """Each port writes to its own folder (a checkpoint_dir the safe port wrote would be restored); a script printing
+    that folder prints the same (found when bench/native.py's session_summaries row differed by its path)."""
+    files = ports(tmp_path, "folder.py", FOLDER)
+    argv = {level: [f"--output_dir={tmp_path / 'runs' / level}"] for level in files}
+    row = native.equivalence(
+        "folder.py", files["safe"], files["native"], argv["safe"], str(tmp_path / "runs"), argv["native"]
+    )
+    assert row["output"] == "same" and row["equal"], row
