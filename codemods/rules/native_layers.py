@@ -9,7 +9,8 @@ rule proves before it writes a call:
 
 - the file is a program whose tf.keras is Keras 2 on every TF release (it imports compat);
 - the call runs in a model_fn: the function passed to an Estimator or TPUEstimator as its model_fn, or a function
-  of the module it calls (by name, at any depth);
+  of the module it calls (by name, at any depth); not a TPUEstimator's unless it says use_tpu=False (on a TPU the
+  model_fn runs inside the TPU loop, which nothing here runs);
 - the names are kept: TF1 names a layer's variables by its variable scope, Keras by the name scope, so the call
   runs under no variable_scope or name_scope (in its function nor at a call on the way from the model_fn: under
   `variable_scope(reuse=...)` towers share variables by name, which a Keras layer does only by being called
@@ -86,7 +87,7 @@ class NativeLayersRule(EagerRewrite):
         "a call becomes the Keras layer made and called there (the model_fn runs once per graph, so the layer is made "
         "once in it), with TF1's arguments and name: the variables keep their checkpoint names (conv0/kernel, "
         "batch_normalization/moving_mean, dense_1/bias), so a checkpoint of the safe port loads. Only in a program "
-        "whose tf.keras is Keras 2 (it imports compat), under no variable_scope or name_scope (on the way from the "
+        "whose tf.keras is Keras 2 (it imports compat), not in a TPUEstimator's unless use_tpu=False, under no variable_scope or name_scope (on the way from the "
         "model_fn either: towers sharing variables under variable_scope(reuse=...) stay), without regularizers or "
         "reuse, and where every call of that layer function in the file converts. A batch normalization in training "
         "mode keeps its moving-average updates in the Keras layer's layer.updates, not in the UPDATE_OPS "
@@ -121,6 +122,7 @@ class NativeLayersRule(EagerRewrite):
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
         self._model_fns: list[str] = []  # the names given to an Estimator as its model_fn
+        self._tpu_fns: list[str] = []  # those given to a TPUEstimator that may run on a TPU
         self._why: dict[int, str | None] = {}  # id(call) -> why it stays (None: it converts)
         self._staying: set[str] = set()  # the layer functions of which a call stays
 
@@ -136,12 +138,15 @@ class NativeLayersRule(EagerRewrite):
                 given = node.args[0].value
             if isinstance(given, cst.Name):
                 self._model_fns.append(given.value)
+                if any(n.endswith(".TPUEstimator") for n in self.qualified_names(node.func)) and not _off_tpu(node):
+                    self._tpu_fns.append(given.value)
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         self._read: tuple[str, cst.SimpleStatementLine] | None = None
         if self.level == "native" and self._found:
             parent = parents(original_node)
             scoped = _model_fn_functions(original_node, self._model_fns, parent)
+            self._on_tpu = set(_model_fn_functions(original_node, self._tpu_fns, parent))
             norms = [c for c, what, _ in self._found if what == _NORM and _training(c)]
             self._read = _updates_read(original_node, self._model_fns, parent, norms)
             for call, what, _ in self._found:
@@ -195,6 +200,12 @@ class NativeLayersRule(EagerRewrite):
                 call,
                 "not in an Estimator's model_fn (the function given to the Estimator or one it calls by name): "
                 "a graph the rule does not know",
+            )
+        if function.name.value in self._on_tpu:
+            raise Refused(
+                call,
+                "in the model_fn of a TPUEstimator whose use_tpu is not False: on a TPU it runs inside the TPU "
+                "loop, where nothing here runs the Keras layers to prove them equal",
             )
         scope = scope or scoped[function.name.value]
         if scope:
@@ -280,6 +291,12 @@ class NativeLayersRule(EagerRewrite):
 
 
 _AT = ("inputs", *_FUNCTIONS["batch_normalization"][1]).index("training")  # (its place in TF1's parameters)
+
+
+def _off_tpu(call: cst.Call) -> bool:
+    """Does a TPUEstimator(...) call say use_tpu=False (its default is True)?"""
+    given = [a for a in call.args if a.keyword is not None and a.keyword.value == "use_tpu"]
+    return bool(given) and _false(given[0].value)
 
 
 def _training(call: cst.Call) -> bool:

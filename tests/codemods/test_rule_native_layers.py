@@ -178,6 +178,13 @@ class TestNativeLayersRule(RuleTest):
         assert "tf.keras.layers.BatchNormalization()(features, training=False)" in converted.module.code
         (message,) = self.refused(program(body.format(call=dense.format(extra=""))).replace("import compat\n", ""))
         assert "Keras 3" in message
+        tpu = program(body.format(call=dense.format(extra="")))
+        for estimator in ("TPUEstimator(model_fn, use_tpu=flag)", "TPUEstimator(model_fn)"):
+            source = tpu.replace("tf.estimator.Estimator(model_fn)", f"tf.compat.v1.estimator.tpu.{estimator}")
+            (message,) = self.refused(source)
+            assert "a TPUEstimator whose use_tpu is not False" in message, message
+        source = tpu.replace("tf.estimator.Estimator(model_fn)", "tf.contrib.tpu.TPUEstimator(model_fn, use_tpu=False)")
+        assert "tf.keras.layers.Dense(3)(features)" in self.applied(source, level="native").module.code
         (message,) = self.refused("import compat\nimport tensorflow as tf\n\nprint(tf.layers.dense(x, 3))\n")
         assert "not in an Estimator's model_fn" in message
 
