@@ -56,3 +56,15 @@ def test_every_test_the_range_runs_exists():
         with open(os.path.join(REPO, path)) as handle:
             source = handle.read()
         assert not name or re.search(rf"^def {re.escape(name)}\(", source, re.MULTILINE), entry
+
+
+def test_the_files_only_tf2_runs_exist_and_import_no_tensorflow():
+    """noxfile.py TF_FREE: files tf1 leaves out since no TensorFlow enters their behaviour (a rename would run a file
+    twice again; a TensorFlow import would make it the TF version's)."""
+    tensorflow = {"tensorflow", "tf_keras", "keras", "tf_slim", "tensorflow_estimator"}
+    for path in _noxfile_value("TF_FREE"):
+        with open(os.path.join(REPO, path)) as handle:
+            tree = ast.parse(handle.read())
+        imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+        assert not {name.partition(".")[0] for name in imported} & tensorflow, (path, imported)
