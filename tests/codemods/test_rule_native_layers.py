@@ -7,6 +7,7 @@ migrates a whole program with uai-migrate at both levels and runs both.
 """
 
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -204,22 +205,12 @@ class TestNativeLayersRule(RuleTest):
 
 # an Estimator program (TF 2.21's Estimator through compat): conv2d layers named in a loop, batch normalization
 # in training mode whose updates the train_op runs (UPDATE_OPS), pooling, flatten and two unnamed dense layers,
-# trained with momentum on fixed batches into the model_dir of argv[1]; it prints each step's loss
+# trained with momentum on fixed batches into the model_dir of argv[1]; it logs each step's loss
 EQUIVALENCE = """
     import sys
 
     import numpy as np
     import tensorflow as tf
-
-    tf.logging.set_verbosity(tf.logging.ERROR)
-
-
-    class Losses(tf.train.SessionRunHook):
-        def before_run(self, run_context):
-            return tf.train.SessionRunArgs(tf.get_default_graph().get_tensor_by_name("loss:0"))
-
-        def after_run(self, run_context, run_values):
-            print("loss %.9g" % run_values.results)
 
 
     def model_fn(features, labels, mode):
@@ -230,11 +221,12 @@ EQUIVALENCE = """
         net = tf.layers.max_pooling2d(net, 2, 2)
         hidden = tf.layers.dense(tf.layers.flatten(net), 8, activation=tf.nn.relu)
         logits = tf.layers.dense(hidden, 3)
-        loss = tf.identity(tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)), name="loss")
+        loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
         update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
         with tf.control_dependencies(update_ops):
             train_op = tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss, tf.train.get_or_create_global_step())
-        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+        hook = tf.train.LoggingTensorHook({"loss": loss}, every_n_iter=1, formatter=lambda v: "loss %.9g" % v["loss"])
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op, training_hooks=[hook])
 
 
     def input_fn():
@@ -244,8 +236,9 @@ EQUIVALENCE = """
 
 
     if __name__ == "__main__":
+        tf.logging.set_verbosity(tf.logging.INFO)  # (the hook logs each step's loss)
         config = tf.estimator.RunConfig(model_dir=sys.argv[1], tf_random_seed=1)
-        tf.estimator.Estimator(model_fn, config=config).train(input_fn, hooks=[Losses()], max_steps=3)
+        tf.estimator.Estimator(model_fn, config=config).train(input_fn, max_steps=3)
 """
 
 
@@ -254,7 +247,7 @@ def _run(path: str, model_dir: pathlib.Path) -> list[float]:
         [sys.executable, path, str(model_dir)], env=clean_env(), capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    return [float(line.split()[1]) for line in done.stdout.splitlines() if line.startswith("loss ")]
+    return [float(found) for found in re.findall(r":loss (\S+)$", done.stderr, re.M)]  # (the hook's log lines)
 
 
 def test_the_native_port_trains_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
