@@ -16,7 +16,7 @@ import libcst as cst
 from codemods.rules._native_names import GET_VARIABLE, tf1_names
 from codemods.rules._native_slim import SlimLayers
 from codemods.rules._native_state import NativeSessionRule
-from codemods.rules._native_syntax import Block, Refused, arguments, assigned, single, source_of
+from codemods.rules._native_syntax import Block, Refused, arguments, assigned, bound_names, single, source_of
 
 EMBEDDING_LOOKUP = tf1_names("nn.embedding_lookup")
 DIMENSION_VALUE = frozenset({"tensorflow.compat.dimension_value", "tensorflow.compat.v1.compat.dimension_value"})
@@ -97,6 +97,8 @@ class StaticShapes(SlimLayers):
 
     def variable_shape(self, variable: str, stmt: cst.CSTNode) -> list[int | None]:
         """A get_variable's literal shape (a dimension other than an integer literal: None)."""
+        if sum(variable in bound_names(made) for made in self.block.original) > 1:
+            raise Refused(stmt, f"a static shape read through `{variable}`, bound more than once")
         for made in self.block.original:
             name, value = assigned(single(made))
             if name == variable and isinstance(value, cst.Call) and self.rule.is_call(value, GET_VARIABLE):

@@ -168,6 +168,16 @@ class TestNativeSessionRecurrent(RuleTest):
                 [("steps = inputs.get_shape()", "doubled = inputs * 2\nsteps = doubled.get_shape()")],
                 "a static shape of `doubled`, which the rule does not prove from the op making it",
             ),
+            (  # (TF1 read the shape of the variable bound last: the rule does not follow which binding is read)
+                [
+                    (
+                        'embeddings = tf.get_variable("embeddings", [2, 3])',
+                        'embeddings = tf.get_variable("unused", [2, 7])\nembeddings = tf.get_variable("embeddings", [2, 3])',
+                    ),
+                    ("steps = inputs.get_shape()[1].value", "steps = inputs.get_shape()[2].value"),
+                ],
+                "a static shape read through `embeddings`, bound more than once",
+            ),
             ([("-1)", "-1)\nprint(table.size())")], "the lookup table `table` is used besides by its lookup() calls"),
             (
                 [
