@@ -100,7 +100,9 @@ class NativeLayersRule(EagerRewrite):
         "safe port, loaded by the same names, starts both from the same weights, and then they train alike); the "
         "layers' variables are no longer in the variable scope store (tf.compat.v1.get_variable cannot reuse them by "
         "name) and their updates and losses not in the graph's collections; ops' names in the graph (e.g. "
-        "conv0/Conv2D stays, the layer's call scope may be numbered otherwise).",
+        "conv0/Conv2D stays, the layer's call scope may be numbered otherwise). Each layer gets dtype=<its input>.dtype: "
+        "TF1's layers made their variables in their input's dtype (float64 from a numpy array an input_fn did not "
+        "cast), Keras's in float32; an input that is not a name, nor a layer of one, stays at the safe level.",
         "import compat\nimport tensorflow as tf\n\n"
         "def model_fn(features, labels, mode):\n"
         '    net = tf.compat.v1.layers.conv2d(features, 8, 3, padding="same", name="conv0")\n'
@@ -110,8 +112,8 @@ class NativeLayersRule(EagerRewrite):
         "    tf.estimator.Estimator(model_fn)\n",
         "import compat\nimport tensorflow as tf\n\n"
         "def model_fn(features, labels, mode):\n"
-        '    net = tf.keras.layers.Conv2D(8, 3, padding="same", name="conv0")(features)\n'
-        "    logits = tf.keras.layers.Dense(3)(tf.keras.layers.Flatten()(net))\n"
+        '    net = tf.keras.layers.Conv2D(8, 3, padding="same", name="conv0", dtype=features.dtype)(features)\n'
+        "    logits = tf.keras.layers.Dense(3, dtype=net.dtype)(tf.keras.layers.Flatten(dtype=net.dtype)(net))\n"
         "    return tf.estimator.EstimatorSpec(mode, loss=tf.reduce_mean(logits))\n\n"
         'if __name__ == "__main__":\n'
         "    tf.estimator.Estimator(model_fn)\n",
@@ -214,6 +216,12 @@ class NativeLayersRule(EagerRewrite):
         args = arguments(call, ("inputs", *params, "name"), call, what)
         if "inputs" not in args:
             raise Refused(call, f"{what} without its inputs")
+        if _dtype_source(args["inputs"].value, self._ids()) is None:
+            raise Refused(
+                call,
+                f"{what} of an input that is not a name (nor a layer of one): TF1's layer made its variables in its "
+                "input's dtype, which the rule writes as that name's .dtype",
+            )
         clash = _named_alike(args.get("name"), keras, module, {id(c) for c, _, _ in self._found})
         if clash:
             raise Refused(
@@ -266,11 +274,18 @@ class NativeLayersRule(EagerRewrite):
         called += [cst.Arg(args[k].value, keyword=cst.Name(k), equal=EQUAL) for k in call_keywords if k in args]
         if "training" in call_keywords and "training" not in args:
             called.append(cst.Arg(cst.Name("False"), keyword=cst.Name("training"), equal=EQUAL))  # (TF1's default)
+        source = _dtype_source(arguments(call, ("inputs", *params, "name"), call, what)["inputs"].value, self._ids())
+        assert source is not None  # (_check refused the call otherwise)
+        made.append(cst.Arg(cst.Attribute(source, cst.Name("dtype")), keyword=cst.Name("dtype"), equal=EQUAL))
         layer = cst.Call(func=cst.parse_expression(f"{alias}.keras.layers.{keras}"), args=made)
         said = (
             f"{GRAPH_ENTRY}{what} in a model_fn -> tf.keras.layers.{keras}, made at the call, its variables' names kept"
         )
         return cst.Call(func=layer, args=called), said
+
+    def _ids(self) -> set[int]:
+        """The ids of the file's layer calls (original nodes)."""
+        return {id(c) for c, _, _ in self._found}
 
     def _inner(self, updated: cst.Call, module: cst.Module, parent: dict[int, cst.CSTNode]) -> cst.Call:
         """`updated` with the layer calls in its arguments converted too (the pass replaces the outer call whole)."""
@@ -291,6 +306,24 @@ class NativeLayersRule(EagerRewrite):
 
 
 _AT = ("inputs", *_FUNCTIONS["batch_normalization"][1]).index("training")  # (its place in TF1's parameters)
+
+
+def _dtype_source(value: cst.BaseExpression, layer_calls: set[int]) -> cst.BaseExpression | None:
+    """The name (or attribute) whose dtype a layer's input has: the input itself, or, through layer calls (TF1's
+    layers compute in their input's dtype), their input's; None for anything else.
+
+    TF1's layers had no dtype of their own: a layer made its variables in the dtype of its first input (float64
+    from a numpy array an input_fn did not cast), where a Keras 2 layer makes float32 ones and casts its input. So
+    the rule writes `dtype=<name>.dtype`, read once where the call was.
+    """
+    while isinstance(value, cst.Call) and id(value) in layer_calls and value.args:
+        first = next((a for a in value.args if a.keyword is not None and a.keyword.value == "inputs"), value.args[0])
+        if first.keyword is not None and first.keyword.value != "inputs":
+            return None
+        value = first.value
+    if isinstance(value, cst.Name) or (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)):
+        return value
+    return None
 
 
 def _off_tpu(call: cst.Call) -> bool:

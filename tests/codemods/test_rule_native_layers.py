@@ -59,17 +59,17 @@ class TestNativeLayersRule(RuleTest):
         after = program(
             """
             net = block(features, 0, mode == tf.estimator.ModeKeys.TRAIN)
-            net = tf.keras.layers.MaxPooling2D(2, 2)(net)
-            logits = tf.keras.layers.Dense(3, activation=None, name="logits")(tf.keras.layers.Flatten()(net))
-            loss = tf.reduce_mean(logits + tf.keras.layers.BatchNormalization()(logits, training=False))
+            net = tf.keras.layers.MaxPooling2D(2, 2, dtype=net.dtype)(net)
+            logits = tf.keras.layers.Dense(3, activation=None, name="logits", dtype=net.dtype)(tf.keras.layers.Flatten(dtype=net.dtype)(net))
+            loss = tf.reduce_mean(logits + tf.keras.layers.BatchNormalization(dtype=logits.dtype)(logits, training=False))
             train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)
             """,
             helpers.replace(
                 'tf.compat.v1.layers.conv2d(net, 8, 3, 1, "same", use_bias=False, name="conv%d" % i)',
-                'tf.keras.layers.Conv2D(8, 3, strides=1, padding="same", use_bias=False, name="conv%d" % i)(net)',
+                'tf.keras.layers.Conv2D(8, 3, strides=1, padding="same", use_bias=False, name="conv%d" % i, dtype=net.dtype)(net)',
             ).replace(
                 "tf.layers.batch_normalization(net, training=training)",
-                "tf.keras.layers.BatchNormalization()(net, training=training)",
+                "tf.keras.layers.BatchNormalization(dtype=net.dtype)(net, training=training)",
             ),
         )
         self.assertCodemod(before, after, level="native")
@@ -95,7 +95,7 @@ class TestNativeLayersRule(RuleTest):
             net = features
             for i in range(2):
                 # a block
-                batch_norm = tf.keras.layers.BatchNormalization()
+                batch_norm = tf.keras.layers.BatchNormalization(dtype=net.dtype)
                 batch_norms.append(batch_norm)
                 net = tf.nn.relu(batch_norm(net, training=mode == "train"))
             loss = tf.reduce_mean(net)
@@ -176,7 +176,10 @@ class TestNativeLayersRule(RuleTest):
         assert "runs the UPDATE_OPS collection (UPDATE_OPS)" in message and "layer.updates" in message
         # training=False makes no update: it converts, UPDATE_OPS read or not
         converted = self.applied(program(norm.replace("training=True", "training=False")), level="native")
-        assert "tf.keras.layers.BatchNormalization()(features, training=False)" in converted.module.code
+        assert (
+            "tf.keras.layers.BatchNormalization(dtype=features.dtype)(features, training=False)"
+            in converted.module.code
+        )
         (message,) = self.refused(program(body.format(call=dense.format(extra=""))).replace("import compat\n", ""))
         assert "Keras 3" in message
         tpu = program(body.format(call=dense.format(extra="")))
@@ -185,7 +188,10 @@ class TestNativeLayersRule(RuleTest):
             (message,) = self.refused(source)
             assert "a TPUEstimator whose use_tpu is not False" in message, message
         source = tpu.replace("tf.estimator.Estimator(model_fn)", "tf.contrib.tpu.TPUEstimator(model_fn, use_tpu=False)")
-        assert "tf.keras.layers.Dense(3)(features)" in self.applied(source, level="native").module.code
+        assert (
+            "tf.keras.layers.Dense(3, dtype=features.dtype)(features)"
+            in self.applied(source, level="native").module.code
+        )
         (message,) = self.refused("import compat\nimport tensorflow as tf\n\nprint(tf.layers.dense(x, 3))\n")
         assert "not in an Estimator's model_fn" in message
 
@@ -205,7 +211,8 @@ class TestNativeLayersRule(RuleTest):
 
 # an Estimator program (TF 2.21's Estimator through compat): conv2d layers named in a loop, batch normalization
 # in training mode whose updates the train_op runs (UPDATE_OPS), pooling, flatten and two unnamed dense layers,
-# trained with momentum on fixed batches into the model_dir of argv[1]; it logs each step's loss
+# trained with momentum on fixed float64 batches (numpy's dtype, as a TF1 input_fn often left it) into the
+# model_dir of argv[1]; it logs each step's loss
 EQUIVALENCE = """
     import sys
 
@@ -231,7 +238,7 @@ EQUIVALENCE = """
 
     def input_fn():
         rng = np.random.RandomState(0)
-        x, y = rng.rand(16, 6, 6, 2).astype(np.float32), rng.randint(0, 3, 16)
+        x, y = rng.rand(16, 6, 6, 2), rng.randint(0, 3, 16)  # (float64: TF1's layers made float64 variables)
         return tf.data.Dataset.from_tensor_slices((x, y)).batch(4).repeat()
 
 
