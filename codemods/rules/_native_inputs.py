@@ -23,6 +23,8 @@ from codemods.rules._native_syntax import (
     target_names,
 )
 
+_OTHER_FLOATS = frozenset({"float64", "double", "float16", "half", "bfloat16"})
+
 
 class Inputs(ConverterState):
     """Placeholders, the tf.data input and the feeds."""
@@ -39,6 +41,17 @@ class Inputs(ConverterState):
         self.graph.add(name)
         self.replacements[id(stmt)] = []
         return True
+
+    def float32_inputs(self, line: cst.CSTNode, what: str) -> None:
+        """Refused if a placeholder has a float dtype other than float32: TF1's layers made their variables in
+        their input's dtype, and the Keras layers the rule makes once, before any input, are float32."""
+        for name, (dtype, _) in self.placeholders.items():
+            if dtype.strip("\"'").rsplit(".", 1)[-1] in _OTHER_FLOATS:
+                raise Refused(
+                    line,
+                    f"{what} in a graph whose placeholder {name} is not float32 ({dtype}): TF1's layers made their "
+                    "variables in their input's dtype, the Keras layers the rule makes are float32",
+                )
 
     def placeholder_with_default(self, stmt: cst.BaseStatement, name: str) -> bool:
         """An argument that calls not feeding it pass its default (a literal: its dtype is the literal's)."""

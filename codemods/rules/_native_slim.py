@@ -192,6 +192,7 @@ class SlimLayers(Checkpoints):
         """`fully_connected(x, n, ...)` -> `fully_connected(x)`, a FullyConnected Dense made once under TF1's name."""
         if CLASS in self.rule.module_names():
             raise Refused(line, f"no free name for the class {CLASS} (the module uses it)")
+        self.float32_inputs(line, "fully_connected")
         originals, values = self.slim_arguments(line, original, self.statement_defaults.get(id(line), {}))
         scope = originals.get("scope")
         if scope is not None:

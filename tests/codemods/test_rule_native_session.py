@@ -1129,6 +1129,22 @@ class TestNativeSessionRule(RuleTest):
             with self.subTest(graph=graph):
                 self.assertEqual(self.refused(source), [PREFIX + why])
 
+    def test_must_not_fire_on_layers_of_a_placeholder_that_is_not_float32(self):
+        # TF1's layers made their variables in their input's dtype; the Keras layers the rule makes once are float32
+        # and would cast the input (helper-52's finding: the port of a float64 script crashed in its model)
+        for dtype in ("tf.float64", "tf.double", '"float16"'):
+            for layer in ("tf.layers.dense(x, 1)", "slim.fully_connected(x, 1)"):
+                source = (
+                    f"import tensorflow as tf\nimport tf_slim as slim\nx = tf.placeholder({dtype}, [None, 3])\n"
+                    f"pred = {layer}\nloss = tf.reduce_mean(tf.square(pred))\n"
+                    "op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+                    "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                    "    sess.run(op, {x: [[1.0, 2.0, 3.0]]})\n"
+                )
+                with self.subTest(dtype=dtype, layer=layer):
+                    (message,) = self.refused(source)
+                    assert "placeholder x is not float32" in message, message
+
     def test_v1_metrics_become_keras_metrics_updated_on_the_model_s_tensors(self):
         before = """
             import tensorflow as tf
