@@ -2,22 +2,27 @@
 `slim.evaluation.evaluation_loop` / `evaluate_once`): a Supervisor runs them, which the rule does not convert, so a
 script driven by one stays at the safe level with an entry saying why (`reason`).
 
-What the loop does that an eager loop would have to prove (learning.train, checked on TF 1.15 with the corpus'
-slim_learning_train run twice into one train_dir): it restores the directory's latest checkpoint by TF1's names
-(the optimizer's slots, `Conv/weights/Adam`, included), so a second run continues from global step 3; it runs
-one step before it checks the global step, so that second run trains step 4 of number_of_steps=3; its saver and
-summary threads write `model.ckpt-0` and events on timers as it starts; it returns the total loss of its last
-run."""
+What the loop does that an eager loop would have to prove (learning.train on TF 1.15, three runs into one train_dir:
+tests/common/golden/tf115_slim_learning_train.json, which tests/codemods/test_native_slim_loops.py checks the port
+against): it restores the directory's latest checkpoint by TF1's names, the optimizer's slots and Adam's beta powers
+included (`Conv/weights/Adam`, `beta1_power`), which the slots of the Keras optimizer the rule writes (`m/Conv/weights`,
+its `iteration`) do not load by: from a TF1 train_dir they would start at zero (measured on TF 2.21's tf-keras); it runs
+one step before it checks the global step, so a restart with number_of_steps=3 trains step 4 and one with 5 trains
+step 5 alone; it returns the total loss of its last step; its saver thread saves as it starts, named by the global step
+it read then (`model.ckpt-0`, a restart's `model.ckpt-3` again, which held step 4's state in every run measured: the
+first step ran before the save), and the loop saves at its end. The corpus script's model (slim.conv2d under arg_scope,
+get_total_loss, create_train_op) is not converted by the rule either."""
 
 from __future__ import annotations
 
 SLIM_HOMES = ("tensorflow.contrib.slim.", "tf_slim.", "compat.slim.")
 REASONS = {
     "learning.train": (
-        "tf-slim's learning.train: its Supervisor restores train_dir's latest checkpoint by TF1's names (the "
-        "optimizer's slots too), runs a step before it checks the global step (TF 1.15: a second run trains step "
-        "4 of 3) and saves checkpoints and summaries from timer threads (model.ckpt-0 as it starts), which no eager "
-        "loop the rule writes is proven to do"
+        "tf-slim's learning.train: its Supervisor restores train_dir's latest checkpoint by TF1's names, Adam's slots "
+        "and beta powers too (Conv/weights/Adam, beta1_power), which a Keras optimizer's (m/Conv/weights, iteration) "
+        "do not load by; it runs a step before it checks the global step (TF 1.15: a restart with number_of_steps 3 "
+        "trains step 4) and returns that step's total loss; its saver thread saves as it starts under the step it "
+        "read (a restart rewrote model.ckpt-3 with step 4's state); no eager loop the rule writes is proven to do this"
     ),
     "evaluation.evaluation_loop": (
         "tf-slim's evaluation_loop: it waits for each new checkpoint of a directory and evaluates it under a "
