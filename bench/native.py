@@ -115,8 +115,9 @@ def _entries(report: dict) -> list[dict]:
 RENAMES = ("native-io",)
 # rules converting graph code outside a Session script (an Estimator's model_fn and input_fn), which the probes
 # do not run: tests/codemods/test_rule_native_losses.py runs an Estimator program, test_rule_native_image.py a
-# graph program, each converted at both levels; and native-data's conversions in graph code (its entry says so:
-# test_rule_native_data.py runs an Estimator program it converts)
+# graph program, each converted at both levels; and native-data's conversions in graph code, an Estimator input_fn's
+# one-shot element returned as its dataset among them (its entry says so: test_rule_native_data.py trains two
+# Estimator programs it converts, the second from the safe port's step-0 checkpoint)
 NOT_PROBED = ("native-losses", "native-image")
 GRAPH_ENTRY = "graph code: "
 

@@ -8,8 +8,10 @@ class, and TF1's eager one-shot iterator is Python iteration over the dataset (`
 `get_next()` and `next()`, and a loop over it ends where the data does). In graph code (an Estimator's
 input_fn, a graph-mode program) that makes no one-shot iterator, the classes convert too: the TF 2 class builds
 the same dataset ops (the v1 class only wraps it), and the Estimator, like tf.compat.v1.data's iterator
-functions, reads both; a library module is left (its callers may use a TF1-only member). The whole file
-converts, or none of it, with an info entry saying why.
+functions, reads both; a library module is left (its callers may use a TF1-only member). An Estimator's input_fn
+ending in `return dataset.make_one_shot_iterator().get_next()` returns the dataset where it is proven only an
+Estimator's input (codemods/rules/_native_input_fns.py): the Estimator makes the iterator and reads the same batches.
+The whole file converts, or none of it, with an info entry saying why.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from typing import cast
 import libcst as cst
 
 from codemods.rule_description import Example
+from codemods.rules import _native_input_fns as input_fns
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
 from codemods.rules._native_eager import EagerRewrite
-from codemods.rules._native_syntax import descendants
+from codemods.rules._native_syntax import Refused, descendants
 
 _ITERATOR = "make_one_shot_iterator"
 # TF1-only members of its datasets and iterators: a file naming one keeps TF1's classes
@@ -47,8 +50,9 @@ _V1_ONLY = frozenset(
 class NativeDataRule(EagerRewrite):
     ID = "native-data"
     DESCRIPTION = (
-        "tf.compat.v1.data datasets -> tf.data (in eager code, and in a graph program without a one-shot iterator), "
-        "make_one_shot_iterator() -> iter(dataset) in eager code."
+        "tf.compat.v1.data datasets -> tf.data (in eager code, and in a graph program without a one-shot iterator "
+        "but an Estimator input_fn's), make_one_shot_iterator() -> iter(dataset) in eager code, an Estimator "
+        "input_fn's one-shot element -> its dataset."
     )
     LEVEL = "native"
     ORDER = 197  # the last native rule: it rewrites by the text (the others find their calls by identity)
@@ -58,12 +62,18 @@ class NativeDataRule(EagerRewrite):
         "iterator (make_initializable_iterator, output_shapes, output_types, output_classes, string_handle, "
         "initializer ...), the datasets are TF 2's and the one-shot iterator is Python iteration over the dataset. "
         "In graph code of a program (an Estimator's input_fn) with no one-shot iterator, the dataset classes are "
-        "TF 2's too: the same dataset ops, read by the Estimator alike. "
+        "TF 2's too: the same dataset ops, read by the Estimator alike. An input_fn returning its one-shot "
+        "iterator's element (`return dataset.make_one_shot_iterator().get_next()`) returns the dataset where its "
+        "only reads are as the input_fn of a tf.estimator.Estimator's train, evaluate or predict (not a TPUEstimator, "
+        "train_and_evaluate's specs, a direct call; no distribution strategy in the file): the Estimator makes an "
+        "initializable iterator of it and reads the same batches in the same order. "
         "What may change: nothing in the pipeline (the TF 2 classes have the same methods and elements); "
         "`isinstance(d, tf.data.Dataset)` is also true of TF1 datasets made elsewhere; iter(dataset) is TF 2's "
         "iterator, whose get_next() raises tf.errors.OutOfRangeError at the end as TF1's did, and next() "
         "StopIteration; in graph code, a module the program hands a dataset to that calls a TF1-only member on it "
-        "fails (AttributeError) where TF1's class had it.",
+        "fails (AttributeError) where TF1's class had it; an Estimator given the dataset makes other iterator ops before "
+        "the model_fn runs, so the op seeds a graph seed gives the model_fn's initializers and random ops are others "
+        "(from the same checkpoint, training is the same).",
         "import tensorflow as tf\n"
         "\n"
         "dataset = tf.data.Dataset.range(3).batch(2)\n"
@@ -88,16 +98,34 @@ class NativeDataRule(EagerRewrite):
             return updated_node
         first, top = _first(original_node)
         why = self._eager.why_not(original_node, self._tf_calls)
+        program = why is not None and self._eager.why_not(original_node, self._tf_calls, graph=True) is None
+        inputs: list[str] = []  # the Estimator input_fns returning their dataset, not its one-shot element
+        refused: str | None = None
+        if program and found.iterators:
+            try:
+                inputs = input_fns.proven(original_node, self.state.names.qualified)
+                if inputs:
+                    found = _Convert(classes, functions)
+                    converted = cast(cst.Module, _returning_datasets(updated_node, inputs).visit(found))
+            except Refused as not_proven:
+                refused = not_proven.why
         # graph code (an Estimator's input_fn): the classes build the same dataset ops; iter() needs eager execution
         graph = why is not None and not found.iterators
-        if graph and self._eager.why_not(original_node, self._tf_calls, graph=True) is None:
+        if graph and program:
             why = None
+        elif refused is not None:
+            why = f"{why}, and {refused}"
         why = why or self._v1_member(original_node, found)
         if why is not None:
             self.report(first, f"TF1 datasets left at the safe level: {why}", native=True, statement=top)
             return updated_node
         parts = [f"{found.classes} TF1 dataset class references -> tf.data"] * bool(found.classes)
         parts += [f"{found.iterators} make_one_shot_iterator() -> iter()"] * bool(found.iterators)
+        if inputs:
+            parts += [
+                "an Estimator's input_fn returns its dataset, not its one-shot iterator's element (the Estimator makes "
+                f"the iterator): {', '.join(f'{name}()' for name in inputs)}"
+            ]
         said = "; ".join(parts)
         self.report(first, f"{'graph' if graph else 'eager'} code: {said}", native=True, statement=top)
         self.state.reports[:] = [  # tf1-api's entries for the classes written back here
@@ -116,6 +144,15 @@ class NativeDataRule(EagerRewrite):
         if found.refused:
             return found.refused
         return None
+
+
+def _returning_datasets(module: cst.Module, inputs: list[str]) -> cst.Module:
+    """The top-level defs named in `inputs` (as the pass left them) returning their datasets."""
+    body = [
+        input_fns.returned_dataset(stmt) if isinstance(stmt, cst.FunctionDef) and stmt.name.value in inputs else stmt
+        for stmt in module.body
+    ]
+    return module.with_changes(body=body)
 
 
 def _first(module: cst.Module) -> tuple[cst.CSTNode, int]:

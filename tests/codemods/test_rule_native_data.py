@@ -2,10 +2,19 @@
 file or none of it (an info entry saying why); and the ported program reads the same elements as the safe port.
 """
 
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+
+from bench import native
 from codemods.rules.native_data import NativeDataRule
 from codemods.rules.tf1_api import Tf1ApiRule
 from tests.support.native_ports import ports
 from tests.support.rule_test import RuleTest, apply
+from tests.support.runs import clean_env
 
 PREFIX = "TF1 datasets left at the safe level: "
 
@@ -225,3 +234,254 @@ def test_an_estimator_program_reads_the_same_batches_in_the_native_port(tmp_path
         "graph code: 1 TF1 dataset class references -> tf.data"
     ]
     assert ported["safe"].stdout.startswith("weights ") and ported["native"].stdout == ported["safe"].stdout
+
+
+class TestEstimatorInputFunctions(RuleTest):
+    """An Estimator's input_fn returning its one-shot iterator's element returns the dataset (the Estimator makes
+    the iterator), where the function is only an Estimator's input: the whole file, or none of it."""
+
+    TRANSFORM = NativeDataRule
+
+    def refused(self, source: str) -> list[str]:
+        """The reasons after the file's graph-mode code (an entry without one, whole)."""
+        messages = TestNativeDataRule.refused(self, source)  # type: ignore[arg-type]
+        return [
+            m.split(GRAPH, 1)[1] if m.startswith("the file has graph-mode code (") and GRAPH in m else m
+            for m in messages
+        ]
+
+    def test_an_estimators_input_fns_return_their_datasets(self):
+        before = """
+            import tensorflow as tf
+
+            def train_input_fn(params):
+                return tf.compat.v1.data.TFRecordDataset(params["files"]).map(parse).repeat().batch(8).make_one_shot_iterator().get_next()
+
+            def eval_input_fn(mode, params):
+                ds = tf.compat.v1.data.TFRecordDataset(params["files"]).map(parse)
+                if mode == tf.estimator.ModeKeys.TRAIN:
+                    ds = ds.shuffle(64).repeat()
+                ds = ds.batch(params["batch_size"])
+                return tf.compat.v1.data.make_one_shot_iterator(ds).get_next()
+
+            def main():
+                estimator = tf.estimator.Estimator(model_fn, params={"files": ["a"], "batch_size": 4})
+                estimator.train(train_input_fn, max_steps=3)
+                print(estimator.evaluate(input_fn=eval_input_fn, steps=1), estimator.get_variable_value("w"))
+                tf.estimator.Estimator(model_fn).predict(lambda: eval_input_fn(tf.estimator.ModeKeys.PREDICT, {}))
+
+            if __name__ == "__main__":
+                main()
+        """
+        after = """
+            import tensorflow as tf
+
+            def train_input_fn(params):
+                return tf.data.TFRecordDataset(params["files"]).map(parse).repeat().batch(8)
+
+            def eval_input_fn(mode, params):
+                ds = tf.data.TFRecordDataset(params["files"]).map(parse)
+                if mode == tf.estimator.ModeKeys.TRAIN:
+                    ds = ds.shuffle(64).repeat()
+                ds = ds.batch(params["batch_size"])
+                return ds
+
+            def main():
+                estimator = tf.estimator.Estimator(model_fn, params={"files": ["a"], "batch_size": 4})
+                estimator.train(train_input_fn, max_steps=3)
+                print(estimator.evaluate(input_fn=eval_input_fn, steps=1), estimator.get_variable_value("w"))
+                tf.estimator.Estimator(model_fn).predict(lambda: eval_input_fn(tf.estimator.ModeKeys.PREDICT, {}))
+
+            if __name__ == "__main__":
+                main()
+        """
+        self.assertCodemod(before, after, level="native")
+        messages = [e.message for e in self.applied(before, level="native").entries if e.rule == self.RULE.ID]
+        assert messages == [
+            "graph code: 2 TF1 dataset class references -> tf.data; an Estimator's input_fn returns its dataset, "
+            "not its one-shot iterator's element (the Estimator makes the iterator): train_input_fn(), eval_input_fn()"
+        ]
+
+    def test_must_not_fire_where_the_input_fn_is_not_only_an_estimators_input(self):
+        program = """
+            import tensorflow as tf
+
+            def input_fn():
+                ds = tf.compat.v1.data.Dataset.range(8).batch(2)
+                return ds.make_one_shot_iterator().get_next()
+
+            if __name__ == "__main__":
+                estimator = tf.estimator.Estimator(model_fn)
+                estimator.train(input_fn, max_steps=3)
+        """
+        converted = program.replace("ds.make_one_shot_iterator().get_next()", "ds").replace("compat.v1.data", "data")
+        self.assertCodemod(program, converted, level="native")
+        used = (
+            "input_fn() (a one-shot iterator's element) is read otherwise than as a tf.estimator.Estimator's input_fn"
+        )
+        cases = [
+            # its result read outside an Estimator
+            ("estimator.train(input_fn, max_steps=3)", "features, labels = input_fn()"),
+            # a TPUEstimator (per-host input, params['batch_size']): not an Estimator the rule knows
+            ("tf.estimator.Estimator(model_fn)", "tf.compat.v1.estimator.tpu.TPUEstimator(model_fn)"),
+            # the Estimator's name bound to something else too
+            (
+                "if __name__",
+                "def other(estimator):\n                estimator.train(input_fn)\n\n            if __name__",
+            ),
+            # train_and_evaluate's specs: not an Estimator's method
+            (
+                "estimator.train(input_fn, max_steps=3)",
+                "tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec(input_fn), None)",
+            ),
+            # a method that is not one of the Estimator's taking an input_fn
+            ("estimator.train(input_fn, max_steps=3)", "estimator.export_saved_model(input_fn, None)"),
+        ]
+        for old, new in cases:
+            assert self.refused(program.replace(old, new)) == [used], new
+
+    def test_must_not_fire_where_the_returned_value_is_not_proven_a_dataset_or_the_shape_differs(self):
+        head = "import tensorflow as tf\n\n"
+        tail = '\n\nif __name__ == "__main__":\n    tf.estimator.Estimator(model_fn).train(input_fn, max_steps=3)\n'
+        not_built = "input_fn() returns the element of `ds`, which is not proven a tf.data dataset it builds"
+        other = "a one-shot iterator whose element is not what an Estimator's input_fn returns"
+        cases = {
+            # a parameter
+            "def input_fn(ds):\n    return ds.make_one_shot_iterator().get_next()": not_built,
+            # a helper's result
+            "def input_fn():\n    ds = make()\n    return ds.make_one_shot_iterator().get_next()": not_built,
+            # re-bound by a loop
+            "def input_fn():\n    ds = tf.compat.v1.data.Dataset.range(4)\n    for ds in [ds]:\n        pass\n"
+            "    return ds.make_one_shot_iterator().get_next()": not_built,
+            # the element unpacked and returned again
+            "def input_fn():\n    features, labels = tf.compat.v1.data.Dataset.range(4).make_one_shot_iterator().get_next()\n"
+            "    return features, labels": other,
+            # the element given a name
+            "def input_fn():\n    return tf.compat.v1.data.Dataset.range(4).make_one_shot_iterator().get_next(name='x')": other,
+            # two returns
+            "def input_fn(mode):\n    if mode:\n        return None\n"
+            "    return tf.compat.v1.data.Dataset.range(4).make_one_shot_iterator().get_next()": (
+                "input_fn() has another return, a yield, decorators or is asynchronous"
+            ),
+            # a distribution strategy: the Estimator distributes a dataset, not a one-shot element
+            "def input_fn():\n    return tf.compat.v1.data.Dataset.range(4).make_one_shot_iterator().get_next()\n\n"
+            "config = tf.estimator.RunConfig(train_distribute=tf.distribute.MirroredStrategy())": (
+                "the file names a distribution (distribute): the Estimator reads a distributed input otherwise"
+            ),
+        }
+        for body, why in cases.items():
+            assert self.refused(head + body + tail) == [why], body
+        member = head + "def input_fn():\n    ds = tf.compat.v1.data.Dataset.range(4)\n    print(ds.output_types)\n"
+        member += (
+            "    return ds.make_one_shot_iterator().get_next()" + tail
+        )  # (the input_fn is proven: nothing converts)
+        assert self.refused(member) == ["the file uses .output_types, a member only TF1's datasets and iterators have"]
+        initializable = (
+            head + "def input_fn():\n    return tf.compat.v1.data.Dataset.range(4).make_initializable_iterator()" + tail
+        )
+        assert self.refused(initializable)[0].startswith("the file uses .make_initializable_iterator")
+
+
+GRAPH = "): its TensorFlow code runs in a graph, and "
+
+
+# An Estimator program whose input_fns return their one-shot iterator's element (as TF 1.x programs wrote them): TFRecords
+# parsed, shuffled without a seed of their own under the graph seed, batched; trained with params and mode, then
+# evaluated. argv: the model dir, the records file (written on the first run).
+INPUT_FNS = """
+    import os
+    import sys
+
+    import numpy as np
+    import tensorflow as tf
+
+
+    class Losses(tf.train.SessionRunHook):
+        def before_run(self, run_context):
+            return tf.train.SessionRunArgs(tf.get_default_graph().get_tensor_by_name("loss:0"))
+
+        def after_run(self, run_context, run_values):
+            print("loss %.9g" % run_values.results)
+
+
+    def model_fn(features, labels, mode, params):
+        logits = tf.layers.dense(features["x"], 3)
+        loss = tf.identity(tf.losses.sparse_softmax_cross_entropy(labels, logits), name="loss")
+        train_op = tf.train.GradientDescentOptimizer(0.5).minimize(loss, tf.train.get_or_create_global_step())
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+    def parse(raw):
+        f = tf.parse_single_example(raw, {"x": tf.FixedLenFeature([4], tf.float32), "y": tf.FixedLenFeature([], tf.int64)})
+        return {"x": f["x"] * 2.0}, f["y"]
+
+
+    def train_input_fn(mode, params):
+        ds = tf.data.TFRecordDataset(params["files"]).map(parse)
+        if mode == tf.estimator.ModeKeys.TRAIN:
+            ds = ds.shuffle(24).repeat()
+        ds = ds.batch(params["batch_size"])
+        return ds.make_one_shot_iterator().get_next()
+
+
+    def eval_input_fn():
+        return tf.data.TFRecordDataset(sys.argv[2]).map(parse).batch(5).make_one_shot_iterator().get_next()
+
+
+    if __name__ == "__main__":
+        if not os.path.exists(sys.argv[2]):
+            rng = np.random.RandomState(0)
+            with tf.python_io.TFRecordWriter(sys.argv[2]) as writer:
+                for i in range(24):
+                    feature = {
+                        "x": tf.train.Feature(float_list=tf.train.FloatList(value=rng.rand(4).tolist())),
+                        "y": tf.train.Feature(int64_list=tf.train.Int64List(value=[i % 3])),
+                    }
+                    writer.write(tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString())
+        config = tf.estimator.RunConfig(model_dir=sys.argv[1], tf_random_seed=1)
+        estimator = tf.estimator.Estimator(model_fn, config=config, params={"files": [sys.argv[2]], "batch_size": 4})
+        estimator.train(train_input_fn, hooks=[Losses()], max_steps=6)
+        print("eval %.9g" % estimator.evaluate(input_fn=eval_input_fn)["loss"])
+"""
+
+
+def test_an_estimator_program_whose_input_fns_return_their_datasets_trains_as_the_safe_port(tmp_path):
+    """From the safe port's step-0 checkpoint the native port trains and evaluates to the same losses, bit-equal: the
+    same batches in the same order. (From scratch the model's initial values differ: the Estimator's iterator ops,
+    made before the model_fn, are others, so the op seeds the graph seed gives the model's initializers are others.)"""
+    script = tmp_path / "estimator_input_fns.py"
+    script.write_text(textwrap.dedent(INPUT_FNS))
+    ported = {}
+    for level in ("safe", "native"):
+        report = native.migrate([str(script)], str(tmp_path / level), level)
+        ported[level] = pathlib.Path(native.ported_file(str(tmp_path / level), script.name, script.name))
+        entries = [
+            e["message"] for f in report.get("files", []) for e in f.get("entries", []) if e["rule"] == "native-data"
+        ]
+        assert len(entries) == (level == "native") and (level == "safe" or entries[0].startswith("graph code: ")), (
+            entries
+        )
+    assert ported["safe"].read_text().count("make_one_shot_iterator") == 2
+    code = ported["native"].read_text()
+    assert "make_one_shot_iterator" not in code and "compat.v1.data" not in code, code
+    records = tmp_path / "train.tfrecord"
+    safe = _train(ported["safe"], tmp_path / "safe_dir", records)
+    start = tmp_path / "native_dir"  # the native port starts from the safe port's step-0 checkpoint
+    start.mkdir()
+    for found in (tmp_path / "safe_dir").glob("model.ckpt-0.*"):
+        shutil.copy(found, start)
+    (start / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-0"\n')
+    assert len([line for line in safe if line.startswith("loss ")]) == 6 and safe[-1].startswith("eval "), safe
+    assert _train(ported["native"], start, records) == safe
+
+
+def _train(path: pathlib.Path, model_dir: pathlib.Path, records: pathlib.Path) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, str(path), str(model_dir), str(records)],
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return re.findall(r"^(?:loss|eval) \S+$", done.stdout, re.M)
