@@ -304,11 +304,15 @@ def training_loop(converter: Any, stmt: cst.BaseStatement, call: cst.Call) -> li
     check = f"if int({step}) != saved[0] and time.time() >= saved[1] + {EVERY_SECS}:\n    manager.save(checkpoint_number={step})\n    saved = (int({step}), time.time())\n"
     if directory is not None:
         converter.rule.add_needed_import("time")
+        converter.rule.add_needed_import("compat.tf1_slots")
         objects = ", ".join(f"{v}={v}" for v in sorted(converter.variables))
+        optimizer = converter.names["optimizer"]
         head = (
-            f"checkpoint = {tf}.train.Checkpoint({objects}, optimizer={converter.names['optimizer']})\n"
+            f"checkpoint = {tf}.train.Checkpoint({objects}, optimizer={optimizer})\n"
             f'manager = {tf}.train.CheckpointManager(checkpoint, {source_of(directory)}, max_to_keep={KEEP}, checkpoint_name="{PREFIX}")\n'
             "checkpoint.restore(manager.latest_checkpoint)\n"
+            # (a TF1 checkpoint's optimizer slots, which the restore does not load by name: compat/tf1_slots.py)
+            f"compat.tf1_slots.restore_slots({optimizer}, [{', '.join(sorted(converter.variables))}], manager.latest_checkpoint)\n"
             + head
             # (TF1's chief saved the step it started from; the checkpoint restored already holds it, and the
             # optimizer's slots, not made before the first step, would be missing from it)
@@ -347,6 +351,6 @@ def training_said(converter: Any) -> list[str]:
     if saving:
         said.append(
             f"its checkpoint_dir -> tf.train.CheckpointManager there (its latest checkpoint restored, a TF1 one by its "
-            f"names; {PREFIX}-<global step> written at the start, every {EVERY_SECS} seconds and at the end, {KEEP} kept)"
+            f"names, its optimizer's slots mapped by compat.tf1_slots; {PREFIX}-<global step> written at the start, every {EVERY_SECS} seconds and at the end, {KEEP} kept)"
         )
     return said

@@ -1,6 +1,6 @@
 """A TF 1 program training with tf.train.MonitoredTrainingSession(checkpoint_dir, StopAtStepHook(last_step)) three
 times into one checkpoint_dir: a fresh run to last_step 3, a restart with last_step 3 (already reached), a restart
-with last_step 5. Prints `RESULT <json>`: for each run, the losses of its steps, the latest checkpoint (named by the global step
+with last_step 5 (or the last steps its second argument lists). Prints `RESULT <json>`: for each run, the losses of its steps, the latest checkpoint (named by the global step
 the chief's last save held) and the files of the checkpoint_dir after it (its event files left out); then the same
 of a run on a tf.data input of 3 batches with last_step 10 (TF1's session ended its block quietly at the input's end).
 
@@ -56,8 +56,10 @@ def train_on_data(directory):
 
 def main():
     directory = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp()
+    # (the tests run other last steps: "3" and "3,5" continue a checkpoint_dir another port wrote)
+    lasts = [int(last) for last in sys.argv[2].split(",")] if len(sys.argv) > 2 else [3, 3, 5]
     runs = []
-    for last in (3, 3, 5):
+    for last in lasts:
         losses = train(directory, last)
         latest = tf.train.latest_checkpoint(directory)
         files = sorted(f for f in os.listdir(directory) if not f.startswith("events.out.tfevents"))

@@ -1,0 +1,85 @@
+"""compat.tf1_slots: a TF1 checkpoint's optimizer slots into the Keras optimizer continuing its training.
+
+A tf.compat.v1 graph (as the safe port runs) trains two steps and saves with a v1 Saver, then trains two more: the
+eager variable and Keras optimizer native-session writes, restored from that checkpoint and given its slots, train
+those two steps to the same losses. Without the slots the first update after the restore is another.
+"""
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import compat  # noqa: F401  (tf.keras is Keras 2)
+from compat.tf1_slots import restore_slots
+
+# (TF1 optimizer, Keras optimizer) of native-session's table, at a constant learning rate
+OPTIMIZERS = {
+    "Adam": (
+        lambda: tf.compat.v1.train.AdamOptimizer(0.1),
+        lambda: tf.keras.optimizers.Adam(learning_rate=0.1, epsilon=1e-08),
+    ),
+    "Momentum": (
+        lambda: tf.compat.v1.train.MomentumOptimizer(0.05, 0.9),
+        lambda: tf.keras.optimizers.SGD(learning_rate=0.05, momentum=0.9),
+    ),
+    "Adagrad": (
+        lambda: tf.compat.v1.train.AdagradOptimizer(0.1),
+        lambda: tf.keras.optimizers.Adagrad(learning_rate=0.1, epsilon=0.0),
+    ),
+}
+BATCHES = np.random.RandomState(0).rand(4, 4, 3).astype(np.float32)
+
+
+def loss_of(x, w):
+    return tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+
+
+def tf1_run(kind, path):
+    """Two steps, a v1 Saver's checkpoint at `path`, two more: (the checkpoint's prefix, the last two losses)."""
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 3])
+        w = tf.compat.v1.get_variable("w", initializer=tf.ones([3, 1]))
+        loss = loss_of(x, w)
+        train_op = OPTIMIZERS[kind][0]().minimize(loss)
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            losses = []
+            for step, batch in enumerate(BATCHES):
+                if step == 2:
+                    prefix = tf.compat.v1.train.Saver().save(sess, path)
+                losses.append(float(sess.run([train_op, loss], {x: batch})[1]))
+    return prefix, losses[2:]
+
+
+def eager_run(kind, path, slots):
+    w = tf.Variable(tf.zeros([3, 1]), name="w")
+    optimizer = OPTIMIZERS[kind][1]()
+    tf.train.Checkpoint(w=w, optimizer=optimizer).restore(path)
+    if slots:
+        restore_slots(optimizer, [w], path)
+    losses = []
+    for batch in BATCHES[2:]:
+        with tf.GradientTape() as tape:
+            loss = loss_of(batch, w)
+        optimizer.apply_gradients([(tape.gradient(loss, w), w)])
+        losses.append(float(loss))
+    return losses
+
+
+@pytest.mark.parametrize("kind", sorted(OPTIMIZERS))
+def test_a_keras_optimizer_continues_a_tf1_checkpoint_as_tf1_did(kind, tmp_path):
+    path, want = tf1_run(kind, str(tmp_path / "model.ckpt"))
+    assert eager_run(kind, path, slots=True) == pytest.approx(want, abs=1e-6)
+    # (the step after the restore reads the slots: without them its update, so the next loss, is another)
+    unmapped = eager_run(kind, path, slots=False)
+    assert unmapped[0] == pytest.approx(want[0], abs=1e-6) and unmapped[1] != pytest.approx(want[1], abs=1e-4)
+
+
+def test_an_object_based_checkpoint_or_none_is_left_to_the_restore(tmp_path):
+    w = tf.Variable(tf.ones([3, 1]), name="w")
+    optimizer = tf.keras.optimizers.Adam(0.1)
+    path = tf.train.Checkpoint(w=w, optimizer=optimizer).write(str(tmp_path / "object"))
+    before = [v.name for v in optimizer.variables]
+    for given in (path, None):
+        restore_slots(optimizer, [w], given)
+        assert [v.name for v in optimizer.variables] == before  # (not built over w: no slot made, none loaded)
