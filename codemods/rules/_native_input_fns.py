@@ -10,10 +10,12 @@ in the same order. Proven, for every one-shot iterator of the file:
   the def's only return (no yield, decorator or async);
 - D is a tf.data dataset the def builds: a method chain on a tf.data call, or a name of the def bound only to such
   chains (or to chains on itself) and read only as `D.method`, an argument or the value returned;
-- the def's name is read only as the input_fn of an Estimator's train, evaluate or predict (the first argument or
-  `input_fn=`, or a lambda calling it there), the Estimator being `tf.estimator.Estimator(...)` itself or a name bound
-  only to such calls and read only as `name.attribute`: a TPUEstimator (per-host input, its batch size in params),
-  train_and_evaluate's specs and any other read of the def are not proven;
+- the def's name is read only as the input_fn (the first argument or `input_fn=`, or a lambda calling it there) of
+  an Estimator's train, evaluate or predict, or of a TrainSpec or EvalSpec that only train_and_evaluate of an
+  Estimator reads (it passes the input_fn to the Estimator's train and evaluate). The Estimator is
+  `tf.estimator.Estimator(...)` itself, or a name bound only to such calls and read only as `name.attribute` or an
+  argument; the spec is the call itself, or a name bound only to spec calls. A TPUEstimator (per-host input, its
+  batch size in params) and any other read of the def are not proven;
 - the file names no distribution (`train_distribute`, `tf.distribute`): a strategy distributes the input otherwise.
 """
 
@@ -37,6 +39,9 @@ ESTIMATORS = frozenset(
         "tensorflow_estimator.python.estimator.estimator.Estimator",
     }
 )
+_HOMES = ("tensorflow.estimator.", "tensorflow.compat.v1.estimator.", "tensorflow_estimator.estimator.")
+SPECS = frozenset(f"{home}{spec}" for home in _HOMES for spec in ("TrainSpec", "EvalSpec"))
+RUNS = frozenset(f"{home}train_and_evaluate" for home in _HOMES)  # (its specs' input_fns: the Estimator's)
 METHODS = frozenset({"train", "evaluate", "predict"})  # the Estimator's methods taking an input_fn first
 ITERATOR_FUNCTIONS = frozenset(f"tensorflow.{p}data.{ITERATOR}" for p in ("", "compat.v1."))
 DISTRIBUTION = frozenset({"distribute", "train_distribute", "eval_distribute", "experimental_distribute"})
@@ -63,10 +68,13 @@ def proven(module: cst.Module, qualified: Qualified) -> list[str]:
         if element is not None:
             found[cast(cst.FunctionDef, stmt).name.value] = (cast(cst.FunctionDef, stmt), top)
             covered.add(id(element[1]))
-    estimators = {
-        id(call) for call in collect(module, cst.Call) if qualified(call.func, tops.get(id(call), -1)) & ESTIMATORS
-    }
-    if not found and not estimators:
+    calls: dict[str, set[int]] = {"estimator": set(), "spec": set(), "run": set()}
+    for call in collect(module, cst.Call):
+        names = qualified(call.func, tops.get(id(call), -1))
+        for kind, known in (("estimator", ESTIMATORS), ("spec", SPECS), ("run", RUNS)):
+            if names & known:
+                calls[kind].add(id(call))
+    if not found and not calls["estimator"]:
         return []  # (a graph program of another kind: the caller's reason is the file's graph-mode code)
     if any(id(n) not in covered for n in made):
         raise Refused(module, NOT_INPUT)
@@ -76,9 +84,10 @@ def proven(module: cst.Module, qualified: Qualified) -> list[str]:
             module, f"the file names a distribution ({named[0]}): the Estimator reads a distributed input otherwise"
         )
     above = parents(module)
+    uses = _Uses(module, above, calls)
     for fn, top in found.values():
         _check_def(fn, _at(qualified, top), above)
-        _check_uses(module, fn, above, estimators)
+        uses.check(fn)
     return list(found)
 
 
@@ -184,42 +193,95 @@ def _pipeline(
     return itself is not None and isinstance(value, cst.Name) and value.value == itself
 
 
-def _check_uses(module: cst.Module, fn: cst.FunctionDef, above: dict[int, cst.CSTNode], estimators: set[int]) -> None:
-    """Is the def's name read only as an Estimator's input_fn (Refused if not)?"""
-    name = fn.name.value
-    reads = [n for n in names_in(module).nodes if n.value == name and n is not fn.name]
-    for node in reads:
-        parent = above.get(id(node))
-        if isinstance(parent, cst.Call) and parent.func is node:  # (lambda: input_fn(...))
-            lambda_ = above.get(id(parent))
-            called = isinstance(lambda_, cst.Lambda) and lambda_.body is parent
-            parent = above.get(id(lambda_)) if called else None
-        if not (isinstance(parent, cst.Arg) and _estimator_input(parent, above, estimators, module)):
-            raise Refused(
-                fn,
-                f"{name}() (a one-shot iterator's element) is read otherwise than as a tf.estimator.Estimator's input_fn",
-            )
+class _Uses:
+    """Where the module's names are read and bound: the reads of an input_fn, a spec, an Estimator proven."""
 
+    def __init__(self, module: cst.Module, above: dict[int, cst.CSTNode], calls: dict[str, set[int]]) -> None:
+        self.above, self.calls = above, calls  # calls: "estimator", "spec", "run" -> the ids of those calls
+        self.names: dict[str, list[cst.Name]] = {}
+        for node in names_in(module).nodes:
+            self.names.setdefault(node.value, []).append(node)
 
-def _estimator_input(arg: cst.Arg, above: dict[int, cst.CSTNode], estimators: set[int], module: cst.Module) -> bool:
-    call = above.get(id(arg))
-    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in METHODS):
-        return False
-    keyword = arg.keyword.value if arg.keyword is not None else None
-    if not ((call.args[0] is arg and keyword is None and not arg.star) or keyword == "input_fn"):
-        return False
-    receiver = call.func.value
-    if isinstance(receiver, cst.Call):
-        return id(receiver) in estimators
-    if not isinstance(receiver, cst.Name):
-        return False
-    for node in names_in(module).nodes:  # every read of the name is `name.attribute`, every binding an Estimator
-        if node.value != receiver.value:
-            continue
-        parent = above.get(id(node))
-        if isinstance(parent, cst.Attribute) and parent.value is node:
-            continue
-        assign = above.get(id(parent)) if isinstance(parent, cst.AssignTarget) and parent.target is node else None
-        if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and id(assign.value) in estimators):
+    def check(self, fn: cst.FunctionDef) -> None:
+        """Is the def's name read only as an Estimator's input_fn (Refused if not)?"""
+        name = fn.name.value
+        for node in self.names.get(name, []):
+            if node is fn.name:
+                continue
+            parent = self.above.get(id(node))
+            if isinstance(parent, cst.Call) and parent.func is node:  # (lambda: input_fn(...))
+                lambda_ = self.above.get(id(parent))
+                called = isinstance(lambda_, cst.Lambda) and lambda_.body is parent
+                parent = self.above.get(id(lambda_)) if called else None
+            if not (isinstance(parent, cst.Arg) and self.input_arg(parent)):
+                raise Refused(
+                    fn,
+                    f"{name}() (a one-shot iterator's element) is read otherwise than as a tf.estimator.Estimator's "
+                    "input_fn",
+                )
+
+    def input_arg(self, arg: cst.Arg) -> bool:
+        """Is `arg` the input_fn of a proven Estimator's train/evaluate/predict, or of a spec only its
+        train_and_evaluate reads?"""
+        call = self.above.get(id(arg))
+        if not isinstance(call, cst.Call) or not _fills(call, arg, 0, "input_fn"):
             return False
-    return True
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value in METHODS:
+            return self.estimator(call.func.value)
+        return id(call) in self.calls["spec"] and self.only_read(call, "spec", self.spec_arg)
+
+    def spec_arg(self, node: cst.CSTNode) -> bool:
+        """Is `node` a spec argument of train_and_evaluate (its train_spec or eval_spec) of a proven Estimator?"""
+        arg = self.above.get(id(node))
+        run = self.above.get(id(arg))
+        if not (isinstance(arg, cst.Arg) and isinstance(run, cst.Call) and id(run) in self.calls["run"]):
+            return False
+        if not (_fills(run, arg, 1, "train_spec") or _fills(run, arg, 2, "eval_spec")):
+            return False
+        estimator = [a for a in run.args if _fills(run, a, 0, "estimator")]
+        return len(estimator) == 1 and self.estimator(estimator[0].value)
+
+    def estimator(self, node: cst.CSTNode) -> bool:
+        """Is `node` a tf.estimator.Estimator: its construction, or a name bound only to those and read only as
+        `name.attribute` or an argument?"""
+        if isinstance(node, cst.Call):
+            return id(node) in self.calls["estimator"]
+        return self.only_read(node, "estimator", self.read)
+
+    def read(self, node: cst.CSTNode) -> bool:
+        """Is the name `node` read as `name.attribute` or an argument (not bound there)?"""
+        parent = self.above.get(id(node))
+        return (isinstance(parent, cst.Attribute) and parent.value is node) or isinstance(parent, cst.Arg)
+
+    def only_read(self, node: cst.CSTNode, kind: str, read: Callable[[cst.CSTNode], bool]) -> bool:
+        """Is `node` (a call of `kind`, or a name) read only as `read` accepts: the call itself, or every read of
+        the name it is bound to (every binding of which is a call of `kind`)?"""
+        if isinstance(node, cst.Call):
+            assign = self.above.get(id(node))
+            if read(node):
+                return True
+            if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and assign.value is node):
+                return False
+            node = assign.targets[0].target
+        if not isinstance(node, cst.Name):
+            return False
+        for found in self.names.get(node.value, []):
+            parent = self.above.get(id(found))
+            if isinstance(parent, cst.AssignTarget) and parent.target is found:
+                assign = self.above.get(id(parent))
+                if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1):
+                    return False
+                if id(assign.value) not in self.calls[kind]:
+                    return False
+            elif not read(found):
+                return False
+        return True
+
+
+def _fills(call: cst.Call, arg: cst.Arg, index: int, keyword: str) -> bool:
+    """Does `arg` of `call` fill the parameter at `index` named `keyword`?"""
+    if arg.star:
+        return False
+    if arg.keyword is not None:
+        return arg.keyword.value == keyword
+    return index < len(call.args) and call.args[index] is arg

@@ -302,6 +302,40 @@ class TestEstimatorInputFunctions(RuleTest):
             "not its one-shot iterator's element (the Estimator makes the iterator): train_input_fn(), eval_input_fn()"
         ]
 
+    def test_the_input_fns_of_train_and_evaluates_specs(self):
+        before = """
+            import tensorflow as tf
+
+            def input_fn(params):
+                return tf.compat.v1.data.Dataset.range(8).batch(2).make_one_shot_iterator().get_next()
+
+            def eval_input_fn():
+                return tf.compat.v1.data.Dataset.range(4).batch(2).make_one_shot_iterator().get_next()
+
+            if __name__ == "__main__":
+                estimator = tf.estimator.Estimator(model_fn)
+                train = tf.estimator.TrainSpec(input_fn, max_steps=3)
+                tf.estimator.train_and_evaluate(estimator, train, tf.estimator.EvalSpec(input_fn=eval_input_fn, steps=1))
+        """
+        after = before.replace(".make_one_shot_iterator().get_next()", "").replace("compat.v1.data", "data")
+        self.assertCodemod(before, after, level="native")
+        refused = (
+            "input_fn() (a one-shot iterator's element) is read otherwise than as a tf.estimator.Estimator's input_fn"
+        )
+        cases = [
+            # the spec read besides train_and_evaluate
+            ("max_steps=3)\n", "max_steps=3)\n                print(train.input_fn())\n"),
+            # train_and_evaluate of an Estimator not proven one
+            ("(estimator, train", "(make_estimator(), train"),
+            # the spec's name bound to something else too
+            (
+                "estimator = tf.estimator.Estimator(model_fn)",
+                "estimator, train = tf.estimator.Estimator(model_fn), None",
+            ),
+        ]
+        for old, new in cases:
+            assert old in before and self.refused(before.replace(old, new)) == [refused], new
+
     def test_must_not_fire_where_the_input_fn_is_not_only_an_estimators_input(self):
         program = """
             import tensorflow as tf
@@ -329,11 +363,8 @@ class TestEstimatorInputFunctions(RuleTest):
                 "if __name__",
                 "def other(estimator):\n                estimator.train(input_fn)\n\n            if __name__",
             ),
-            # train_and_evaluate's specs: not an Estimator's method
-            (
-                "estimator.train(input_fn, max_steps=3)",
-                "tf.estimator.train_and_evaluate(estimator, tf.estimator.TrainSpec(input_fn), None)",
-            ),
+            # a spec that is not train_and_evaluate's
+            ("estimator.train(input_fn, max_steps=3)", "run(estimator, tf.estimator.TrainSpec(input_fn))"),
             # a method that is not one of the Estimator's taking an input_fn
             ("estimator.train(input_fn, max_steps=3)", "estimator.export_saved_model(input_fn, None)"),
         ]
@@ -386,8 +417,9 @@ GRAPH = "): its TensorFlow code runs in a graph, and "
 
 
 # An Estimator program whose input_fns return their one-shot iterator's element (as TF 1.x programs wrote them): TFRecords
-# parsed, shuffled without a seed of their own under the graph seed, batched; trained with params and mode, then
-# evaluated. argv: the model dir, the records file (written on the first run).
+# parsed, shuffled without a seed of their own under the graph seed, batched; trained with params and mode, evaluated,
+# then trained and evaluated again by train_and_evaluate's specs. argv: the model dir, the records file (written on the
+# first run).
 INPUT_FNS = """
     import os
     import sys
@@ -442,6 +474,9 @@ INPUT_FNS = """
         estimator = tf.estimator.Estimator(model_fn, config=config, params={"files": [sys.argv[2]], "batch_size": 4})
         estimator.train(train_input_fn, hooks=[Losses()], max_steps=6)
         print("eval %.9g" % estimator.evaluate(input_fn=eval_input_fn)["loss"])
+        train = tf.estimator.TrainSpec(train_input_fn, max_steps=8, hooks=[Losses()])
+        evaluated, _ = tf.estimator.train_and_evaluate(estimator, train, tf.estimator.EvalSpec(eval_input_fn, throttle_secs=0))
+        print("eval %.9g" % evaluated["loss"])
 """
 
 
@@ -471,7 +506,7 @@ def test_an_estimator_program_whose_input_fns_return_their_datasets_trains_as_th
     for found in (tmp_path / "safe_dir").glob("model.ckpt-0.*"):
         shutil.copy(found, start)
     (start / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-0"\n')
-    assert len([line for line in safe if line.startswith("loss ")]) == 6 and safe[-1].startswith("eval "), safe
+    assert len([line for line in safe if line.startswith("loss ")]) == 8 and safe[-1].startswith("eval "), safe
     assert _train(ported["native"], start, records) == safe
 
 
