@@ -16,7 +16,8 @@ in the same order. Proven, for every one-shot iterator of the file:
   `tf.estimator.Estimator(...)` itself, or a name bound only to such calls and read only as `name.attribute` or an
   argument; the spec is the call itself, or a name bound only to spec calls. A TPUEstimator (per-host input, its
   batch size in params) and any other read of the def are not proven;
-- the file names no distribution (`train_distribute`, `tf.distribute`): a strategy distributes the input otherwise.
+- the file names no distribution (`train_distribute`, `tf.distribute`): a strategy distributes the input otherwise;
+  nor CheckpointInputPipelineHook, which saves the state of the input's iterator.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ RUNS = frozenset(f"{home}train_and_evaluate" for home in _HOMES)  # (its specs' 
 METHODS = frozenset({"train", "evaluate", "predict"})  # the Estimator's methods taking an input_fn first
 ITERATOR_FUNCTIONS = frozenset(f"tensorflow.{p}data.{ITERATOR}" for p in ("", "compat.v1."))
 DISTRIBUTION = frozenset({"distribute", "train_distribute", "eval_distribute", "experimental_distribute"})
+SAVED_INPUT = "CheckpointInputPipelineHook"
 NOT_INPUT = "a one-shot iterator whose element is not what an Estimator's input_fn returns"
 
 Qualified = Callable[[cst.CSTNode, int], frozenset[str]]  # a node's qualified names, given its top-level statement
@@ -82,6 +84,10 @@ def proven(module: cst.Module, qualified: Qualified) -> list[str]:
     if named:
         raise Refused(
             module, f"the file names a distribution ({named[0]}): the Estimator reads a distributed input otherwise"
+        )
+    if any(n.value == SAVED_INPUT for n in collect(module, cst.Name)):
+        raise Refused(
+            module, f"the file names {SAVED_INPUT}, which saves the state of the input's iterator (another one here)"
         )
     above = parents(module)
     uses = _Uses(module, above, calls)

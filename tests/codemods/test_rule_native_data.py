@@ -400,6 +400,13 @@ class TestEstimatorInputFunctions(RuleTest):
                 "the file names a distribution (distribute): the Estimator reads a distributed input otherwise"
             ),
         }
+        saved = (
+            "def input_fn():\n    return tf.compat.v1.data.Dataset.range(4).make_one_shot_iterator().get_next()\n\n"
+            "hook = tf.data.experimental.CheckpointInputPipelineHook(None)"
+        )
+        cases[saved] = (
+            "the file names CheckpointInputPipelineHook, which saves the state of the input's iterator (another one here)"
+        )
         for body, why in cases.items():
             assert self.refused(head + body + tail) == [why], body
         member = head + "def input_fn():\n    ds = tf.compat.v1.data.Dataset.range(4)\n    print(ds.output_types)\n"
