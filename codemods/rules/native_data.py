@@ -74,7 +74,8 @@ class NativeDataRule(EagerRewrite):
         "StopIteration; in graph code, a module the program hands a dataset to that calls a TF1-only member on it "
         "fails (AttributeError) where TF1's class had it; an Estimator given the dataset makes other iterator ops before "
         "the model_fn runs, so the op seeds a graph seed gives the model_fn's initializers and random ops are others "
-        "(from the same checkpoint, training is the same).",
+        "(from the same checkpoint, training is the same); another module importing such an input_fn and calling it "
+        "gets the dataset (the proof reads this file only).",
         "import tensorflow as tf\n"
         "\n"
         "dataset = tf.data.Dataset.range(3).batch(2)\n"
