@@ -33,28 +33,64 @@ def restore_slots(optimizer: Any, variables: Iterable[tf.Variable], path: str | 
     """After `tf.train.Checkpoint(...).restore(path)`: where `path` is a TF1 checkpoint, build `optimizer` (a Keras 2
     Adam, SGD or Adagrad) over the trainable `variables` and load TF1's slots of them into its own (none where the
     checkpoint has none). An object-based checkpoint, or None, is left to the restore."""
+    reader = _tf1_reader(path)
+    if reader is not None:
+        optimizer.build([v for v in variables if v.trainable])
+        _load(optimizer, reader, str(path))
+
+
+def restore_slots_when_built(optimizer: Any, path: str | None) -> None:
+    """As restore_slots, for an optimizer whose variables are not made yet (Keras layers make theirs at the first
+    step, and the optimizer its slots then): TF1's slots load when it builds them, or now if it has."""
+    reader = _tf1_reader(path)
+    if reader is None:
+        return
+    if getattr(optimizer, "_built", False):
+        _load(optimizer, reader, str(path))
+        return
+    build = optimizer.build
+
+    def build_then_load(var_list: Any) -> None:
+        build(var_list)
+        del optimizer.build  # (once: Keras calls build at every apply_gradients)
+        _load(optimizer, reader, str(path))
+
+    optimizer.build = build_then_load
+
+
+def _tf1_reader(path: str | None) -> Any:
+    """A reader of `path` where it is a TF1 (name-based) checkpoint, else None."""
     if path is None:
-        return
+        return None
     reader = tf.train.load_checkpoint(path)
+    return None if _OBJECT_GRAPH in reader.get_variable_to_shape_map() else reader
+
+
+# Keras's slot (its name's head) -> TF1's slot of the same variable, by the Keras optimizer
+_SLOTS = {"Adam": {"m": "Adam", "v": "Adam_1"}, "SGD": {"m": "Momentum"}, "Adagrad": {"accumulator": "Adagrad"}}
+
+
+def _load(optimizer: Any, reader: Any, path: str) -> None:
+    """TF1's slots into the built optimizer's, by name (`m/Conv/weights:0`, or `Adam/m/Conv/weights:0` where
+    apply_gradients made it, <- `Conv/weights/Adam`)."""
     keys = reader.get_variable_to_shape_map()
-    if _OBJECT_GRAPH in keys:
-        return
-    trainable = [v for v in variables if v.trainable]
-    optimizer.build(trainable)
-    slots = {v.name: v for v in optimizer.variables}
     kind = type(optimizer).__name__
-    for variable in trainable:
-        name = variable.name.split(":")[0]
-        if kind == "Adam" and f"{name}/Adam" in keys:
-            slots[f"m/{name}:0"].assign(reader.get_tensor(f"{name}/Adam"))
-            slots[f"v/{name}:0"].assign(reader.get_tensor(f"{name}/Adam_1"))
-        elif kind == "SGD" and f"{name}/Momentum" in keys:
+    heads = _SLOTS.get(kind, {})
+    for slot in optimizer.variables:
+        name = slot.name
+        if name.partition("/")[0] not in heads and name.startswith(f"{optimizer.name}/"):
+            name = name[len(optimizer.name) + 1 :]  # (slots made in apply_gradients are under its name scope)
+        head, _, rest = name.partition("/")
+        tf1 = f"{rest.rsplit(':', 1)[0]}/{heads.get(head, '')}"
+        if not rest or head not in heads or tf1 not in keys:
+            continue
+        value = reader.get_tensor(tf1)
+        if kind == "SGD":
             rate = optimizer.learning_rate
             if not isinstance(rate, tf.Variable):
-                raise DataError(f"{path}: {name}/Momentum needs a constant learning rate to map, found {rate!r}")
-            slots[f"m/{name}:0"].assign(-rate * reader.get_tensor(f"{name}/Momentum"))
-        elif kind == "Adagrad" and f"{name}/Adagrad" in keys:
-            slots[f"accumulator/{name}:0"].assign(reader.get_tensor(f"{name}/Adagrad"))
+                raise DataError(f"{path}: {tf1} needs a constant learning rate to map, found {rate!r}")
+            value = -rate * value
+        slot.assign(value)
     if kind == "Adam" and "beta1_power" in keys:
         power = float(reader.get_tensor("beta1_power"))
         optimizer.iterations.assign(round(math.log(power) / math.log(float(optimizer.beta_1))) - 1)

@@ -89,7 +89,7 @@ class RunRegion(Model):
         if len(updated_runs) != len(runs) or len(updated_saving) != len(saving):
             raise Refused(line, "the sess.run calls changed in the safe pass")
         if saving:
-            return [self.checkpoint_line(line, small, saving, updated, updated_saving, bool(runs))]
+            return self.checkpoint_line(line, small, saving, updated, updated_saving, bool(runs))
         parsed = [self.fetches(line, run) for run in runs]
         if len(runs) == 1 and runs[0] is value:
             fetches, listed = parsed[0]

@@ -185,7 +185,10 @@ class NativeSessionRule(Rule):
         "it); a static shape TF1 read off the graph (`x.get_shape()[1].value`) is written as its value; "
         "a file importing tensorflow.compat.v1 with disable_v2_behavior() imports tensorflow (TF 2 behaviour: the "
         "rule refuses .value and == between tensors, which v1 shapes and equality answer otherwise). "
-        "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name; "
+        "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name, and a "
+        "restore in a script that trains loads TF1's optimizer slots into the Keras optimizer's as it makes them "
+        "(compat.tf1_slots; the path is computed again for it, so one from a call other than os.path.join, "
+        "latest_checkpoint, os.environ.get or os.getcwd is left at the safe level); "
         "tf.keras is Keras 2 (tf-keras) through `import compat` on TF >= 2.16, whose names are TF1's.",
         "import tensorflow as tf\n"
         "x = tf.placeholder(tf.float32, [None, 3])\n"

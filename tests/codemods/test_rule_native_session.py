@@ -206,7 +206,7 @@ class TestNativeSessionRule(RuleTest):
                 print(other.run(loss, {x: [[1.0, 1.0]]}))
         """
         after = """
-            import compat
+            import compat.tf1_slots
             import tensorflow as tf
             w = tf.Variable(tf.ones([2, 1]), name="Variable")
 
@@ -230,6 +230,7 @@ class TestNativeSessionRule(RuleTest):
             train_step([[1.0, 2.0]])
             path = saver.write("/tmp/model.ckpt")
             saver.restore(path)
+            compat.tf1_slots.restore_slots_when_built(optimizer, path)
             print(evaluate([[1.0, 1.0]])["loss"].numpy())
         """
         self.assertCodemod(before, after, level="native")
