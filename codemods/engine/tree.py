@@ -8,19 +8,24 @@ program wants. In a tree, the programs are there. So a run over several files:
 
 1. migrates the files, each outcome carrying the file's `Facts` (its imports, whether it has a
    `__main__` block, and what the rules signalled about its own code: a graph library, a program
-   running in TF 1's graph mode, a `tf2.enabled()` read). They depend on the file's bytes only,
-   whatever Context it was migrated with, so the cache keeps them with the outcome;
+   running in TF 1's graph mode, a `tf2.enabled()` read, an input_fn returning its dataset). They
+   depend on the file's bytes only, whatever Context it was migrated with, so the cache keeps them
+   with the outcome;
 2. `plan` reads the facts of the whole tree: an entry script (a `__main__` block) that imports a
    graph library, directly or through other modules of the tree (a package's `__init__` included, as
    Python runs it), is a TF1 graph program and gets the switches (before its imports of the tree's
    modules, whose code runs on import: codemods/rules/graph_mode.py); a module that reads `tf2.enabled()`
    and is imported by such a program (or by one the rule already switched) gets the answer of the
    program that runs it (compat.graph_mode.tf2_enabled: False in TF 1's graph mode, as TF 1.x answered);
+   a file whose Estimator input_fns return their datasets at --level native (proven from the file alone:
+   codemods/rules/_native_input_fns.py) gets the tree's modules that import it, which may call them and
+   read the one-shot element: such a file keeps its input_fns;
 3. migrates the files `plan` gave a `Context` with it; the Context is part of their cache key.
    Not every file twice: a run migrates the entry scripts last, each once with the Context `plan`
    gives it from the other files' Facts and its own imports, and again only a file whose Context
-   the whole tree's Facts change (a module reading `tf2.enabled()` that a program runs, or a program
-   with graph code of its own: codemods/_migrate_tree.py). Over tensor2tensor 1.15.7 (444 files
+   the whole tree's Facts change (a module reading `tf2.enabled()` that a program runs, a program
+   with graph code of its own, a file whose input_fns the tree imports:
+   codemods/_migrate_tree.py). Over tensor2tensor 1.15.7 (444 files
    naming TensorFlow) that is 463 migrations instead of 549, 3 to 4 s of CPU less (-j1, no cache:
    about 44 s, 32 with no tree pass): most of the pass's cost is the migrations with a Context
    themselves, about 4 times a program's migration alone (40 of them: 5.4 s against 1.3), mostly
@@ -43,6 +48,8 @@ from collections.abc import Callable, Iterable, Mapping
 GRAPH_LIBRARY = "graph-library"  # graph code whose switches belong in the program importing it
 GRAPH_PROGRAM = "graph-program"  # runs in TF 1's graph mode: the switches are written, or were there
 TF2_PROBE = "tf2-probe"  # reads tensorflow.python.tf2.enabled()
+INPUT_FN = "input-fn"  # an Estimator input_fn returning its dataset, proven from the file alone (--level native)
+_CROSSING = frozenset({GRAPH_LIBRARY, TF2_PROBE, INPUT_FN})  # the signals another file's migration may depend on
 
 # (level, module, names) of one import: `from ..a import b, c` is (2, "a", ("b", "c")), `import a.b` (0, "a.b", ())
 Import = tuple[int, str, tuple[str, ...]]
@@ -79,6 +86,8 @@ class Context:
     tree_imports: tuple[str, ...] = ()
     # a module reading tf2.enabled(): the path of a program of the tree that runs it in TF 1's graph mode
     tf1_program: str | None = None
+    # a file whose input_fns return their datasets: the tree's modules importing it (which may call them)
+    importers: tuple[str, ...] = ()
 
     def key(self) -> str:
         """Its part of the file's cache key."""
@@ -163,9 +172,10 @@ def plan(facts: Mapping[str, Facts | None], fill: Callable[[str], Facts | None] 
 
     `facts`: the Facts of each Python file (by '/'-separated path relative to the tree's root), None
     where the file was not parsed (it mentions no TensorFlow); `fill(path)` gives those, and is asked
-    only when the tree holds a graph library or a tf2.enabled() read (else nothing crosses files)."""
+    only when the tree holds a graph library, a tf2.enabled() read or an input_fn returning its dataset (else
+    nothing crosses files)."""
     known = dict(facts)
-    if not any(f and (GRAPH_LIBRARY in f.signals or TF2_PROBE in f.signals) for f in known.values()):
+    if not any(f and not _CROSSING.isdisjoint(f.signals) for f in known.values()):
         return {}
     if fill is not None:
         known.update({path: fill(path) for path, found in sorted(known.items()) if found is None})
@@ -211,4 +221,9 @@ def plan(facts: Mapping[str, Facts | None], fill: Callable[[str], Facts | None] 
         for path in [program, *reached(program)]:
             if signalled(path, TF2_PROBE) and (path not in contexts or contexts[path].tf1_program is None):
                 contexts[path] = dataclasses.replace(contexts.get(path, Context()), tf1_program=program)
+    for path in sorted(known):
+        if signalled(path, INPUT_FN):
+            importers = tuple(sorted(other for other, loads in edges.items() if any(p == path for _, p in loads)))
+            if importers:
+                contexts[path] = dataclasses.replace(contexts.get(path, Context()), importers=importers)
     return contexts

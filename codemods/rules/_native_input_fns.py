@@ -17,7 +17,9 @@ in the same order. Proven, for every one-shot iterator of the file:
   argument; the spec is the call itself, or a name bound only to spec calls. A TPUEstimator (per-host input, its
   batch size in params) and any other read of the def are not proven;
 - the file names no distribution (`train_distribute`, `tf.distribute`): a strategy distributes the input otherwise;
-  nor CheckpointInputPipelineHook, which saves the state of the input's iterator.
+  nor CheckpointInputPipelineHook, which saves the state of the input's iterator;
+- no other module of the tree migrated with the file imports it (it may call an input_fn and read the element):
+  codemods/engine/tree.py tells the rule which do; a file migrated alone is told of none.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from typing import cast
 
 import libcst as cst
 
+from codemods.engine import tree
 from codemods.rule_description import Example
 from codemods.rules import _native_input_fns as input_fns
 from codemods.rules import _native_tables as tables
@@ -74,8 +75,9 @@ class NativeDataRule(EagerRewrite):
         "StopIteration; in graph code, a module the program hands a dataset to that calls a TF1-only member on it "
         "fails (AttributeError) where TF1's class had it; an Estimator given the dataset makes other iterator ops before "
         "the model_fn runs, so the op seeds a graph seed gives the model_fn's initializers and random ops are others "
-        "(from the same checkpoint, training is the same); another module importing such an input_fn and calling it "
-        "gets the dataset (the proof reads this file only).",
+        "(from the same checkpoint, training is the same); migrated with its tree, a file another module of the tree "
+        "imports keeps its input_fns (that module may call them), but a module outside the files migrated together "
+        "that imports such an input_fn and calls it gets the dataset.",
         "import tensorflow as tf\n"
         "\n"
         "dataset = tf.data.Dataset.range(3).batch(2)\n"
@@ -107,10 +109,19 @@ class NativeDataRule(EagerRewrite):
             try:
                 inputs = input_fns.proven(original_node, self.state.names.qualified)
                 if inputs:
+                    self.state.signals.add(tree.INPUT_FN)  # (whatever the tree tells: Facts are the bytes')
+                    importers = self.state.tree.importers if self.state.tree else ()
+                    if importers:
+                        raise Refused(
+                            original_node,
+                            f"the tree's {', '.join(importers)} import{'s' * (len(importers) == 1)} this module: "
+                            f"{', '.join(f'{name}()' for name in inputs)} called there would return the dataset, not "
+                            "its one-shot iterator's element",
+                        )
                     found = _Convert(classes, functions)
                     converted = cast(cst.Module, _returning_datasets(updated_node, inputs).visit(found))
             except Refused as not_proven:
-                refused = not_proven.why
+                inputs, refused = [], not_proven.why
         # graph code (an Estimator's input_fn): the classes build the same dataset ops; iter() needs eager execution
         graph = why is not None and not found.iterators
         if graph and program:
