@@ -4,14 +4,12 @@ golden file tests/common/golden/tf115_slim_learning_train.json)."""
 
 import json
 import os
-import subprocess
-import sys
 import textwrap
 
 from bench import native
 from codemods.rules._native_slim_loops import REASONS
 from codemods.rules.native_session import NativeSessionRule
-from tests.support.processes import REPO, python_env
+from tests.support.processes import REPO, result_json, run_file
 from tests.support.rule_test import RuleTest
 
 TRAIN = """
@@ -100,10 +98,6 @@ SLOTS = """
 """
 
 
-def _result(stdout: str) -> dict:
-    return json.loads(next(line for line in stdout.splitlines() if line.startswith("RESULT "))[len("RESULT ") :])
-
-
 def test_a_learning_train_script_at_the_native_level_trains_and_restarts_as_tf115_did(tmp_path):
     """--level native leaves the program at the safe level with the entry, and its port does what the entry says
     TF 1.15 did (the golden): a restart runs one step past number_of_steps, learning.train returns the last step's
@@ -117,15 +111,7 @@ def test_a_learning_train_script_at_the_native_level_trains_and_restarts_as_tf11
     port = native.ported_file(
         str(tmp_path / "native"), "slim_learning_train_restarts.py", "slim_learning_train_restarts.py"
     )
-    done = subprocess.run(
-        [sys.executable, port, str(tmp_path / "train_dir")],
-        env=python_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    runs = _result(done.stdout)["runs"]
+    runs = result_json(run_file(port, str(tmp_path / "train_dir")).stdout)["runs"]
     assert [len(run["steps"]) for run in golden] == [3, 1, 1]  # (3 steps; step 4 of 3; step 5 of 5)
     for ours, tf1 in zip(runs, golden, strict=True):
         assert [s["global_step"] for s in ours["steps"]] == [s["global_step"] for s in tf1["steps"]]
@@ -140,14 +126,8 @@ def test_a_learning_train_script_at_the_native_level_trains_and_restarts_as_tf11
         }
         last = ours["checkpoints"][ours["checkpoint"]]["global_step"]
         assert last == tf1["checkpoints"][tf1["checkpoint"]]["global_step"] == tf1["steps"][-1]["global_step"]
-    slots = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(SLOTS), str(tmp_path / "train_dir" / "model.ckpt-5")],
-        env=python_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    probe = _result(slots.stdout)
+    probe_file = tmp_path / "slots.py"
+    probe_file.write_text(textwrap.dedent(SLOTS))
+    probe = result_json(run_file(str(probe_file), str(tmp_path / "train_dir" / "model.ckpt-5")).stdout)
     assert probe["weights"] and probe["slot"].startswith("m/Conv/weights"), probe
     assert not probe["slot_loaded"] and probe["iteration"] == 0 < probe["beta1_power"] < 1, probe

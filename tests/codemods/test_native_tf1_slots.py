@@ -4,13 +4,11 @@ into the Keras optimizer's as it makes them. Measured before it: a port restorin
 Adam steps trained its second step after the restore to 1.685111 where the safe port trained 1.844166."""
 
 import os
-import subprocess
-import sys
 import textwrap
 
 from bench import native
 from codemods.rules.native_session import NativeSessionRule
-from tests.support.processes import python_env
+from tests.support.processes import run_file
 from tests.support.rule_test import RuleTest
 
 # trains two Adam steps and saves ("first"), or restores that checkpoint and trains the next two ("restore")
@@ -57,15 +55,8 @@ def test_a_native_port_restoring_a_tf1_checkpoint_trains_on_with_its_optimizers_
     checkpoint = str(tmp_path / "ckpt" / "model.ckpt")
 
     def losses(level, mode):
-        done = subprocess.run(
-            [sys.executable, ports[level], checkpoint, mode],
-            env=python_env(),
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=True,
-        )
-        return [float(line.split()[1]) for line in done.stdout.splitlines() if line.startswith("loss ")]
+        out = run_file(ports[level], checkpoint, mode).stdout
+        return [float(line.split()[1]) for line in out.splitlines() if line.startswith("loss ")]
 
     assert len(losses("safe", "first")) == 2  # (TF1's checkpoint: Adam's slots and beta powers after two steps)
     safe, ported = losses("safe", "restore"), losses("native", "restore")

@@ -13,7 +13,7 @@ import textwrap
 
 from bench import native
 from codemods.rules.native_session import NativeSessionRule
-from tests.support.processes import REPO, python_env
+from tests.support.processes import REPO, python_env, result_json, run_file
 from tests.support.rule_test import RuleTest
 
 CONVERTS = (
@@ -519,17 +519,10 @@ def test_the_native_port_continues_a_tf1_checkpoint_dir_with_its_optimizers_slot
     for level in ("safe", "native"):
         native.migrate([RESTARTS], str(tmp_path / level), level)
         ports[level] = native.ported_file(str(tmp_path / level), name, name)
-    runs = {}
-    for level, lasts in (("safe", "3"), ("native", "3,5")):
-        done = subprocess.run(
-            [sys.executable, ports[level], str(tmp_path / "checkpoints"), lasts],
-            env=python_env(),
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=True,
-        )
-        runs[level] = json.loads(next(line for line in done.stdout.splitlines() if line.startswith("RESULT "))[7:])
+    runs = {
+        level: result_json(run_file(ports[level], str(tmp_path / "checkpoints"), lasts).stdout)
+        for level, lasts in (("safe", "3"), ("native", "3,5"))
+    }
     ours = [*runs["safe"]["runs"], *runs["native"]["runs"]]
     for run, tf1 in zip(ours, golden, strict=True):
         assert len(run["losses"]) == len(tf1["losses"]) and run["checkpoint"] == tf1["checkpoint"], (run, tf1)

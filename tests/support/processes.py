@@ -20,6 +20,13 @@ def python_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+def run_file(path: str, *args: str) -> subprocess.CompletedProcess:
+    """Run the Python program at `path` (a port uai-migrate wrote) with this interpreter; it must succeed."""
+    return subprocess.run(
+        [sys.executable, path, *args], env=python_env(), capture_output=True, text=True, timeout=300, check=True
+    )
+
+
 def run_script(tmp_path, source, args=(), env=None, timeout=300, name="script.py"):
     """Write `source` to a file and run it with this interpreter; return the CompletedProcess."""
     path = tmp_path / name
