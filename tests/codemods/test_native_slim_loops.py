@@ -58,7 +58,7 @@ RESTARTS = os.path.join(REPO, "tests", "common", "tf1_programs", "slim_learning_
 GOLDEN = os.path.join(REPO, "tests", "common", "golden", "tf115_slim_learning_train.json")
 # the native-session idiom (Keras layers under TF1's names, a Keras Adam, tf.train.Checkpoint) restoring a TF1
 # train_dir's checkpoint: the weights load by name, Adam's slots and step count (m/Conv/weights, iteration) do not
-# (TF1's are Conv/weights/Adam, beta1_power): the entry's first reason
+# (TF1's are Conv/weights/Adam, beta1_power): what compat.tf1_slots maps, which the entry names
 SLOTS = """
     import json
     import sys
