@@ -210,6 +210,26 @@ def test_parallel_workers_give_the_same_tree(tmp_path):
     assert one == two and one["train.py"] == ENTRY_SWITCHED
 
 
+_FORKS: list[int] = []  # this process's forks (multiprocessing's workers: the fork start method)
+
+
+def _count_forks() -> None:
+    if not _FORKS:
+        _FORKS.append(0)
+        os.register_at_fork(before=lambda: _FORKS.append(0))
+
+
+def test_the_tree_passs_rounds_share_one_set_of_workers(tmp_path):
+    # the pass migrates in rounds (the other files, the entry scripts, the files the whole tree tells otherwise):
+    # a pool per round forked its workers again, each filling again the tables and caches its first files build
+    files = {**TREE, "tool.py": ENTRY, **{f"lib/m{i}.py": "from lib import graph\n" for i in range(4)}}
+    _count_forks()
+    before = len(_FORKS)
+    texts, _ = migrated(tmp_path, files, jobs=2)
+    assert len(_FORKS) - before == 2  # the two workers, made once
+    assert texts["train.py"] == texts["tool.py"] == ENTRY_SWITCHED and texts["lib/layers.py"] == PROBE_ANSWERED
+
+
 def test_plan_names_the_import_that_leads_to_the_library():
     facts = {
         "a.py": _tree.Facts(((0, "b", ()),), entry=True),
