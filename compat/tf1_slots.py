@@ -42,6 +42,8 @@ def restore_slots(optimizer: Any, variables: Iterable[tf.Variable], path: str | 
 def restore_slots_when_built(optimizer: Any, path: str | None) -> None:
     """As restore_slots, for an optimizer whose variables are not made yet (Keras layers make theirs at the first
     step, and the optimizer its slots then): TF1's slots load when it builds them, or now if it has."""
+    if getattr(vars(optimizer).get("build"), "loads_tf1_slots", False):
+        del optimizer.build  # (a later restore replaces a pending load, as in TF1 it overwrote the earlier one)
     reader = _tf1_reader(path)
     if reader is None:
         return
@@ -55,6 +57,7 @@ def restore_slots_when_built(optimizer: Any, path: str | None) -> None:
         del optimizer.build  # (once: Keras calls build at every apply_gradients)
         _load(optimizer, reader, str(path))
 
+    build_then_load.loads_tf1_slots = True  # type: ignore[attr-defined]
     optimizer.build = build_then_load
 
 

@@ -90,3 +90,20 @@ def test_an_object_based_checkpoint_or_none_is_left_to_the_restore(tmp_path):
     for given in (path, None):
         restore_slots(optimizer, [w], given)
         assert [v.name for v in optimizer.variables] == before  # (not built over w: no slot made, none loaded)
+
+
+def test_a_later_restore_replaces_a_pending_load(tmp_path):
+    """Two restores before the first step: the later one's slots are the ones loaded (TF1's later restore overwrote
+    the earlier one), an object-based later restore leaving none of the TF1 checkpoint's."""
+    path, want = tf1_run("Adam", str(tmp_path / "tf1" / "model.ckpt"))
+    w = tf.Variable(tf.zeros([3, 1]), name="w")
+    optimizer = tf.keras.optimizers.Adam(learning_rate=0.1, epsilon=1e-08)
+    restore_slots_when_built(optimizer, path)
+    restore_slots_when_built(optimizer, path)
+    optimizer.build([w])
+    assert int(optimizer.iterations) == 2 and "build" not in vars(optimizer)
+    fresh = tf.keras.optimizers.Adam(learning_rate=0.1, epsilon=1e-08)
+    restore_slots_when_built(fresh, path)
+    restore_slots_when_built(fresh, tf.train.Checkpoint(w=w).write(str(tmp_path / "object" / "ckpt")))
+    fresh.build([w])
+    assert int(fresh.iterations) == 0 and "build" not in vars(fresh)
