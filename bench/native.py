@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
+import io
 import json
 import os
 import re
@@ -89,16 +91,34 @@ def _env() -> dict[str, str]:
     return env
 
 
-def migrate(paths: list[str], out: str, level: str) -> dict:
-    """uai-migrate --out over `paths` at `level`; its JSON report."""
+def migrate(paths: list[str], out: str, level: str, in_process: bool = False) -> dict:
+    """uai-migrate --out over `paths` at `level`; its JSON report. `in_process`: its CLI run in this process (-j1),
+    as the tests run it beside the ports they start: a Python start-up and libcst's import less per migration."""
     report = out + ".report.json"
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    command = [sys.executable, "-m", "codemods", "--out", out, "--level", level, "--no-cache", "-q", "--report", report]
-    done = subprocess.run([*command, *paths], cwd=REPO, env=_env(), capture_output=True, text=True, check=False)
+    args = ["--out", out, "--level", level, "--no-cache", "-q", "--report", report, *paths]
+    if in_process:
+        stderr = _migrate_here(args)
+    else:
+        command = [sys.executable, "-m", "codemods", *args]
+        stderr = subprocess.run(command, cwd=REPO, env=_env(), capture_output=True, text=True, check=False).stderr
     if not os.path.exists(report):
-        raise RuntimeError(f"uai-migrate --level {level} failed: {done.stderr[-2000:]}")
+        raise RuntimeError(f"uai-migrate --level {level} failed: {stderr[-2000:]}")
     with open(report, encoding="utf-8") as handle:
         return json.load(handle)
+
+
+def _migrate_here(args: list[str]) -> str:
+    """Run `uai-migrate -j1 ARGS` in this process; what it wrote to stderr."""
+    from codemods.cli import main
+
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        try:
+            main(["-j1", *args])
+        except SystemExit:  # its errors exit 2, as the process would; the missing report says it failed
+            pass
+    return err.getvalue()
 
 
 _LEFT = "left at the safe level"  # what a native rule's entry says when it could not prove its pattern

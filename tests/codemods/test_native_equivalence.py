@@ -181,7 +181,9 @@ def test_native_port_trains_like_the_safe_port_from_its_step_0_checkpoint(tmp_pa
         (tmp_path / f"{which}.py").write_text(
             textwrap.dedent({"fixture": FIXTURE, "dataset": DATASET, "device": DEVICE, "metrics": METRICS}[which])
         )
-    ported = {level: native.migrate([script], str(tmp_path / level), level) for level in ("safe", "native")}
+    ported = {
+        level: native.migrate([script], str(tmp_path / level), level, in_process=True) for level in ("safe", "native")
+    }
     assert [os.path.basename(p) for p in native.converted(ported["native"])] == [os.path.basename(script)]
     name = os.path.basename(script)
     files = {level: native.ported_file(str(tmp_path / level), name, name) for level in ported}
@@ -204,7 +206,7 @@ def test_a_tf1_checkpoint_restores_into_the_native_port_by_its_names(tmp_path):
     script = tmp_path / "restoring.py"
     script.write_text(textwrap.dedent(RESTORING))
     for level in ("safe", "native"):
-        native.migrate([str(script)], str(tmp_path / level), level)
+        native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
     first, again, ported = (tmp_path / name for name in ("first", "again", "ported"))
 
     def run(level: str, out: pathlib.Path, restore: str = "") -> str:
@@ -236,7 +238,7 @@ def test_the_bench_counts_what_each_native_rule_converted_and_left(tmp_path):
         "import tensorflow as tf\n\nx = tf.placeholder(tf.float32)\nopt = tf.train.AdamOptimizer(0.1)\n"
         "with tf.Session() as sess:\n    print(sess.run(x, {x: 1.0}))\n"
     )
-    report = native.migrate([str(source)], str(tmp_path / "out"), "native")
+    report = native.migrate([str(source)], str(tmp_path / "out"), "native", in_process=True)
     assert [os.path.basename(p) for p in native.converted(report)] == ["eager.py"]  # (the Session script is left)
     counts = native.rule_counts(report)
     assert counts["native-eager-defaults"] == (1, 0) and counts["native-optimizer"] == (0, 1), counts

@@ -25,7 +25,7 @@ def ports(tmp_path: pathlib.Path, name: str, source: str, safe_env: dict[str, st
     script.write_text(textwrap.dedent(source))
     found = {}
     for level in ("safe", "native"):
-        report = native.migrate([str(script)], str(tmp_path / level), level)
+        report = native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
         entries = [e for f in report.get("files", []) for e in f.get("entries", [])] + report.get("entries", [])
         ported = native.ported_file(str(tmp_path / level), name, name)
         with open(ported, encoding="utf-8") as handle:
