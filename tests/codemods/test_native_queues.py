@@ -223,7 +223,10 @@ def test_the_native_port_of_a_queue_input_trains_like_the_safe_port_on_the_same_
     monkeypatch.setenv("DATA", str(data))
     script = tmp_path / "queue_training.py"
     script.write_text(textwrap.dedent(TRAINING))
-    ported = {level: native.migrate([str(script)], str(tmp_path / level), level) for level in ("safe", "native")}
+    ported = {
+        level: native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
+        for level in ("safe", "native")
+    }
     assert [os.path.basename(p) for p in native.converted(ported["native"])] == [script.name]
     files = {level: native.ported_file(str(tmp_path / level), script.name, script.name) for level in ported}
     with open(files["native"], encoding="utf-8") as handle:

@@ -77,7 +77,9 @@ def test_the_written_cells_keep_tf115_s_variables_and_compute_its_values(case):
 
 def test_rnn_text_classifier_trains_at_native_level_with_the_safe_port_s_losses(tmp_path):
     script = os.path.join(REPO, "tests", "corpus", "rnn_text_classifier.py")
-    ported = {level: native.migrate([script], str(tmp_path / level), level) for level in ("safe", "native")}
+    ported = {
+        level: native.migrate([script], str(tmp_path / level), level, in_process=True) for level in ("safe", "native")
+    }
     assert [os.path.basename(p) for p in native.converted(ported["native"])] == ["rnn_text_classifier.py"]
     files = {level: native.ported_file(str(tmp_path / level), "", "rnn_text_classifier.py") for level in ported}
     with open(files["native"], encoding="utf-8") as handle:

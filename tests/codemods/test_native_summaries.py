@@ -37,7 +37,10 @@ SCRIPT = """
 def test_native_port_trains_and_writes_the_safe_ports_summaries_with_tf_summary_v2(tmp_path):
     script = tmp_path / "summaries.py"
     script.write_text(textwrap.dedent(SCRIPT))
-    ported = {level: native.migrate([str(script)], str(tmp_path / level), level) for level in ("safe", "native")}
+    ported = {
+        level: native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
+        for level in ("safe", "native")
+    }
     assert native.converted(ported["native"]) and native.converted(ported["safe"]) == []
     files = {level: native.ported_file(str(tmp_path / level), script.name, script.name) for level in ported}
     with open(files["native"], encoding="utf-8") as handle:

@@ -264,7 +264,7 @@ def test_the_native_port_trains_as_the_safe_port_from_its_step_0_checkpoint(tmp_
     script.write_text(textwrap.dedent(EQUIVALENCE))
     ported = {}
     for level in ("safe", "native"):
-        report = native.migrate([str(script)], str(tmp_path / level), level)
+        report = native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
         ported[level] = native.ported_file(str(tmp_path / level), script.name, script.name)
         entries = [e for f in report.get("files", []) for e in f.get("entries", [])]
         layers = [e["message"] for e in entries if e["rule"] == NativeLayersRule.ID]

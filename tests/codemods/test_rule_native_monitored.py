@@ -441,7 +441,10 @@ def ports(tmp_path, name: str, source: str) -> dict[str, str]:
     """The script ported at both levels (the native level converts it, with no tf.compat.v1 left): level -> path."""
     script = tmp_path / name
     script.write_text(textwrap.dedent(source))
-    ported = {level: native.migrate([str(script)], str(tmp_path / level), level) for level in ("safe", "native")}
+    ported = {
+        level: native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
+        for level in ("safe", "native")
+    }
     assert [os.path.basename(p) for p in native.converted(ported["native"])] == [name]
     files = {level: native.ported_file(str(tmp_path / level), name, name) for level in ported}
     with open(files["native"], encoding="utf-8") as handle:
@@ -477,7 +480,7 @@ def test_the_native_port_restarts_from_its_checkpoints_as_tf115_did(tmp_path):
     against TF 1.15's."""
     with open(GOLDEN, encoding="utf-8") as handle:
         golden = json.load(handle)["values"]
-    native.migrate([RESTARTS], str(tmp_path / "native"), "native")
+    native.migrate([RESTARTS], str(tmp_path / "native"), "native", in_process=True)
     port = native.ported_file(
         str(tmp_path / "native"), "monitored_training_restarts.py", "monitored_training_restarts.py"
     )
@@ -517,7 +520,7 @@ def test_the_native_port_continues_a_tf1_checkpoint_dir_with_its_optimizers_slot
     name = "monitored_training_restarts.py"
     ports = {}
     for level in ("safe", "native"):
-        native.migrate([RESTARTS], str(tmp_path / level), level)
+        native.migrate([RESTARTS], str(tmp_path / level), level, in_process=True)
         ports[level] = native.ported_file(str(tmp_path / level), name, name)
     runs = {
         level: result_json(run_file(ports[level], str(tmp_path / "checkpoints"), lasts).stdout)
