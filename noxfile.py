@@ -39,10 +39,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # suite is about 1.7x the tf1 suite, and run whole it left one core idle for its last third. A part may name
 # a file of another part's folder, which that part then leaves out (suite_paths): tf2's part 2 was the last
 # job of ci22 by 2.8 min over part 1, so part 1 also runs the three clusters of test_modern_distributed.py
-# (78 s of CPU here).
+# (78 s of CPU here); part 2 still ended last in ci24 (37.4 min, part 1 33.7), and it also computes the
+# runs both parts share (tests/support/once.py: it asks first), so part 1 also runs the ResNet, Estimator
+# and seq2seq ports (53 s of CPU).
 SUITES = {
     "tf1": [["tests/common"]],
-    "tf2": [["tests/common", "tests/tf2/test_modern_distributed.py"], ["tests/tf2", "tests/codemods"]],
+    "tf2": [
+        [
+            "tests/common",
+            "tests/tf2/test_modern_distributed.py",
+            "tests/tf2/test_tf1_programs_ported.py",
+            "tests/tf2/test_seq2seq_port.py",
+        ],
+        ["tests/tf2", "tests/codemods"],
+    ],
 }
 # Files of tests/common whose behaviour no TensorFlow enters (uai-launch's processes, TF_CONFIG parsing, the
 # source-reading checks of layering, architecture and docs/adding.md): tf2 runs them, tf1 leaves them out
