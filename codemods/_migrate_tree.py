@@ -6,7 +6,8 @@ still what was read, and only with a migration that parses wherever the original
 A file's migration may depend on the rest of the tree (an entry script importing a TF1 graph
 library, ...: codemods/engine/tree.py): it gets what the tree tells it, which is part of its cache
 key. The files that cannot be entry scripts are migrated first, alone; then the entry scripts, once,
-with what the others' Facts tell them; then again only the files the whole tree tells otherwise.
+with what the others' Facts tell them; then the files that may read tf2.enabled(), with the answer of
+the programs that run them; then again only the files the whole tree tells otherwise.
 """
 
 import ast
@@ -18,7 +19,7 @@ import os
 import signal
 import stat
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from codemods import _diff, _interrupts, _out_folder, _source, files
@@ -251,10 +252,11 @@ def run(
     outcomes: dict[Item, tuple[bytes | None, Snapshot | None, Outcome, bool]] = {}
     # The tree pass without migrating every program twice: the files that cannot be entry scripts
     # first; then the entry scripts, each once with the Context `plan` predicts for it from the
-    # others' Facts; then, again, each file whose Context the whole tree's Facts change (a module
-    # reading tf2.enabled() that a program runs, or a program with graph code of its own, which
-    # gets none). A file's Facts are a function of its bytes, whatever Context it was
-    # migrated with: the last plan is the one of the files' Facts alone.
+    # others' Facts; then the files that may read tf2.enabled(), with the answer of the programs
+    # now known; then, again, each file whose Context the whole tree's Facts change (a program with
+    # graph code of its own, which gets none; a file naming tf2 that reads no tf2.enabled()). A
+    # file's Facts are a function of its bytes, whatever Context it was migrated with: the last
+    # plan is the one of the files' Facts alone.
     read: list[tuple[Item, bytes, Snapshot]] = []
     for item in (item for item in items if _migrated(item, config)):
         got = _read(item, config.max_file_size)
@@ -264,17 +266,29 @@ def run(
             read.append((item, *got))
     # (a cheap look: what holds no `if __name__ == "__main__":` block gets no entry script's Context)
     scripts = {item: data for item, data, _ in read if item.kind == "python" and b"__main__" in data}
+    # (and a file naming `tf2` and `enabled` may read tf2.enabled(): migrated after the entry scripts, with the
+    # answer of a program of theirs that runs it, as if it read it; the last plan still decides)
+    probes = {
+        item: data
+        for item, data, _ in read
+        if item.kind == "python" and item not in scripts and b"tf2" in data and b"enabled" in data
+    }
     given: dict[Item, _tree.Context] = {}  # the Context each file was migrated with, if any
-    first = _looked_up([entry for entry in read if entry[0] not in scripts], given, cache, outcomes)
-    bar = _Progress(len(first) + len(scripts), config.progress)
+    first = _looked_up([entry for entry in read if entry[0] not in scripts | probes.keys()], given, cache, outcomes)
+    bar = _Progress(len(first) + len(scripts) + len(probes), config.progress)
     steps = progress if progress is not None else bar
     with _Workers(config.jobs, len(read)) as workers:
         _migrate_pending(first, config, workers, cache, steps, outcomes)
         parsed = _Parsed(cache)
-        given.update(_tree_contexts(outcomes, parsed, scripts))
+        predicted = _tree_contexts(outcomes, parsed, {**scripts, **probes}, probes)
+        given.update((item, context) for item, context in predicted.items() if item in scripts)
         second = _looked_up([entry for entry in read if entry[0] in scripts], given, cache, outcomes)
         bar.shrink(len(scripts) - len(second))
         _migrate_pending(second, config, workers, cache, steps, outcomes)
+        given.update(_tree_contexts(outcomes, parsed, probes, probes))
+        third = _looked_up([entry for entry in read if entry[0] in probes], given, cache, outcomes)
+        bar.shrink(len(probes) - len(third))
+        _migrate_pending(third, config, workers, cache, steps, outcomes)
         final = _tree_contexts(outcomes, parsed)
         changed = [entry for entry in read if final.get(entry[0]) != given.get(entry[0])]
         _migrate_pending(
@@ -370,15 +384,20 @@ def _looked_up(
 
 
 def _tree_contexts(
-    outcomes: dict, parsed: _Parsed, waiting: Mapping[Item, bytes] | None = None
+    outcomes: dict, parsed: _Parsed, waiting: Mapping[Item, bytes] | None = None, probes: Iterable[Item] = ()
 ) -> dict[Item, _tree.Context]:
     """The Python files read whose migration depends on the rest of the tree, with what it tells them.
-    `waiting`: the entry scripts not migrated yet, {item: bytes}: then their Contexts only, from their
-    imports and main block (as if no rule signalled anything of their own code)."""
+    `waiting`: the files not migrated yet, {item: bytes}: then their Contexts only, from their imports
+    and main block (as if no rule signalled anything of their own code but a tf2.enabled() read of
+    the `probes`)."""
     data = {item: found[0] for item, found in outcomes.items() if item.kind == "python" and found[0] is not None}
     data.update(waiting or {})
     python = {item.rel.replace(os.sep, "/"): item for item in data}
     facts = {rel: outcomes[item][2].facts if item in outcomes else None for rel, item in python.items()}
+    for item in probes:
+        found = None if item in outcomes else parsed(item, data[item])
+        if found is not None:
+            facts[item.rel.replace(os.sep, "/")] = dataclasses.replace(found, signals=found.signals | {_tree.TF2_PROBE})
 
     def fill(rel: str) -> _tree.Facts | None:
         """A file the first pass did not parse (it mentions no TensorFlow), or not yet: its imports and main block."""

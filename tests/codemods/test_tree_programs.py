@@ -296,8 +296,11 @@ def test_an_entry_script_with_graph_code_of_its_own_is_migrated_as_alone(tmp_pat
     assert texts["lib/layers.py"] == PROBE_ANSWERED
 
 
-def test_each_file_is_migrated_once_but_a_probe_a_program_runs(tmp_path):
-    # the cache keeps each migration: the entry script's only with what the tree told it
+def test_each_file_is_migrated_once_a_probe_a_program_runs_too(tmp_path):
+    # the cache keeps each migration: the entry script's and the probe's only with what the tree told them. A
+    # file that may read tf2.enabled() is migrated after the entry scripts (tensor2tensor's common_layers.py, the
+    # largest file of the realworld dense set, was migrated alone, then again with its program's answer, by one
+    # worker while the other idled)
     from codemods._cache import Cache
 
     cache = Cache(str(tmp_path / "cache"), SELECTED)
@@ -312,7 +315,7 @@ def test_each_file_is_migrated_once_but_a_probe_a_program_runs(tmp_path):
         for context in (None, told.get(rel))
         if cache.get(cache.key("python", text.encode(), context)) is not None
     }
-    alone = {(rel, False) for rel in TREE if rel != "train.py"}
+    alone = {(rel, False) for rel in TREE if rel not in told}
     assert kept == alone | {("train.py", True), ("lib/layers.py", True)}
 
 
