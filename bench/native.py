@@ -98,7 +98,7 @@ def migrate(paths: list[str], out: str, level: str, in_process: bool = False) ->
     os.makedirs(os.path.dirname(out), exist_ok=True)
     args = ["--out", out, "--level", level, "--no-cache", "-q", "--report", report, *paths]
     if in_process:
-        stderr = _migrate_here(args)
+        stderr = migrate_here(args)[2]
     else:
         command = [sys.executable, "-m", "codemods", *args]
         stderr = subprocess.run(command, cwd=REPO, env=_env(), capture_output=True, text=True, check=False).stderr
@@ -108,17 +108,18 @@ def migrate(paths: list[str], out: str, level: str, in_process: bool = False) ->
         return json.load(handle)
 
 
-def _migrate_here(args: list[str]) -> str:
-    """Run `uai-migrate -j1 ARGS` in this process; what it wrote to stderr."""
+def migrate_here(args: list[str]) -> tuple[int, str, str]:
+    """Run `uai-migrate -j1 ARGS` in this process (in its main thread: it sets signal handlers while it runs):
+    its exit code, what it wrote to stdout and to stderr."""
     from codemods.cli import main
 
-    err = io.StringIO()
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            main(["-j1", *args])
-        except SystemExit:  # its errors exit 2, as the process would; the missing report says it failed
-            pass
-    return err.getvalue()
+            code = main(["-j1", *args])
+        except SystemExit as stop:  # a usage error or a failure: exit 2, as the process would
+            code = stop.code if isinstance(stop.code, int) else 1
+    return code, out.getvalue(), err.getvalue()
 
 
 _LEFT = "left at the safe level"  # what a native rule's entry says when it could not prove its pattern

@@ -1,6 +1,7 @@
 """Run several scripts as real subprocesses at once (2 cores: TensorFlow imports overlap with work)."""
 
 import concurrent.futures
+import contextlib
 import subprocess
 import sys
 
@@ -28,7 +29,14 @@ def run_all(commands, cwd, workers=2, timeout=300):
 
 
 def migrate(*args, cwd):
-    return run([sys.executable, "-m", "codemods", "--no-cache", *map(str, args)], cwd)
+    """`uai-migrate --no-cache ARGS` run in `cwd`, in this process (its CLI, -j1: a Python start-up and libcst's
+    import less than a process; the tests of the CLI itself start it); a CompletedProcess."""
+    from bench import native
+
+    argv = ["--no-cache", *map(str, args)]
+    with contextlib.chdir(cwd):
+        code, out, err = native.migrate_here(argv)
+    return subprocess.CompletedProcess(["uai-migrate", *argv], code, out, err)
 
 
 def tf_upgrade_v2(src, out, cwd):
