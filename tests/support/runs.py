@@ -1,7 +1,7 @@
 """Run several scripts as real subprocesses at once (2 cores: TensorFlow imports overlap with work)."""
 
 import concurrent.futures
-import contextlib
+import os
 import subprocess
 import sys
 
@@ -34,8 +34,12 @@ def migrate(*args, cwd):
     from bench import native
 
     argv = ["--no-cache", *map(str, args)]
-    with contextlib.chdir(cwd):
+    here = os.getcwd()
+    os.chdir(cwd)  # (not contextlib.chdir: the python-3.10 smoke runs this too)
+    try:
         code, out, err = native.migrate_here(argv)
+    finally:
+        os.chdir(here)
     return subprocess.CompletedProcess(["uai-migrate", *argv], code, out, err)
 
 
