@@ -104,7 +104,7 @@ def test_a_learning_train_script_at_the_native_level_trains_and_restarts_as_tf11
     total loss, and each run saves under the global step it read as it started and at its end."""
     with open(GOLDEN, encoding="utf-8") as handle:
         golden = json.load(handle)["values"]["runs"]
-    report = native.migrate([RESTARTS], str(tmp_path / "native"), "native")
+    report = native.migrate([RESTARTS], str(tmp_path / "native"), "native", in_process=True)
     assert native.converted(report) == []
     entries = [e["message"] for e in native._entries(report) if e["rule"] == "native-session"]
     assert entries == [f"Session script left at the safe level: {REASONS['learning.train']}"]

@@ -49,7 +49,7 @@ def test_a_native_port_restoring_a_tf1_checkpoint_trains_on_with_its_optimizers_
     script.write_text(textwrap.dedent(RESTORE))
     ports = {}
     for level in ("safe", "native"):
-        report = native.migrate([str(script)], str(tmp_path / level), level)
+        report = native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
         ports[level] = native.ported_file(str(tmp_path / level), "restore.py", "restore.py")
     assert [os.path.basename(p) for p in native.converted(report)] == ["restore.py"]
     checkpoint = str(tmp_path / "ckpt" / "model.ckpt")

@@ -468,7 +468,7 @@ def test_an_estimator_program_whose_input_fns_return_their_datasets_trains_as_th
     script.write_text(textwrap.dedent(INPUT_FNS))
     ported = {}
     for level in ("safe", "native"):
-        report = native.migrate([str(script)], str(tmp_path / level), level)
+        report = native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
         ported[level] = pathlib.Path(native.ported_file(str(tmp_path / level), script.name, script.name))
         entries = [
             e["message"] for f in report.get("files", []) for e in f.get("entries", []) if e["rule"] == "native-data"
