@@ -4,10 +4,10 @@ into the Keras optimizer's as it makes them. Measured before it: a port restorin
 Adam steps trained its second step after the restore to 1.685111 where the safe port trained 1.844166."""
 
 import os
-import textwrap
 
 from bench import native
 from codemods.rules.native_session import NativeSessionRule
+from tests.support.native_ports import migrated
 from tests.support.processes import run_file
 from tests.support.rule_test import RuleTest
 
@@ -45,13 +45,9 @@ RESTORE = """
 
 
 def test_a_native_port_restoring_a_tf1_checkpoint_trains_on_with_its_optimizers_slots(tmp_path):
-    script = tmp_path / "restore.py"
-    script.write_text(textwrap.dedent(RESTORE))
-    ports = {}
-    for level in ("safe", "native"):
-        report = native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
-        ports[level] = native.ported_file(str(tmp_path / level), "restore.py", "restore.py")
-    assert [os.path.basename(p) for p in native.converted(report)] == ["restore.py"]
+    found = migrated(tmp_path, "restore.py", RESTORE)
+    ports = {level: path for level, (path, _) in found.items()}
+    assert [os.path.basename(p) for p in native.converted(found["native"][1])] == ["restore.py"]
     checkpoint = str(tmp_path / "ckpt" / "model.ckpt")
 
     def losses(level, mode):

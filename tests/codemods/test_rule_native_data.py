@@ -7,12 +7,10 @@ import re
 import shutil
 import subprocess
 import sys
-import textwrap
 
-from bench import native
 from codemods.rules.native_data import NativeDataRule
 from codemods.rules.tf1_api import Tf1ApiRule
-from tests.support.native_ports import ports
+from tests.support.native_ports import migrated, ports
 from tests.support.rule_test import RuleTest, apply
 from tests.support.runs import clean_env
 
@@ -464,12 +462,9 @@ def test_an_estimator_program_whose_input_fns_return_their_datasets_trains_as_th
     """From the safe port's step-0 checkpoint the native port trains and evaluates to the same losses, bit-equal: the
     same batches in the same order. (From scratch the model's initial values differ: the Estimator's iterator ops,
     made before the model_fn, are others, so the op seeds the graph seed gives the model's initializers are others.)"""
-    script = tmp_path / "estimator_input_fns.py"
-    script.write_text(textwrap.dedent(INPUT_FNS))
     ported = {}
-    for level in ("safe", "native"):
-        report = native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
-        ported[level] = pathlib.Path(native.ported_file(str(tmp_path / level), script.name, script.name))
+    for level, (path, report) in migrated(tmp_path, "estimator_input_fns.py", INPUT_FNS).items():
+        ported[level] = pathlib.Path(path)
         entries = [
             e["message"] for f in report.get("files", []) for e in f.get("entries", []) if e["rule"] == "native-data"
         ]

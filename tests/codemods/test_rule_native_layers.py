@@ -13,9 +13,9 @@ import subprocess
 import sys
 import textwrap
 
-from bench import native
 from codemods.rules import select
 from codemods.rules.native_layers import NativeLayersRule
+from tests.support.native_ports import migrated
 from tests.support.rule_test import RuleTest
 from tests.support.runs import clean_env
 
@@ -260,12 +260,9 @@ def _run(path: str, model_dir: pathlib.Path) -> list[float]:
 def test_the_native_port_trains_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
     import tensorflow as tf
 
-    script = tmp_path / "estimator_layers.py"
-    script.write_text(textwrap.dedent(EQUIVALENCE))
     ported = {}
-    for level in ("safe", "native"):
-        report = native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
-        ported[level] = native.ported_file(str(tmp_path / level), script.name, script.name)
+    for level, (path, report) in migrated(tmp_path, "estimator_layers.py", EQUIVALENCE).items():
+        ported[level] = path
         entries = [e for f in report.get("files", []) for e in f.get("entries", [])]
         layers = [e["message"] for e in entries if e["rule"] == NativeLayersRule.ID]
         assert len(layers) == (7 if level == "native" else 0), layers
