@@ -352,18 +352,39 @@ class _Parsed:
 
     def __call__(self, item: Item, data: bytes) -> _tree.Facts | None:
         if item not in self.known:
-            key = self.cache.key(_PARSED, data) if self.cache else None
+            key = self.cache.key(f"{_PARSED}-{item.kind}", data) if self.cache else None
             hit = self.cache.get(key) if self.cache and key else None
             if hit is not None:
                 self.known[item] = hit.facts
             else:
-                try:
-                    self.known[item] = _tree.facts_of(ast.parse(_source.decode(data)[0]))
-                except (SyntaxError, ValueError, RecursionError, MemoryError, _source.SourceError):
-                    self.known[item] = None
+                self.known[item] = _parse_facts(item.kind, data)
                 if self.cache and key:
                     self.cache.put(key, Outcome(None, [], facts=self.known[item]))
         return self.known[item]
+
+
+_UNPARSED = (SyntaxError, ValueError, RecursionError, MemoryError, _source.SourceError)
+
+
+def _parse_facts(kind: str | None, data: bytes) -> _tree.Facts | None:
+    """The Facts of a Python file's parse, or of a notebook's code cells (their IPython lines masked; a cell that
+    does not parse is left out): a notebook imports the tree's modules as a script does, but is no entry script."""
+    if kind != "notebook":
+        try:
+            return _tree.facts_of(ast.parse(_source.decode(data)[0]))
+        except _UNPARSED:
+            return None
+    try:
+        cells = [_source.cell_text(c) for c in _source.load_notebook(data)["cells"] if c.get("cell_type") == "code"]
+    except _UNPARSED:
+        return None
+    body: list[ast.stmt] = []
+    for text in cells:
+        try:
+            body.extend(ast.parse(_source.mask_magics(text)[0]).body if not _source.is_cell_magic(text) else ())
+        except _UNPARSED:
+            continue
+    return dataclasses.replace(_tree.facts_of(ast.Module(body=body, type_ignores=[])), entry=False)
 
 
 def _looked_up(
@@ -390,20 +411,29 @@ def _tree_contexts(
     `waiting`: the files not migrated yet, {item: bytes}: then their Contexts only, from their imports
     and main block (as if no rule signalled anything of their own code but a tf2.enabled() read of
     the `probes`)."""
-    data = {item: found[0] for item, found in outcomes.items() if item.kind == "python" and found[0] is not None}
+    data = {
+        item: found[0]
+        for item, found in outcomes.items()
+        if item.kind in ("python", "notebook") and found[0] is not None
+    }
     data.update(waiting or {})
-    python = {item.rel.replace(os.sep, "/"): item for item in data}
-    facts = {rel: outcomes[item][2].facts if item in outcomes else None for rel, item in python.items()}
+    by_rel = {item.rel.replace(os.sep, "/"): item for item in data}
+    # (a notebook's Facts come from `fill`: its migration, one program or cell by cell, records none)
+    facts = {
+        rel: outcomes[item][2].facts if item in outcomes and item.kind == "python" else None
+        for rel, item in by_rel.items()
+    }
     for item in probes:
         found = None if item in outcomes else parsed(item, data[item])
         if found is not None:
             facts[item.rel.replace(os.sep, "/")] = dataclasses.replace(found, signals=found.signals | {_tree.TF2_PROBE})
 
     def fill(rel: str) -> _tree.Facts | None:
-        """A file the first pass did not parse (it mentions no TensorFlow), or not yet: its imports and main block."""
-        return parsed(python[rel], data[python[rel]])
+        """A file the first pass did not parse (it mentions no TensorFlow), or not yet, or a notebook: its imports and
+        main block."""
+        return parsed(by_rel[rel], data[by_rel[rel]])
 
-    planned = {python[rel]: context for rel, context in _tree.plan(facts, fill).items()}
+    planned = {by_rel[rel]: context for rel, context in _tree.plan(facts, fill).items()}
     return planned if waiting is None else {item: planned[item] for item in waiting if item in planned}
 
 

@@ -94,6 +94,9 @@ class Context:
         return repr(dataclasses.astuple(self))
 
 
+NOTEBOOK = ".ipynb"
+
+
 def is_main_guard(stmt: ast.stmt) -> bool:
     """`if __name__ == "__main__":` (either way round)."""
     if not isinstance(stmt, ast.If) or not isinstance(stmt.test, ast.Compare) or len(stmt.test.comparators) != 1:
@@ -121,7 +124,7 @@ class _Modules:
     """The tree's Python files, and which of them an import statement of one of them runs."""
 
     def __init__(self, paths: Iterable[str]) -> None:
-        self.paths = frozenset(paths)
+        self.paths = frozenset(p for p in paths if not p.endswith(NOTEBOOK))  # (a notebook imports, is not imported)
         self.folders = set()  # every folder holding a Python file, at any depth
         for path in self.paths:
             while path:
@@ -170,7 +173,7 @@ class _Modules:
 def plan(facts: Mapping[str, Facts | None], fill: Callable[[str], Facts | None] | None = None) -> dict[str, Context]:
     """{path: Context} for the files of a tree whose migration depends on the rest of it.
 
-    `facts`: the Facts of each Python file (by '/'-separated path relative to the tree's root), None
+    `facts`: the Facts of each Python file and notebook (by '/'-separated path relative to the tree's root), None
     where the file was not parsed (it mentions no TensorFlow); `fill(path)` gives those, and is asked
     only when the tree holds a graph library, a tf2.enabled() read or an input_fn returning its dataset (else
     nothing crosses files)."""

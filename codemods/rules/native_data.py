@@ -75,8 +75,8 @@ class NativeDataRule(EagerRewrite):
         "StopIteration; in graph code, a module the program hands a dataset to that calls a TF1-only member on it "
         "fails (AttributeError) where TF1's class had it; an Estimator given the dataset makes other iterator ops before "
         "the model_fn runs, so the op seeds a graph seed gives the model_fn's initializers and random ops are others "
-        "(from the same checkpoint, training is the same); migrated with its tree, a file another module of the tree "
-        "imports keeps its input_fns (that module may call them), but a module outside the files migrated together "
+        "(from the same checkpoint, training is the same); migrated with its tree, a file another module or notebook "
+        "of the tree imports keeps its input_fns (that module may call them), but a module outside the files migrated together "
         "that imports such an input_fn and calls it gets the dataset.",
         "import tensorflow as tf\n"
         "\n"

@@ -3,6 +3,7 @@ Estimator's input in its own file returns its dataset, unless another module of 
 of the input_fn there would get the dataset, not the (features, labels) element); a file migrated alone, or a tree
 where nothing imports the program, as before."""
 
+import json
 import os
 
 from codemods._migrate_file import Options
@@ -65,6 +66,20 @@ def test_an_input_fn_another_module_of_the_tree_imports_stays_at_the_safe_level(
         # migrated alone, the program is not told who imports it
         texts, _ = migrated(root / "given", {"prog.py": PROGRAM, rel: importer}, given=["prog.py"])
         assert texts["prog.py"] == CONVERTED, rel
+
+
+def test_a_notebook_of_the_tree_importing_the_input_fn_keeps_it_at_the_safe_level(tmp_path):
+    # (a notebook beside the program is how such a tree is often explored; its magics do not hide its imports)
+    cells = ["%matplotlib inline\nfrom prog import input_fn", "features, labels = input_fn()\nprint(features)"]
+    code = [{"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None} for c in cells]
+    notebook = json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": code})
+    texts, messages = migrated(tmp_path, {"prog.py": PROGRAM, "explore.ipynb": notebook})
+    assert "make_one_shot_iterator().get_next()" in texts["prog.py"]
+    [why] = messages["prog.py"]
+    assert why.endswith(
+        ", and the tree's explore.ipynb imports this module: input_fn() called there would return the dataset, not "
+        "its one-shot iterator's element"
+    ), why
 
 
 def test_the_cache_keeps_the_outcomes_of_the_program_with_and_without_importers(tmp_path):
