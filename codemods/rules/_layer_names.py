@@ -15,7 +15,7 @@ def dtype_source(value: cst.BaseExpression, layer_calls: set[int]) -> cst.BaseEx
 
     TF1's layers had no dtype of their own: a layer made its variables in the dtype of its first input (float64
     from a numpy array an input_fn did not cast), where a Keras 2 layer makes float32 ones and casts its input. So
-    the rule writes `dtype=<name>.dtype`, read once where the call was.
+    the rule writes `dtype=<name>.dtype` (or `<name>[<name or int>].dtype`), read once where the call was.
     """
     while isinstance(value, cst.Call) and id(value) in layer_calls and value.args:
         first = next((a for a in value.args if a.keyword is not None and a.keyword.value == "inputs"), value.args[0])
@@ -24,6 +24,10 @@ def dtype_source(value: cst.BaseExpression, layer_calls: set[int]) -> cst.BaseEx
         value = first.value
     if isinstance(value, cst.Name) or (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name)):
         return value
+    if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and len(value.slice) == 1:
+        index = value.slice[0].slice
+        if isinstance(index, cst.Index) and isinstance(index.value, (cst.Name, cst.Integer)):
+            return value  # (a tower's shard: images[i])
     return None
 
 

@@ -12,10 +12,17 @@ rule proves before it writes a call:
   of the module it calls (by name, at any depth); not a TPUEstimator's unless it says use_tpu=False (on a TPU the
   model_fn runs inside the TPU loop, which nothing here runs);
 - the names are kept: TF1 names a layer's variables by its variable scope, Keras by the name scope, so the call
-  runs under no variable_scope or name_scope (in its function nor at a call on the way from the model_fn: under
-  `variable_scope(reuse=...)` towers share variables by name, which a Keras layer does only by being called
-  again); and every call of the same layer function in the file converts, or none (TF1 numbers unnamed layers
-  per variable scope, Keras per graph: mixed, the numbers would part);
+  runs under no variable_scope or name_scope (in its function nor at a call on the way from the model_fn); and
+  every call of the same layer function in the file converts, or none (TF1 numbers unnamed layers per variable
+  scope, Keras per graph: mixed, the numbers would part);
+- or the call is written in a tower (`_layer_towers`): `for i in range(n): with variable_scope("net", reuse=i > 0)`
+  (or `bool(i != 0)`, AUTO_REUSE; tf.device items beside it), under no other scope, condition, loop or function
+  there, with a literal name or none and arguments no tower changes. Tower 0 makes the variables and the others
+  reuse them by name, so the Keras layer is made once, in the first tower (`if i == 0:` before the call's
+  statement), and called by every tower: built under the scope's first name scope ("net/"), it names its
+  variables as TF1 did (net/conv2d/kernel). A tower converts whole or stays whole; an unnamed layer converts only
+  if every call of its function is in that tower; a batch normalization in training mode in towers only where
+  nothing runs UPDATE_OPS (each tower's call adds its updates of the shared variables there);
 - nothing goes to a collection Keras does not fill: no regularizer (REGULARIZATION_LOSSES), no `reuse`; a batch
   normalization in training mode keeps its moving-average updates in `layer.updates`, not in UPDATE_OPS. So
   where nothing runs that collection it converts as it is (neither port updates the moving statistics); where
@@ -39,10 +46,11 @@ from codemods.engine.rule import FileState
 from codemods.rule_description import Example
 from codemods.rules import _tf
 from codemods.rules._layer_names import dtype_source, named_alike
-from codemods.rules._layer_scopes import ESTIMATORS, FAMILY, enclosing, false, model_fn_functions, off_tpu
+from codemods.rules._layer_scopes import ESTIMATORS, FAMILY, NESTED, enclosing, false, model_fn_functions, off_tpu
+from codemods.rules._layer_towers import Tower, TowerLayers, tower_of
 from codemods.rules._layer_updates import Updates, training_mode, update_reader, updates_read
 from codemods.rules._native_eager import EagerRewrite, keras_2, parents
-from codemods.rules._native_syntax import EQUAL, Refused, arguments, descendants
+from codemods.rules._native_syntax import EQUAL, Refused, all_names, arguments, descendants
 from codemods.rules._native_tables import LAYERS
 
 _FUNCTIONS = {name: row for name, row in LAYERS.items() if name != "dropout"}
@@ -68,9 +76,13 @@ class NativeLayersRule(EagerRewrite):
         "a call becomes the Keras layer made and called there (the model_fn runs once per graph, so the layer is made "
         "once in it), with TF1's arguments and name: the variables keep their checkpoint names (conv0/kernel, "
         "batch_normalization/moving_mean, dense_1/bias), so a checkpoint of the safe port loads. Only in a program "
-        "whose tf.keras is Keras 2 (it imports compat), not in a TPUEstimator's unless use_tpu=False, under no variable_scope or name_scope (on the way from the "
-        "model_fn either: towers sharing variables under variable_scope(reuse=...) stay), without regularizers or "
-        "reuse, and where every call of that layer function in the file converts. A batch normalization in training "
+        "whose tf.keras is Keras 2 (it imports compat), not in a TPUEstimator's unless use_tpu=False, under no "
+        "variable_scope or name_scope (on the way from the model_fn either), without regularizers or reuse, and "
+        "where every call of that layer function in the file converts. The towers of a multi-GPU model_fn (for i "
+        "in range(n): with variable_scope(name, reuse=i > 0): layer calls) convert whole: each Keras layer is made "
+        "once, in the first tower (if i == 0:), and called by every tower, as TF1's reuse shared its variables "
+        "(net/conv2d/kernel); not with a name_scope, a condition or a helper function inside the tower, per-tower "
+        "arguments, or a batch normalization in training mode where UPDATE_OPS is run. A batch normalization in training "
         "mode keeps its moving-average updates in the Keras layer's layer.updates, not in the UPDATE_OPS "
         "collection: where nothing runs that collection, neither port updates them; where the model_fn reads it "
         "once (update_ops = get_collection(GraphKeys.UPDATE_OPS)) after each such layer, each on a line of its own "
@@ -108,6 +120,9 @@ class NativeLayersRule(EagerRewrite):
         self._tpu_fns: list[str] = []  # those given to a TPUEstimator that may run on a TPU
         self._why: dict[int, str | None] = {}  # id(call) -> why it stays (None: it converts)
         self._staying: set[str] = set()  # the layer functions of which a call stays
+        self._towers: dict[int, Tower] = {}  # id(call) -> the tower sharing its variables (a call in towers)
+        self._names: dict[int, str] = {}  # id(call in towers) -> the name bound to its Keras layer
+        self._made: dict[int, tuple[str, cst.SimpleStatementLine]] = {}  # id(its call) -> (index, the layer made)
 
     def candidate(self, names: frozenset[str]) -> str | None:
         found = sorted(names & _NAMES.keys())
@@ -139,7 +154,10 @@ class NativeLayersRule(EagerRewrite):
                 except Refused as refused:
                     self._why[id(call)] = refused.why
                     self._staying.add(what)
+            self._whole_towers()
         ported = super().leave_Module(original_node, updated_node)
+        if self._made:
+            ported = cast(cst.Module, ported.visit(TowerLayers(ported, self._made)))
         if self._read is None or _NORM in self._staying:
             return ported
         function, line = self._read
@@ -190,11 +208,22 @@ class NativeLayersRule(EagerRewrite):
                 "in the model_fn of a TPUEstimator whose use_tpu is not False: on a TPU it runs inside the TPU "
                 "loop, where nothing here runs the Keras layers to prove them equal",
             )
-        scope = scope or scoped[function.name.value]
-        if scope:
+        on_the_way = scoped[function.name.value]
+        if "reuse" in on_the_way:
+            raise Refused(
+                call,
+                "in a function of the file called from a tower (under variable_scope(reuse=...)): the rule converts "
+                "only the layer calls written in the tower's own with-block (for i in range(n): with "
+                "variable_scope(name, reuse=i > 0): ...)",
+            )
+        if on_the_way:
+            raise Refused(call, on_the_way)
+        if scope and "reuse" not in scope and scope != NESTED:
             raise Refused(call, scope)
         keras, params, call_keywords = _FUNCTIONS[what.removeprefix("tf.layers.")]
         args = arguments(call, ("inputs", *params, "name"), call, what)
+        if scope:
+            self._in_tower(call, what, tower_of(call, parent), args, module, call_keywords)
         if "inputs" not in args:
             raise Refused(call, f"{what} without its inputs")
         if dtype_source(args["inputs"].value, self._ids()) is None:
@@ -225,6 +254,84 @@ class NativeLayersRule(EagerRewrite):
                     "its moving-average updates in layer.updates, not in that collection, so the train_op would no "
                     "longer update the moving statistics",
                 )
+
+    def _in_tower(
+        self,
+        call: cst.Call,
+        what: str,
+        tower: Tower,
+        args: dict[str, cst.Arg],
+        module: cst.Module,
+        call_keywords: tuple[str, ...],
+    ) -> None:
+        """Refused unless the Keras layer made in the first tower is what every tower's call shared in TF1."""
+        name = args.get("name")
+        if name is not None and not isinstance(name.value, cst.SimpleString):
+            raise Refused(
+                call,
+                "in a tower with a computed name: a later tower may reuse variables the first did not make, and a "
+                "layer made once has one name",
+            )
+        per_tower = tower.per_tower()
+        varying = sorted(
+            {n.value for k, a in args.items() if k not in ("inputs", *call_keywords) for n in all_names(a.value)}
+            & per_tower
+        )
+        if varying:
+            raise Refused(
+                call,
+                f"in a tower with arguments read from {', '.join(varying)}, which may differ per tower: TF1's towers "
+                "made one layer per call around the shared variables, a Keras layer made in the first tower has its "
+                "arguments",
+            )
+        inside = {id(n) for n in descendants(tower.scope)}
+        if name is None and any(w == what and id(c) not in inside for c, w, _ in self._found):
+            raise Refused(
+                call,
+                f"an unnamed {what} in a tower and another {what} call outside it: TF1 numbers unnamed layers per "
+                "variable scope (net/dense), Keras per graph (net/dense_1)",
+            )
+        clash = named_alike(tower.call.args[0], "", module, self._ids() | {id(tower.call)})
+        if clash:
+            raise Refused(
+                call,
+                f"another op or scope of the file is named {clash!r}: the towers' name scope would be numbered "
+                f"({tower.name}_1), which names the Keras layers' variables, not TF1's",
+            )
+        if what == _NORM and training_mode(call) and update_reader(module):
+            raise Refused(
+                call,
+                "in training mode in a tower of a file that runs the UPDATE_OPS collection: each tower's call adds "
+                "its moving-average updates of the shared variables there (a read of all of them runs two "
+                "updates of one variable per step, in an order the graph does not fix; cifar10's read of the first tower's name scope needs a name_scope in the "
+                "variable scope, under which Keras would name the variables otherwise)",
+            )
+        self._towers[id(call)] = tower
+        used = {n.value for n in all_names(module)} | set(self._names.values())
+        default = what.rsplit(".", 1)[-1]  # (conv2d, dense, batch_normalization...)
+        base = (
+            str(name.value.evaluated_value)
+            if name is not None and isinstance(name.value, cst.SimpleString)
+            else default
+        )
+        base = f"{base}_layer" if base.isidentifier() else f"{default}_layer"
+        self._names[id(call)] = next(
+            f"{base}{suffix}" for suffix in ("", *(f"_{n}" for n in range(1, 1000))) if f"{base}{suffix}" not in used
+        )
+
+    def _whole_towers(self) -> None:
+        """A tower converts whole or not at all: one of its calls staying keeps the others."""
+        for call, what, _ in self._found:
+            tower = self._towers.get(id(call))
+            if tower is None or self._why.get(id(call)) is not None:
+                continue
+            inside = {id(n) for n in descendants(tower.scope)}
+            staying = [w for c, w, _ in self._found if id(c) in inside and self._why.get(id(c)) is not None]
+            if staying:
+                self._why[id(call)] = (
+                    f"another layer call of its tower ({staying[0]}) stays at the safe level: a tower converts whole"
+                )
+                self._staying.add(what)
 
     def convert(
         self, call: cst.Call, what: str, updated: cst.Call, module: cst.Module, parent: dict[int, cst.CSTNode]
@@ -259,6 +366,20 @@ class NativeLayersRule(EagerRewrite):
         assert source is not None  # (_check refused the call otherwise)
         made.append(cst.Arg(cst.Attribute(source, cst.Name("dtype")), keyword=cst.Name("dtype"), equal=EQUAL))
         layer = cst.Call(func=cst.parse_expression(f"{alias}.keras.layers.{keras}"), args=made)
+        tower = self._towers.get(id(call))
+        if tower is not None:
+            bound = self._names[id(call)]
+            called_in_towers = cst.Call(func=cst.Name(bound), args=called)
+            self._made[id(called_in_towers)] = (
+                tower.index,
+                cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(bound))], layer)]),
+            )
+            said = (
+                f"{GRAPH_ENTRY}{what} in a model_fn's towers (variable_scope({tower.name!r}, reuse=...) in a "
+                f"loop over {tower.index}) -> tf.keras.layers.{keras} made in the first tower and called by every "
+                "tower (TF1's reuse shared its variables), its variables' names kept"
+            )
+            return called_in_towers, said
         said = (
             f"{GRAPH_ENTRY}{what} in a model_fn -> tf.keras.layers.{keras}, made at the call, its variables' names kept"
         )

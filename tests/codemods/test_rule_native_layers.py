@@ -132,13 +132,12 @@ class TestNativeLayersRule(RuleTest):
             (message,) = self.refused(program(body.format(call=dense.format(extra=extra))))
             assert why in message, (extra, message)
         towers = """
-            for i in range(2):
-                with tf.compat.v1.variable_scope("net", reuse=i > 0):
-                    logits = tf.compat.v1.layers.dense(features, 3)
+            with tf.compat.v1.variable_scope("net", reuse=True):
+                logits = tf.compat.v1.layers.dense(features, 3)
             loss, train_op = tf.reduce_mean(logits), None
         """
         (message,) = self.refused(program(towers))
-        assert "under variable_scope(reuse=...)" in message
+        assert "under a reuse scope not directly in a `for i in range(n)` loop" in message
         helper = "def tower(x):\n    return tf.compat.v1.layers.dense(x, 3)\n\n"
         scoped = """
             with tf.name_scope("tower_0"):
@@ -194,6 +193,102 @@ class TestNativeLayersRule(RuleTest):
         )
         (message,) = self.refused("import compat\nimport tensorflow as tf\n\nprint(tf.layers.dense(x, 3))\n")
         assert "not in an Estimator's model_fn" in message
+
+    def test_the_layers_of_a_model_fns_towers_are_made_in_the_first_tower_and_called_by_every_tower(self):
+        towers = """
+            images = tf.split(features, 2)
+            losses = []
+            for i in range(2):
+                with tf.compat.v1.variable_scope("net", reuse=i > 0), tf.device("/cpu:0"):
+                    # the tower
+                    net = tf.compat.v1.layers.conv2d(images[i], 8, 3, activation=tf.nn.relu)
+                    net = tf.nn.relu(tf.compat.v1.layers.batch_normalization(net, training=True, name="bn"))
+                    logits = tf.compat.v1.layers.dense(tf.compat.v1.layers.flatten(net), 3)
+                    losses.append(tf.reduce_mean(logits))
+            loss = tf.add_n(losses)
+            train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)
+        """
+        after = """
+            images = tf.split(features, 2)
+            losses = []
+            for i in range(2):
+                with tf.compat.v1.variable_scope("net", reuse=i > 0), tf.device("/cpu:0"):
+                    # the tower
+                    if i == 0:
+                        conv2d_layer = tf.keras.layers.Conv2D(8, 3, activation=tf.nn.relu, dtype=images[i].dtype)
+                    net = conv2d_layer(images[i])
+                    if i == 0:
+                        bn_layer = tf.keras.layers.BatchNormalization(name="bn", dtype=net.dtype)
+                    net = tf.nn.relu(bn_layer(net, training=True))
+                    if i == 0:
+                        flatten_layer = tf.keras.layers.Flatten(dtype=net.dtype)
+                        dense_layer = tf.keras.layers.Dense(3, dtype=net.dtype)
+                    logits = dense_layer(flatten_layer(net))
+                    losses.append(tf.reduce_mean(logits))
+            loss = tf.add_n(losses)
+            train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)
+        """
+        for reuse in ("i > 0", "bool(i != 0)", "tf.compat.v1.AUTO_REUSE", "0 < i", "i >= 1"):
+            self.assertCodemod(
+                program(towers.replace("i > 0", reuse)), program(after.replace("i > 0", reuse)), level="native"
+            )
+        messages = [e.message for e in self.applied(program(towers), level="native").entries if e.rule == self.RULE.ID]
+        assert len(messages) == 4 and all("made in the first tower and called by every tower" in m for m in messages)
+
+    def test_must_not_fire_on_towers_whose_layers_tf1_shared_otherwise(self):
+        def tower(loop: str, scope: str, body: str) -> str:
+            return (
+                f"images, losses = tf.split(features, 2), []\n{loop}\n"
+                f'    with tf.compat.v1.variable_scope({scope}), tf.device("/cpu:0"):\n'
+                f"{textwrap.indent(body, ' ' * 8)}\n        losses.append(tf.reduce_mean(logits))\n"
+                "loss, train_op = tf.add_n(losses), None\n"
+            )
+
+        dense = "logits = tf.compat.v1.layers.dense(images[i], 3)"
+        cases = {
+            # reuse of a scope no tower made, or made again by a later tower
+            ('"net", reuse=True', dense): "whose reuse is not proven",
+            ('"net", reuse=i > 1', dense): "whose reuse is not proven",
+            ('"net", reuse=i > 0', dense.replace("3)", '3, name="dense%d" % i)')): "with a computed name",
+            ('"net%d" % i, reuse=i > 0', dense): "without a literal name",
+            ('"net", reuse=i > 0', dense.replace("3)", "widths[i])")): "arguments read from i",
+            ('"net", reuse=i > 0', f"if i > 0:\n        {dense}"): "under a if: not once in every tower",
+            (
+                '"net", reuse=i > 0',
+                "logits = sum(tf.compat.v1.layers.dense(x, 3) for x in images)",
+            ): "comprehension",
+            ('"net", reuse=i > 0', 'with tf.name_scope("tower_%d" % i):\n        ' + dense): "net/tower_0/conv",
+            ('"net", reuse=i > 0', 'with tf.compat.v1.variable_scope("head"):\n        ' + dense): "variable scope",
+            ('"net", reuse=i > 0, initializer=init', dense): "arguments besides its name and reuse",
+        }
+        for (scope, body), why in cases.items():
+            source = program(tower("for i in range(2):", scope, body))
+            messages = self.refused(source)
+            assert messages and all(why in m for m in messages), (scope, body, messages)
+        for loop in ("for i in towers:", "for i in range(1, 3):", "for i in range(2):\n    i = 0"):
+            messages = self.refused(program(tower(loop, '"net", reuse=i > 0', dense)))
+            assert messages and all("whose reuse is not proven" in m or "rebinds" in m for m in messages), messages
+        ok = {"loop": "for i in range(2):", "scope": '"net", reuse=i > 0', "body": dense}
+        # the tower's scope named elsewhere too (its name scope would be net_1), an unnamed dense outside the tower
+        for extra, why in (
+            ('x = tf.identity(features, name="net")\n', "another op or scope of the file is named 'net'"),
+            ("top = tf.compat.v1.layers.dense(features, 3)\n", "and another tf.layers.dense call outside it"),
+        ):
+            messages = self.refused(program(extra + tower(**ok)))
+            assert messages and why in messages[-1], (extra, messages)
+        # one layer of the tower stays: so does the whole tower
+        regularized = ok | {"body": dense + "\nnet = tf.compat.v1.layers.conv2d(images[i], 3, 3, kernel_regularizer=r)"}
+        messages = self.refused(program(tower(**regularized)))
+        assert len(messages) == 2 and any("a tower converts whole" in m for m in messages), messages
+        # the towers' batch normalization in training mode where UPDATE_OPS is run: each tower adds its updates
+        norm = ok | {"body": "logits = tf.compat.v1.layers.batch_normalization(images[i], training=True)"}
+        read = "update_ops = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS)\n"
+        (message,) = self.refused(program(tower(**norm) + read))
+        assert "in training mode in a tower of a file that runs the UPDATE_OPS collection" in message, message
+        # a layer in a function the tower calls
+        helper = "def head(x):\n    return tf.compat.v1.layers.dense(x, 3)\n\n"
+        (message,) = self.refused(program(tower(**(ok | {"body": "logits = head(images[i])"})), helper))
+        assert "called from a tower" in message, message
 
     def test_must_not_fire_on_a_shadowed_tf_strings_comments_dropout_or_the_safe_level(self):
         for body in (
@@ -257,19 +352,19 @@ def _run(path: str, model_dir: pathlib.Path) -> list[float]:
     return [float(found) for found in re.findall(r":loss (\S+)$", done.stderr, re.M)]  # (the hook's log lines)
 
 
-def test_the_native_port_trains_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
-    import tensorflow as tf
-
+def _trained_from_step_0(tmp_path: pathlib.Path, name: str, source: str, converted: int) -> tuple[list, list, list]:
+    """Both ports of `source` trained 3 steps, the native one from the safe port's model.ckpt-0 (restored by the TF1
+    names, or it fails): their losses and model_dirs, once the native port's code holds no tf.layers call and
+    native-layers wrote `converted` entries for it (none for the safe one)."""
     ported = {}
-    for level, (path, report) in migrated(tmp_path, "estimator_layers.py", EQUIVALENCE).items():
+    for level, (path, report) in migrated(tmp_path, name, source).items():
         ported[level] = path
         entries = [e for f in report.get("files", []) for e in f.get("entries", [])]
         layers = [e["message"] for e in entries if e["rule"] == NativeLayersRule.ID]
-        assert len(layers) == (7 if level == "native" else 0), layers
+        assert len(layers) == (converted if level == "native" else 0), layers
     code = pathlib.Path(ported["native"]).read_text()
     assert "layers." not in code.replace("keras.layers.", ""), code
     safe_losses = _run(ported["safe"], tmp_path / "safe_dir")
-    # the native port starts from the safe port's step-0 checkpoint: restored by the TF1 names, or it fails
     start = tmp_path / "native_dir"
     start.mkdir()
     for found in (tmp_path / "safe_dir").glob("model.ckpt-0.*"):
@@ -278,10 +373,70 @@ def test_the_native_port_trains_as_the_safe_port_from_its_step_0_checkpoint(tmp_
     native_losses = _run(ported["native"], start)
     assert len(safe_losses) == 3 and len(native_losses) == 3, (safe_losses, native_losses)
     assert max(abs(a - b) for a, b in zip(safe_losses, native_losses)) <= 1e-5, (safe_losses, native_losses)
-    names = [sorted(n for n, _ in tf.train.list_variables(str(d))) for d in (tmp_path / "safe_dir", start)]
+    return safe_losses, native_losses, [tmp_path / "safe_dir", start]
+
+
+def test_the_native_port_trains_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
+    import tensorflow as tf
+
+    _, _, dirs = _trained_from_step_0(tmp_path, "estimator_layers.py", EQUIVALENCE, 7)
+    names = [sorted(n for n, _ in tf.train.list_variables(str(d))) for d in dirs]
     assert names[0] == names[1] and "batch_normalization/moving_mean" in names[0], names
     # the moving statistics moved (the train_op ran the updates), and alike
-    means = [
-        tf.train.load_variable(str(d), "batch_normalization_1/moving_mean") for d in (tmp_path / "safe_dir", start)
-    ]
+    means = [tf.train.load_variable(str(d), "batch_normalization_1/moving_mean") for d in dirs]
     assert abs(means[0]).sum() > 0 and abs(means[0] - means[1]).max() <= 1e-5, means
+
+
+# estimator_towers' shape (tests/corpus, the TF1 multi-GPU Estimator): two towers over the batch's halves under
+# variable_scope("net", reuse=i > 0) and a device, sharing a conv2d, a batch normalization in training mode, pooling,
+# flatten and an unnamed dense; nothing runs UPDATE_OPS, so neither port updates the moving statistics
+TOWERS = """
+    import sys
+
+    import numpy as np
+    import tensorflow as tf
+
+
+    def model_fn(features, labels, mode):
+        images, label_shards = tf.split(features, 2), tf.split(labels, 2)
+        losses = []
+        for i in range(2):
+            with tf.variable_scope("net", reuse=i > 0), tf.device("/cpu:0"):
+                net = tf.layers.conv2d(images[i], 4, 3, padding="same", name="conv0")
+                net = tf.nn.relu(tf.layers.batch_normalization(net, training=mode == tf.estimator.ModeKeys.TRAIN))
+                net = tf.layers.max_pooling2d(net, 2, 2)
+                logits = tf.layers.dense(tf.layers.flatten(net), 3)
+                losses.append(tf.losses.sparse_softmax_cross_entropy(label_shards[i], logits))
+        loss = tf.add_n(losses) / 2
+        train_op = tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss, tf.train.get_or_create_global_step())
+        hook = tf.train.LoggingTensorHook({"loss": loss}, every_n_iter=1, formatter=lambda v: "loss %.9g" % v["loss"])
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op, training_hooks=[hook])
+
+
+    def input_fn():
+        rng = np.random.RandomState(0)
+        x, y = rng.rand(16, 6, 6, 2), rng.randint(0, 3, 16)
+        return tf.data.Dataset.from_tensor_slices((x, y)).batch(4).repeat()
+
+
+    if __name__ == "__main__":
+        tf.logging.set_verbosity(tf.logging.INFO)
+        config = tf.estimator.RunConfig(model_dir=sys.argv[1], tf_random_seed=1)
+        tf.estimator.Estimator(model_fn, config=config).train(input_fn, max_steps=3)
+"""
+
+
+def test_the_native_port_of_towers_trains_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
+    import tensorflow as tf
+
+    _, _, dirs = _trained_from_step_0(tmp_path, "estimator_towers.py", TOWERS, 5)
+    names = [sorted(n for n, _ in tf.train.list_variables(str(d))) for d in dirs]
+    assert names[0] == names[1] and "net/conv0/kernel" in names[0] and "net/dense/kernel" in names[0], names
+    assert not any("_1/" in n for n in names[0]), names  # (one set of variables, shared by the towers)
+    # the shared batch normalization trained alike; its moving statistics were not updated, by either port
+    gammas, means = (
+        [tf.train.load_variable(str(d), f"net/batch_normalization/{name}") for d in dirs]
+        for name in ("gamma", "moving_mean")
+    )
+    assert abs(gammas[0] - 1).max() > 0 and abs(gammas[0] - gammas[1]).max() <= 1e-5, gammas
+    assert abs(means[0]).sum() == 0 and abs(means[1]).sum() == 0, means
