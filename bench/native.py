@@ -76,6 +76,10 @@ FIXED_ORDER = {
 # TF1 names a summary's tag as its name scope, made unique in the graph case-insensitively: `mean` next to a
 # reduce_mean op (`Mean`) becomes `mean_1`. tf.summary v2 writes the tag as given. Tags are compared without it.
 SUFFIX = re.compile(r"_\d+$")
+# the steps per second tf-slim's learning.train wrote (its Supervisor's timer thread, at its start and every
+# save_summaries_secs: a measure of time, at a step the thread happened to read): the native loop writes no such
+# event, which native-session's explain says
+TIMING = ("global_step/sec",)
 TRAIN_STEP = (
     "train_step",
     "train_step_fn",
@@ -218,6 +222,14 @@ def probe_safe(script: str, checkpoint: str, record: str, argv: list[str]) -> No
                     self.graph.finalize()
         # (a monitored session's run: the caller's fetches, not its hooks' global step)
         flat = tf.nest.flatten(result["caller"] if isinstance(result, dict) and "caller" in result else result)
+        # tf-slim's train op is a tensor (create_train_op's loss, in the TRAIN_OP collection): a training run's
+        # values are its own (learning.train's step also fetches the global step, which the native step returns not)
+        train_ops = {t.name for t in self.graph.get_collection("train_op") if isinstance(t, tf.Tensor)}
+        fetched = tf.nest.flatten(fetches)
+        slim = [i for i, f in enumerate(fetched) if isinstance(f, tf.Tensor) and f.name in train_ops]
+        if saved and slim and len(fetched) == len(flat):
+            values.append([float(x) for i in slim for x in np.ravel(flat[i])])
+            return result
         numbers = [float(x) for v in flat if v is not None and not isinstance(v, bytes) for x in np.ravel(v)]
         numbers += [x for v in flat if isinstance(v, bytes) for x in _summary_scalars(v)]
         # a training run: it fetches the train op (an operation: None) and values (a restore fetches none)
@@ -358,11 +370,11 @@ def equivalence(
         if ours != theirs:
             printed = printed.replace(ours.partition("=")[2] or ours, theirs.partition("=")[2] or theirs)
     same_output = bool(first["values"]) or first["stdout"] == printed
-    # the summaries written: steps and tags, TF1's tags without the suffix its graph added (see SUFFIX)
-    same_output &= [[step, SUFFIX.sub("", tag)] for step, tag in first["events"]] == [
-        [step, SUFFIX.sub("", tag)] for step, tag in second["events"]
-    ]
-    renamed = sorted({tag for _, tag in first["events"]} - {tag for _, tag in second["events"]})
+    # the summaries written: steps and tags, TF1's tags without the suffix its graph added (see SUFFIX); not the
+    # training speed TF1's Supervisor wrote from a timer thread (TIMING), which the native loop does not write
+    written = [[step, SUFFIX.sub("", tag)] for step, tag in first["events"] if tag not in TIMING]
+    same_output &= written == [[step, SUFFIX.sub("", tag)] for step, tag in second["events"]]
+    renamed = sorted({tag for _, tag in first["events"]} - {tag for _, tag in second["events"]} - set(TIMING))
     return {
         "script": name,
         "steps": len(first["values"]),

@@ -12,17 +12,19 @@ import libcst as cst
 
 from codemods.engine.rule import Rule
 from codemods.rules import _native_monitored as monitored
+from codemods.rules import _native_slim_loops as slim_loops
 from codemods.rules import _tf
 from codemods.rules._native_devices import device_name, recorded_device, with_device
 from codemods.rules._native_monitored import REPLICA_SETTER
 from codemods.rules._native_names import (
+    CREATE_TRAIN_OP,
     DEVICE,
     FILE_WRITER,
-    FULLY_CONNECTED,
     GET_VARIABLE,
     GLOBAL_STEP,
     INITIALIZERS,
     LAYERS,
+    LEARNING_TRAIN,
     MERGE_ALL,
     MONITORED,
     OPTIMIZERS,
@@ -35,11 +37,13 @@ from codemods.rules._native_names import (
     SIDE_EFFECTS,
     STATEFUL,
     SUMMARIES,
+    TOTAL_LOSS,
     VARIABLE,
     WITH_DEFAULT,
 )
 from codemods.rules._native_run import RunRegion
 from codemods.rules._native_scopes import evaluation_order
+from codemods.rules._native_slim import SLIM_LAYERS
 from codemods.rules._native_syntax import (
     Refused,
     all_names,
@@ -66,6 +70,8 @@ class Converter(RunRegion):
         for call, _ in sessions.values():
             if self.rule.is_call(call, monitored.TRAINING) and monitored.training(call):
                 self.training_session = call
+            elif self.rule.library_names(call) & LEARNING_TRAIN:
+                continue  # (tf-slim's learning.train: _native_slim_loops)
             elif call.args:
                 raise Refused(call, "tf.Session(...) with arguments (a target or a config the eager runtime sets)")
         if self.rule.v1 is not None:  # (`import tensorflow.compat.v1 as tf`, which becomes TF 2's)
@@ -82,9 +88,7 @@ class Converter(RunRegion):
         if self.inputs is not None and trained and not set(self.inputs[1]) & self.depends.get(self.loss, set()):
             raise Refused(head, "a tf.data input the loss does not read (TF1 draws only when a fetch needs it)")
         self.layers_pending = any(
-            self.rule.is_call(c, LAYERS) or self.slim_function(c, FULLY_CONNECTED)
-            for s in self.computes
-            for c in names_in(s).calls
+            self.rule.is_call(c, LAYERS) or self.slim_kind(c) for s in self.computes for c in names_in(s).calls
         )
         self.choose_names()
         self.feed_lines = self.feed_variables(area)
@@ -94,6 +98,9 @@ class Converter(RunRegion):
                 body = cast(cst.IndentedBlock, stmt.body).body if isinstance(stmt, cst.With) else ()
                 if sessions[index][0] is self.training_session:
                     self.replacements[id(stmt)] = monitored.training_loop(self, stmt, sessions[index][0])
+                    continue
+                if self.rule.library_names(sessions[index][0]) & LEARNING_TRAIN:
+                    slim_loops.read_train(self, stmt, sessions[index][0])  # (its loop: written after the model)
                     continue
                 self.replacements[id(stmt)] = [new for line in body for new in self.run_statement(line)]
                 if self.rule.is_call(sessions[index][0], MONITORED):
@@ -116,6 +123,8 @@ class Converter(RunRegion):
         if self.rule.v1 is not None:
             check_equality(self.computes, self.graph)
         generated = self.generate()
+        if self.slim_train is not None:
+            self.replacements[id(self.slim_train[1])] = slim_loops.training_loop(self)
         self.replacements.setdefault(id(stmts[last]), [])
         self.replacements[id(stmts[last])] = [*self.replacements[id(stmts[last])], *generated]
         self.check_result(head)
@@ -154,6 +163,10 @@ class Converter(RunRegion):
         if name is not None and value is not None and monitored.hooks_statement(self, stmt, name, value):
             return False  # (read by the MonitoredTrainingSession's loop)
         if name is not None and isinstance(value, cst.Call):
+            if rule.is_call(value, TOTAL_LOSS):
+                return self.get_total_loss(stmt, name, value)
+            if self.slim_function(value, CREATE_TRAIN_OP):
+                return slim_loops.create_train_op(self, stmt, name, value)
             if rule.is_call(value, PLACEHOLDER):
                 return self.placeholder(stmt, name, value)
             if rule.is_call(value, WITH_DEFAULT):
@@ -238,7 +251,7 @@ class Converter(RunRegion):
             if method.startswith(("assign", "scatter_")) or effect:
                 what = min(effect) if effect else f".{method}()"
                 raise Refused(stmt, f"{what} in the graph: run on every step in TF 2, only when fetched in TF1")
-        converted = self.slim_calls(stmt, reads.calls)  # (tf-slim's fully_connected: a Keras layer made once)
+        converted = self.slim_calls(stmt, reads.calls)  # (tf-slim's layers: Keras layers made once)
         for call in reads.calls:
             library = self.rule.variable_library(call)
             if library is not None and id(call) not in converted:
@@ -261,13 +274,15 @@ class Converter(RunRegion):
                 raise Refused(stmt, f"{_tf.full_name(call.func)}, which the rule does not convert")
         if small is None or not isinstance(stmt, cst.SimpleStatementLine):
             raise Refused(stmt, f"a {type(stmt).__name__} statement that builds the graph")
-        targets = target_names(small)
+        collected = self.collected_loss(stmt, small)  # (a tf.losses loss of its own statement: TF1's collection)
+        targets = [collected] if collected else target_names(small)
         if targets is None:
             raise Refused(stmt, "a graph statement that is not an assignment to names")
         fixed = set(targets) & (set(self.placeholders) | self.variables | {self.train_op})
         if fixed:
             raise Refused(stmt, f"`{min(fixed)}` (a placeholder, variable or train op) is re-bound")
         self.check_helpers(stmt, evaluation_order(stmt))
+        self.note_losses(stmt, small, targets)
         value_names = set(names_in(cast(cst.Assign, small).value).names)
         for read in sorted(value_names - self.graph - self.rule._aliases):  # noqa: SLF001
             self.host_reads.setdefault(read, stmt)
@@ -354,6 +369,10 @@ class Converter(RunRegion):
                     raise Refused(self.block.original[0], f"both {wanted} and {name} are used in this module")
             self.names[wanted] = name
 
+    def layer_classes(self) -> set[str]:
+        """The classes written for tf-slim's layers (_native_slim.SLIM_LAYERS)."""
+        return {layer.cls for layer in self.layers if layer.cls}
+
     def check_result(self, head: cst.CSTNode) -> None:
         for statements in self.replacements.values():
             for stmt in statements:
@@ -369,12 +388,15 @@ class Converter(RunRegion):
         made = [f"Keras layers {', '.join(layer.name for layer in self.layers)}"] if self.layers else []
         made += [f"variables {', '.join(sorted(self.variables))}"] if self.variables else []
         parts = [f"{' and '.join(made)} created once under their TF1 names"] if made else []
-        if any(layer.cls for layer in self.layers):
+        slim = [f"{f} -> {r.cls}, a Keras {r.keras}" for f, r in SLIM_LAYERS.items() if r.cls in self.layer_classes()]
+        if slim:
             parts += [
-                "tf-slim's fully_connected -> FullyConnected, a Keras Dense naming its variables weights and biases as "
-                "TF1 did (xavier_initializer -> GlorotUniform, l2_regularizer(s) -> tf.keras.regularizers.l2(0.5 * s), "
-                "an arg_scope's arguments written on each layer)"
+                f"tf-slim's {', '.join(slim)} naming its variables weights and biases as TF1 did (xavier_initializer -> "
+                "GlorotUniform, l2_regularizer(s) -> tf.keras.regularizers.l2(0.5 * s), an arg_scope's arguments "
+                "written on each layer)"
             ]
+        if any(layer.keras == "Flatten" and layer.name.startswith("Flatten") for layer in self.layers):
+            parts += ["tf-slim's flatten -> a Keras Flatten"]
         parts += self.made_once_said()
         if self.input_function is not None:
             parts += [
@@ -388,7 +410,9 @@ class Converter(RunRegion):
         if self.mapped:
             parts += [f"{', '.join(f'{name}()' for name in self.mapped)}, mapped by the pipeline, kept in TF 2's names"]
         placeholders = ", ".join([*(self.inputs[1] if self.inputs else []), *self.placeholders]) or "(none)"
-        if self.train_op is not None:
+        if self.slim_train is not None:
+            parts += [self.optimizer_said]
+        elif self.train_op is not None:
             step = self.names["train_step"]
             parts += [f"inputs {placeholders} -> arguments of tf.function {step}", self.optimizer_said]
             parts += [f"training sess.run -> {step}()"]
@@ -406,6 +430,7 @@ class Converter(RunRegion):
             parts += [f"{blocks} kept around the variables made and model()'s tensors"]
         parts += monitored.said(self.setters)
         parts += monitored.training_said(self)
+        parts += slim_loops.said(self)
         if self.device_reads:
             reads = ", ".join(f"{name}.device" for name in sorted(self.device_reads))
             parts += [f"{reads} -> the string TF1 recorded for the variable (eager TF 2's names its device in full)"]

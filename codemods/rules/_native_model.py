@@ -14,16 +14,16 @@ from codemods.rules import _tf
 from codemods.rules._native_devices import under_devices
 from codemods.rules._native_names import (
     CONTROL_DEPENDENCIES,
-    FULLY_CONNECTED,
     GET_COLLECTION,
     LAYERS,
     LOSSES,
     OPTIMIZERS,
+    SLIM_FUNCTIONS,
     UPDATE_OPS,
 )
 from codemods.rules._native_rnn import Recurrent
 from codemods.rules._native_scopes import evaluation_order
-from codemods.rules._native_slim import CLASS, FULLY_CONNECTED_CODE
+from codemods.rules._native_slim import layer_code
 from codemods.rules._native_state import Layer
 from codemods.rules._native_syntax import (
     EQUAL,
@@ -71,23 +71,26 @@ class Model(Recurrent):
         loss = call.args[0].value.value
         if loss not in self.graph or loss in self.placeholders or loss in self.variables:
             raise Refused(stmt, f"minimize({loss}) of a name the graph does not compute")
-        optimizer = self.rule.is_call(cast(cst.Attribute, call.func).value, OPTIMIZERS)
-        if optimizer is None:
-            raise Refused(
-                stmt, f"{_tf.full_name(cast(cst.Attribute, call.func).value)}: not a tf.train optimizer the rule knows"
-            )
+        updated = cast(cst.Attribute, self.updated_call(stmt).func).value
+        self.keras_optimizer(stmt, cast(cst.Attribute, call.func).value, updated)
+        self.train_op, self.loss = name, loss
+        self.graph.add(name)
+        self.replacements[id(statement or stmt)] = []
+        return True
+
+    def keras_optimizer(self, stmt: cst.CSTNode, original: cst.BaseExpression, updated: cst.BaseExpression) -> None:
+        """The Keras optimizer (its code and what the entry says of it) for a `tf.train.<Name>Optimizer(...)` call,
+        `original` as written, `updated` as the safe pass left it."""
+        optimizer = self.rule.is_call(original, OPTIMIZERS)
+        if optimizer is None or not isinstance(updated, cst.Call):
+            raise Refused(stmt, f"{_tf.full_name(original)}: not a tf.train optimizer the rule knows")
         kind = OPTIMIZERS[optimizer]
         row = tables.OPTIMIZERS[kind]
-        updated = cast(cst.Call, cast(cst.Attribute, self.updated_call(stmt).func).value)
         args = arguments(updated, row.params, stmt, f"tf.train.{kind}")
         if "use_locking" in args:
             raise Refused(stmt, f"tf.train.{kind}(use_locking=...)")
         values = {p: source_of(a.value) for p, a in args.items()}
         self.optimizer_code, self.optimizer_said = tables.keras_optimizer(self.alias, kind, values)
-        self.train_op, self.loss = name, loss
-        self.graph.add(name)
-        self.replacements[id(statement or stmt)] = []
-        return True
 
     def generate(self) -> list[cst.BaseStatement]:
         alias, names = self.alias, self.names
@@ -96,11 +99,13 @@ class Model(Recurrent):
             c
             for stmt in self.computes
             for c in names_in(stmt).calls
-            if self.rule.is_call(c, {**LAYERS, **LOSSES}) or self.slim_function(c, FULLY_CONNECTED)
+            if self.rule.is_call(c, {**LAYERS, **LOSSES}) or self.slim_kind(c)
         ]
         self.losses = 0
         body = [
-            self.layer_calls(s, self.merge_lines.get(id(s)) or cast(cst.SimpleStatementLine, self.up(s)), layers)
+            self.total_loss(s, layers)
+            if id(s) in self.total_losses
+            else self.layer_calls(s, self.merge_lines.get(id(s)) or cast(cst.SimpleStatementLine, self.up(s)), layers)
             for s in self.computes
         ]
         if len(layers) + self.losses != len(calls):
@@ -116,9 +121,8 @@ class Model(Recurrent):
             dataset, _, single = self.inputs
             specs.insert(0, f"{'' if single else '*'}{dataset}.element_spec")
         signature = ", ".join(specs)
-        lines = (
-            [FULLY_CONNECTED_CODE.format(cls=CLASS, tf=alias) + "\n\n"] if any(layer.cls for layer in layers) else []
-        )
+        classes = list(dict.fromkeys(layer.cls for layer in layers if layer.cls))
+        lines = [layer_code(cls, alias) + "\n\n" for cls in classes]
         lines += self.recurrent_code()
         lines += [
             f"{layer.var} = {layer.cls or f'{alias}.keras.layers.{layer.keras}'}({', '.join(layer.keywords)})\n"
@@ -140,7 +144,7 @@ class Model(Recurrent):
                 "    variables = tape.watched_variables()\n"
                 f'    {names["optimizer"]}.apply_gradients(zip(tape.gradient(outputs["{self.loss}"], variables), variables))\n'
                 + (f"    {self.step_counter}.assign_add(1)\n" if self.step_counter else "")
-                + (f"    return {train}\n" if train else "")
+                + (f"    return {self.checked(train)}\n" if train else "")
             )
         if self.eval_outputs:
             lines.append(f"\n{names['evaluate']} = {alias}.function({names['model']}, input_signature=[{signature}])\n")
@@ -155,7 +159,7 @@ class Model(Recurrent):
         # (a first line so that the blank lines before the defs stay theirs, not the module header's)
         generated = list(cst.parse_module("pass\n" + "".join(lines)).body)[1:]
         if modelled:
-            index = len(layers) + len(self.metric_objects) + any(layer.cls for layer in layers)
+            index = len(layers) + len(self.metric_objects) + len(classes)
             index += len(self.recurrent_code())
             model = cast(cst.FunctionDef, generated[index])
             block = cast(cst.IndentedBlock, model.body)
@@ -167,14 +171,78 @@ class Model(Recurrent):
             s.with_changes(leading_lines=[cst.EmptyLine(indent=False)] if s.leading_lines else []) for s in generated
         ]
 
+    def collected_loss(self, stmt: cst.SimpleStatementLine, small: cst.BaseSmallStatement) -> str | None:
+        """A `tf.losses.<loss>(...)` statement of its own, whose value TF1 kept only in its loss collection: the name
+        model() binds it to (a free one), else None."""
+        if not (isinstance(small, cst.Expr) and self.rule.is_call(small.value, LOSSES)):
+            return None
+        taken = set(self.rule.module_names()) | self.graph
+        name = next(n for n in ("loss", *(f"loss_{i}" for i in range(1, 100)), "") if n not in taken)
+        if not name:
+            raise Refused(stmt, "no free name for a loss of its own statement")
+        updated = cast(cst.SimpleStatementLine, self.up(stmt))
+        value = cast(cst.Expr, updated.body[0]).value
+        self.merge_lines[id(stmt)] = updated.with_changes(
+            body=[cst.Assign(targets=[cst.AssignTarget(cst.Name(name))], value=value)]
+        )
+        return name
+
+    def note_losses(self, stmt: cst.SimpleStatementLine, small: cst.BaseSmallStatement, targets: list[str]) -> None:
+        """The tf.losses losses a graph statement adds to TF1's loss collection: by the name holding each (a loss
+        inside an expression has none, and get_total_loss is then refused)."""
+        losses = [c for c in names_in(stmt).calls if self.rule.is_call(c, LOSSES)]
+        value = getattr(small, "value", None)
+        if len(losses) == 1 and len(targets) == 1 and value is losses[0]:
+            self.collected_losses.append(targets[0])
+        elif losses and self.unnamed_loss is None:
+            self.unnamed_loss = stmt
+
+    def get_total_loss(self, stmt: cst.BaseStatement, name: str, call: cst.Call) -> bool:
+        """`total = tf.losses.get_total_loss()`: the losses made so far, summed in model() (total_loss)."""
+        if call.args:
+            raise Refused(stmt, "tf.losses.get_total_loss with arguments (the rule adds the regularization losses)")
+        if self.unnamed_loss is not None:
+            raise Refused(stmt, "tf.losses.get_total_loss over a loss computed inside an expression")
+        if not self.collected_losses:
+            raise Refused(stmt, "tf.losses.get_total_loss of no tf.losses loss the rule converts")
+        if self.scope_helpers or self.recurrent_layers:
+            raise Refused(stmt, "tf.losses.get_total_loss with variables made at the first step by helpers or RNNs")
+        if name in self.graph:
+            raise Refused(stmt, f"`{name}` (the total loss) is re-bound")
+        self.total_losses[id(stmt)] = list(self.collected_losses)
+        self.computes.append(cast(cst.SimpleStatementLine, stmt))
+        self.depends[name] = set(self.collected_losses).union(
+            *(self.depends.get(n, {n}) for n in self.collected_losses)
+        )
+        self.graph.add(name)
+        self.replacements[id(stmt)] = []
+        return True
+
+    def total_loss(self, stmt: cst.SimpleStatementLine, layers: list[Layer]) -> cst.SimpleStatementLine:
+        """`total = tf.losses.get_total_loss()` -> the sum of the tf.losses losses made before it and of the
+        regularization losses of the layers made before it (TF1's LOSSES and REGULARIZATION_LOSSES collections
+        then; a Keras layer keeps its regularizers' losses in `.losses`)."""
+        name = assigned(single(stmt))[0]
+        terms = [*self.total_losses[id(stmt)]]
+        terms += [f"*{layer.var}.losses" for layer in layers if any("regularizer=" in k for k in layer.keywords)]
+        line = cst.parse_statement(f"{name} = {self.alias}.add_n([{', '.join(terms)}])\n")
+        original = cast(cst.SimpleStatementLine, self.up(stmt))
+        return cast(cst.SimpleStatementLine, line).with_changes(leading_lines=original.leading_lines)
+
+    def checked(self, value: str) -> str:
+        """The train step's value, checked as tf-slim's create_train_op checked it (an error on inf or nan)."""
+        if not self.checked_loss:
+            return value
+        return f'{self.alias}.debugging.check_numerics({value}, "LossTensor is inf or nan")'
+
     def layer_calls(
         self, original: cst.SimpleStatementLine, line: cst.SimpleStatementLine, layers: list[Layer]
     ) -> cst.SimpleStatementLine:
         """`tf.layers.dense(x, 3)` (or its safe form tf.compat.v1.layers.dense) -> `dense(x)`, the layer made once."""
         converter = self
-        # tf-slim's fully_connected calls of the statement, in the order the transformer leaves them (the safe
-        # pass spells them otherwise: slim.fully_connected)
-        slim = [c for c in reversed(evaluation_order(original)) if self.slim_function(c, FULLY_CONNECTED)]
+        # tf-slim's layer calls of the statement, in the order the transformer leaves them (the safe pass spells
+        # them otherwise: slim.fully_connected)
+        slim = [c for c in reversed(evaluation_order(original)) if self.slim_kind(c)]
         spellings = {f"{self.alias}.{p}layers.{n}": n for n in tables.LAYERS for p in ("", "compat.v1.")}
         losses = {f"{self.alias}.{p}losses.{n}": n for n in tables.LOSSES for p in ("", "compat.v1.")}
 
@@ -183,8 +251,8 @@ class Model(Recurrent):
                 name = _tf.full_name(updated_node.func)
                 if name in losses:
                     return converter.loss_call(original, losses[name], updated_node)
-                if name.rpartition(".")[2] == "fully_connected" and slim:
-                    return converter.fully_connected(original, slim.pop(), layers)
+                if name not in spellings and name.rpartition(".")[2] in SLIM_FUNCTIONS and slim:
+                    return converter.slim_layer(original, slim.pop(), updated_node, layers)
                 function = spellings.get(name)
                 if function is None:
                     return updated_node

@@ -102,11 +102,26 @@ def slim_names(*names: str) -> frozenset[str]:
 
 
 FULLY_CONNECTED = slim_names("fully_connected")
+CONV2D = slim_names("conv2d", "convolution2d")
+FLATTEN = slim_names("flatten")
+# the tf-slim layers native-session makes Keras layers of (_native_slim.SLIM_LAYERS): their names -> the layer
+SLIM_LAYERS = {
+    **dict.fromkeys(FULLY_CONNECTED, "fully_connected"),
+    **dict.fromkeys(CONV2D, "conv2d"),
+    **dict.fromkeys(FLATTEN, "flatten"),
+}
+SLIM_FUNCTIONS = frozenset(name.rpartition(".")[2] for name in SLIM_LAYERS)  # (as attributes: slim.conv2d)
 # TF1's regularization losses, read from a graph collection Keras layers do not fill (they keep theirs in .losses)
 REGULARIZATION = tf1_names(
     "losses.get_regularization_loss", "losses.get_regularization_losses", "losses.get_total_loss", "get_collection"
 )
 ARG_SCOPE = slim_names("arg_scope")
+# tf.losses' collection readers native-session writes from the losses it converted (tf.losses.* calls, the Keras
+# layers' regularization losses); the others stay in REGULARIZATION, refused
+TOTAL_LOSS = tf1_names("losses.get_total_loss")
+# tf-slim's training loop and its train op (_native_slim_loops)
+CREATE_TRAIN_OP = slim_names("learning.create_train_op")
+LEARNING_TRAIN = slim_names("learning.train")
 XAVIER = slim_names("xavier_initializer")
 L2_REGULARIZER = slim_names("l2_regularizer")
 # the v1 metrics of _native_tables.METRICS, in TensorFlow and in tf-slim (also as tf.contrib.slim / tf.contrib.metrics)

@@ -1,28 +1,30 @@
-"""native-session's tf-slim layers: `slim.fully_connected` (tf.contrib.layers' and tf-slim's, also under `arg_scope`)
-as a Keras Dense made once, `xavier_initializer()` as Keras's GlorotUniform, `l2_regularizer(scale)` as Keras's l2.
+"""native-session's tf-slim layers: `slim.fully_connected` and `slim.conv2d` (tf.contrib.layers' and tf-slim's, also
+under `arg_scope`) as a Keras Dense and Conv2D made once, `slim.flatten` as a Keras Flatten, `xavier_initializer()`
+as Keras's GlorotUniform, `l2_regularizer(scale)` as Keras's l2.
 
-tf-slim's fully_connected is TF1's Dense layer under a variable scope (`fully_connected`, `fully_connected_1` ...)
-whose variables it renames `weights` and `biases`; the code written for it is a Dense subclass naming them so
-(FULLY_CONNECTED below), so that a TF1 checkpoint's values load into it by name. What it does not take as is
-(a normalizer, reuse, collections, another initializer or regularizer) leaves the script at the safe level.
+tf-slim's fully_connected and conv2d are TF1's Dense and Conv2D layers under a variable scope (`fully_connected`,
+`fully_connected_1` ...; `Conv`, `Conv_1` ...) whose variables they rename `weights` and `biases`; the code written
+for each is a subclass of the Keras layer naming them so (LAYER_CODE below), so that a TF1 checkpoint's values load
+into it by name. What it does not take as is (a normalizer, reuse, collections, another initializer or regularizer,
+channels-first data) leaves the script at the safe level. SLIM_LAYERS is the one table of them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import cast
 
 import libcst as cst
 
 from codemods.rules._native_checkpoint import Checkpoints
-from codemods.rules._native_names import ARG_SCOPE, FULLY_CONNECTED, L2_REGULARIZER, XAVIER
+from codemods.rules._native_names import ARG_SCOPE, L2_REGULARIZER, XAVIER
+from codemods.rules._native_names import SLIM_LAYERS as SLIM_NAMES
 from codemods.rules._native_state import Layer
 from codemods.rules._native_syntax import Refused, arguments, assigned, single, source_of
 
-# fully_connected's parameters in positional order (tf_slim.layers.fully_connected, tf.contrib.layers' alike)
-PARAMS = (
-    "inputs",
-    "num_outputs",
+# the parameters tf-slim's layers share after their own (tf_slim.layers, tf.contrib.layers' alike)
+_COMMON = (
     "activation_fn",
     "normalizer_fn",
     "normalizer_params",
@@ -36,17 +38,42 @@ PARAMS = (
     "trainable",
     "scope",
 )
-# what a Keras Dense has no equal for (a normalizer replaces the bias; reuse and collections are graph state)
+
+
+@dataclasses.dataclass(frozen=True)
+class SlimLayer:
+    params: tuple[str, ...]  # in positional order
+    keras: str  # the Keras layer
+    cls: str  # the subclass written for it (its variables named as TF1's), "" for a layer without variables
+    scope: str  # TF1's default scope name (its variables' prefix)
+
+
+SLIM_LAYERS = {
+    "fully_connected": SlimLayer(("inputs", "num_outputs", *_COMMON), "Dense", "FullyConnected", "fully_connected"),
+    "conv2d": SlimLayer(
+        ("inputs", "num_outputs", "kernel_size", "stride", "padding", "data_format", "rate", *_COMMON),
+        "Conv2D",
+        "Convolution2D",
+        "Conv",
+    ),
+    "flatten": SlimLayer(("inputs", "outputs_collections", "scope"), "Flatten", "", "Flatten"),
+}
+# what a Keras layer has no equal for (a normalizer replaces the bias; reuse and collections are graph state)
 _REFUSED = ("normalizer_fn", "normalizer_params", "reuse", "variables_collections", "outputs_collections")
-CLASS = "FullyConnected"
-# written once per converted block: TF1's fully_connected named its Dense's kernel `weights` and its bias `biases`
-FULLY_CONNECTED_CODE = (
-    "\nclass {cls}({tf}.keras.layers.Dense):\n"
-    '    """tf-slim\'s fully_connected: a Dense whose variables keep TF1\'s names (scope/weights, scope/biases)."""\n'
+# written once per converted block for each kind used: TF1 named the Keras layer's kernel `weights`, its bias `biases`
+LAYER_CODE = (
+    "\nclass {cls}({tf}.keras.layers.{keras}):\n"
+    '    """tf-slim\'s {function}: a {keras} whose variables keep TF1\'s names (scope/weights, scope/biases)."""\n'
     "\n"
     "    def add_weight(self, name=None, *args, **kwargs):\n"
     '        return super().add_weight({{"kernel": "weights", "bias": "biases"}}.get(name, name), *args, **kwargs)\n'
 )
+
+
+def layer_code(cls: str, tf: str) -> str:
+    """The class written for the tf-slim layer whose subclass is `cls`."""
+    function, row = next((f, r) for f, r in SLIM_LAYERS.items() if r.cls == cls)
+    return LAYER_CODE.format(cls=cls, tf=tf, keras=row.keras, function=function)
 
 
 class SlimLayers(Checkpoints):
@@ -99,25 +126,35 @@ class SlimLayers(Checkpoints):
             return call
         return None
 
+    def slim_kind(self, call: cst.CSTNode) -> str | None:
+        """The SLIM_LAYERS row of a tf-slim layer call (fully_connected, conv2d, flatten), else None."""
+        if not isinstance(call, cst.Call):
+            return None
+        found = {SLIM_NAMES[n] for n in self.rule.library_names(call) if n in SLIM_NAMES}
+        return min(found) if found else None
+
     def arg_scope_block(self, stmt: cst.With, call: cst.Call) -> bool:
-        """arg_scope([fully_connected], weights_initializer=..., ...): its defaults go to each fully_connected
-        call of its block (written out on the Keras layer); the block's statements stay, without the scope."""
+        """arg_scope([fully_connected, conv2d], weights_initializer=..., ...): its defaults go to each call of those
+        functions in its block (written out on the Keras layer); the block's statements stay, without the scope."""
         if self.scope_defaults is not None:
             raise Refused(stmt, "arg_scope inside arg_scope")
         if not call.args or call.args[0].keyword is not None or not isinstance(call.args[0].value, cst.List):
             raise Refused(stmt, "arg_scope without a list of the functions it sets")
         functions = cast(cst.List, call.args[0].value).elements
-        if not functions or not all(self.rule.qualified_in(e.value, FULLY_CONNECTED) for e in functions):
-            raise Refused(stmt, "arg_scope over functions besides fully_connected, which the rule converts")
+        kinds = {SLIM_NAMES[n] for e in functions for n in self.rule.attribute_names(e.value) if n in SLIM_NAMES}
+        kinds.discard("flatten")
+        if not functions or len(kinds) != len(functions):
+            raise Refused(stmt, "arg_scope over functions besides fully_connected and conv2d, which the rule converts")
         defaults: dict[str, tuple[cst.BaseExpression, cst.BaseExpression]] = {}
         updated = self.rule.updated_calls.get(id(call))
         if updated is None or len(updated.args) != len(call.args):
             raise Refused(stmt, "an arg_scope the safe pass rewrote out of shape")
         for arg, new in zip(call.args[1:], updated.args[1:]):
-            if arg.keyword is None or arg.star or arg.keyword.value not in PARAMS[2:]:
-                raise Refused(stmt, "arg_scope with an argument fully_connected does not take by keyword")
+            taken = [SLIM_LAYERS[kind].params[2:] for kind in kinds]
+            if arg.keyword is None or arg.star or not all(arg.keyword.value in params for params in taken):
+                raise Refused(stmt, f"arg_scope with an argument {' or '.join(sorted(kinds))} does not take by keyword")
             defaults[arg.keyword.value] = (arg.value, new.value)
-        self.scope_defaults = defaults
+        self.scope_defaults, self.scope_kinds = defaults, kinds
         made: list[cst.BaseStatement] = []
         try:
             for inner in cast(cst.IndentedBlock, stmt.body).body:
@@ -125,7 +162,7 @@ class SlimLayers(Checkpoints):
                     raise Refused(inner, "an arg_scope block holding a statement that is no tensor of the graph")
                 made += self.replacements.pop(id(inner), [])
         finally:
-            self.scope_defaults = None
+            self.scope_defaults, self.scope_kinds = None, set()
         self.replacements[id(stmt)] = made
         return True
 
@@ -133,45 +170,58 @@ class SlimLayers(Checkpoints):
         raise NotImplementedError
 
     def slim_calls(self, stmt: cst.BaseStatement, calls: list[cst.Call]) -> set[int]:
-        """The library calls of a graph statement this module converts: fully_connected and the initializer and
-        regularizer calls in its arguments (checked here, written by fully_connected())."""
+        """The library calls of a graph statement this module converts: the tf-slim layers and the initializer and
+        regularizer calls in their arguments (checked here, written by slim_layer())."""
         found: set[int] = set()
-        defaults = self.scope_defaults or {}
         for call in calls:
-            if self.slim_function(call, FULLY_CONNECTED):
-                self.slim_arguments(stmt, call, defaults)
+            kind = self.slim_kind(call)
+            if kind is not None:
+                self.slim_arguments(stmt, call, kind, self.defaults_of(kind))
                 found.add(id(call))
-                given = arguments(call, PARAMS, stmt, "fully_connected")
+                given = arguments(call, SLIM_LAYERS[kind].params, stmt, kind)
                 found |= {id(a.value) for a in given.values() if isinstance(a.value, cst.Call)}
         if found and self.scope_defaults is not None:
-            self.statement_defaults[id(stmt)] = self.scope_defaults
+            self.statement_defaults[id(stmt)] = {kind: self.scope_defaults for kind in self.scope_kinds}
         return found
 
+    def defaults_of(self, kind: str) -> Mapping[str, tuple[cst.BaseExpression, cst.BaseExpression]]:
+        """The arguments the arg_scope being read gives `kind`'s calls."""
+        return (self.scope_defaults or {}) if kind in self.scope_kinds else {}
+
     def slim_arguments(
-        self, stmt: cst.CSTNode, call: cst.Call, defaults: Mapping[str, tuple[cst.BaseExpression, cst.BaseExpression]]
+        self,
+        stmt: cst.CSTNode,
+        call: cst.Call,
+        kind: str,
+        defaults: Mapping[str, tuple[cst.BaseExpression, cst.BaseExpression]],
     ) -> tuple[dict[str, cst.BaseExpression], dict[str, cst.BaseExpression]]:
-        """fully_connected's arguments (its arg_scope's defaults under its own): (as written, as the safe pass left them)."""
-        given = {p: a.value for p, a in arguments(call, PARAMS, stmt, "fully_connected").items()}
+        """A tf-slim layer's arguments (its arg_scope's defaults under its own): (as written, as the safe pass left
+        them)."""
+        row = SLIM_LAYERS[kind]
+        given = {p: a.value for p, a in arguments(call, row.params, stmt, kind).items()}
         originals = {**{p: v for p, (v, _) in defaults.items()}, **given}
         refused = sorted(set(originals) & set(_REFUSED))
         if refused:
-            raise Refused(stmt, f"fully_connected({refused[0]}=...), which a Keras Dense has no equal for")
-        if "inputs" not in originals or "num_outputs" not in originals:
-            raise Refused(stmt, "fully_connected without its inputs and num_outputs")
-        updated = self.updated_arguments(call, PARAMS, stmt)
+            raise Refused(stmt, f"{kind}({refused[0]}=...), which a Keras {row.keras} has no equal for")
+        required = row.params[:3] if kind == "conv2d" else row.params[: 1 + bool(row.cls)]
+        if not set(required) <= set(originals):
+            raise Refused(stmt, f"{kind} without its {', '.join(required)}")
+        updated = self.updated_arguments(call, row.params, stmt)
         values = {**{p: new for p, (_, new) in defaults.items()}, **updated}
         for param in ("weights_initializer", "biases_initializer", "weights_regularizer", "biases_regularizer"):
             if param in originals:
-                self.slim_value(stmt, param, originals[param], values[param])
+                self.slim_value(stmt, kind, param, originals[param], values[param])
         return originals, values
 
-    def slim_value(self, node: cst.CSTNode, param: str, original: cst.BaseExpression, value: cst.BaseExpression) -> str:
+    def slim_value(
+        self, node: cst.CSTNode, kind: str, param: str, original: cst.BaseExpression, value: cst.BaseExpression
+    ) -> str:
         """An initializer or regularizer argument as Keras's, as code; Refused for one the rule does not know."""
         if isinstance(original, cst.Name) and original.value == "None":
             return "None"
         if param.endswith("_regularizer"):
             if not self.slim_function(original, L2_REGULARIZER):
-                raise Refused(node, f"fully_connected({param}=...), a regularizer the rule does not know")
+                raise Refused(node, f"{kind}({param}=...), a regularizer the rule does not know")
             scale = self.updated_arguments(cast(cst.Call, original), ("scale", "scope"), node)
             if set(scale) != {"scale"}:
                 raise Refused(node, "l2_regularizer without its scale, or with a scope")
@@ -186,37 +236,81 @@ class SlimLayers(Checkpoints):
             return self.glorot(cast(cst.Call, original), node)
         if param == "biases_initializer" and self.rule.is_call(original, ZEROS):
             return "zeros"
-        raise Refused(node, f"fully_connected({param}=...), an initializer the rule does not know")
+        raise Refused(node, f"{kind}({param}=...), an initializer the rule does not know")
 
-    def fully_connected(self, line: cst.CSTNode, original: cst.Call, layers: list[Layer]) -> cst.BaseExpression:
-        """`fully_connected(x, n, ...)` -> `fully_connected(x)`, a FullyConnected Dense made once under TF1's name."""
-        if CLASS in self.rule.module_names():
-            raise Refused(line, f"no free name for the class {CLASS} (the module uses it)")
-        self.float32_inputs(line, "fully_connected")
-        originals, values = self.slim_arguments(line, original, self.statement_defaults.get(id(line), {}))
+    def slim_layer(
+        self, line: cst.CSTNode, original: cst.Call, updated: cst.Call, layers: list[Layer]
+    ) -> cst.BaseExpression:
+        """`fully_connected(x, n, ...)` -> `fully_connected(x)`, a Keras layer made once under TF1's scope name (of
+        the subclass naming its variables as TF1's); `flatten(x)` -> a Keras Flatten's call. `updated`: the call as
+        the transformer left it (its inputs converted: `fully_connected(flatten(x), n)`)."""
+        kind = cast(str, self.slim_kind(original))
+        row = SLIM_LAYERS[kind]
+        if row.cls and row.cls in self.rule.module_names():
+            raise Refused(line, f"no free name for the class {row.cls} (the module uses it)")
+        self.float32_inputs(line, kind)
+        originals, values = self.slim_arguments(
+            line, original, kind, self.statement_defaults.get(id(line), {}).get(kind, {})
+        )
         scope = originals.get("scope")
         if scope is not None:
             if not isinstance(scope, cst.SimpleString):
-                raise Refused(line, "fully_connected with a computed scope")
+                raise Refused(line, f"{kind} with a computed scope")
             name = str(scope.evaluated_value)
             self.take_name(name, line)
         else:
-            name = self.tf1_name("fully_connected")
+            name = self.tf1_name(row.scope)
         var = self.layer_var(name, layers, line)
+        keywords = self.keras_keywords(line, kind, originals, values)
+        layers.append(Layer(var, row.keras, [*keywords, f'name="{name}"'], name, row.cls))
+        self.rule.slim_converted = True
+        inputs = arguments(updated, row.params, line, kind)["inputs"].value
+        return cst.Call(func=cst.Name(var), args=[cst.Arg(inputs)])
+
+    def keras_keywords(
+        self,
+        line: cst.CSTNode,
+        kind: str,
+        originals: Mapping[str, cst.BaseExpression],
+        values: Mapping[str, cst.BaseExpression],
+    ) -> list[str]:
+        """The Keras layer's keyword arguments, as code, for a tf-slim layer's."""
+        if kind == "flatten":
+            return []
+        if kind == "fully_connected":
+            keywords = [f"units={source_of(values['num_outputs'])}"]
+        else:
+            keywords = [
+                f"filters={source_of(values['num_outputs'])}",
+                f"kernel_size={source_of(values['kernel_size'])}",
+            ]
+            keywords += [f"strides={source_of(values['stride'])}"] if "stride" in values else []
+            keywords += [f"dilation_rate={source_of(values['rate'])}"] if "rate" in values else []
+            padding = originals.get("padding")
+            if padding is None:
+                keywords.append('padding="same"')  # (tf-slim's default; Keras's is "valid")
+            elif isinstance(padding, cst.SimpleString) and str(padding.evaluated_value).upper() in ("SAME", "VALID"):
+                keywords.append(f'padding="{str(padding.evaluated_value).lower()}"')
+            else:
+                raise Refused(line, "conv2d(padding=...) other than a literal SAME or VALID")
+            data_format = originals.get("data_format")
+            if data_format is not None and not (
+                (isinstance(data_format, cst.Name) and data_format.value == "None")
+                or (isinstance(data_format, cst.SimpleString) and data_format.evaluated_value == "NHWC")
+            ):
+                raise Refused(line, "conv2d(data_format=...) other than NHWC, the Keras layer's channels_last")
         activation = source_of(values["activation_fn"]) if "activation_fn" in values else f"{self.alias}.nn.relu"
-        keywords = [f"units={source_of(values['num_outputs'])}", f"activation={activation}"]
+        keywords.append(f"activation={activation}")
         for param, keras in KERAS_NAMES.items():
             if param in originals:
-                code = self.slim_value(line, param, originals[param], values[param])
+                code = self.slim_value(line, kind, param, originals[param], values[param])
                 if code == "None" and param == "biases_initializer":
                     keywords.append("use_bias=False")
                 elif code not in ("None", "zeros"):
                     keywords.append(f"{keras}={code}")
         if "trainable" in values:
             keywords.append(f"trainable={source_of(values['trainable'])}")
-        layers.append(Layer(var, "Dense", [*keywords, f'name="{name}"'], name, CLASS))
-        self.rule.slim_converted = True
-        return cst.Call(func=cst.Name(var), args=[cst.Arg(values["inputs"])])
+        return keywords
 
     def layer_var(self, name: str, layers: list[Layer], line: cst.CSTNode) -> str:
         raise NotImplementedError  # (_native_model's Model)

@@ -38,6 +38,7 @@ class NativeSessionRule(Protocol):
     def shadowed_tf(self, node: cst.CSTNode) -> bool: ...
     def variable_library(self, call: cst.Call) -> str | None: ...
     def library_names(self, call: cst.CSTNode) -> frozenset[str]: ...
+    def attribute_names(self, node: cst.CSTNode) -> frozenset[str]: ...
 
     updated_calls: dict[int, cst.Call]
     slim_converted: bool
@@ -116,14 +117,27 @@ class ConverterState:
         self.stop_hooks: dict[str, tuple[str, cst.BaseExpression]] = {}
         self.step_counter: str | None = None
         self.monitored_said: tuple[str, bool] | None = None
+        # tf.losses' collection (_native_slim_loops): the names holding each loss TF1 added to it, in order; a loss
+        # the rule could not name (inside an expression); id(`total = tf.losses.get_total_loss()`) -> the losses then
+        self.collected_losses: list[str] = []
+        self.unnamed_loss: cst.CSTNode | None = None
+        self.total_losses: dict[int, list[str]] = {}
+        # tf-slim's learning.train (_native_slim_loops): its call and statement, and whether the train step checks
+        # the loss as create_train_op did (check_numerics)
+        self.slim_train: tuple[cst.Call, cst.BaseStatement] | None = None
+        self.checked_loss = False
+        self.created_train_op = False  # the train op is create_train_op's
+        self.slim_said: tuple[str, str] | None = None  # (number_of_steps, the seconds between saves) as code
         self.scope_helpers: dict = {}  # a variable-scope helper's name -> what _native_scopes read of it (a Helper)
         self.scope_made: list[str] = []  # the TF1 names (scope/name) its get_variable calls make, in TF1's order
         self.trainable_read = False  # a tf.trainable_variables() written as the dict's trainable variables
         # tf-slim (_native_slim): names bound to xavier_initializer(), the arg_scope being read (parameter ->
         # (its value as written, as the safe pass left it)), the arg_scope defaults of each graph statement under one
+        # (by the layer they are for)
         self.slim_initializers: set[str] = set()
         self.scope_defaults: dict[str, tuple[cst.BaseExpression, cst.BaseExpression]] | None = None
-        self.statement_defaults: dict[int, dict[str, tuple[cst.BaseExpression, cst.BaseExpression]]] = {}
+        self.scope_kinds: set[str] = set()  # the tf-slim layers (SLIM_LAYERS' rows) that arg_scope sets
+        self.statement_defaults: dict[int, dict[str, dict[str, tuple[cst.BaseExpression, cst.BaseExpression]]]] = {}
 
     def up(self, node: cst.CSTNode) -> cst.CSTNode:
         return self.rule._updated.get(id(node), node)  # noqa: SLF001 - the rule's record of the pass

@@ -36,10 +36,16 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
   `get_variable` written once for the module, which makes the variable at the first call asking for its TF1 name
   (`scope/name`) and returns it after (the variables kept in a dict by name, which `tf.trainable_variables()`
   becomes), where every call's scope name and reuse flag are literals proving TF1 made and reused them so;
-- makes tf-slim's `fully_connected` (tf.contrib.layers', tf-slim's; also under `arg_scope([fully_connected], ...)`,
-  whose arguments go to each call of its block) a Keras Dense made once under TF1's scope name, of a Dense subclass
-  written once that names its variables `weights` and `biases` as TF1 did (codemods/rules/_native_slim.py), with
-  `xavier_initializer()` as GlorotUniform and `l2_regularizer(s)` as `tf.keras.regularizers.l2(0.5 * s)`;
+- makes tf-slim's `fully_connected` and `conv2d` (tf.contrib.layers', tf-slim's; also under `arg_scope([...], ...)`,
+  whose arguments go to each call of those functions in its block) a Keras Dense / Conv2D made once under TF1's scope
+  name, of a subclass written once that names its variables `weights` and `biases` as TF1 did
+  (codemods/rules/_native_slim.py), with `xavier_initializer()` as GlorotUniform and `l2_regularizer(s)` as
+  `tf.keras.regularizers.l2(0.5 * s)`; tf-slim's `flatten` a Keras Flatten;
+- computes a `tf.losses` loss of its own statement under a name, and `tf.losses.get_total_loss()` as the sum of the
+  tf.losses losses and the Keras layers' regularization losses made before it (TF1's collections then);
+- makes `train_op = slim.learning.create_train_op(total, tf.train.<Name>Optimizer(...))` the train step and
+  `slim.learning.train(train_op, logdir, number_of_steps=N)` (no session) an eager loop restoring and saving logdir's
+  checkpoints as TF1 did (codemods/rules/_native_slim_loops.py);
 - makes an input function the graph calls once (`images, labels = input_fn(mode)`, whose pipeline it builds and
   whose last line returns `dataset.make_one_shot_iterator().get_next()`) return its dataset, iterated by the train
   step as each sess.run drew an element, and keeps the functions the pipeline maps, both in TF 2's names
@@ -74,7 +80,7 @@ It fires only when the whole block is proven to be that shape and the file has n
 code (the converted code runs eagerly); an op built in the run region outside a sess.run is not proven (TF1
 added it to the graph). A graph statement calling a library whose calls may make variables
 (tf.contrib, tf-slim, Keras, TF1 libraries such as tensorlayer: _native_names.VARIABLE_LIBRARIES) is not proven: model() would make them on every call. Otherwise the code stays at the safe level, with an info
-entry saying why; a script driven by tf-slim's learning.train or evaluation loop (a Supervisor's) gets one too
+entry saying why; a script driven by tf-slim's evaluation loop (a Supervisor's) gets one too
 (codemods/rules/_native_slim_loops.py). What may change is said in EXAMPLE (`--explain`).
 """
 
@@ -94,7 +100,7 @@ from codemods.rules import _native_slim_loops as slim_loops
 from codemods.rules import _tf
 from codemods.rules._native_graph import Converter
 from codemods.rules._native_lookup import drop_v1_imports
-from codemods.rules._native_names import GRAPH, MONITORED, SESSIONS, VARIABLE_LIBRARIES
+from codemods.rules._native_names import GRAPH, MONITORED, SESSIONS, SLIM_FUNCTIONS, VARIABLE_LIBRARIES
 from codemods.rules._native_syntax import (
     Block,
     Refused,
@@ -119,7 +125,8 @@ _SWITCH = re.compile(r"^\w+(\.\w+)*\.compat\.v1\.disable_\w+\(\)\s*$")
 class NativeSessionRule(Rule):
     ID = "native-session"
     DESCRIPTION = (
-        "Session scripts of the tutorial shape (placeholders, sess.run, an optimizer's minimize) -> eager TF 2: "
+        "Session scripts of the tutorial shape (placeholders, sess.run, an optimizer's minimize; tf-slim's "
+        "learning.train) -> eager TF 2: "
         "Keras layers under their TF1 names, a tf.function train step (GradientTape, Keras optimizer); "
         "lookup tables, BasicLSTMCell RNNs (TF1's variable layout) and static shape reads included."
     )
@@ -178,6 +185,31 @@ class NativeSessionRule(Rule):
         "again where it restored one), every 600 seconds and at the end, keeping 5 (older ones of earlier runs "
         "included), as TF 2 object-based checkpoints; TF1's chief also wrote graph.pbtxt, each checkpoint's .meta, "
         "and events (the graph, global_step/sec every 100 steps), which the loop does not; "
+        "tf-slim's conv2d is a Keras Conv2D and flatten a Keras Flatten, as fully_connected a Dense (conv2d's variables "
+        "weights and biases under TF1's scope, Conv; its default padding SAME written out; its xavier initializer "
+        "Keras's GlorotUniform, other seeded draws); "
+        "a tf.losses loss of its own statement is computed in model() under a name of its own, and "
+        "tf.losses.get_total_loss() is the sum of the tf.losses losses and the Keras layers' regularization losses "
+        "(their .losses) made before it, where TF1 read its LOSSES and REGULARIZATION_LOSSES collections; "
+        "tf-slim's create_train_op(total_loss, optimizer) is the train step: the global step a plain variable "
+        "incremented after the update, its value the total loss computed before the update (check_numerics'd, as TF1's "
+        "was, where check_numerics is True); learning.train(train_op, logdir, number_of_steps=N) is an eager loop: "
+        "model() runs once first, so the layers make their variables, and the optimizer builds its slots; logdir's "
+        "latest checkpoint is restored (a TF1 one by its names, its slots mapped by compat.tf1_slots), a step runs "
+        "before each check of the global step (a restart at N trains one more step, as TF 1.15's did; a "
+        "number_of_steps that is no literal stops only where it is not 0, as TF1's test), and the last step's total "
+        "loss is returned; model.ckpt-<global step> is written at the start where no checkpoint was restored, "
+        "every save_interval_secs (600) between steps and at the end, 5 kept, as TF 2 object-based checkpoints "
+        "(Conv/weights/.ATTRIBUTES/VARIABLE_VALUE, the optimizer's slots and iterations, where TF1's held "
+        "Conv/weights, Conv/weights/Adam and beta1_power: the port and tf.train.Checkpoint read them, a TF1 Saver, "
+        "such as an evaluation script left at the safe level, does not); TF1's timer thread also saved as a restart "
+        "began, under the restored step but, racing the first step, with the next step's state (model.ckpt-3 rewritten "
+        "with step 4's), which the loop does not do: its checkpoints hold the step they are named by; not written: "
+        "graph.pbtxt, the .meta files, the events (the graph, global_step/sec, summaries) and the INFO log line of "
+        "each step; the Supervisor's waiting for a chief, its ready and init ops and its recovery from session errors "
+        "are gone; the rule refuses any argument it does not convert (init_fn, train_step_fn, master, is_chief, "
+        "sync_optimizer, summary_op, saver, session_config, startup_delay_steps ...) and a graph with placeholders, "
+        "an input pipeline, summaries or a Saver; "
         "a lookup table is TF 2's StaticHashTable, filled when made (TF1: by the tables_initializer run); "
         "dynamic_rnn over TF1's BasicLSTMCell is a Keras RNN of a cell written with TF1's variables and ops (one kernel "
         "[input + units, 4 * units] and a bias, gates i, j, f, o, forget_bias added to f: the same values; its loop a "
@@ -301,7 +333,7 @@ class NativeSessionRule(Rule):
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if node.attr.value in ("UPDATE_OPS", "AUTO_REUSE"):  # the only attributes the rule reads besides calls
             self._attributes[id(node)] = frozenset(n for n in self.qualified_names(node) if n.startswith(_tf.TF))
-        elif node.attr.value == "fully_connected":  # (an arg_scope's list names it)
+        elif node.attr.value in SLIM_FUNCTIONS:  # (an arg_scope's list names them)
             library = frozenset(n for n in self.qualified_names(node) if n.startswith(VARIABLE_LIBRARIES))
             self._attributes[id(node)] = library | self._aliased(node)
 
@@ -590,6 +622,9 @@ class NativeSessionRule(Rule):
         name, value = assigned(single(stmt))
         if name is not None and isinstance(value, cst.Call) and self.is_session(value):
             return value, name
+        trained = slim_loops.training(self, stmt)
+        if trained is not None:  # (tf-slim's learning.train: a loop of its own session, _native_slim_loops)
+            return trained, ""
         return None
 
     def is_session(self, call: cst.Call) -> bool:
@@ -605,6 +640,10 @@ class NativeSessionRule(Rule):
     def tf_names(self, call: cst.Call) -> frozenset[str]:
         """The TensorFlow names a call's function is (empty: not TensorFlow's)."""
         return self._calls.get(id(call), frozenset())
+
+    def attribute_names(self, node: cst.CSTNode) -> frozenset[str]:
+        """The names the pass recorded for an attribute (`tf.GraphKeys.UPDATE_OPS`, `slim.conv2d` in an arg_scope)."""
+        return self._attributes.get(id(node), frozenset())
 
     def library_names(self, call: cst.CSTNode) -> frozenset[str]:
         """The names in VARIABLE_LIBRARIES a call's function is (empty: none)."""

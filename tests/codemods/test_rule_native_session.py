@@ -1022,9 +1022,9 @@ class TestNativeSessionRule(RuleTest):
     def test_must_not_fire_when_the_graph_calls_a_library_that_makes_variables(self):
         # model() runs on every step: slim's, contrib's and Keras' layers would make their variables again each time
         cases = {
-            "slim = tf.contrib.slim\nnet = slim.conv2d(x, 2, 3)": "tensorflow.contrib.slim.conv2d",
-            "import tf_slim as slim\nnet = slim.conv2d(x, 2, 3)": "tf_slim.conv2d",
-            "net = tf.contrib.layers.conv2d(x, 2, 3)": "tensorflow.contrib.layers.conv2d",
+            "slim = tf.contrib.slim\nnet = slim.conv2d_transpose(x, 2, 3)": "tensorflow.contrib.slim.conv2d_transpose",
+            "import tf_slim as slim\nnet = slim.separable_conv2d(x, 2, 3, 1)": "tf_slim.separable_conv2d",
+            "net = tf.contrib.layers.batch_norm(x)": "tensorflow.contrib.layers.batch_norm",
             "net = tf.keras.layers.Dense(2)(x)": "tensorflow.keras.layers.Dense",
             "import tensorlayer as tl\nnet = tl.layers.DenseLayer(tl.layers.InputLayer(x), 2).outputs": (
                 "tensorlayer.layers.DenseLayer"
@@ -1106,9 +1106,9 @@ class TestNativeSessionRule(RuleTest):
             "net = slim.fully_connected(x, 2, weights_regularizer=slim.l1_regularizer(0.1))": (
                 "fully_connected(weights_regularizer=...), a regularizer the rule does not know"
             ),
-            "with slim.arg_scope([slim.conv2d, slim.fully_connected], weights_regularizer=None):\n"
+            "with slim.arg_scope([slim.batch_norm, slim.fully_connected], weights_regularizer=None):\n"
             "    net = slim.fully_connected(x, 2)": (
-                "arg_scope over functions besides fully_connected, which the rule converts"
+                "arg_scope over functions besides fully_connected and conv2d, which the rule converts"
             ),
             "net = slim.fully_connected(x, 2, reuse=True, scope='a')": (
                 "fully_connected(reuse=...), which a Keras Dense has no equal for"
