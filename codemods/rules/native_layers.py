@@ -303,8 +303,9 @@ class NativeLayersRule(EagerRewrite):
                 call,
                 "in training mode in a tower of a file that runs the UPDATE_OPS collection: each tower's call adds "
                 "its moving-average updates of the shared variables there (a read of all of them runs two "
-                "updates of one variable per step, in an order the graph does not fix; cifar10's read of the first tower's name scope needs a name_scope in the "
-                "variable scope, under which Keras would name the variables otherwise)",
+                "updates of one variable per step, in an order the graph does not fix; cifar10's read of the "
+                "first tower's name scope needs a name_scope in the variable scope, under which Keras would name "
+                "the variables otherwise)",
             )
         self._towers[id(call)] = tower
         used = {n.value for n in all_names(module)} | set(self._names.values())
@@ -320,18 +321,26 @@ class NativeLayersRule(EagerRewrite):
         )
 
     def _whole_towers(self) -> None:
-        """A tower converts whole or not at all: one of its calls staying keeps the others."""
-        for call, what, _ in self._found:
-            tower = self._towers.get(id(call))
-            if tower is None or self._why.get(id(call)) is not None:
-                continue
-            inside = {id(n) for n in descendants(tower.scope)}
-            staying = [w for c, w, _ in self._found if id(c) in inside and self._why.get(id(c)) is not None]
-            if staying:
-                self._why[id(call)] = (
-                    f"another layer call of its tower ({staying[0]}) stays at the safe level: a tower converts whole"
-                )
-                self._staying.add(what)
+        """A tower converts whole or not at all: one of its calls staying, or a call of the same layer function
+        elsewhere (they convert all or none), keeps the others; until nothing more stays."""
+        changed = True
+        while changed:
+            changed = False
+            for call, what, _ in self._found:
+                tower = self._towers.get(id(call))
+                if tower is None or self._why.get(id(call)) is not None:
+                    continue
+                inside = {id(n) for n in descendants(tower.scope)}
+                staying = [
+                    w for c, w, _ in self._found if self._why.get(id(c)) is not None and (id(c) in inside or w == what)
+                ]
+                if staying:
+                    self._why[id(call)] = (
+                        f"a {staying[0]} call (in its tower, or of its layer function elsewhere) stays at the safe "
+                        "level: a tower converts whole, and the calls of one layer function all or none"
+                    )
+                    self._staying.add(what)
+                    changed = True
 
     def convert(
         self, call: cst.Call, what: str, updated: cst.Call, module: cst.Module, parent: dict[int, cst.CSTNode]

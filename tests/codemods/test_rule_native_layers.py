@@ -280,6 +280,13 @@ class TestNativeLayersRule(RuleTest):
         regularized = ok | {"body": dense + "\nnet = tf.compat.v1.layers.conv2d(images[i], 3, 3, kernel_regularizer=r)"}
         messages = self.refused(program(tower(**regularized)))
         assert len(messages) == 2 and any("a tower converts whole" in m for m in messages), messages
+        # a named dense in the tower, and one outside it that stays: the tower stays whole
+        outside = "top = tf.compat.v1.layers.dense(features, 3, kernel_regularizer=r)\n"
+        named = ok | {
+            "body": dense.replace("3)", '3, name="logits")') + "\nnet = tf.compat.v1.layers.conv2d(images[i], 3, 3)"
+        }
+        messages = self.refused(program(outside + tower(**named)))
+        assert len(messages) == 3 and sum("a tower converts whole" in m for m in messages) == 2, messages
         # the towers' batch normalization in training mode where UPDATE_OPS is run: each tower adds its updates
         norm = ok | {"body": "logits = tf.compat.v1.layers.batch_normalization(images[i], training=True)"}
         read = "update_ops = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS)\n"
