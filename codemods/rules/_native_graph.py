@@ -167,6 +167,8 @@ class Converter(RunRegion):
                 return self.get_total_loss(stmt, name, value)
             if self.slim_function(value, CREATE_TRAIN_OP):
                 return slim_loops.create_train_op(self, stmt, name, value)
+            if rule.is_call(value, OPTIMIZERS) and slim_loops.named_optimizer(self, stmt, name, value):
+                return True
             if rule.is_call(value, PLACEHOLDER):
                 return self.placeholder(stmt, name, value)
             if rule.is_call(value, WITH_DEFAULT):
@@ -358,7 +360,7 @@ class Converter(RunRegion):
 
     def choose_names(self) -> None:
         """model / train_step / evaluate / optimizer, or with a suffix where the module uses the name."""
-        removed = {cast(str, self.train_op), *self.inits}
+        removed = {cast(str, self.train_op), *self.inits, *self.optimizers}
         block_names = [n for s in self.block.original for n in names_in(s).names]
         everywhere = self.rule.module_names()
         for wanted in ("model", "train_step", "evaluate", "optimizer"):

@@ -78,7 +78,9 @@ class Model(Recurrent):
         self.replacements[id(statement or stmt)] = []
         return True
 
-    def keras_optimizer(self, stmt: cst.CSTNode, original: cst.BaseExpression, updated: cst.BaseExpression) -> None:
+    def keras_optimizer(
+        self, stmt: cst.CSTNode, original: cst.BaseExpression, updated: cst.BaseExpression | None
+    ) -> None:
         """The Keras optimizer (its code and what the entry says of it) for a `tf.train.<Name>Optimizer(...)` call,
         `original` as written, `updated` as the safe pass left it."""
         optimizer = self.rule.is_call(original, OPTIMIZERS)

@@ -22,7 +22,7 @@ from typing import Any, cast
 import libcst as cst
 
 from codemods.rules._native_monitored import KEEP, PREFIX, global_steps
-from codemods.rules._native_names import LEARNING_TRAIN
+from codemods.rules._native_names import CREATE_TRAIN_OP, LEARNING_TRAIN
 from codemods.rules._native_syntax import Refused, arguments, assigned, single, source_of
 
 SLIM_HOMES = ("tensorflow.contrib.slim.", "tf_slim.", "compat.slim.")
@@ -84,8 +84,11 @@ def create_train_op(converter: Any, stmt: cst.BaseStatement, name: str, call: cs
         raise Refused(stmt, "create_train_op of a loss the graph does not compute under a name")
     if loss.value in converter.placeholders:
         raise Refused(stmt, "create_train_op of a placeholder")
-    updated = converter.updated_arguments(call, CREATE_PARAMS, stmt)
-    converter.keras_optimizer(stmt, args["optimizer"].value, updated["optimizer"])
+    optimizer = args["optimizer"].value
+    if isinstance(optimizer, cst.Name) and optimizer.value in converter.optimizers:
+        converter.keras_optimizer(stmt, *converter.optimizers[optimizer.value])
+    else:
+        converter.keras_optimizer(stmt, optimizer, converter.updated_arguments(call, CREATE_PARAMS, stmt)["optimizer"])
     steps = global_steps(converter)
     given = args.get("global_step")
     if given is not None:
@@ -108,6 +111,26 @@ def create_train_op(converter: Any, stmt: cst.BaseStatement, name: str, call: cs
     converter.graph.add(name)
     converter.created_train_op = True
     return True
+
+
+def named_optimizer(converter: Any, stmt: cst.BaseStatement, name: str, call: cst.Call) -> bool:
+    """`optimizer = tf.train.<Name>Optimizer(...)` whose one other use is a later create_train_op's optimizer: the
+    Keras optimizer create_train_op writes (the statement goes). Another optimizer statement is not proven."""
+    statements = list(converter.block.original)
+    index = next((i for i, s in enumerate(statements) if s is stmt), len(statements))
+    for other in statements[index + 1 :]:
+        _, value = assigned(single(other))
+        if isinstance(value, cst.Call) and converter.slim_function(value, CREATE_TRAIN_OP):
+            args = arguments(value, CREATE_PARAMS, other, "create_train_op")
+            given = args.get("optimizer")
+            if given is not None and isinstance(given.value, cst.Name) and given.value.value == name:
+                if converter.rule.module_names().get(name) != 2:
+                    raise Refused(stmt, f"`{name}`, the optimizer, is used besides create_train_op")
+                updated = assigned(single(cast(cst.BaseStatement, converter.up(stmt))))[1]
+                converter.optimizers[name] = (call, updated)
+                converter.replacements[id(stmt)] = []
+                return True
+    return False
 
 
 # -- learning.train

@@ -127,6 +127,9 @@ class ConverterState:
         self.slim_train: tuple[cst.Call, cst.BaseStatement] | None = None
         self.checked_loss = False
         self.created_train_op = False  # the train op is create_train_op's
+        # `optimizer = tf.train.AdamOptimizer(...)` read by create_train_op alone: name -> (its call, as the safe pass
+        # left it)
+        self.optimizers: dict[str, tuple[cst.Call, cst.BaseExpression | None]] = {}
         self.slim_said: tuple[str, str] | None = None  # (number_of_steps, the seconds between saves) as code
         self.scope_helpers: dict = {}  # a variable-scope helper's name -> what _native_scopes read of it (a Helper)
         self.scope_made: list[str] = []  # the TF1 names (scope/name) its get_variable calls make, in TF1's order

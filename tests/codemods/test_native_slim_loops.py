@@ -11,8 +11,7 @@ import shutil
 from bench import native
 from codemods.rules._native_slim_loops import REASONS
 from codemods.rules.native_session import NativeSessionRule
-from tests.support.native_ports import migrated
-from tests.support.processes import REPO, result_json, run_file
+from tests.support.processes import REPO, run_file
 from tests.support.rule_test import RuleTest
 
 TRAIN = """
@@ -119,6 +118,12 @@ class TestSlimLoops(RuleTest):
                 print(loss)
         """
         self.assertCodemod(before, after, level="native")
+        # (the optimizer bound to a name create_train_op alone reads: the same)
+        inline = "create_train_op(total, tf.train.GradientDescentOptimizer(0.1))"
+        named = before.replace(inline, "create_train_op(total, optimizer)").replace(
+            "    train_op =", "    optimizer = tf.train.GradientDescentOptimizer(0.1)\n                train_op ="
+        )
+        self.assertCodemod(named, after, level="native")
         (said,) = [e.message for e in self.applied(before, level="native").entries]
         assert "conv2d -> Convolution2D, a Keras Conv2D" in said and "tf-slim's flatten -> a Keras Flatten" in said
         assert "learning.train -> an eager loop: a step, then a stop where the global step reaches" in said
@@ -173,6 +178,11 @@ class TestSlimLoops(RuleTest):
             ),
             f"{total}opt = tf.train.AdamOptimizer(0.1)\n"
             "train_op = slim.learning.create_train_op(total, opt)\n"
+            "slim.learning.train(train_op, 'd', number_of_steps=2)\nprint(opt)": (
+                "`opt`, the optimizer, is used besides create_train_op"
+            ),
+            f"{total}opt = tf.train.AdamOptimizer(0.1)\n"
+            "train_op = opt.minimize(total)\n"
             "slim.learning.train(train_op, 'd', number_of_steps=2)": (
                 "tf.train.AdamOptimizer, which the rule does not convert"
             ),
@@ -212,58 +222,8 @@ RESTARTS = os.path.join(REPO, "tests", "common", "tf1_programs", "slim_learning_
 GOLDEN = os.path.join(REPO, "tests", "common", "golden", "tf115_slim_learning_train.json")
 # what TF1 wrote besides checkpoints (the native port does not): the graph's text, each checkpoint's meta graph
 GRAPH_FILES = ("graph.pbtxt", ".meta")
-# the same net and runs, in the shape the rule converts: what learning.train returned, the latest checkpoint, the
-# files of train_dir and each checkpoint's global step and variables (TF1's names, or object-based keys)
-PROGRAM = """
-    import json
-    import os
-    import sys
-
-    import numpy as np
-    import tensorflow as tf
-    from tensorflow.contrib import slim
-
-
-    def train(directory, steps):
-        with tf.Graph().as_default():
-            tf.set_random_seed(1)
-            images = tf.constant(np.random.RandomState(0).rand(8, 16, 16, 3).astype(np.float32))
-            labels = tf.constant(np.arange(8) % 4)
-            with slim.arg_scope([slim.conv2d], padding="SAME", weights_regularizer=slim.l2_regularizer(1e-4)):
-                net = slim.conv2d(images, 4, [3, 3])
-            logits = slim.fully_connected(slim.flatten(net), 4, activation_fn=None)
-            tf.losses.sparse_softmax_cross_entropy(labels, logits)
-            total = tf.losses.get_total_loss()
-            train_op = slim.learning.create_train_op(total, tf.train.AdamOptimizer(0.01))
-            final = slim.learning.train(train_op, directory, number_of_steps=steps, save_summaries_secs=3600)
-        return round(float(final), 6)
-
-
-    def checkpoints(directory):
-        found = {}
-        for name in sorted(os.listdir(directory)):
-            if name.startswith("model.ckpt-") and name.endswith(".index"):
-                prefix = os.path.join(directory, name[: -len(".index")])
-                names = sorted(n for n, _ in tf.train.list_variables(prefix))
-                step = next(n for n in names if n.split("/")[0] == "global_step")
-                value = int(tf.train.load_checkpoint(prefix).get_tensor(step))
-                found[os.path.basename(prefix)] = {"global_step": value, "variables": names}
-        return found
-
-
-    def main():
-        directory, runs = sys.argv[1], []
-        for steps in sys.argv[2].split(","):
-            final = train(directory, int(steps))
-            files = sorted(f for f in os.listdir(directory) if not f.startswith("events.out.tfevents"))
-            latest = os.path.basename(tf.train.latest_checkpoint(directory))
-            runs.append({"returned": final, "checkpoint": latest, "files": files, "checkpoints": checkpoints(directory)})
-        print("RESULT " + json.dumps({"runs": runs}))
-
-
-    if __name__ == "__main__":
-        main()
-"""
+# the corpus' learning.train script: the golden's net, number_of_steps 3, the value returned printed
+CORPUS = os.path.join(REPO, "tests", "corpus", "slim_learning_train.py")
 
 
 def test_a_learning_train_program_left_at_the_safe_level_says_why(tmp_path):
@@ -276,50 +236,65 @@ def test_a_learning_train_program_left_at_the_safe_level_says_why(tmp_path):
     assert entries == [PREFIX + why]
 
 
+def _run(port: str, train_dir) -> dict:
+    """A run of a port of the corpus script into `train_dir`: what learning.train returned, the latest checkpoint, the
+    files (event files left out) and each checkpoint's global step and variables (TF1's names, or object-based keys)."""
+    import tensorflow as tf
+
+    stdout = run_file(port, f"--train_dir={train_dir}").stdout
+    found = {}
+    for name in sorted(os.listdir(train_dir)):
+        if name.startswith("model.ckpt-") and name.endswith(".index"):
+            prefix = os.path.join(train_dir, name[: -len(".index")])
+            names = sorted(n for n, _ in tf.train.list_variables(prefix))
+            step = next(n for n in names if n.split("/")[0] == "global_step")
+            found[os.path.basename(prefix)] = (int(tf.train.load_checkpoint(prefix).get_tensor(step)), names)
+    return {
+        "returned": float(next(line for line in stdout.splitlines() if line.startswith("final loss")).split()[-1]),
+        "checkpoint": os.path.basename(tf.train.latest_checkpoint(str(train_dir))),
+        "files": sorted(f for f in os.listdir(train_dir) if not f.startswith("events.out.tfevents")),
+        "checkpoints": found,
+    }
+
+
 def test_the_native_port_of_learning_train_trains_restarts_and_saves_as_tf115_did(tmp_path):
-    """From scratch, three runs into one train_dir: each trains the steps TF 1.15's did (a restart one step past
-    number_of_steps), saves the checkpoints TF1 saved under the same names (not graph.pbtxt nor .meta), each holding the
-    weights under TF1's names and the optimizer's slots. Then from the safe port's first run (TF1's checkpoints): the
-    native port's restarts train to the safe port's losses, which are TF 1.15's (the optimizer's slots mapped)."""
+    """The corpus script from scratch, run twice into one train_dir: each run trains the steps TF 1.15's did (the
+    restart one step past number_of_steps), saves the checkpoints TF1 saved under the same names (not graph.pbtxt nor
+    .meta), each holding the weights under TF1's names and the optimizer's slots. Then from the safe port's first run
+    (TF1's checkpoints): the native port's restart trains to the safe port's loss, which is TF 1.15's (the optimizer's
+    slots mapped)."""
     with open(GOLDEN, encoding="utf-8") as handle:
-        golden = json.load(handle)["values"]["runs"]
-    ports = {level: path for level, (path, _) in migrated(tmp_path, "slim_restarts.py", PROGRAM).items()}
-    with open(ports["native"], encoding="utf-8") as handle:
+        golden = json.load(handle)["values"]["runs"][:2]  # (number_of_steps 3, then 3 again)
+    report = native.migrate([CORPUS], str(tmp_path / "native"), "native", in_process=True)
+    name = os.path.basename(CORPUS)
+    port = native.ported_file(str(tmp_path / "native"), name, name)
+    with open(port, encoding="utf-8") as handle:
         assert native.references(handle.read())[1] == 0  # no tf.* reference through tf.compat.v1
-    runs = result_json(run_file(ports["native"], str(tmp_path / "fresh"), "3,3,5").stdout)["runs"]
-    for ours, tf1 in zip(runs, golden, strict=True):
-        assert ours["checkpoint"] == tf1["checkpoint"]  # (model.ckpt-3, -4 then -5: the steps TF1 trained)
+    assert [os.path.basename(p) for p in native.converted(report)] == [name]
+    for ours, tf1 in zip([_run(port, tmp_path / "fresh") for _ in golden], golden, strict=True):
+        assert ours["checkpoint"] == tf1["checkpoint"]  # (model.ckpt-3, then -4: the steps TF1 trained)
         assert ours["files"] == [f for f in tf1["files"] if not f.endswith(GRAPH_FILES)]
         assert sorted(ours["checkpoints"]) == sorted(tf1["checkpoints"])
-        for name, saved in ours["checkpoints"].items():
-            # each checkpoint holds the step it is named by; TF1's restarted saver thread wrote the step after it
-            # (its first save raced the first step: model.ckpt-3 then held step 4), which the explain says
-            assert saved["global_step"] == int(name.rpartition("-")[2])
-            theirs = tf1["checkpoints"][name]["variables"]
-            weights = sorted(n for n in theirs if n.endswith(("weights", "biases")))
-            assert (
-                sorted(
-                    k.split("/.ATTRIBUTES")[0]
-                    for k in saved["variables"]
-                    if k.endswith(("weights/.ATTRIBUTES/VARIABLE_VALUE", "biases/.ATTRIBUTES/VARIABLE_VALUE"))
-                )
-                == weights
-            )
-            slots = [k for k in saved["variables"] if k.startswith("optimizer/_variables/")]
+        for checkpoint, (step, variables) in ours["checkpoints"].items():
+            # each checkpoint holds the step it is named by, where TF1's restarted saver thread wrote the step after
+            # it (its first save raced the first step: model.ckpt-3 then held step 4), which the explain says
+            assert step == int(checkpoint.rpartition("-")[2])
+            theirs = tf1["checkpoints"][checkpoint]["variables"]
+            weights = sorted(n.split("/.ATTRIBUTES")[0] for n in variables if not n.startswith("optimizer/"))
+            assert [w for w in weights if w.endswith(("weights", "biases"))] == [
+                n for n in theirs if n.endswith(("weights", "biases"))
+            ]
+            slots = [n for n in variables if n.startswith("optimizer/_variables/")]
             assert len(slots) == len([n for n in theirs if n.endswith(("/Adam", "/Adam_1"))]) == 8
-    assert {n: c["global_step"] for n, c in golden[2]["checkpoints"].items() if c["global_step"] != int(n[-1])} == {
-        "model.ckpt-3": 4,
-        "model.ckpt-4": 5,
-    }
-    # the safe port's first run writes TF1's checkpoints; both ports restart from a copy of them
-    first = result_json(run_file(ports["safe"], str(tmp_path / "safe"), "3").stdout)["runs"]
-    shutil.copytree(tmp_path / "safe", tmp_path / "native_dir")
-    later = {
-        level: result_json(run_file(ports[level], str(tmp_path / folder), "3,5").stdout)["runs"]
-        for level, folder in (("safe", "safe"), ("native", "native_dir"))
-    }
-    assert abs(first[0]["returned"] - golden[0]["returned"]) <= native.TOLERANCE
-    for ours, safe, tf1 in zip(later["native"], later["safe"], golden[1:], strict=True):
-        assert abs(ours["returned"] - safe["returned"]) <= native.TOLERANCE, (later, golden)
-        assert abs(ours["returned"] - tf1["returned"]) <= native.TOLERANCE, (later, golden)
-        assert ours["checkpoint"] == safe["checkpoint"] == tf1["checkpoint"]
+    assert golden[1]["checkpoints"]["model.ckpt-3"]["global_step"] == 4
+    # the safe port's first run writes TF1's checkpoints; each port restarts from a copy of them
+    migrated = native.migrate([CORPUS], str(tmp_path / "safe"), "safe", in_process=True)
+    assert native.converted(migrated) == []
+    safe = native.ported_file(str(tmp_path / "safe"), name, name)
+    first = _run(safe, tmp_path / "safe_dir")
+    assert abs(first["returned"] - golden[0]["returned"]) <= native.TOLERANCE
+    shutil.copytree(tmp_path / "safe_dir", tmp_path / "native_dir")
+    restarts = {level: _run(path, tmp_path / f"{level}_dir") for level, path in (("safe", safe), ("native", port))}
+    assert abs(restarts["native"]["returned"] - restarts["safe"]["returned"]) <= native.TOLERANCE, restarts
+    assert abs(restarts["native"]["returned"] - golden[1]["returned"]) <= native.TOLERANCE, restarts
+    assert restarts["native"]["checkpoint"] == restarts["safe"]["checkpoint"] == golden[1]["checkpoint"]
