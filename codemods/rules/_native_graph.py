@@ -118,6 +118,8 @@ class Converter(RunRegion):
             raise Refused(head, f"a tf.summary.{self.unmerged[0][0]} no merge_all collects")
         self.check_summary_values(area)
         self.check_pipelines()
+        if self.created_train_op and self.slim_train is None:
+            raise Refused(head, "create_train_op's train op run other than by learning.train (TF1 fetched the loss)")
         if self.train_op is None and not self.eval_outputs and not self.state_runs:
             raise Refused(head, "no sess.run of the graph's tensors or of an optimizer's minimize(loss)")
         if self.rule.v1 is not None:

@@ -235,6 +235,10 @@ def training_loop(converter: Any) -> list[cst.BaseStatement]:
     first checkpoint written where none was restored, then a step before each check of the global step, a
     checkpoint every save_interval_secs and one at the end; the last step's total loss is its value."""
     call, stmt = converter.slim_train
+    if any(layer.keras == "BatchNormalization" for layer in converter.layers):
+        raise Refused(
+            stmt, "learning.train over batch normalization (model()'s first call would update its statistics)"
+        )
     args = converter.updated_arguments(call, TRAIN_PARAMS, stmt)
     tf, names, step = converter.alias, converter.names, converter.step_counter
     target = assigned(single(stmt))[0] or "trained"

@@ -192,6 +192,14 @@ class TestSlimLoops(RuleTest):
             ),
             f"{total}{create}slim.learning.train(train_op, 'd', number_of_steps=2)\n"
             "slim.learning.train(train_op, 'd', number_of_steps=4)": "a second learning.train",
+            f"norm = tf.layers.batch_normalization(logits, training=True)\n{total}{create}"
+            "slim.learning.train(train_op, 'd', number_of_steps=2)": (
+                "learning.train over batch normalization (model()'s first call would update its statistics)"
+            ),
+            f"{total}{create}with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+            "    sess.run(train_op)": (
+                "create_train_op's train op run other than by learning.train (TF1 fetched the loss)"
+            ),
         }
         for graph, why in cases.items():
             with self.subTest(graph=graph):
