@@ -4,8 +4,9 @@ multi-GPU shape of TF1 (cifar10_estimator), whose layer calls share their variab
 Tower 0 makes the variables (reuse is False there), every later tower reuses them (reuse is True): a Keras layer
 made in tower 0 and called by every tower holds the same variables, and built at tower 0's call, under the
 variable scope's name scope ("net/", the scope's first entry), it names them as TF1 did (net/conv2d/kernel).
-`tower_of` proves the shape around one call, or says why not (`Refused`); `TowerLayers` writes the layers made in
-tower 0 before the statements calling them.
+`tower_of` proves the shape around one call and `shared_alike` that one layer made in tower 0 is what every
+tower's TF1 layer was, or they say why not (`Refused`); `whole_towers` keeps a tower whole; `TowerLayers` writes the
+layers made in tower 0 (named by `layer_name`) before the statements calling them.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import cast
 
 import libcst as cst
 
+from codemods.rules._layer_names import named_alike
 from codemods.rules._layer_scopes import NESTED, SCOPES, scope_of
-from codemods.rules._native_syntax import Refused, bound_names, descendants
+from codemods.rules._native_syntax import Refused, all_names, bound_names, descendants
 
 # the nodes between a call and its statement under which a tower may call it otherwise than once
 _NOT_ONCE = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.IfExp, cst.BooleanOperation)
@@ -156,6 +158,83 @@ def _counts_from_0(iterated: cst.BaseExpression) -> bool:
     if any(a.keyword is not None or a.star for a in args):
         return False
     return len(args) == 1 or (len(args) == 2 and isinstance(args[0].value, cst.Integer) and args[0].value.value == "0")
+
+
+def shared_alike(
+    call: cst.Call,
+    what: str,
+    tower: Tower,
+    args: dict[str, cst.Arg],
+    module: cst.Module,
+    call_keywords: tuple[str, ...],
+    calls: list[tuple[cst.Call, str]],
+) -> None:
+    """Refused unless one Keras layer made in the first tower names and computes as each tower's TF1 layer did:
+    a literal name or none, no argument a later tower changes, an unnamed layer numbered alike (every call of its
+    layer function, `calls` being the file's, in the tower), the tower's scope name no other op's."""
+    name = args.get("name")
+    if name is not None and not isinstance(name.value, cst.SimpleString):
+        raise Refused(
+            call,
+            "in a tower with a computed name: a later tower may reuse variables the first did not make, and a "
+            "layer made once has one name",
+        )
+    varying = sorted(
+        {n.value for k, a in args.items() if k not in ("inputs", *call_keywords) for n in all_names(a.value)}
+        & tower.per_tower()
+    )
+    if varying:
+        raise Refused(
+            call,
+            f"in a tower with arguments read from {', '.join(varying)}, which may differ per tower: TF1's towers "
+            "made one layer per call around the shared variables, a Keras layer made in the first tower has its "
+            "arguments",
+        )
+    inside = {id(n) for n in descendants(tower.scope)}
+    if name is None and any(w == what and id(c) not in inside for c, w in calls):
+        raise Refused(
+            call,
+            f"an unnamed {what} in a tower and another {what} call outside it: TF1 numbers unnamed layers per "
+            "variable scope (net/dense), Keras per graph (net/dense_1)",
+        )
+    clash = named_alike(tower.call.args[0], "", module, {id(c) for c, _ in calls} | {id(tower.call)})
+    if clash:
+        raise Refused(
+            call,
+            f"another op or scope of the file is named {clash!r}: the towers' name scope would be numbered "
+            f"({tower.name}_1), which names the Keras layers' variables, not TF1's",
+        )
+
+
+def layer_name(what: str, name: cst.Arg | None, taken: set[str]) -> str:
+    """The name bound to a tower's Keras layer: its TF1 name (or function) and _layer, not one of `taken`."""
+    default = what.rsplit(".", 1)[-1]  # (conv2d, dense, batch_normalization...)
+    base = str(name.value.evaluated_value) if name is not None and isinstance(name.value, cst.SimpleString) else default
+    base = f"{base}_layer" if base.isidentifier() else f"{default}_layer"
+    return next(f"{base}{n}" for n in ("", *(f"_{k}" for k in range(1, 1000))) if f"{base}{n}" not in taken)
+
+
+def whole_towers(
+    calls: list[tuple[cst.Call, str]], towers: dict[int, Tower], why: dict[int, str | None], staying: set[str]
+) -> None:
+    """A tower converts whole or not at all: one of its calls staying, or a call of the same layer function
+    elsewhere (they convert all or none), keeps the others (`why`, `staying` updated), until nothing more stays."""
+    changed = True
+    while changed:
+        changed = False
+        for call, what in calls:
+            tower = towers.get(id(call))
+            if tower is None or why.get(id(call)) is not None:
+                continue
+            inside = {id(n) for n in descendants(tower.scope)}
+            kept = [w for c, w in calls if why.get(id(c)) is not None and (id(c) in inside or w == what)]
+            if kept:
+                why[id(call)] = (
+                    f"a {kept[0]} call (in its tower, or of its layer function elsewhere) stays at the safe level: "
+                    "a tower converts whole, and the calls of one layer function all or none"
+                )
+                staying.add(what)
+                changed = True
 
 
 class TowerLayers(cst.CSTTransformer):

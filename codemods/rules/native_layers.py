@@ -47,7 +47,7 @@ from codemods.rule_description import Example
 from codemods.rules import _tf
 from codemods.rules._layer_names import dtype_source, named_alike
 from codemods.rules._layer_scopes import ESTIMATORS, FAMILY, NESTED, enclosing, false, model_fn_functions, off_tpu
-from codemods.rules._layer_towers import Tower, TowerLayers, tower_of
+from codemods.rules._layer_towers import Tower, TowerLayers, layer_name, shared_alike, tower_of, whole_towers
 from codemods.rules._layer_updates import Updates, training_mode, update_reader, updates_read
 from codemods.rules._native_eager import EagerRewrite, keras_2, parents
 from codemods.rules._native_syntax import EQUAL, Refused, all_names, arguments, descendants
@@ -154,7 +154,7 @@ class NativeLayersRule(EagerRewrite):
                 except Refused as refused:
                     self._why[id(call)] = refused.why
                     self._staying.add(what)
-            self._whole_towers()
+            whole_towers([(c, w) for c, w, _ in self._found], self._towers, self._why, self._staying)
         ported = super().leave_Module(original_node, updated_node)
         if self._made:
             ported = cast(cst.Module, ported.visit(TowerLayers(ported, self._made)))
@@ -265,39 +265,7 @@ class NativeLayersRule(EagerRewrite):
         call_keywords: tuple[str, ...],
     ) -> None:
         """Refused unless the Keras layer made in the first tower is what every tower's call shared in TF1."""
-        name = args.get("name")
-        if name is not None and not isinstance(name.value, cst.SimpleString):
-            raise Refused(
-                call,
-                "in a tower with a computed name: a later tower may reuse variables the first did not make, and a "
-                "layer made once has one name",
-            )
-        per_tower = tower.per_tower()
-        varying = sorted(
-            {n.value for k, a in args.items() if k not in ("inputs", *call_keywords) for n in all_names(a.value)}
-            & per_tower
-        )
-        if varying:
-            raise Refused(
-                call,
-                f"in a tower with arguments read from {', '.join(varying)}, which may differ per tower: TF1's towers "
-                "made one layer per call around the shared variables, a Keras layer made in the first tower has its "
-                "arguments",
-            )
-        inside = {id(n) for n in descendants(tower.scope)}
-        if name is None and any(w == what and id(c) not in inside for c, w, _ in self._found):
-            raise Refused(
-                call,
-                f"an unnamed {what} in a tower and another {what} call outside it: TF1 numbers unnamed layers per "
-                "variable scope (net/dense), Keras per graph (net/dense_1)",
-            )
-        clash = named_alike(tower.call.args[0], "", module, self._ids() | {id(tower.call)})
-        if clash:
-            raise Refused(
-                call,
-                f"another op or scope of the file is named {clash!r}: the towers' name scope would be numbered "
-                f"({tower.name}_1), which names the Keras layers' variables, not TF1's",
-            )
+        shared_alike(call, what, tower, args, module, call_keywords, [(c, w) for c, w, _ in self._found])
         if what == _NORM and training_mode(call) and update_reader(module):
             raise Refused(
                 call,
@@ -308,39 +276,8 @@ class NativeLayersRule(EagerRewrite):
                 "the variables otherwise)",
             )
         self._towers[id(call)] = tower
-        used = {n.value for n in all_names(module)} | set(self._names.values())
-        default = what.rsplit(".", 1)[-1]  # (conv2d, dense, batch_normalization...)
-        base = (
-            str(name.value.evaluated_value)
-            if name is not None and isinstance(name.value, cst.SimpleString)
-            else default
-        )
-        base = f"{base}_layer" if base.isidentifier() else f"{default}_layer"
-        self._names[id(call)] = next(
-            f"{base}{suffix}" for suffix in ("", *(f"_{n}" for n in range(1, 1000))) if f"{base}{suffix}" not in used
-        )
-
-    def _whole_towers(self) -> None:
-        """A tower converts whole or not at all: one of its calls staying, or a call of the same layer function
-        elsewhere (they convert all or none), keeps the others; until nothing more stays."""
-        changed = True
-        while changed:
-            changed = False
-            for call, what, _ in self._found:
-                tower = self._towers.get(id(call))
-                if tower is None or self._why.get(id(call)) is not None:
-                    continue
-                inside = {id(n) for n in descendants(tower.scope)}
-                staying = [
-                    w for c, w, _ in self._found if self._why.get(id(c)) is not None and (id(c) in inside or w == what)
-                ]
-                if staying:
-                    self._why[id(call)] = (
-                        f"a {staying[0]} call (in its tower, or of its layer function elsewhere) stays at the safe "
-                        "level: a tower converts whole, and the calls of one layer function all or none"
-                    )
-                    self._staying.add(what)
-                    changed = True
+        taken = {n.value for n in all_names(module)} | set(self._names.values())
+        self._names[id(call)] = layer_name(what, args.get("name"), taken)
 
     def convert(
         self, call: cst.Call, what: str, updated: cst.Call, module: cst.Module, parent: dict[int, cst.CSTNode]
