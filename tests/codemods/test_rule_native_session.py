@@ -1095,6 +1095,74 @@ class TestNativeSessionRule(RuleTest):
         """
         self.assertCodemod(before, after, level="native")
 
+    def test_slim_conv2d_and_flatten_become_keras_layers_keeping_tf1_s_variable_names(self):
+        before = """
+            import tensorflow as tf
+            from tensorflow.contrib import slim
+
+            x = tf.placeholder(tf.float32, [None, 8, 8, 1])
+            with slim.arg_scope([slim.conv2d], weights_initializer=slim.xavier_initializer(seed=1), stride=2):
+                net = slim.conv2d(x, 2, [3, 3], scope="conv1")
+                net = slim.conv2d(net, 2, 3, rate=1, padding="VALID")
+            logits = slim.fully_connected(slim.flatten(net), 1, activation_fn=None)
+            loss = tf.reduce_mean(tf.square(logits))
+            train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                _, value = sess.run([train_op, loss], {x: [[[[1.0]] * 8] * 8]})
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+
+            class Convolution2D(tf.keras.layers.Conv2D):
+                \"\"\"tf-slim's conv2d: a Conv2D whose variables keep TF1's names (scope/weights, scope/biases).\"\"\"
+
+                def add_weight(self, name=None, *args, **kwargs):
+                    return super().add_weight({"kernel": "weights", "bias": "biases"}.get(name, name), *args, **kwargs)
+
+            class FullyConnected(tf.keras.layers.Dense):
+                \"\"\"tf-slim's fully_connected: a Dense whose variables keep TF1's names (scope/weights, scope/biases).\"\"\"
+
+                def add_weight(self, name=None, *args, **kwargs):
+                    return super().add_weight({"kernel": "weights", "bias": "biases"}.get(name, name), *args, **kwargs)
+
+            conv1 = Convolution2D(filters=2, kernel_size=[3, 3], strides=2, padding="same", activation=tf.nn.relu, kernel_initializer=tf.keras.initializers.GlorotUniform(seed=1), name="conv1")
+            Conv = Convolution2D(filters=2, kernel_size=3, strides=2, dilation_rate=1, padding="valid", activation=tf.nn.relu, kernel_initializer=tf.keras.initializers.GlorotUniform(seed=1), name="Conv")
+            Flatten = tf.keras.layers.Flatten(name="Flatten")
+            fully_connected = FullyConnected(units=1, activation=None, name="fully_connected")
+
+            def model(x):
+                net = conv1(x)
+                net = Conv(net)
+                logits = fully_connected(Flatten(net))
+                loss = tf.reduce_mean(tf.square(logits))
+                return {"loss": loss}
+
+            optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+            @tf.function(input_signature=[tf.TensorSpec([None, 8, 8, 1], tf.float32)])
+            def train_step(x):
+                with tf.GradientTape() as tape:
+                    outputs = model(x)
+                variables = tape.watched_variables()
+                optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+                return outputs["loss"]
+
+            value = train_step([[[[1.0]] * 8] * 8]).numpy()
+        """
+        self.assertCodemod(before, after, level="native")
+        for conv, why in {
+            "slim.conv2d(x, 2, 3, data_format='NCHW')": "conv2d(data_format=...) other than NHWC, the Keras layer's "
+            "channels_last",
+            "slim.conv2d(x, 2, 3, padding=FLAGS.padding)": "conv2d(padding=...) other than a literal SAME or VALID",
+            "slim.conv2d(x, 2)": "conv2d without its inputs, num_outputs, kernel_size",
+        }.items():
+            source = before.replace('slim.conv2d(x, 2, [3, 3], scope="conv1")', conv)
+            with self.subTest(conv=conv):
+                self.assertEqual(self.refused(source), [PREFIX + why])
+
     def test_must_not_fire_on_slim_layers_arguments_a_keras_dense_has_no_equal_for(self):
         head = "import tensorflow as tf\nimport tf_slim as slim\nx = tf.placeholder(tf.float32, [None, 3])\n"
         cases = {
