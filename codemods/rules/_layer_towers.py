@@ -88,6 +88,8 @@ def tower_of(call: cst.Call, parent: dict[int, cst.CSTNode]) -> Tower:
         node = parent[id(node)]
         if isinstance(node, _NOT_ONCE):
             raise Refused(call, "in a tower, under a lambda, comprehension or condition: not once in every tower")
+        if isinstance(node, (cst.SimpleStatementSuite, cst.BaseCompoundStatement)):
+            raise Refused(call, "in a tower, on the line of a compound statement: not a statement of its own")
     scope = None
     while scope is None:
         node = parent[id(node)]

@@ -260,6 +260,7 @@ class TestNativeLayersRule(RuleTest):
             ('"net", reuse=i > 0', 'with tf.name_scope("tower_%d" % i):\n        ' + dense): "net/tower_0/conv",
             ('"net", reuse=i > 0', 'with tf.compat.v1.variable_scope("head"):\n        ' + dense): "variable scope",
             ('"net", reuse=i > 0, initializer=init', dense): "arguments besides its name and reuse",
+            ('"net", reuse=i > 0', f"with tf.device(None): {dense}"): "on the line of a compound statement",
         }
         for (scope, body), why in cases.items():
             source = program(tower("for i in range(2):", scope, body))
