@@ -26,7 +26,12 @@ from codemods.rules._native_names import CREATE_TRAIN_OP, LEARNING_TRAIN
 from codemods.rules._native_syntax import Refused, arguments, assigned, single, source_of
 
 SLIM_HOMES = ("tensorflow.contrib.slim.", "tf_slim.", "compat.slim.")
+# why a loop keeps its script at the safe level (learning.train: where the rule does not read it, see `training`)
 REASONS = {
+    "learning.train": (
+        "tf-slim's learning.train where the rule does not read it: it converts `[name =] learning.train(...)` as a "
+        "statement of a module or function body (or of a `with tf.Graph().as_default():` there)"
+    ),
     "evaluation.evaluation_loop": (
         "tf-slim's evaluation_loop: it waits for each new checkpoint of a directory and evaluates it under a "
         "Supervisor, which the rule does not convert"

@@ -218,6 +218,11 @@ class TestSlimLoops(RuleTest):
                 )
                 self.assertEqual(self.refused(source), [REASONS["evaluation.evaluate_once"]])
 
+    def test_must_not_fire_on_a_learning_train_outside_the_statements_it_reads(self):
+        loop = "learning.train(train_op, train_dir, number_of_steps=3)"  # (an argument of print())
+        source = TRAIN.format(import_slim="import tf_slim as slim", loop=loop)
+        self.assertEqual(self.refused(source), [REASONS["learning.train"]])
+
     def test_a_session_script_calling_no_slim_loop_gets_no_such_entry(self):
         source = TRAIN.format(import_slim="from tensorflow.contrib import slim", loop="learning.create_train_op")
         self.assertEqual([m for m in self.refused(source) if "tf-slim's" in m], [])
