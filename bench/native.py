@@ -225,7 +225,8 @@ def probe_safe(script: str, checkpoint: str, record: str, argv: list[str]) -> No
         # tf-slim's train op is a tensor (create_train_op's loss, in the TRAIN_OP collection): a training run's
         # values are its own (learning.train's step also fetches the global step, which the native step returns not)
         train_ops = {t.name for t in self.graph.get_collection("train_op") if isinstance(t, tf.Tensor)}
-        fetched = tf.nest.flatten(fetches)
+        caller = fetches["caller"] if isinstance(fetches, dict) and "caller" in fetches else fetches
+        fetched = tf.nest.flatten(caller) if train_ops else []  # (a monitored session's keys are its hooks)
         slim = [i for i, f in enumerate(fetched) if isinstance(f, tf.Tensor) and f.name in train_ops]
         if saved and slim and len(fetched) == len(flat):
             values.append([float(x) for i in slim for x in np.ravel(flat[i])])
