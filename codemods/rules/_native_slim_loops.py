@@ -1,7 +1,7 @@
 """native-session on tf-slim's training loop: `slim.learning.train(train_op, logdir, number_of_steps=N, ...)` over
 `train_op = slim.learning.create_train_op(total_loss, tf.train.<Name>Optimizer(...))` -> an eager loop of the train
 step (`training_loop`), and the entry of a script driven by a loop it does not convert (`reason`: tf-slim's
-evaluation loops; a learning.train it cannot prove says why where it is read).
+evaluation loops, a learning.train where the rule does not read it; one it reads but cannot prove says why there).
 
 What learning.train does that the loop keeps (TF 1.15, three runs into one train_dir:
 tests/common/golden/tf115_slim_learning_train.json, which tests/codemods/test_native_slim_loops.py checks the port
@@ -174,7 +174,7 @@ _TAKEN = ("train_op", "logdir", "number_of_steps", "save_interval_secs", "master
 _UNWRITTEN = ("log_every_n_steps", "save_summaries_secs")
 EVERY_SECS = 600  # learning.train's save_interval_secs
 # the names the converted loop binds
-_NAMES = ("checkpoint", "manager", "saved", "trained")
+_NAMES = ("checkpoint", "manager", "saved")
 
 
 def training(rule: Any, stmt: cst.BaseStatement) -> cst.Call | None:
@@ -246,7 +246,8 @@ def training_loop(converter: Any) -> list[cst.BaseStatement]:
         )
     args = converter.updated_arguments(call, TRAIN_PARAMS, stmt)
     tf, names, step = converter.alias, converter.names, converter.step_counter
-    target = assigned(single(stmt))[0] or "trained"
+    target = assigned(single(stmt))[0]
+    step_call = f"{target} = {names['train_step']}().numpy()" if target else f"{names['train_step']}()"
     made = [layer.var for layer in converter.layers if layer.keras != "Flatten"]  # (the layers with variables)
     objects = made + sorted(converter.variables)
     trainable = [f"*{var}.trainable_variables" for var in made] + sorted(v for v in converter.variables if v != step)
@@ -270,7 +271,7 @@ def training_loop(converter: Any) -> list[cst.BaseStatement]:
         f"if manager.latest_checkpoint is None:\n    manager.save(checkpoint_number={step})\n"
         f"saved = time.time()\n"
         "while True:\n"
-        f"    {target} = {names['train_step']}().numpy()\n"
+        f"    {step_call}\n"
         f"    if time.time() >= saved + {every}:\n"
         f"        manager.save(checkpoint_number={step})\n"
         "        saved = time.time()\n"

@@ -128,6 +128,71 @@ class TestSlimLoops(RuleTest):
         assert "conv2d -> Convolution2D, a Keras Conv2D" in said and "tf-slim's flatten -> a Keras Flatten" in said
         assert "learning.train -> an eager loop: a step, then a stop where the global step reaches" in said
 
+    def test_a_module_level_learning_train_of_a_named_optimizer_and_a_flag_s_steps(self):
+        # (its value unread: the step's loss is not kept; a number_of_steps of 0 trains without end, as TF1's test)
+        before = """
+            import tensorflow as tf
+            import tf_slim as slim
+
+            x = tf.ones([2, 3])
+            logits = slim.fully_connected(x, 2, activation_fn=None)
+            loss = tf.losses.sparse_softmax_cross_entropy([0, 1], logits)
+            optimizer = tf.train.MomentumOptimizer(0.1, 0.9)
+            train_op = slim.learning.create_train_op(loss, optimizer)
+            slim.learning.train(train_op, "train", number_of_steps=FLAGS.steps, log_every_n_steps=10)
+        """
+        after = """
+            import compat.tf1_slots
+            import tensorflow as tf
+            import time
+
+            global_step = tf.Variable(0, dtype=tf.int64, trainable=False, name="global_step")
+
+            class FullyConnected(tf.keras.layers.Dense):
+                \"\"\"tf-slim's fully_connected: a Dense whose variables keep TF1's names (scope/weights, scope/biases).\"\"\"
+
+                def add_weight(self, name=None, *args, **kwargs):
+                    return super().add_weight({"kernel": "weights", "bias": "biases"}.get(name, name), *args, **kwargs)
+
+            fully_connected = FullyConnected(units=2, activation=None, name="fully_connected")
+
+            def model():
+                x = tf.ones([2, 3])
+                logits = fully_connected(x)
+                loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)([0, 1], logits)
+                return {"loss": loss}
+
+            optimizer = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9)
+
+            @tf.function(input_signature=[])
+            def train_step():
+                with tf.GradientTape() as tape:
+                    outputs = model()
+                variables = tape.watched_variables()
+                optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+                global_step.assign_add(1)
+                return tf.debugging.check_numerics(outputs["loss"], "LossTensor is inf or nan")
+
+            model()  # (the layers make their variables: TF1's graph held them before its first step)
+            optimizer.build([*fully_connected.trainable_variables])
+            checkpoint = tf.train.Checkpoint(fully_connected=fully_connected, global_step=global_step, optimizer=optimizer)
+            manager = tf.train.CheckpointManager(checkpoint, "train", max_to_keep=5, checkpoint_name="model.ckpt")
+            checkpoint.restore(manager.latest_checkpoint)
+            compat.tf1_slots.restore_slots(optimizer, [*fully_connected.trainable_variables], manager.latest_checkpoint)
+            if manager.latest_checkpoint is None:
+                manager.save(checkpoint_number=global_step)
+            saved = time.time()
+            while True:
+                train_step()
+                if time.time() >= saved + 600:
+                    manager.save(checkpoint_number=global_step)
+                    saved = time.time()
+                if FLAGS.steps and int(global_step) >= FLAGS.steps:
+                    break
+            manager.save(checkpoint_number=global_step)
+        """
+        self.assertCodemod(before, after, level="native")
+
     def test_must_not_fire_on_a_learning_train_it_cannot_prove(self):
         head = (
             "import tensorflow as tf\nimport tf_slim as slim\n"
