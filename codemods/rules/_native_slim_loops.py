@@ -210,9 +210,15 @@ def read_train(converter: Any, stmt: cst.BaseStatement, call: cst.Call) -> None:
         raise Refused(stmt, "learning.train of a train op other than create_train_op's")
     if not converter.created_train_op:
         raise Refused(stmt, "learning.train of a train op other than create_train_op's")
-    if "logdir" not in args or (isinstance(args["logdir"].value, cst.Name) and args["logdir"].value.value == "None"):
+    logdir = args["logdir"].value if "logdir" in args else None
+    if (
+        logdir is None
+        or (isinstance(logdir, cst.Name) and logdir.value == "None")
+        or (isinstance(logdir, cst.SimpleString) and not logdir.evaluated_value)
+    ):
         raise Refused(stmt, "learning.train without a logdir (it then saves no checkpoint)")
-    if "number_of_steps" not in args:
+    steps = args["number_of_steps"].value if "number_of_steps" in args else None
+    if steps is None or (isinstance(steps, (cst.Name, cst.Integer)) and source_of(steps) in ("None", "0")):
         raise Refused(stmt, "learning.train without number_of_steps (it trains until it is stopped)")
     fed = [*converter.placeholders, *(converter.inputs[1] if converter.inputs else [])]
     if fed or converter.datasets or converter.queue_batch is not None:
@@ -256,7 +262,7 @@ def training_loop(converter: Any) -> list[cst.BaseStatement]:
     # (a literal stops where TF1's `if number_of_steps and step >= number_of_steps` did; 0 trains without end)
     stop = (
         f"int({step}) >= {steps}"
-        if isinstance(args["number_of_steps"], cst.Integer)
+        if isinstance(args["number_of_steps"], cst.Integer)  # (not 0: read_train)
         else f"{steps} and int({step}) >= {steps}"
     )
     converter.rule.add_needed_import("time")

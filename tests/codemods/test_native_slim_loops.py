@@ -226,7 +226,13 @@ class TestSlimLoops(RuleTest):
             f"{total}{create}slim.learning.train(train_op, 'd')": (
                 "learning.train without number_of_steps (it trains until it is stopped)"
             ),
+            f"{total}{create}slim.learning.train(train_op, 'd', number_of_steps=0)": (
+                "learning.train without number_of_steps (it trains until it is stopped)"
+            ),
             f"{total}{create}slim.learning.train(train_op, None, number_of_steps=2)": (
+                "learning.train without a logdir (it then saves no checkpoint)"
+            ),
+            f"{total}{create}slim.learning.train(train_op, '', number_of_steps=2)": (
                 "learning.train without a logdir (it then saves no checkpoint)"
             ),
             f"{total}train_op = slim.learning.create_train_op(total, tf.train.AdamOptimizer(0.1), update_ops=[])\n"
