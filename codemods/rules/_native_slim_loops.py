@@ -237,6 +237,7 @@ def read_train(converter: Any, stmt: cst.BaseStatement, call: cst.Call) -> None:
         raise Refused(stmt, f"`{taken[0]}`, a name the converted loop binds, is used in this module")
     converter.slim_train = (call, stmt)
     converter.train_outputs = [converter.loss]
+    converter.rule.slim_converted = True  # (the tf-slim imports go where nothing else reads them)
 
 
 def training_loop(converter: Any) -> list[cst.BaseStatement]:

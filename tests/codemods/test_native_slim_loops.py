@@ -193,6 +193,19 @@ class TestSlimLoops(RuleTest):
         """
         self.assertCodemod(before, after, level="native")
 
+    def test_the_slim_import_goes_where_only_its_loop_used_it(self):
+        before = """
+            import tensorflow as tf
+            import tf_slim as slim
+
+            logits = tf.layers.dense(tf.ones([2, 3]), 2)
+            loss = tf.losses.sparse_softmax_cross_entropy([0, 1], logits)
+            train_op = slim.learning.create_train_op(loss, tf.train.AdamOptimizer(0.1))
+            slim.learning.train(train_op, "train", number_of_steps=2)
+        """
+        code = self.applied(before, level="native").module.code
+        assert "tf_slim" not in code and "while True:" in code, code
+
     def test_must_not_fire_on_a_learning_train_it_cannot_prove(self):
         head = (
             "import tensorflow as tf\nimport tf_slim as slim\n"
