@@ -126,6 +126,29 @@ def test_bad_input_is_one_line_and_exit_2(legacy, tmp_path, args, message):
     assert not (tmp_path / "out").exists()
 
 
+def test_the_cli_refuses_a_bad_flag_before_it_imports_tensorflow(run_py):
+    # the package's names load on first use: `python -m trainlib.checkpoints` imports the package first, and
+    # a flag error (unknown-flag, negative-classes above) took a TensorFlow import (5 s of CPU) to report
+    result = run_py(
+        """
+        import sys
+        import trainlib.checkpoints.__main__
+        print("TENSORFLOW", "tensorflow" in sys.modules)
+        """
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "TENSORFLOW False" in result.stdout, result.stdout
+
+
+def test_the_package_names_load_on_first_use():
+    assert checkpoints.convert_resnet.__module__ == "trainlib.checkpoints._convert"
+    assert checkpoints.RESNET is names.RESNET and checkpoints.Naming is names.Naming
+    assert sorted(checkpoints.__all__) == sorted(checkpoints._HOMES)
+    assert set(checkpoints.__all__) <= set(dir(checkpoints))
+    with pytest.raises(AttributeError, match="no_such_name"):
+        checkpoints.no_such_name  # noqa: B018
+
+
 @pytest.mark.parametrize(
     "options, message",
     [

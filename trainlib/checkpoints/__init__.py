@@ -15,11 +15,28 @@ Layering: this package is the programs' shared code (with `trainlib.models`, `tr
 -> shims; no shim imports it.
 """
 
-from trainlib.checkpoints._convert import convert_resnet
-from trainlib.checkpoints._fine_tune import fine_tune_source, initialize
-from trainlib.checkpoints._inspect import describe, list_variables
-from trainlib.models.names import RESNET, SLIM, Naming, checkpoint_file
+import importlib
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from trainlib.checkpoints._convert import convert_resnet
+    from trainlib.checkpoints._fine_tune import fine_tune_source, initialize
+    from trainlib.checkpoints._inspect import describe, list_variables
+    from trainlib.models.names import RESNET, SLIM, Naming, checkpoint_file
+
+# name -> its module, imported on first use: every one imports TensorFlow, and `python -m trainlib.checkpoints`
+# imports this package before its __main__, which reports a bad flag without them
+_HOMES = {
+    "RESNET": "trainlib.models.names",
+    "SLIM": "trainlib.models.names",
+    "Naming": "trainlib.models.names",
+    "checkpoint_file": "trainlib.models.names",
+    "convert_resnet": "trainlib.checkpoints._convert",
+    "describe": "trainlib.checkpoints._inspect",
+    "fine_tune_source": "trainlib.checkpoints._fine_tune",
+    "initialize": "trainlib.checkpoints._fine_tune",
+    "list_variables": "trainlib.checkpoints._inspect",
+}
 __all__ = [
     "RESNET",
     "SLIM",
@@ -31,3 +48,15 @@ __all__ = [
     "initialize",
     "list_variables",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_HOMES[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
