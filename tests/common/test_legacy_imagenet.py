@@ -180,34 +180,32 @@ def test_master_worker_ps_cluster_finishes(data_dir, tmp_path, mode):
     assert "exported SavedModel" in logs["chief:0"], logs
 
 
-def test_sync_builds_a_sync_replicas_training_graph(run_py):
+def test_sync_builds_a_sync_replicas_training_graph():
     """`--sync`: gradients of all workers aggregated per step (SyncReplicasOptimizer and its chief hook).
 
     The graph, built in-process so its accumulators can be counted; the cluster test above runs it.
     """
-    result = run_py(
-        """
-        import compat
-        compat.install()
-        import tensorflow as tf
-        from trainlib.training.resnet_config import ResNetConfig
-        from legacy_tf1 import resnet_model_fn
+    import compat
 
-        config = ResNetConfig(resnet_size=8, num_classes=6, batch_norm_decay=0.9, image_size=32, batches_per_epoch=10)
-        for replicas in (0, 2):
-            params = resnet_model_fn.estimator_params(config, resnet_model_fn.Deployment(sync_replicas=replicas))
-            with tf.Graph().as_default() as graph:
-                spec = resnet_model_fn.model_fn(tf.zeros([4, 32, 32, 3]), tf.zeros([4], tf.int32),
-                                                tf.estimator.ModeKeys.TRAIN, params)
-                accumulators = sum(op.type.endswith("ConditionalAccumulator") for op in graph.get_operations())
-                hooks = [type(hook).__name__ for hook in spec.training_hooks]
-                print("SYNC", replicas, accumulators, len(tf.compat.v1.trainable_variables()), hooks)
-        """
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    rows = [line.split(" ", 4) for line in result.stdout.splitlines() if line.startswith("SYNC")]
-    (_, _, async_accumulators, _, async_hooks), (_, _, sync_accumulators, variables, sync_hooks) = rows
-    assert async_accumulators == "0" and async_hooks == "[]"
+    compat.install()
+    import tensorflow as tf
+
+    from legacy_tf1 import resnet_model_fn
+    from trainlib.training.resnet_config import ResNetConfig
+
+    config = ResNetConfig(resnet_size=8, num_classes=6, batch_norm_decay=0.9, image_size=32, batches_per_epoch=10)
+    rows = []
+    for replicas in (0, 2):
+        params = resnet_model_fn.estimator_params(config, resnet_model_fn.Deployment(sync_replicas=replicas))
+        with tf.Graph().as_default() as graph:
+            spec = resnet_model_fn.model_fn(
+                tf.zeros([4, 32, 32, 3]), tf.zeros([4], tf.int32), tf.estimator.ModeKeys.TRAIN, params
+            )
+            accumulators = sum(op.type.endswith("ConditionalAccumulator") for op in graph.get_operations())
+            hooks = [type(hook).__name__ for hook in spec.training_hooks]
+            rows.append((accumulators, len(tf.compat.v1.trainable_variables()), hooks))
+    (async_accumulators, _, async_hooks), (sync_accumulators, variables, sync_hooks) = rows
+    assert async_accumulators == 0 and async_hooks == []
     # One accumulator per trainable variable, and the hook that runs the chief's queue.
     assert sync_accumulators == variables and "_SyncReplicasOptimizerHook" in sync_hooks
 
