@@ -393,6 +393,10 @@ class NativeSessionRule(Rule):
         ]
         blocks.append(Block(original_node.body, updated_node.body, None))
         blocks += self._graph_blocks(blocks)
+        # the imports the pass needs so far: a block refused after its code asked for more (a loop's time) adds none
+        scratch = self.state.context.scratch
+        before = list(scratch.get(AddImportsVisitor.CONTEXT_KEY, []))
+        imports = before
         done: list[tuple[Block, dict[int, list[cst.BaseStatement]], set[int], str, cst.CSTNode]] = []
         seen: set[int] = set()  # the Session calls of the blocks the rule reads
         for block in blocks:
@@ -414,7 +418,9 @@ class NativeSessionRule(Rule):
                 self._check_after(block, converter.watched())
             except Refused as refused:
                 self._refuse(refused, block)
+                scratch[AddImportsVisitor.CONTEXT_KEY] = list(imports)
                 continue
+            imports = list(scratch.get(AddImportsVisitor.CONTEXT_KEY, []))
             done.append((block, replacements, covered, said, node))
         elsewhere = [c for c in self._graph_calls.values() if self.is_session(c) and id(c) not in seen]
         if elsewhere:  # (one entry per file: the first)
@@ -446,6 +452,7 @@ class NativeSessionRule(Rule):
             for block, _, _, _, head in done:
                 why = f"the file has other graph-mode code ({line}), which needs eager execution off"
                 self._refuse(Refused(head, why), block)
+            scratch[AddImportsVisitor.CONTEXT_KEY] = before
             return updated_node
         converted = self._apply(updated_node, done)
         if self.v1 is not None:
@@ -454,6 +461,7 @@ class NativeSessionRule(Rule):
             except Refused as refused:
                 for block, _, _, _, head in done:
                     self._refuse(Refused(head, refused.why), block)
+                scratch[AddImportsVisitor.CONTEXT_KEY] = before
                 return updated_node
         for block, _, _, said, head in done:
             self.report(head, said, native=True, statement=self._statement(block, head))
