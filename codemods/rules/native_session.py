@@ -729,6 +729,8 @@ class NativeSessionRule(Rule):
                 kept = [s for s in stmt.body.body if id(s) in known or not self._switch(source_of(s))]
                 if kept and len(kept) != len(stmt.body.body):
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=kept))
+            elif id(stmt) not in known and self._switch(source_of(stmt)):
+                continue  # (written after the imports where the module calls the script's function on import)
             body.append(stmt)
         module = module.with_changes(body=body)
         for block, *_ in done:

@@ -1545,3 +1545,29 @@ def test_never_half_converted_whatever_lines_a_script_lacks(script, dropped):
     code = native.module.code
     ast.parse(code)
     assert references(code)[1] == 0 and "sess.run" not in code and ".placeholder(" not in code  # (no tf.compat.v1)
+
+
+def test_a_script_whose_function_the_module_calls_on_import_runs_eagerly():
+    """A Session script in a function the module calls at its top level (no main block): the safe pass switches
+    eager execution off after the imports, which the converted code, eager, must not keep (a plain script, and
+    tf-slim's learning.train)."""
+    plain = (
+        "import tensorflow as tf\n\n\ndef main(steps):\n"
+        "    logits = tf.layers.dense(tf.ones([4, 3]), 2)\n"
+        "    loss = tf.losses.sparse_softmax_cross_entropy([0, 1, 0, 1], logits)\n"
+        "    train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+        "    with tf.Session() as sess:\n        sess.run(tf.global_variables_initializer())\n"
+        "        for _ in range(steps):\n            print(sess.run([train_op, loss])[1])\n\n\nmain(3)\n"
+    )
+    slim = (
+        "import tensorflow as tf\nimport tf_slim as slim\n\n\ndef main(train_dir):\n"
+        "    logits = slim.fully_connected(tf.ones([4, 3]), 2, activation_fn=None)\n"
+        "    loss = tf.losses.sparse_softmax_cross_entropy([0, 1, 0, 1], logits)\n"
+        "    train_op = slim.learning.create_train_op(loss, tf.train.AdamOptimizer(0.1))\n"
+        "    slim.learning.train(train_op, train_dir, number_of_steps=2)\n\n\nmain('train')\n"
+    )
+    for source in (plain, slim):
+        ported = apply(source, *select(level="native"), level="native")
+        said = [e.message for e in ported.entries if e.rule == NativeSessionRule.ID]
+        assert said and not said[0].startswith(PREFIX), said
+        assert references(ported.module.code)[1] == 0, ported.module.code  # (no switch: no tf.compat.v1)
