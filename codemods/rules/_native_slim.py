@@ -203,6 +203,13 @@ class SlimLayers(Checkpoints):
         refused = sorted(set(originals) & set(_REFUSED))
         if refused:
             raise Refused(stmt, f"{kind}({refused[0]}=...), which a Keras {row.keras} has no equal for")
+        trainable = originals.get("trainable")
+        if trainable is not None and not (isinstance(trainable, cst.Name) and trainable.value == "True"):
+            raise Refused(
+                stmt,
+                f"{kind}(trainable={source_of(trainable)}): a Keras {row.keras} made untrainable keeps trainable "
+                "variables, which the train step's GradientTape would watch and train",
+            )
         required = row.params[:3] if kind == "conv2d" else row.params[: 1 + bool(row.cls)]
         if not set(required) <= set(originals):
             raise Refused(stmt, f"{kind} without its {', '.join(required)}")
@@ -308,9 +315,7 @@ class SlimLayers(Checkpoints):
                     keywords.append("use_bias=False")
                 elif code not in ("None", "zeros"):
                     keywords.append(f"{keras}={code}")
-        if "trainable" in values:
-            keywords.append(f"trainable={source_of(values['trainable'])}")
-        return keywords
+        return keywords  # (trainable: True, the Keras layer's default, or refused by slim_arguments)
 
     def layer_var(self, name: str, layers: list[Layer], line: cst.CSTNode) -> str:
         raise NotImplementedError  # (_native_model's Model)

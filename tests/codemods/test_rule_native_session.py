@@ -1181,6 +1181,11 @@ class TestNativeSessionRule(RuleTest):
             "net = slim.fully_connected(x, 2, reuse=True, scope='a')": (
                 "fully_connected(reuse=...), which a Keras Dense has no equal for"
             ),
+            # (a Keras layer made with trainable=False keeps trainable variables, which the train step's tape watches)
+            "net = slim.fully_connected(x, 2, trainable=False)": (
+                "fully_connected(trainable=False): a Keras Dense made untrainable keeps trainable variables, which the "
+                "train step's GradientTape would watch and train"
+            ),
             "FullyConnected = None\nnet = slim.fully_connected(x, 2)": (
                 "no free name for the class FullyConnected (the module uses it)"
             ),
