@@ -10,6 +10,7 @@ import libcst as cst
 
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
+from codemods.rules._native_dtypes import DATASET_METHODS, OTHER_FLOATS
 from codemods.rules._native_names import LITERAL_DTYPES, PREFIXES
 from codemods.rules._native_state import ConverterState
 from codemods.rules._native_syntax import (
@@ -22,8 +23,6 @@ from codemods.rules._native_syntax import (
     source_of,
     target_names,
 )
-
-_OTHER_FLOATS = frozenset({"float64", "double", "float16", "half", "bfloat16"})
 
 
 class Inputs(ConverterState):
@@ -42,11 +41,12 @@ class Inputs(ConverterState):
         self.replacements[id(stmt)] = []
         return True
 
-    def float32_inputs(self, line: cst.CSTNode, what: str) -> None:
+    def float32_inputs(self, line: cst.CSTNode, what: str, inputs: cst.CSTNode | None = None) -> None:
         """Refused if a placeholder has a float dtype other than float32: TF1's layers made their variables in
-        their input's dtype, and the Keras layers the rule makes once, before any input, are float32."""
+        their input's dtype, and the Keras layers the rule makes once, before any input, are float32. `inputs`: the
+        layer's input, where the caller has it (Pipelines reads the tf.data element it reads)."""
         for name, (dtype, _) in self.placeholders.items():
-            if dtype.strip("\"'").rsplit(".", 1)[-1] in _OTHER_FLOATS:
+            if dtype.strip("\"'").rsplit(".", 1)[-1] in OTHER_FLOATS:
                 raise Refused(
                     line,
                     f"{what} in a graph whose placeholder {name} is not float32 ({dtype}): TF1's layers made their "
@@ -69,12 +69,15 @@ class Inputs(ConverterState):
         return True
 
     def dataset_head(self, value: cst.BaseExpression) -> bool:
-        """Is `value` a method chain on a tf.data call (`tf.data.Dataset.from_tensor_slices(...).batch(4)`)?"""
+        """Is `value` a method chain on a tf.data call (`tf.data.Dataset.from_tensor_slices(...).batch(4)`) or on a
+        pipeline of the block (`dataset = dataset.map(parse)`: the pipeline, not a tensor for model())?"""
+        chained = isinstance(value, cst.Call)
         while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
             if any(n.startswith(tuple(p + "data." for p in PREFIXES)) for n in self.rule.tf_names(value)):
                 return True
+            chained &= value.func.attr.value in DATASET_METHODS  # (not its iterator's element)
             value = value.func.value
-        return False
+        return chained and isinstance(value, cst.Name) and value.value in self.datasets
 
     def tf2_dataset(self, stmt: cst.BaseStatement) -> cst.BaseStatement:
         """The pipeline on TF 2's dataset classes: the safe pass wrote TF1's (tf.compat.v1.data.Dataset), whose

@@ -277,7 +277,7 @@ class Model(Recurrent):
         args = arguments(call, ("inputs", *params, "name"), line, f"tf.layers.{function}")
         if "inputs" not in args:
             raise Refused(line, f"tf.layers.{function} without its inputs")
-        self.float32_inputs(line, f"tf.layers.{function}")
+        self.float32_inputs(line, f"tf.layers.{function}", args["inputs"].value)
         if "name" in args:
             literal = args["name"].value
             if not isinstance(literal, cst.SimpleString):

@@ -23,6 +23,7 @@ import libcst as cst
 
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
+from codemods.rules._native_dtypes import FLOAT32, Element, bindings, pipeline_dtypes
 from codemods.rules._native_inputs import Inputs, one_shot_element
 from codemods.rules._native_names import PREFIXES, STATEFUL
 from codemods.rules._native_state import NativeSessionRule
@@ -62,6 +63,53 @@ class Pipelines(Inputs):
         self.pipelines: list[cst.CSTNode] = []  # the converted pipelines (input functions, dataset statements)
         self.mapped: dict[str, cst.FunctionDef] = {}  # the functions they map, by name
         self.pending: dict[str, cst.FunctionDef] = {}  # the block's defs read as input or mapped functions
+
+    def float32_inputs(self, line: cst.CSTNode, what: str, inputs: cst.CSTNode | None = None) -> None:
+        """Refused also where a layer's `inputs` (else anything of `line`) read an element of the tf.data input not
+        proven float32 (numpy's arrays are float64): TF1's layers made their variables in their input's dtype, the
+        rule's Keras layers are float32 (_native_dtypes says what it reads)."""
+        super().float32_inputs(line, what, inputs)
+        if self.inputs is None or not (self.input_function or self.inputs[0] in self.datasets):
+            return  # (queue-runner input: _native_queues)
+        _, targets, whole = self.inputs
+        read = names_in(inputs or line).names
+        reached = set(read).union(*(self.depends.get(n, set()) for n in read))
+        element = self.element_dtypes()
+        for index, target in enumerate(targets):
+            if target not in reached:
+                continue
+            found = element if element is None or whole or len(element) != len(targets) else [element[index]]
+            dtypes = set(found or [None]) - {FLOAT32} - {d for d in found or [] if d and not d.startswith("float")}
+            if dtypes:
+                known = sorted(d for d in dtypes if d is not None)
+                why = f"is {known[0]}" if None not in dtypes else "the rule cannot prove float32"
+                raise Refused(
+                    line,
+                    f"{what} reads the input pipeline's element `{target}`, whose dtype {why} (it reads astype, "
+                    "tf.cast, tf.constant, numpy dtypes, output_types and FixedLenFeature): TF1's layers made their "
+                    "variables in their input's dtype, the Keras layers the rule makes are float32",
+                )
+
+    def element_dtypes(self) -> list[str | None] | None:
+        """The input pipeline's element dtypes (from its statements in the block or in the input function)."""
+        statements = list(self.block.original)
+        scope = bindings(statements)
+        name = cast(tuple, self.inputs)[0]
+        if self.input_function:
+            fn = cast(cst.FunctionDef, self.defined(self.input_function))
+            statements = list(cast(cst.IndentedBlock, fn.body).body)
+            scope |= bindings(statements)
+            name = cast(str, self.element_return(fn))
+        found: list[cst.BaseExpression] = []
+        always: list[cst.BaseExpression] = []
+        for stmt in statements:
+            for inner, conditional in _assignments(stmt, False):
+                small = single(inner)
+                if isinstance(small, cst.Assign) and target_names(small) == [name]:
+                    found.append(small.value)
+                    always += [] if conditional else [small.value]
+        element = pipeline_dtypes(found, name, Element(scope, {}), self.defined)
+        return element if element == pipeline_dtypes(always, name, Element(scope, {}), self.defined) else None
 
     def defined(self, name: str) -> cst.FunctionDef | None:
         """The def of `name` at the module's top level or in the block (before it is called), else None."""
@@ -304,6 +352,14 @@ class Pipelines(Inputs):
                 return resize(updated_node, alias, where)
 
         return cast(cst.CSTNode, node.visit(Names()))
+
+
+def _assignments(stmt: cst.BaseStatement, conditional: bool) -> list[tuple[cst.BaseStatement, bool]]:
+    """The statement, or those of an if's branches (conditional), in order."""
+    if not isinstance(stmt, cst.If):
+        return [(stmt, conditional)]
+    inner = [*cast(cst.IndentedBlock, stmt.body).body, *Pipelines.orelse(stmt)]
+    return [found for s in inner for found in _assignments(s, True)]
 
 
 def _dotted(node: cst.BaseExpression) -> bool:

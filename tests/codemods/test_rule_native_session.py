@@ -267,7 +267,7 @@ class TestNativeSessionRule(RuleTest):
     def test_a_one_shot_iterator_becomes_python_iteration_over_the_dataset(self):
         before = """
             import tensorflow as tf
-            dataset = tf.data.Dataset.from_tensor_slices((features, targets)).batch(4).repeat()
+            dataset = tf.data.Dataset.from_tensor_slices((features.astype("float32"), targets)).batch(4).repeat()
             x, y = dataset.make_one_shot_iterator().get_next()
             loss = tf.reduce_mean(tf.square(tf.layers.dense(x, 1) - y))
             train_op = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
@@ -282,7 +282,7 @@ class TestNativeSessionRule(RuleTest):
         after = """
             import compat
             import tensorflow as tf
-            dataset = tf.data.Dataset.from_tensor_slices((features, targets)).batch(4).repeat()
+            dataset = tf.data.Dataset.from_tensor_slices((features.astype("float32"), targets)).batch(4).repeat()
             iterator = iter(dataset)
             dense = tf.keras.layers.Dense(units=1, name="dense")
 
