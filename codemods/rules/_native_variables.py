@@ -89,6 +89,7 @@ class Variables(Queues):
             raise Refused(stmt, f"tf.Variable({min(extra or {'no initial value'})}=...)")
         if set(names_in(args["initial_value"].value).names) & self.graph:
             raise Refused(stmt, "a variable initialised from the graph's tensors")
+        self.dtype_of_host(stmt, args)
         updated = self.updated_call(stmt)
         keywords = [
             f"{p}={source_of(a.value)}"
@@ -108,6 +109,11 @@ class Variables(Queues):
         self.variables.add(name)
         return True
 
+    def dtype_of_host(self, stmt: cst.BaseStatement, args: dict[str, cst.Arg]) -> None:
+        """The variables are made once, before the graph's tensors: a dtype read off them (`x.dtype`) is not there."""
+        if "dtype" in args and set(names_in(args["dtype"].value).names) & self.graph:
+            raise Refused(stmt, "a variable whose dtype is read off the graph's tensors (made before them)")
+
     def get_variable(self, stmt: cst.BaseStatement, name: str, call: cst.Call) -> bool:
         """`tf.get_variable("v", initializer=<a value>)` -> `tf.Variable(<the value>, name="v")`; with a shape and a
         v1 initializer (or none: Glorot's), `tf.Variable(<TF 2's initializer>(<shape>), name="v")`."""
@@ -120,6 +126,7 @@ class Variables(Queues):
             raise Refused(
                 stmt, f"tf.get_variable({min(set(args) - {'name', 'shape', 'initializer', 'dtype', 'trainable'})}=...)"
             )
+        self.dtype_of_host(stmt, args)
         if "shape" in args:
             if set(names_in(args["shape"].value).names) & self.graph:
                 raise Refused(stmt, "a variable whose shape is read off the graph's tensors (made before them)")

@@ -137,3 +137,27 @@ def test_a_mapped_cast_to_float32_trains_like_the_safe_port(tmp_path):
     dtypes = [{line.split()[-1] for line in out.splitlines() if line.startswith("step")} for out in row["stdout"]]
     assert dtypes == [{"float32"}, {"float32"}], dtypes
 
+
+class TestVariableDtypes(RuleTest):
+    TRANSFORM = NativeSessionRule
+
+    def test_must_not_fire_on_a_variable_whose_dtype_is_read_off_the_graph(self):
+        # the variables are made once, before the graph's tensors: `x.dtype` there is a NameError (the probe's port of
+        # get_variable(..., dtype=x.dtype) over a pipeline's element crashed so)
+        made = {
+            "get_variable": "tf.get_variable('w', [3, 1], dtype=x.dtype, initializer=tf.zeros_initializer())",
+            "Variable": "tf.Variable(tf.zeros([3, 1]), dtype=x.dtype)",
+        }
+        for inputs in ("x = tf.placeholder(tf.float32, [None, 3])\n", FLOAT32["astype(np.float32)"] + ITERATOR):
+            for kind, variable in made.items():
+                source = (
+                    f"{HEAD}{inputs}w = {variable}\nloss = tf.reduce_sum(tf.matmul(x, w))\n"
+                    "train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+                    "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                    "    print(sess.run([train_op, loss]"
+                    + (", {x: [[1.0, 2.0, 3.0]]})" if "placeholder" in inputs else ")")
+                    + "[1])\n"
+                )
+                with self.subTest(kind=kind, inputs=inputs[:20]):
+                    (message,) = self.refused(source)
+                    assert "dtype is read off the graph's tensors" in message, message
