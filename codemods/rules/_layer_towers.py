@@ -18,7 +18,7 @@ import libcst as cst
 
 from codemods.rules._layer_names import named_alike
 from codemods.rules._layer_scopes import NESTED, SCOPES, scope_of
-from codemods.rules._native_syntax import Refused, all_names, bound_names, descendants
+from codemods.rules._native_syntax import Refused, all_names, bound_names, collect, descendants
 
 # the nodes between a call and its statement under which a tower may call it otherwise than once
 _NOT_ONCE = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.IfExp, cst.BooleanOperation)
@@ -149,7 +149,32 @@ def _tower(call: cst.Call, node: cst.With, scope: cst.Call, parent: dict[int, cs
         ):
             raise Refused(call, "in a tower loop under another loop or scope: its towers may run more than once")
         above = parent.get(id(above))
+    if isinstance(above, cst.FunctionDef) and not _run_once(above, parent):
+        raise Refused(
+            call,
+            f"in a function the file names otherwise than once, outside a loop ({above.name.value}): a second run of "
+            "its towers would make new Keras layers, where TF1's reuse of the scope (AUTO_REUSE) shared the variables",
+        )
     return Tower(loop, node, scope, index, str(name.value.evaluated_value))
+
+
+def _run_once(function: cst.FunctionDef, parent: dict[int, cst.CSTNode]) -> bool:
+    """Is `function` named once in its module besides its def (called, or given to the Estimator), not in a loop?"""
+    root: cst.CSTNode = function
+    while id(root) in parent:
+        root = parent[id(root)]
+    # (not a keyword's name, model_fn=model_fn, nor an attribute's)
+    other = {id(n.keyword) for n in collect(root, cst.Arg)} | {id(n.attr) for n in collect(root, cst.Attribute)}
+    names = [n for n in collect(root, cst.Name) if n.value == function.name.value and id(n) not in other]
+    uses = [n for n in names if n is not function.name]
+    if len(uses) != 1:
+        return False
+    node: cst.CSTNode | None = parent.get(id(uses[0]))
+    while node is not None and not isinstance(node, (cst.FunctionDef, cst.Module)):
+        if isinstance(node, (cst.For, cst.While, cst.Lambda, *_NOT_ONCE)):
+            return False
+        node = parent.get(id(node))
+    return True
 
 
 def _counts_from_0(iterated: cst.BaseExpression) -> bool:
@@ -193,6 +218,12 @@ def shared_alike(
             "arguments",
         )
     inside = {id(n) for n in descendants(tower.scope)}
+    if name is not None and any(c is not call and id(c) in inside and _named(c) == _named(call) for c, _ in calls):
+        raise Refused(
+            call,
+            f"another layer call of the tower named {_named(call)!r}: TF1 shared one set of variables between them "
+            "(AUTO_REUSE), two Keras layers would make two",
+        )
     if name is None and any(w == what and id(c) not in inside for c, w in calls):
         raise Refused(
             call,
@@ -206,6 +237,12 @@ def shared_alike(
             f"another op or scope of the file is named {clash!r}: the towers' name scope would be numbered "
             f"({tower.name}_1), which names the Keras layers' variables, not TF1's",
         )
+
+
+def _named(call: cst.Call) -> str | None:
+    """A layer call's literal name= (None: none, or computed)."""
+    name = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "name"), None)
+    return str(name.evaluated_value) if isinstance(name, cst.SimpleString) else None
 
 
 def layer_name(what: str, name: cst.Arg | None, taken: set[str]) -> str:

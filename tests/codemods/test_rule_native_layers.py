@@ -228,6 +228,11 @@ class TestNativeLayersRule(RuleTest):
             loss = tf.add_n(losses)
             train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)
         """
+        # (the model_fn given by keyword: named once)
+        keyword = program(towers).replace("Estimator(model_fn)", "Estimator(model_fn=model_fn)")
+        self.assertCodemod(
+            keyword, program(after).replace("Estimator(model_fn)", "Estimator(model_fn=model_fn)"), level="native"
+        )
         for reuse in ("i > 0", "bool(i != 0)", "tf.compat.v1.AUTO_REUSE", "0 < i", "i >= 1"):
             self.assertCodemod(
                 program(towers.replace("i > 0", reuse)), program(after.replace("i > 0", reuse)), level="native"
@@ -297,6 +302,25 @@ class TestNativeLayersRule(RuleTest):
         helper = "def head(x):\n    return tf.compat.v1.layers.dense(x, 3)\n\n"
         (message,) = self.refused(program(tower(**(ok | {"body": "logits = head(images[i])"})), helper))
         assert "called from a tower" in message, message
+        # under AUTO_REUSE two calls named alike share their variables, in every tower: two Keras layers would not
+        twice = 'a = tf.compat.v1.layers.dense(images[i], 3, name="shared")\nlogits = tf.compat.v1.layers.dense(a, 3, name="shared")'
+        messages = self.refused(program(tower("for i in range(2):", '"net", reuse=tf.compat.v1.AUTO_REUSE', twice)))
+        assert len(messages) == 2 and all("another layer call of the tower named 'shared'" in m for m in messages), (
+            messages
+        )
+        # towers in a function run twice (AUTO_REUSE: the second run reuses what the first made; Keras would make more)
+        helper = (
+            "def towers(images):\n    losses = []\n    for i in range(2):\n"
+            '        with tf.compat.v1.variable_scope("net", reuse=tf.compat.v1.AUTO_REUSE):\n'
+            "            logits = tf.compat.v1.layers.dense(images[i], 3)\n"
+            "            losses.append(tf.reduce_mean(logits))\n    return tf.add_n(losses)\n\n"
+        )
+        for calls in (
+            "loss = towers(tf.split(features, 2)) + towers(tf.split(2 * features, 2))",
+            "loss = sum(towers(x) for x in parts)",
+        ):
+            (message,) = self.refused(program(calls + "\ntrain_op = None", helper))
+            assert "in a function the file names otherwise than once" in message, (calls, message)
 
     def test_must_not_fire_on_a_shadowed_tf_strings_comments_dropout_or_the_safe_level(self):
         for body in (
