@@ -10,13 +10,14 @@ import libcst as cst
 
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
-from codemods.rules._native_dtypes import DATASET_METHODS, OTHER_FLOATS
+from codemods.rules._native_dtypes import DATASET_METHODS, OTHER_FLOATS, dtype_name
 from codemods.rules._native_names import LITERAL_DTYPES, PREFIXES
 from codemods.rules._native_state import ConverterState
 from codemods.rules._native_syntax import (
     Refused,
     arguments,
     assigned,
+    collect,
     lines_of,
     names_in,
     single,
@@ -52,6 +53,15 @@ class Inputs(ConverterState):
                     f"{what} in a graph whose placeholder {name} is not float32 ({dtype}): TF1's layers made their "
                     "variables in their input's dtype, the Keras layers the rule makes are float32",
                 )
+        for stmt in self.computes:  # (a cast to float64 in the graph: TF1's layer of it was float64)
+            for node in [*collect(stmt, cst.Attribute), *collect(stmt, cst.SimpleString)]:
+                other = dtype_name(node)
+                if other in OTHER_FLOATS:
+                    raise Refused(
+                        line,
+                        f"{what} in a graph that computes in {other} (`{source_of(node)}`): TF1's layers made their "
+                        "variables in their input's dtype, the Keras layers the rule makes are float32",
+                    )
 
     def placeholder_with_default(self, stmt: cst.BaseStatement, name: str) -> bool:
         """An argument that calls not feeding it pass its default (a literal: its dtype is the literal's)."""

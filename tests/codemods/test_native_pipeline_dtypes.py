@@ -161,3 +161,23 @@ class TestVariableDtypes(RuleTest):
                 with self.subTest(kind=kind, inputs=inputs[:20]):
                     (message,) = self.refused(source)
                     assert "dtype is read off the graph's tensors" in message, message
+
+
+class TestGraphDtypes(RuleTest):
+    TRANSFORM = NativeSessionRule
+
+    def test_must_not_fire_on_layers_in_a_graph_that_computes_in_another_float(self):
+        # a float32 input cast to float64 in the graph: TF1's layer of it made float64 variables
+        for inputs in ("x = tf.placeholder(tf.float32, [None, 3])\n", FLOAT32["astype(np.float32)"] + ITERATOR):
+            for cast in ("tf.cast(x, tf.float64)", "tf.cast(x, 'float64')", "tf.cast(x, dtype=np.double)"):
+                for layer in ("tf.layers.dense({}, 1)", "slim.fully_connected({}, 1)"):
+                    feed = ", {x: [[1.0, 2.0, 3.0]]}" if "placeholder" in inputs else ""
+                    source = (
+                        f"{HEAD}{inputs}h = {cast}\npred = {layer.format('h')}\nloss = tf.reduce_sum(pred)\n"
+                        "train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+                        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+                        f"    print(sess.run([train_op, loss]{feed})[1])\n"
+                    )
+                    with self.subTest(inputs=inputs[:20], cast=cast, layer=layer):
+                        (message,) = self.refused(source)
+                        assert "a graph that computes in float64" in message, message
