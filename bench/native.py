@@ -259,13 +259,19 @@ def probe_native(script: str, checkpoint: str, record: str, argv: list[str]) -> 
 
     reader = tf.train.load_checkpoint(checkpoint) if checkpoint else None  # (none: the graph has no variables)
     wanted = reader.get_variable_to_shape_map() if reader else {}
+    dtypes = reader.get_variable_to_dtype_map() if reader else {}
     loaded: list[str] = []
+    retyped: dict[str, str] = {}
     values: list[list[float]] = []
 
     def creator(next_creator, **kwargs):
         variable = next_creator(**kwargs)
         name = variable.name.split(":")[0]
         if name in wanted and list(variable.shape) == list(wanted[name]):
+            if variable.dtype.base_dtype != dtypes[name]:
+                # (assign would convert the value: a port training in another dtype must not count as loaded)
+                retyped[name] = f"{dtypes[name].name} in the checkpoint, {variable.dtype.base_dtype.name} here"
+                return variable
             with tf.init_scope():
                 variable.assign(cast(Any, reader).get_tensor(name))
             loaded.append(name)
@@ -299,7 +305,14 @@ def probe_native(script: str, checkpoint: str, record: str, argv: list[str]) -> 
         _run_script(script, argv)
     with open(record, "w", encoding="utf-8") as handle:
         json.dump(
-            {"values": values, "loaded": sorted(loaded), "wanted": sorted(wanted), "events": events(started)}, handle
+            {
+                "values": values,
+                "loaded": sorted(loaded),
+                "wanted": sorted(wanted),
+                "retyped": retyped,
+                "events": events(started),
+            },
+            handle,
         )
 
 
@@ -361,7 +374,10 @@ def equivalence(
     second = _probe(
         "native", native, checkpoint if first["saved"] else "", argv if native_argv is None else native_argv, folder
     )
-    missing = sorted(set(second["wanted"]) - set(second["loaded"]))
+    retyped = second["retyped"]
+    missing = [
+        f"{n} ({retyped[n]})" if n in retyped else n for n in sorted(set(second["wanted"]) - set(second["loaded"]))
+    ]
     pairs = list(zip(first["values"], second["values"]))
     diff = max((abs(a - b) / max(1.0, abs(a)) for x, y in pairs for a, b in zip(x, y)), default=0.0)
     same_shape = len(first["values"]) == len(second["values"]) and all(len(x) == len(y) for x, y in pairs)

@@ -242,3 +242,54 @@ def test_the_bench_counts_what_each_native_rule_converted_and_left(tmp_path):
     assert [os.path.basename(p) for p in native.converted(report)] == ["eager.py"]  # (the Session script is left)
     counts = native.rule_counts(report)
     assert counts["native-eager-defaults"] == (1, 0) and counts["native-optimizer"] == (0, 1), counts
+
+
+# a variable the safe port made in float64 and a native port in float32: the values load (a numpy array converts),
+# the losses agree within the tolerance, and the port still trains in another dtype
+FLOAT64_SAFE = """
+    import numpy as np
+    import tensorflow as tf
+
+    tf.compat.v1.disable_eager_execution()
+    x = np.ones((4, 2))
+    w = tf.compat.v1.get_variable("w", initializer=tf.constant(np.full((2, 1), 0.5)))
+    loss = tf.reduce_sum(tf.matmul(x, w) ** 2)
+    train_op = tf.compat.v1.train.GradientDescentOptimizer(0.01).minimize(loss)
+    with tf.compat.v1.Session() as sess:
+        sess.run(tf.compat.v1.global_variables_initializer())
+        for _ in range(3):
+            print(sess.run([train_op, loss])[1])
+"""
+FLOAT32_NATIVE = """
+    import numpy as np
+    import tensorflow as tf
+
+    x = np.ones((4, 2), np.float32)
+    w = tf.Variable(np.full((2, 1), 0.5, np.float32), name="w")
+    optimizer = tf.keras.optimizers.SGD(0.01)
+
+
+    @tf.function
+    def train_step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.matmul(x, w) ** 2)
+        optimizer.apply_gradients([(tape.gradient(loss, w), w)])
+        return loss
+
+
+    for _ in range(3):
+        print(float(train_step()))
+"""
+
+
+def test_the_bench_does_not_load_a_checkpoint_value_into_a_variable_of_another_dtype(tmp_path):
+    files = {}
+    for level, text in (("safe", FLOAT64_SAFE), ("native", FLOAT32_NATIVE)):
+        files[level] = tmp_path / f"{level}.py"
+        files[level].write_text(textwrap.dedent(text))
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    row = native.equivalence("retyped.py", str(files["safe"]), str(files["native"]), [], str(folder))
+    assert row["steps"] == 3 and row["max_diff"] <= native.TOLERANCE, row  # (the losses alone would pass)
+    assert row["loaded"] == "0/1" and row["unloaded"] == ["w (float64 in the checkpoint, float32 here)"], row
+    assert not row["equal"], row
