@@ -41,7 +41,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # job of ci22 by 2.8 min over part 1, so part 1 also runs the three clusters of test_modern_distributed.py
 # (78 s of CPU here); part 2 still ended last in ci24 (37.4 min, part 1 33.7), and it also computes the
 # runs both parts share (tests/support/once.py: it asks first), so part 1 also runs the ResNet, Estimator
-# and seq2seq ports (53 s of CPU).
+# and seq2seq ports (53 s of CPU). ci26 still ended on part 2, by 1.8 min, and the native rules' equivalence
+# runs added since are part 2's: part 1 also runs native-layers' and tf-slim's learning.train's (about 90 s).
 SUITES = {
     "tf1": [["tests/common"]],
     "tf2": [
@@ -50,6 +51,8 @@ SUITES = {
             "tests/tf2/test_modern_distributed.py",
             "tests/tf2/test_tf1_programs_ported.py",
             "tests/tf2/test_seq2seq_port.py",
+            "tests/codemods/test_rule_native_layers.py",
+            "tests/codemods/test_native_slim_loops.py",
         ],
         ["tests/tf2", "tests/codemods"],
     ],
