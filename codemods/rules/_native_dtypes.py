@@ -3,9 +3,10 @@
 TF1's layers (tf.layers, tf-slim's) made their variables in their input's dtype: a pipeline of numpy arrays
 (float64, numpy's default) trained a float64 model. The Keras layers native-session makes once, before any input,
 are float32, so the rule converts layers reading an element only where it reads that element as float32 (or not a
-float) from: `.astype(D)`, numpy constructors with a dtype, `tf.cast`, `tf.constant` (of Python numbers: float32),
-a generator's `output_types`, a parse spec's `FixedLenFeature(shape, D)`, and the shape ops and dataset methods
-that keep a dtype. Anything else is not known (None)."""
+float) from: `.astype(D)`, numpy constructors with a dtype, `tf.cast`, `tf.constant` (its value's: Python floats are
+float32), a generator's `output_types`, a parse spec's `FixedLenFeature(shape, D)`, and the shape ops and dataset
+methods that keep a dtype. Anything else is not known (None). The graph's constants a layer reads
+(`tf.constant(np.random.rand(...))`, float64) are proven so too."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ _FILES = frozenset({"TFRecordDataset", "TextLineDataset", "FixedLengthRecordData
 # calls whose result has their first argument's dtype
 _SHAPES = frozenset({"reshape", "squeeze", "expand_dims", "identity", "transpose", "stop_gradient"})
 _NUMPY = frozenset({"array", "asarray", "zeros", "ones", "full", "empty", "arange", "linspace"})
+CONSTANTS = ("constant", "convert_to_tensor")  # TensorFlow's functions making a tensor of a (numpy) value
 _PARSE = frozenset({"parse_single_example", "parse_example"})
 _FEATURES = frozenset({"FixedLenFeature", "VarLenFeature", "FixedLenSequenceFeature"})
 
@@ -60,13 +62,15 @@ def _literal(node: cst.BaseExpression) -> str | None:
         return FLOAT32
     if isinstance(node, cst.Integer):
         return "int32"
+    if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        return "bool"  # (tf.constant(False) as a layer's is_training)
     if isinstance(node, cst.UnaryOperation):
         return _literal(node.expression)
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply):
         return _literal(node.left)  # ([[0.5, 1.0]] * 8)
     if isinstance(node, (cst.List, cst.Tuple)) and node.elements:
         found = {_literal(e.value) for e in node.elements}
-        return None if None in found else (FLOAT32 if FLOAT32 in found else "int32")
+        return None if None in found else (FLOAT32 if FLOAT32 in found else found.pop() if len(found) == 1 else "int32")
     return None
 
 
@@ -107,10 +111,12 @@ class Element:
         if function == "cast":
             given = keyword.get("dtype", positional[1] if len(positional) > 1 else None)
             return dtype_name(given)
-        if function in ("constant", "convert_to_tensor") or function in _NUMPY:
+        if function in CONSTANTS or function in _NUMPY:
             if "dtype" in keyword:
                 return dtype_name(keyword["dtype"])
-            return _literal(positional[0]) if function == "constant" and positional else None
+            # (a constant has its value's dtype: a numpy array's, float32 of Python floats; numpy's own default is
+            # float64 or int64, not proven here)
+            return self.tensor(positional[0], depth + 1) if function in CONSTANTS and positional else None
         if function in ("float32", "float64", "float16"):  # np.float32(...)
             return function
         if function in _SHAPES and positional:

@@ -10,7 +10,7 @@ import libcst as cst
 
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
-from codemods.rules._native_dtypes import DATASET_METHODS, OTHER_FLOATS, dtype_name
+from codemods.rules._native_dtypes import CONSTANTS, DATASET_METHODS, OTHER_FLOATS, Element, bindings, dtype_name
 from codemods.rules._native_names import LITERAL_DTYPES, PREFIXES
 from codemods.rules._native_state import ConverterState
 from codemods.rules._native_syntax import (
@@ -53,6 +53,7 @@ class Inputs(ConverterState):
                     f"{what} in a graph whose placeholder {name} is not float32 ({dtype}): TF1's layers made their "
                     "variables in their input's dtype, the Keras layers the rule makes are float32",
                 )
+        self.float32_constants(line, what, inputs)
         for stmt in self.computes:  # (a cast to float64 in the graph: TF1's layer of it was float64)
             for node in [*collect(stmt, cst.Attribute), *collect(stmt, cst.SimpleString)]:
                 other = dtype_name(node)
@@ -62,6 +63,25 @@ class Inputs(ConverterState):
                         f"{what} in a graph that computes in {other} (`{source_of(node)}`): TF1's layers made their "
                         "variables in their input's dtype, the Keras layers the rule makes are float32",
                     )
+
+    def float32_constants(self, line: cst.CSTNode, what: str, inputs: cst.CSTNode | None) -> None:
+        """Refused where the layer's `inputs` (else `line`) read a constant of the graph not proven float32:
+        `tf.constant(np.random.rand(...))` is float64, numpy's default, and TF1's layer of it made float64 variables."""
+        read = names_in(inputs or line).names
+        reached = set(read).union(*(self.depends.get(n, set()) for n in read))
+        smalls = [(s, single(s)) for s in self.computes]
+        sources = [inputs or line, *(s for s, small in smalls if small and set(target_names(small) or ()) & reached)]
+        scope = Element(bindings(list(self.block.original)), {})
+        names = {p + c for p in PREFIXES for c in CONSTANTS}
+        for call in (c for source in sources for c in collect(source, cst.Call) if self.rule.tf_names(c) & names):
+            dtype = scope.tensor(call)
+            if dtype is None or dtype in OTHER_FLOATS:
+                why = f"is {dtype}" if dtype else "the rule cannot prove float32 (numpy's arrays are float64)"
+                raise Refused(
+                    line,
+                    f"{what} reads a constant, `{source_of(call)}`, whose dtype {why}: TF1's layers made their "
+                    "variables in their input's dtype, the Keras layers the rule makes are float32",
+                )
 
     def placeholder_with_default(self, stmt: cst.BaseStatement, name: str) -> bool:
         """An argument that calls not feeding it pass its default (a literal: its dtype is the literal's)."""

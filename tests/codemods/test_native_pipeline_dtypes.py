@@ -2,7 +2,9 @@
 
 TF1's layers (tf.layers, tf-slim's) made their variables in their input's dtype: from_tensor_slices of numpy arrays
 (float64, numpy's default) trained a float64 model. The Keras layers native-session makes once, before any input,
-are float32: where the rule cannot prove an element a layer reads float32, the script stays at the safe level.
+are float32: where the rule cannot prove an element a layer reads float32, the script stays at the safe level. So too
+for a graph's constant a layer reads (`tf.constant(np.random.rand(...))` is float64), in a Session script and under
+tf-slim's learning.train.
 """
 
 from bench import native
@@ -181,3 +183,70 @@ class TestGraphDtypes(RuleTest):
                     with self.subTest(inputs=inputs[:20], cast=cast, layer=layer):
                         (message,) = self.refused(source)
                         assert "a graph that computes in float64" in message, message
+
+
+# a graph tensor of a constant: numpy's arrays are float64 (TF1's layer of one made float64 variables), Python floats
+# float32
+CONSTANTS_FLOAT64 = {
+    "np.random.rand": "tf.constant(np.random.rand(8, 3))",
+    "RandomState(0).rand": "tf.constant(np.random.RandomState(0).rand(8, 3))",
+    "np.ones": "tf.convert_to_tensor(np.ones((8, 3)))",
+    "np.zeros": "tf.constant(np.zeros([8, 3]))",
+    "a name bound to numpy's array": "tf.constant(data)",
+}
+CONSTANTS_FLOAT32 = {
+    "a list of floats": "tf.constant([[0.5, 1.0, 2.0]] * 8)",
+    "astype(np.float32)": "tf.constant(np.random.RandomState(0).rand(8, 3).astype(np.float32))",
+    "np.ones of float32": "tf.convert_to_tensor(np.ones((8, 3), dtype=np.float32))",
+    "a float32 dtype": "tf.constant(np.zeros([8, 3]), dtype=tf.float32)",
+    "a bool constant beside": "tf.constant([[0.5, 1.0, 2.0]] * 8) * tf.cast(tf.constant(True), tf.float32)",
+    "astype('float32') of a name": "tf.constant(data.astype('float32'))",
+    "a name bound to a float32 array": "tf.convert_to_tensor(data32)",
+}
+SESSION = """
+data = rng.rand(8, 3)
+data32 = data.astype(np.float32)
+x = {constant}
+pred = {layer}
+loss = tf.reduce_mean(tf.square(pred - 1.0))
+train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(3):
+        print(sess.run([train_op, loss])[1])
+"""
+LEARNING = """
+def main(train_dir):
+    with tf.Graph().as_default():
+        data = rng.rand(8, 3)
+        data32 = data.astype(np.float32)
+        x = {constant}
+        tf.losses.mean_squared_error(tf.ones([8, 1]), {layer})
+        total = tf.losses.get_total_loss()
+        train_op = slim.learning.create_train_op(total, tf.train.AdamOptimizer(0.01))
+        final = slim.learning.train(train_op, train_dir, number_of_steps=3)
+        print("final loss", final)
+"""
+
+
+class TestConstantDtypes(RuleTest):
+    TRANSFORM = NativeSessionRule
+
+    def test_must_not_fire_on_layers_of_a_numpy_constant(self):
+        for case, constant in CONSTANTS_FLOAT64.items():
+            for layer in LAYERS:
+                for loop in (SESSION, LEARNING):
+                    with self.subTest(case=case, layer=layer, learning=loop is LEARNING):
+                        (message,) = self.refused(HEAD + loop.format(constant=constant, layer=LAYERS[layer]))
+                        assert "reads a constant, `tf." in message, message
+                        assert "whose dtype the rule cannot prove float32 (numpy's arrays" in message, message
+
+    def test_layers_of_a_float32_constant_convert(self):
+        for case, constant in CONSTANTS_FLOAT32.items():
+            for layer in LAYERS:
+                for loop in (SESSION, LEARNING):
+                    with self.subTest(case=case, layer=layer, learning=loop is LEARNING):
+                        source = HEAD + loop.format(constant=constant, layer=LAYERS[layer])
+                        entries = self.applied(source, level="native").entries
+                        messages = [e.message for e in entries if e.rule == NativeSessionRule.ID]
+                        assert len(messages) == 1 and "left at the safe level" not in messages[0], messages
