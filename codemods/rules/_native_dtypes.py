@@ -56,6 +56,13 @@ def _last(node: cst.BaseExpression) -> str:
     return _tf.full_name(node).rsplit(".", 1)[-1] if isinstance(node, (cst.Name, cst.Attribute)) else ""
 
 
+def unshaped(node: cst.BaseExpression | None) -> cst.BaseExpression | None:
+    """`x` of `tf.reshape(x, ...)` (and the other shape ops keeping a dtype), else `node`."""
+    while isinstance(node, cst.Call) and node.args and node.args[0].keyword is None and _last(node.func) in _SHAPES:
+        node = node.args[0].value
+    return node
+
+
 def _literal(node: cst.BaseExpression) -> str | None:
     """A Python number or (nested) list/tuple of them as tf.constant converts it: float32 where one is a float."""
     if isinstance(node, cst.Float):

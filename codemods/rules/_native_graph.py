@@ -245,7 +245,7 @@ class Converter(RunRegion):
             args = ", ".join(source_of(a) for a in cast(cst.Call, updated).args).rstrip(", ")
             self.replacements[id(stmt)] = [cst.parse_statement(f"{self.alias}.random.set_seed({args})\n")]
             return False
-        if not tf_calls and not set(reads.names) & self.graph:
+        if not tf_calls and not set(reads.names) & self.graph and not any(map(self.slim_kind, reads.calls)):
             if self.computes:
                 self.rebound |= bound_names(stmt)
             return False

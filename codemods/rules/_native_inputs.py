@@ -10,7 +10,15 @@ import libcst as cst
 
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
-from codemods.rules._native_dtypes import CONSTANTS, DATASET_METHODS, OTHER_FLOATS, Element, bindings, dtype_name
+from codemods.rules._native_dtypes import (
+    CONSTANTS,
+    DATASET_METHODS,
+    OTHER_FLOATS,
+    Element,
+    bindings,
+    dtype_name,
+    unshaped,
+)
 from codemods.rules._native_names import LITERAL_DTYPES, PREFIXES
 from codemods.rules._native_state import ConverterState
 from codemods.rules._native_syntax import (
@@ -73,15 +81,30 @@ class Inputs(ConverterState):
         sources = [inputs or line, *(s for s, small in smalls if small and set(target_names(small) or ()) & reached)]
         scope = Element(bindings(list(self.block.original)), {})
         names = {p + c for p in PREFIXES for c in CONSTANTS}
+        values = [assigned(small)[1] for s, small in smalls if s in sources]
+        for value in (inputs, *values) if isinstance(inputs, cst.BaseExpression) else values:
+            self.host_input(line, what, value)
         for call in (c for source in sources for c in collect(source, cst.Call) if self.rule.tf_names(c) & names):
-            dtype = scope.tensor(call)
-            if dtype is None or dtype in OTHER_FLOATS:
-                why = f"is {dtype}" if dtype else "the rule cannot prove float32 (numpy's arrays are float64)"
-                raise Refused(
-                    line,
-                    f"{what} reads a constant, `{source_of(call)}`, whose dtype {why}: TF1's layers made their "
-                    "variables in their input's dtype, the Keras layers the rule makes are float32",
-                )
+            self.proven_float32(line, f"{what} reads a constant, `{source_of(call)}`,", scope.tensor(call))
+
+    def host_input(self, line: cst.CSTNode, what: str, value: cst.BaseExpression | None) -> None:
+        """Refused where `value`, a layer's input (or a tensor it reads), is a host value (through shape ops) not
+        proven float32: TF1 made a tensor of it in its dtype, numpy's float64 for an array."""
+        value = unshaped(value)
+        if not isinstance(value, cst.Name) or value.value in self.graph or value.value in ("True", "False", "None"):
+            return
+        dtype = Element(bindings(list(self.block.original)), {}).tensor(value)
+        self.proven_float32(line, f"{what} reads `{value.value}`, a host value", dtype)
+
+    def proven_float32(self, line: cst.CSTNode, reads: str, dtype: str | None) -> None:
+        """Refused unless `dtype` (of what a layer reads) is float32 or not a float."""
+        if dtype is None or dtype in OTHER_FLOATS:
+            why = f"is {dtype}" if dtype else "the rule cannot prove float32 (numpy's arrays are float64)"
+            raise Refused(
+                line,
+                f"{reads} whose dtype {why}: TF1's layers made their variables in their input's dtype, the Keras "
+                "layers the rule makes are float32",
+            )
 
     def placeholder_with_default(self, stmt: cst.BaseStatement, name: str) -> bool:
         """An argument that calls not feeding it pass its default (a literal: its dtype is the literal's)."""

@@ -256,6 +256,9 @@ class SlimLayers(Checkpoints):
         if row.cls and row.cls in self.rule.module_names():
             raise Refused(line, f"no free name for the class {row.cls} (the module uses it)")
         self.float32_inputs(line, kind)
+        self.host_input(
+            line, kind, arguments(original, row.params, line, kind).get("inputs", cst.Arg(cst.Name("None"))).value
+        )
         originals, values = self.slim_arguments(
             line, original, kind, self.statement_defaults.get(id(line), {}).get(kind, {})
         )

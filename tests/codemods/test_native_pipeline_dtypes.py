@@ -193,6 +193,7 @@ CONSTANTS_FLOAT64 = {
     "np.ones": "tf.convert_to_tensor(np.ones((8, 3)))",
     "np.zeros": "tf.constant(np.zeros([8, 3]))",
     "a name bound to numpy's array": "tf.constant(data)",
+    "numpy's array itself": "data",
 }
 CONSTANTS_FLOAT32 = {
     "a list of floats": "tf.constant([[0.5, 1.0, 2.0]] * 8)",
@@ -202,6 +203,7 @@ CONSTANTS_FLOAT32 = {
     "a bool constant beside": "tf.constant([[0.5, 1.0, 2.0]] * 8) * tf.cast(tf.constant(True), tf.float32)",
     "astype('float32') of a name": "tf.constant(data.astype('float32'))",
     "a name bound to a float32 array": "tf.convert_to_tensor(data32)",
+    "a float32 array itself": "data32",
 }
 SESSION = """
 data = rng.rand(8, 3)
@@ -238,7 +240,7 @@ class TestConstantDtypes(RuleTest):
                 for loop in (SESSION, LEARNING):
                     with self.subTest(case=case, layer=layer, learning=loop is LEARNING):
                         (message,) = self.refused(HEAD + loop.format(constant=constant, layer=LAYERS[layer]))
-                        assert "reads a constant, `tf." in message, message
+                        assert f"reads {'`x`, a host value' if constant == 'data' else 'a constant, `tf.'}" in message
                         assert "whose dtype the rule cannot prove float32 (numpy's arrays" in message, message
 
     def test_layers_of_a_float32_constant_convert(self):
