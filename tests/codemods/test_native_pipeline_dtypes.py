@@ -7,6 +7,8 @@ for a graph's constant a layer reads (`tf.constant(np.random.rand(...))` is floa
 tf-slim's learning.train.
 """
 
+import libcst as cst
+
 from bench import native
 from codemods.rules.native_session import NativeSessionRule
 from tests.support.native_ports import migrated
@@ -252,3 +254,14 @@ class TestConstantDtypes(RuleTest):
                         entries = self.applied(source, level="native").entries
                         messages = [e.message for e in entries if e.rule == NativeSessionRule.ID]
                         assert len(messages) == 1 and "left at the safe level" not in messages[0], messages
+
+    def test_a_layer_of_a_host_array_is_called_by_the_train_step(self):
+        # pred = slim.fully_connected(x, 1) over a host x: before 58ca926 a host statement, run once outside model(),
+        # and the port trained nothing (the loss of step 1 at every step)
+        for layer in LAYERS:
+            with self.subTest(layer=layer):
+                module = self.applied(
+                    HEAD + SESSION.format(constant="data32", layer=LAYERS[layer]), level="native"
+                ).module
+                [model] = [s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == "model"]
+                assert "pred = " in module.code_for_node(model), module.code
