@@ -16,6 +16,7 @@ from typing import cast
 import libcst as cst
 
 from codemods.rules import _tf
+from codemods.rules._native_names import LITERAL_DTYPES
 from codemods.rules._native_syntax import Refused, arguments, single, target_names
 
 FLOAT32 = "float32"
@@ -65,12 +66,8 @@ def unshaped(node: cst.BaseExpression | None) -> cst.BaseExpression | None:
 
 def _literal(node: cst.BaseExpression) -> str | None:
     """A Python number or (nested) list/tuple of them as tf.constant converts it: float32 where one is a float."""
-    if isinstance(node, cst.Float):
-        return FLOAT32
-    if isinstance(node, cst.Integer):
-        return "int32"
-    if isinstance(node, cst.Name) and node.value in ("True", "False"):
-        return "bool"  # (tf.constant(False) as a layer's is_training)
+    if isinstance(node, (cst.Float, cst.Integer)) or (isinstance(node, cst.Name) and node.value in ("True", "False")):
+        return LITERAL_DTYPES[type(node)]  # (tf.constant(False) as a layer's is_training: bool)
     if isinstance(node, cst.UnaryOperation):
         return _literal(node.expression)
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply):
