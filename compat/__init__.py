@@ -29,6 +29,7 @@ logical CPUs), `compat.strategy` (strategy and Estimator RunConfig from TF_CONFI
 (tf.contrib.opt's LazyAdamOptimizer),
 `compat.weight_decay` (tf.contrib.opt's AdamW, MomentumW and extend_with_decoupled_weight_decay),
 `compat.learn` (tf.contrib.learn's Experiment, learn_runner, run_config),
+`compat.scoped_layers` (Keras layers shared by TF1 variable scopes: uai-migrate's native ports of towers),
 `compat.tutorials` (tensorflow.examples.tutorials), `uai_run` (`uai-run`: unmodified TF1 programs),
 `compat.tf1_names` (the TF1 name -> new home table `uai_run` and uai-migrate read), `compat.tf1_modules`
 (a TF1 module path as an object resolving its names by that table: a contrib module read as a value) and

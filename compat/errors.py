@@ -43,6 +43,13 @@ class EstimatorSupportError(CompatError):
     """A part of tf.estimator that cannot run on this TensorFlow (e.g. TPUEstimator's TPU embeddings on TF >= 2.16)."""
 
 
+class ScopeReuseError(CompatError, ValueError):
+    """A layer made again in a variable scope that does not reuse, or reused where none was made (`compat.scoped_layers`).
+
+    Subclasses ValueError, which TF1's variable scopes raised for the same mistakes.
+    """
+
+
 class KerasSetupError(CompatError):
     """Legacy Keras (needed by tf.compat.v1.layers and tf-slim) can no longer be selected in this process."""
 
