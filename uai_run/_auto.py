@@ -5,8 +5,10 @@ with `ast`, never run) checked against the installed TensorFlow itself: a TF1 pr
 TF 2's `tf` lacks and TF1 had (`tf.Session`, `tf.train.AdamOptimizer`, `tf.contrib.*`, `tf.app.flags`),
 a name compat.tf1_names moves, or imports a TF1-only module. A program that only names what TF 2 has
 (Keras, `tf.function`, or `import tensorflow.compat.v1 as tf`, which needs nothing from uai-run) is TF 2
-code. Reading TensorFlow's API means importing it once before the program starts (only when the
-program names TensorFlow at all).
+code. TensorFlow's API is read from its generated files (uai_run._api_files), not imported: TF 2 code is
+then handed to python, which imports TensorFlow once. Where the files cannot tell (an attribute TensorFlow
+binds at run time), TensorFlow is imported before the program starts and asked, as the TF1 face needs it
+anyway.
 
 TF 2 code may still name something this TensorFlow lacks and compat provides (`tf.estimator` on TF >=
 2.16): it runs with compat's runtime, without the TF1 face (`compat_evidence`). And TF 2 code may still
@@ -24,7 +26,7 @@ from types import ModuleType
 
 from compat import graph_mode
 from compat import tf1_names as names
-from uai_run import _code_owner, _source
+from uai_run import _api_files, _code_owner, _source
 
 MAX_FILES = 500  # a program's own modules; a folder with more is not read to the end
 GRAPH_MODE = "run as TF 2 code with compat's runtime in TF1's graph mode, as uai-migrate ports it"
@@ -110,11 +112,14 @@ def module_file(module: str) -> str | None:
 
 
 def tf1_evidence(
-    files: Iterable[tuple[str, ast.Module | SyntaxError | None]], tensorflow: Callable[[], tuple]
+    files: Iterable[tuple[str, ast.Module | SyntaxError | None]],
+    tensorflow: Callable[[], tuple],
+    read_files: bool = True,
 ) -> Evidence | None:
     """The first name in `files` ((path, parse) pairs, as program_files gives them) that only TF1 has,
-    else None. `tensorflow()` gives (TF 2's `tf`, `tf.compat.v1`): called once, and only when a file
-    names TensorFlow (a program that does not is decided without importing it).
+    else None. Each name is judged from TensorFlow's files (uai_run._api_files) where they tell, else by
+    `tensorflow()`, which gives (TF 2's `tf`, `tf.compat.v1`): called once, and only when a file names
+    TensorFlow that its files cannot judge (`read_files=False`: every name is judged on it).
 
     A file Python 3 cannot parse is evidence too: TF1-era Python 2 code, which the run with the TF1
     face reports in one line (python would print a traceback).
@@ -123,12 +128,13 @@ def tf1_evidence(
     for path, tree in files:
         if isinstance(tree, SyntaxError):
             return Evidence(path, tree.lineno or 0, "Python 3 cannot parse it", _source.RULE)
-    used = _used_names(files)
-    if not used:
-        return None
-    tf, v1 = tensorflow()
-    for path, line, name in used:
-        if _tf1_only(name, tf, v1):
+    imported: tuple | None = None
+    for path, line, name in _used_names(files):
+        found = _tf1_only_by_files(name) if read_files else None
+        if found is None:
+            imported = imported or tensorflow()
+            found = _tf1_only_imported(name, *imported)
+        if found:
             short = "tf" + name[len(names.TF) :]
             return Evidence(path, line, f"{short} is TF1's", names.rule_for(name))
     return None
@@ -216,17 +222,36 @@ def _chain(node: ast.Attribute) -> list[str] | None:
     return [value.id, *reversed(parts)] if isinstance(value, ast.Name) else None
 
 
-def _tf1_only(name: str, tf: ModuleType, v1: ModuleType) -> bool:
-    """Does TF1 code need the face for `name` (a `tensorflow.<path>`): TF 2 lacks it, or gave it TF 2's meaning?"""
+def _tf1_only(name: str, here: bool | None, there: Callable[[], bool | None], same: Callable[[], bool]) -> bool | None:
+    """Does TF1 code need the face for `name` (a `tensorflow.<path>`): TF 2 lacks it, or gave it TF 2's meaning?
+    `here`: does `tf.<path>` resolve; `there()`: does `tf.compat.v1.<path>`; `same()`: do both reach one object
+    (so they resolve alike). None where an answer it needs is None (unknown)."""
     if name in names.SYMBOLS:
         return True  # moved, or a private name TF 2 kept with another meaning (DeviceSpec)
-    parts = name.split(".")[1:]
-    if _resolves(tf, parts):
+    if here:
         return False  # TF 2 has it: `tf.keras`, `tf.function`, `tf.compat.v1.placeholder` run as they are
     tf1 = names.tf1_name(name)  # `tf.compat.v1.contrib.layers`, as TF 1.13+ code wrote tf.contrib.layers
     if tf1 in names.SYMBOLS or tf1.startswith((names.TF + ".contrib", names.TF + ".examples")):
-        return True
-    return tf1 == name and _resolves(v1, parts)
+        return None if here is None else True
+    if tf1 != name:
+        return False
+    if here is False:
+        return there()
+    # TF 2's answer unknown: it does not matter where tf.compat.v1 lacks the name or has the same object
+    return False if there() is False or same() else None
+
+
+def _tf1_only_imported(name: str, tf: ModuleType, v1: ModuleType) -> bool:
+    parts = name.split(".")[1:]
+    return bool(_tf1_only(name, _resolves(tf, parts), lambda: _resolves(v1, parts), lambda: False))
+
+
+def _tf1_only_by_files(name: str) -> bool | None:
+    parts = name.split(".")[1:]
+    v1 = ["compat", "v1", *parts]
+    return _tf1_only(
+        name, _api_files.resolves(parts), lambda: _api_files.resolves(v1), lambda: _api_files.same_object(parts, v1)
+    )
 
 
 def _resolves(module: ModuleType, parts: list[str]) -> bool:

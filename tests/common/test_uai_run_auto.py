@@ -4,17 +4,21 @@ The decision reads the program's files against the installed TensorFlow (in-proc
 two real processes check what a user sees.
 """
 
+import ast
+import glob
 import json
+import os
 import sys
 import textwrap
 
 import pytest
 import tensorflow as tf
 
+from compat import tf1_names
 from compat.tf1_names import rule_for
 from tests.support import runs as _runs
-from tests.support.processes import program_lines
-from uai_run import _auto
+from tests.support.processes import REPO, program_lines
+from uai_run import _api_files, _auto
 
 TF2 = {
     "keras and tf.function": """
@@ -59,10 +63,14 @@ TF1 = {
 }
 
 
-def _evidence(tmp_path, source):
+def _evidence(tmp_path, source, read_files=True):
     path = tmp_path / "program.py"
     path.write_text(textwrap.dedent(source))
-    return _auto.tf1_evidence(_auto.program_files(str(path)), lambda: (tf, tf.compat.v1))
+    return _auto.tf1_evidence(_auto.program_files(str(path)), lambda: (tf, tf.compat.v1), read_files)
+
+
+def _not_imported():
+    raise AssertionError("TensorFlow imported")
 
 
 @pytest.mark.parametrize("source", ["import json\nprint(json.dumps({}))\n", "import tensorflow as tf\nprint 'hi'\n"])
@@ -70,22 +78,62 @@ def test_tensorflow_is_imported_only_to_judge_names_of_tensorflow(tmp_path, sour
     # a program naming no TensorFlow, or one Python 3 cannot parse, is decided from its files alone
     path = tmp_path / "program.py"
     path.write_text(source)
+    _auto.tf1_evidence(_auto.program_files(str(path)), _not_imported, read_files=False)
 
-    def tensorflow():
-        raise AssertionError("TensorFlow imported")
 
-    _auto.tf1_evidence(_auto.program_files(str(path)), tensorflow)
+@pytest.mark.parametrize("read_files", [True, False])
+@pytest.mark.parametrize("case", sorted(TF2))
+def test_a_program_naming_only_what_tf_2_has_is_tf_2_code(tmp_path, case, read_files):
+    assert _evidence(tmp_path, TF2[case], read_files) is None
 
 
 @pytest.mark.parametrize("case", sorted(TF2))
-def test_a_program_naming_only_what_tf_2_has_is_tf_2_code(tmp_path, case):
-    assert _evidence(tmp_path, TF2[case]) is None
+def test_a_tf_2_program_is_judged_from_tensorflows_files_without_importing_it(tmp_path, case):
+    path = tmp_path / "program.py"
+    path.write_text(textwrap.dedent(TF2[case]))
+    assert _auto.tf1_evidence(_auto.program_files(str(path)), _not_imported) is None
 
 
+def _fixture_and_table_names() -> list[str]:
+    """Every TensorFlow name of this module's programs, of samples/tf1, of the TF1 fixture programs and of
+    compat.tf1_names' tables (and their tf.compat.v1 spellings)."""
+    programs = [textwrap.dedent(text) for text in TF2.values()] + [source for source, _, _ in TF1.values()]
+    programs += [MAIN_TF1, MODEL_TF1, MAIN_TF2, ESTIMATOR_TF2, SPAWNED_ESTIMATOR, ESTIMATOR_MULTI_WORKER]
+    fixtures = os.path.join(REPO, "tests", "common", "tf1_programs", "**", "*.py")
+    for path in sorted(glob.glob(os.path.join(REPO, "samples", "tf1", "*.py")) + glob.glob(fixtures, recursive=True)):
+        with open(path) as handle:
+            programs.append(handle.read())
+    found = {name for text in programs for _, name in _auto._tensorflow_names(ast.parse(text))}
+    tables = (tf1_names.SYMBOLS, tf1_names.MODULES, tf1_names.CALL_KEYWORDS, tf1_names.PACKAGES)
+    for key in (key for table in (*tables, tf1_names.PUBLISHED, tf1_names.CLOSEST) for key in table):
+        name = key if key.startswith(tf1_names.TF) else f"{tf1_names.TF}.{key}"
+        found.update(filter(None, (name, tf1_names.v1_twin(name))))
+    return sorted(found)
+
+
+def test_tensorflows_files_answer_as_the_imported_tensorflow_for_every_fixture_and_table_name():
+    # the files' answer is the imported TensorFlow's (under compat, as uai-run imports it), or None: ask it
+    names = _fixture_and_table_names()
+    differ, judged = [], 0
+    for name in names:
+        parts = name.split(".")[1:]
+        for chain, live in ((parts, tf), (["compat", "v1", *parts], tf.compat.v1)):
+            read = _api_files.resolves(chain)
+            if read is not None and read != _auto._resolves(live, chain[len(chain) - len(parts) :]):
+                differ.append(("resolves", ".".join(chain), read))
+        read = _auto._tf1_only_by_files(name)
+        judged += read is not None
+        if read is not None and read != _auto._tf1_only_imported(name, tf, tf.compat.v1):
+            differ.append(("TF1's", name, read))
+    assert differ == []
+    assert judged > 0.95 * len(names), (judged, len(names))  # the files answer for almost every name
+
+
+@pytest.mark.parametrize("read_files", [True, False])
 @pytest.mark.parametrize("case", sorted(TF1))
-def test_the_first_name_only_tf1_had_is_the_evidence_with_its_line(tmp_path, case):
+def test_the_first_name_only_tf1_had_is_the_evidence_with_its_line(tmp_path, case, read_files):
     source, name, line = TF1[case]
-    found = _evidence(tmp_path, source)
+    found = _evidence(tmp_path, source, read_files)
     why = f"tf{name[len('tensorflow') :]} is TF1's"
     assert (found.why, found.line, found.path, found.rule) == (why, line, str(tmp_path / "program.py"), rule_for(name))
 
@@ -148,7 +196,8 @@ def test_auto_gives_a_tf1_program_the_face_and_runs_a_tf_2_program_as_python_doe
     results = _runs.run_all(
         {
             "tf1": [*uai_run, str(tmp_path / "tf1" / "main.py")],
-            "tf2": [*uai_run, tf2_main, "x", "--flag"],
+            # -X importtime: uai-run's own imports (not python's, which runs the program): TensorFlow's not among them
+            "tf2": [sys.executable, "-X", "importtime", *uai_run[1:], tf2_main, "x", "--flag"],
             "python": [sys.executable, tf2_main, "x", "--flag"],
             "both": [sys.executable, "-m", "uai_run", "--auto", "--tf1", tf2_main],
         },
@@ -165,6 +214,8 @@ def test_auto_gives_a_tf1_program_the_face_and_runs_a_tf_2_program_as_python_doe
 
     tf2, python = results["tf2"], results["python"]
     assert (tf2.returncode, python.returncode) == (4, 4), tf2.stderr[-3000:]
+    imported = [line.rpartition("|")[2].strip() for line in tf2.stderr.splitlines() if line.startswith("import time:")]
+    assert "uai_run._auto" in imported and "tensorflow" not in imported
     assert json.loads(tf2.stdout.splitlines()[-1]) == json.loads(python.stdout.splitlines()[-1])
     assert json.loads(python.stdout.splitlines()[-1])["eager"] is True
     report = json.loads(tf2.stderr[tf2.stderr.index("{") : tf2.stderr.rindex("}") + 1])
