@@ -1,0 +1,253 @@
+"""native-estimator-loop: a single-process Estimator program of the simple shape -> TF 2's own training loop, or
+the safe level with one entry saying why; and a program ported at both levels trains to the same losses from the
+safe port's step-0 checkpoint, trains nothing past max_steps and stops in a cluster's TF_CONFIG.
+
+The rule runs alone in the before/after cases, on a program as the other native rules leave it (Keras layers,
+the Keras loss, `return dataset`); the equivalence test migrates a TF1 program with uai-migrate at both levels.
+"""
+
+import json
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+from codemods.rules import select
+from codemods.rules.native_estimator import NativeEstimatorRule
+from codemods.rules.native_estimator_loop import MESSAGE, NativeEstimatorLoopRule
+from tests.support.native_ports import migrated
+from tests.support.rule_test import RuleTest
+from tests.support.runs import clean_env
+
+# an Estimator program as native-layers, native-losses and native-data leave it
+PROGRAM = """
+    import compat
+    import tensorflow as tf
+
+    def model_fn(features, labels, mode):
+        batch_norms = []
+        net = tf.keras.layers.Dense(4, name="hidden", dtype=features.dtype)(features)
+        batch_norm = tf.keras.layers.BatchNormalization(dtype=net.dtype)
+        batch_norms.append(batch_norm)
+        net = tf.nn.relu(batch_norm(net, training=mode == tf.estimator.ModeKeys.TRAIN))
+        logits = tf.keras.layers.Dense(3, dtype=net.dtype)(net)
+        loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(labels, logits)
+        update_ops = [update for layer in batch_norms for update in layer.updates]
+        with tf.control_dependencies(update_ops):
+            train_op = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9).minimize(loss, tf.compat.v1.train.get_or_create_global_step())
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+    def input_fn():
+        return tf.data.Dataset.from_tensors(([[1.0, 2.0]], [1])).repeat()
+
+    def main():
+        config = tf.estimator.RunConfig(model_dir="/tmp/m", tf_random_seed=1, log_step_count_steps=1)
+        tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)
+"""
+
+
+class TestNativeEstimatorLoopRule(RuleTest):
+    TRANSFORM = NativeEstimatorLoopRule
+
+    def test_the_simple_shape_becomes_an_eager_loop_restoring_and_saving_model_dir(self):
+        after = """
+        import compat.tf1_slots
+        import compat
+        import tensorflow as tf
+        import itertools
+        import json
+        import os
+        import sys
+        import time
+
+        def input_fn():
+            return tf.data.Dataset.from_tensors(([[1.0, 2.0]], [1])).repeat()
+
+        def main():
+            if sum(len(tasks) for tasks in (json.loads(os.environ.get("TF_CONFIG") or "{}").get("cluster") or {}).values()) > 1:
+                sys.exit("TF_CONFIG names a cluster of more than one task; this program, ported from an Estimator program by uai-migrate --level native, trains in one process")
+            tf.random.set_seed(1)
+            dataset = input_fn()
+            dtype = dataset.element_spec[0].dtype  # (TF1 layers took the dtype of their input)
+            hidden = tf.keras.layers.Dense(4, name="hidden", dtype=dtype)
+            batch_norm = tf.keras.layers.BatchNormalization(dtype=dtype)
+            dense = tf.keras.layers.Dense(3, dtype=dtype)
+
+            def model(features, labels, training):
+                net = hidden(features)
+                net = tf.nn.relu(batch_norm(net, training=training))
+                logits = dense(net)
+                loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(labels, logits)
+                return loss
+
+            optimizer = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9)
+            global_step = tf.Variable(0, dtype=tf.int64, trainable=False, name="global_step")
+
+            @tf.function
+            def train_step(features, labels):
+                with tf.GradientTape() as tape:
+                    loss = model(features, labels, True)
+                variables = tape.watched_variables()
+                optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
+                global_step.assign_add(1)  # (after the update, as minimize(loss, global_step) did)
+                return loss
+
+            batches = iter(dataset)
+            first = next(batches)
+            model(*first, False)  # (the layers make their variables, which the checkpoint restores)
+            checkpoint = tf.train.Checkpoint(hidden=hidden, batch_norm=batch_norm, dense=dense, global_step=global_step, optimizer=optimizer)
+            manager = tf.train.CheckpointManager(checkpoint, "/tmp/m", max_to_keep=5, checkpoint_name="model.ckpt")
+            checkpoint.restore(manager.latest_checkpoint)
+            compat.tf1_slots.restore_slots(optimizer, hidden.trainable_variables + batch_norm.trainable_variables + dense.trainable_variables, manager.latest_checkpoint)
+            last_step = int(global_step) + 2
+            if int(global_step) < last_step:  # (the Estimator trained nothing from a checkpoint at or past it)
+                if manager.latest_checkpoint is None:
+                    manager.save(checkpoint_number=global_step)
+                saved = (int(global_step), time.time())
+                for iteration, (features, labels) in enumerate(itertools.chain([first], batches)):
+                    step = int(global_step)
+                    loss = train_step(features, labels)
+                    if iteration % 1 == 0:
+                        tf.get_logger().info("loss = %s, step = %s", loss.numpy(), step)
+                    if int(global_step) != saved[0] and time.time() >= saved[1] + 600:
+                        manager.save(checkpoint_number=global_step)
+                        saved = (int(global_step), time.time())
+                    if int(global_step) >= last_step:
+                        break
+                if int(global_step) != saved[0]:
+                    manager.save(checkpoint_number=global_step)
+        """
+        self.assertCodemod(PROGRAM, after, level="native")
+        (entry,) = self.applied(PROGRAM, level="native").entries
+        assert entry.message.startswith(MESSAGE + ": model_fn's 3 Keras layers made once"), entry.message
+        assert "tf.train.MomentumOptimizer -> tf.keras.optimizers.SGD" in entry.message
+        assert "from the same checkpoint (a run from scratch starts elsewhere)" in entry.message
+        assert "TF_CONFIG names a cluster of more than one task" in entry.message
+
+    def test_must_not_fire_where_the_port_is_not_proven_one_entry_says_why(self):
+        train = "tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)"
+        cases = {
+            "hooks=": (train, train.replace("steps=2", "steps=2, hooks=[hook]")),
+            "params=": (train, train.replace("config=config", "config=config, params={}")),
+            "without one of steps= and max_steps=": (train, train.replace(", steps=2", "")),
+            "tf.estimator.train_and_evaluate": (train, "tf.estimator.train_and_evaluate(None, None, None)"),
+            "tf.compat.v1.estimator.tpu": ("tf.estimator.Estimator(", "tf.compat.v1.estimator.tpu.TPUEstimator("),
+            "tf.estimator.DNNClassifier": (train, train + "\n        tf.estimator.DNNClassifier([2], [])"),
+            "RunConfig(save_checkpoints_steps=...)": ("log_step_count_steps=1", "save_checkpoints_steps=1"),
+            "no model_dir": ('model_dir="/tmp/m", ', ""),
+            "is bound or read elsewhere": (train, train + "\n        print(config)"),
+            "a loop or block in the model_fn": (
+                "\n        logits = ",
+                "\n        for i in range(2):\n            net = tf.keras.layers.Dense(4, dtype=net.dtype)(net)\n        logits = ",
+            ),
+            "a Keras Dropout": (
+                "logits = tf.keras.layers.Dense(3, dtype=net.dtype)(net)",
+                "logits = tf.keras.layers.Dropout(0.5, dtype=net.dtype)(net)",
+            ),
+            "a random op": ("(labels, logits)", "(labels, logits + tf.random.normal([3]))"),
+            "graph code": ("(labels, logits)", "(labels, tf.compat.v1.layers.dense(logits, 3))"),
+            "the input_fn holds shuffle": (".repeat()", ".shuffle(4).repeat()"),
+            "more than mode, loss and train_op": ("train_op=train_op)", "train_op=train_op, eval_metric_ops={})"),
+            "reads `mode` other than": (
+                "training=mode == tf.estimator.ModeKeys.TRAIN",
+                "training=mode != tf.estimator.ModeKeys.TRAIN",
+            ),
+            "not proven the features' dtype": ("(dtype=net.dtype)\n", "(dtype=tf.cast(net, tf.float64).dtype)\n"),
+            "a call of block, which may make variables": ("(labels, logits)", "(labels, block(logits))"),
+            "a call of compat.scoped_layers": ("(labels, logits)", "(labels, compat.scoped_layers(logits))"),
+            "does not prove equal": ("MomentumOptimizer(0.1, 0.9)", "RMSPropOptimizer(0.1)"),
+            "a value the model_fn computes": (
+                "MomentumOptimizer(0.1, 0.9)",
+                "MomentumOptimizer(tf.reduce_sum(loss), 0.9)",
+            ),
+        }
+        for why, (old, new) in cases.items():
+            assert old in PROGRAM, old
+            source = PROGRAM.replace(old, new)
+            (refused,) = self.refused(source)
+            assert why in refused, (why, refused)
+
+    def test_not_at_the_safe_level_and_silent_without_an_estimator(self):
+        self.assertCodemod(PROGRAM, PROGRAM, level="safe")
+        assert self.refused("import tensorflow as tf\n\nsess = tf.compat.v1.Session()\n") == []
+        assert NativeEstimatorLoopRule not in select(level="safe") and NativeEstimatorLoopRule in select(level="native")
+
+
+# a TF1 Estimator program: a named conv2d, batch normalization in training mode whose updates the train_op runs
+# (UPDATE_OPS), pooling, flatten and an unnamed dense, trained with momentum on fixed float32 batches into the
+# model_dir of argv[1] up to max_steps=3; the Estimator logs each step's loss (log_step_count_steps=1)
+EQUIVALENCE = """
+    import sys
+
+    import numpy as np
+    import tensorflow as tf
+
+
+    def model_fn(features, labels, mode):
+        net = tf.layers.conv2d(features, 4, 3, padding="same", name="conv0")
+        net = tf.nn.relu(tf.layers.batch_normalization(net, training=mode == tf.estimator.ModeKeys.TRAIN))
+        net = tf.layers.max_pooling2d(net, 2, 2)
+        logits = tf.layers.dense(tf.layers.flatten(net), 3)
+        loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+        update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+        with tf.control_dependencies(update_ops):
+            train_op = tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss, tf.train.get_or_create_global_step())
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+    def input_fn():
+        rng = np.random.RandomState(0)
+        x, y = rng.rand(16, 6, 6, 2).astype(np.float32), rng.randint(0, 3, 16)
+        return tf.data.Dataset.from_tensor_slices((x, y)).batch(4).repeat().make_one_shot_iterator().get_next()
+
+
+    if __name__ == "__main__":
+        tf.logging.set_verbosity(tf.logging.INFO)
+        config = tf.estimator.RunConfig(model_dir=sys.argv[1], tf_random_seed=1, log_step_count_steps=1)
+        tf.estimator.Estimator(model_fn, config=config).train(input_fn, max_steps=3)
+"""
+
+
+def _run(path: str, model_dir: pathlib.Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, path, str(model_dir)],
+        env={**clean_env(), **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def _losses(done: subprocess.CompletedProcess) -> list[float]:
+    assert done.returncode == 0, done.stderr[-2000:]
+    return [float(found) for found in re.findall(r"loss = (\S+), step = \d+", done.stderr)]
+
+
+def test_the_native_port_trains_as_the_estimator_from_its_step_0_checkpoint(tmp_path):
+    ported = {}
+    for level, (path, report) in migrated(tmp_path, "estimator_loop.py", EQUIVALENCE).items():
+        ported[level] = path
+        entries = [e for f in report.get("files", []) for e in f.get("entries", [])]
+        said = [e["message"] for e in entries if e["rule"] in (NativeEstimatorLoopRule.ID, NativeEstimatorRule.ID)]
+        assert [m.startswith(MESSAGE) for m in said] == ([True] if level == "native" else []), said
+    code = pathlib.Path(ported["native"]).read_text()
+    assert "compat.v1" not in code and "tf.estimator" not in code, code
+    safe = _losses(_run(ported["safe"], tmp_path / "safe_dir"))
+    start = tmp_path / "native_dir"
+    start.mkdir()
+    for found in (tmp_path / "safe_dir").glob("model.ckpt-0.*"):
+        shutil.copy(found, start)
+    (start / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-0"\n')
+    native = _losses(_run(ported["native"], start))
+    assert len(safe) == 3 and len(native) == 3, (safe, native)
+    assert max(abs(a - b) / max(1.0, abs(a)) for a, b in zip(safe, native)) <= 1e-5, (safe, native)
+    assert (start / "model.ckpt-3.index").exists()
+    # restarted at max_steps, it trains nothing, as the Estimator did
+    assert _losses(_run(ported["native"], start)) == []
+    # a cluster's TF_CONFIG stops it with one line
+    cluster = {"cluster": {"master": ["a:1"], "worker": ["b:2"]}, "task": {"type": "master", "index": 0}}
+    done = _run(ported["native"], start, {"TF_CONFIG": json.dumps(cluster)})
+    assert done.returncode == 1 and done.stderr.strip().splitlines()[-1].startswith("TF_CONFIG names a cluster"), (
+        done.stderr
+    )
