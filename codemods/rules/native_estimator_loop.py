@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import keyword
 import re
+import textwrap
 from typing import cast
 
 import libcst as cst
 
 from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
+from codemods.rules import _native_monitored as monitored
 from codemods.rules import _native_tables as tables
 from codemods.rules._native_syntax import Refused, arguments, assigned, collect, names_in, single, source_of
 from codemods.rules._shared import ESTIMATOR
@@ -41,8 +43,20 @@ from codemods.rules._shared import ESTIMATOR
 MESSAGE = "Estimator program -> TF 2's own training loop"
 REFUSED = "Estimator program left at the safe level"
 # RunConfig fields the port reproduces, and their TF 1.15 defaults where it needs them
-_CONFIG = ("model_dir", "tf_random_seed", "log_step_count_steps", "save_checkpoints_secs", "keep_checkpoint_max")
-_DEFAULTS = {"log_step_count_steps": "100", "save_checkpoints_secs": "600", "keep_checkpoint_max": "5"}
+_CONFIG = (
+    "model_dir",
+    "tf_random_seed",
+    "log_step_count_steps",
+    "save_checkpoints_secs",
+    "keep_checkpoint_max",
+    "save_summary_steps",
+)
+_DEFAULTS = {
+    "log_step_count_steps": "100",
+    "save_checkpoints_secs": "600",
+    "keep_checkpoint_max": "5",
+    "save_summary_steps": "100",
+}
 # the names the port binds where the train call was
 _BOUND = (
     "dataset",
@@ -60,6 +74,8 @@ _BOUND = (
     "iteration",
     "step",
     "loss",
+    "writer",
+    "summarized",
 )
 # EstimatorSpec's parameters in positional order (TF 1.15)
 _SPEC = (
@@ -99,7 +115,8 @@ _SAME_DTYPE = frozenset({"relu", "relu6", "elu", "selu", "tanh", "sigmoid", "sof
 _RANDOM_LAYERS = frozenset({"Dropout", "SpatialDropout2D", "GaussianNoise", "GaussianDropout", "AlphaDropout"})
 WHAT_DIFFERS = (
     "It writes object-based checkpoints (model.ckpt-<step>, which the port restores, not a TF1 Saver or the "
-    "Estimator), no .meta, graph.pbtxt or events file (the Estimator's loss and global_step/sec summaries); at the "
+    "Estimator), no .meta or graph.pbtxt; its events file holds the loss at the steps the Estimator's summary hook "
+    "wrote it (after the first step, then every save_summary_steps), not global_step/sec; at the "
     "start it saves only where model_dir holds no checkpoint, as the loop's first save; its log line has no timing "
     "and no global_step/sec line follows; keep_checkpoint_every_n_hours is not kept. Initial values: the Estimator "
     "drew them from its graph seed (RunConfig's tf_random_seed), the port from tf.random.set_seed, which gives "
@@ -187,18 +204,25 @@ class NativeEstimatorLoopRule(Rule):
         "        if manager.latest_checkpoint is None:\n"
         "            manager.save(checkpoint_number=global_step)\n"
         "        saved = (int(global_step), time.time())\n"
+        '        writer = tf.summary.create_file_writer("/tmp/m")\n'
+        "        summarized = None\n"
         "        for iteration, (features, labels) in enumerate(itertools.chain([first], batches)):\n"
         "            step = int(global_step)\n"
         "            loss = train_step(features, labels)\n"
         "            if iteration % 100 == 0:\n"
         '                tf.get_logger().info("loss = %s, step = %s", loss.numpy(), step)\n'
+        "            if summarized is None or int(global_step) >= summarized + 100:\n"
+        "                summarized = int(global_step)\n"
+        "                with writer.as_default():\n"
+        '                    tf.summary.scalar("loss", loss, step=summarized)\n'
         "            if int(global_step) != saved[0] and time.time() >= saved[1] + 600:\n"
         "                manager.save(checkpoint_number=global_step)\n"
         "                saved = (int(global_step), time.time())\n"
         "            if int(global_step) >= last_step:\n"
         "                break\n"
         "        if int(global_step) != saved[0]:\n"
-        "            manager.save(checkpoint_number=global_step)\n",
+        "            manager.save(checkpoint_number=global_step)\n"
+        "        writer.flush()\n",
     )
     ROOTS = frozenset({"tensorflow_estimator"})
 
@@ -260,20 +284,24 @@ class _Port:
         model_fn = self._function(est.get("model_fn"), "model_fn", call)
         input_fn = self._function(train.get("input_fn"), "input_fn", call)
         self._input(input_fn)
-        layers, body, loss, optimizer, said = _ModelFn(self, model_fn).read()
+        model = _ModelFn(self, model_fn)
+        made, names, body, loss, optimizer, device, said = model.read()
         # (the names the module binds or reads outside model_fn, and those model_fn reads from outside it)
         inside = {id(n) for n in names_in(model_fn).nodes}
         local = {p.name.value for p in model_fn.params.params}
         local |= {t.target.value for t in collect(model_fn, cst.AssignTarget) if isinstance(t.target, cst.Name)}
         local |= {f.target.value for f in collect(model_fn, cst.CompFor) if isinstance(f.target, cst.Name)}
+        local |= {f.target.value for f in collect(model_fn, cst.For) if isinstance(f.target, cst.Name)}
         self.taken = {n.value for n in names_in(self.module).nodes if id(n) not in inside}
         self.taken |= set(names_in(model_fn.body).names) - local
         values = {k: source_of(v.value) for k, v in config.items()}
         code = self._code(
-            layers,
+            made,
+            [f"*{name}" if name in model.looped else name for name in names],
             body,
             loss,
             optimizer,
+            device,
             values,
             source_of(model_dir[0].value),
             input_fn.name.value,
@@ -389,10 +417,12 @@ class _Port:
 
     def _code(
         self,
-        layers: list[tuple[str, str]],
+        made_lines: list[str],
+        names: list[str],
         body: list[str],
         loss: str,
         optimizer: str,
+        device: str | None,
         config: dict[str, str],
         model_dir: str,
         input_fn: str,
@@ -401,7 +431,8 @@ class _Port:
     ) -> str:
         tf = self.tf
         gap = "\n\n" if top else "\n"  # (blank lines around a def: two at the top level, one in a block)
-        clash = sorted(self.taken & {*_BOUND, "features", "labels", *(name for name, _ in layers)})
+        loops = {found for line in made_lines for found in re.findall(r"^for (\w+) in range", line)}
+        clash = sorted(self.taken & {*_BOUND, "features", "labels", *loops, *(n.lstrip("*") for n in names)})
         if clash:
             raise Refused(self.module, f"`{clash[0]}`, a name the port binds, is used in this module")
         steps = train.get("max_steps") or train["steps"]
@@ -409,13 +440,31 @@ class _Port:
         log = config.get("log_step_count_steps", _DEFAULTS["log_step_count_steps"])
         every = config.get("save_checkpoints_secs", _DEFAULTS["save_checkpoints_secs"])
         keep = config.get("keep_checkpoint_max", _DEFAULTS["keep_checkpoint_max"])
+        every_summary = config.get("save_summary_steps", _DEFAULTS["save_summary_steps"])
+        summaries = every_summary not in ("0", "None")
+        writer = f"writer = {tf}.summary.create_file_writer({model_dir})\nsummarized = None\n" if summaries else ""
+        # (the Estimator's summary hook: the first step's loss, then every save_summary_steps, at the step after it)
+        summary = (
+            f"        if summarized is None or int(global_step) >= summarized + {every_summary}:\n"
+            "            summarized = int(global_step)\n"
+            "            with writer.as_default():\n"
+            f'                {tf}.summary.scalar("loss", loss, step=summarized)\n'
+            if summaries
+            else ""
+        )
         seed = f"{tf}.random.set_seed({config['tf_random_seed']})\n" if "tf_random_seed" in config else ""
-        made = "".join(f"{name} = {value}\n" for name, value in layers)
+        made = "".join(f"{line}\n" for line in made_lines)
         typed = "dtype = dataset.element_spec[0].dtype  # (TF1 layers took the dtype of their input)\n"
         typed = typed if "dtype=dtype" in made else ""
-        objects = ", ".join(f"{name}={name}" for name, _ in layers)
-        weights = " + ".join(f"{name}.trainable_variables" for name, _ in layers) or "[]"
-        model = "".join(f"    {line}\n" for line in body)
+        objects = ", ".join(f"{name.lstrip('*')}={name.lstrip('*')}" for name in names)
+        weights = " + ".join(f"{name}.trainable_variables" for name in names) or "[]"
+        if any(name.startswith("*") for name in names):  # (a loop's layers in a list)
+            listed = ", ".join(names) + ("," if len(names) == 1 else "")
+            weights = f"[v for layer in ({listed}) for v in layer.trainable_variables]"
+        # (the ops TF1's device setter placed on its one device: the model's, the gradients', the update's)
+        on = f"    with {tf}.device({device}):\n" if device is not None else ""
+        inner = "    " if device is not None else ""
+        model = on + "".join(f"    {inner}{line}\n" for line in body)
         return (
             # (an Estimator joins the cluster TF_CONFIG names: one process cannot)
             'if sum(len(tasks) for tasks in (json.loads(os.environ.get("TF_CONFIG") or "{}").get("cluster") or {}).values()) > 1:\n'
@@ -435,7 +484,8 @@ class _Port:
             f"    with {tf}.GradientTape() as tape:\n"
             "        loss = model(features, labels, True)\n"
             "    variables = tape.watched_variables()\n"
-            "    optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))\n"
+            f"{on}"
+            f"    {inner}optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))\n"
             "    global_step.assign_add(1)  # (after the update, as minimize(loss, global_step) did)\n"
             f"    return loss\n{gap}"
             "batches = iter(dataset)\n"
@@ -450,11 +500,13 @@ class _Port:
             "    if manager.latest_checkpoint is None:\n"
             "        manager.save(checkpoint_number=global_step)\n"
             "    saved = (int(global_step), time.time())\n"
+            f"{textwrap.indent(writer, '    ')}"
             "    for iteration, (features, labels) in enumerate(itertools.chain([first], batches)):\n"
             "        step = int(global_step)\n"
             "        loss = train_step(features, labels)\n"
             f"        if iteration % {log} == 0:\n"
             f'            {tf}.get_logger().info("loss = %s, step = %s", loss.numpy(), step)\n'
+            f"{summary}"
             f"        if int(global_step) != saved[0] and time.time() >= saved[1] + {every}:\n"
             "            manager.save(checkpoint_number=global_step)\n"
             "            saved = (int(global_step), time.time())\n"
@@ -462,6 +514,7 @@ class _Port:
             "            break\n"
             "    if int(global_step) != saved[0]:\n"
             "        manager.save(checkpoint_number=global_step)\n"
+            f"{'    writer.flush()' + chr(10) if summaries else ''}"
         )
 
 
@@ -471,14 +524,25 @@ class _ModelFn:
 
     def __init__(self, port: _Port, node: cst.FunctionDef) -> None:
         self.port, self.node, self.tf = port, node, cast(str, port.tf)
-        self.layers: list[tuple[str, str]] = []  # (name, constructor) in the order TF1 made them
         self.bound: set[str] = set()  # names the body binds
         self.same: set[str] = set()  # names proven of the features' dtype
         self.lists: set[str] = set()  # native-layers' lists of batch normalizations
         self.updates: set[str] = set()  # the names of their updates
         self.said = ""  # what the optimizer's port changes
+        self.layers: list[tuple[str, str, str | None]] = []  # (name, constructor, loop header)
+        self.looped: set[str] = set()  # the layers made in a loop (a list of them, one per iteration)
+        self.setters: dict[str, str] = {}  # local replica_device_setters -> their one device
+        self.device: str | None = None
+        self.on_device = self.minimized_on_device = False
+        self.rebound: set[str] = set()  # the names a statement binds (for a loop's dtype invariant)
+        self.top: list[cst.BaseStatement] = []
+        self.optimizer: str | None = None
+        self.loss: str | None = None
+        self.train_op: str | None = None
 
-    def read(self) -> tuple[list[tuple[str, str]], list[str], str, str, str]:
+    def read(self) -> tuple[list[str], list[str], list[str], str, str, str | None, str]:
+        """(the code making the layers once, their names, model()'s statements, the loss, the Keras optimizer, the
+        device the model_fn's ops were placed on or None, what the entry says)."""
         node = self.node
         params = [p.name.value for p in node.params.params]
         others = (node.params.star_arg, node.params.star_kwarg, *node.params.kwonly_params, *node.params.posonly_params)
@@ -493,55 +557,131 @@ class _ModelFn:
             raise Refused(node, f"a model_fn reading `{params[3]}`")
         self.same = {"features"}
         statements = list(cast(cst.IndentedBlock, node.body).body)
+        self.top = statements
+        body = self._block(statements[:-1])
+        spec = self._spec(statements[-1])
+        if self.optimizer is None or spec != (self.loss, self.train_op):
+            raise Refused(statements[-1], "an EstimatorSpec whose loss and train_op are not the minimize's")
+        if self.loss not in self.bound:
+            raise Refused(statements[-1], "a loss the model_fn does not compute")
+        shadowed = sorted(self.layers_named() & (self.bound | set(params)))
+        if shadowed:
+            raise Refused(node, f"`{shadowed[0]}`, a layer's name, is a name the model_fn binds")
+        if self.device is not None and not self.minimized_on_device:
+            raise Refused(node, "a device block in the model_fn that does not hold its minimize")
+        said = f"model_fn's {len(self.layers)} Keras layers made once, a tf.function train step, {self.said}"
+        if self.device is not None:
+            said += f"; its local replica_device_setter -> tf.device({self.device}), the one device it gave every op"
+        names = [name for name, _, _ in self.layers]
+        return self._made(), names, body, cast(str, self.loss), cast(str, self.optimizer), self.device, said
+
+    def _made(self) -> list[str]:
+        """The code making the layers in TF1's order (those of a loop in a loop of the same range)."""
+        code: list[str] = []
+        index = 0
+        while index < len(self.layers):
+            name, made, loop = self.layers[index]
+            if loop is None:
+                code.append(f"{name} = {made}")
+                index += 1
+                continue
+            group = [layer for layer in self.layers[index:] if layer[2] == loop]
+            group = group[: next((i for i, layer in enumerate(self.layers[index:]) if layer[2] != loop), len(group))]
+            names = [g[0] for g in group]
+            code.append(f"{', '.join(names)} = {', '.join('[]' for _ in names)}")
+            code.append(loop)
+            code += [f"    {g[0]}.append({g[1]})" for g in group]
+            index += len(group)
+        return code
+
+    def _block(self, statements: list[cst.BaseStatement], loop: tuple[str, str] | None = None) -> list[str]:
+        """model()'s statements for `statements` of the model_fn (in a loop: its variable and header)."""
         body: list[str] = []
-        optimizer = loss = train_op = None
-        for stmt in statements[:-1]:
+        for stmt in statements:
             name, value = assigned(single(stmt))
-            if isinstance(stmt, cst.With):
-                if not (len(stmt.items) == 1 and self._updates_dependency(stmt.items[0].item)):
-                    raise Refused(stmt, "a `with` block in the model_fn other than control_dependencies of its updates")
+            if isinstance(stmt, cst.With) and len(stmt.items) == 1 and self._updates_dependency(stmt.items[0].item):
                 inner = list(cast(cst.IndentedBlock, stmt.body).body)
                 if len(inner) != 1:
                     raise Refused(stmt, "control_dependencies around more than the minimize")
                 stmt = inner[0]
                 name, value = assigned(single(stmt))
+            elif isinstance(stmt, cst.With):
+                body += self._device_block(stmt, loop)
+                continue
+            if isinstance(stmt, cst.For):
+                body += self._loop(stmt, loop)
+                continue
             if not isinstance(stmt, cst.SimpleStatementLine):
-                raise Refused(stmt, "a loop or block in the model_fn (the rule reads straight-line code)")
+                raise Refused(
+                    stmt, "a block in the model_fn other than a loop over range(), a device and the minimize's"
+                )
             small = single(stmt)
             if isinstance(small, cst.Expr) and self._append(small.value):
                 continue
             if name is None or value is None:
                 raise Refused(stmt, f"`{source_of(stmt).strip()}`, a statement the rule does not read")
-            if name in self.bound and name in self.layers_named():
-                raise Refused(stmt, f"`{name}`, a layer, is bound twice")
             if isinstance(value, cst.List) and not value.elements:
                 self.lists.add(name)
                 continue
             if self._updates_list(value):
                 self.updates.add(name)
                 continue
+            if isinstance(value, cst.Call) and self.port.is_(value.func, "train.replica_device_setter"):
+                if loop is not None or self.setters:
+                    raise Refused(stmt, "a device setter in a loop, or two")
+                self.setters[name] = monitored.device_setter(value, value, name, self.top, stmt)[1]
+                continue
             minimized = self._minimize(value)
             if minimized is not None:
-                if optimizer is not None:
-                    raise Refused(stmt, "two minimize calls")
-                optimizer, loss, train_op = minimized[0], minimized[1], name
+                if self.optimizer is not None or loop is not None:
+                    raise Refused(stmt, "two minimize calls, or one in a loop")
+                self.optimizer, self.loss, self.train_op = minimized[0], minimized[1], name
+                self.minimized_on_device = self.on_device
                 continue
-            line = self._statement(value, name, stmt)
+            line = self._statement(value, name, stmt, loop)
             if line is not None:
                 body.append(f"{name} = {line}")
-        spec = self._spec(statements[-1])
-        if optimizer is None or spec != (loss, train_op):
-            raise Refused(statements[-1], "an EstimatorSpec whose loss and train_op are not the minimize's")
-        if loss not in self.bound:
-            raise Refused(statements[-1], "a loss the model_fn does not compute")
-        shadowed = sorted(self.layers_named() & (self.bound | set(params)))
-        if shadowed:
-            raise Refused(node, f"`{shadowed[0]}`, a layer's name, is a name the model_fn binds")
-        said = f"model_fn's {len(self.layers)} Keras layers made once, a tf.function train step, {self.said}"
-        return self.layers, body, cast(str, loss), cast(str, optimizer), said
+        return body
+
+    def _device_block(self, stmt: cst.With, loop: tuple[str, str] | None) -> list[str]:
+        """`with tf.device(setter):` of a local replica_device_setter (_native_monitored proves its one device)."""
+        item = stmt.items[0].item if len(stmt.items) == 1 and stmt.items[0].asname is None else None
+        device = None
+        if isinstance(item, cst.Call) and len(item.args) == 1 and isinstance(item.args[0].value, cst.Name):
+            if source_of(item.func) in (f"{self.tf}.device", "compat.device"):
+                device = self.setters.get(item.args[0].value.value)
+        if device is None or loop is not None or self.device is not None:
+            raise Refused(stmt, "a `with` block in the model_fn other than one device of a local replica_device_setter")
+        self.device, self.on_device = device, True
+        inner = self._block(list(cast(cst.IndentedBlock, stmt.body).body))
+        self.on_device = False
+        return inner
+
+    def _loop(self, stmt: cst.For, loop: tuple[str, str] | None) -> list[str]:
+        """`for i in range(n):` (n read from outside the model_fn): its layers made once per iteration, in a list."""
+        target, call = stmt.target, stmt.iter
+        if (
+            loop is not None
+            or stmt.orelse is not None
+            or not isinstance(target, cst.Name)
+            or not (isinstance(call, cst.Call) and source_of(call.func) == "range" and len(call.args) == 1)
+        ):
+            raise Refused(stmt, "a loop in the model_fn other than one `for i in range(n):`, not nested")
+        count = call.args[0].value
+        if collect(count, cst.Call) or set(names_in(count).names) & (self.bound | {"features", "labels", "mode"}):
+            raise Refused(stmt, "a loop over range() of a value the model_fn computes, or calls")
+        if target.value in self.bound or target.value in self.layers_named():
+            raise Refused(stmt, f"`{target.value}`, the loop's variable, is bound elsewhere in the model_fn")
+        header = f"for {target.value} in range({source_of(count)}):"
+        before = set(self.same)
+        inner = self._block(list(cast(cst.IndentedBlock, stmt.body).body), (target.value, header))
+        if not before & self.rebound <= self.same:
+            raise Refused(stmt, "a loop changing the dtype its layers take (not proven the features')")
+        self.bound.add(target.value)
+        return [header, *(f"    {line}" for line in inner)]
 
     def layers_named(self) -> set[str]:
-        return {name for name, _ in self.layers}
+        return {layer[0] for layer in self.layers}
 
     def _updates_dependency(self, item: cst.BaseExpression) -> bool:
         return (
@@ -620,7 +760,9 @@ class _ModelFn:
             train_op.value if isinstance(train_op, cst.Name) else None,
         )
 
-    def _statement(self, value: cst.BaseExpression, name: str, stmt: cst.BaseStatement) -> str | None:
+    def _statement(
+        self, value: cst.BaseExpression, name: str, stmt: cst.BaseStatement, loop: tuple[str, str] | None
+    ) -> str | None:
         """`name = value` for model(): each Keras layer made in it hoisted (made once), `mode == TRAIN` -> training."""
         text = source_of(value)
         if "compat.v1" in text or f"{self.tf}.random." in text or "Variable" in text:
@@ -630,15 +772,19 @@ class _ModelFn:
         class Hoist(cst.CSTTransformer):
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
                 if port._is_layer(original):
-                    bound = port._hoist(original, None, stmt)
-                    return updated.with_changes(func=cst.Name(bound)) if bound is not None else updated
+                    return updated.with_changes(func=port._layer(port._hoist(original, None, stmt, loop), loop))
+                func = original.func
+                if isinstance(func, cst.Name) and func.value in port.looped:
+                    if loop is None:
+                        raise Refused(stmt, f"`{func.value}`, a layer made in a loop, called after it")
+                    return updated.with_changes(func=port._layer(func.value, loop))
                 return updated
 
             def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression:
                 return cst.Name("training") if port._training(original) else updated
 
         if self._is_layer_class(value):  # (`batch_norm = tf.keras.layers.BatchNormalization(...)`, called later)
-            self._hoist(cast(cst.Call, value), name, stmt)
+            self._hoist(cast(cst.Call, value), name, stmt, loop)
             return None
         new = cast(cst.BaseExpression, value.visit(Hoist()))
         if "mode" in names_in(new).names:
@@ -654,6 +800,7 @@ class _ModelFn:
                     "reads TensorFlow's ops, Keras losses and the layers it makes once)",
                 )
         self.bound.add(name)
+        self.rebound.add(name)
         if self._same_dtype(new):
             self.same.add(name)
         else:
@@ -663,6 +810,8 @@ class _ModelFn:
     def _op(self, call: cst.Call) -> bool:
         """Is `call` one the port may run at each step: a layer made once, a Keras loss, a TensorFlow op?"""
         func, tf = call.func, self.tf
+        if isinstance(func, cst.Subscript):
+            func = func.value
         if isinstance(func, cst.Name):
             return func.value in self.layers_named()
         if isinstance(func, cst.Call):  # (a Keras loss made and called)
@@ -674,7 +823,8 @@ class _ModelFn:
         return below.startswith("keras.losses.") or not below.startswith(_NOT_OPS)
 
     def called(self, expr: cst.BaseExpression) -> set[str]:
-        return {c.func.value for c in collect(expr, cst.Call) if isinstance(c.func, cst.Name)}
+        funcs = [c.func.value if isinstance(c.func, cst.Subscript) else c.func for c in collect(expr, cst.Call)]
+        return {func.value for func in funcs if isinstance(func, cst.Name)}
 
     def _is_layer_class(self, value: cst.BaseExpression) -> bool:
         return (
@@ -687,7 +837,13 @@ class _ModelFn:
         """`tf.keras.layers.K(...)(x)`: a layer made and called."""
         return isinstance(call.func, cst.Call) and self._is_layer_class(call.func)
 
-    def _hoist(self, call: cst.Call, name: str | None, stmt: cst.BaseStatement) -> str | None:
+    def _layer(self, name: str, loop: tuple[str, str] | None) -> cst.BaseExpression:
+        """A layer made once, as model() calls it: its name, or in a loop `name[i]`."""
+        if loop is None or name not in self.looped:
+            return cst.Name(name)
+        return cst.parse_expression(f"{name}[{loop[0]}]")
+
+    def _hoist(self, call: cst.Call, name: str | None, stmt: cst.BaseStatement, loop: tuple[str, str] | None) -> str:
         made = cast(cst.Call, call.func) if name is None else call
         kind = source_of(made.func).rpartition(".")[2]
         if kind in _RANDOM_LAYERS:
@@ -705,7 +861,7 @@ class _ModelFn:
                     raise Refused(stmt, f"a layer of dtype {source_of(dtype)}, not proven the features' dtype")
                 args.append(arg.with_changes(value=cst.Name("dtype")))
                 continue
-            read = set(names_in(arg.value).names)
+            read = set(names_in(arg.value).names) - ({loop[0]} if loop is not None else set())
             if read & (self.bound | {"features", "labels", "mode"}):
                 raise Refused(stmt, f"a {kind} made of a value the model_fn computes")
             args.append(arg)
@@ -719,7 +875,9 @@ class _ModelFn:
                 name = f"{base}_{count}"
         elif name in self.layers_named():
             raise Refused(stmt, f"`{name}`, a layer, is bound twice")
-        self.layers.append((name, source_of(made.with_changes(args=args))))
+        self.layers.append((name, source_of(made.with_changes(args=args)), loop[1] if loop is not None else None))
+        if loop is not None:
+            self.looped.add(name)
         return name
 
     def _training(self, comparison: cst.Comparison) -> bool:
@@ -737,7 +895,7 @@ class _ModelFn:
         if isinstance(expr, cst.Name):
             return expr.value in self.same
         if isinstance(expr, cst.Call) and expr.args and expr.args[0].keyword is None:
-            func = expr.func
+            func = expr.func.value if isinstance(expr.func, cst.Subscript) else expr.func
             layer = isinstance(func, cst.Name) and func.value in self.layers_named()
             act = source_of(func) in {f"{self.tf}.nn.{a}" for a in _SAME_DTYPE}
             return (layer or act) and self._same_dtype(expr.args[0].value)

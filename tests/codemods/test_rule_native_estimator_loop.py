@@ -105,11 +105,17 @@ class TestNativeEstimatorLoopRule(RuleTest):
                 if manager.latest_checkpoint is None:
                     manager.save(checkpoint_number=global_step)
                 saved = (int(global_step), time.time())
+                writer = tf.summary.create_file_writer("/tmp/m")
+                summarized = None
                 for iteration, (features, labels) in enumerate(itertools.chain([first], batches)):
                     step = int(global_step)
                     loss = train_step(features, labels)
                     if iteration % 1 == 0:
                         tf.get_logger().info("loss = %s, step = %s", loss.numpy(), step)
+                    if summarized is None or int(global_step) >= summarized + 100:
+                        summarized = int(global_step)
+                        with writer.as_default():
+                            tf.summary.scalar("loss", loss, step=summarized)
                     if int(global_step) != saved[0] and time.time() >= saved[1] + 600:
                         manager.save(checkpoint_number=global_step)
                         saved = (int(global_step), time.time())
@@ -117,6 +123,7 @@ class TestNativeEstimatorLoopRule(RuleTest):
                         break
                 if int(global_step) != saved[0]:
                     manager.save(checkpoint_number=global_step)
+                writer.flush()
         """
         self.assertCodemod(PROGRAM, after, level="native")
         (entry,) = self.applied(PROGRAM, level="native").entries
@@ -124,6 +131,120 @@ class TestNativeEstimatorLoopRule(RuleTest):
         assert "tf.train.MomentumOptimizer -> tf.keras.optimizers.SGD" in entry.message
         assert "from the same checkpoint (a run from scratch starts elsewhere)" in entry.message
         assert "TF_CONFIG names a cluster of more than one task" in entry.message
+
+    def test_layers_made_in_a_loop_over_range_and_a_local_device_setter_as_estimator_resnet_platform(self):
+        """A loop's layers are made once per iteration, in TF1's order, into lists model() indexes; the one device
+        of a local replica_device_setter (_native_monitored proves it) holds the model's ops and the update."""
+        before = """
+            import compat
+            import tensorflow as tf
+
+            def model_fn(features, labels, mode, params):
+                batch_norms = []
+                setter = tf.compat.v1.train.replica_device_setter(worker_device="/cpu:0", ps_device="/cpu:0", ps_tasks=1)
+                with compat.device(setter):
+                    net = features
+                    for i in range(2):
+                        net = tf.keras.layers.Conv2D(8, 3, name="conv%d" % i, dtype=net.dtype)(net)
+                        batch_norm = tf.keras.layers.BatchNormalization(dtype=net.dtype)
+                        batch_norms.append(batch_norm)
+                        net = tf.nn.relu(batch_norm(net, training=mode == tf.estimator.ModeKeys.TRAIN))
+                    logits = tf.keras.layers.Dense(3, dtype=net.dtype)(tf.keras.layers.Flatten(dtype=net.dtype)(net))
+                    loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(labels, logits)
+                    update_ops = [update for layer in batch_norms for update in layer.updates]
+                    with tf.control_dependencies(update_ops):
+                        train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss, tf.compat.v1.train.get_or_create_global_step())
+                return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+            def input_fn():
+                return tf.data.Dataset.from_tensors(([[[[1.0]] * 4] * 4], [1])).repeat()
+
+            if __name__ == "__main__":
+                tf.estimator.Estimator(model_fn, "/tmp/m").train(input_fn, max_steps=5)
+        """
+        after = """
+        import compat.tf1_slots
+        import compat
+        import tensorflow as tf
+        import itertools
+        import json
+        import os
+        import sys
+        import time
+
+        def input_fn():
+            return tf.data.Dataset.from_tensors(([[[[1.0]] * 4] * 4], [1])).repeat()
+
+        if __name__ == "__main__":
+            if sum(len(tasks) for tasks in (json.loads(os.environ.get("TF_CONFIG") or "{}").get("cluster") or {}).values()) > 1:
+                sys.exit("TF_CONFIG names a cluster of more than one task; this program, ported from an Estimator program by uai-migrate --level native, trains in one process")
+            dataset = input_fn()
+            dtype = dataset.element_spec[0].dtype  # (TF1 layers took the dtype of their input)
+            conv2d, batch_norm = [], []
+            for i in range(2):
+                conv2d.append(tf.keras.layers.Conv2D(8, 3, name="conv%d" % i, dtype=dtype))
+                batch_norm.append(tf.keras.layers.BatchNormalization(dtype=dtype))
+            flatten = tf.keras.layers.Flatten(dtype=dtype)
+            dense = tf.keras.layers.Dense(3, dtype=dtype)
+
+            def model(features, labels, training):
+                with tf.device("/cpu:0"):
+                    net = features
+                    for i in range(2):
+                        net = conv2d[i](net)
+                        net = tf.nn.relu(batch_norm[i](net, training=training))
+                    logits = dense(flatten(net))
+                    loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(labels, logits)
+                return loss
+
+            optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+            global_step = tf.Variable(0, dtype=tf.int64, trainable=False, name="global_step")
+
+            @tf.function
+            def train_step(features, labels):
+                with tf.GradientTape() as tape:
+                    loss = model(features, labels, True)
+                variables = tape.watched_variables()
+                with tf.device("/cpu:0"):
+                    optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
+                global_step.assign_add(1)  # (after the update, as minimize(loss, global_step) did)
+                return loss
+
+            batches = iter(dataset)
+            first = next(batches)
+            model(*first, False)  # (the layers make their variables, which the checkpoint restores)
+            checkpoint = tf.train.Checkpoint(conv2d=conv2d, batch_norm=batch_norm, flatten=flatten, dense=dense, global_step=global_step, optimizer=optimizer)
+            manager = tf.train.CheckpointManager(checkpoint, "/tmp/m", max_to_keep=5, checkpoint_name="model.ckpt")
+            checkpoint.restore(manager.latest_checkpoint)
+            compat.tf1_slots.restore_slots(optimizer, [v for layer in (*conv2d, *batch_norm, flatten, dense) for v in layer.trainable_variables], manager.latest_checkpoint)
+            last_step = 5
+            if int(global_step) < last_step:  # (the Estimator trained nothing from a checkpoint at or past it)
+                if manager.latest_checkpoint is None:
+                    manager.save(checkpoint_number=global_step)
+                saved = (int(global_step), time.time())
+                writer = tf.summary.create_file_writer("/tmp/m")
+                summarized = None
+                for iteration, (features, labels) in enumerate(itertools.chain([first], batches)):
+                    step = int(global_step)
+                    loss = train_step(features, labels)
+                    if iteration % 100 == 0:
+                        tf.get_logger().info("loss = %s, step = %s", loss.numpy(), step)
+                    if summarized is None or int(global_step) >= summarized + 100:
+                        summarized = int(global_step)
+                        with writer.as_default():
+                            tf.summary.scalar("loss", loss, step=summarized)
+                    if int(global_step) != saved[0] and time.time() >= saved[1] + 600:
+                        manager.save(checkpoint_number=global_step)
+                        saved = (int(global_step), time.time())
+                    if int(global_step) >= last_step:
+                        break
+                if int(global_step) != saved[0]:
+                    manager.save(checkpoint_number=global_step)
+                writer.flush()
+        """
+        self.assertCodemod(before, after, level="native")
+        (entry,) = self.applied(before, level="native").entries
+        assert 'its local replica_device_setter -> tf.device("/cpu:0")' in entry.message, entry.message
 
     def test_must_not_fire_where_the_port_is_not_proven_one_entry_says_why(self):
         train = "tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)"
@@ -137,9 +258,22 @@ class TestNativeEstimatorLoopRule(RuleTest):
             "RunConfig(save_checkpoints_steps=...)": ("log_step_count_steps=1", "save_checkpoints_steps=1"),
             "no model_dir": ('model_dir="/tmp/m", ', ""),
             "is bound or read elsewhere": (train, train + "\n        print(config)"),
-            "a loop or block in the model_fn": (
+            "a loop over range() of a value the model_fn computes": (
                 "\n        logits = ",
-                "\n        for i in range(2):\n            net = tf.keras.layers.Dense(4, dtype=net.dtype)(net)\n        logits = ",
+                "\n        for i in range(net.shape[1]):\n            net = tf.nn.relu(net)\n        logits = ",
+            ),
+            "a block in the model_fn other than a loop over range()": (
+                "\n        logits = ",
+                "\n        if labels is None:\n            net = tf.nn.relu(net)\n        logits = ",
+            ),
+            "a layer made in a loop, called after it": (
+                "\n        logits = ",
+                "\n        for i in range(2):\n            block = tf.keras.layers.Dense(4, dtype=net.dtype)\n"
+                "            net = block(net)\n        net = block(net)\n        logits = ",
+            ),
+            "other than one device of a local replica_device_setter": (
+                "\n        logits = tf.keras.layers.Dense(3, dtype=net.dtype)(net)",
+                '\n        with tf.device("/gpu:0"):\n            logits = tf.keras.layers.Dense(3, dtype=net.dtype)(net)',
             ),
             "a Keras Dropout": (
                 "logits = tf.keras.layers.Dense(3, dtype=net.dtype)(net)",
@@ -224,6 +358,16 @@ def _losses(done: subprocess.CompletedProcess) -> list[float]:
     return [float(found) for found in re.findall(r"loss = (\S+), step = \d+", done.stderr)]
 
 
+def _summaries(folder: pathlib.Path) -> list[tuple[int, str]]:
+    import tensorflow as tf
+
+    found = []
+    for path in folder.glob("events.out.tfevents.*"):
+        for event in tf.compat.v1.train.summary_iterator(str(path)):
+            found += [(int(event.step), v.tag) for v in event.summary.value if v.tag != "global_step/sec"]
+    return sorted(found)
+
+
 def test_the_native_port_trains_as_the_estimator_from_its_step_0_checkpoint(tmp_path):
     ported = {}
     for level, (path, report) in migrated(tmp_path, "estimator_loop.py", EQUIVALENCE).items():
@@ -243,6 +387,8 @@ def test_the_native_port_trains_as_the_estimator_from_its_step_0_checkpoint(tmp_
     assert len(safe) == 3 and len(native) == 3, (safe, native)
     assert max(abs(a - b) / max(1.0, abs(a)) for a, b in zip(safe, native)) <= 1e-5, (safe, native)
     assert (start / "model.ckpt-3.index").exists()
+    # the loss summary where the Estimator's summary hook wrote it (not its global_step/sec)
+    assert _summaries(tmp_path / "safe_dir") == _summaries(start) == [(1, "loss")]
     # restarted at max_steps, it trains nothing, as the Estimator did
     assert _losses(_run(ported["native"], start)) == []
     # a cluster's TF_CONFIG stops it with one line
