@@ -34,7 +34,7 @@ logical CPUs), `compat.strategy` (strategy and Estimator RunConfig from TF_CONFI
 `compat.tf1_names` (the TF1 name -> new home table `uai_run` and uai-migrate read), `compat.tf1_modules`
 (a TF1 module path as an object resolving its names by that table: a contrib module read as a value) and
 `compat.library_names` (the same for names other libraries removed, such as Pillow's ANTIALIAS).
-Lazy shortcuts: `compat.device(setter)`, `compat.strategy(...)`.
+Lazy shortcuts: `compat.device(setter)`, `compat.strategy(...)`, `compat.scoped_layers`.
 
 Above the shims, and imported by the programs only: their shared code (`trainlib.models`,
 `trainlib.data`, `trainlib.training`); no shim imports it (tests/common/test_layering.py).
@@ -69,6 +69,7 @@ _LAZY = {
     "strategy": ("compat.strategy", None),  # the module is callable: compat.strategy(...)
     "run_config": ("compat.strategy", "run_config"),
     "logical_cpus": ("compat.devices", "logical_cpus"),
+    "scoped_layers": ("compat.scoped_layers", None),  # (uai-migrate's native ports write compat.scoped_layers.layer)
 }
 
 

@@ -114,6 +114,32 @@ def tower_of(call: cst.Call, parent: dict[int, cst.CSTNode]) -> Tower:
     return _tower(call, cast(cst.With, node), scope, parent)
 
 
+def reuse_scope(node: cst.CSTNode, parent: dict[int, cst.CSTNode]) -> tuple[cst.With, cst.Call] | None:
+    """The nearest with-statement around `node` in its function entering a variable_scope(..., reuse=...), and that
+    call (None: there is none)."""
+    found = parent.get(id(node))
+    while found is not None and not isinstance(found, (cst.FunctionDef, cst.Lambda)):
+        if isinstance(found, cst.With):
+            for item in found.items:
+                scope = item.item
+                if (
+                    isinstance(scope, cst.Call)
+                    and _called(scope) == "variable_scope"
+                    and any(a.keyword is not None and a.keyword.value == "reuse" for a in scope.args)
+                ):
+                    return found, scope
+        found = parent.get(id(found))
+    return None
+
+
+def tower_at(call: cst.Call, scope: tuple[cst.With, cst.Call], parent: dict[int, cst.CSTNode]) -> Tower:
+    """The tower of the reuse scope `scope` (from `reuse_scope`) around `call`, a call of a function of the file,
+    or Refused saying why the shape is not proven."""
+    if _tower_scope(scope[0]) is not scope[1]:
+        raise Refused(call, "in a tower whose with-statement enters more than its variable scope and devices")
+    return _tower(call, scope[0], scope[1], parent)
+
+
 def _tower(call: cst.Call, node: cst.With, scope: cst.Call, parent: dict[int, cst.CSTNode]) -> Tower:
     name = scope.args[0] if scope.args else None
     if (

@@ -23,6 +23,14 @@ rule proves before it writes a call:
   variables as TF1 did (net/conv2d/kernel). A tower converts whole or stays whole; an unnamed layer converts only
   if every call of its function is in that tower; a batch normalization in training mode in towers only where
   nothing runs UPDATE_OPS (each tower's call adds its updates of the shared variables there);
+- or the call is in a function the towers call (cifar10_estimator's shape: a network function, a residual block under
+  its own `variable_scope(name)`, a `name_scope("tower_%d" % i)` in the tower), proven by `_layer_called`: it becomes
+  `compat.scoped_layers.layer(tf.keras.layers.Conv2D, ..., name="conv1")(x)`, the Keras layer of the variable scope's
+  path, made where the scope does not reuse and built under that path (TF1's names, resnet/stage0/conv1/kernel,
+  whatever the name scopes), called again where it reuses; the layers of those functions convert all or none, a batch
+  normalization in training mode only where nothing runs UPDATE_OPS or the model_fn reads the first tower's
+  (`if i == 0: update_ops = get_collection(UPDATE_OPS, scope)`), which becomes the updates of the layers made by
+  then (`compat.scoped_layers.made()`): the first tower's, as in TF1;
 - nothing goes to a collection Keras does not fill: no regularizer (REGULARIZATION_LOSSES), no `reuse`; a batch
   normalization in training mode keeps its moving-average updates in `layer.updates`, not in UPDATE_OPS. So
   where nothing runs that collection it converts as it is (neither port updates the moving statistics); where
@@ -45,12 +53,13 @@ import libcst as cst
 from codemods.engine.rule import FileState
 from codemods.rule_description import Example
 from codemods.rules import _tf
+from codemods.rules._layer_called import Called, called_from_towers, first_tower_updates
 from codemods.rules._layer_names import dtype_source, named_alike
 from codemods.rules._layer_scopes import ESTIMATORS, FAMILY, NESTED, enclosing, false, model_fn_functions, off_tpu
 from codemods.rules._layer_towers import Tower, TowerLayers, layer_name, shared_alike, tower_of, whole_towers
 from codemods.rules._layer_updates import Updates, training_mode, update_reader, updates_read
 from codemods.rules._native_eager import EagerRewrite, keras_2, parents
-from codemods.rules._native_syntax import EQUAL, Refused, all_names, arguments, descendants
+from codemods.rules._native_syntax import EQUAL, Refused, all_names, arguments, descendants, names_in
 from codemods.rules._native_tables import LAYERS
 
 _FUNCTIONS = {name: row for name, row in LAYERS.items() if name != "dropout"}
@@ -81,9 +90,16 @@ class NativeLayersRule(EagerRewrite):
         "where every call of that layer function in the file converts. The towers of a multi-GPU model_fn (for i "
         "in range(n): with variable_scope(name, reuse=i > 0): layer calls) convert whole: each Keras layer is made "
         "once, in the first tower (if i == 0:), and called by every tower, as TF1's reuse shared its variables "
-        "(net/conv2d/kernel); not with a name_scope, a condition or a helper function inside the tower, per-tower "
-        "arguments, two layers of a tower named alike (AUTO_REUSE shared them), towers in a function the file runs "
-        "more than once, or a batch normalization in training mode where UPDATE_OPS is run. A batch normalization in training "
+        "(net/conv2d/kernel); not with a name_scope or a condition inside the tower, per-tower arguments, two layers of a tower named alike (AUTO_REUSE shared them), towers in a function the file runs "
+        "more than once, or a batch normalization in training mode where UPDATE_OPS is run. The layers of the functions a "
+        "tower calls (cifar10_estimator: a network function, residual blocks under their own variable_scope(name), a "
+        "name_scope per tower) become compat.scoped_layers.layer(tf.keras.layers.Conv2D, ..., name=...)(x): the Keras "
+        "layer of the variable scope's path, made where the scope does not reuse and built under that path, so its "
+        "variables have TF1's names (resnet/stage0/conv1/kernel; a name scope named none of TF1's), called again where "
+        "it reuses; they convert all or none, named, with arguments nothing per tower changes, under no scope but a "
+        "variable_scope of a name, a name_scope or a device; cifar10's read of the first tower's updates (if i == 0: "
+        "update_ops = get_collection(UPDATE_OPS, scope)) becomes those of the layers made by then "
+        "(compat.scoped_layers.made()): the first tower's, as TF1 ran them. A batch normalization in training "
         "mode keeps its moving-average updates in the Keras layer's layer.updates, not in the UPDATE_OPS "
         "collection: where nothing runs that collection, neither port updates them; where the model_fn reads it "
         "once (update_ops = get_collection(GraphKeys.UPDATE_OPS)) after each such layer, each on a line of its own "
@@ -95,7 +111,8 @@ class NativeLayersRule(EagerRewrite):
         "a tower's random ops, as tf.layers.dropout in training mode: their op seeds come from the op order too, "
         "which the towers' layers made once change, so under a graph seed they draw other masks); the "
         "layers' variables are no longer in the variable scope store (tf.compat.v1.get_variable cannot reuse them by "
-        "name) and their updates and losses not in the graph's collections; ops' names in the graph (e.g. "
+        "name) and their updates and losses not in the graph's collections; ops' names in the graph (e.g. a scoped "
+        "layer's are under its variable scope's path, not the tower's name scope, resnet/stage0/conv1/Conv2D; "
         "conv0/Conv2D stays, the layer's call scope may be numbered otherwise). Each layer gets dtype=<its input>.dtype: "
         "TF1's layers made their variables in their input's dtype (float64 from a numpy array an input_fn did not "
         "cast), Keras's in float32; an input that is not a name, nor a layer of one, stays at the safe level.",
@@ -126,6 +143,9 @@ class NativeLayersRule(EagerRewrite):
         self._towers: dict[int, Tower] = {}  # id(call) -> the tower sharing its variables (a call in towers)
         self._names: dict[int, str] = {}  # id(call in towers) -> the name bound to its Keras layer
         self._made: dict[int, tuple[str, cst.SimpleStatementLine]] = {}  # id(its call) -> (index, the layer made)
+        self._via_towers: set[int] = set()  # id(call in a function a tower calls)
+        self._called: dict[int, Called] = {}  # id(such a call, proven) -> how the towers reach it
+        self._first_read: cst.SimpleStatementLine | None = None  # the first tower's UPDATE_OPS read, proven
 
     def candidate(self, names: frozenset[str]) -> str | None:
         found = sorted(names & _NAMES.keys())
@@ -157,10 +177,13 @@ class NativeLayersRule(EagerRewrite):
                 except Refused as refused:
                     self._why[id(call)] = refused.why
                     self._staying.add(what)
+            self._called_whole(original_node, parent)
             whole_towers([(c, w) for c, w, _ in self._found], self._towers, self._why, self._staying)
         ported = super().leave_Module(original_node, updated_node)
         if self._made:
             ported = cast(cst.Module, ported.visit(TowerLayers(ported, self._made)))
+        if self._first_read is not None and any(self._why.get(i) is None for i in self._called):
+            ported = self._first_tower_read(original_node, ported, self._first_read)
         if self._read is None or _NORM in self._staying:
             return ported
         function, line = self._read
@@ -212,20 +235,19 @@ class NativeLayersRule(EagerRewrite):
                 "loop, where nothing here runs the Keras layers to prove them equal",
             )
         on_the_way = scoped[function.name.value]
+        called = None
         if "reuse" in on_the_way:
-            raise Refused(
-                call,
-                "in a function of the file called from a tower (under variable_scope(reuse=...)): the rule converts "
-                "only the layer calls written in the tower's own with-block (for i in range(n): with "
-                "variable_scope(name, reuse=i > 0): ...)",
-            )
-        if on_the_way:
+            self._via_towers.add(id(call))
+            called = called_from_towers(call, module, parent, set(self._model_fns))
+        elif on_the_way:
             raise Refused(call, on_the_way)
-        if scope and "reuse" not in scope and scope != NESTED:
+        elif scope and "reuse" not in scope and scope != NESTED:
             raise Refused(call, scope)
         keras, params, call_keywords = _FUNCTIONS[what.removeprefix("tf.layers.")]
         args = arguments(call, ("inputs", *params, "name"), call, what)
-        if scope:
+        if called is not None:
+            self._called_alike(call, what, args, called, call_keywords)
+        elif scope:
             self._in_tower(call, what, tower_of(call, parent), args, module, call_keywords)
         if "inputs" not in args:
             raise Refused(call, f"{what} without its inputs")
@@ -235,7 +257,7 @@ class NativeLayersRule(EagerRewrite):
                 f"{what} of an input that is not a name (nor a layer of one): TF1's layer made its variables in its "
                 "input's dtype, which the rule writes as that name's .dtype",
             )
-        clash = named_alike(args.get("name"), keras, module, {id(c) for c, _, _ in self._found})
+        clash = None if called else named_alike(args.get("name"), keras, module, {id(c) for c, _, _ in self._found})
         if clash:
             raise Refused(
                 call,
@@ -246,6 +268,9 @@ class NativeLayersRule(EagerRewrite):
             raise Refused(
                 call, f"{what} with a regularizer: TF1 adds its loss to REGULARIZATION_LOSSES, Keras does not"
             )
+        if called is not None:
+            self._called[id(call)] = called  # (a batch normalization's updates: _called_whole)
+            return
         training = args.get("training")
         if what == _NORM and training is not None and not false(training.value):
             reader = update_reader(module)
@@ -257,6 +282,103 @@ class NativeLayersRule(EagerRewrite):
                     "its moving-average updates in layer.updates, not in that collection, so the train_op would no "
                     "longer update the moving statistics",
                 )
+
+    def _called_alike(
+        self, call: cst.Call, what: str, args: dict[str, cst.Arg], called: Called, call_keywords: tuple[str, ...]
+    ) -> None:
+        """Refused unless the Keras layer made where the call first runs is what TF1 made at every call sharing its
+        variables: a literal name, and arguments read from nothing that may differ from one tower to the next."""
+        name = args.get("name")
+        if name is None or not isinstance(name.value, cst.SimpleString):
+            raise Refused(
+                call,
+                f"{what} in a function a tower calls, without a literal name: TF1 numbered unnamed layers per "
+                "variable scope (and named computed ones per call), which the layer of a scope's path does not follow",
+            )
+        varying = sorted(
+            {n for k, a in args.items() if k not in ("inputs", *call_keywords) for n in names_in(a.value).names}
+            & called.varying
+        )
+        if varying:
+            raise Refused(
+                call,
+                f"in a function a tower calls, with arguments read from {', '.join(varying)}, which may differ per "
+                "tower: TF1's later towers made their layers with their own arguments around the shared variables, "
+                "the Keras layer made in the first tower has its arguments",
+            )
+
+    def _called_whole(self, module: cst.Module, parent: dict[int, cst.CSTNode]) -> None:
+        """The layers of the functions the towers call convert all or none (one staying, the others do: the
+        layers of one variable scope share a store in TF1); a batch normalization in training mode among them only
+        where nothing runs UPDATE_OPS, or where the model_fn reads it as cifar10 does (`if i == 0: update_ops =
+        get_collection(UPDATE_OPS, scope)`), which becomes the updates of the layers made by then."""
+        proven = [c for c, _, _ in self._found if id(c) in self._called and self._why.get(id(c)) is None]
+        norms = [c for c, what, _ in self._found if what == _NORM and training_mode(c)]
+        reader = update_reader(module)
+        if proven and reader and any(id(n) in self._called for n in norms):
+            self._first_read = first_tower_updates(module, parent, [self._called[id(c)] for c in proven])
+            for norm in norms:
+                if (
+                    id(norm) in self._called
+                    and self._why.get(id(norm)) is None
+                    and (self._first_read is None or any(self._why.get(id(n)) is not None for n in norms))
+                ):
+                    self._why[id(norm)] = (
+                        f"in training mode in a function a tower calls, in a file that runs the UPDATE_OPS collection "
+                        f"({reader}) otherwise than by one read of the first tower's (if i == 0: update_ops = "
+                        "get_collection(GraphKeys.UPDATE_OPS, <the tower's name scope>) after the tower's calls): a "
+                        "Keras BatchNormalization keeps its updates in layer.updates, and which of them TF1 ran is "
+                        "not proven"
+                    )
+        kept = [c for c in self._via_towers if self._why.get(c) is not None]
+        for call, what, _ in self._found:
+            if id(call) in self._called and self._why.get(id(call)) is None and kept:
+                self._why[id(call)] = (
+                    "another layer call in the functions the towers call stays at the safe level: they convert all "
+                    "or none (TF1's layers of one variable scope share its store)"
+                )
+                self._staying.add(what)
+
+    def _first_tower_read(self, module: cst.Module, ported: cst.Module, line: cst.SimpleStatementLine) -> cst.Module:
+        """`ported` with the first tower's UPDATE_OPS read -> the updates of the Keras layers made by then."""
+        inside = {id(n) for n in descendants(line)}
+        self.state.reports[:] = [  # (tf1-api's entries for the names of the read the rule rewrites)
+            (top, node, entry)
+            for top, node, entry in self.state.reports
+            if not (id(node) in inside and entry.rule != self.ID and "compat.v1" in entry.message)
+        ]
+        self.report(
+            line,
+            f"{GRAPH_ENTRY}the first tower's get_collection(UPDATE_OPS, scope) -> the updates of the Keras layers made "
+            "by then (compat.scoped_layers.made(): the first tower's batch normalizations, the moving-average updates "
+            "TF1 ran; the later towers' stay unrun, as in TF1)",
+            native=True,
+            statement=next(i for i, stmt in enumerate(module.body) if id(line) in {id(d) for d in descendants(stmt)}),
+        )
+        reads = cst.parse_expression("[update for layer in compat.scoped_layers.made() for update in layer.updates]")
+
+        above = {id(child): node for node in descendants(ported) for child in node.children}
+        target = next(
+            n
+            for n in descendants(ported)
+            if isinstance(n, cst.Assign) and any(name.value == "UPDATE_OPS" for name in all_names(n.value))
+        )
+        path: set[int] = set()
+        node: cst.CSTNode | None = target
+        while node is not None:
+            path.add(id(node))
+            node = above.get(id(node))
+
+        class Read(cst.CSTTransformer):
+            """Only the path down to the read is rebuilt: the later rules find their calls elsewhere by identity."""
+
+            def on_visit(self, node: cst.CSTNode) -> bool:
+                return id(node) in path
+
+            def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
+                return updated_node.with_changes(value=reads) if original_node is target else updated_node
+
+        return cast(cst.Module, ported.visit(Read()))
 
     def _in_tower(
         self,
@@ -315,6 +437,17 @@ class NativeLayersRule(EagerRewrite):
         assert source is not None  # (_check refused the call otherwise)
         made.append(cst.Arg(cst.Attribute(source, cst.Name("dtype")), keyword=cst.Name("dtype"), equal=EQUAL))
         layer = cst.Call(func=cst.parse_expression(f"{alias}.keras.layers.{keras}"), args=made)
+        if id(call) in self._called:
+            shared = cst.Call(
+                func=cst.parse_expression("compat.scoped_layers.layer"),
+                args=[cst.Arg(cst.parse_expression(f"{alias}.keras.layers.{keras}")), *made],
+            )
+            said = (
+                f"{GRAPH_ENTRY}{what} in a function a model_fn's towers call -> tf.keras.layers.{keras}, one per "
+                "variable scope path (compat.scoped_layers.layer: made where the scope does not reuse, built under "
+                "its path, called again where it reuses), its variables' names kept"
+            )
+            return cst.Call(func=shared, args=called), said
         tower = self._towers.get(id(call))
         if tower is not None:
             bound = self._names[id(call)]

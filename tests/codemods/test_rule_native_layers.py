@@ -298,10 +298,10 @@ class TestNativeLayersRule(RuleTest):
         read = "update_ops = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS)\n"
         (message,) = self.refused(program(tower(**norm) + read))
         assert "in training mode in a tower of a file that runs the UPDATE_OPS collection" in message, message
-        # a layer in a function the tower calls
+        # an unnamed layer in a function the tower calls (TF1 numbered it per variable scope)
         helper = "def head(x):\n    return tf.compat.v1.layers.dense(x, 3)\n\n"
         (message,) = self.refused(program(tower(**(ok | {"body": "logits = head(images[i])"})), helper))
-        assert "called from a tower" in message, message
+        assert "in a function a tower calls, without a literal name" in message, message
         # under AUTO_REUSE two calls named alike share their variables, in every tower: two Keras layers would not
         twice = 'a = tf.compat.v1.layers.dense(images[i], 3, name="shared")\nlogits = tf.compat.v1.layers.dense(a, 3, name="shared")'
         messages = self.refused(program(tower("for i in range(2):", '"net", reuse=tf.compat.v1.AUTO_REUSE', twice)))
@@ -395,7 +395,7 @@ def _trained_from_step_0(tmp_path: pathlib.Path, name: str, source: str, convert
         layers = [e["message"] for e in entries if e["rule"] == NativeLayersRule.ID]
         assert len(layers) == (converted if level == "native" else 0), layers
     code = pathlib.Path(ported["native"]).read_text()
-    assert "layers." not in code.replace("keras.layers.", ""), code
+    assert "layers." not in code.replace("keras.layers.", "").replace("scoped_layers.", ""), code
     safe_losses = _run(ported["safe"], tmp_path / "safe_dir")
     start = tmp_path / "native_dir"
     start.mkdir()
@@ -474,6 +474,116 @@ def test_the_native_port_of_towers_trains_as_the_safe_port_from_its_step_0_check
     assert abs(means[0]).sum() == 0 and abs(means[1]).sum() == 0, means
 
 
+# cifar10_estimator's towers (samples/tf1/resnet_estimator.py, tiny): layers in helpers, each block under its own
+# variable_scope, a name_scope per tower inside the reused scope, tf.device of cifar10's DeviceSpec setter (which
+# stays at the safe level: it places the Keras layers' variables as TF1's), the first tower's UPDATE_OPS read of
+# its name scope before the averaged gradients' apply_gradients
+CIFAR = """
+    import sys
+
+    import numpy as np
+    import tensorflow as tf
+    from tensorflow.python.training import device_setter
+
+
+    def residual_block(inputs, filters, strides, training, name):
+        with tf.variable_scope(name):
+            shortcut = inputs
+            net = tf.layers.batch_normalization(inputs, training=training, name="bn1")
+            net = tf.nn.relu(net)
+            if strides != 1 or inputs.shape[-1] != filters:
+                shortcut = tf.layers.conv2d(net, filters, 1, strides, use_bias=False, name="shortcut")
+            net = tf.layers.conv2d(net, filters, 3, strides, padding="same", use_bias=False, name="conv1")
+            net = tf.layers.batch_normalization(net, training=training, name="bn2")
+            net = tf.nn.relu(net)
+            net = tf.layers.conv2d(net, filters, 3, 1, padding="same", use_bias=False, name="conv2")
+            return net + shortcut
+
+
+    def network(images, training):
+        net = tf.layers.conv2d(images, 4, 3, padding="same", use_bias=False, name="conv0")
+        for stage, filters in enumerate([4, 8]):
+            net = residual_block(net, filters, 2 if stage else 1, training, "stage%d_block0" % stage)
+        net = tf.nn.relu(tf.layers.batch_normalization(net, training=training, name="bn_final"))
+        net = tf.reduce_mean(net, [1, 2])
+        return tf.layers.dense(net, 3, name="logits")
+
+
+    def local_device_setter(num_devices, ps_device_type, worker_device):
+        ps_strategy = device_setter._RoundRobinStrategy(num_devices)
+        ps_ops = ["Variable", "VariableV2", "VarHandleOp"]
+
+        def chooser(op):
+            current = tf.DeviceSpec.from_string(op.device or "")
+            node_def = op if isinstance(op, tf.NodeDef) else op.node_def
+            if node_def.op in ps_ops:
+                spec = tf.DeviceSpec.from_string("/{}:{}".format(ps_device_type, ps_strategy(op)))
+            else:
+                spec = tf.DeviceSpec.from_string(worker_device)
+            return spec.make_merged_spec(current).to_string()
+
+        return chooser
+
+
+    def tower_fn(images, labels, training):
+        logits = network(images, training)
+        loss = tf.losses.sparse_softmax_cross_entropy(labels=labels, logits=logits)
+        loss += 1e-4 * tf.add_n([tf.nn.l2_loss(v) for v in tf.trainable_variables()])
+        params = tf.trainable_variables()
+        return loss, tf.gradients(loss, params)
+
+
+    def model_fn(features, labels, mode):
+        image_shards, label_shards = tf.split(features, 2), tf.split(labels, 2)
+        losses, gradients = [], []
+        for i in range(2):
+            setter = local_device_setter(1, "cpu", "/cpu:0")
+            with tf.variable_scope("resnet", reuse=bool(i != 0)):
+                with tf.name_scope("tower_%d" % i) as scope:
+                    with tf.device(setter):
+                        loss, grads = tower_fn(image_shards[i], label_shards[i], mode == tf.estimator.ModeKeys.TRAIN)
+                        losses.append(loss)
+                        gradients.append(grads)
+                        if i == 0:
+                            update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS, scope)
+        variables = tf.trainable_variables()
+        averaged = [(tf.add_n(list(g)) / 2, v) for g, v in zip(zip(*gradients), variables)]
+        loss = tf.reduce_mean(losses, name="loss")
+        optimizer = tf.train.MomentumOptimizer(0.1, 0.9)
+        with tf.control_dependencies(update_ops):
+            train_op = optimizer.apply_gradients(averaged, global_step=tf.train.get_or_create_global_step())
+        hook = tf.train.LoggingTensorHook({"loss": loss}, every_n_iter=1, formatter=lambda v: "loss %.9g" % v["loss"])
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op, training_hooks=[hook])
+
+
+    def input_fn():
+        rng = np.random.RandomState(0)
+        x, y = rng.rand(16, 8, 8, 3).astype(np.float32), rng.randint(0, 3, 16)
+        return tf.data.Dataset.from_tensor_slices((x, y)).batch(4).repeat()
+
+
+    if __name__ == "__main__":
+        tf.logging.set_verbosity(tf.logging.INFO)
+        config = tf.estimator.RunConfig(model_dir=sys.argv[1], tf_random_seed=1)
+        tf.estimator.Estimator(model_fn, config=config).train(input_fn, max_steps=3)
+"""
+
+
+def test_the_native_port_of_cifar10s_towers_trains_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
+    import tensorflow as tf
+
+    _, _, dirs = _trained_from_step_0(tmp_path, "cifar10_towers.py", CIFAR, 9)
+    names = [sorted(n for n, _ in tf.train.list_variables(str(d))) for d in dirs]
+    # TF1 named the variables by the variable scopes alone: no tower's name scope in the safe port's checkpoint
+    assert "resnet/stage1_block0/conv1/kernel" in names[0] and not any("tower" in n for n in names[0]), names[0]
+    assert names[0] == names[1] and not any("_1/" in n for n in names[0]), names
+    # the first tower's updates ran, and only those (each tower's would update the moving means twice a step)
+    for name in ("resnet/stage0_block0/bn1/moving_mean", "resnet/bn_final/moving_variance", "resnet/bn_final/gamma"):
+        values = [tf.train.load_variable(str(d), name) for d in dirs]
+        assert abs(values[0] - (1 if "variance" in name or "gamma" in name else 0)).max() > 0, (name, values)
+        assert abs(values[0] - values[1]).max() <= 1e-5, (name, values)
+
+
 def test_the_explain_says_a_random_op_after_a_converted_layer_draws_other_values():
     """The towers' layers, made once, change the op order from which a graph seed gives the op seeds of the towers'
     random ops: a tower's tf.layers.dropout in training mode, trained 3 steps from the safe port's step-0 checkpoint
@@ -481,3 +591,127 @@ def test_the_explain_says_a_random_op_after_a_converted_layer_draws_other_values
     outside towers the same model_fn trained alike (1.695, 0.910, 0.826 in both)."""
     changes = NativeLayersRule.EXAMPLE.why.split("What may change:")[1]
     assert "dropout" in changes and "other masks" in changes, changes
+
+
+# cifar10_estimator's towers (the TF 1.4 tutorials' shape, samples/tf1/resnet_estimator.py): the layers are in
+# functions the tower calls, a block under its own variable_scope(name), a name_scope per tower inside the reused
+# scope, and the first tower's UPDATE_OPS read of its name scope
+CIFAR_HELPERS = """def block(inputs, filters, training, name):
+    with tf.compat.v1.variable_scope(name):
+        net = tf.compat.v1.layers.batch_normalization(inputs, training=training, name="bn1")
+        if inputs.shape[-1] != filters:
+            inputs = tf.compat.v1.layers.conv2d(net, filters, 1, use_bias=False, name="shortcut")
+        return inputs + tf.compat.v1.layers.conv2d(net, filters, 3, padding="same", name="conv1")
+
+def tower_fn(images, training):
+    net = tf.compat.v1.layers.conv2d(images, 4, 3, name="conv0")
+    for stage, filters in enumerate([4, 8]):
+        net = block(net, filters, training, "stage%d" % stage)
+    net = tf.reduce_mean(net, [1, 2])
+    return tf.compat.v1.layers.dense(net, 3, name="logits")
+
+"""
+CIFAR_TOWERS = """
+    losses = []
+    for i in range(2):
+        with tf.compat.v1.variable_scope("resnet", reuse=bool(i != 0)):
+            with tf.compat.v1.name_scope("tower_%d" % i) as scope:
+                with compat.device(setter):
+                    losses.append(tf.reduce_mean(tower_fn(tf.split(features, 2)[i], mode == "train")))
+                    if i == 0:
+                        update_ops = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS, scope)
+    loss = tf.add_n(losses)
+    with tf.control_dependencies(update_ops):
+        train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)
+"""
+
+
+class TestNativeLayersInFunctionsTheTowersCall(RuleTest):
+    TRANSFORM = NativeLayersRule
+
+    def test_the_layers_of_the_functions_a_tower_calls_are_one_per_variable_scope_path(self):
+        def keras(layer: str, args: str, inputs: str, training: str = "") -> str:
+            return (
+                f"compat.scoped_layers.layer(tf.keras.layers.{layer}, {args}, dtype={inputs}.dtype)({inputs}{training})"
+            )
+
+        helpers = (
+            CIFAR_HELPERS.replace(
+                'tf.compat.v1.layers.batch_normalization(inputs, training=training, name="bn1")',
+                keras("BatchNormalization", 'name="bn1"', "inputs", ", training=training"),
+            )
+            .replace(
+                'tf.compat.v1.layers.conv2d(net, filters, 1, use_bias=False, name="shortcut")',
+                keras("Conv2D", 'filters, 1, use_bias=False, name="shortcut"', "net"),
+            )
+            .replace(
+                'tf.compat.v1.layers.conv2d(net, filters, 3, padding="same", name="conv1")',
+                keras("Conv2D", 'filters, 3, padding="same", name="conv1"', "net"),
+            )
+            .replace(
+                'tf.compat.v1.layers.conv2d(images, 4, 3, name="conv0")',
+                keras("Conv2D", '4, 3, name="conv0"', "images"),
+            )
+            .replace('tf.compat.v1.layers.dense(net, 3, name="logits")', keras("Dense", '3, name="logits"', "net"))
+        )
+        after = program(CIFAR_TOWERS, helpers).replace(
+            "tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS, scope)",
+            "[update for layer in compat.scoped_layers.made() for update in layer.updates]",
+        )
+        before = program(CIFAR_TOWERS, CIFAR_HELPERS)
+        self.assertCodemod(before, after, level="native")
+        messages = [e.message for e in self.applied(before, level="native").entries if e.rule == self.RULE.ID]
+        assert len(messages) == 6 and all("one per variable scope path" in m for m in messages[:5]), messages
+        assert "the first tower's get_collection(UPDATE_OPS, scope) -> the updates" in messages[5], messages
+
+    def test_must_not_fire_where_a_tower_may_share_them_otherwise(self):
+        def refused_all(source: str) -> list[str]:
+            messages = self.refused(source)
+            assert len(messages) == 5, messages
+            return messages
+
+        def case(helpers_from: str, helpers_to: str, towers_from: str = "", towers_to: str = "") -> str:
+            return program(
+                CIFAR_TOWERS.replace(towers_from, towers_to), CIFAR_HELPERS.replace(helpers_from, helpers_to)
+            )
+
+        cases = {
+            # the block's arguments differ per tower: a later tower's TF1 layer had its own around the shared variables
+            (
+                "block(net, filters, training",
+                "block(net, images.shape[1] * filters, training",
+            ): "with arguments read from filters, which may differ per tower",
+            ('name="conv1")', ")"): "without a literal name",
+            (
+                "variable_scope(name)",
+                "variable_scope(name, initializer=tf.compat.v1.zeros_initializer())",
+            ): "with arguments besides its name",
+            ("variable_scope(name)", "control_dependencies([])"): "other than a scope or a device",
+            ('name="shortcut")', 'name="shortcut", kernel_regularizer=r)'): "kernel_regularizer=...), which the native",
+        }
+        for (old, new), why in cases.items():
+            messages = refused_all(case(old, new))
+            assert any(why in m for m in messages), (new, messages)
+            assert all("they convert all or none" in m or why in m for m in messages), (new, messages)
+        towers = {
+            # the update read of every tower (after the loop), of another scope, or in each tower
+            (
+                "                    if i == 0:\n                        update_ops",
+                "    update_ops",
+            ): "otherwise than by one read of the first tower's",
+            ("UPDATE_OPS, scope)", 'UPDATE_OPS, "resnet/tower_1")'): "otherwise than by one read of the first tower's",
+            ("if i == 0:", "if True:"): "otherwise than by one read of the first tower's",
+            # the helper called outside the towers too, named otherwise than called
+            ("loss = tf.add_n(losses)", "loss = tf.add_n(losses) + tf.reduce_sum(tower_fn(features, False))"): (
+                "calls outside its towers too"
+            ),
+            ("loss = tf.add_n(losses)", "loss = tf.add_n(losses)\n    fn = tower_fn"): "named otherwise than called",
+            ("reuse=bool(i != 0)", "reuse=True"): "whose reuse is not proven",
+        }
+        for (old, new), why in towers.items():
+            messages = refused_all(case("", "", old, new))
+            assert any(why in m for m in messages), (new, messages)
+        # a layer in a function defined in the one the tower calls: where it runs is not followed
+        head = 'def head(x):\n        return tf.compat.v1.layers.dense(x, 3, name="logits")\n    return head(net)'
+        messages = refused_all(case('return tf.compat.v1.layers.dense(net, 3, name="logits")', head))
+        assert any("in a function defined in another one" in m for m in messages), messages
