@@ -2,17 +2,19 @@
 
 The shape, as the other native rules leave it (native-layers' Keras layers, native-losses' loss, native-data's
 `return dataset`): `tf.estimator.Estimator(model_fn, config=tf.estimator.RunConfig(model_dir=...)).train(input_fn,
-max_steps=N)` (or steps=N), where model_fn is straight-line code of Keras layers and a loss, ending in
-`tf.train.<Optimizer>(...).minimize(loss, global_step)` (under `control_dependencies` of its batch
-normalizations' updates or not) and `return EstimatorSpec(mode, loss=loss, train_op=train_op)`, reading `mode`
-only as `mode == ModeKeys.TRAIN`, and input_fn takes nothing and returns the dataset. The port: the layers made once
-(their input's dtype, which TF1's layers took, read from the dataset's features), model_fn as a function of the
-batch, a `tf.function` train step (GradientTape, the Keras optimizer of the repo's table, the global step a
-variable incremented after the update), the variables built on the first batch, the latest checkpoint of model_dir
-restored by TF1's names (the slots through compat.tf1_slots), the loop over the dataset until the global step
-reaches the last step as the Estimator's StopAtStepHook stopped it (nothing trained from a checkpoint at or past
-max_steps), `model.ckpt-<step>` saved where the Estimator saved (at the start where nothing was restored, every
-save_checkpoints_secs, at the end), and the Estimator's `loss = ..., step = ...` log line.
+max_steps=N)` (or steps=N), where model_fn is Keras layers and a loss (straight-line code, a `for i in range(n):`
+loop making layers, a `with tf.device(setter):` block of a local replica_device_setter) ending in
+`tf.train.<Optimizer>(...).minimize(loss, global_step)` (under `control_dependencies` of its batch normalizations'
+updates, where it has any) and `return EstimatorSpec(mode, loss=loss, train_op=train_op)`, reading `mode` only as
+`mode == ModeKeys.TRAIN`, and input_fn takes nothing and returns the dataset. The port: the layers made once, in
+TF1's order (a loop's in lists; their input's dtype, which TF1's layers took, read from the dataset's features),
+model_fn as a function of the batch, a `tf.function` train step (GradientTape, the Keras optimizer of the repo's
+table, the global step a variable incremented after the update), the variables built on the first batch, the latest
+checkpoint of model_dir restored by TF1's names (the slots through compat.tf1_slots), the loop over the dataset until
+the global step reaches the last step as the Estimator's StopAtStepHook stopped it (nothing trained from a checkpoint
+at or past max_steps), `model.ckpt-<step>` saved where the Estimator saved (at the start where nothing was restored,
+every save_checkpoints_secs, at the end), the loss summary where its summary hook wrote it, and its `loss = ...,
+step = ...` log line.
 
 An Estimator reads TF_CONFIG when it runs: a port to one process would stop being a cluster member without a word.
 The program's code cannot say whether it runs in a cluster (the platform passes a one-task `master` TF_CONFIG to a
@@ -20,8 +22,9 @@ single-node job), so the port checks at run time and stops with a one-line error
 more than one task.
 
 Anything else (hooks, other modes, train_and_evaluate, TPUEstimator and canned estimators, params, a RunConfig field
-the port does not reproduce, loops and blocks in model_fn, random ops, a shuffling input_fn) keeps the program at
-the safe level with one entry naming why.
+the port does not reproduce, other blocks in model_fn, random ops, calls that may make variables, a batch
+normalization whose updates the train op does not run, a shuffling or random input_fn) keeps the program at the
+safe level with one entry naming why.
 """
 
 from __future__ import annotations
@@ -37,7 +40,16 @@ from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _native_monitored as monitored
 from codemods.rules import _native_tables as tables
-from codemods.rules._native_syntax import Refused, arguments, assigned, collect, names_in, single, source_of
+from codemods.rules._native_syntax import (
+    Refused,
+    arguments,
+    assigned,
+    bound_names,
+    collect,
+    names_in,
+    single,
+    source_of,
+)
 from codemods.rules._shared import ESTIMATOR
 
 MESSAGE = "Estimator program -> TF 2's own training loop"
@@ -277,6 +289,10 @@ class _Port:
                 raise Refused(call, f"{unread}= of the Estimator or its train(), which the port does not reproduce")
         if ("steps" in train) == ("max_steps" in train):
             raise Refused(call, "train() without one of steps= and max_steps= (it trains until the input ends)")
+        for kind in ("steps", "max_steps"):
+            given = train[kind].value if kind in train else None
+            if isinstance(given, cst.Name) and given.value == "None":
+                raise Refused(call, f"train({kind}=None): it trains until the input ends")
         config, config_line = self._config(est, line)
         model_dir = [a for a in (est.get("model_dir"), config.get("model_dir")) if a is not None]
         if len(model_dir) != 1:
@@ -293,7 +309,24 @@ class _Port:
         local |= {f.target.value for f in collect(model_fn, cst.CompFor) if isinstance(f.target, cst.Name)}
         local |= {f.target.value for f in collect(model_fn, cst.For) if isinstance(f.target, cst.Name)}
         self.taken = {n.value for n in names_in(self.module).nodes if id(n) not in inside}
-        self.taken |= set(names_in(model_fn.body).names) - local
+        free = set(names_in(model_fn.body).names) - local
+        self.taken |= free
+        # (model() is defined where the train call was: a name bound there would shadow the module's for it)
+        around = next(
+            (
+                f
+                for f in self.module.body
+                if isinstance(f, cst.FunctionDef) and any(s is line for s in collect(f, cst.SimpleStatementLine))
+            ),
+            None,
+        )
+        if around is not None:
+            params = {p.name.value for p in collect(around.params, cst.Param)}
+            shadowing = sorted(free & (bound_names(around) | params))
+            if shadowing:
+                raise Refused(
+                    line, f"`{shadowing[0]}`, which the model_fn reads from the module, is bound where the loop runs"
+                )
         values = {k: source_of(v.value) for k, v in config.items()}
         code = self._code(
             made,
@@ -403,14 +436,15 @@ class _Port:
         if source_of(input_fn.params).strip():
             raise Refused(input_fn, "an input_fn taking arguments (params, a mode, a config)")
         text = source_of(input_fn)
-        for word, why in (
-            (".shuffle(", "its batches come in the order the graph seed drew"),
-            (f"{self.tf}.random.", "its random ops draw from the graph seed"),
-            ("compat.v1", "graph code (tf.compat.v1), which eager TF 2 does not run"),
-            ("make_one_shot_iterator", "an iterator, not the dataset"),
+        for word, pattern, why in (
+            ("shuffle", r"shuffle", "its batches come in the order the graph seed drew"),
+            # (numpy's random numbers are the host's, drawn alike by both)
+            ("random", r"(?<!np\.)(?<!numpy\.)\brandom", "its random ops draw from the graph seed"),
+            ("compat.v1", r"compat\.v1", "graph code (tf.compat.v1), which eager TF 2 does not run"),
+            ("make_one_shot_iterator", r"make_one_shot_iterator", "an iterator, not the dataset"),
         ):
-            if word in text:
-                raise Refused(input_fn, f"the input_fn holds {word.strip('.(')}: {why}")
+            if re.search(pattern, text):
+                raise Refused(input_fn, f"the input_fn holds {word}: {why}")
         last = input_fn.body.body[-1] if isinstance(input_fn.body, cst.IndentedBlock) else None
         if not (isinstance(single(cast(cst.BaseStatement, last)), cst.Return)):
             raise Refused(input_fn, "an input_fn that does not end in `return dataset`")
@@ -534,6 +568,8 @@ class _ModelFn:
         self.setters: dict[str, str] = {}  # local replica_device_setters -> their one device
         self.device: str | None = None
         self.on_device = self.minimized_on_device = False
+        self.appended: set[str] = set()  # the layers appended to native-layers' lists of batch normalizations
+        self.dependent = False  # is the minimize under control_dependencies of their updates?
         self.rebound: set[str] = set()  # the names a statement binds (for a loop's dtype invariant)
         self.top: list[cst.BaseStatement] = []
         self.optimizer: str | None = None
@@ -567,6 +603,13 @@ class _ModelFn:
         shadowed = sorted(self.layers_named() & (self.bound | set(params)))
         if shadowed:
             raise Refused(node, f"`{shadowed[0]}`, a layer's name, is a name the model_fn binds")
+        for name, made, _ in self.layers:
+            if ".BatchNormalization(" in made and not (name in self.appended and self.dependent):
+                raise Refused(
+                    node,
+                    f"`{name}`, a BatchNormalization whose updates the train op does not run (TF1's moving statistics "
+                    "stayed; a Keras layer in eager updates them at each call)",
+                )
         if self.device is not None and not self.minimized_on_device:
             raise Refused(node, "a device block in the model_fn that does not hold its minimize")
         said = f"model_fn's {len(self.layers)} Keras layers made once, a tf.function train step, {self.said}"
@@ -601,8 +644,9 @@ class _ModelFn:
             name, value = assigned(single(stmt))
             if isinstance(stmt, cst.With) and len(stmt.items) == 1 and self._updates_dependency(stmt.items[0].item):
                 inner = list(cast(cst.IndentedBlock, stmt.body).body)
-                if len(inner) != 1:
+                if len(inner) != 1 or self._minimize(cast(cst.BaseExpression, assigned(single(inner[0]))[1])) is None:
                     raise Refused(stmt, "control_dependencies around more than the minimize")
+                self.dependent = True
                 stmt = inner[0]
                 name, value = assigned(single(stmt))
             elif isinstance(stmt, cst.With):
@@ -617,6 +661,7 @@ class _ModelFn:
                 )
             small = single(stmt)
             if isinstance(small, cst.Expr) and self._append(small.value):
+                self.appended.add(cast(cst.Name, cast(cst.Call, small.value).args[0].value).value)
                 continue
             if name is None or value is None:
                 raise Refused(stmt, f"`{source_of(stmt).strip()}`, a statement the rule does not read")
@@ -765,7 +810,7 @@ class _ModelFn:
     ) -> str | None:
         """`name = value` for model(): each Keras layer made in it hoisted (made once), `mode == TRAIN` -> training."""
         text = source_of(value)
-        if "compat.v1" in text or f"{self.tf}.random." in text or "Variable" in text:
+        if "compat.v1" in text or re.search(r"random|dropout|shuffle|multinomial", text) or "Variable" in text:
             raise Refused(stmt, f"`{name} = {text}`: graph code, a variable or a random op in the model_fn")
         port = self
 

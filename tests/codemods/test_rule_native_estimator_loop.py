@@ -290,6 +290,22 @@ class TestNativeEstimatorLoopRule(RuleTest):
             "not proven the features' dtype": ("(dtype=net.dtype)\n", "(dtype=tf.cast(net, tf.float64).dtype)\n"),
             "a call of block, which may make variables": ("(labels, logits)", "(labels, block(logits))"),
             "a call of compat.scoped_layers": ("(labels, logits)", "(labels, compat.scoped_layers(logits))"),
+            # (TF1 updated the moving statistics only where the train op ran UPDATE_OPS; Keras in eager always does)
+            "a BatchNormalization whose updates the train op does not run": (
+                "update_ops = [update for layer in batch_norms for update in layer.updates]\n"
+                "        with tf.control_dependencies(update_ops):\n            train_op",
+                "train_op",
+            ),
+            "the input_fn holds random": (
+                ".repeat()",
+                ".map(lambda x, y: (tf.image.random_flip_left_right(x), y)).repeat()",
+            ),
+            "or a random op in the model_fn": ("(labels, logits)", "(labels, tf.nn.dropout(logits, 0.5))"),
+            "max_steps=None": ("steps=2", "max_steps=None"),
+            "`scale`, which the model_fn reads from the module, is bound where the loop runs": (
+                "(labels, logits)",
+                "(labels, logits * scale)",
+            ),
             "does not prove equal": ("MomentumOptimizer(0.1, 0.9)", "RMSPropOptimizer(0.1)"),
             "a value the model_fn computes": (
                 "MomentumOptimizer(0.1, 0.9)",
@@ -299,6 +315,10 @@ class TestNativeEstimatorLoopRule(RuleTest):
         for why, (old, new) in cases.items():
             assert old in PROGRAM, old
             source = PROGRAM.replace(old, new)
+            if "scale" in why:  # (a module-level scale, and main's own)
+                source = source.replace(
+                    "\n    def main():\n", "\n    scale = 2.0\n\n    def main():\n        scale = 3.0\n"
+                )
             (refused,) = self.refused(source)
             assert why in refused, (why, refused)
 
