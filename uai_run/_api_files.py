@@ -177,10 +177,15 @@ def _module_child(module: str, name: str) -> _Node:
     found = bindings.names.get(name) if found is None else found
     if found is None and module in _ESTIMATOR_TARGETS and name == "estimator" and _estimator_support.needed():
         found = _Lazy(_ESTIMATOR_TARGETS[module])
-    if found is not None:
-        return found
+    return found if found is not None else _unbound(module, bindings, name)
+
+
+def _unbound(module: str, bindings: _Bindings, name: str) -> _Node:
+    """What a name `module`'s file does not bind is: not there in a generated API module, else unknown."""
     if not _is_api(module) or name.startswith("_") or _module_file(f"{module}.{name}") is not None:
         return _UNKNOWN  # a run-time binding, or a subpackage the import may bind: only TensorFlow can say
+    if "__getattr__" in bindings.names:
+        return _UNKNOWN  # a module that makes names when read (PEP 562): its lines are not all it has
     return _MISSING
 
 

@@ -129,6 +129,14 @@ def test_tensorflows_files_answer_as_the_imported_tensorflow_for_every_fixture_a
     assert judged > 0.95 * len(names), (judged, len(names))  # the files answer for almost every name
 
 
+def test_a_name_an_api_file_does_not_bind_is_missing_unless_the_module_makes_names_when_read():
+    module = "tensorflow._api.v2.made_up"  # no such file: the name is judged from the source alone
+    plain = _api_files._read(module, ast.parse("from tensorflow.python.ops.array_ops import stack\n"), True)
+    lazy = _api_files._read(module, ast.parse("def __getattr__(name):\n    return name\n"), True)
+    assert _api_files._unbound(module, plain, "unstack") == _api_files._MISSING
+    assert _api_files._unbound(module, lazy, "unstack") == _api_files._UNKNOWN
+
+
 @pytest.mark.parametrize("read_files", [True, False])
 @pytest.mark.parametrize("case", sorted(TF1))
 def test_the_first_name_only_tf1_had_is_the_evidence_with_its_line(tmp_path, case, read_files):
