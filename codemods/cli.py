@@ -93,8 +93,10 @@ def build_parser() -> argparse.ArgumentParser:
         "(tf.compat.v1.data datasets -> tf.data, make_one_shot_iterator() -> iter()), native-eager-defaults "
         "(enable_eager_execution() and the other switches to TF 2's defaults, and the initializer no-ops, "
         "deleted), native-variable (tf.compat.v1.Variable -> tf.Variable); "
-        "an Estimator program stays on the Estimator (native-estimator: one info entry per file says why and "
-        "what stays in tf.compat.v1); "
+        "a single-process Estimator program of Keras layers, a tf.train optimizer's minimize and train(max_steps) -> "
+        "an eager loop restoring model_dir's TF1 checkpoint (native-estimator-loop; it stops where TF_CONFIG names a "
+        "cluster), any other stays on the Estimator (native-estimator: one info entry per file says why and what "
+        "stays in tf.compat.v1); "
         "everything else stays at the safe level, with an info entry where a rule could not prove its "
         "pattern",
     )

@@ -1,10 +1,10 @@
 """native-estimator: at --level native, an Estimator program stays on the Estimator, and its file says so once.
 
-No native rule turns an Estimator program into TF 2's own loop. Its model_fn, input_fn, hooks and
-RunConfig run inside the graph, session and checkpoints the Estimator makes; a custom loop under a
-tf.distribute strategy computes the same only where that is proven, program by program, which no rule
-does yet. So the native level leaves the program as the safe level ports it (tf.estimator through
-compat on TF >= 2.16) and gives the file one info entry, at its first Estimator name, saying so: a
+native-estimator-loop turns only a single-process program of the simple shape into TF 2's own loop (and withdraws
+this entry where it does). Otherwise the model_fn, input_fn, hooks and RunConfig run inside the graph, session and
+checkpoints the Estimator makes; a custom loop under a tf.distribute strategy computes the same only where that is
+proven, program by program, which no rule does yet. So the native level leaves the program as the safe level ports
+it (tf.estimator through compat on TF >= 2.16) and gives the file one info entry, at its first Estimator name, saying so: a
 reader of the report sees why that file kept tf.compat.v1 while its Session scripts did not. The entry says
 what stays in this program: the tf.compat.v1 names left in the file once every rule has run (rules building the
 same ops, as native-layers, native-losses and native-io, still convert inside a model_fn), sorted by what holds them (the
@@ -36,7 +36,8 @@ _FAMILY = (
     "tensorflow.contrib.learn.python.learn.learn_runner",
 )
 MESSAGE = (
-    "Estimator program left at the safe level: no native rule turns an Estimator program into TF 2's own loop "
+    "Estimator program left at the safe level: native-estimator-loop turns only a single-process program of the "
+    "simple shape into TF 2's own loop "
     "(its model_fn, input_fn and hooks run in the graph and session the Estimator makes; a custom training "
     "loop under the strategy TF_CONFIG calls for is a port by hand, as modern_tf2/imagenet_main.py is of "
     "legacy_tf1/imagenet_main.py); tf.estimator runs on TF >= 2.16 through compat"
@@ -75,7 +76,8 @@ class NativeEstimatorRule(OutermostChain, Rule):
     LEVEL = "native"
     ORDER = 198  # reports only: after the native rules, so its entry follows theirs
     EXAMPLE = Example(
-        "No native rule converts an Estimator program: its model_fn, input_fn and hooks run inside the graph and "
+        "Outside native-estimator-loop's shape (a single-process train() of Keras layers and a tf.train optimizer), no "
+        "native rule converts an Estimator program: its model_fn, input_fn and hooks run inside the graph and "
         "session the Estimator builds, and a custom loop under a tf.distribute strategy is equal only where that "
         "is proven program by program. At --level native the file keeps the safe level's port (tf.estimator "
         "through compat; the rules building the same ops, as native-layers and native-losses, still convert in its "
