@@ -40,6 +40,7 @@ from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _native_monitored as monitored
 from codemods.rules import _native_tables as tables
+from codemods.rules._native_eager import keras_2
 from codemods.rules._native_syntax import (
     Refused,
     arguments,
@@ -252,6 +253,12 @@ class NativeEstimatorLoopRule(Rule):
             return updated_node
         node, top = self._at
         try:
+            if not keras_2(self):
+                raise Refused(
+                    node,
+                    "tf.keras may be Keras 3 here (TF >= 2.16 without import compat): the port's layers, names and "
+                    "optimizer are Keras 2's",
+                )
             module, said = _Port(updated_node).convert()
         except Refused as why:
             self.report(node, f"{REFUSED}: {why.why}", native=True, statement=top)

@@ -306,6 +306,7 @@ class TestNativeEstimatorLoopRule(RuleTest):
                 "(labels, logits)",
                 "(labels, logits * scale)",
             ),
+            "tf.keras may be Keras 3 here": ("    import compat\n", ""),
             "does not prove equal": ("MomentumOptimizer(0.1, 0.9)", "RMSPropOptimizer(0.1)"),
             "a value the model_fn computes": (
                 "MomentumOptimizer(0.1, 0.9)",
