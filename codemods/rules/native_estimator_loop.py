@@ -66,8 +66,9 @@ _CONFIG = (
 )
 _DEFAULTS = {
     "log_step_count_steps": "100",
-    "save_checkpoints_secs": "600",
-    "keep_checkpoint_max": "5",
+    # (TF 1.15's checkpoint defaults, which a MonitoredTrainingSession's port reads too)
+    "save_checkpoints_secs": str(monitored.EVERY_SECS),
+    "keep_checkpoint_max": str(monitored.KEEP),
     "save_summary_steps": "100",
 }
 # the names the port binds where the train call was
@@ -533,7 +534,7 @@ class _Port:
             "first = next(batches)\n"
             "model(*first, False)  # (the layers make their variables, which the checkpoint restores)\n"
             f"checkpoint = {tf}.train.Checkpoint({objects}, global_step=global_step, optimizer=optimizer)\n"
-            f'manager = {tf}.train.CheckpointManager(checkpoint, {model_dir}, max_to_keep={keep}, checkpoint_name="model.ckpt")\n'
+            f'manager = {tf}.train.CheckpointManager(checkpoint, {model_dir}, max_to_keep={keep}, checkpoint_name="{monitored.PREFIX}")\n'
             "checkpoint.restore(manager.latest_checkpoint)\n"
             f"compat.tf1_slots.restore_slots(optimizer, {weights}, manager.latest_checkpoint)\n"
             f"last_step = {last}\n"
