@@ -7,17 +7,21 @@ the Keras loss, `return dataset`); the equivalence test migrates a TF1 program w
 """
 
 import json
+import os
 import pathlib
 import re
 import shutil
 import subprocess
 import sys
+import textwrap
+
+import pytest
 
 from codemods.rules import select
 from codemods.rules.native_estimator import NativeEstimatorRule
 from codemods.rules.native_estimator_loop import MESSAGE, NativeEstimatorLoopRule
 from tests.support.native_ports import migrated
-from tests.support.rule_test import RuleTest
+from tests.support.rule_test import RuleTest, apply
 from tests.support.runs import clean_env
 
 # an Estimator program as native-layers, native-losses and native-data leave it
@@ -412,9 +416,24 @@ def test_the_native_port_trains_as_the_estimator_from_its_step_0_checkpoint(tmp_
     assert _summaries(tmp_path / "safe_dir") == _summaries(start) == [(1, "loss")]
     # restarted at max_steps, it trains nothing, as the Estimator did
     assert _losses(_run(ported["native"], start)) == []
-    # a cluster's TF_CONFIG stops it with one line
-    cluster = {"cluster": {"master": ["a:1"], "worker": ["b:2"]}, "task": {"type": "master", "index": 0}}
-    done = _run(ported["native"], start, {"TF_CONFIG": json.dumps(cluster)})
-    assert done.returncode == 1 and done.stderr.strip().splitlines()[-1].startswith("TF_CONFIG names a cluster"), (
-        done.stderr
-    )
+
+
+def test_the_port_stops_where_tf_config_names_a_cluster_of_more_than_one_task(monkeypatch):
+    """The port's first statement, run as written: no TF_CONFIG and a one-task one (the platform's single-node
+    master) go on; two tasks stop it with one line (sys.exit: exit status 1)."""
+    code = apply(textwrap.dedent(PROGRAM), NativeEstimatorLoopRule, level="native").module.code
+    guard = textwrap.dedent("\n".join(code.split("def main():\n", 1)[1].splitlines()[:2]))
+    assert guard.startswith("if sum(len(tasks)"), guard
+    master = {"cluster": {"master": ["a:1"]}, "task": {"type": "master", "index": 0}}
+    for config in (None, "", json.dumps(master), json.dumps({"task": {"type": "worker", "index": 0}})):
+        if config is None:
+            monkeypatch.delenv("TF_CONFIG", raising=False)
+        else:
+            monkeypatch.setenv("TF_CONFIG", config)
+        exec(guard, {"json": json, "os": os, "sys": sys})  # noqa: S102 - the port's own code
+    for cluster in ({"master": ["a:1"], "worker": ["b:2"]}, {"chief": ["a:1"], "ps": {"0": "b:2"}}):
+        monkeypatch.setenv("TF_CONFIG", json.dumps({"cluster": cluster, "task": {"type": "chief", "index": 0}}))
+        with pytest.raises(SystemExit) as stopped:
+            exec(guard, {"json": json, "os": os, "sys": sys})  # noqa: S102
+        assert str(stopped.value.code).startswith("TF_CONFIG names a cluster of more than one task; this program")
+        assert "\n" not in str(stopped.value.code)
