@@ -288,8 +288,7 @@ class _Port:
         tf = self.tf
         if tf is None:
             raise Refused(self.module, "the file does not import tensorflow by a name the rule reads")
-        line, call = self._train_line()
-        estimator = cast(cst.Call, cast(cst.Attribute, call.func).value)
+        line, call, estimator, binding = self._train_line()
         est = arguments(estimator, ("model_fn", "model_dir", "config", "params"), call, "Estimator")
         train = arguments(call, ("input_fn", "hooks", "steps", "max_steps", "saving_listeners"), call, "train")
         for unread in ("params", "hooks", "saving_listeners"):
@@ -354,7 +353,7 @@ class _Port:
             s.with_changes(leading_lines=[cst.EmptyLine(indent=False) for _ in s.leading_lines])
             for s in cst.parse_module(code).body
         ]
-        removed = {id(model_fn)}
+        removed = {id(model_fn)} | ({id(binding)} if binding is not None else set())
         if config_line is not None:
             removed.add(id(config_line))
         replaced = {id(line): port}
@@ -370,16 +369,29 @@ class _Port:
         module = cast(cst.Module, self.module.visit(Swap()))
         return module, said
 
-    def _train_line(self) -> tuple[cst.SimpleStatementLine, cst.Call]:
-        """The one statement `tf.estimator.Estimator(...).train(...)`; Refused for any other Estimator use."""
-        found = []
+    def _train_line(self) -> tuple[cst.SimpleStatementLine, cst.Call, cst.Call, cst.SimpleStatementLine | None]:
+        """The one statement `tf.estimator.Estimator(...).train(...)`, or `estimator.train(...)` after `estimator =
+        tf.estimator.Estimator(...)` in the same block (the name read nowhere else): (the train line, its call, the
+        Estimator's call, the line binding it or None). Refused for any other Estimator use."""
+        found: list[tuple[cst.SimpleStatementLine, cst.Call, cst.Call, cst.SimpleStatementLine | None]] = []
+        blocks = [self.module.body, *(b.body for b in collect(self.module, cst.IndentedBlock))]
+        read: list[str] = []  # trained estimators' names read elsewhere too
         for line in collect(self.module, cst.SimpleStatementLine):
             small = single(line)
             call = small.value if isinstance(small, cst.Expr) else None
             if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "train":
                 inner = call.func.value
                 if isinstance(inner, cst.Call) and self.is_(inner.func, "estimator.Estimator"):
-                    found.append((line, call))
+                    found.append((line, call, inner, None))
+                elif isinstance(inner, cst.Name) and names_in(self.module).names.count(inner.value) != 2:
+                    read.append(inner.value)
+                elif isinstance(inner, cst.Name):
+                    block = next(list(b) for b in blocks if any(s is line for s in b))
+                    before = block[: next(i for i, s in enumerate(block) if s is line)]
+                    bound = [s for s in before if assigned(single(s))[0] == inner.value]
+                    made = assigned(single(bound[0]))[1] if len(bound) == 1 else None
+                    if isinstance(made, cst.Call) and self.is_(made.func, "estimator.Estimator"):
+                        found.append((line, call, made, cast(cst.SimpleStatementLine, bound[0])))
         allowed = {"estimator.Estimator", "estimator.RunConfig", "estimator.EstimatorSpec", "estimator.ModeKeys.TRAIN"}
         for chain in collect(self.module, cst.Attribute):
             text = source_of(chain)
@@ -393,6 +405,18 @@ class _Port:
         for imported in collect(self.module, cst.ImportFrom):
             if imported.module is not None and "estimator" in source_of(imported.module):
                 raise Refused(imported, f"from {source_of(imported.module)} import ..., which the rule does not read")
+        estimators = {
+            assigned(single(s))[0]
+            for s in collect(self.module, cst.SimpleStatementLine)
+            if isinstance(made := assigned(single(s))[1], cst.Call) and self.is_(made.func, "estimator.Estimator")
+        }
+        if not found and set(read) & estimators:
+            name = min(set(read) & estimators)
+            raise Refused(
+                self.module,
+                f"the Estimator `{name}` is used besides its train() (get_variable_value, evaluate, another train: "
+                "what the port does not reproduce)",
+            )
         if len(found) != 1:
             raise Refused(
                 self.module, "no statement `tf.estimator.Estimator(model_fn, ...).train(input_fn, ...)`, or two"

@@ -136,6 +136,17 @@ class TestNativeEstimatorLoopRule(RuleTest):
         assert "from the same checkpoint (a run from scratch starts elsewhere)" in entry.message
         assert "TF_CONFIG names a cluster of more than one task" in entry.message
 
+    def test_an_estimator_bound_to_a_name_then_trained_ports_alike(self):
+        train = "tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)"
+        bound = (
+            "estimator = tf.estimator.Estimator(model_fn, config=config)\n        estimator.train(input_fn, steps=2)"
+        )
+        source = PROGRAM.replace(train, bound)
+        assert self.applied(source, level="native").module.code == self.applied(PROGRAM, level="native").module.code
+        for elsewhere in ("\n        estimator.evaluate(input_fn)", "\n        print(estimator)"):
+            (refused,) = self.refused(source + elsewhere)
+            assert "the Estimator `estimator` is used besides its train()" in refused, refused
+
     def test_layers_made_in_a_loop_over_range_and_a_local_device_setter_as_estimator_resnet_platform(self):
         """A loop's layers are made once per iteration, in TF1's order, into lists model() indexes; the one device
         of a local replica_device_setter (_native_monitored proves it) holds the model's ops and the update."""
