@@ -22,13 +22,10 @@ import libcst as cst
 
 from codemods.rules._layer_scopes import NESTED, SCOPES
 from codemods.rules._layer_towers import Tower, reuse_scope, tower_at
+from codemods.rules._layer_updates import the_read
 from codemods.rules._native_syntax import Refused, all_names, bound_names, collect, descendants, names_in
-from codemods.rules._shared import collection_reads
 
 _DEVICES = frozenset({"device", "colocate_with"})  # with-items that place ops and name nothing
-# names by which a file fills or runs UPDATE_OPS besides the one read (tf-slim, contrib's optimize_loss, its own
-# collection calls), or that the read's rewrite would meet
-_OTHER_UPDATES = frozenset({"create_train_op", "optimize_loss", "add_to_collection", "add_to_collections", "slim"})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -218,36 +215,14 @@ def first_tower_updates(
     layers made by then: `if i == 0: X = get_collection(GraphKeys.UPDATE_OPS[, scope])` in the towers every `called`
     layer is reached from, after the tower's calls of the functions on the way, `scope` the `as` name of a
     name_scope holding them all, and nothing else filling or running the collection. Else None."""
-    names = [name.value for name in all_names(module)]
-    if (
-        names.count("UPDATE_OPS") != 1
-        or set(names) & _OTHER_UPDATES
-        or len(collection_reads(module, "UPDATE_OPS")) != 1
-    ):
-        return None
     towers = {id(t.scope) for c in called for t in c.towers}
-    if len(towers) != 1:
+    found = the_read(module, parent)
+    if found is None or len(towers) != 1:
+        return None
+    line, read = found
+    if _called(read) != "get_collection" or len(read.args) > 2 or any(a.star or a.keyword for a in read.args):
         return None
     tower = called[0].towers[0]
-    key = next(n for n in all_names(module) if n.value == "UPDATE_OPS")
-    line: cst.CSTNode | None = parent.get(id(key))
-    while line is not None and not isinstance(line, cst.SimpleStatementLine):
-        line = parent.get(id(line))
-    if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1 or not isinstance(line.body[0], cst.Assign):
-        return None
-    assign = line.body[0]
-    read = assign.value
-    if not (
-        len(assign.targets) == 1
-        and isinstance(assign.targets[0].target, cst.Name)
-        and isinstance(read, cst.Call)
-        and _called(read) == "get_collection"
-        and 1 <= len(read.args) <= 2
-        and not any(a.star or a.keyword is not None for a in read.args)
-        and isinstance(read.args[0].value, cst.Attribute)
-        and read.args[0].value.attr is key
-    ):
-        return None
     guard = parent.get(id(parent.get(id(line))))
     if not (isinstance(guard, cst.If) and guard.orelse is None and _is_first(guard.test, tower.index)):
         return None

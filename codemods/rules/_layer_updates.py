@@ -47,6 +47,32 @@ def updates_read(
     """(the model_fn, the line) where the file's one UPDATE_OPS read, `X = get_collection(GraphKeys.UPDATE_OPS)`,
     follows every batch normalization in training mode (`norms`), each on a line of its own in that same function,
     and nothing else fills or reads the collection: the read can become the Keras layers' updates. Else None."""
+    found = the_read(module, parent)
+    if found is None or len(found[1].args) != 1:
+        return None
+    line = found[0]
+    function, scope = enclosing(line, parent)
+    if function is None or function.name.value not in roots or scope == NESTED:
+        return None
+    order = {id(n): i for i, n in enumerate(descendants(module))}
+    for norm in norms:
+        held = parent.get(id(norm))
+        while held is not None and not isinstance(held, cst.SimpleStatementLine):
+            held = parent.get(id(held))
+        if (
+            held is None
+            or len(held.body) != 1
+            or enclosing(norm, parent)[0] is not function
+            or order[id(held)] > order[id(line)]
+            or sum(1 for n in norms if id(n) in {id(d) for d in descendants(held)}) != 1
+        ):
+            return None
+    return function.name.value, line
+
+
+def the_read(module: cst.Module, parent: dict[int, cst.CSTNode]) -> tuple[cst.SimpleStatementLine, cst.Call] | None:
+    """(its line, the call) of the file's one UPDATE_OPS read, `X = get_collection(GraphKeys.UPDATE_OPS, ...)` on a
+    line of its own, where nothing else names, fills or reads the collection. Else None."""
     names = [name.value for name in all_names(module)]
     if (
         names.count("UPDATE_OPS") != 1
@@ -66,28 +92,12 @@ def updates_read(
         len(assign.targets) == 1
         and isinstance(assign.targets[0].target, cst.Name)
         and isinstance(value, cst.Call)
-        and len(value.args) == 1
+        and value.args
         and isinstance(value.args[0].value, cst.Attribute)
         and value.args[0].value.attr is key
     ):
         return None
-    function, scope = enclosing(line, parent)
-    if function is None or function.name.value not in roots or scope == NESTED:
-        return None
-    order = {id(n): i for i, n in enumerate(descendants(module))}
-    for norm in norms:
-        held = parent.get(id(norm))
-        while held is not None and not isinstance(held, cst.SimpleStatementLine):
-            held = parent.get(id(held))
-        if (
-            held is None
-            or len(held.body) != 1
-            or enclosing(norm, parent)[0] is not function
-            or order[id(held)] > order[id(line)]
-            or sum(1 for n in norms if id(n) in {id(d) for d in descendants(held)}) != 1
-        ):
-            return None
-    return function.name.value, line
+    return line, value
 
 
 class Updates(cst.CSTTransformer):

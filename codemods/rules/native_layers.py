@@ -59,7 +59,7 @@ from codemods.rules._layer_scopes import ESTIMATORS, FAMILY, NESTED, enclosing, 
 from codemods.rules._layer_towers import Tower, TowerLayers, layer_name, shared_alike, tower_of, whole_towers
 from codemods.rules._layer_updates import Updates, training_mode, update_reader, updates_read
 from codemods.rules._native_eager import EagerRewrite, keras_2, parents
-from codemods.rules._native_syntax import EQUAL, Refused, all_names, arguments, descendants, names_in
+from codemods.rules._native_syntax import EQUAL, Refused, all_names, arguments, collect, descendants, names_in
 from codemods.rules._native_tables import LAYERS
 
 _FUNCTIONS = {name: row for name, row in LAYERS.items() if name != "dropout"}
@@ -188,12 +188,7 @@ class NativeLayersRule(EagerRewrite):
             return ported
         function, line = self._read
         alias = _tf.tf_alias(self)
-        inside = {id(n) for n in descendants(line)}
-        self.state.reports[:] = [  # (tf1-api's entries for the names of the read the rule rewrites)
-            (top, node, entry)
-            for top, node, entry in self.state.reports
-            if not (id(node) in inside and entry.rule != self.ID and "compat.v1" in entry.message)
-        ]
+        self._drop_safe_entries(line)
         self.report(
             line,
             f"{GRAPH_ENTRY}get_collection(UPDATE_OPS) in a model_fn -> the updates of its Keras batch normalizations "
@@ -299,6 +294,15 @@ class NativeLayersRule(EagerRewrite):
             {n for k, a in args.items() if k not in ("inputs", *call_keywords) for n in names_in(a.value).names}
             & called.varying
         )
+        for arg in [a for k, a in args.items() if k not in ("inputs", *call_keywords)]:
+            for inner in collect(arg.value, cst.Call):
+                if isinstance(inner.func, cst.Name):
+                    raise Refused(
+                        call,
+                        f"in a function a tower calls, with an argument calling {inner.func.value}(...), which may "
+                        "give each tower another value: TF1's later towers made their layers with their own "
+                        "arguments around the shared variables, the Keras layer made in the first tower has its",
+                    )
         if varying:
             raise Refused(
                 call,
@@ -339,14 +343,18 @@ class NativeLayersRule(EagerRewrite):
                 )
                 self._staying.add(what)
 
-    def _first_tower_read(self, module: cst.Module, ported: cst.Module, line: cst.SimpleStatementLine) -> cst.Module:
-        """`ported` with the first tower's UPDATE_OPS read -> the updates of the Keras layers made by then."""
+    def _drop_safe_entries(self, line: cst.SimpleStatementLine) -> None:
+        """tf1-api's entries for the names of a read the rule rewrites."""
         inside = {id(n) for n in descendants(line)}
-        self.state.reports[:] = [  # (tf1-api's entries for the names of the read the rule rewrites)
+        self.state.reports[:] = [
             (top, node, entry)
             for top, node, entry in self.state.reports
             if not (id(node) in inside and entry.rule != self.ID and "compat.v1" in entry.message)
         ]
+
+    def _first_tower_read(self, module: cst.Module, ported: cst.Module, line: cst.SimpleStatementLine) -> cst.Module:
+        """`ported` with the first tower's UPDATE_OPS read -> the updates of the Keras layers made by then."""
+        self._drop_safe_entries(line)
         self.report(
             line,
             f"{GRAPH_ENTRY}the first tower's get_collection(UPDATE_OPS, scope) -> the updates of the Keras layers made "

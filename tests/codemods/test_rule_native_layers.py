@@ -6,6 +6,7 @@ The rule runs alone in the before/after cases (the safe rules' rewrites are not 
 migrates a whole program with uai-migrate at both levels and runs both.
 """
 
+import ast
 import pathlib
 import re
 import shutil
@@ -475,7 +476,7 @@ def test_the_native_port_of_towers_trains_as_the_safe_port_from_its_step_0_check
 
 
 # cifar10_estimator's towers (samples/tf1/resnet_estimator.py, tiny): layers in helpers, each block under its own
-# variable_scope, a name_scope per tower inside the reused scope, tf.device of cifar10's DeviceSpec setter (which
+# variable_scope, a name_scope per tower inside the reused scope, tf.device of the sample's DeviceSpec setter (which
 # stays at the safe level: it places the Keras layers' variables as TF1's), the first tower's UPDATE_OPS read of
 # its name scope before the averaged gradients' apply_gradients
 CIFAR = """
@@ -509,20 +510,7 @@ CIFAR = """
         return tf.layers.dense(net, 3, name="logits")
 
 
-    def local_device_setter(num_devices, ps_device_type, worker_device):
-        ps_strategy = device_setter._RoundRobinStrategy(num_devices)
-        ps_ops = ["Variable", "VariableV2", "VarHandleOp"]
-
-        def chooser(op):
-            current = tf.DeviceSpec.from_string(op.device or "")
-            node_def = op if isinstance(op, tf.NodeDef) else op.node_def
-            if node_def.op in ps_ops:
-                spec = tf.DeviceSpec.from_string("/{}:{}".format(ps_device_type, ps_strategy(op)))
-            else:
-                spec = tf.DeviceSpec.from_string(worker_device)
-            return spec.make_merged_spec(current).to_string()
-
-        return chooser
+    SETTER
 
 
     def tower_fn(images, labels, training):
@@ -572,7 +560,10 @@ CIFAR = """
 def test_the_native_port_of_cifar10s_towers_trains_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
     import tensorflow as tf
 
-    _, _, dirs = _trained_from_step_0(tmp_path, "cifar10_towers.py", CIFAR, 9)
+    sample = (pathlib.Path(__file__).parents[2] / "samples" / "tf1" / "resnet_estimator.py").read_text()
+    setter = next(n for n in ast.parse(sample).body if getattr(n, "name", "") == "local_device_setter")
+    source = CIFAR.replace("SETTER\n", textwrap.indent(ast.get_source_segment(sample, setter), "    ")[4:] + "\n")
+    _, _, dirs = _trained_from_step_0(tmp_path, "cifar10_towers.py", source, 9)
     names = [sorted(n for n, _ in tf.train.list_variables(str(d))) for d in dirs]
     # TF1 named the variables by the variable scopes alone: no tower's name scope in the safe port's checkpoint
     assert "resnet/stage1_block0/conv1/kernel" in names[0] and not any("tower" in n for n in names[0]), names[0]
@@ -682,6 +673,7 @@ class TestNativeLayersInFunctionsTheTowersCall(RuleTest):
                 "block(net, images.shape[1] * filters, training",
             ): "with arguments read from filters, which may differ per tower",
             ('name="conv1")', ")"): "without a literal name",
+            ("filters, 3, padding", "next(widths), 3, padding"): "with an argument calling next(...)",
             (
                 "variable_scope(name)",
                 "variable_scope(name, initializer=tf.compat.v1.zeros_initializer())",
