@@ -16,22 +16,28 @@ of the layers made by then.
 
 from __future__ import annotations
 
-import weakref
-from typing import Any
+from typing import Any, cast
 
 import tensorflow as tf
 
 from compat.errors import ScopeReuseError
 
-# graph -> {variable scope path/layer name: the Keras layer} (the Estimator builds a graph per train/evaluate)
-_LAYERS: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
+# the attribute of a graph holding {variable scope path/layer name: the Keras layer} (the Estimator builds a graph per
+# train/evaluate; on the graph, the layers go with it: a weak mapping from graphs would be held by the layers' variables)
+_LAYERS = "_compat_scoped_layers"
+
+
+def _layers(graph: Any) -> dict[str, Any]:
+    if not hasattr(graph, _LAYERS):
+        setattr(graph, _LAYERS, {})
+    return cast(dict[str, Any], getattr(graph, _LAYERS))
 
 
 def layer(layer_class: Any, *args: Any, name: str, **kwargs: Any) -> Any:
     """The `layer_class(*args, name=name, **kwargs)` of the current variable scope (see the module's doc)."""
     scope = tf.compat.v1.get_variable_scope()
     path = f"{scope.name}/{name}" if scope.name else name
-    layers = _LAYERS.setdefault(tf.compat.v1.get_default_graph(), {})
+    layers = _layers(tf.compat.v1.get_default_graph())
     reuse = scope.reuse
     if path in layers:
         if reuse is False or reuse is None:
@@ -55,4 +61,4 @@ def layer(layer_class: Any, *args: Any, name: str, **kwargs: Any) -> Any:
 
 def made() -> list[Any]:
     """The layers `layer` made in the current graph, in the order it made them."""
-    return list(_LAYERS.get(tf.compat.v1.get_default_graph(), {}).values())
+    return list(_layers(tf.compat.v1.get_default_graph()).values())

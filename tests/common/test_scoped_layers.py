@@ -6,6 +6,9 @@ variable scope names) in another graph. A name scope inside the tower's variable
 TF1's variables not at all, and the Keras layers' not either.
 """
 
+import gc
+import weakref
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -79,3 +82,18 @@ def test_a_path_made_twice_without_reuse_or_reused_unmade_raises_as_tf1_did():
         with tf.compat.v1.variable_scope("net", reuse=tf.compat.v1.AUTO_REUSE):
             first = scoped_layers.layer(tf.keras.layers.Dense, 2, name="logits")
             assert scoped_layers.layer(tf.keras.layers.Dense, 2, name="logits") is first
+
+
+def test_a_graphs_layers_go_with_it():
+    """The Estimator builds a graph per train and evaluate call: their layers must not keep them alive (a mapping from
+    graphs to their layers, even weak, would: the layers' variables hold their graph)."""
+    graphs = []
+    for _ in range(3):
+        with tf.Graph().as_default() as graph:
+            x = tf.constant(np.ones((1, 3), np.float32))
+            with tf.compat.v1.variable_scope("net"):
+                scoped_layers.layer(tf.keras.layers.Dense, 2, name="logits")(x)
+        graphs.append(weakref.ref(graph))
+        del graph, x
+    gc.collect()
+    assert [g for g in graphs if g() is not None] == []
