@@ -449,6 +449,16 @@ class _Port:
         other = sorted(set(keywords) - set(_CONFIG))
         if other:
             raise Refused(line, f"RunConfig({other[0]}=...), which the port does not reproduce")
+        for field in ("log_step_count_steps", "save_checkpoints_secs", "save_summary_steps"):
+            given = keywords[field].value if field in keywords else None
+            positive = isinstance(given, (cst.Integer, cst.Float)) and float(given.evaluated_value) > 0
+            off = field == "save_summary_steps" and source_of(given) in ("0", "None") if given is not None else False
+            if given is not None and not positive and not off:
+                raise Refused(
+                    line,
+                    f"RunConfig({field}={source_of(given)}), not a positive number written out (None turns the "
+                    "Estimator's hook off), which the port does not reproduce",
+                )
         return keywords, bound
 
     def _function(self, arg: cst.Arg | None, what: str, node: cst.CSTNode) -> cst.FunctionDef:

@@ -322,6 +322,11 @@ class TestNativeEstimatorLoopRule(RuleTest):
                 "(labels, logits * scale)",
             ),
             "tf.keras may be Keras 3 here": ("    import compat\n", ""),
+            "RunConfig(save_checkpoints_secs=None)": ("log_step_count_steps=1", "save_checkpoints_secs=None"),
+            "RunConfig(log_step_count_steps=flags.log_every)": (
+                "log_step_count_steps=1",
+                "log_step_count_steps=flags.log_every",
+            ),
             "does not prove equal": ("MomentumOptimizer(0.1, 0.9)", "RMSPropOptimizer(0.1)"),
             "a value the model_fn computes": (
                 "MomentumOptimizer(0.1, 0.9)",
