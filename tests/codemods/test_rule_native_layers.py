@@ -475,10 +475,10 @@ def test_the_native_port_of_towers_trains_as_the_safe_port_from_its_step_0_check
     assert abs(means[0]).sum() == 0 and abs(means[1]).sum() == 0, means
 
 
-# cifar10_estimator's towers (samples/tf1/resnet_estimator.py, tiny): layers in helpers, each block under its own
-# variable_scope, a name_scope per tower inside the reused scope, tf.device of the sample's DeviceSpec setter (which
-# stays at the safe level: it places the Keras layers' variables as TF1's), the first tower's UPDATE_OPS read of
-# its name scope before the averaged gradients' apply_gradients
+# cifar10_estimator's towers (samples/tf1/resnet_estimator.py, tiny; its residual block): layers in helpers, each
+# block under its own variable_scope, a name_scope per tower inside the reused scope, tf.device of the sample's
+# DeviceSpec setter (which stays at the safe level: it places the Keras layers' variables as TF1's), the first
+# tower's UPDATE_OPS read of its name scope before the averaged gradients' apply_gradients
 CIFAR = """
     import sys
 
@@ -487,18 +487,7 @@ CIFAR = """
     from tensorflow.python.training import device_setter
 
 
-    def residual_block(inputs, filters, strides, training, name):
-        with tf.variable_scope(name):
-            shortcut = inputs
-            net = tf.layers.batch_normalization(inputs, training=training, name="bn1")
-            net = tf.nn.relu(net)
-            if strides != 1 or inputs.shape[-1] != filters:
-                shortcut = tf.layers.conv2d(net, filters, 1, strides, use_bias=False, name="shortcut")
-            net = tf.layers.conv2d(net, filters, 3, strides, padding="same", use_bias=False, name="conv1")
-            net = tf.layers.batch_normalization(net, training=training, name="bn2")
-            net = tf.nn.relu(net)
-            net = tf.layers.conv2d(net, filters, 3, 1, padding="same", use_bias=False, name="conv2")
-            return net + shortcut
+    RESIDUAL_BLOCK
 
 
     def network(images, training):
@@ -561,8 +550,11 @@ def test_the_native_port_of_cifar10s_towers_trains_as_the_safe_port_from_its_ste
     import tensorflow as tf
 
     sample = (pathlib.Path(__file__).parents[2] / "samples" / "tf1" / "resnet_estimator.py").read_text()
-    setter = next(n for n in ast.parse(sample).body if getattr(n, "name", "") == "local_device_setter")
-    source = CIFAR.replace("SETTER\n", textwrap.indent(ast.get_source_segment(sample, setter), "    ")[4:] + "\n")
+    source = CIFAR
+    for mark, name in (("RESIDUAL_BLOCK", "residual_block"), ("SETTER", "local_device_setter")):  # (the sample's)
+        function = next(n for n in ast.parse(sample).body if getattr(n, "name", "") == name)
+        code = textwrap.indent(ast.get_source_segment(sample, function) or "", "    ")[4:]
+        source = source.replace(f"{mark}\n", code + "\n")
     _, _, dirs = _trained_from_step_0(tmp_path, "cifar10_towers.py", source, 9)
     names = [sorted(n for n, _ in tf.train.list_variables(str(d))) for d in dirs]
     # TF1 named the variables by the variable scopes alone: no tower's name scope in the safe port's checkpoint
