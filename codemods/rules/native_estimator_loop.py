@@ -136,8 +136,11 @@ WHAT_DIFFERS = (
     "drew them from its graph seed (RunConfig's tf_random_seed), the port from tf.random.set_seed, which gives "
     "other values: the port trains as the Estimator did from the same checkpoint (a run from scratch starts "
     "elsewhere). The model is called once on the first batch in inference mode to make its variables before the "
-    "restore. An input_fn of no batch fails at next() where the Estimator trained nothing. Where TF_CONFIG names a "
-    "cluster of more than one task the port stops with a one-line error (the Estimator would have joined it)"
+    "restore. An input_fn of no batch fails at next() where the Estimator trained nothing; a model_dir at or past "
+    "max_steps trains nothing without the Estimator's 'Skipping training' line. A device setter's device holds the "
+    "model's ops, the gradients and the update, not the global step variable (on a machine with a GPU it may land "
+    "elsewhere). TF_CONFIG: a model_dir or task type it names is not read; where it names a cluster of more than one "
+    "task the port stops with a one-line error (the Estimator would have joined it)"
 )
 
 

@@ -134,7 +134,7 @@ class TestNativeEstimatorLoopRule(RuleTest):
         assert entry.message.startswith(MESSAGE + ": model_fn's 3 Keras layers made once"), entry.message
         assert "tf.train.MomentumOptimizer -> tf.keras.optimizers.SGD" in entry.message
         assert "from the same checkpoint (a run from scratch starts elsewhere)" in entry.message
-        assert "TF_CONFIG names a cluster of more than one task" in entry.message
+        assert "where it names a cluster of more than one task the port stops" in entry.message
 
     def test_an_estimator_bound_to_a_name_then_trained_ports_alike(self):
         train = "tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)"
