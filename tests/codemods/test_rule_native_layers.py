@@ -685,6 +685,15 @@ class TestNativeLayersInFunctionsTheTowersCall(RuleTest):
             ): "otherwise than by one read of the first tower's",
             ("UPDATE_OPS, scope)", 'UPDATE_OPS, "resnet/tower_1")'): "otherwise than by one read of the first tower's",
             ("if i == 0:", "if True:"): "otherwise than by one read of the first tower's",
+            # the read before the tower's calls (TF1 read none of its updates)
+            (
+                '                    losses.append(tf.reduce_mean(tower_fn(tf.split(features, 2)[i], mode == "train")))\n'
+                "                    if i == 0:\n"
+                "                        update_ops = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS, scope)\n",
+                "                    if i == 0:\n"
+                "                        update_ops = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS, scope)\n"
+                '                    losses.append(tf.reduce_mean(tower_fn(tf.split(features, 2)[i], mode == "train")))\n',
+            ): "otherwise than by one read of the first tower's",
             # the helper called outside the towers too, named otherwise than called
             ("loss = tf.add_n(losses)", "loss = tf.add_n(losses) + tf.reduce_sum(tower_fn(features, False))"): (
                 "calls outside its towers too"
