@@ -92,7 +92,8 @@ def _load(optimizer: Any, reader: Any, path: str) -> None:
             rate = optimizer.learning_rate
             if not isinstance(rate, tf.Variable):
                 raise DataError(f"{path}: {tf1} needs a constant learning rate to map, found {rate!r}")
-            value = -rate * value
+            # (in the slot's dtype: a float64 variable's slot is float64, the Keras learning rate float32)
+            value = -tf.cast(rate, slot.dtype) * value
         slot.assign(value)
     if kind == "Adam" and "beta1_power" in keys:
         power = float(reader.get_tensor("beta1_power"))

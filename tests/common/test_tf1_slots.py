@@ -34,11 +34,11 @@ def loss_of(x, w):
     return tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
 
 
-def tf1_run(kind, path):
+def tf1_run(kind, path, dtype=tf.float32):
     """Two steps, a v1 Saver's checkpoint at `path`, two more: (the checkpoint's prefix, the last two losses)."""
     with tf.Graph().as_default():
-        x = tf.compat.v1.placeholder(tf.float32, [None, 3])
-        w = tf.compat.v1.get_variable("w", initializer=tf.ones([3, 1]))
+        x = tf.compat.v1.placeholder(dtype, [None, 3])
+        w = tf.compat.v1.get_variable("w", initializer=tf.ones([3, 1], dtype))
         loss = loss_of(x, w)
         train_op = OPTIMIZERS[kind][0]().minimize(loss)
         with tf.compat.v1.Session() as sess:
@@ -47,14 +47,14 @@ def tf1_run(kind, path):
             for step, batch in enumerate(BATCHES):
                 if step == 2:
                     prefix = tf.compat.v1.train.Saver().save(sess, path)
-                losses.append(float(sess.run([train_op, loss], {x: batch})[1]))
+                losses.append(float(sess.run([train_op, loss], {x: batch.astype(dtype.as_numpy_dtype)})[1]))
     return prefix, losses[2:]
 
 
-def eager_run(kind, path, slots):
+def eager_run(kind, path, slots, dtype=tf.float32):
     """The last two steps from the checkpoint, as native-session's port trains (a tf.function step), TF1's slots
     loaded `slots` ("now": over the variables; "when built": as the first step builds the optimizer) or not (None)."""
-    w = tf.Variable(tf.zeros([3, 1]), name="w")
+    w = tf.Variable(tf.zeros([3, 1], dtype), name="w")
     optimizer = OPTIMIZERS[kind][1]()
     tf.train.Checkpoint(w=w, optimizer=optimizer).restore(path)
     if slots == "now":
@@ -69,7 +69,7 @@ def eager_run(kind, path, slots):
         optimizer.apply_gradients([(tape.gradient(loss, w), w)])
         return loss
 
-    return [float(train_step(batch)) for batch in BATCHES[2:]]
+    return [float(train_step(batch.astype(dtype.as_numpy_dtype))) for batch in BATCHES[2:]]
 
 
 @pytest.mark.parametrize("kind", sorted(OPTIMIZERS))
@@ -80,6 +80,16 @@ def test_a_keras_optimizer_continues_a_tf1_checkpoint_as_tf1_did(kind, tmp_path)
     # (the step after the restore reads the slots: without them its update, so the next loss, is another)
     unmapped = eager_run(kind, path, None)
     assert unmapped[0] == pytest.approx(want[0], abs=1e-6) and unmapped[1] != pytest.approx(want[1], abs=1e-4)
+
+
+@pytest.mark.parametrize("kind", sorted(OPTIMIZERS))
+def test_a_float64_variable_continues_as_tf1_did(kind, tmp_path):
+    """TF1 kept a float64 variable's slots in float64 (a float64 input made float64 layers); the Keras optimizer's
+    float32 learning rate must not make Momentum's mapped slot float32 (the port of such an Estimator program failed
+    at its restore, assigning a float32 value to the float64 slot)."""
+    path, want = tf1_run(kind, str(tmp_path / "model.ckpt"), tf.float64)
+    for slots in ("now", "when built"):
+        assert eager_run(kind, path, slots, tf.float64) == pytest.approx(want, abs=1e-6), slots
 
 
 def test_an_object_based_checkpoint_or_none_is_left_to_the_restore(tmp_path):
