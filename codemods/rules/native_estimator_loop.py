@@ -90,6 +90,8 @@ _BOUND = (
     "loss",
     "writer",
     "summarized",
+    "saved_names",
+    "unloaded",
 )
 # EstimatorSpec's parameters in positional order (TF 1.15)
 _SPEC = (
@@ -215,6 +217,10 @@ class NativeEstimatorLoopRule(Rule):
         "    checkpoint = tf.train.Checkpoint(dense=dense, global_step=global_step, optimizer=optimizer)\n"
         '    manager = tf.train.CheckpointManager(checkpoint, "/tmp/m", max_to_keep=5, checkpoint_name="model.ckpt")\n'
         "    checkpoint.restore(manager.latest_checkpoint)\n"
+        "    saved_names = {name for name, _ in tf.train.list_variables(manager.latest_checkpoint)} if manager.latest_checkpoint else set()\n"
+        '    unloaded = sorted({v.name.split(":")[0] for v in [global_step, *dense.variables]} - saved_names)\n'
+        '    if saved_names and "_CHECKPOINTABLE_OBJECT_GRAPH" not in saved_names and unloaded:\n'
+        '        sys.exit(f"{manager.latest_checkpoint} holds no {unloaded[0]}, which the Estimator would have restored from it")\n'
         "    compat.tf1_slots.restore_slots(optimizer, dense.trainable_variables, manager.latest_checkpoint)\n"
         "    last_step = 3\n"
         "    if int(global_step) < last_step:  # (the Estimator trained nothing from a checkpoint at or past it)\n"
@@ -540,6 +546,9 @@ class _Port:
         if any(name.startswith("*") for name in names):  # (a loop's layers in a list)
             listed = ", ".join(names) + ("," if len(names) == 1 else "")
             weights = f"[v for layer in ({listed}) for v in layer.trainable_variables]"
+            variables = f"[global_step, *(w for layer in ({listed}) for w in layer.variables)]"
+        else:
+            variables = f"[global_step, {', '.join(f'*{name}.variables' for name in names)}]"
         # (the ops TF1's device setter placed on its one device: the model's, the gradients', the update's)
         on = f"    with {tf}.device({device}):\n" if device is not None else ""
         inner = "    " if device is not None else ""
@@ -573,6 +582,12 @@ class _Port:
             f"checkpoint = {tf}.train.Checkpoint({objects}, global_step=global_step, optimizer=optimizer)\n"
             f'manager = {tf}.train.CheckpointManager(checkpoint, {model_dir}, max_to_keep={keep}, checkpoint_name="{monitored.PREFIX}")\n'
             "checkpoint.restore(manager.latest_checkpoint)\n"
+            # (the Estimator's Saver restored every variable from a TF1 checkpoint, or stopped: a name-based restore
+            # leaves the ones it does not find as they are)
+            f"saved_names = {{name for name, _ in {tf}.train.list_variables(manager.latest_checkpoint)}} if manager.latest_checkpoint else set()\n"
+            f'unloaded = sorted({{v.name.split(":")[0] for v in {variables}}} - saved_names)\n'
+            'if saved_names and "_CHECKPOINTABLE_OBJECT_GRAPH" not in saved_names and unloaded:\n'
+            '    sys.exit(f"{manager.latest_checkpoint} holds no {unloaded[0]}, which the Estimator would have restored from it")\n'
             f"compat.tf1_slots.restore_slots(optimizer, {weights}, manager.latest_checkpoint)\n"
             f"last_step = {last}\n"
             "if int(global_step) < last_step:  # (the Estimator trained nothing from a checkpoint at or past it)\n"
