@@ -458,6 +458,15 @@ class _Port:
         other = sorted(set(keywords) - set(_CONFIG))
         if other:
             raise Refused(line, f"RunConfig({other[0]}=...), which the port does not reproduce")
+        keep = keywords["keep_checkpoint_max"].value if "keep_checkpoint_max" in keywords else None
+        # (None keeps every checkpoint in both; TF1's Saver did for 0 too, where CheckpointManager raises)
+        if keep is not None and source_of(keep) != "None":
+            if not (isinstance(keep, cst.Integer) and int(keep.evaluated_value) > 0):
+                raise Refused(
+                    line,
+                    f"RunConfig(keep_checkpoint_max={source_of(keep)}), not None or a positive number written out "
+                    "(TF1's Saver kept every checkpoint for 0, CheckpointManager takes no 0)",
+                )
         for field in ("log_step_count_steps", "save_checkpoints_secs", "save_summary_steps"):
             given = keywords[field].value if field in keywords else None
             positive = isinstance(given, (cst.Integer, cst.Float)) and float(given.evaluated_value) > 0
@@ -832,6 +841,15 @@ class _ModelFn:
         args = arguments(made, row.params, made, kind)
         if "use_locking" in args:
             raise Refused(made, f"{kind}(use_locking=...)")
+        default = kind.removesuffix("Optimizer")
+        name = args["name"].value if "name" in args else None
+        if kind != "GradientDescentOptimizer":  # (TF1 named its slots <variable>/<name>: GradientDescent has none)
+            if name is not None and not (isinstance(name, cst.SimpleString) and name.evaluated_value == default):
+                raise Refused(
+                    made,
+                    f"{kind}(name=...): TF1 named its slots <variable>/<name>, compat.tf1_slots reads "
+                    f"<variable>/{default} (a restart from a TF1 checkpoint would start them at zero)",
+                )
         for arg in args.values():
             if set(names_in(arg.value).names) & self.bound or isinstance(arg.value, cst.Call):
                 raise Refused(made, f"{kind} of a value the model_fn computes (a learning rate schedule)")

@@ -340,10 +340,7 @@ class TestNativeEstimatorLoopRule(RuleTest):
             # zero on a restart from a TF1 checkpoint; measured from the safe port's model.ckpt-3: step 4's loss 0.32197
             # where the Estimator's was 0.30050)
             "MomentumOptimizer(name=...)": ("MomentumOptimizer(0.1, 0.9)", 'MomentumOptimizer(0.1, 0.9, name="Mom")'),
-            # (None: the Estimator logged no loss, saved no checkpoint; 0 kept every checkpoint: the port failed at
-            # the first step, or at CheckpointManager(max_to_keep=0))
-            "RunConfig(log_step_count_steps=None)": ("log_step_count_steps=1", "log_step_count_steps=None"),
-            "RunConfig(save_checkpoints_secs=None)": ("log_step_count_steps=1", "save_checkpoints_secs=None"),
+            # (0: TF1's Saver kept every checkpoint; the port failed at CheckpointManager(max_to_keep=0))
             "RunConfig(keep_checkpoint_max=0)": ("log_step_count_steps=1", "keep_checkpoint_max=0"),
             "RunConfig(keep_checkpoint_max=FLAGS.keep)": ("log_step_count_steps=1", "keep_checkpoint_max=FLAGS.keep"),
             "a value the model_fn computes": (
