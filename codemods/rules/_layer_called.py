@@ -146,6 +146,33 @@ def called_from_towers(
     return Called(tuple(towers), frozenset(_varying_in(function, varying[function.name.value])), tuple(sites))
 
 
+def named_in_tower(call: cst.Call, parent: dict[int, cst.CSTNode]) -> bool:
+    """Is `call` written in a tower's reuse scope under a name_scope inside it (cifar10's tower_%d)? Such a call is
+    one of the scoped layers too (`called_in_tower`): a Keras layer built there would take the name scope's name."""
+    scope = reuse_scope(call, parent)
+    node = parent.get(id(call))
+    while scope is not None and node is not None and node is not scope[0]:
+        if isinstance(node, cst.With) and any(
+            isinstance(i.item, cst.Call) and _called(i.item) == "name_scope" for i in node.items
+        ):
+            return True
+        node = parent.get(id(node))
+    return False
+
+
+def called_in_tower(call: cst.Call, parent: dict[int, cst.CSTNode], model_fns: set[str]) -> Called:
+    """The tower a layer call written in it (`named_in_tower`) belongs to, its scopes proven as a helper's are
+    (`called_from_towers`), or Refused."""
+    scope = reuse_scope(call, parent)
+    if scope is None:
+        raise Refused(call, "not in a tower")
+    function = _up_to_function(call, call, parent, scope[0])
+    if function.name.value not in model_fns:
+        raise Refused(call, f"towers in {function.name.value}, not in the model_fn given to the Estimator")
+    tower = tower_at(call, scope, parent)
+    return Called((tower,), frozenset(tower.per_tower()), (call,))
+
+
 def _sites(
     function: cst.FunctionDef, module: cst.Module, parent: dict[int, cst.CSTNode], call: cst.Call
 ) -> list[tuple[cst.Call, cst.FunctionDef, tuple[cst.With, cst.Call] | None]]:

@@ -25,7 +25,8 @@ rule proves before it writes a call:
   nothing runs UPDATE_OPS (each tower's call adds its updates of the shared variables there);
 - or the call is in a function the towers call (cifar10_estimator's shape: a network function, a residual block under
   its own `variable_scope(name)`, a `name_scope("tower_%d" % i)` in the tower), proven by `_layer_called`: it becomes
-  `compat.scoped_layers.layer(tf.keras.layers.Conv2D, ..., name="conv1")(x)`, the Keras layer of the variable scope's
+  `compat.scoped_layers.layer(tf.keras.layers.Conv2D, ..., name="conv1")(x)` (so does a call written in the tower
+  under a name_scope there), the Keras layer of the variable scope's
   path, made where the scope does not reuse and built under that path (TF1's names, resnet/stage0/conv1/kernel,
   whatever the name scopes), called again where it reuses; the layers of those functions convert all or none, a batch
   normalization in training mode only where nothing runs UPDATE_OPS or the model_fn reads the first tower's
@@ -53,7 +54,13 @@ import libcst as cst
 from codemods.engine.rule import FileState
 from codemods.rule_description import Example
 from codemods.rules import _tf
-from codemods.rules._layer_called import Called, called_from_towers, first_tower_updates
+from codemods.rules._layer_called import (
+    Called,
+    called_from_towers,
+    called_in_tower,
+    first_tower_updates,
+    named_in_tower,
+)
 from codemods.rules._layer_names import dtype_source, named_alike
 from codemods.rules._layer_scopes import ESTIMATORS, FAMILY, NESTED, enclosing, false, model_fn_functions, off_tpu
 from codemods.rules._layer_towers import Tower, TowerLayers, layer_name, shared_alike, tower_of, whole_towers
@@ -90,10 +97,10 @@ class NativeLayersRule(EagerRewrite):
         "where every call of that layer function in the file converts. The towers of a multi-GPU model_fn (for i "
         "in range(n): with variable_scope(name, reuse=i > 0): layer calls) convert whole: each Keras layer is made "
         "once, in the first tower (if i == 0:), and called by every tower, as TF1's reuse shared its variables "
-        "(net/conv2d/kernel); not with a name_scope or a condition inside the tower, per-tower arguments, two layers of a tower named alike (AUTO_REUSE shared them), towers in a function the file runs "
+        "(net/conv2d/kernel); not with a condition inside the tower, per-tower arguments, two layers of a tower named alike (AUTO_REUSE shared them), towers in a function the file runs "
         "more than once, or a batch normalization in training mode where UPDATE_OPS is run. The layers of the functions a "
         "tower calls (cifar10_estimator: a network function, residual blocks under their own variable_scope(name), a "
-        "name_scope per tower) become compat.scoped_layers.layer(tf.keras.layers.Conv2D, ..., name=...)(x): the Keras "
+        "name_scope per tower), and those written under a name_scope in the tower, become compat.scoped_layers.layer(tf.keras.layers.Conv2D, ..., name=...)(x): the Keras "
         "layer of the variable scope's path, made where the scope does not reuse and built under that path, so its "
         "variables have TF1's names (resnet/stage0/conv1/kernel; a name scope named none of TF1's), called again where "
         "it reuses; they convert all or none, named, with arguments nothing per tower changes, under no scope but a "
@@ -143,7 +150,7 @@ class NativeLayersRule(EagerRewrite):
         self._towers: dict[int, Tower] = {}  # id(call) -> the tower sharing its variables (a call in towers)
         self._names: dict[int, str] = {}  # id(call in towers) -> the name bound to its Keras layer
         self._made: dict[int, tuple[str, cst.SimpleStatementLine]] = {}  # id(its call) -> (index, the layer made)
-        self._via_towers: set[int] = set()  # id(call in a function a tower calls)
+        self._via_towers: set[int] = set()  # id(call in a function a tower calls, or under a tower's name_scope)
         self._called: dict[int, Called] = {}  # id(such a call, proven) -> how the towers reach it
         self._first_read: cst.SimpleStatementLine | None = None  # the first tower's UPDATE_OPS read, proven
 
@@ -238,6 +245,9 @@ class NativeLayersRule(EagerRewrite):
             raise Refused(call, on_the_way)
         elif scope and "reuse" not in scope and scope != NESTED:
             raise Refused(call, scope)
+        elif scope and named_in_tower(call, parent):
+            self._via_towers.add(id(call))
+            called = called_in_tower(call, parent, set(self._model_fns))
         keras, params, call_keywords = _FUNCTIONS[what.removeprefix("tf.layers.")]
         args = arguments(call, ("inputs", *params, "name"), call, what)
         if called is not None:
@@ -287,7 +297,7 @@ class NativeLayersRule(EagerRewrite):
         if name is None or not isinstance(name.value, cst.SimpleString):
             raise Refused(
                 call,
-                f"{what} in a function a tower calls, without a literal name: TF1 numbered unnamed layers per "
+                f"{what} in a function a tower calls (or under its name_scope), without a literal name: TF1 numbered unnamed layers per "
                 "variable scope (and named computed ones per call), which the layer of a scope's path does not follow",
             )
         varying = sorted(
@@ -299,14 +309,14 @@ class NativeLayersRule(EagerRewrite):
                 if isinstance(inner.func, cst.Name):
                     raise Refused(
                         call,
-                        f"in a function a tower calls, with an argument calling {inner.func.value}(...), which may "
+                        f"in a function a tower calls (or under its name_scope), with an argument calling {inner.func.value}(...), which may "
                         "give each tower another value: TF1's later towers made their layers with their own "
                         "arguments around the shared variables, the Keras layer made in the first tower has its",
                     )
         if varying:
             raise Refused(
                 call,
-                f"in a function a tower calls, with arguments read from {', '.join(varying)}, which may differ per "
+                f"in a function a tower calls (or under its name_scope), with arguments read from {', '.join(varying)}, which may differ per "
                 "tower: TF1's later towers made their layers with their own arguments around the shared variables, "
                 "the Keras layer made in the first tower has its arguments",
             )
@@ -328,7 +338,7 @@ class NativeLayersRule(EagerRewrite):
                     and (self._first_read is None or any(self._why.get(id(n)) is not None for n in norms))
                 ):
                     self._why[id(norm)] = (
-                        f"in training mode in a function a tower calls, in a file that runs the UPDATE_OPS collection "
+                        f"in training mode in a function a tower calls (or under its name_scope), in a file that runs the UPDATE_OPS collection "
                         f"({reader}) otherwise than by one read of the first tower's (if i == 0: update_ops = "
                         "get_collection(GraphKeys.UPDATE_OPS, <the tower's name scope>) after the tower's calls): a "
                         "Keras BatchNormalization keeps its updates in layer.updates, and which of them TF1 ran is "
@@ -338,8 +348,8 @@ class NativeLayersRule(EagerRewrite):
         for call, what, _ in self._found:
             if id(call) in self._called and self._why.get(id(call)) is None and kept:
                 self._why[id(call)] = (
-                    "another layer call in the functions the towers call stays at the safe level: they convert all "
-                    "or none (TF1's layers of one variable scope share its store)"
+                    "another layer call in the functions the towers call (or under their name_scope) stays at the "
+                    "safe level: they convert all or none (TF1's layers of one variable scope share its store)"
                 )
                 self._staying.add(what)
 
@@ -446,12 +456,16 @@ class NativeLayersRule(EagerRewrite):
         made.append(cst.Arg(cst.Attribute(source, cst.Name("dtype")), keyword=cst.Name("dtype"), equal=EQUAL))
         layer = cst.Call(func=cst.parse_expression(f"{alias}.keras.layers.{keras}"), args=made)
         if id(call) in self._called:
+            direct = self._called[id(call)].sites == (call,)
+            where = (
+                "in a model_fn's tower, under its name_scope," if direct else "in a function a model_fn's towers call"
+            )
             shared = cst.Call(
                 func=cst.parse_expression("compat.scoped_layers.layer"),
                 args=[cst.Arg(cst.parse_expression(f"{alias}.keras.layers.{keras}")), *made],
             )
             said = (
-                f"{GRAPH_ENTRY}{what} in a function a model_fn's towers call -> tf.keras.layers.{keras}, one per "
+                f"{GRAPH_ENTRY}{what} {where} -> tf.keras.layers.{keras}, one per "
                 "variable scope path (compat.scoped_layers.layer: made where the scope does not reuse, built under "
                 "its path, called again where it reuses), its variables' names kept"
             )

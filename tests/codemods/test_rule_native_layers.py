@@ -263,7 +263,7 @@ class TestNativeLayersRule(RuleTest):
                 '"net", reuse=i > 0',
                 "logits = sum(tf.compat.v1.layers.dense(x, 3) for x in images)",
             ): "comprehension",
-            ('"net", reuse=i > 0', 'with tf.name_scope("tower_%d" % i):\n        ' + dense): "net/tower_0/conv",
+            ('"net", reuse=i > 0', 'with tf.name_scope("tower_%d" % i):\n        ' + dense): "without a literal name",
             ('"net", reuse=i > 0', 'with tf.compat.v1.variable_scope("head"):\n        ' + dense): "variable scope",
             ('"net", reuse=i > 0, initializer=init', dense): "arguments besides its name and reuse",
             ('"net", reuse=i > 0', f"with tf.device(None): {dense}"): "on the line of a compound statement",
@@ -302,7 +302,7 @@ class TestNativeLayersRule(RuleTest):
         # an unnamed layer in a function the tower calls (TF1 numbered it per variable scope)
         helper = "def head(x):\n    return tf.compat.v1.layers.dense(x, 3)\n\n"
         (message,) = self.refused(program(tower(**(ok | {"body": "logits = head(images[i])"})), helper))
-        assert "in a function a tower calls, without a literal name" in message, message
+        assert "without a literal name" in message, message
         # under AUTO_REUSE two calls named alike share their variables, in every tower: two Keras layers would not
         twice = 'a = tf.compat.v1.layers.dense(images[i], 3, name="shared")\nlogits = tf.compat.v1.layers.dense(a, 3, name="shared")'
         messages = self.refused(program(tower("for i in range(2):", '"net", reuse=tf.compat.v1.AUTO_REUSE', twice)))
@@ -476,9 +476,9 @@ def test_the_native_port_of_towers_trains_as_the_safe_port_from_its_step_0_check
 
 
 # cifar10_estimator's towers (samples/tf1/resnet_estimator.py, tiny; its residual block): layers in helpers, each
-# block under its own variable_scope, a name_scope per tower inside the reused scope, tf.device of the sample's
-# DeviceSpec setter (which stays at the safe level: it places the Keras layers' variables as TF1's), the first
-# tower's UPDATE_OPS read of its name scope before the averaged gradients' apply_gradients
+# block under its own variable_scope, a name_scope per tower inside the reused scope (a stem layer under it too),
+# tf.device of the sample's DeviceSpec setter (which stays at the safe level: it places the Keras layers' variables
+# as TF1's), the first tower's UPDATE_OPS read of its name scope before the averaged gradients' apply_gradients
 CIFAR = """
     import sys
 
@@ -518,7 +518,8 @@ CIFAR = """
             with tf.variable_scope("resnet", reuse=bool(i != 0)):
                 with tf.name_scope("tower_%d" % i) as scope:
                     with tf.device(setter):
-                        loss, grads = tower_fn(image_shards[i], label_shards[i], mode == tf.estimator.ModeKeys.TRAIN)
+                        stem = tf.layers.conv2d(image_shards[i], 3, 1, use_bias=False, name="stem")
+                        loss, grads = tower_fn(stem, label_shards[i], mode == tf.estimator.ModeKeys.TRAIN)
                         losses.append(loss)
                         gradients.append(grads)
                         if i == 0:
@@ -555,7 +556,7 @@ def test_the_native_port_of_cifar10s_towers_trains_as_the_safe_port_from_its_ste
         function = next(n for n in ast.parse(sample).body if getattr(n, "name", "") == name)
         code = textwrap.indent(ast.get_source_segment(sample, function) or "", "    ")[4:]
         source = source.replace(f"{mark}\n", code + "\n")
-    _, _, dirs = _trained_from_step_0(tmp_path, "cifar10_towers.py", source, 9)
+    _, _, dirs = _trained_from_step_0(tmp_path, "cifar10_towers.py", source, 10)
     names = [sorted(n for n, _ in tf.train.list_variables(str(d))) for d in dirs]
     # TF1 named the variables by the variable scopes alone: no tower's name scope in the safe port's checkpoint
     assert "resnet/stage1_block0/conv1/kernel" in names[0] and not any("tower" in n for n in names[0]), names[0]
@@ -646,6 +647,42 @@ class TestNativeLayersInFunctionsTheTowersCall(RuleTest):
         messages = [e.message for e in self.applied(before, level="native").entries if e.rule == self.RULE.ID]
         assert len(messages) == 6 and all("one per variable scope path" in m for m in messages[:5]), messages
         assert "the first tower's get_collection(UPDATE_OPS, scope) -> the updates" in messages[5], messages
+
+    def test_a_layer_under_a_towers_name_scope_is_one_per_variable_scope_path_too(self):
+        towers = """
+            images, losses = tf.split(features, 2), []
+            for i in range(2):
+                with tf.compat.v1.variable_scope("net", reuse=i > 0):
+                    with tf.compat.v1.name_scope("tower_%d" % i) as scope:
+                        net = tf.compat.v1.layers.conv2d(images[i], 4, 3, name="conv0")
+                        net = tf.compat.v1.layers.batch_normalization(net, training=True, name="bn")
+                        losses.append(tf.reduce_mean(net))
+                        if i == 0:
+                            update_ops = tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS, scope)
+            loss = tf.add_n(losses)
+            with tf.control_dependencies(update_ops):
+                train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)
+        """
+        after = (
+            towers.replace(
+                'tf.compat.v1.layers.conv2d(images[i], 4, 3, name="conv0")',
+                'compat.scoped_layers.layer(tf.keras.layers.Conv2D, 4, 3, name="conv0", dtype=images[i].dtype)(images[i])',
+            )
+            .replace(
+                'tf.compat.v1.layers.batch_normalization(net, training=True, name="bn")',
+                'compat.scoped_layers.layer(tf.keras.layers.BatchNormalization, name="bn", dtype=net.dtype)(net, training=True)',
+            )
+            .replace(
+                "tf.compat.v1.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS, scope)",
+                "[update for layer in compat.scoped_layers.made() for update in layer.updates]",
+            )
+        )
+        self.assertCodemod(program(towers), program(after), level="native")
+        messages = [e.message for e in self.applied(program(towers), level="native").entries if e.rule == self.RULE.ID]
+        assert len(messages) == 3 and all("in a model_fn's tower, under its name_scope," in m for m in messages[:2])
+        # a layer argument read per tower
+        (message, _) = self.refused(program(towers.replace("images[i], 4, 3", "images[i], 4 * (i + 1), 3")))
+        assert "with arguments read from i, which may differ per tower" in message, message
 
     def test_must_not_fire_where_a_tower_may_share_them_otherwise(self):
         def refused_all(source: str) -> list[str]:
