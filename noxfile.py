@@ -63,6 +63,7 @@ SUITES = {
 TF_FREE = [
     "tests/common/test_adding_doc.py",
     "tests/common/test_architecture.py",
+    "tests/common/test_ci_cpu.py",
     "tests/common/test_launch.py",
     "tests/common/test_launch_descendants.py",
     "tests/common/test_launch_fuzz.py",
