@@ -119,7 +119,7 @@ def test_after_report_sees_each_progress_line_and_its_pause_is_left_out_of_the_r
 
         def after_report(values):
             seen.append(values)
-            time.sleep(0.5)
+            time.sleep(2.0)
 
         program = run_loop.Program(
             build_model=lambda: tf.keras.Sequential([tf.keras.layers.Flatten(), tf.keras.layers.Dense(3)]),
@@ -128,7 +128,7 @@ def test_after_report_sees_each_progress_line_and_its_pause_is_left_out_of_the_r
                 (tf.zeros([4, 4, 4, 3]), tf.zeros([4], tf.int32))).repeat(),
             eval_dataset=None, weight_decay=0.0, decayed_weights=lambda variables: 0.0, image_size=4,
         )
-        settings = run_loop.Settings(output_dir=r"{tmp_path / "out"}", log_dir=r"{tmp_path / "log"}", train_steps=8,
+        settings = run_loop.Settings(output_dir=r"{tmp_path / "out"}", log_dir=r"{tmp_path / "log"}", train_steps=6,
                                      global_batch=4, log_every=2, save_every=100, export=False, after_report=after_report)
         run_loop.run(program, settings)
         print("RATES " + json.dumps([v["images_per_sec"] for v in seen]))
@@ -137,9 +137,10 @@ def test_after_report_sees_each_progress_line_and_its_pause_is_left_out_of_the_r
     )
     assert result.returncode == 0, result.stderr[-3000:]
     rates = json.loads(result.stdout.split("RATES ", 1)[1])
-    assert len(rates) == 4
-    # 2 steps of 4 images per report: with the 0.5 s pause counted a rate could not pass 16 images/s
-    assert all(rate > 32 for rate in rates[1:]), rates
+    assert len(rates) == 3
+    # 2 steps of 4 images per report: with the 2 s pause counted a rate could not pass 4 images/s. 8 leaves the
+    # two steps a second: with a 0.5 s pause and 32 (a quarter second) the test failed in a CI run at load 9.
+    assert all(rate > 8 for rate in rates[1:]), rates
 
 
 def test_slim_main_refuses_an_unknown_model_name_in_the_legacy_programs_words(program_data, tmp_path):
