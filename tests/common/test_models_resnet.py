@@ -30,9 +30,14 @@ def test_resnet50_v1_matches_the_published_parameter_count():
     assert abs(_params(model) - 25.6e6) / 25.6e6 < 0.01
 
 
+# 152 and 200 are 101's bottleneck blocks in other counts per stage (resnet_layout.IMAGENET_LAYOUT): any counts
+# build alike, so tracing them (7-10 CPU-s each) would show nothing 101's does not.
+BUILT = [size for size in SIZES if size <= 101]
+
+
 @pytest.mark.parametrize("version", [1, 2])
-@pytest.mark.parametrize("size", SIZES)
-def test_every_size_builds_and_small_ones_run_forward(size, version):
+@pytest.mark.parametrize("size", BUILT)
+def test_every_layout_builds_and_small_ones_run_forward(size, version):
     model = ResNet(size, num_classes=1001, version=version)
     images = tf.random.uniform([2, 32, 32, 3])
     if size <= 50:
