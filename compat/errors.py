@@ -35,6 +35,15 @@ class DataError(CompatError):
     """Input data is missing or malformed; the message names the file or record."""
 
 
+class CheckpointError(CompatError):
+    """A TF1 checkpoint lacks a variable the program restores from it (TF1's Saver.restore raised NotFoundError,
+    a name-based restore in TF 2 leaves the variable as it was); names the checkpoint and the variable."""
+
+    # raised in a tf.function's trace (as the first step builds the optimizer): autograph lets an error so marked
+    # through as it is, where it would wrap any other in a StagingError of its trace
+    ag_pass_through = True
+
+
 class DeviceError(CompatError):
     """A device layout cannot be built (e.g. a batch that does not split over towers)."""
 

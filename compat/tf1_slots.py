@@ -13,6 +13,11 @@ trained its second step to another loss). `restore_slots` maps them, for the opt
   learning rate, which is what the rule writes);
 - tf.train.AdagradOptimizer -> Adagrad: `<v>/Adagrad` is the accumulator;
 - tf.train.GradientDescentOptimizer -> SGD: no slot.
+
+TF1's Saver.restore also stopped (NotFoundError) where the checkpoint lacked a variable of the graph; the name-based
+restore leaves it at its initial value without a word, and a port trained on from there. `check_names` stops it as
+TF1 did, and `restore_slots_when_built` calls it as the optimizer builds, when the first step has made the layers'
+variables.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from compat.errors import DataError
+from compat.errors import CheckpointError, DataError
 
 # the key every object-based checkpoint holds: its variables were restored by the object graph, slots included
 _OBJECT_GRAPH = "_CHECKPOINTABLE_OBJECT_GRAPH"
@@ -39,9 +44,27 @@ def restore_slots(optimizer: Any, variables: Iterable[tf.Variable], path: str | 
         _load(optimizer, reader, str(path))
 
 
+def check_names(variables: Iterable[tf.Variable], path: str | None) -> None:
+    """Where `path` is a TF1 (name-based) checkpoint: raise CheckpointError naming the first of `variables` it holds
+    no value of, as TF1's Saver.restore did. An object-based checkpoint, or None, is left to the restore (the port's
+    own checkpoints are object-based: their restore matches objects, not TF1's names)."""
+    reader = _tf1_reader(path)
+    if reader is not None:
+        _check_names(reader, variables, str(path))
+
+
+def _check_names(reader: Any, variables: Iterable[tf.Variable], path: str) -> None:
+    missing = sorted({v.name.split(":")[0] for v in variables} - set(reader.get_variable_to_shape_map()))
+    if missing:
+        raise CheckpointError(
+            f"{path}: holds no {missing[0]}, which TF1's Saver.restore would have restored from it (NotFoundError)"
+        )
+
+
 def restore_slots_when_built(optimizer: Any, path: str | None) -> None:
     """As restore_slots, for an optimizer whose variables are not made yet (Keras layers make theirs at the first
-    step, and the optimizer its slots then): TF1's slots load when it builds them, or now if it has."""
+    step, and the optimizer its slots then): TF1's slots load when it builds them, or now if it has. As it builds,
+    the variables it trains must all be in the checkpoint (check_names): stopped before the first update."""
     if getattr(vars(optimizer).get("build"), "loads_tf1_slots", False):
         del optimizer.build  # (a later restore replaces a pending load, as in TF1 it overwrote the earlier one)
     reader = _tf1_reader(path)
@@ -53,6 +76,7 @@ def restore_slots_when_built(optimizer: Any, path: str | None) -> None:
     build = optimizer.build
 
     def build_then_load(var_list: Any) -> None:
+        _check_names(reader, var_list, str(path))
         build(var_list)
         del optimizer.build  # (once: Keras calls build at every apply_gradients)
         _load(optimizer, reader, str(path))

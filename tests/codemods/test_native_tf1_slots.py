@@ -4,11 +4,16 @@ into the Keras optimizer's as it makes them. Measured before it: a port restorin
 Adam steps trained its second step after the restore to 1.685111 where the safe port trained 1.844166."""
 
 import os
+import subprocess
+import sys
+
+import numpy as np
+import tensorflow as tf
 
 from bench import native
 from codemods.rules.native_session import NativeSessionRule
 from tests.support.native_ports import migrated
-from tests.support.processes import run_file
+from tests.support.processes import python_env, run_file
 from tests.support.rule_test import RuleTest
 
 # trains two Adam steps and saves ("first"), or restores that checkpoint and trains the next two ("restore")
@@ -58,6 +63,26 @@ def test_a_native_port_restoring_a_tf1_checkpoint_trains_on_with_its_optimizers_
     safe, ported = losses("safe", "restore"), losses("native", "restore")
     assert len(safe) == len(ported) == 2
     assert all(abs(a - b) <= native.TOLERANCE for a, b in zip(safe, ported)), (safe, ported)
+
+
+def test_a_native_port_restoring_a_tf1_checkpoint_that_lacks_a_variable_fails_as_tf1_did(tmp_path):
+    """TF1's Saver.restore raised NotFoundError for a variable the checkpoint lacks; the port's name-based restore left
+    it at its initial value, and the port trained from there."""
+    found = migrated(tmp_path, "restore.py", RESTORE)
+    assert [os.path.basename(p) for p in native.converted(found["native"][1])] == ["restore.py"]
+    prefix = str(tmp_path / "partial" / "model.ckpt")
+    kernel = np.random.RandomState(1).rand(3, 4).astype(np.float32)
+    tf.raw_ops.SaveV2(prefix=prefix, tensor_names=["dense/kernel"], shape_and_slices=[""], tensors=[kernel])
+    done = {
+        level: subprocess.run(
+            [sys.executable, path, prefix, "restore"], env=python_env(), capture_output=True, text=True, timeout=300
+        )
+        for level, (path, _) in found.items()
+    }
+    assert done["safe"].returncode != 0 and "NotFoundError" in done["safe"].stderr, done["safe"].stderr[-2000:]
+    assert done["native"].returncode == 2 and "loss " not in done["native"].stdout, done["native"].stdout
+    line = done["native"].stderr.splitlines()[-1]  # (one line: compat's error, raised in the first step's trace)
+    assert line.startswith(f"restore.py: error: {prefix}: holds no dense/bias, "), done["native"].stderr[-2000:]
 
 
 class TestRestoreSlots(RuleTest):

@@ -5,11 +5,14 @@ eager variable and Keras optimizer native-session writes, restored from that che
 those two steps to the same losses. Without the slots the first update after the restore is another.
 """
 
+import re
+
 import numpy as np
 import pytest
 import tensorflow as tf
 
 import compat  # noqa: F401  (tf.keras is Keras 2)
+from compat.errors import CheckpointError
 from compat.tf1_slots import restore_slots, restore_slots_when_built
 
 # (TF1 optimizer, Keras optimizer) of native-session's table, at a constant learning rate
@@ -117,3 +120,38 @@ def test_a_later_restore_replaces_a_pending_load(tmp_path):
     restore_slots_when_built(fresh, tf.train.Checkpoint(w=w).write(str(tmp_path / "object" / "ckpt")))
     fresh.build([w])
     assert int(fresh.iterations) == 0 and "build" not in vars(fresh)
+
+
+def test_a_tf1_checkpoint_lacking_a_variable_stops_before_the_first_update(tmp_path):
+    """TF1's Saver.restore raised NotFoundError for a variable its checkpoint lacked; a name-based restore leaves it at
+    its initial value, so the check runs as the first step builds the optimizer (the layers' variables made by then)."""
+    path, _ = tf1_run("Adam", str(tmp_path / "model.ckpt"))
+    w = tf.Variable(tf.zeros([3, 1]), name="w")
+    b = tf.Variable(tf.ones([1]), name="b")
+    optimizer = tf.keras.optimizers.Adam(learning_rate=0.1)
+    tf.train.Checkpoint(w=w, b=b, optimizer=optimizer).restore(path)
+    restore_slots_when_built(optimizer, path)
+
+    @tf.function
+    def train_step(x):
+        with tf.GradientTape() as tape:
+            loss = loss_of(x, w) + tf.reduce_sum(b)
+        optimizer.apply_gradients(zip(tape.gradient(loss, [w, b]), [w, b]))
+
+    with pytest.raises(CheckpointError, match=f"^{re.escape(path)}: holds no b, "):
+        train_step(BATCHES[0])
+    assert float(b[0]) == 1.0 and int(optimizer.iterations) == 0  # (no update made)
+
+
+def test_the_ports_own_object_based_checkpoint_restarts_without_the_check(tmp_path):
+    w = tf.Variable(tf.ones([3, 1]), name="w")
+    b = tf.Variable(tf.ones([1]), name="bias_the_tf1_names_never_had")
+    optimizer = tf.keras.optimizers.Adam(learning_rate=0.1)
+    optimizer.apply_gradients(zip([tf.ones([3, 1]), tf.ones([1])], [w, b]))
+    path = tf.train.Checkpoint(w=w, b=b, optimizer=optimizer).write(str(tmp_path / "model.ckpt-1"))
+    again = [tf.Variable(tf.zeros([3, 1]), name="w"), tf.Variable(tf.zeros([1]), name="bias_the_tf1_names_never_had")]
+    fresh = tf.keras.optimizers.Adam(learning_rate=0.1)
+    tf.train.Checkpoint(w=again[0], b=again[1], optimizer=fresh).restore(path)
+    restore_slots_when_built(fresh, path)
+    fresh.apply_gradients(zip([tf.ones([3, 1]), tf.ones([1])], again))
+    assert int(fresh.iterations) == 2  # (the restored count, and one more update)
