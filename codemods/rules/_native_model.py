@@ -92,6 +92,9 @@ class Model(Recurrent):
         if "use_locking" in args:
             raise Refused(stmt, f"tf.train.{kind}(use_locking=...)")
         values = {p: source_of(a.value) for p, a in args.items()}
+        renamed = tables.renamed_slots(kind, values)
+        if renamed is not None:
+            raise Refused(stmt, renamed)
         self.optimizer_code, self.optimizer_said = tables.keras_optimizer(self.alias, kind, values)
 
     def generate(self) -> list[cst.BaseStatement]:

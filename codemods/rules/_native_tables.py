@@ -74,6 +74,19 @@ def keras_optimizer(alias: str, kind: str, args: Mapping[str, str]) -> tuple[str
     return code, f"tf.train.{kind} -> tf.keras.optimizers.{row.keras} ({row.difference})"
 
 
+def renamed_slots(kind: str, args: Mapping[str, str]) -> str | None:
+    """Why a port of tf.train.<kind>(..., name=...) cannot continue a TF1 checkpoint (None where it can: no name, the
+    default one, no slots). `args` as keras_optimizer's."""
+    default = kind.removesuffix("Optimizer")
+    name = args.get("name")
+    if name is None or kind == "GradientDescentOptimizer" or name in (f'"{default}"', f"'{default}'"):
+        return None
+    return (
+        f"tf.train.{kind}(name=...): TF1 named its slots <variable>/<name>, compat.tf1_slots reads "
+        f"<variable>/{default} (a restart from a TF1 checkpoint would start them at zero)"
+    )
+
+
 # tf.layers.<function>: (Keras class, its parameters after `inputs` in TF1's positional order, the
 # keywords that go to the call rather than the constructor)
 LAYERS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {

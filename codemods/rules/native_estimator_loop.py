@@ -841,15 +841,9 @@ class _ModelFn:
         args = arguments(made, row.params, made, kind)
         if "use_locking" in args:
             raise Refused(made, f"{kind}(use_locking=...)")
-        default = kind.removesuffix("Optimizer")
-        name = args["name"].value if "name" in args else None
-        if kind != "GradientDescentOptimizer":  # (TF1 named its slots <variable>/<name>: GradientDescent has none)
-            if name is not None and not (isinstance(name, cst.SimpleString) and name.evaluated_value == default):
-                raise Refused(
-                    made,
-                    f"{kind}(name=...): TF1 named its slots <variable>/<name>, compat.tf1_slots reads "
-                    f"<variable>/{default} (a restart from a TF1 checkpoint would start them at zero)",
-                )
+        renamed = tables.renamed_slots(kind, {p: source_of(a.value) for p, a in args.items()})
+        if renamed is not None:
+            raise Refused(made, renamed)
         for arg in args.values():
             if set(names_in(arg.value).names) & self.bound or isinstance(arg.value, cst.Call):
                 raise Refused(made, f"{kind} of a value the model_fn computes (a learning rate schedule)")

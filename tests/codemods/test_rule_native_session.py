@@ -545,6 +545,12 @@ class TestNativeSessionRule(RuleTest):
                 "minimize(global_step=...) outside a MonitoredTrainingSession's loop, or of another variable"
             ),
             "op = tf.train.AdamOptimizer(0.1, use_locking=True).minimize(loss)": "tf.train.AdamOptimizer(use_locking=...)",
+            # (TF1 named the slots <variable>/Mom; compat.tf1_slots maps <variable>/Momentum: a restart from a TF1
+            # checkpoint would start them at zero, as native-estimator-loop's port did, measured in ce95035)
+            'op = tf.train.MomentumOptimizer(0.1, 0.9, name="Mom").minimize(loss)': (
+                "tf.train.MomentumOptimizer(name=...): TF1 named its slots <variable>/<name>, compat.tf1_slots reads "
+                "<variable>/Momentum (a restart from a TF1 checkpoint would start them at zero)"
+            ),
             "w = tf.Variable(1.0)\nbump = w.assign_add(loss)\nop = tf.train.AdamOptimizer(0.1).minimize(loss)": (
                 "assign_add() of a value the graph computes (`loss`)"
             ),
