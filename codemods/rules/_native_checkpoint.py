@@ -27,6 +27,9 @@ class Checkpoints(Metrics):
                 return func.attr.value if func.attr.value in ("save", "restore") else None
         return None
 
+    def is_restore(self, call: cst.CSTNode) -> bool:
+        return self.saver_method(call) == "restore"
+
     def checkpoint_line(
         self,
         line: cst.SimpleStatementLine,

@@ -31,6 +31,14 @@ class RunRegion(Model):
             return self.run_line(stmt)
         if set(names_in(stmt, into_lines=False).names) & watched:
             raise Refused(stmt, "the graph or the session is used outside a sess.run statement")
+        for attempt in collect(stmt, cst.Try):
+            restores = [line for line in lines_of(attempt.body) if any(map(self.is_restore, names_in(line).calls))]
+            if restores and attempt.handlers:
+                raise Refused(
+                    restores[0],
+                    f"{self.saver}.restore inside a try with a handler: TF1's restore raised NotFoundError there for a "
+                    "variable the checkpoint lacks, the port's raises nothing there",
+                )
         loops = [*collect(stmt, cst.For), *collect(stmt, cst.While)]
         self.looped |= {id(line) for loop in loops for line in lines_of(loop)}
         lines = {id(self.up(line)): self.run_line(line) for line in lines_of(stmt)}

@@ -72,7 +72,10 @@ def test_a_native_port_restoring_a_tf1_checkpoint_that_lacks_a_variable_fails_as
     assert [os.path.basename(p) for p in native.converted(found["native"][1])] == ["restore.py"]
     prefix = str(tmp_path / "partial" / "model.ckpt")
     kernel = np.random.RandomState(1).rand(3, 4).astype(np.float32)
-    tf.raw_ops.SaveV2(prefix=prefix, tensor_names=["dense/kernel"], shape_and_slices=[""], tensors=[kernel])
+    with tf.Graph().as_default(), tf.compat.v1.Session() as sess:  # (whether or not an earlier test left eager on)
+        sess.run(
+            tf.raw_ops.SaveV2(prefix=prefix, tensor_names=["dense/kernel"], shape_and_slices=[""], tensors=[kernel])
+        )
     done = {
         level: subprocess.run(
             [sys.executable, path, prefix, "restore"], env=python_env(), capture_output=True, text=True, timeout=300
@@ -105,3 +108,31 @@ class TestRestoreSlots(RuleTest):
             "load TF1's optimizer slots (compat.tf1_slots)"
         )
         self.assertEqual(self.refused(source), [why])
+
+    def test_must_not_fire_on_a_restore_a_try_catches(self):
+        """TF1's restore raised NotFoundError at the restore, inside the try; the port's restore raises nothing (where
+        it trains, compat.tf1_slots.check_names stops it at its first step, outside the try), so a handler TF1 ran
+        would not run."""
+        source = """
+            import tensorflow as tf
+            x = tf.placeholder(tf.float32, [None, 2])
+            w = tf.Variable(tf.ones([2, 1]))
+            loss = tf.reduce_sum(tf.matmul(x, w))
+            train_op = tf.train.AdamOptimizer(0.1).minimize(loss)
+            saver = tf.train.Saver()
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                try:
+                    saver.restore(sess, "/tmp/model.ckpt")
+                except tf.errors.NotFoundError:
+                    print("from scratch")
+                sess.run(train_op, {x: [[1.0, 2.0]]})
+        """
+        why = (
+            "saver.restore inside a try with a handler: TF1's restore raised NotFoundError there for a variable the "
+            "checkpoint lacks, the port's raises nothing there"
+        )
+        self.assertEqual(self.refused(source), [why])
+        finally_only = source.replace("except tf.errors.NotFoundError:", "finally:")  # (no handler: it stops there too)
+        code = self.applied(finally_only, level="native").module.code
+        self.assertIn("compat.tf1_slots.restore_slots_when_built(optimizer, ", code)
