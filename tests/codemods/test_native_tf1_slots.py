@@ -90,19 +90,21 @@ def test_a_native_port_restoring_a_tf1_checkpoint_that_lacks_a_variable_fails_as
 
 class TestRestoreSlots(RuleTest):
     TRANSFORM = NativeSessionRule
+    # a training script restoring a checkpoint (the tests write its restore line otherwise)
+    TRAINING = """
+        import tensorflow as tf
+        x = tf.placeholder(tf.float32, [None, 2])
+        w = tf.Variable(tf.ones([2, 1]))
+        loss = tf.reduce_sum(tf.matmul(x, w))
+        train_op = tf.train.AdamOptimizer(0.1).minimize(loss)
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            saver.restore(sess, paths.pop())
+            sess.run(train_op, {x: [[1.0, 2.0]]})
+    """
 
     def test_must_not_fire_on_a_restore_path_from_a_call_it_would_make_twice(self):
-        source = """
-            import tensorflow as tf
-            x = tf.placeholder(tf.float32, [None, 2])
-            w = tf.Variable(tf.ones([2, 1]))
-            loss = tf.reduce_sum(tf.matmul(x, w))
-            train_op = tf.train.AdamOptimizer(0.1).minimize(loss)
-            saver = tf.train.Saver()
-            with tf.Session() as sess:
-                saver.restore(sess, paths.pop())
-                sess.run(train_op, {x: [[1.0, 2.0]]})
-        """
+        source = self.TRAINING
         why = (
             "saver.restore of a path computed by paths.pop(), which the port would call twice: to restore, and to "
             "load TF1's optimizer slots (compat.tf1_slots)"
@@ -113,21 +115,8 @@ class TestRestoreSlots(RuleTest):
         """TF1's restore raised NotFoundError at the restore, inside the try; the port's restore raises nothing (where
         it trains, compat.tf1_slots.check_names stops it at its first step, outside the try), so a handler TF1 ran
         would not run."""
-        source = """
-            import tensorflow as tf
-            x = tf.placeholder(tf.float32, [None, 2])
-            w = tf.Variable(tf.ones([2, 1]))
-            loss = tf.reduce_sum(tf.matmul(x, w))
-            train_op = tf.train.AdamOptimizer(0.1).minimize(loss)
-            saver = tf.train.Saver()
-            with tf.Session() as sess:
-                sess.run(tf.global_variables_initializer())
-                try:
-                    saver.restore(sess, "/tmp/model.ckpt")
-                except tf.errors.NotFoundError:
-                    print("from scratch")
-                sess.run(train_op, {x: [[1.0, 2.0]]})
-        """
+        attempt = 'try:\n        saver.restore(sess, "/tmp/model.ckpt")\n    except tf.errors.NotFoundError:\n        print("from scratch")'
+        source = self.TRAINING.replace("saver.restore(sess, paths.pop())", attempt.replace("\n", "\n        "))
         why = (
             "saver.restore inside a try with a handler: TF1's restore raised NotFoundError there for a variable the "
             "checkpoint lacks, the port's raises nothing there"
