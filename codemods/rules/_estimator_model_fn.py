@@ -1,0 +1,467 @@
+"""native-estimator-loop's reading of a model_fn: straight-line code of Keras layers, a loss and a tf.train optimizer's
+minimize, turned into the layers made once, model()'s statements, the loss and the Keras optimizer (Refused where it
+is not that shape). codemods/rules/native_estimator_loop.py writes the port around them.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Callable
+from typing import cast
+
+import libcst as cst
+
+from codemods.rules import _native_monitored as monitored
+from codemods.rules import _native_tables as tables
+from codemods.rules._native_syntax import (
+    Refused,
+    arguments,
+    assigned,
+    collect,
+    names_in,
+    single,
+    source_of,
+)
+
+# EstimatorSpec's parameters in positional order (TF 1.15)
+_SPEC = (
+    "mode",
+    "predictions",
+    "loss",
+    "train_op",
+    "eval_metric_ops",
+    "export_outputs",
+    "training_chief_hooks",
+    "training_hooks",
+    "scaffold",
+    "evaluation_hooks",
+    "prediction_hooks",
+)
+# TensorFlow's names below tf. that are not ops a train step may run at each call (they make state, or belong to
+# TF1's graph, the Estimator or Keras's layers, models and optimizers)
+_NOT_OPS = (
+    "keras.",
+    "compat.",
+    "estimator.",
+    "train.",
+    "summary.",
+    "random.",
+    "Variable",
+    "Module",
+    "get_variable",
+    "variable_scope",
+    "Graph",
+    "Session",
+    "data.",
+    "saved_model.",
+)
+# activations that keep their input's dtype (what a layer after them takes as its dtype)
+_SAME_DTYPE = frozenset({"relu", "relu6", "elu", "selu", "tanh", "sigmoid", "softplus", "leaky_relu"})
+# Keras layers whose call draws random values (another mask than TF1's graph seed drew)
+_RANDOM_LAYERS = frozenset({"Dropout", "SpatialDropout2D", "GaussianNoise", "GaussianDropout", "AlphaDropout"})
+
+
+class ModelFn:
+    """A model_fn read as straight-line code of Keras layers: its layers (hoisted), its statements for model(),
+    its loss and the Keras optimizer."""
+
+    def __init__(self, tf: str, is_: Callable[..., bool], node: cst.FunctionDef) -> None:
+        # (tf: the module's name for tensorflow; is_(node, *names): is node one of TF's names, v1 or not)
+        self.node, self.tf, self.is_ = node, tf, is_
+        self.bound: set[str] = set()  # names the body binds
+        self.same: set[str] = set()  # names proven of the features' dtype
+        self.lists: set[str] = set()  # native-layers' lists of batch normalizations
+        self.updates: set[str] = set()  # the names of their updates
+        self.said = ""  # what the optimizer's port changes
+        self.layers: list[tuple[str, str, str | None]] = []  # (name, constructor, loop header)
+        self.looped: set[str] = set()  # the layers made in a loop (a list of them, one per iteration)
+        self.setters: dict[str, str] = {}  # local replica_device_setters -> their one device
+        self.device: str | None = None
+        self.on_device = self.minimized_on_device = False
+        self.appended: set[str] = set()  # the layers appended to native-layers' lists of batch normalizations
+        self.dependent = False  # is the minimize under control_dependencies of their updates?
+        self.rebound: set[str] = set()  # the names a statement binds (for a loop's dtype invariant)
+        self.top: list[cst.BaseStatement] = []
+        self.optimizer: str | None = None
+        self.loss: str | None = None
+        self.train_op: str | None = None
+
+    def read(self) -> tuple[list[str], list[str], list[str], str, str, str | None, str]:
+        """(the code making the layers once, their names, model()'s statements, the loss, the Keras optimizer, the
+        device the model_fn's ops were placed on or None, what the entry says)."""
+        node = self.node
+        params = [p.name.value for p in node.params.params]
+        others = (node.params.star_arg, node.params.star_kwarg, *node.params.kwonly_params, *node.params.posonly_params)
+        if (
+            params[:3] != ["features", "labels", "mode"]
+            or len(params) > 4
+            or any(isinstance(o, cst.Param) for o in others)
+        ):
+            raise Refused(node, "a model_fn whose parameters are not (features, labels, mode[, params])")
+        text = source_of(node.body)
+        if len(params) == 4 and re.search(rf"\b{params[3]}\b", text):
+            raise Refused(node, f"a model_fn reading `{params[3]}`")
+        self.same = {"features"}
+        statements = list(cast(cst.IndentedBlock, node.body).body)
+        self.top = statements
+        body = self._block(statements[:-1])
+        spec = self._spec(statements[-1])
+        if self.optimizer is None or spec != (self.loss, self.train_op):
+            raise Refused(statements[-1], "an EstimatorSpec whose loss and train_op are not the minimize's")
+        if self.loss not in self.bound:
+            raise Refused(statements[-1], "a loss the model_fn does not compute")
+        shadowed = sorted(self.layers_named() & (self.bound | set(params)))
+        if shadowed:
+            raise Refused(node, f"`{shadowed[0]}`, a layer's name, is a name the model_fn binds")
+        for name, made, _ in self.layers:
+            if ".BatchNormalization(" in made and not (name in self.appended and self.dependent):
+                raise Refused(
+                    node,
+                    f"`{name}`, a BatchNormalization whose updates the train op does not run (TF1's moving statistics "
+                    "stayed; a Keras layer in eager updates them at each call)",
+                )
+        if self.device is not None and not self.minimized_on_device:
+            raise Refused(node, "a device block in the model_fn that does not hold its minimize")
+        said = f"model_fn's {len(self.layers)} Keras layers made once, a tf.function train step, {self.said}"
+        if self.device is not None:
+            said += f"; its local replica_device_setter -> tf.device({self.device}), the one device it gave every op"
+        names = [name for name, _, _ in self.layers]
+        return self._made(), names, body, cast(str, self.loss), cast(str, self.optimizer), self.device, said
+
+    def _made(self) -> list[str]:
+        """The code making the layers in TF1's order (those of a loop in a loop of the same range)."""
+        code: list[str] = []
+        index = 0
+        while index < len(self.layers):
+            name, made, loop = self.layers[index]
+            if loop is None:
+                code.append(f"{name} = {made}")
+                index += 1
+                continue
+            group = [layer for layer in self.layers[index:] if layer[2] == loop]
+            group = group[: next((i for i, layer in enumerate(self.layers[index:]) if layer[2] != loop), len(group))]
+            names = [g[0] for g in group]
+            code.append(f"{', '.join(names)} = {', '.join('[]' for _ in names)}")
+            code.append(loop)
+            code += [f"    {g[0]}.append({g[1]})" for g in group]
+            index += len(group)
+        return code
+
+    def _block(self, statements: list[cst.BaseStatement], loop: tuple[str, str] | None = None) -> list[str]:
+        """model()'s statements for `statements` of the model_fn (in a loop: its variable and header)."""
+        body: list[str] = []
+        for stmt in statements:
+            name, value = assigned(single(stmt))
+            if isinstance(stmt, cst.With) and len(stmt.items) == 1 and self._updates_dependency(stmt.items[0].item):
+                inner = list(cast(cst.IndentedBlock, stmt.body).body)
+                if len(inner) != 1 or self._minimize(cast(cst.BaseExpression, assigned(single(inner[0]))[1])) is None:
+                    raise Refused(stmt, "control_dependencies around more than the minimize")
+                self.dependent = True
+                stmt = inner[0]
+                name, value = assigned(single(stmt))
+            elif isinstance(stmt, cst.With):
+                body += self._device_block(stmt, loop)
+                continue
+            if isinstance(stmt, cst.For):
+                body += self._loop(stmt, loop)
+                continue
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                raise Refused(
+                    stmt, "a block in the model_fn other than a loop over range(), a device and the minimize's"
+                )
+            small = single(stmt)
+            if isinstance(small, cst.Expr) and self._append(small.value):
+                self.appended.add(cast(cst.Name, cast(cst.Call, small.value).args[0].value).value)
+                continue
+            if name is None or value is None:
+                raise Refused(stmt, f"`{source_of(stmt).strip()}`, a statement the rule does not read")
+            if isinstance(value, cst.List) and not value.elements:
+                self.lists.add(name)
+                continue
+            if self._updates_list(value):
+                self.updates.add(name)
+                continue
+            if isinstance(value, cst.Call) and self.is_(value.func, "train.replica_device_setter"):
+                if loop is not None or self.setters:
+                    raise Refused(stmt, "a device setter in a loop, or two")
+                self.setters[name] = monitored.device_setter(value, value, name, self.top, stmt)[1]
+                continue
+            minimized = self._minimize(value)
+            if minimized is not None:
+                if self.optimizer is not None or loop is not None:
+                    raise Refused(stmt, "two minimize calls, or one in a loop")
+                self.optimizer, self.loss, self.train_op = minimized[0], minimized[1], name
+                self.minimized_on_device = self.on_device
+                continue
+            line = self._statement(value, name, stmt, loop)
+            if line is not None:
+                body.append(f"{name} = {line}")
+        return body
+
+    def _device_block(self, stmt: cst.With, loop: tuple[str, str] | None) -> list[str]:
+        """`with tf.device(setter):` of a local replica_device_setter (_native_monitored proves its one device)."""
+        item = stmt.items[0].item if len(stmt.items) == 1 and stmt.items[0].asname is None else None
+        device = None
+        if isinstance(item, cst.Call) and len(item.args) == 1 and isinstance(item.args[0].value, cst.Name):
+            if source_of(item.func) in (f"{self.tf}.device", "compat.device"):
+                device = self.setters.get(item.args[0].value.value)
+        if device is None or loop is not None or self.device is not None:
+            raise Refused(stmt, "a `with` block in the model_fn other than one device of a local replica_device_setter")
+        self.device, self.on_device = device, True
+        inner = self._block(list(cast(cst.IndentedBlock, stmt.body).body))
+        self.on_device = False
+        return inner
+
+    def _loop(self, stmt: cst.For, loop: tuple[str, str] | None) -> list[str]:
+        """`for i in range(n):` (n read from outside the model_fn): its layers made once per iteration, in a list."""
+        target, call = stmt.target, stmt.iter
+        if (
+            loop is not None
+            or stmt.orelse is not None
+            or not isinstance(target, cst.Name)
+            or not (isinstance(call, cst.Call) and source_of(call.func) == "range" and len(call.args) == 1)
+        ):
+            raise Refused(stmt, "a loop in the model_fn other than one `for i in range(n):`, not nested")
+        count = call.args[0].value
+        if collect(count, cst.Call) or set(names_in(count).names) & (self.bound | {"features", "labels", "mode"}):
+            raise Refused(stmt, "a loop over range() of a value the model_fn computes, or calls")
+        if target.value in self.bound or target.value in self.layers_named():
+            raise Refused(stmt, f"`{target.value}`, the loop's variable, is bound elsewhere in the model_fn")
+        header = f"for {target.value} in range({source_of(count)}):"
+        before = set(self.same)
+        inner = self._block(list(cast(cst.IndentedBlock, stmt.body).body), (target.value, header))
+        if not before & self.rebound <= self.same:
+            raise Refused(stmt, "a loop changing the dtype its layers take (not proven the features')")
+        self.bound.add(target.value)
+        return [header, *(f"    {line}" for line in inner)]
+
+    def layers_named(self) -> set[str]:
+        return {layer[0] for layer in self.layers}
+
+    def _updates_dependency(self, item: cst.BaseExpression) -> bool:
+        return (
+            isinstance(item, cst.Call)
+            and self.is_(item.func, "control_dependencies")
+            and len(item.args) == 1
+            and isinstance(item.args[0].value, cst.Name)
+            and item.args[0].value.value in self.updates
+        )
+
+    def _append(self, value: cst.BaseExpression) -> bool:
+        """`batch_norms.append(batch_norm)` of native-layers' list (Keras layers apply their updates in eager)."""
+        return (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value == "append"
+            and isinstance(value.func.value, cst.Name)
+            and value.func.value.value in self.lists
+            and len(value.args) == 1
+            and isinstance(value.args[0].value, cst.Name)
+            and value.args[0].value.value in self.layers_named()
+        )
+
+    def _updates_list(self, value: cst.BaseExpression) -> bool:
+        """native-layers' `[update for layer in batch_norms for update in layer.updates]`."""
+        return (
+            isinstance(value, cst.ListComp)
+            and any(isinstance(f.iter, cst.Name) and f.iter.value in self.lists for f in collect(value, cst.CompFor))
+            and source_of(value).endswith(".updates]")
+        )
+
+    def _minimize(self, value: cst.BaseExpression) -> tuple[str, str] | None:
+        """`tf.train.<Optimizer>(...).minimize(loss, global_step)` -> (the Keras optimizer, the loss's name)."""
+        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)):
+            return None
+        if value.func.attr.value != "minimize" or not isinstance(value.func.value, cst.Call):
+            return None
+        made = value.func.value
+        kind = source_of(made.func).rpartition(".")[2]
+        if kind not in tables.OPTIMIZERS or not self.is_(made.func, f"train.{kind}"):
+            raise Refused(made, f"{source_of(made.func)}, which the repo's optimizer table does not prove equal")
+        row = tables.OPTIMIZERS[kind]
+        args = arguments(made, row.params, made, kind)
+        if "use_locking" in args:
+            raise Refused(made, f"{kind}(use_locking=...)")
+        renamed = tables.renamed_slots(kind, {p: source_of(a.value) for p, a in args.items()})
+        if renamed is not None:
+            raise Refused(made, renamed)
+        for arg in args.values():
+            if set(names_in(arg.value).names) & self.bound or isinstance(arg.value, cst.Call):
+                raise Refused(made, f"{kind} of a value the model_fn computes (a learning rate schedule)")
+        code, self.said = tables.keras_optimizer(self.tf, kind, {p: source_of(a.value) for p, a in args.items()})
+        minimize = arguments(value, ("loss", "global_step", "var_list"), value, "minimize")
+        step = minimize.get("global_step")
+        if set(minimize) != {"loss", "global_step"} or step is None:
+            raise Refused(value, "minimize without (loss, global_step), or with more")
+        if not (
+            isinstance(step.value, cst.Call)
+            and not step.value.args
+            and self.is_(step.value.func, "train.get_or_create_global_step", "train.get_global_step")
+        ):
+            raise Refused(value, "minimize's global_step is not tf.train.get_or_create_global_step()")
+        loss = minimize["loss"].value
+        if not isinstance(loss, cst.Name):
+            raise Refused(value, "minimize of an expression, not the loss's name")
+        return code, loss.value
+
+    def _spec(self, stmt: cst.BaseStatement) -> tuple[str | None, str | None]:
+        small = single(stmt)
+        spec = small.value if isinstance(small, cst.Return) else None
+        if not (isinstance(spec, cst.Call) and self.is_(spec.func, "estimator.EstimatorSpec")):
+            raise Refused(stmt, "a model_fn not ending in `return tf.estimator.EstimatorSpec(...)`")
+        args = arguments(spec, _SPEC, spec, "EstimatorSpec")
+        if set(args) != {"mode", "loss", "train_op"}:
+            raise Refused(spec, "an EstimatorSpec of more than mode, loss and train_op (other modes' outputs)")
+        loss, train_op = args["loss"].value, args["train_op"].value
+        return (
+            loss.value if isinstance(loss, cst.Name) else None,
+            train_op.value if isinstance(train_op, cst.Name) else None,
+        )
+
+    def _statement(
+        self, value: cst.BaseExpression, name: str, stmt: cst.BaseStatement, loop: tuple[str, str] | None
+    ) -> str | None:
+        """`name = value` for model(): each Keras layer made in it hoisted (made once), `mode == TRAIN` -> training."""
+        text = source_of(value)
+        if "compat.v1" in text or re.search(r"random|dropout|shuffle|multinomial", text) or "Variable" in text:
+            raise Refused(stmt, f"`{name} = {text}`: graph code, a variable or a random op in the model_fn")
+        port = self
+
+        class Hoist(cst.CSTTransformer):
+            def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+                if port._is_layer(original):
+                    return updated.with_changes(func=port._layer(port._hoist(original, None, stmt, loop), loop))
+                func = original.func
+                if isinstance(func, cst.Name) and func.value in port.looped:
+                    if loop is None:
+                        raise Refused(stmt, f"`{func.value}`, a layer made in a loop, called after it")
+                    return updated.with_changes(func=port._layer(func.value, loop))
+                return updated
+
+            def leave_Comparison(self, original: cst.Comparison, updated: cst.Comparison) -> cst.BaseExpression:
+                return cst.Name("training") if port._training(original) else updated
+
+        if self._is_layer_class(value):  # (`batch_norm = tf.keras.layers.BatchNormalization(...)`, called later)
+            self._hoist(cast(cst.Call, value), name, stmt, loop)
+            return None
+        new = cast(cst.BaseExpression, value.visit(Hoist()))
+        if "mode" in names_in(new).names:
+            raise Refused(stmt, "the model_fn reads `mode` other than as `mode == tf.estimator.ModeKeys.TRAIN`")
+        unknown = [n for n in names_in(new).names if n in self.layers_named() and n not in self.called(new)]
+        if unknown:
+            raise Refused(stmt, f"the layer `{unknown[0]}` used other than called")
+        for call in collect(new, cst.Call):
+            if not self._op(call):
+                raise Refused(
+                    stmt,
+                    f"a call of {source_of(call.func)}, which may make variables or layers at each call (the rule "
+                    "reads TensorFlow's ops, Keras losses and the layers it makes once)",
+                )
+        self.bound.add(name)
+        self.rebound.add(name)
+        if self._same_dtype(new):
+            self.same.add(name)
+        else:
+            self.same.discard(name)
+        return source_of(new)
+
+    def _op(self, call: cst.Call) -> bool:
+        """Is `call` one the port may run at each step: a layer made once, a Keras loss, a TensorFlow op?"""
+        func, tf = call.func, self.tf
+        if isinstance(func, cst.Subscript):
+            func = func.value
+        if isinstance(func, cst.Name):
+            return func.value in self.layers_named()
+        if isinstance(func, cst.Call):  # (a Keras loss made and called)
+            return source_of(func.func).startswith(f"{tf}.keras.losses.")
+        text = source_of(func)
+        if not re.fullmatch(rf"{re.escape(tf)}\.[\w.]+", text):
+            return False
+        below = text.removeprefix(f"{tf}.")
+        return below.startswith("keras.losses.") or not below.startswith(_NOT_OPS)
+
+    def called(self, expr: cst.BaseExpression) -> set[str]:
+        funcs = [c.func.value if isinstance(c.func, cst.Subscript) else c.func for c in collect(expr, cst.Call)]
+        return {func.value for func in funcs if isinstance(func, cst.Name)}
+
+    def _is_layer_class(self, value: cst.BaseExpression) -> bool:
+        return (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and source_of(value.func).startswith(f"{self.tf}.keras.layers.")
+        )
+
+    def _is_layer(self, call: cst.Call) -> bool:
+        """`tf.keras.layers.K(...)(x)`: a layer made and called."""
+        return isinstance(call.func, cst.Call) and self._is_layer_class(call.func)
+
+    def _layer(self, name: str, loop: tuple[str, str] | None) -> cst.BaseExpression:
+        """A layer made once, as model() calls it: its name, or in a loop `name[i]`."""
+        if loop is None or name not in self.looped:
+            return cst.Name(name)
+        return cst.parse_expression(f"{name}[{loop[0]}]")
+
+    def _hoist(self, call: cst.Call, name: str | None, stmt: cst.BaseStatement, loop: tuple[str, str] | None) -> str:
+        made = cast(cst.Call, call.func) if name is None else call
+        kind = source_of(made.func).rpartition(".")[2]
+        if kind in _RANDOM_LAYERS:
+            raise Refused(stmt, f"a Keras {kind}, which draws other values than TF1's graph seed gave")
+        args = []
+        for arg in made.args:
+            if arg.keyword is not None and arg.keyword.value == "dtype":
+                dtype = arg.value
+                if not (
+                    isinstance(dtype, cst.Attribute)
+                    and dtype.attr.value == "dtype"
+                    and isinstance(dtype.value, cst.Name)
+                    and dtype.value.value in self.same
+                ):
+                    raise Refused(stmt, f"a layer of dtype {source_of(dtype)}, not proven the features' dtype")
+                args.append(arg.with_changes(value=cst.Name("dtype")))
+                continue
+            read = set(names_in(arg.value).names) - ({loop[0]} if loop is not None else set())
+            if read & (self.bound | {"features", "labels", "mode"}):
+                raise Refused(stmt, f"a {kind} made of a value the model_fn computes")
+            args.append(arg)
+        if name is None:
+            given = next((a.value for a in made.args if a.keyword is not None and a.keyword.value == "name"), None)
+            base = given.evaluated_value if isinstance(given, cst.SimpleString) else None
+            base = str(base) if base is not None and str(base).isidentifier() else _snake(kind)
+            name, count = base, 0
+            while name in self.layers_named() or keyword.iskeyword(name):
+                count += 1
+                name = f"{base}_{count}"
+        elif name in self.layers_named():
+            raise Refused(stmt, f"`{name}`, a layer, is bound twice")
+        self.layers.append((name, source_of(made.with_changes(args=args)), loop[1] if loop is not None else None))
+        if loop is not None:
+            self.looped.add(name)
+        return name
+
+    def _training(self, comparison: cst.Comparison) -> bool:
+        """`mode == tf.estimator.ModeKeys.TRAIN` (the port trains: True in the step, False in the build call)."""
+        return (
+            isinstance(comparison.left, cst.Name)
+            and comparison.left.value == "mode"
+            and len(comparison.comparisons) == 1
+            and isinstance(comparison.comparisons[0].operator, cst.Equal)
+            and self.is_(comparison.comparisons[0].comparator, "estimator.ModeKeys.TRAIN")
+        )
+
+    def _same_dtype(self, expr: cst.BaseExpression) -> bool:
+        """Is `expr` of the features' dtype: such a name, a layer's call on one, an activation of one?"""
+        if isinstance(expr, cst.Name):
+            return expr.value in self.same
+        if isinstance(expr, cst.Call) and expr.args and expr.args[0].keyword is None:
+            func = expr.func.value if isinstance(expr.func, cst.Subscript) else expr.func
+            layer = isinstance(func, cst.Name) and func.value in self.layers_named()
+            act = source_of(func) in {f"{self.tf}.nn.{a}" for a in _SAME_DTYPE}
+            return (layer or act) and self._same_dtype(expr.args[0].value)
+        return False
+
+
+def _snake(kind: str) -> str:
+    """Keras's default name of a layer class (Conv2D -> conv2d, BatchNormalization -> batch_normalization)."""
+    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", kind)).lower()
+    return re.sub(r"(\d)_d\b", r"\1d", snake)
