@@ -210,6 +210,7 @@ class NativeEstimatorLoopRule(Rule):
         "            manager.save(checkpoint_number=global_step)\n"
         "        writer.flush()\n",
     )
+    WORDS = frozenset()  # it acts on TensorFlow's names; the program is read from the whole module
     ROOTS = frozenset({"tensorflow_estimator"})
 
     def begin_file(self, state: FileState) -> None:
