@@ -19,6 +19,7 @@ noxfile.py. Anyone with nox installed can run `nox -s <session>` instead.
 
 import ast
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -151,10 +152,18 @@ def _jobs(nox: list[str], sessions: list[str], task: str | None, extra: list[str
     return jobs
 
 
+def _free_disk(when: str) -> str:
+    # the venvs and the tests' files take gigabytes of a disk other jobs may share: a full disk fails a run
+    # midway (pip's "No space left on device"), and this line in the log says so
+    checkout, temporary = (shutil.disk_usage(path).free / 1e9 for path in (HERE, tempfile.gettempdir()))
+    return f"dev.py: disk free {when}: {checkout:.1f} GB for the checkout, {temporary:.1f} GB for temporary files"
+
+
 def _side_by_side(jobs: dict[str, Job], env: dict[str, str]) -> int:
     """Run the jobs at once in `env`, every output line prefixed with its job (and part); 0 if all pass."""
     lock = threading.Lock()
     started = time.monotonic()
+    print(_free_disk("at the start"), flush=True)
     processes: list[subprocess.Popen] = []
     finished: dict[str, tuple[int, float]] = {}
 
@@ -204,6 +213,7 @@ def _side_by_side(jobs: dict[str, Job], env: dict[str, str]) -> int:
         return 130
     for name, (code, seconds) in sorted(finished.items(), key=lambda item: item[1][1]):
         print(f"dev.py: {name} {'passed' if code == 0 else f'FAILED (exit {code})'} after {seconds / 60:.1f} min")
+    print(_free_disk("at the end"))
     return 0 if all(code == 0 for code, _ in finished.values()) else 1
 
 
