@@ -43,6 +43,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # runs both parts share (tests/support/once.py: it asks first), so part 1 also runs the ResNet, Estimator
 # and seq2seq ports (53 s of CPU). ci26 still ended on part 2, by 1.8 min, and the native rules' equivalence
 # runs added since are part 2's: part 1 also runs native-layers' and tf-slim's learning.train's (about 90 s).
+# ci29 (per-test CPU, tests/support/cpu_times.py): part 2 1483 s of CPU, part 1 1248, and its last 2 minutes
+# alone kept one core half idle: part 1 also runs native-session's equivalence and dtype runs (121 s).
 SUITES = {
     "tf1": [["tests/common"]],
     "tf2": [
@@ -53,6 +55,8 @@ SUITES = {
             "tests/tf2/test_seq2seq_port.py",
             "tests/codemods/test_rule_native_layers.py",
             "tests/codemods/test_native_slim_loops.py",
+            "tests/codemods/test_native_equivalence.py",
+            "tests/codemods/test_native_pipeline_dtypes.py",
         ],
         ["tests/tf2", "tests/codemods"],
     ],
