@@ -1,7 +1,7 @@
 """A runtime judge of real TF1-era programs: each one trains end to end, unmodified under uai-run and after uai-migrate.
 
-    python bench/realprograms.py [--programs slim,tflearn,...] [--cache DIR] [--json OUT] [--markdown OUT]
-                                 [--keep DIR] [--timeout SECONDS] [--migrate-python PYTHON]
+    python bench/realprograms.py [--programs slim,tflearn,...] [--level safe|native] [--cache DIR] [--json OUT]
+                                 [--markdown OUT] [--keep DIR] [--timeout SECONDS] [--migrate-python PYTHON]
     python bench/realprograms.py --list
 
 Programs: slim (tf-slim's `slim.learning.train` over a `DatasetDataProvider`; no download), tflearn
@@ -23,10 +23,14 @@ The driver and the package are copied side by side into a temporary tree, then r
 
   uai-run    the tree as written: `python -m uai_run driver.py WORKDIR` (uai-run's TF1 face:
              the unpacked library is the user's code, not site-packages, so it gets the face too)
-  migrated   `python -m codemods --out DIR --no-cache TREE` (uai-migrate ports the driver and the
-             library), then `python DIR/driver.py WORKDIR`. uai-migrate needs libcst, which only
-             the tf2 environment has; with another interpreter the migration runs with
-             --migrate-python (default: .nox/tf2/bin/python) and the port runs on this one.
+  migrated   `python -m codemods --out DIR --level LEVEL --no-cache TREE` (uai-migrate ports the driver
+             and the library), then `python DIR/driver.py WORKDIR`. uai-migrate runs with
+             --migrate-python (default: this interpreter if it has libcst, else .nox/tf2/bin/python)
+             and the port runs on this one.
+
+--level (default safe) is uai-migrate's: at native, the migrated way is the native port, judged against
+uai-run as the safe one is, and each program's result also counts its native rules' report entries per rule:
+(converted something, left code at the safe level) (bench/native.py's rule_counts).
 
 A way "trained" when it exited 0 and printed at least one loss. The table gives the first losses,
 whether both ways printed the same losses (to the digits printed: %.9g), and for a failure its
@@ -52,6 +56,7 @@ REPO = os.path.dirname(HERE)
 DRIVERS = os.path.join(HERE, "realprograms")
 sys.path.insert(0, HERE)
 
+import native  # noqa: E402  (bench/native.py: the native rules' entries of a report)
 import realworld  # noqa: E402  (bench/realworld.py: the pinned sdists and their cache)
 
 LOSS = re.compile(r"REALPROGRAMS-LOSS (\d+) ([-+.\w]+)")  # anywhere: progress bars put escapes before it
@@ -448,9 +453,11 @@ def has_libcst(python: str) -> bool:
     return subprocess.run([python, "-c", "import libcst"], capture_output=True).returncode == 0
 
 
-def migrate(tree: str, out: str, python: str, timeout: float) -> str:
-    """uai-migrate `tree` into `out`; "" or its error line (exit 1 only says entries need attention)."""
-    command = [python, "-m", "codemods", "--out", out, "--no-cache", "-q", tree]
+def migrate(tree: str, out: str, python: str, timeout: float, level: str = "safe") -> str:
+    """uai-migrate `tree` into `out` at `level`, its JSON report beside it (REPORT); "" or its error line
+    (exit 1 only says entries need attention)."""
+    command = [python, "-m", "codemods", "--out", out, "--level", level, "--no-cache", "-q"]
+    command += ["--report", out + REPORT, tree]
     try:
         result = subprocess.run(command, cwd=REPO, env=env(), capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -458,6 +465,15 @@ def migrate(tree: str, out: str, python: str, timeout: float) -> str:
     if result.returncode not in (0, 1) or "Traceback (most recent call last)" in result.stderr:
         return "uai-migrate: " + error_line(result.stderr, result.returncode)
     return ""
+
+
+REPORT = ".report.json"  # uai-migrate's report of a port OUT: OUT + REPORT
+
+
+def native_counts(out: str) -> dict[str, tuple[int, int]]:
+    """native rule -> (entries converting something, entries leaving code at the safe level) of port `out`'s report."""
+    with open(out + REPORT, encoding="utf-8") as handle:
+        return native.rule_counts(json.load(handle))
 
 
 def judge(name: str, args: argparse.Namespace, work: str) -> dict:
@@ -474,8 +490,9 @@ def judge(name: str, args: argparse.Namespace, work: str) -> dict:
     results["uai-run"] = run(
         [sys.executable, "-m", "uai_run", os.path.join(tree, program.driver), workdir], tree, args.timeout, extra
     )
-    log(f"{name}: uai-migrate --out")
-    problem = migrate(tree, migrated, args.migrate_python, args.timeout)
+    level = args.level
+    log(f"{name}: uai-migrate --out --level {level}")
+    problem = migrate(tree, migrated, args.migrate_python, args.timeout, level)
     if problem:
         results["migrated"] = Run(None, [], problem, 0.0)
     else:
@@ -491,6 +508,8 @@ def judge(name: str, args: argparse.Namespace, work: str) -> dict:
     return {
         "program": name,
         "what": program.what,
+        "level": level,
+        "native_rules": native_counts(migrated) if level == "native" and not problem else {},
         "ways": {way: dataclasses.asdict(result) | {"trained": result.trained} for way, result in results.items()},
         "same_losses": compare(results["uai-run"], results["migrated"]),
     }
@@ -508,8 +527,11 @@ def compare(first: Run, second: Run) -> str:
     return verdict
 
 
-def markdown(results: list[dict], tensorflow: str) -> str:
-    head = f"| program (TF {tensorflow}) | way | trained | first losses | same losses | error |\n|---|---|---|---|---|---|\n"
+def markdown(results: list[dict], tensorflow: str, level: str = "safe") -> str:
+    """The table; at native level a column of the native rules' entries, `rule done/left` (the migrated row's)."""
+    column = " native rules (done/left) |" if level == "native" else ""
+    head = f"| program (TF {tensorflow}) | way | trained | first losses | same losses |{column} error |\n"
+    head += "|---" * (6 + bool(column)) + "|\n"
     rows = []
     for result in results:
         for way in WAYS:
@@ -517,8 +539,11 @@ def markdown(results: list[dict], tensorflow: str) -> str:
             losses = ", ".join(f"{loss:.6g}" for loss in one["losses"][:3]) or "-"
             same = result["same_losses"] if way == "migrated" else ""
             error = one["error"].replace("|", "\\|")
+            rules = result.get("native_rules", {}) if way == "migrated" else {}
+            cell = f" {', '.join(f'{rule} {done}/{left}' for rule, (done, left) in rules.items())} |" if column else ""
+            label = f"migrated ({level})" if way == "migrated" else way
             rows.append(
-                f"| {result['program']} | {way} | {'yes' if one['trained'] else 'no'} | {losses} | {same} | {error} |"
+                f"| {result['program']} | {label} | {'yes' if one['trained'] else 'no'} | {losses} | {same} |{cell} {error} |"
             )
     return head + "\n".join(rows) + "\n"
 
@@ -539,6 +564,13 @@ def _programs(value: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--programs", type=_programs, default=list(PROGRAMS))
+    parser.add_argument(
+        "--level",
+        choices=("safe", "native"),
+        default="safe",
+        help="uai-migrate's level for the migrated way (default safe); native: the native port, judged against "
+        "uai-run's losses as the safe port is, with its native rules' entries per program (converted/left)",
+    )
     parser.add_argument("--cache", default=realworld.default_cache(), help="the sdist cache (realworld.py's)")
     parser.add_argument("--json", help="write every result as JSON here")
     parser.add_argument("--markdown", help="write the table here")
@@ -571,14 +603,18 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    table = markdown(results, tensorflow)
+    table = markdown(results, tensorflow, args.level)
     print(table)
     if args.markdown:
         with open(args.markdown, "w") as handle:
             handle.write(table)
     if args.json:
         with open(args.json, "w") as handle:
-            json.dump({"tensorflow": tensorflow, "python": sys.executable, "results": results}, handle, indent=1)
+            json.dump(
+                {"tensorflow": tensorflow, "python": sys.executable, "level": args.level, "results": results},
+                handle,
+                indent=1,
+            )
     return 0
 
 

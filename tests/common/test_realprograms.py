@@ -36,6 +36,7 @@ def test_slim_learning_train_over_a_dataset_data_provider_trains_both_ways_with_
         timeout=300.0,
         migrate_python=sys.executable,
         tensorflow=realprograms.tensorflow_version(),
+        level="safe",
     )
     result = realprograms.judge("slim", args, str(tmp_path / "work"))
 
@@ -79,3 +80,31 @@ def test_a_failed_run_is_its_last_error_line_and_innermost_frame():
         0.5,
         0.25,
     ]
+
+
+def test_level_native_ports_the_tree_with_the_native_rules_and_counts_their_entries(tmp_path):
+    tree, out = str(tmp_path / "as_written"), str(tmp_path / "migrated")
+    realprograms.build_tree(realprograms.PROGRAMS["slim"], str(tmp_path / "cache"), tree)
+
+    assert realprograms.migrate(tree, out, sys.executable, 300.0, "native") == ""
+
+    ported = (tmp_path / "migrated" / "slim_train.py").read_text()
+    # native-io's rewrite of its seed call (the safe level writes tf.compat.v1.set_random_seed), and its entry
+    assert "tf.random.set_seed(" in ported and "set_random_seed" not in ported
+    assert realprograms.native_counts(out)["native-io"] == (1, 0)
+
+
+def test_the_table_at_native_level_has_the_native_rules_of_the_migrated_way():
+    run = {"returncode": 0, "losses": [1.5, 0.75], "error": "", "seconds": 1.0, "trained": True}
+    result = {"program": "p", "ways": {"uai-run": run, "migrated": run}, "same_losses": "equal"}
+    result["native_rules"] = {"native-io": (1, 0), "native-session": (0, 1)}
+
+    lines = realprograms.markdown([result], "2.21", "native").splitlines()
+
+    assert lines[0].count("|") == lines[1].count("|") == lines[2].count("|") == 8
+    assert lines[2] == "| p | uai-run | yes | 1.5, 0.75 |  |  |  |"
+    assert lines[3] == "| p | migrated (native) | yes | 1.5, 0.75 | equal | native-io 1/0, native-session 0/1 |  |"
+    assert (
+        realprograms.markdown([result], "2.21").splitlines()[3]
+        == "| p | migrated (safe) | yes | 1.5, 0.75 | equal |  |"
+    )
