@@ -138,6 +138,7 @@ class NativeEstimatorLoopRule(Rule):
         "    return tf.data.Dataset.from_tensors(([[1.0, 2.0]], [1])).repeat()\n\n"
         'if __name__ == "__main__":\n'
         '    tf.estimator.Estimator(model_fn, "/tmp/m").train(input_fn, max_steps=3)\n',
+        "import compat.tf1_saver\n"
         "import compat.tf1_slots\n"
         "import compat\n"
         "import tensorflow as tf\n"
@@ -178,7 +179,7 @@ class NativeEstimatorLoopRule(Rule):
         "    first = next(batches)\n"
         "    model(*first, False)  # (the layers make their variables, which the checkpoint restores)\n"
         "    checkpoint = tf.train.Checkpoint(dense=dense, global_step=global_step, optimizer=optimizer)\n"
-        '    manager = tf.train.CheckpointManager(checkpoint, "/tmp/m", max_to_keep=5, checkpoint_name="model.ckpt")\n'
+        '    manager = compat.tf1_saver.CheckpointManager(checkpoint, "/tmp/m", max_to_keep=5, checkpoint_name="model.ckpt")\n'
         "    checkpoint.restore(manager.latest_checkpoint)\n"
         "    saved_names = {name for name, _ in tf.train.list_variables(manager.latest_checkpoint)} if manager.latest_checkpoint else set()\n"
         '    unloaded = sorted({v.name.split(":")[0] for v in [global_step, *dense.variables]} - saved_names)\n'
@@ -237,7 +238,7 @@ class NativeEstimatorLoopRule(Rule):
         except Refused as why:
             self.report(node, f"{REFUSED}: {why.why}", native=True, statement=top)
             return updated_node
-        for name in ("itertools", "json", "os", "sys", "time", "compat.tf1_slots"):
+        for name in ("itertools", "json", "os", "sys", "time", "compat.tf1_saver", "compat.tf1_slots"):
             self.add_needed_import(name)
         # (native-estimator's entry said the program stays on the Estimator: it no longer does)
         self.state.reports[:] = [r for r in self.state.reports if r[2].rule != "native-estimator"]
@@ -553,7 +554,7 @@ class _Port:
             "first = next(batches)\n"
             "model(*first, False)  # (the layers make their variables, which the checkpoint restores)\n"
             f"checkpoint = {tf}.train.Checkpoint({objects}, global_step=global_step, optimizer=optimizer)\n"
-            f'manager = {tf}.train.CheckpointManager(checkpoint, {model_dir}, max_to_keep={keep}, checkpoint_name="{monitored.PREFIX}")\n'
+            f'manager = compat.tf1_saver.CheckpointManager(checkpoint, {model_dir}, max_to_keep={keep}, checkpoint_name="{monitored.PREFIX}")\n'
             "checkpoint.restore(manager.latest_checkpoint)\n"
             # (the Estimator's Saver restored every variable from a TF1 checkpoint, or stopped: a name-based restore
             # leaves the ones it does not find as they are)
