@@ -1,29 +1,79 @@
 """The checkpoints of an Estimator program's model_dir, written by its TF 2 port (uai-migrate's native-estimator-loop)
-as the Estimator's Saver wrote them.
+and kept as the Estimator's Saver kept them.
 
-`CheckpointManager` stands for `tf.train.CheckpointManager` in the port, and differs from it where the Estimator did:
+`CheckpointManager` stands for `tf.train.CheckpointManager` in the port (`latest_checkpoint`, `save`), and
+differs from it where the Estimator did (measured on TF 2.15's Estimator):
 
+- The Saver, restored from model_dir, took over the checkpoints its state file lists (those whose files exist), TF1
+  ones included, and deleted the oldest past keep_checkpoint_max as it saved: one per save, its .meta with it.
+  tf.train.CheckpointManager deletes none it did not write (a TF1 Saver's state holds no timestamps it reads as
+  its own), and all past max_to_keep at once.
+- The Estimator saved when its session started, a restart too: there the port records the restored checkpoint as
+  saved again (`save_at_start`) rather than writing its state over TF1's files.
 - TensorFlow >= 2.16's saver logs through absl, whose first call gives Python's root logger a handler
   (`logging.basicConfig`) where none was; TensorFlow's logger, which has a handler of its own and propagates,
   then printed each later line twice (the port's `loss = ..., step = ...`). The Estimator's Saver did not log,
   so a save here leaves the root logger as it was.
+
+The port's own checkpoints are object-based (`tf.train.Checkpoint.write`); the state file lists them relative to
+model_dir, as the Estimator's did. keep_checkpoint_every_n_hours is not kept.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 from collections.abc import Iterator
 
 import tensorflow as tf
 
 
-class CheckpointManager(tf.train.CheckpointManager):
-    """tf.train.CheckpointManager whose save leaves Python's root logger without a handler where it had none."""
+class CheckpointManager:
+    """`checkpoint` saved as `<directory>/<checkpoint_name>-<step>`, at most `max_to_keep` kept (None: all)."""
 
-    def save(self, checkpoint_number: int | tf.Variable | None = None, **kwargs: object) -> str:  # type: ignore[override]
+    def __init__(
+        self, checkpoint: tf.train.Checkpoint, directory: str, max_to_keep: int | None, checkpoint_name: str
+    ) -> None:
+        self._checkpoint, self._directory = checkpoint, directory
+        self._max_to_keep, self._name = max_to_keep, checkpoint_name
+        state = tf.train.get_checkpoint_state(directory)
+        self.latest_checkpoint: str | None = None
+        self._kept: list[str] = []  # (oldest first, as the Saver's last checkpoints)
+        if state is not None and state.model_checkpoint_path:
+            self.latest_checkpoint = state.model_checkpoint_path
+            # (as Saver.recover_last_checkpoints after the restore: the listed ones whose files are there)
+            self._kept = [p for p in state.all_model_checkpoint_paths if tf.io.gfile.exists(p + ".index")]
+
+    def save_at_start(self, checkpoint_number: int | tf.Variable) -> str:
+        """The Estimator's save as its session started: where `checkpoint_number` is the restored checkpoint's, the
+        Saver rewrote it with the values it holds, which the port records without writing them again."""
+        path = os.path.join(self._directory, f"{self._name}-{int(checkpoint_number)}")
+        if self.latest_checkpoint is None or os.path.abspath(path) != os.path.abspath(self.latest_checkpoint):
+            return self.save(checkpoint_number)
+        self._record(self.latest_checkpoint)
+        return self.latest_checkpoint
+
+    def save(self, checkpoint_number: int | tf.Variable) -> str:
+        prefix = os.path.join(self._directory, f"{self._name}-{int(checkpoint_number)}")
         with _root_logger_kept():
-            return str(super().save(checkpoint_number=checkpoint_number, **kwargs))
+            path = self._checkpoint.write(prefix)
+        self._record(path)
+        return path
+
+    def _record(self, path: str) -> None:
+        """Saver.save's bookkeeping: the path last in the list, the state file, then the oldest past max_to_keep
+        deleted (one)."""
+        deleted = None
+        if self._max_to_keep:
+            self._kept = [p for p in self._kept if os.path.abspath(p) != os.path.abspath(path)] + [path]
+            if len(self._kept) > self._max_to_keep:
+                deleted = self._kept.pop(0)
+        self.latest_checkpoint = path
+        kept = [os.path.relpath(p, self._directory) for p in self._kept]
+        tf.compat.v1.train.update_checkpoint_state(self._directory, os.path.relpath(path, self._directory), kept)
+        if deleted is not None:
+            tf.compat.v1.train.remove_checkpoint(deleted)
 
 
 @contextlib.contextmanager

@@ -12,9 +12,9 @@ model_fn as a function of the batch, a `tf.function` train step (GradientTape, t
 table, the global step a variable incremented after the update), the variables built on the first batch, the latest
 checkpoint of model_dir restored by TF1's names (the slots through compat.tf1_slots), the loop over the dataset until
 the global step reaches the last step as the Estimator's StopAtStepHook stopped it (nothing trained from a checkpoint
-at or past max_steps), `model.ckpt-<step>` saved where the Estimator saved (at the start where nothing was restored,
-every save_checkpoints_secs, at the end), the loss summary where its summary hook wrote it, and its `loss = ...,
-step = ...` log line.
+at or past max_steps), `model.ckpt-<step>` saved where the Estimator saved (at the start, every
+save_checkpoints_secs, at the end) and as many kept as its Saver kept (compat.tf1_saver), the loss summary where its
+summary hook wrote it, and its `loss = ..., step = ...` log line.
 
 An Estimator reads TF_CONFIG when it runs: a port to one process would stop being a cluster member without a word.
 The program's code cannot say whether it runs in a cluster (the platform passes a one-task `master` TF_CONFIG to a
@@ -96,7 +96,8 @@ WHAT_DIFFERS = (
     "It writes object-based checkpoints (model.ckpt-<step>, which the port restores, not a TF1 Saver or the "
     "Estimator), no .meta or graph.pbtxt; its events file holds the loss at the steps the Estimator's summary hook "
     "wrote it (after the first step, then every save_summary_steps), not global_step/sec; at the "
-    "start it saves only where model_dir holds no checkpoint, as the loop's first save; its log line has no timing "
+    "start of a restart it does not write the restored checkpoint again (the Estimator rewrote it with the values it "
+    "holds); its log line has no timing "
     "and no global_step/sec line follows; keep_checkpoint_every_n_hours is not kept. Initial values: the Estimator "
     "drew them from its graph seed (RunConfig's tf_random_seed), the port from tf.random.set_seed, which gives "
     "other values: the port trains as the Estimator did from the same checkpoint (a run from scratch starts "
@@ -188,8 +189,7 @@ class NativeEstimatorLoopRule(Rule):
         "    compat.tf1_slots.restore_slots(optimizer, dense.trainable_variables, manager.latest_checkpoint)\n"
         "    last_step = 3\n"
         "    if int(global_step) < last_step:  # (the Estimator trained nothing from a checkpoint at or past it)\n"
-        "        if manager.latest_checkpoint is None:\n"
-        "            manager.save(checkpoint_number=global_step)\n"
+        "        manager.save_at_start(checkpoint_number=global_step)\n"
         "        saved = (int(global_step), time.time())\n"
         '        writer = tf.summary.create_file_writer("/tmp/m")\n'
         "        summarized = None\n"
@@ -565,8 +565,7 @@ class _Port:
             f"compat.tf1_slots.restore_slots(optimizer, {weights}, manager.latest_checkpoint)\n"
             f"last_step = {last}\n"
             "if int(global_step) < last_step:  # (the Estimator trained nothing from a checkpoint at or past it)\n"
-            "    if manager.latest_checkpoint is None:\n"
-            "        manager.save(checkpoint_number=global_step)\n"
+            "    manager.save_at_start(checkpoint_number=global_step)\n"
             "    saved = (int(global_step), time.time())\n"
             f"{textwrap.indent(writer, '    ')}"
             "    for iteration, (features, labels) in enumerate(itertools.chain([first], batches)):\n"

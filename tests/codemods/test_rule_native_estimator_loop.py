@@ -111,8 +111,7 @@ class TestNativeEstimatorLoopRule(RuleTest):
             compat.tf1_slots.restore_slots(optimizer, hidden.trainable_variables + batch_norm.trainable_variables + dense.trainable_variables, manager.latest_checkpoint)
             last_step = int(global_step) + 2
             if int(global_step) < last_step:  # (the Estimator trained nothing from a checkpoint at or past it)
-                if manager.latest_checkpoint is None:
-                    manager.save(checkpoint_number=global_step)
+                manager.save_at_start(checkpoint_number=global_step)
                 saved = (int(global_step), time.time())
                 writer = tf.summary.create_file_writer("/tmp/m")
                 summarized = None
@@ -244,8 +243,7 @@ class TestNativeEstimatorLoopRule(RuleTest):
             compat.tf1_slots.restore_slots(optimizer, [v for layer in (*conv2d, *batch_norm, flatten, dense) for v in layer.trainable_variables], manager.latest_checkpoint)
             last_step = 5
             if int(global_step) < last_step:  # (the Estimator trained nothing from a checkpoint at or past it)
-                if manager.latest_checkpoint is None:
-                    manager.save(checkpoint_number=global_step)
+                manager.save_at_start(checkpoint_number=global_step)
                 saved = (int(global_step), time.time())
                 writer = tf.summary.create_file_writer("/tmp/m")
                 summarized = None
@@ -429,6 +427,15 @@ def _summaries(folder: pathlib.Path) -> list[tuple[int, str]]:
     return sorted(found)
 
 
+def _kept(folder: pathlib.Path) -> tuple[list[str], list[str]]:
+    """(the checkpoints whose files are in `folder`, those its checkpoint state lists)."""
+    import tensorflow as tf
+
+    files = sorted({re.sub(r"^(model\.ckpt-\d+)\..*", r"\1", path.name) for path in folder.glob("model.ckpt-*")})
+    listed = [os.path.basename(p) for p in tf.train.get_checkpoint_state(str(folder)).all_model_checkpoint_paths]
+    return files, listed
+
+
 def test_the_native_port_trains_as_the_estimator_from_its_step_0_checkpoint(tmp_path):
     ported = {}
     for level, (path, report) in migrated(tmp_path, "estimator_loop.py", EQUIVALENCE).items():
@@ -452,6 +459,15 @@ def test_the_native_port_trains_as_the_estimator_from_its_step_0_checkpoint(tmp_
     assert _summaries(tmp_path / "safe_dir") == _summaries(start) == [(1, "loss")]
     # restarted at max_steps, it trains nothing, as the Estimator did
     assert _losses(_run(ported["native"], start)) == []
+    # restarted in the safe port's model_dir, it keeps the checkpoints the Estimator kept (keep_checkpoint_max=2: its
+    # Saver took over the folder's TF1 checkpoints and deleted the oldest, .meta included, as it saved)
+    restart = tmp_path / "restart_dir"
+    shutil.copytree(tmp_path / "safe_dir", restart)
+    safe_on = _losses(_run(ported["safe"], tmp_path / "safe_dir", max_steps=5))
+    native_on = _losses(_run(ported["native"], restart, max_steps=5))
+    assert len(safe_on) == len(native_on) == 2, (safe_on, native_on)
+    assert max(abs(a - b) / max(1.0, abs(a)) for a, b in zip(safe_on, native_on)) <= 1e-5, (safe_on, native_on)
+    assert _kept(tmp_path / "safe_dir") == _kept(restart) == (["model.ckpt-3", "model.ckpt-5"],) * 2
     # a fresh run logs each step once (TF 2.21's saver logs through absl, whose first call gave the root logger a
     # handler, to which TensorFlow's logger, with a handler of its own, propagates: each line came twice)
     assert len(_losses(_run(ported["native"], tmp_path / "fresh_dir", max_steps=2))) == 2

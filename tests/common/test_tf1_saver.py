@@ -1,0 +1,75 @@
+"""compat.tf1_saver: a port's checkpoints kept as TF1's Saver, restored from the folder, kept them (one deleted per
+save, the folder's TF1 checkpoints taken over, the restored one saved again at the start), against a real Saver."""
+
+import logging
+import pathlib
+import re
+import shutil
+
+import tensorflow as tf
+
+import compat  # noqa: F401
+from compat.tf1_saver import CheckpointManager
+
+
+def _kept(folder: pathlib.Path) -> tuple[list[str], list[str]]:
+    """(the checkpoints whose files are in `folder`, .meta included; those its state lists)."""
+    files = sorted({re.sub(r"^(model\.ckpt-\d+)\..*", r"\1", p.name) for p in folder.glob("model.ckpt-*")})
+    state = tf.train.get_checkpoint_state(str(folder))
+    return files, [pathlib.Path(p).name for p in state.all_model_checkpoint_paths]
+
+
+def _tf1_saves(folder: pathlib.Path, steps: list[int], keep: int | None, restore: bool) -> None:
+    """A TF1 Saver keeping `keep` saving model.ckpt-<step> for each step, restored from the folder first (as the
+    Estimator's session manager restored it and recovered the Saver's list) where `restore`."""
+    with tf.Graph().as_default():
+        variable = tf.compat.v1.get_variable("v", initializer=1.0)
+        saver = tf.compat.v1.train.Saver(max_to_keep=keep, save_relative_paths=True)
+        with tf.compat.v1.Session() as session:
+            session.run(variable.initializer)
+            if restore:
+                state = tf.train.get_checkpoint_state(str(folder))
+                saver.restore(session, state.model_checkpoint_path)
+                saver.recover_last_checkpoints(state.all_model_checkpoint_paths)
+            for step in steps:
+                saver.save(session, str(folder / "model.ckpt"), global_step=step)
+
+
+def test_a_restart_keeps_what_the_saver_kept_one_deleted_per_save(tmp_path):
+    """Five TF1 checkpoints, then a restart keeping 1 that saves at its start (step 4, the restored one) and at 6:
+    the Saver deleted one per save, so three of the five stay."""
+    tf1 = tmp_path / "tf1"
+    _tf1_saves(tf1, [0, 1, 2, 3, 4], 5, restore=False)
+    port = tmp_path / "port"
+    shutil.copytree(tf1, port)
+    _tf1_saves(tf1, [4, 6], 1, restore=True)
+
+    manager = CheckpointManager(tf.train.Checkpoint(v=tf.Variable(1.0, name="v")), str(port), 1, "model.ckpt")
+    assert manager.latest_checkpoint == str(port / "model.ckpt-4")
+    manager.save_at_start(checkpoint_number=4)
+    manager.save(checkpoint_number=6)
+    assert _kept(port) == _kept(tf1) and len(_kept(tf1)[0]) == 4, (_kept(port), _kept(tf1))
+    assert tf.train.latest_checkpoint(str(port)) == str(port / "model.ckpt-6")
+
+
+def test_none_keeps_every_checkpoint_and_a_fresh_folder_saves_at_its_start(tmp_path):
+    tf1, port = tmp_path / "tf1", tmp_path / "port"
+    _tf1_saves(tf1, [0, 2, 4], None, restore=False)
+    manager = CheckpointManager(tf.train.Checkpoint(v=tf.Variable(1.0, name="v")), str(port), None, "model.ckpt")
+    assert manager.latest_checkpoint is None
+    manager.save_at_start(checkpoint_number=0)
+    manager.save(checkpoint_number=2)
+    manager.save(checkpoint_number=4)
+    assert _kept(port)[0] == _kept(tf1)[0] == ["model.ckpt-0", "model.ckpt-2", "model.ckpt-4"]
+
+
+def test_a_save_leaves_the_root_logger_without_a_handler(tmp_path):
+    """(TF >= 2.16's saver logs through absl, which gave a root logger without handlers one: TensorFlow's logger, with
+    its own, propagates there and printed each line twice)"""
+    manager = CheckpointManager(tf.train.Checkpoint(v=tf.Variable(1.0)), str(tmp_path), 2, "model.ckpt")
+    kept, logging.root.handlers = logging.root.handlers, []  # (pytest's capture stands there)
+    try:
+        manager.save(checkpoint_number=1)
+        assert logging.root.handlers == []
+    finally:
+        logging.root.handlers = kept
