@@ -89,8 +89,6 @@ _BOUND = (
     "loss",
     "writer",
     "summarized",
-    "saved_names",
-    "unloaded",
 )
 WHAT_DIFFERS = (
     "It writes object-based checkpoints (model.ckpt-<step>, which the port restores, not a TF1 Saver or the "
@@ -182,10 +180,7 @@ class NativeEstimatorLoopRule(Rule):
         "    checkpoint = tf.train.Checkpoint(dense=dense, global_step=global_step, optimizer=optimizer)\n"
         '    manager = compat.tf1_saver.CheckpointManager(checkpoint, "/tmp/m", max_to_keep=5, checkpoint_name="model.ckpt")\n'
         "    checkpoint.restore(manager.latest_checkpoint)\n"
-        "    saved_names = {name for name, _ in tf.train.list_variables(manager.latest_checkpoint)} if manager.latest_checkpoint else set()\n"
-        '    unloaded = sorted({v.name.split(":")[0] for v in [global_step, *dense.variables]} - saved_names)\n'
-        '    if saved_names and "_CHECKPOINTABLE_OBJECT_GRAPH" not in saved_names and unloaded:\n'
-        '        sys.exit(f"{manager.latest_checkpoint} holds no {unloaded[0]}, which the Estimator would have restored from it")\n'
+        "    compat.tf1_slots.check_names([global_step, *dense.variables], manager.latest_checkpoint)\n"
         "    compat.tf1_slots.restore_slots(optimizer, dense.trainable_variables, manager.latest_checkpoint)\n"
         "    last_step = 3\n"
         "    if int(global_step) < last_step:  # (the Estimator trained nothing from a checkpoint at or past it)\n"
@@ -558,10 +553,7 @@ class _Port:
             "checkpoint.restore(manager.latest_checkpoint)\n"
             # (the Estimator's Saver restored every variable from a TF1 checkpoint, or stopped: a name-based restore
             # leaves the ones it does not find as they are)
-            f"saved_names = {{name for name, _ in {tf}.train.list_variables(manager.latest_checkpoint)}} if manager.latest_checkpoint else set()\n"
-            f'unloaded = sorted({{v.name.split(":")[0] for v in {variables}}} - saved_names)\n'
-            'if saved_names and "_CHECKPOINTABLE_OBJECT_GRAPH" not in saved_names and unloaded:\n'
-            '    sys.exit(f"{manager.latest_checkpoint} holds no {unloaded[0]}, which the Estimator would have restored from it")\n'
+            f"compat.tf1_slots.check_names({variables}, manager.latest_checkpoint)\n"
             f"compat.tf1_slots.restore_slots(optimizer, {weights}, manager.latest_checkpoint)\n"
             f"last_step = {last}\n"
             "if int(global_step) < last_step:  # (the Estimator trained nothing from a checkpoint at or past it)\n"
