@@ -20,10 +20,10 @@ import dataclasses
 
 import libcst as cst
 
-from codemods.rules._layer_scopes import NESTED, SCOPES
+from codemods.rules._layer_scopes import NESTED, SCOPES, name_uses
 from codemods.rules._layer_towers import Tower, reuse_scope, tower_at
 from codemods.rules._layer_updates import the_read
-from codemods.rules._native_syntax import Refused, all_names, bound_names, collect, descendants, names_in
+from codemods.rules._native_syntax import Refused, all_names, bound_names, descendants, names_in
 
 _DEVICES = frozenset({"device", "colocate_with"})  # with-items that place ops and name nothing
 
@@ -133,13 +133,15 @@ def called_from_towers(
                 todo.append(where)
                 differ = set()  # (a caller's own are known once all are visited: below)
             varying.setdefault(name, set()).update(_params_given(site, current, call, differ))
+    read: dict[tuple[str, frozenset[str]], set[str]] = {}  # (a function, its varying parameters) -> its names
     changed = True
     while changed:
         changed = False
         for name in seen:
             for site, where, scope in _sites(defs[name], module, parent, call):
                 if scope is None:
-                    inside = _varying_in(where, varying.get(where.name.value, set()))
+                    key = (where.name.value, frozenset(varying.get(where.name.value, set())))
+                    inside = read[key] if key in read else read.setdefault(key, _varying_in(where, set(key[1])))
                     given = _params_given(site, defs[name], call, inside)
                     changed = changed or not given <= varying[name]
                     varying[name] |= given
@@ -178,10 +180,9 @@ def _sites(
 ) -> list[tuple[cst.Call, cst.FunctionDef, tuple[cst.With, cst.Call] | None]]:
     """The calls of `function` in `module`: (the call, the module-level function holding it, the tower's reuse scope
     around it or None), Refused where it is named otherwise or called under a scope not a path's."""
-    other = {id(n.keyword) for n in collect(module, cst.Arg)} | {id(n.attr) for n in collect(module, cst.Attribute)}
     found = []
-    for name in collect(module, cst.Name):
-        if name.value != function.name.value or name is function.name or id(name) in other:
+    for name in name_uses(module).get(function.name.value, []):
+        if name is function.name:
             continue
         site = parent.get(id(name))
         if not (isinstance(site, cst.Call) and site.func is name):
@@ -214,10 +215,11 @@ def _varying_in(function: cst.FunctionDef, params: set[str]) -> set[str]:
     """The names of `function` whose value may differ per tower: `params`, and what is bound from them (assigned,
     looped over, or under a condition or loop reading them), until nothing more is."""
     found = set(params)
+    nodes = descendants(function.body)
     changed = True
     while changed:
         changed = False
-        for node in descendants(function.body):
+        for node in nodes:
             bound: set[str] = set()
             if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and node.value is not None:
                 if set(names_in(node.value).names) & found:

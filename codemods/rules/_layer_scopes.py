@@ -4,6 +4,10 @@ way, which name a TF1 layer's variables otherwise than a Keras layer's."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import libcst as cst
 
 from codemods.rules._native_syntax import collect
@@ -46,6 +50,35 @@ def scope_of(node: cst.With) -> str | None:
             "so the checkpoint names would not be kept"
         )
     return None
+
+
+_Read = TypeVar("_Read")
+
+
+def per_module(read: Callable[..., _Read]) -> Callable[..., _Read]:
+    """`read(module, ...)`, a function of the module alone, computed once for the last module given: the rule asks
+    it again for each layer call (a full walk of the module each time made a file's check quadratic)."""
+    last: list[Any] = []  # [the module, its value] (nodes are immutable: the same object, the same value)
+
+    @functools.wraps(read)
+    def once(module: cst.CSTNode, *args: Any) -> _Read:
+        if not last or last[0] is not module:
+            last[:] = [module, read(module, *args)]
+        return last[1]
+
+    return once
+
+
+@per_module
+def name_uses(module: cst.CSTNode) -> dict[str, list[cst.Name]]:
+    """The names of `module` by their value, in the order of the source, but a keyword's (model_fn=...) and an
+    attribute's (x.model_fn)."""
+    other = {id(n.keyword) for n in collect(module, cst.Arg)} | {id(n.attr) for n in collect(module, cst.Attribute)}
+    found: dict[str, list[cst.Name]] = {}
+    for name in collect(module, cst.Name):
+        if id(name) not in other:
+            found.setdefault(name.value, []).append(name)
+    return found
 
 
 NESTED = "in a function defined in another one: the rule does not follow where (under which scopes) it is called"

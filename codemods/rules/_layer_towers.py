@@ -17,8 +17,8 @@ from typing import cast
 import libcst as cst
 
 from codemods.rules._layer_names import named_alike
-from codemods.rules._layer_scopes import NESTED, SCOPES, scope_of
-from codemods.rules._native_syntax import Refused, all_names, bound_names, collect, descendants
+from codemods.rules._layer_scopes import NESTED, SCOPES, name_uses, scope_of
+from codemods.rules._native_syntax import Refused, all_names, bound_names, descendants
 
 # the nodes between a call and its statement under which a tower may call it otherwise than once
 _NOT_ONCE = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.IfExp, cst.BooleanOperation)
@@ -189,10 +189,7 @@ def _run_once(function: cst.FunctionDef, parent: dict[int, cst.CSTNode]) -> bool
     root: cst.CSTNode = function
     while id(root) in parent:
         root = parent[id(root)]
-    # (not a keyword's name, model_fn=model_fn, nor an attribute's)
-    other = {id(n.keyword) for n in collect(root, cst.Arg)} | {id(n.attr) for n in collect(root, cst.Attribute)}
-    names = [n for n in collect(root, cst.Name) if n.value == function.name.value and id(n) not in other]
-    uses = [n for n in names if n is not function.name]
+    uses = [n for n in name_uses(root).get(function.name.value, []) if n is not function.name]
     if len(uses) != 1:
         return False
     node: cst.CSTNode | None = parent.get(id(uses[0]))

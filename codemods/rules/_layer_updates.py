@@ -8,7 +8,7 @@ from typing import cast
 
 import libcst as cst
 
-from codemods.rules._layer_scopes import NESTED, enclosing, false
+from codemods.rules._layer_scopes import NESTED, enclosing, false, per_module
 from codemods.rules._native_syntax import all_names, collect, descendants, source_of
 from codemods.rules._native_tables import LAYERS
 from codemods.rules._shared import collection_reads
@@ -70,6 +70,7 @@ def updates_read(
     return function.name.value, line
 
 
+@per_module
 def the_read(module: cst.Module, parent: dict[int, cst.CSTNode]) -> tuple[cst.SimpleStatementLine, cst.Call] | None:
     """(its line, the call) of the file's one UPDATE_OPS read, `X = get_collection(GraphKeys.UPDATE_OPS, ...)` on a
     line of its own, where nothing else names, fills or reads the collection. Else None."""
@@ -164,6 +165,7 @@ def _docstring(stmt: cst.BaseStatement) -> bool:
     )
 
 
+@per_module
 def update_reader(module: cst.Module) -> str | None:
     """How the file runs the UPDATE_OPS collection (a name, or a collection read by a key that may be it), if it does."""
     names = sorted({name.value for name in all_names(module)} & _UPDATE_READERS)

@@ -48,6 +48,8 @@ class RuleTest(CodemodTest):
     def assertCodemod(self, before: str, after: str, *args: Any, **kwargs: Any) -> None:  # noqa: N802 - libcst's name
         """`before` becomes `after` (libcst's check), and `after` stays as it is: a second run changes nothing."""
         super().assertCodemod(before, after, *args, **kwargs)
+        if self.make_fixture_data(before) == self.make_fixture_data(after):
+            return  # (the second run would be the first again)
         try:
             super().assertCodemod(after, after, *args, **{k: v for k, v in kwargs.items() if k != "expected_warnings"})
         except AssertionError as err:
@@ -56,7 +58,8 @@ class RuleTest(CodemodTest):
     def refused(self, source: str) -> list[str]:
         """For a source a native rule must leave as it is: what its entries say (after "left at the safe level: ",
         the reason; an entry converting something, whole)."""
-        self.assertCodemod(source, source, level="native")
+        applied = self.applied(source, level="native")  # (one pass: the engine is the codemod's)
+        self.assertCodeEqual(source, applied.module.code)
         marker = "left at the safe level: "
-        messages = [e.message for e in self.applied(source, level="native").entries if e.rule == self.RULE.ID]
+        messages = [e.message for e in applied.entries if e.rule == self.RULE.ID]
         return [m.split(marker, 1)[1] if marker in m else m for m in messages]
