@@ -6,8 +6,9 @@ max_steps=N)` (or steps=N), where model_fn is Keras layers and a loss (straight-
 loop making layers, a `with tf.device(setter):` block of a local replica_device_setter) ending in
 `tf.train.<Optimizer>(...).minimize(loss, global_step)` (under `control_dependencies` of its batch normalizations'
 updates, where it has any) and `return EstimatorSpec(mode, loss=loss, train_op=train_op)`, reading `mode` only as
-`mode == ModeKeys.TRAIN`, and input_fn takes nothing and returns the dataset. The port: the layers made once, in
-TF1's order (a loop's in lists; their input's dtype, which TF1's layers took, read from the dataset's features),
+`mode == ModeKeys.TRAIN`, and input_fn takes nothing and returns the dataset; after the train, the Estimator may be
+read only as `estimator.get_variable_value("global_step")` (the port's global step). The port: the layers made once,
+in TF1's order (a loop's in lists; their input's dtype, which TF1's layers took, read from the dataset's features),
 model_fn as a function of the batch, a `tf.function` train step (GradientTape, the Keras optimizer of the repo's
 table, the global step a variable incremented after the update), the variables built on the first batch, the latest
 checkpoint of model_dir restored by TF1's names (the slots through compat.tf1_slots), the loop over the dataset until
@@ -247,6 +248,7 @@ class _Port:
     def __init__(self, module: cst.Module) -> None:
         self.module = module
         self.tf = _tf_alias(module)
+        self.step_reads: set[int] = set()  # the trained Estimator's get_variable_value("global_step") calls after it
 
     def is_(self, node: cst.CSTNode, *names: str) -> bool:
         """Is `node` one of TF's `names` (below tf. or tf.compat.v1.)?"""
@@ -326,6 +328,7 @@ class _Port:
         if config_line is not None:
             removed.add(id(config_line))
         replaced = {id(line): port}
+        step_reads = self.step_reads
 
         class Swap(cst.CSTTransformer):
             def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
@@ -333,6 +336,8 @@ class _Port:
                     return cast(cst.CSTNode, cst.RemoveFromParent())
                 if id(original) in replaced:
                     return cast(cst.CSTNode, cst.FlattenSentinel(replaced[id(original)]))
+                if id(original) in step_reads:  # (the NumPy int64 the Estimator returned)
+                    return cst.parse_expression("global_step.numpy()")
                 return updated
 
         module = cast(cst.Module, self.module.visit(Swap()))
@@ -352,15 +357,18 @@ class _Port:
                 inner = call.func.value
                 if isinstance(inner, cst.Call) and self.is_(inner.func, "estimator.Estimator"):
                     found.append((line, call, inner, None))
-                elif isinstance(inner, cst.Name) and names_in(self.module).names.count(inner.value) != 2:
-                    read.append(inner.value)
                 elif isinstance(inner, cst.Name):
                     block = next(list(b) for b in blocks if any(s is line for s in b))
-                    before = block[: next(i for i, s in enumerate(block) if s is line)]
-                    bound = [s for s in before if assigned(single(s))[0] == inner.value]
+                    at = next(i for i, s in enumerate(block) if s is line)
+                    steps = [c for s in block[at + 1 :] for c in collect(s, cst.Call) if self._reads_step(c, inner)]
+                    if names_in(self.module).names.count(inner.value) != 2 + len(steps):
+                        read.append(inner.value)
+                        continue
+                    bound = [s for s in block[:at] if assigned(single(s))[0] == inner.value]
                     made = assigned(single(bound[0]))[1] if len(bound) == 1 else None
                     if isinstance(made, cst.Call) and self.is_(made.func, "estimator.Estimator"):
                         found.append((line, call, made, cast(cst.SimpleStatementLine, bound[0])))
+                        self.step_reads = {id(c) for c in steps}
         allowed = {"estimator.Estimator", "estimator.RunConfig", "estimator.EstimatorSpec", "estimator.ModeKeys.TRAIN"}
         for chain in collect(self.module, cst.Attribute):
             text = source_of(chain)
@@ -394,6 +402,21 @@ class _Port:
         if uses != 1:
             raise Refused(found[0][1], "another Estimator besides the one trained")
         return found[0]
+
+    def _reads_step(self, call: cst.Call, estimator: cst.Name) -> bool:
+        """`estimator.get_variable_value("global_step")`: after its train, the global step the Estimator saved last in
+        model_dir (at the end, or the one restored where it trained nothing), which the port saves alike."""
+        func = call.func
+        return (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "get_variable_value"
+            and isinstance(func.value, cst.Name)
+            and func.value.value == estimator.value
+            and len(call.args) == 1
+            and call.args[0].keyword is None
+            and isinstance(call.args[0].value, cst.SimpleString)
+            and call.args[0].value.evaluated_value == "global_step"
+        )
 
     def _config(
         self, est: dict[str, cst.Arg], line: cst.SimpleStatementLine

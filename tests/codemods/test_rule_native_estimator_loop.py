@@ -144,9 +144,29 @@ class TestNativeEstimatorLoopRule(RuleTest):
         )
         source = PROGRAM.replace(train, bound)
         assert self.applied(source, level="native").module.code == self.applied(PROGRAM, level="native").module.code
-        for elsewhere in ("\n        estimator.evaluate(input_fn)", "\n        print(estimator)"):
+        for elsewhere in (
+            "\n        estimator.evaluate(input_fn)",
+            "\n        print(estimator)",
+            '\n        print(estimator.get_variable_value("dense/kernel"))',
+            # (before the train, the Estimator read its model_dir's checkpoint as it was)
+            '\n        print(estimator.get_variable_value("global_step"))\n        estimator.train(input_fn, steps=2)',
+        ):
             (refused,) = self.refused(source + elsewhere)
             assert "the Estimator `estimator` is used besides its train()" in refused, refused
+
+    def test_the_global_step_read_after_the_train_is_the_ports(self):
+        """The Estimator read the global step of model_dir's latest checkpoint, which its train saved at the end (or
+        restored, training nothing): the port's global step, saved there alike, as the NumPy int64 it returned."""
+        train = "tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)"
+        bound = (
+            "estimator = tf.estimator.Estimator(model_fn, config=config)\n        estimator.train(input_fn, steps=2)"
+        )
+        read = '        if True:\n            print("at", estimator.get_variable_value("global_step"))\n'
+        source = PROGRAM.replace(train, bound) + read
+        after = self.applied(PROGRAM, level="native").module.code
+        assert after.endswith("writer.flush()\n"), after[-200:]
+        expected = after + '    if True:\n        print("at", global_step.numpy())\n'
+        self.assertCodemod(source, expected, level="native")
 
     def test_layers_made_in_a_loop_over_range_and_a_local_device_setter_as_estimator_resnet_platform(self):
         """A loop's layers are made once per iteration, in TF1's order, into lists model() indexes; the one device
