@@ -66,9 +66,12 @@ class ModelFn:
     """A model_fn read as straight-line code of Keras layers: its layers (hoisted), its statements for model(),
     its loss and the Keras optimizer."""
 
-    def __init__(self, tf: str, is_: Callable[..., bool], node: cst.FunctionDef) -> None:
-        # (tf: the module's name for tensorflow; is_(node, *names): is node one of TF's names, v1 or not)
-        self.node, self.tf, self.is_ = node, tf, is_
+    def __init__(
+        self, tf: str, is_: Callable[..., bool], node: cst.FunctionDef, classes: frozenset[str] = frozenset()
+    ) -> None:
+        # (tf: the module's name for tensorflow; is_(node, *names): is node one of TF's names, v1 or not; classes:
+        # the module's Keras layers naming their variables as tf-slim's, _native_slim.written_classes)
+        self.node, self.tf, self.is_, self.classes = node, tf, is_, classes
         self.bound: set[str] = set()  # names the body binds
         self.same: set[str] = set()  # names proven of the features' dtype
         self.lists: set[str] = set()  # native-layers' lists of batch normalizations
@@ -386,6 +389,8 @@ class ModelFn:
         return {func.value for func in funcs if isinstance(func, cst.Name)}
 
     def _is_layer_class(self, value: cst.BaseExpression) -> bool:
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+            return value.func.value in self.classes
         return (
             isinstance(value, cst.Call)
             and isinstance(value.func, cst.Attribute)

@@ -12,11 +12,14 @@ channels-first data) leaves the script at the safe level. SLIM_LAYERS is the one
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
-from typing import cast
+from collections.abc import Iterable, Mapping
+from typing import Protocol, cast
 
 import libcst as cst
+from libcst.codemod.visitors import AddImportsVisitor
 
+from codemods.engine.rule import Rule
+from codemods.rules import _tf
 from codemods.rules._native_checkpoint import Checkpoints
 from codemods.rules._native_names import ARG_SCOPE, L2_REGULARIZER, XAVIER
 from codemods.rules._native_names import SLIM_LAYERS as SLIM_NAMES
@@ -58,6 +61,8 @@ SLIM_LAYERS = {
     ),
     "flatten": SlimLayer(("inputs", "outputs_collections", "scope"), "Flatten", "", "Flatten"),
 }
+# an arg_scope's defaults: parameter -> (its value as written, as the safe pass left it)
+Defaults = dict[str, tuple[cst.BaseExpression, cst.BaseExpression]]
 # what a Keras layer has no equal for (a normalizer replaces the bias; reuse and collections are graph state)
 _REFUSED = ("normalizer_fn", "normalizer_params", "reuse", "variables_collections", "outputs_collections")
 # written once per converted block for each kind used: TF1 named the Keras layer's kernel `weights`, its bias `biases`
@@ -76,23 +81,70 @@ def layer_code(cls: str, tf: str) -> str:
     return LAYER_CODE.format(cls=cls, tf=tf, keras=row.keras, function=function)
 
 
-class SlimLayers(Checkpoints):
-    """fully_connected, its initializer and regularizer, and arg_scope around them."""
+def written_classes(module: cst.Module, tf: str) -> frozenset[str]:
+    """The classes of LAYER_CODE `module` defines as written (native-layers writes them before a model_fn), once:
+    Keras layers that name their variables as TF1's."""
+    defined = [s.name.value for s in module.body if isinstance(s, (cst.ClassDef, cst.FunctionDef))]
+    return frozenset(
+        stmt.name.value
+        for stmt in module.body
+        if isinstance(stmt, cst.ClassDef)
+        and defined.count(stmt.name.value) == 1
+        and any(row.cls == stmt.name.value for row in SLIM_LAYERS.values())
+        and source_of(stmt.with_changes(leading_lines=[])) == layer_code(stmt.name.value, tf).lstrip("\n")
+    )
+
+
+SLIM_MODULES = ("compat.slim", "tf_slim", "tensorflow.contrib")  # (the modules whose imports may go)
+
+
+def drop_slim_imports(rule: Rule, module: cst.Module) -> None:
+    """The tf-slim imports (the safe pass's compat.slim, tf_slim, tf.contrib) the converted code no longer
+    reads: dropped by the engine where nothing uses them."""
+    for stmt in module.body:
+        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    name = _tf.full_name(alias.name)
+                    if name.startswith(SLIM_MODULES):
+                        asname = alias.asname.name if alias.asname else None
+                        rule.remove_unused_import(name, None, asname.value if isinstance(asname, cst.Name) else None)
+            elif isinstance(small, cst.ImportFrom) and small.module is not None and small.relative == ():
+                name = _tf.full_name(small.module)
+                if name.startswith(SLIM_MODULES) and not isinstance(small.names, cst.ImportStar):
+                    for alias in small.names:
+                        asname = alias.asname.name if alias.asname else None
+                        bound = asname.value if isinstance(asname, cst.Name) else None
+                        rule.remove_unused_import(name, _tf.full_name(alias.name), bound)
+    for item in rule.state.context.scratch.get(AddImportsVisitor.CONTEXT_KEY, []):  # (the safe pass's, to come)
+        if item.module.startswith(SLIM_MODULES) and not item.relative:
+            rule.remove_unused_import(item.module, item.obj_name, item.alias)
+
+
+class SlimNames(Protocol):
+    """What reading tf-slim's calls asks of the rule that recorded them in its pass (native-session, native-layers)."""
+
+    updated_calls: dict[int, cst.Call]  # id(a library call) -> as the pass left it
+
+    def library_names(self, call: cst.CSTNode) -> frozenset[str]: ...
+    def attribute_names(self, node: cst.CSTNode) -> frozenset[str]: ...
+    def is_call(self, node: cst.CSTNode, names: Iterable[str]) -> str | None: ...
+
+
+class SlimReader:
+    """tf-slim's layer calls and arg_scope read as a Keras layer's arguments (Refused for what a Keras layer has no
+    equal for): native-session makes the layers of a Session script once, native-layers a model_fn's at the call."""
+
+    alias: str  # the module's name for tensorflow
+    slim_initializers: set[str]  # names bound to xavier_initializer() (native-session's host statements)
+
+    @property
+    def slim_names(self) -> SlimNames:
+        """The rule that recorded the calls."""
+        raise NotImplementedError
 
     def slim_function(self, call: cst.CSTNode, names: frozenset[str]) -> bool:
-        return isinstance(call, cst.Call) and bool(self.rule.library_names(call) & names)
-
-    def xavier_object(self, stmt: cst.BaseStatement) -> bool:
-        """`init = xavier_initializer()`: a host statement, the same initializer as Keras's GlorotUniform."""
-        name, value = assigned(single(stmt))
-        if name is None or value is None or not self.slim_function(value, XAVIER):
-            return False
-        if name in self.graph or self.computes:
-            raise Refused(stmt, "xavier_initializer() bound after the graph's tensors, or to one of its names")
-        self.slim_initializers.add(name)
-        code = f"{name} = {self.glorot(cast(cst.Call, value), stmt)}\n"
-        self.replacements[id(stmt)] = [cst.parse_statement(code)]
-        return True
+        return isinstance(call, cst.Call) and bool(self.slim_names.library_names(call) & names)
 
     def glorot(self, call: cst.Call, node: cst.CSTNode) -> str:
         """xavier_initializer(uniform=True, seed=None): TF1's variance scaling, fan_avg, uniform = GlorotUniform."""
@@ -108,10 +160,17 @@ class SlimLayers(Checkpoints):
         self, call: cst.Call, params: tuple[str, ...], node: cst.CSTNode
     ) -> dict[str, cst.BaseExpression]:
         """The call's arguments as the safe pass left them (the calls the rule reads are the original ones)."""
-        found = self.rule.updated_calls.get(id(call))
+        found = self.slim_names.updated_calls.get(id(call))
         if found is None:
             raise Refused(node, "a tf-slim call the safe pass rewrote out of shape")
         return {p: a.value for p, a in arguments(found, params, node, "tf-slim").items()}
+
+    def slim_kind(self, call: cst.CSTNode) -> str | None:
+        """The SLIM_LAYERS row of a tf-slim layer call (fully_connected, conv2d, flatten), else None."""
+        if not isinstance(call, cst.Call):
+            return None
+        found = {SLIM_NAMES[n] for n in self.slim_names.library_names(call) if n in SLIM_NAMES}
+        return min(found) if found else None
 
     def arg_scope_call(self, stmt: cst.BaseStatement) -> cst.Call | None:
         """The call of `with arg_scope([fully_connected, ...], **defaults):` around graph statements, else None."""
@@ -126,27 +185,18 @@ class SlimLayers(Checkpoints):
             return call
         return None
 
-    def slim_kind(self, call: cst.CSTNode) -> str | None:
-        """The SLIM_LAYERS row of a tf-slim layer call (fully_connected, conv2d, flatten), else None."""
-        if not isinstance(call, cst.Call):
-            return None
-        found = {SLIM_NAMES[n] for n in self.rule.library_names(call) if n in SLIM_NAMES}
-        return min(found) if found else None
-
-    def arg_scope_block(self, stmt: cst.With, call: cst.Call) -> bool:
-        """arg_scope([fully_connected, conv2d], weights_initializer=..., ...): its defaults go to each call of those
-        functions in its block (written out on the Keras layer); the block's statements stay, without the scope."""
-        if self.scope_defaults is not None:
-            raise Refused(stmt, "arg_scope inside arg_scope")
+    def arg_scope_defaults(self, stmt: cst.With, call: cst.Call) -> tuple[Defaults, set[str]]:
+        """What `with arg_scope([fully_connected, conv2d], weights_initializer=..., ...):` sets: (its defaults,
+        parameter -> (as written, as the safe pass left it); the SLIM_LAYERS rows it sets them for)."""
         if not call.args or call.args[0].keyword is not None or not isinstance(call.args[0].value, cst.List):
             raise Refused(stmt, "arg_scope without a list of the functions it sets")
         functions = cast(cst.List, call.args[0].value).elements
-        kinds = {SLIM_NAMES[n] for e in functions for n in self.rule.attribute_names(e.value) if n in SLIM_NAMES}
+        kinds = {SLIM_NAMES[n] for e in functions for n in self.slim_names.attribute_names(e.value) if n in SLIM_NAMES}
         kinds.discard("flatten")
         if not functions or len(kinds) != len(functions):
             raise Refused(stmt, "arg_scope over functions besides fully_connected and conv2d, which the rule converts")
-        defaults: dict[str, tuple[cst.BaseExpression, cst.BaseExpression]] = {}
-        updated = self.rule.updated_calls.get(id(call))
+        defaults: Defaults = {}
+        updated = self.slim_names.updated_calls.get(id(call))
         if updated is None or len(updated.args) != len(call.args):
             raise Refused(stmt, "an arg_scope the safe pass rewrote out of shape")
         for arg, new in zip(call.args[1:], updated.args[1:]):
@@ -154,39 +204,7 @@ class SlimLayers(Checkpoints):
             if arg.keyword is None or arg.star or not all(arg.keyword.value in params for params in taken):
                 raise Refused(stmt, f"arg_scope with an argument {' or '.join(sorted(kinds))} does not take by keyword")
             defaults[arg.keyword.value] = (arg.value, new.value)
-        self.scope_defaults, self.scope_kinds = defaults, kinds
-        made: list[cst.BaseStatement] = []
-        try:
-            for inner in cast(cst.IndentedBlock, stmt.body).body:
-                if not isinstance(inner, cst.SimpleStatementLine) or not self.graph_statement(inner):
-                    raise Refused(inner, "an arg_scope block holding a statement that is no tensor of the graph")
-                made += self.replacements.pop(id(inner), [])
-        finally:
-            self.scope_defaults, self.scope_kinds = None, set()
-        self.replacements[id(stmt)] = made
-        return True
-
-    def graph_statement(self, stmt: cst.BaseStatement) -> bool:  # (the Converter's)
-        raise NotImplementedError
-
-    def slim_calls(self, stmt: cst.BaseStatement, calls: list[cst.Call]) -> set[int]:
-        """The library calls of a graph statement this module converts: the tf-slim layers and the initializer and
-        regularizer calls in their arguments (checked here, written by slim_layer())."""
-        found: set[int] = set()
-        for call in calls:
-            kind = self.slim_kind(call)
-            if kind is not None:
-                self.slim_arguments(stmt, call, kind, self.defaults_of(kind))
-                found.add(id(call))
-                given = arguments(call, SLIM_LAYERS[kind].params, stmt, kind)
-                found |= {id(a.value) for a in given.values() if isinstance(a.value, cst.Call)}
-        if found and self.scope_defaults is not None:
-            self.statement_defaults[id(stmt)] = {kind: self.scope_defaults for kind in self.scope_kinds}
-        return found
-
-    def defaults_of(self, kind: str) -> Mapping[str, tuple[cst.BaseExpression, cst.BaseExpression]]:
-        """The arguments the arg_scope being read gives `kind`'s calls."""
-        return (self.scope_defaults or {}) if kind in self.scope_kinds else {}
+        return defaults, kinds
 
     def slim_arguments(
         self,
@@ -241,41 +259,9 @@ class SlimLayers(Checkpoints):
             return source_of(value)
         if self.slim_function(original, XAVIER):
             return self.glorot(cast(cst.Call, original), node)
-        if param == "biases_initializer" and self.rule.is_call(original, ZEROS):
+        if param == "biases_initializer" and self.slim_names.is_call(original, ZEROS):
             return "zeros"
         raise Refused(node, f"{kind}({param}=...), an initializer the rule does not know")
-
-    def slim_layer(
-        self, line: cst.CSTNode, original: cst.Call, updated: cst.Call, layers: list[Layer]
-    ) -> cst.BaseExpression:
-        """`fully_connected(x, n, ...)` -> `fully_connected(x)`, a Keras layer made once under TF1's scope name (of
-        the subclass naming its variables as TF1's); `flatten(x)` -> a Keras Flatten's call. `updated`: the call as
-        the transformer left it (its inputs converted: `fully_connected(flatten(x), n)`)."""
-        kind = cast(str, self.slim_kind(original))
-        row = SLIM_LAYERS[kind]
-        if row.cls and row.cls in self.rule.module_names():
-            raise Refused(line, f"no free name for the class {row.cls} (the module uses it)")
-        self.float32_inputs(line, kind)
-        self.host_input(
-            line, kind, arguments(original, row.params, line, kind).get("inputs", cst.Arg(cst.Name("None"))).value
-        )
-        originals, values = self.slim_arguments(
-            line, original, kind, self.statement_defaults.get(id(line), {}).get(kind, {})
-        )
-        scope = originals.get("scope")
-        if scope is not None:
-            if not isinstance(scope, cst.SimpleString):
-                raise Refused(line, f"{kind} with a computed scope")
-            name = str(scope.evaluated_value)
-            self.take_name(name, line)
-        else:
-            name = self.tf1_name(row.scope)
-        var = self.layer_var(name, layers, line)
-        keywords = self.keras_keywords(line, kind, originals, values)
-        layers.append(Layer(var, row.keras, [*keywords, f'name="{name}"'], name, row.cls))
-        self.rule.slim_converted = True
-        inputs = arguments(updated, row.params, line, kind)["inputs"].value
-        return cst.Call(func=cst.Name(var), args=[cst.Arg(inputs)])
 
     def keras_keywords(
         self,
@@ -319,6 +305,97 @@ class SlimLayers(Checkpoints):
                 elif code not in ("None", "zeros"):
                     keywords.append(f"{keras}={code}")
         return keywords  # (trainable: True, the Keras layer's default, or refused by slim_arguments)
+
+
+class SlimLayers(Checkpoints, SlimReader):
+    """fully_connected, its initializer and regularizer, and arg_scope around them, in a Session script."""
+
+    @property
+    def slim_names(self) -> SlimNames:
+        return self.rule
+
+    def xavier_object(self, stmt: cst.BaseStatement) -> bool:
+        """`init = xavier_initializer()`: a host statement, the same initializer as Keras's GlorotUniform."""
+        name, value = assigned(single(stmt))
+        if name is None or value is None or not self.slim_function(value, XAVIER):
+            return False
+        if name in self.graph or self.computes:
+            raise Refused(stmt, "xavier_initializer() bound after the graph's tensors, or to one of its names")
+        self.slim_initializers.add(name)
+        code = f"{name} = {self.glorot(cast(cst.Call, value), stmt)}\n"
+        self.replacements[id(stmt)] = [cst.parse_statement(code)]
+        return True
+
+    def arg_scope_block(self, stmt: cst.With, call: cst.Call) -> bool:
+        """arg_scope([fully_connected, conv2d], weights_initializer=..., ...): its defaults go to each call of those
+        functions in its block (written out on the Keras layer); the block's statements stay, without the scope."""
+        if self.scope_defaults is not None:
+            raise Refused(stmt, "arg_scope inside arg_scope")
+        self.scope_defaults, self.scope_kinds = self.arg_scope_defaults(stmt, call)
+        made: list[cst.BaseStatement] = []
+        try:
+            for inner in cast(cst.IndentedBlock, stmt.body).body:
+                if not isinstance(inner, cst.SimpleStatementLine) or not self.graph_statement(inner):
+                    raise Refused(inner, "an arg_scope block holding a statement that is no tensor of the graph")
+                made += self.replacements.pop(id(inner), [])
+        finally:
+            self.scope_defaults, self.scope_kinds = None, set()
+        self.replacements[id(stmt)] = made
+        return True
+
+    def graph_statement(self, stmt: cst.BaseStatement) -> bool:  # (the Converter's)
+        raise NotImplementedError
+
+    def slim_calls(self, stmt: cst.BaseStatement, calls: list[cst.Call]) -> set[int]:
+        """The library calls of a graph statement this module converts: the tf-slim layers and the initializer and
+        regularizer calls in their arguments (checked here, written by slim_layer())."""
+        found: set[int] = set()
+        for call in calls:
+            kind = self.slim_kind(call)
+            if kind is not None:
+                self.slim_arguments(stmt, call, kind, self.defaults_of(kind))
+                found.add(id(call))
+                given = arguments(call, SLIM_LAYERS[kind].params, stmt, kind)
+                found |= {id(a.value) for a in given.values() if isinstance(a.value, cst.Call)}
+        if found and self.scope_defaults is not None:
+            self.statement_defaults[id(stmt)] = {kind: self.scope_defaults for kind in self.scope_kinds}
+        return found
+
+    def defaults_of(self, kind: str) -> Mapping[str, tuple[cst.BaseExpression, cst.BaseExpression]]:
+        """The arguments the arg_scope being read gives `kind`'s calls."""
+        return (self.scope_defaults or {}) if kind in self.scope_kinds else {}
+
+    def slim_layer(
+        self, line: cst.CSTNode, original: cst.Call, updated: cst.Call, layers: list[Layer]
+    ) -> cst.BaseExpression:
+        """`fully_connected(x, n, ...)` -> `fully_connected(x)`, a Keras layer made once under TF1's scope name (of
+        the subclass naming its variables as TF1's); `flatten(x)` -> a Keras Flatten's call. `updated`: the call as
+        the transformer left it (its inputs converted: `fully_connected(flatten(x), n)`)."""
+        kind = cast(str, self.slim_kind(original))
+        row = SLIM_LAYERS[kind]
+        if row.cls and row.cls in self.rule.module_names():
+            raise Refused(line, f"no free name for the class {row.cls} (the module uses it)")
+        self.float32_inputs(line, kind)
+        self.host_input(
+            line, kind, arguments(original, row.params, line, kind).get("inputs", cst.Arg(cst.Name("None"))).value
+        )
+        originals, values = self.slim_arguments(
+            line, original, kind, self.statement_defaults.get(id(line), {}).get(kind, {})
+        )
+        scope = originals.get("scope")
+        if scope is not None:
+            if not isinstance(scope, cst.SimpleString):
+                raise Refused(line, f"{kind} with a computed scope")
+            name = str(scope.evaluated_value)
+            self.take_name(name, line)
+        else:
+            name = self.tf1_name(row.scope)
+        var = self.layer_var(name, layers, line)
+        keywords = self.keras_keywords(line, kind, originals, values)
+        layers.append(Layer(var, row.keras, [*keywords, f'name="{name}"'], name, row.cls))
+        self.rule.slim_converted = True
+        inputs = arguments(updated, row.params, line, kind)["inputs"].value
+        return cst.Call(func=cst.Name(var), args=[cst.Arg(inputs)])
 
     def layer_var(self, name: str, layers: list[Layer], line: cst.CSTNode) -> str:
         raise NotImplementedError  # (_native_model's Model)

@@ -41,6 +41,7 @@ from codemods.rule_description import Example
 from codemods.rules import _native_monitored as monitored
 from codemods.rules._estimator_model_fn import ModelFn
 from codemods.rules._native_eager import keras_2
+from codemods.rules._native_slim import written_classes
 from codemods.rules._native_syntax import (
     Refused,
     arguments,
@@ -278,7 +279,7 @@ class _Port:
         model_fn = self._function(est.get("model_fn"), "model_fn", call)
         input_fn = self._function(train.get("input_fn"), "input_fn", call)
         self._input(input_fn)
-        model = ModelFn(cast(str, tf), self.is_, model_fn)
+        model = ModelFn(cast(str, tf), self.is_, model_fn, written_classes(self.module, cast(str, tf)))
         made, names, body, loss, optimizer, device, said = model.read()
         # (the names the module binds or reads outside model_fn, and those model_fn reads from outside it)
         inside = {id(n) for n in names_in(model_fn).nodes}

@@ -41,12 +41,18 @@ rule proves before it writes a call:
   `[update for layer in batch_norms for update in layer.updates]`: the same update ops, run by the same train_op.
   Any other read refuses the batch normalizations.
 
+tf-slim's conv2d, fully_connected and flatten in a model_fn's body, also under one `arg_scope`, convert as
+`_layer_slim` proves them (all or none: TF1 numbered their unnamed layers, Conv, Conv_1, in the order they ran):
+the Keras layer of a subclass naming its variables as TF1's (Conv/weights), the arg_scope's defaults written out on
+each call and its block's statements kept without it.
+
 Else the call stays at the safe level with an info entry saying why. tf.layers.dropout stays (a random op: its
 mask is drawn by another op under the graph seed).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import cast
 
 import libcst as cst
@@ -63,9 +69,13 @@ from codemods.rules._layer_called import (
 )
 from codemods.rules._layer_names import dtype_source, named_alike
 from codemods.rules._layer_scopes import ESTIMATORS, FAMILY, NESTED, enclosing, false, model_fn_functions, off_tpu
+from codemods.rules._layer_slim import ModelFnSlim
 from codemods.rules._layer_towers import Tower, TowerLayers, layer_name, shared_alike, tower_of, whole_towers
 from codemods.rules._layer_updates import Updates, training_mode, update_reader, updates_read
 from codemods.rules._native_eager import EagerRewrite, keras_2, parents
+from codemods.rules._native_names import SLIM_FUNCTIONS, VARIABLE_LIBRARIES
+from codemods.rules._native_names import SLIM_LAYERS as SLIM_NAMES
+from codemods.rules._native_slim import drop_slim_imports
 from codemods.rules._native_syntax import EQUAL, Refused, all_names, arguments, collect, descendants, names_in
 from codemods.rules._native_tables import LAYERS
 
@@ -81,7 +91,8 @@ class NativeLayersRule(EagerRewrite):
     ID = "native-layers"
     DESCRIPTION = (
         "tf.layers.conv2d/dense/batch_normalization/flatten/pooling in an Estimator's model_fn -> the Keras layer "
-        "object, its variables' checkpoint names kept (its UPDATE_OPS read -> the batch normalizations' updates)."
+        "object, its variables' checkpoint names kept (its UPDATE_OPS read -> the batch normalizations' updates); "
+        "tf-slim's conv2d/fully_connected/flatten there, also under arg_scope, alike."
     )
     LEVEL = "native"
     ORDER = 191  # after native-session, which makes a Session script's layers itself
@@ -122,7 +133,17 @@ class NativeLayersRule(EagerRewrite):
         "layer's are under its variable scope's path, not the tower's name scope, resnet/stage0/conv1/Conv2D; "
         "conv0/Conv2D stays, the layer's call scope may be numbered otherwise). Each layer gets dtype=<its input>.dtype: "
         "TF1's layers made their variables in their input's dtype (float64 from a numpy array an input_fn did not "
-        "cast), Keras's in float32; an input that is not a name, nor a layer of one, stays at the safe level.",
+        "cast), Keras's in float32; an input that is not a name, nor a layer of one, stays at the safe level. "
+        "tf-slim's conv2d, fully_connected and flatten in the body of a model_fn, also under one arg_scope([conv2d, "
+        "fully_connected], ...), become Keras layers made at the call: conv2d and fully_connected of a class the rule "
+        "writes once before the model_fn, a Keras Conv2D or Dense naming its variables as TF1 did (Conv/weights, "
+        "Conv_1/biases, fully_connected/weights: TF1's numbering of unnamed layers in the order they ran), with the "
+        "arg_scope's defaults and tf-slim's own (relu, SAME padding) written out, xavier_initializer() as "
+        "GlorotUniform; the arg_scope block's statements stay without it. They convert all or none, and not under a "
+        "loop, condition or other scope, in a function the model_fn calls, with an arg_scope over other functions or "
+        "whose block calls anything but those layers and TensorFlow's ops, a normalizer, reuse, collections, "
+        "trainable=False, a regularizer (TF1 adds its loss to REGULARIZATION_LOSSES), an initializer it does not "
+        "know, a computed scope or two layers of one scope.",
         "import compat\nimport tensorflow as tf\n\n"
         "def model_fn(features, labels, mode):\n"
         '    net = tf.compat.v1.layers.conv2d(features, 8, 3, padding="same", name="conv0")\n'
@@ -140,6 +161,7 @@ class NativeLayersRule(EagerRewrite):
     )
     CLAIMS = ()  # it rewrites the safe pass's result (tf.compat.v1.layers), which tf1-api writes
     WORDS = frozenset()  # it acts on TensorFlow's names; the model_fns and scopes are read from the whole module
+    ROOTS = frozenset(name.partition(".")[0] for name in VARIABLE_LIBRARIES)  # tf-slim's layers (compat.slim, tf_slim)
 
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
@@ -153,6 +175,11 @@ class NativeLayersRule(EagerRewrite):
         self._via_towers: set[int] = set()  # id(call in a function a tower calls, or under a tower's name_scope)
         self._called: dict[int, Called] = {}  # id(such a call, proven) -> how the towers reach it
         self._first_read: cst.SimpleStatementLine | None = None  # the first tower's UPDATE_OPS read, proven
+        # tf-slim's layers (_layer_slim), read as native-session reads them (_native_slim's SlimNames)
+        self.updated_calls: dict[int, cst.Call] = {}  # id(a library call) -> as the pass left it
+        self._library: dict[int, frozenset[str]] = {}  # id(a call or an attribute) -> its library names
+        self._tf_names: dict[int, frozenset[str]] = {}  # id(a TensorFlow call) -> its names
+        self._slim: ModelFnSlim | None = None
 
     def candidate(self, names: frozenset[str]) -> str | None:
         found = sorted(names & _NAMES.keys())
@@ -160,6 +187,16 @@ class NativeLayersRule(EagerRewrite):
 
     def visit_Call(self, node: cst.Call) -> None:
         super().visit_Call(node)
+        qualified = self.qualified_names(node.func)
+        library = frozenset(n for n in qualified if n.startswith(VARIABLE_LIBRARIES))
+        if library:
+            self._library[id(node)] = library
+            kind = min((SLIM_NAMES[n] for n in library if n in SLIM_NAMES), default=None)
+            if kind is not None and id(node) not in self._found_ids:
+                self._found.append((node, f"slim.{kind}", self.state.top))
+                self._found_ids.add(id(node))
+        if id(node) in self._tf_calls:
+            self._tf_names[id(node)] = frozenset(n for n in qualified if n.startswith(_tf.TF))
         if any(n.startswith(FAMILY) and n.rsplit(".", 1)[-1] in ESTIMATORS for n in self.qualified_names(node.func)):
             given = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "model_fn"), None)
             if given is None and node.args and node.args[0].keyword is None and not node.args[0].star:
@@ -169,15 +206,52 @@ class NativeLayersRule(EagerRewrite):
                 if any(n.endswith(".TPUEstimator") for n in self.qualified_names(node.func)) and not off_tpu(node):
                     self._tpu_fns.append(given.value)
 
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        super().visit_Attribute(node)
+        if node.attr.value in SLIM_FUNCTIONS:  # (an arg_scope's list names them)
+            self._library[id(node)] = frozenset(
+                n for n in self.qualified_names(node) if n.startswith(VARIABLE_LIBRARIES)
+            )
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        if id(original_node) in self._library:
+            self.updated_calls[id(original_node)] = updated_node
+        return super().leave_Call(original_node, updated_node)
+
+    def library_names(self, call: cst.CSTNode) -> frozenset[str]:
+        return self._library.get(id(call), frozenset())
+
+    def attribute_names(self, node: cst.CSTNode) -> frozenset[str]:
+        return self._library.get(id(node), frozenset())
+
+    def is_call(self, node: cst.CSTNode, names: Iterable[str]) -> str | None:
+        found = self._tf_names.get(id(node), frozenset()) & frozenset(names)
+        return min(found) if found else None
+
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         self._read: tuple[str, cst.SimpleStatementLine] | None = None
+        if not self._model_fns:  # (tf-slim's layers outside an Estimator program are native-session's business)
+            self._found = [found for found in self._found if not found[1].startswith("slim.")]
         if self.level == "native" and self._found:
             parent = parents(original_node)
             scoped = model_fn_functions(original_node, self._model_fns, parent)
             self._on_tpu = set(model_fn_functions(original_node, self._tpu_fns, parent))
             norms = [c for c, what, _ in self._found if what == _NORM and training_mode(c)]
             self._read = updates_read(original_node, self._model_fns, parent, norms)
+            slim = [(c, what.removeprefix("slim.")) for c, what, _ in self._found if what.startswith("slim.")]
+            if slim:
+                self._slim = ModelFnSlim(
+                    self,
+                    _tf.tf_alias(self),
+                    original_node,
+                    parent,
+                    set(self._model_fns) - set(self._tpu_fns),
+                    slim,
+                    set(self._tf_calls),
+                )
             for call, what, _ in self._found:
+                if what.startswith("slim."):
+                    continue  # (below: they convert all or none)
                 try:
                     self._check(call, what, original_node, parent, scoped)
                     self._why[id(call)] = None
@@ -186,7 +260,14 @@ class NativeLayersRule(EagerRewrite):
                     self._staying.add(what)
             self._called_whole(original_node, parent)
             whole_towers([(c, w) for c, w, _ in self._found], self._towers, self._why, self._staying)
+            if self._slim is not None:
+                common = self._common(original_node)
+                found = self._slim.check(self._ids())
+                self._why.update({key: common or why for key, why in found.items()})
         ported = super().leave_Module(original_node, updated_node)
+        if self._slim is not None and any(self._why.get(id(c)) is None for c in self._slim.calls):
+            ported = self._slim.finish(ported)
+            drop_slim_imports(self, ported)
         if self._made:
             ported = cast(cst.Module, ported.visit(TowerLayers(ported, self._made)))
         if self._first_read is not None and any(self._why.get(i) is None for i in self._called):
@@ -219,10 +300,9 @@ class NativeLayersRule(EagerRewrite):
         self, call: cst.Call, what: str, module: cst.Module, parent: dict[int, cst.CSTNode], scoped: dict[str, str]
     ) -> None:
         """Refused unless the call is proven (all but the rule's one-kind-or-none check)."""
-        if self._eager.why_not(module, self._tf_calls, graph=True) is not None:
-            raise Refused(call, "a library module (no main block, no TensorFlow call at its top level)")
-        if not keras_2(self):
-            raise Refused(call, "tf.keras may be Keras 3 here (TF >= 2.16 without import compat): other layer code")
+        common = self._common(module)
+        if common is not None:
+            raise Refused(call, common)
         function, scope = enclosing(call, parent)
         if function is None or function.name.value not in scoped:
             raise Refused(
@@ -287,6 +367,14 @@ class NativeLayersRule(EagerRewrite):
                     "its moving-average updates in layer.updates, not in that collection, so the train_op would no "
                     "longer update the moving statistics",
                 )
+
+    def _common(self, module: cst.Module) -> str | None:
+        """Why no layer call of the file converts, if none does."""
+        if self._eager.why_not(module, self._tf_calls, graph=True) is not None:
+            return "a library module (no main block, no TensorFlow call at its top level)"
+        if not keras_2(self):
+            return "tf.keras may be Keras 3 here (TF >= 2.16 without import compat): other layer code"
+        return None
 
     def _called_alike(
         self, call: cst.Call, what: str, args: dict[str, cst.Arg], called: Called, call_keywords: tuple[str, ...]
@@ -435,6 +523,8 @@ class NativeLayersRule(EagerRewrite):
                 "variable scope, Keras per graph: the calls of one layer function convert all or none",
             )
         updated = self._inner(updated, module, parent)
+        if what.startswith("slim.") and self._slim is not None:
+            return self._slim.convert(call, updated)
         keras, params, call_keywords = _FUNCTIONS[what.removeprefix("tf.layers.")]
         args = arguments(updated, ("inputs", *params, "name"), call, what)
         alias = _tf.tf_alias(self, call.func)

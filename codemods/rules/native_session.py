@@ -101,6 +101,7 @@ from codemods.rules import _tf
 from codemods.rules._native_graph import Converter
 from codemods.rules._native_lookup import drop_v1_imports
 from codemods.rules._native_names import GRAPH, MONITORED, SESSIONS, SLIM_FUNCTIONS, VARIABLE_LIBRARIES
+from codemods.rules._native_slim import drop_slim_imports
 from codemods.rules._native_syntax import (
     Block,
     Refused,
@@ -118,7 +119,6 @@ from codemods.rules._shared import NO_GRAPH_STATE, SWITCH_NAMES, graph_names
 # graph-mode's switches (eager execution, control flow v2, resource variables ...): removed where this pass
 # wrote them, since the converted code runs eagerly
 # the modules a tf-slim layer conversion reads its functions from
-SLIM_MODULES = ("compat.slim", "tf_slim", "tensorflow.contrib")
 _SWITCH = re.compile(r"^\w+(\.\w+)*\.compat\.v1\.disable_\w+\(\)\s*$")
 
 
@@ -467,7 +467,7 @@ class NativeSessionRule(Rule):
             self.report(head, said, native=True, statement=self._statement(block, head))
         self._drop_superseded(done)
         if self.slim_converted:
-            self._drop_slim_imports(converted)
+            drop_slim_imports(self, converted)
         drop_v1_imports(self, converted)  # (a lookup table's class imported by name, now tf.lookup's)
         _tf.ensure_compat(self)  # tf.keras is legacy Keras 2 on TF >= 2.16 through compat: TF1's variable names
         return converted
@@ -555,30 +555,6 @@ class NativeSessionRule(Rule):
             return f"`with {', '.join(source_of(item.item) for item in outer.items)}:`"
         names = {cst.ClassDef: "a class", cst.FunctionDef: "a nested function", cst.Lambda: "a lambda"}
         return names.get(type(outer), f"a {type(outer).__name__.lower()} block")
-
-    def _drop_slim_imports(self, module: cst.Module) -> None:
-        """The tf-slim imports (the safe pass's compat.slim, tf_slim, tf.contrib) the converted code no longer
-        reads: dropped by the engine where nothing uses them."""
-        for stmt in module.body:
-            for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
-                if isinstance(small, cst.Import):
-                    for alias in small.names:
-                        name = _tf.full_name(alias.name)
-                        if name.startswith(SLIM_MODULES):
-                            asname = alias.asname.name if alias.asname else None
-                            self.remove_unused_import(
-                                name, None, asname.value if isinstance(asname, cst.Name) else None
-                            )
-                elif isinstance(small, cst.ImportFrom) and small.module is not None and small.relative == ():
-                    name = _tf.full_name(small.module)
-                    if name.startswith(SLIM_MODULES) and not isinstance(small.names, cst.ImportStar):
-                        for alias in small.names:
-                            asname = alias.asname.name if alias.asname else None
-                            bound = asname.value if isinstance(asname, cst.Name) else None
-                            self.remove_unused_import(name, _tf.full_name(alias.name), bound)
-        for item in self.state.context.scratch.get(AddImportsVisitor.CONTEXT_KEY, []):  # (the safe pass's, to come)
-            if item.module.startswith(SLIM_MODULES) and not item.relative:
-                self.remove_unused_import(item.module, item.obj_name, item.alias)
 
     def _switch(self, code: str) -> bool:
         """Is `code` a graph-mode switch (the safe pass writes them through tf.compat.v1, or the compat.v1 alias)?"""

@@ -15,6 +15,7 @@ import sys
 import textwrap
 
 from codemods.rules import select
+from codemods.rules._native_slim import layer_code
 from codemods.rules.native_layers import NativeLayersRule
 from tests.support.native_ports import migrated
 from tests.support.rule_test import RuleTest
@@ -23,7 +24,7 @@ from tests.support.runs import clean_env
 # a model_fn of `body` in an Estimator program
 PROGRAM = """
 import compat
-import tensorflow as tf
+{imports}import tensorflow as tf
 
 {helpers}def model_fn(features, labels, mode):
 {body}
@@ -34,8 +35,9 @@ if __name__ == "__main__":
 """
 
 
-def program(body: str, helpers: str = "") -> str:
-    return PROGRAM.format(body=textwrap.indent(textwrap.dedent(body).strip("\n"), "    "), helpers=helpers)
+def program(body: str, helpers: str = "", imports: str = "") -> str:
+    body = textwrap.indent(textwrap.dedent(body).strip("\n"), "    ")
+    return PROGRAM.format(body=body, helpers=helpers, imports=imports)
 
 
 class TestNativeLayersRule(RuleTest):
@@ -745,3 +747,170 @@ class TestNativeLayersInFunctionsTheTowersCall(RuleTest):
         head = 'def head(x):\n        return tf.compat.v1.layers.dense(x, 3, name="logits")\n    return head(net)'
         messages = refused_all(case('return tf.compat.v1.layers.dense(net, 3, name="logits")', head))
         assert any("in a function defined in another one" in m for m in messages), messages
+
+
+# a model_fn of tf-slim layers under arg_scope (tests/corpus/estimator_slim_net.py's shape), as the safe pass leaves it
+SLIM_BODY = """
+    with slim.arg_scope([slim.conv2d, slim.fully_connected], activation_fn=tf.nn.relu, weights_initializer=slim.xavier_initializer()):
+        net = slim.conv2d(features, 4, [3, 3])
+        net = slim.conv2d(net, 4, 3, stride=2, padding="VALID")
+        logits = slim.fully_connected(slim.flatten(net), 3, activation_fn=None, scope="logits")
+    loss = tf.reduce_mean(logits)
+    train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)
+"""
+
+
+def slim_program(body: str = SLIM_BODY, helpers: str = "") -> str:
+    return program(body, helpers, "import compat.slim as slim\n")
+
+
+class TestNativeLayersOfTfSlim(RuleTest):
+    TRANSFORM = NativeLayersRule
+
+    def test_tf_slim_layers_under_arg_scope_in_a_model_fn(self):
+        glorot = "kernel_initializer=tf.keras.initializers.GlorotUniform()"
+        after = slim_program(
+            f"""
+            net = Convolution2D(filters=4, kernel_size=[3, 3], padding="same", activation=tf.nn.relu, {glorot}, name="Conv", dtype=features.dtype)(features)
+            net = Convolution2D(filters=4, kernel_size=3, strides=2, padding="valid", activation=tf.nn.relu, {glorot}, name="Conv_1", dtype=net.dtype)(net)
+            logits = FullyConnected(units=3, activation=None, {glorot}, name="logits", dtype=net.dtype)(tf.keras.layers.Flatten(dtype=net.dtype)(net))
+            loss = tf.reduce_mean(logits)
+            train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss)
+            """,
+            "".join(f"{layer_code(cls, 'tf').lstrip()}\n\n" for cls in ("Convolution2D", "FullyConnected")),
+        ).replace("import compat.slim as slim\n", "")
+        self.assertCodemod(slim_program(), after, level="native")
+        messages = [e.message for e in self.applied(slim_program(), level="native").entries]
+        assert len(messages) == 4 and all(m.startswith("graph code: tf-slim's ") for m in messages), messages
+        assert "Conv_1/weights, Conv_1/biases" in messages[1] and "arg_scope's defaults" in messages[1], messages
+
+    def test_must_not_fire_where_tf1_named_or_made_them_otherwise(self):
+        cases = {
+            # what the arg_scope sets, and what its block may run under it
+            "arg_scope over functions besides": (
+                "[slim.conv2d, slim.fully_connected]",
+                "[slim.conv2d, slim.max_pool2d]",
+            ),
+            "an arg_scope block calling block": ("logits = slim", "net = block(net)\n        logits = slim"),
+            "under a with-statement other than": (
+                "activation_fn=tf.nn.relu, ",
+                "activation_fn=tf.nn.relu) as sc, slim.arg_scope([slim.conv2d], ",
+            ),
+            # what a Keras layer has no equal for
+            "(normalizer_fn=...), which a Keras": ("activation_fn=tf.nn.relu, ", "normalizer_fn=slim.batch_norm, "),
+            "trainable=False": ('scope="logits"', 'scope="logits", trainable=False'),
+            "reuse=...": ('scope="logits"', 'scope="logits", reuse=True'),
+            "TF1 adds its loss to REGULARIZATION_LOSSES": (
+                'scope="logits"',
+                'scope="logits", weights_regularizer=slim.l2_regularizer(0.1)',
+            ),
+            # the names TF1 gave the variables
+            "with a computed scope": ('scope="logits"', 'scope="logits%d" % 1'),
+            "two tf-slim layers of the scope 'Conv'": ('padding="VALID")', 'padding="VALID", scope="Conv")'),
+            "under variable_scope(...)": (
+                "with slim.arg_scope(",
+                'with tf.compat.v1.variable_scope("net"), slim.arg_scope(',
+            ),
+            "under For in its function": (
+                "        net = slim.conv2d(net, 4, 3",
+                "        for _ in (1, 2):\n            net = slim.conv2d(net, 4, 3",
+            ),
+        }
+        for why, (old, new) in cases.items():
+            messages = self.refused(slim_program(SLIM_BODY.replace(old, new)))
+            assert len(messages) == 4 and any(why in m for m in messages), (why, messages)
+            assert all(why in m or "they convert all or none" in m for m in messages), (why, messages)
+        # in a function the model_fn calls (the order they run is not the model_fn's body's)
+        helpers = "def head(net):\n    return slim.fully_connected(net, 3)\n\n"
+        messages = self.refused(
+            slim_program(
+                SLIM_BODY.replace("slim.fully_connected(", "head(").replace(
+                    ', 3, activation_fn=None, scope="logits"', ""
+                ),
+                helpers,
+            )
+        )
+        assert any("not in the body of an Estimator's model_fn" in m for m in messages), messages
+
+
+# an Estimator program of tf-slim layers under arg_scope (tests/corpus/estimator_slim_net.py's shape: two unnamed
+# conv2d, flatten and fully_connected, tf.losses, GradientDescent), trained on fixed float32 batches into the
+# model_dir of argv[1] up to max_steps=3; the Estimator logs each step's loss (log_step_count_steps=1)
+SLIM_EQUIVALENCE = """
+    import sys
+
+    import numpy as np
+    import tensorflow as tf
+    import tensorflow.contrib.slim as slim
+
+
+    def model_fn(features, labels, mode):
+        with slim.arg_scope([slim.conv2d, slim.fully_connected], activation_fn=tf.nn.relu):
+            net = slim.conv2d(features, 4, [3, 3])
+            net = slim.conv2d(net, 4, 3, stride=2)
+            logits = slim.fully_connected(slim.flatten(net), 3, activation_fn=None)
+        loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+        train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=tf.train.get_global_step())
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+    def input_fn():
+        rng = np.random.RandomState(0)
+        x, y = rng.rand(16, 6, 6, 2).astype(np.float32), rng.randint(0, 3, 16)
+        return tf.data.Dataset.from_tensor_slices((x, y)).batch(4).repeat()
+
+
+    if __name__ == "__main__":
+        tf.logging.set_verbosity(tf.logging.INFO)
+        config = tf.estimator.RunConfig(model_dir=sys.argv[1], tf_random_seed=1, log_step_count_steps=1)
+        tf.estimator.Estimator(model_fn, config=config).train(input_fn, max_steps=3)
+"""
+
+
+def test_a_tf_slim_estimator_program_ports_whole_and_trains_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
+    """The native port is TF 2's own loop (native-estimator-loop takes the model_fn native-layers leaves); the
+    model_fn's port alone (native-layers, the Estimator kept: where the loop does not convert the program) trains
+    alike too. Both restore the safe port's model.ckpt-0 by TF1's names, or they fail."""
+    import tensorflow as tf
+
+    from bench.native import migrate_here
+
+    ported = {level: path for level, (path, _) in migrated(tmp_path, "estimator_slim.py", SLIM_EQUIVALENCE).items()}
+    code = pathlib.Path(ported["native"]).read_text()
+    assert "compat.v1" not in code and "slim." not in code and "tf.estimator" not in code, code
+    graph = tmp_path / "graph"
+    args = ["--out", str(graph), "--level", "native", "--ignore", "native-estimator-loop", "--no-cache", "-q"]
+    assert migrate_here([*args, str(tmp_path / "estimator_slim.py")])[0] == 0
+    ported["graph"] = str(graph / "estimator_slim.py")
+    assert "slim." not in pathlib.Path(ported["graph"]).read_text()
+
+    def losses(level: str, model_dir: pathlib.Path) -> list[float]:
+        done = subprocess.run(
+            [sys.executable, ported[level], str(model_dir)],
+            env=clean_env(),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        return [float(found) for found in re.findall(r"^INFO:tensorflow:loss = (\S+), step", done.stderr, re.M)]
+
+    found = {"safe": losses("safe", tmp_path / "safe_dir")}
+    for level in ("native", "graph"):
+        start = tmp_path / f"{level}_dir"
+        start.mkdir()
+        for saved in (tmp_path / "safe_dir").glob("model.ckpt-0.*"):
+            shutil.copy(saved, start)
+        (start / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-0"\n')
+        found[level] = losses(level, start)
+    assert all(len(found[level]) == 3 for level in found), found
+    for level in ("native", "graph"):
+        assert max(abs(a - b) for a, b in zip(found["safe"], found[level])) <= 1e-5, found
+    names = sorted(n for n, _ in tf.train.list_variables(str(tmp_path / "safe_dir" / "model.ckpt-0")))
+    assert names == [
+        *(f"{scope}/{v}" for scope in ("Conv", "Conv_1") for v in ("biases", "weights")),
+        "fully_connected/biases",
+        "fully_connected/weights",
+        "global_step",
+    ], names
+    assert sorted(n for n, _ in tf.train.list_variables(str(tmp_path / "graph_dir" / "model.ckpt-3"))) == names
