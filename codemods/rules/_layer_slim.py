@@ -79,11 +79,13 @@ class ModelFnSlim(SlimReader):
         module: cst.Module,
         parent: dict[int, cst.CSTNode],
         model_fns: set[str],
+        on_tpu: set[str],
         calls: list[tuple[cst.Call, str]],
         tf_calls: set[int],
     ) -> None:
         self.rule, self.alias, self.slim_initializers = rule, alias, set()  # (SlimReader's)
         self.module, self.parent, self.model_fns, self.tf_calls = module, parent, model_fns, tf_calls
+        self.on_tpu = on_tpu  # (the model_fns of TPUEstimators that may run on a TPU)
         self.kinds = {id(call): kind for call, kind in calls}  # id(call) -> its SLIM_LAYERS row
         self.calls = [call for call, _ in calls]
         self.keywords: dict[int, list[str]] = {}  # id(call) -> the Keras layer's keywords, as code
@@ -173,6 +175,12 @@ class ModelFnSlim(SlimReader):
                 call,
                 "not in the body of an Estimator's model_fn (the function given to the Estimator): TF1 named tf-slim's "
                 "unnamed layers (Conv, Conv_1) in the order they ran, which the rule reads there only",
+            )
+        if node.name.value in self.on_tpu:
+            raise Refused(
+                call,
+                "in the model_fn of a TPUEstimator whose use_tpu is not False: on a TPU it runs inside the TPU loop, "
+                "where nothing here runs the Keras layers to prove them equal",
             )
         return node.name.value, scope
 

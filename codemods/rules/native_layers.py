@@ -213,6 +213,12 @@ class NativeLayersRule(EagerRewrite):
                 n for n in self.qualified_names(node) if n.startswith(VARIABLE_LIBRARIES)
             )
 
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value in SLIM_FUNCTIONS:  # (an arg_scope's list of names imported from tf-slim)
+            self._library[id(node)] = frozenset(
+                n for n in self.qualified_names(node) if n.startswith(VARIABLE_LIBRARIES)
+            )
+
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         if id(original_node) in self._library:
             self.updated_calls[id(original_node)] = updated_node
@@ -245,7 +251,8 @@ class NativeLayersRule(EagerRewrite):
                     _tf.tf_alias(self),
                     original_node,
                     parent,
-                    set(self._model_fns) - set(self._tpu_fns),
+                    set(self._model_fns),
+                    set(self._tpu_fns),
                     slim,
                     set(self._tf_calls),
                 )

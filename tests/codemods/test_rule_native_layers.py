@@ -783,6 +783,10 @@ class TestNativeLayersOfTfSlim(RuleTest):
         messages = [e.message for e in self.applied(slim_program(), level="native").entries]
         assert len(messages) == 4 and all(m.startswith("graph code: tf-slim's ") for m in messages), messages
         assert "Conv_1/weights, Conv_1/biases" in messages[1] and "arg_scope's defaults" in messages[1], messages
+        # the functions imported by name, the arg_scope's list naming them so
+        imported = "from compat.slim import arg_scope, conv2d, flatten, fully_connected, xavier_initializer\n"
+        by_name = slim_program().replace("import compat.slim as slim\n", imported).replace("slim.", "")
+        self.assertCodemod(by_name, after, level="native")
 
     def test_must_not_fire_where_tf1_named_or_made_them_otherwise(self):
         cases = {
@@ -807,6 +811,10 @@ class TestNativeLayersOfTfSlim(RuleTest):
             # the names TF1 gave the variables
             "with a computed scope": ('scope="logits"', 'scope="logits%d" % 1'),
             "two tf-slim layers of the scope 'Conv'": ('padding="VALID")', 'padding="VALID", scope="Conv")'),
+            "another op or scope of the file is named 'Conv_1'": (
+                "reduce_mean(logits)",
+                'reduce_mean(logits, name="Conv_1")',
+            ),
             "under variable_scope(...)": (
                 "with slim.arg_scope(",
                 'with tf.compat.v1.variable_scope("net"), slim.arg_scope(',
@@ -831,6 +839,11 @@ class TestNativeLayersOfTfSlim(RuleTest):
             )
         )
         assert any("not in the body of an Estimator's model_fn" in m for m in messages), messages
+        tpu = slim_program().replace(
+            "tf.estimator.Estimator(model_fn)", "tf.compat.v1.estimator.tpu.TPUEstimator(model_fn)"
+        )
+        messages = self.refused(tpu)
+        assert len(messages) == 4 and all("TPUEstimator whose use_tpu is not False" in m for m in messages), messages
 
 
 # an Estimator program of tf-slim layers under arg_scope (tests/corpus/estimator_slim_net.py's shape: two unnamed
