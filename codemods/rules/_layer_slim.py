@@ -23,6 +23,7 @@ saying why (TF1 numbered unnamed layers, Conv, Conv_1, per variable scope in the
 
 from __future__ import annotations
 
+import functools
 from typing import cast
 
 import libcst as cst
@@ -97,6 +98,10 @@ class ModelFnSlim(SlimReader):
     def slim_names(self) -> SlimNames:
         return self.rule
 
+    @functools.cached_property
+    def _module_names(self) -> set[str]:
+        return {n.value for n in all_names(self.module)}
+
     def check(self, layer_calls: set[int]) -> dict[int, str | None]:
         """id(call) -> why it stays at the safe level (None: it converts); `layer_calls`: the ids of the file's layer
         calls (tf.layers' too), through which an input's dtype is read."""
@@ -136,7 +141,7 @@ class ModelFnSlim(SlimReader):
         named = originals.get("scope")
         if named is not None and not isinstance(named, cst.SimpleString) and row.cls:
             raise Refused(call, f"{kind} with a computed scope")
-        if row.cls and row.cls in {n.value for n in all_names(self.module)}:
+        if row.cls and row.cls in self._module_names:
             raise Refused(call, f"no free name for the class {row.cls} (the module uses it)")
         inputs = arguments(call, row.params, call, kind).get("inputs")
         if inputs is None or dtype_source(inputs.value, layer_calls) is None:
