@@ -40,6 +40,7 @@ from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _native_monitored as monitored
 from codemods.rules._estimator_model_fn import ModelFn
+from codemods.rules._estimator_towers import RUNTIME, Towers
 from codemods.rules._native_eager import keras_2
 from codemods.rules._native_slim import written_classes
 from codemods.rules._native_syntax import (
@@ -98,7 +99,9 @@ WHAT_DIFFERS = (
     "wrote it (after the first step, then every save_summary_steps), not global_step/sec; at the "
     "start of a restart it does not write the restored checkpoint again (the Estimator rewrote it with the values it "
     "holds); its log line has no timing "
-    "and no global_step/sec line follows; keep_checkpoint_every_n_hours is not kept. Initial values: the Estimator "
+    "and no global_step/sec line follows; keep_checkpoint_every_n_hours is not kept; an input_fn's Dataset.shuffle "
+    "draws another order (its seed came from the Estimator's graph); a session_config's soft placement and CPU "
+    "devices are not kept (eager TF 2 places softly). Initial values: the Estimator "
     "drew them from its graph seed (RunConfig's tf_random_seed), the port from tf.random.set_seed, which gives "
     "other values: the port trains as the Estimator did from the same checkpoint (a run from scratch starts "
     "elsewhere). The model is called once on the first batch in inference mode to make its variables before the "
@@ -237,6 +240,9 @@ class NativeEstimatorLoopRule(Rule):
             return updated_node
         for name in ("itertools", "json", "os", "sys", "time", "compat.tf1_saver", "compat.tf1_slots"):
             self.add_needed_import(name)
+        if f"{RUNTIME}." in module.code:
+            self.add_needed_import(RUNTIME)
+            self.remove_unused_import("compat.devices")  # (the towers' device function it served is gone)
         # (native-estimator's entry said the program stays on the Estimator: it no longer does)
         self.state.reports[:] = [r for r in self.state.reports if r[2].rule != "native-estimator"]
         self.report(node, f"{MESSAGE}: {said}. {WHAT_DIFFERS}", native=True, statement=top)
@@ -250,6 +256,7 @@ class _Port:
         self.module = module
         self.tf = _tf_alias(module)
         self.step_reads: set[int] = set()  # the trained Estimator's get_variable_value("global_step") calls after it
+        self.config_lines: list[cst.SimpleStatementLine] = []  # the lines binding RunConfig's session_config
 
     def is_(self, node: cst.CSTNode, *names: str) -> bool:
         """Is `node` one of TF's `names` (below tf. or tf.compat.v1.)?"""
@@ -279,14 +286,26 @@ class _Port:
         model_fn = self._function(est.get("model_fn"), "model_fn", call)
         input_fn = self._function(train.get("input_fn"), "input_fn", call)
         self._input(input_fn)
+        towers = Towers(cast(str, tf), self.is_, self.module, model_fn) if Towers.applies(model_fn) else None
         model = ModelFn(cast(str, tf), self.is_, model_fn, written_classes(self.module, cast(str, tf)))
-        made, names, body, loss, optimizer, device, said = model.read()
+        tags: list[str] = []
+        helpers: dict[int, cst.FunctionDef | None] = {}
+        if towers is None:
+            made, names, body, loss, optimizer, device, said = model.read()
+        else:  # (the towers' layers are made by compat.eager_towers as the model runs: none made beforehand)
+            (made, names), (body, loss, optimizer, device, tags, said, helpers) = ([], []), towers.read()
         # (the names the module binds or reads outside model_fn, and those model_fn reads from outside it)
         inside = {id(n) for n in names_in(model_fn).nodes}
         local = {p.name.value for p in model_fn.params.params}
         local |= {t.target.value for t in collect(model_fn, cst.AssignTarget) if isinstance(t.target, cst.Name)}
         local |= {f.target.value for f in collect(model_fn, cst.CompFor) if isinstance(f.target, cst.Name)}
         local |= {f.target.value for f in collect(model_fn, cst.For) if isinstance(f.target, cst.Name)}
+        local |= bound_names(model_fn.body)  # (tuple targets too: `loss, grads, _ = tower_fn(...)`)
+        # (a function's own locals, `dataset` in input_fn, are not the names the port binds where the train was)
+        for other in self.module.body:
+            if isinstance(other, cst.FunctionDef) and other is not model_fn and not collect(other, cst.Global):
+                own = {p.name.value for p in collect(other.params, cst.Param)} | bound_names(other.body)
+                inside |= {id(n) for n in names_in(other).nodes if n.value in own}
         self.taken = {n.value for n in names_in(self.module).nodes if id(n) not in inside}
         free = set(names_in(model_fn.body).names) - local
         self.taken |= free
@@ -319,6 +338,7 @@ class _Port:
             input_fn.name.value,
             train,
             any(s is line for s in self.module.body),
+            tags if towers is not None else None,
         )
         # (blank lines without the block's indentation)
         port = [
@@ -326,6 +346,9 @@ class _Port:
             for s in cst.parse_module(code).body
         ]
         removed = {id(model_fn)} | ({id(binding)} if binding is not None else set())
+        removed |= {id(found) for found in self.config_lines}
+        removed |= {key for key, function in helpers.items() if function is None}
+        ported = {key: function for key, function in helpers.items() if function is not None}
         if config_line is not None:
             removed.add(id(config_line))
         replaced = {id(line): port}
@@ -339,6 +362,8 @@ class _Port:
                     return cast(cst.CSTNode, cst.FlattenSentinel(replaced[id(original)]))
                 if id(original) in step_reads:  # (the NumPy int64 the Estimator returned)
                     return cst.parse_expression("global_step.numpy()")
+                if id(original) in ported:
+                    return ported[id(original)]
                 return updated
 
         module = cast(cst.Module, self.module.visit(Swap()))
@@ -439,6 +464,8 @@ class _Port:
         if any(a.keyword is None or a.star for a in value.args):
             raise Refused(line, "RunConfig with positional arguments")
         keywords = {cast(cst.Name, a.keyword).value: a for a in value.args}
+        if "session_config" in keywords:
+            self._session_config(keywords.pop("session_config").value, line)
         other = sorted(set(keywords) - set(_CONFIG))
         if other:
             raise Refused(line, f"RunConfig({other[0]}=...), which the port does not reproduce")
@@ -463,6 +490,30 @@ class _Port:
                 )
         return keywords, bound
 
+    def _session_config(self, value: cst.BaseExpression, line: cst.SimpleStatementLine) -> None:
+        """`ConfigProto(allow_soft_placement=True, device_count={"CPU": n})`, inline or bound once: soft placement is
+        eager TF 2's default, and CPU devices added to the session place nothing the port runs elsewhere."""
+        if isinstance(value, cst.Name):
+            bound = [s for s in collect(self.module, cst.SimpleStatementLine) if assigned(single(s))[0] == value.value]
+            if len(bound) != 1 or names_in(self.module).names.count(value.value) != 2:
+                raise Refused(line, f"the session_config `{value.value}` is bound or read elsewhere")
+            self.config_lines.append(bound[0])
+            value = cast(cst.BaseExpression, assigned(single(bound[0]))[1])
+        fields = {cast(cst.Name, a.keyword).value: a.value for a in getattr(value, "args", ()) if a.keyword is not None}
+        devices = fields.get("device_count")
+        if not (
+            isinstance(value, cst.Call)
+            and self.is_(value.func, "ConfigProto")
+            and len(fields) == len(value.args)
+            and source_of(fields.get("allow_soft_placement", cst.Name("True"))) == "True"
+            and set(fields) <= {"allow_soft_placement", "device_count"}
+            and (devices is None or (isinstance(devices, cst.Dict) and source_of(devices).startswith('{"CPU":')))
+            and (devices is None or len(cast(cst.Dict, devices).elements) == 1)
+        ):
+            raise Refused(
+                line, "a session_config other than ConfigProto(allow_soft_placement=True, device_count={CPU})"
+            )
+
     def _function(self, arg: cst.Arg | None, what: str, node: cst.CSTNode) -> cst.FunctionDef:
         """The module-level function `arg` names, read nowhere else."""
         if arg is None or not isinstance(arg.value, cst.Name):
@@ -481,7 +532,6 @@ class _Port:
             raise Refused(input_fn, "an input_fn taking arguments (params, a mode, a config)")
         text = source_of(input_fn)
         for word, pattern, why in (
-            ("shuffle", r"shuffle", "its batches come in the order the graph seed drew"),
             # (numpy's random numbers are the host's, drawn alike by both)
             ("random", r"(?<!np\.)(?<!numpy\.)\brandom", "its random ops draw from the graph seed"),
             ("compat.v1", r"compat\.v1", "graph code (tf.compat.v1), which eager TF 2 does not run"),
@@ -506,7 +556,10 @@ class _Port:
         input_fn: str,
         train: dict[str, cst.Arg],
         top: bool,
+        towers: list[str] | None = None,
     ) -> str:
+        """The port's code. `towers`: the model is compat.eager_towers' (its layers made as it runs; it returns the
+        loss and the averaged gradients), with the tags the summary hook wrote besides loss."""
         tf = self.tf
         gap = "\n\n" if top else "\n"  # (blank lines around a def: two at the top level, one in a block)
         loops = {found for line in made_lines for found in re.findall(r"^for (\w+) in range", line)}
@@ -527,6 +580,7 @@ class _Port:
             "            summarized = int(global_step)\n"
             "            with writer.as_default():\n"
             f'                {tf}.summary.scalar("loss", loss, step=summarized)\n'
+            + "".join(f'                {tf}.summary.scalar("{tag}", loss, step=summarized)\n' for tag in towers or [])
             if summaries
             else ""
         )
@@ -545,7 +599,27 @@ class _Port:
         # (the ops TF1's device setter placed on its one device: the model's, the gradients', the update's)
         on = f"    with {tf}.device({device}):\n" if device is not None else ""
         inner = "    " if device is not None else ""
-        model = on + "".join(f"    {inner}{line}\n" for line in body)
+        model = on + "".join(f"    {inner}{line}\n" for line in body) + f"    return {loss}\n"
+        step = (
+            f"    with {tf}.GradientTape() as tape:\n"
+            "        loss = model(features, labels, True)\n"
+            "    variables = tape.watched_variables()\n"
+            f"{on}"
+            f"    {inner}optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))\n"
+        )
+        build = "model(*first, False)  # (the layers make their variables, which the checkpoint restores)\n"
+        if towers is not None:
+            objects, weights = f"layers={RUNTIME}.made()", f"{RUNTIME}.trainable_variables()"
+            variables = f"[global_step, *(w for layer in {RUNTIME}.made() for w in layer.variables)]"
+            model = "".join(f"    {line}\n" for line in body)  # (ending in `return loss, averaged`)
+            # (the model_fn's update, on the device TF1 placed it)
+            update = f"    with {tf}.device({device}):\n    " if device is not None else ""
+            step = (
+                f"    with {RUNTIME}.model_fn_call():  # (TF1 built the model_fn in a graph, each tower's gradients)\n"
+                "        loss, gradients = model(features, labels, True)\n"
+                f"{update}    optimizer.apply_gradients(gradients)\n"
+            )
+            build = f"with {RUNTIME}.model_fn_call():\n    {build}"
         return (
             # (an Estimator joins the cluster TF_CONFIG names: one process cannot)
             'if sum(len(tasks) for tasks in (json.loads(os.environ.get("TF_CONFIG") or "{}").get("cluster") or {}).values()) > 1:\n'
@@ -556,22 +630,17 @@ class _Port:
             f"{typed}"
             f"{made}{gap}"
             "def model(features, labels, training):\n"
-            f"{model}"
-            f"    return {loss}\n{gap}"
+            f"{model}{gap}"
             f"optimizer = {optimizer}\n"
             f'global_step = {tf}.Variable(0, dtype={tf}.int64, trainable=False, name="global_step")\n{gap}'
             f"@{tf}.function\n"
             "def train_step(features, labels):\n"
-            f"    with {tf}.GradientTape() as tape:\n"
-            "        loss = model(features, labels, True)\n"
-            "    variables = tape.watched_variables()\n"
-            f"{on}"
-            f"    {inner}optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))\n"
+            f"{step}"
             "    global_step.assign_add(1)  # (after the update, as minimize(loss, global_step) did)\n"
             f"    return loss\n{gap}"
             "batches = iter(dataset)\n"
             "first = next(batches)\n"
-            "model(*first, False)  # (the layers make their variables, which the checkpoint restores)\n"
+            f"{build}"
             f"checkpoint = {tf}.train.Checkpoint({objects}, global_step=global_step, optimizer=optimizer)\n"
             f'manager = compat.tf1_saver.CheckpointManager(checkpoint, {model_dir}, max_to_keep={keep}, checkpoint_name="{monitored.PREFIX}")\n'
             "checkpoint.restore(manager.latest_checkpoint)\n"

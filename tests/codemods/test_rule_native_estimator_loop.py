@@ -318,7 +318,6 @@ class TestNativeEstimatorLoopRule(RuleTest):
             ),
             "a random op": ("(labels, logits)", "(labels, logits + tf.random.normal([3]))"),
             "graph code": ("(labels, logits)", "(labels, tf.compat.v1.layers.dense(logits, 3))"),
-            "the input_fn holds shuffle": (".repeat()", ".shuffle(4).repeat()"),
             "more than mode, loss and train_op": ("train_op=train_op)", "train_op=train_op, eval_metric_ops={})"),
             "reads `mode` other than": (
                 "training=mode == tf.estimator.ModeKeys.TRAIN",
