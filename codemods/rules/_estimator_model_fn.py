@@ -278,21 +278,7 @@ class ModelFn:
             return None
         if value.func.attr.value != "minimize" or not isinstance(value.func.value, cst.Call):
             return None
-        made = value.func.value
-        kind = source_of(made.func).rpartition(".")[2]
-        if kind not in tables.OPTIMIZERS or not self.is_(made.func, f"train.{kind}"):
-            raise Refused(made, f"{source_of(made.func)}, which the repo's optimizer table does not prove equal")
-        row = tables.OPTIMIZERS[kind]
-        args = arguments(made, row.params, made, kind)
-        if "use_locking" in args:
-            raise Refused(made, f"{kind}(use_locking=...)")
-        renamed = tables.renamed_slots(kind, {p: source_of(a.value) for p, a in args.items()})
-        if renamed is not None:
-            raise Refused(made, renamed)
-        for arg in args.values():
-            if set(names_in(arg.value).names) & self.bound or isinstance(arg.value, cst.Call):
-                raise Refused(made, f"{kind} of a value the model_fn computes (a learning rate schedule)")
-        code, self.said = tables.keras_optimizer(self.tf, kind, {p: source_of(a.value) for p, a in args.items()})
+        code, self.said = keras_optimizer(self.tf, self.is_, value.func.value, self.bound)
         minimize = arguments(value, ("loss", "global_step", "var_list"), value, "minimize")
         step = minimize.get("global_step")
         if set(minimize) != {"loss", "global_step"} or step is None:
@@ -464,6 +450,24 @@ class ModelFn:
             act = source_of(func) in {f"{self.tf}.nn.{a}" for a in _SAME_DTYPE}
             return (layer or act) and self._same_dtype(expr.args[0].value)
         return False
+
+
+def keras_optimizer(tf: str, is_: Callable[..., bool], made: cst.Call, computed: set[str]) -> tuple[str, str]:
+    """A model_fn's `tf.train.<Optimizer>(...)` as the Keras optimizer of the repo's table: (its code, what the entry
+    says), Refused where the table does not prove it equal or it reads `computed`, names the model_fn computes."""
+    kind = source_of(made.func).rpartition(".")[2]
+    if kind not in tables.OPTIMIZERS or not is_(made.func, f"train.{kind}"):
+        raise Refused(made, f"{source_of(made.func)}, which the repo's optimizer table does not prove equal")
+    args = arguments(made, tables.OPTIMIZERS[kind].params, made, kind)
+    if "use_locking" in args:
+        raise Refused(made, f"{kind}(use_locking=...)")
+    renamed = tables.renamed_slots(kind, {p: source_of(a.value) for p, a in args.items()})
+    if renamed is not None:
+        raise Refused(made, renamed)
+    for arg in args.values():
+        if set(names_in(arg.value).names) & computed or isinstance(arg.value, cst.Call):
+            raise Refused(made, f"{kind} of a value the model_fn computes (a learning rate schedule)")
+    return tables.keras_optimizer(tf, kind, {p: source_of(a.value) for p, a in args.items()})
 
 
 def _snake(kind: str) -> str:

@@ -21,7 +21,7 @@ from typing import cast
 
 import libcst as cst
 
-from codemods.rules import _native_tables as tables
+from codemods.rules._estimator_model_fn import keras_optimizer
 from codemods.rules._native_syntax import Refused, arguments, assigned, collect, names_in, single, source_of
 
 RUNTIME = "compat.eager_towers"
@@ -155,24 +155,10 @@ class Towers:
         kind = source_of(value.func).rpartition(".")[2]
         if not kind.endswith("Optimizer") or not self.is_(value.func, f"train.{kind}"):
             return False
-        if kind not in tables.OPTIMIZERS:
-            raise Refused(value, f"{source_of(value.func)}, which the repo's optimizer table does not prove equal")
         if name is None or self.optimizer is not None:
             raise Refused(stmt, "two optimizers, or one not bound to a name")
-        row = tables.OPTIMIZERS[kind]
-        args = arguments(value, row.params, value, kind)
-        if "use_locking" in args:
-            raise Refused(value, f"{kind}(use_locking=...)")
-        renamed = tables.renamed_slots(kind, {p: source_of(a.value) for p, a in args.items()})
-        if renamed is not None:
-            raise Refused(value, renamed)
         bound = {t.value for s in collect(self.node, cst.AssignTarget) for t in [s.target] if isinstance(t, cst.Name)}
-        for arg in args.values():
-            if set(names_in(arg.value).names) & (bound | {"features", "labels", "mode"}):
-                raise Refused(value, f"{kind} of a value the model_fn computes (a learning rate schedule)")
-        self.optimizer, self.said = tables.keras_optimizer(
-            self.tf, kind, {p: source_of(a.value) for p, a in args.items()}
-        )
+        self.optimizer, self.said = keras_optimizer(self.tf, self.is_, value, bound | {"features", "labels", "mode"})
         self.optimizer_name = name
         return True
 
