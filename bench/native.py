@@ -61,6 +61,12 @@ ARGS = {
         ["--steps=5", "--keep_prob=1.0"],
         "dropout off: graph and eager op seeds draw other masks",
     ),
+    # (tests/support/programs.py's flags of the sample for 3 steps, over the bench's generated TFRecords)
+    "resnet_estimator.py": (
+        ["--data_dir={data}", "--output_dir={out}", "--max_step=3", "--train_batch_size=4", "--num_classes=11"],
+        "Dataset.shuffle the identity in both ports: its order came from the Estimator's graph seed, the port's from "
+        "tf.random's",
+    ),
 }
 # Scripts whose dropout rate is written in the code (no flag turns it off): the bench makes tf.layers.dropout
 # (safe port) and Keras Dropout (native port) the identity in both, for the same cause.
@@ -71,7 +77,8 @@ NO_DROPOUT = {"layers_graph.py": "dropout 0.5 in the code: the bench makes it th
 # the native port's Dataset.shuffle the identity; the rest (files, reading, parsing, decoding, batching) runs as ported.
 FIXED_ORDER = {
     "session_queue_runners.py": "shuffles off in both ports (safe: string_input_producer(shuffle=False), shuffle_batch -> "
-    "batch with one thread; native: Dataset.shuffle the identity): queue threads and tf.data draw other orders"
+    "batch with one thread; native: Dataset.shuffle the identity): queue threads and tf.data draw other orders",
+    "resnet_estimator.py": "Dataset.shuffle the identity in both ports (an Estimator's input_fn: its tf.data graph)",
 }
 # TF1 names a summary's tag as its name scope, made unique in the graph case-insensitively: `mean` next to a
 # reduce_mean op (`Mean`) becomes `mean_1`. tf.summary v2 writes the tag as given. Tags are compared without it.
@@ -191,6 +198,7 @@ def probe_safe(script: str, checkpoint: str, record: str, argv: list[str]) -> No
             return batch(tensors, batch_size, num_threads=1, capacity=capacity)
 
         tf.compat.v1.train.string_input_producer, tf.compat.v1.train.shuffle_batch = in_order, batch_in_order
+        tf.data.Dataset.shuffle = lambda self, *args, **kwargs: self
 
     values: list[list[float]] = []
     base = tf.compat.v1.Session.__mro__[1]  # BaseSession: Session's and InteractiveSession's run
