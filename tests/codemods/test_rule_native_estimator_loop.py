@@ -481,9 +481,6 @@ def test_the_native_port_trains_as_the_estimator_from_its_step_0_checkpoint(tmp_
     assert len(safe_on) == len(native_on) == 2, (safe_on, native_on)
     assert max(abs(a - b) / max(1.0, abs(a)) for a, b in zip(safe_on, native_on)) <= 1e-5, (safe_on, native_on)
     assert _kept(tmp_path / "safe_dir") == _kept(restart) == (["model.ckpt-3", "model.ckpt-5"],) * 2
-    # a fresh run logs each step once (TF 2.21's saver logs through absl, whose first call gave the root logger a
-    # handler, to which TensorFlow's logger, with a handler of its own, propagates: each line came twice)
-    assert len(_losses(_run(ported["native"], tmp_path / "fresh_dir", max_steps=2))) == 2
     # a TF1 checkpoint without the model's variables stops it, as the Estimator's restore did (a name-based restore
     # leaves what it does not find at its initial value)
     import tensorflow as tf
