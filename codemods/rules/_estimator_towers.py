@@ -199,6 +199,8 @@ class Towers:
             or any(a.keyword.value != "reuse" for a in call.args if a.keyword)
         ):
             raise Refused(call, "a variable_scope of more than a name and reuse=")
+        if _GRAPH.search(_args(call)) or "AUTO_REUSE" in _args(call):
+            raise Refused(call, "a variable_scope whose reuse is not True or False (AUTO_REUSE, graph code)")
         return f"{RUNTIME}.variable_scope({_args(call)})"
 
     def _update(self, stmt: cst.With, device: str | None) -> list[str]:
@@ -329,6 +331,8 @@ class Towers:
                 raise Refused(function, f"`{name}`, called by the towers, holds graph code the port cannot run")
             if re.search(rf"\b{re.escape(self.tf)}\.keras\.layers\.\w+\(", ported_text):
                 raise Refused(function, f"`{name}`, called by the towers, makes a Keras layer at each call")
+            if "AUTO_REUSE" in ported_text:
+                raise Refused(function, f"`{name}`: a variable_scope whose reuse is not True or False (AUTO_REUSE)")
             for scope in re.findall(rf"{re.escape(RUNTIME)}\.variable_scope\(([^)]*)\)", ported_text):
                 if "," in scope and not re.search(r",\s*reuse=", scope):
                     raise Refused(function, f"`{name}`: a variable_scope of more than a name and reuse=")

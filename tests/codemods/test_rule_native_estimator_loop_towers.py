@@ -188,6 +188,8 @@ class TestTowers(RuleTest):
                 '    params = tf.compat.v1.get_collection("weights")',
             ),
             "does not prove equal": ("GradientDescentOptimizer(0.1)", "RMSPropOptimizer(0.1)"),
+            # (TF1 made the layers in the first tower and took them in the others; compat.eager_towers reads a bool)
+            "whose reuse is not True or False": ("reuse=bool(i != 0)", "reuse=tf.compat.v1.AUTO_REUSE"),
             "an apply_gradients other than the optimizer's": (
                 "apply_gradients(averaged, global_step=global_step)",
                 "apply_gradients(averaged[:1], global_step=global_step)",
