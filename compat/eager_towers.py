@@ -83,8 +83,14 @@ def made() -> list[Any]:
     return list(_LAYERS.values())
 
 
+def _so_far() -> list[Any]:
+    """The layers of the current model_fn call so far (in a call: TF1's graph held those), else all."""
+    return [made_layer for path, made_layer in _LAYERS.items() if not _TAPES or path in _CALL]
+
+
 def trainable_variables() -> list[tf.Variable]:
-    return [v for made_layer in _LAYERS.values() for v in made_layer.trainable_variables]
+    """TF1's collection: the variables made so far in the current model_fn call (outside one, all), in order."""
+    return [v for made_layer in _so_far() for v in made_layer.trainable_variables]
 
 
 @contextlib.contextmanager
@@ -109,7 +115,7 @@ def gradients(loss: tf.Tensor, variables: list[tf.Variable]) -> list[tf.Tensor]:
 
 def updates_so_far() -> list[tuple[tf.Variable, tf.Tensor]]:
     """The moving statistics of the layers made so far, as their updates left them (TF1's UPDATE_OPS read here)."""
-    return [(v, tf.identity(v)) for made_layer in _LAYERS.values() for v in made_layer.non_trainable_variables]
+    return [(v, tf.identity(v)) for made_layer in _so_far() for v in made_layer.non_trainable_variables]
 
 
 def keep_updates(updates: list[tuple[tf.Variable, tf.Tensor]]) -> None:

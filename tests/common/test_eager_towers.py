@@ -64,3 +64,18 @@ def test_only_the_first_towers_updates_are_kept():
         assert any(abs(v.numpy() - a).max() > 0 for (v, _), a in zip(updates, after_first))
         eager_towers.keep_updates(updates)
     assert all(abs(v.numpy() - a).max() == 0 for (v, _), a in zip(updates, after_first))
+
+
+def test_a_later_call_reads_the_variables_it_has_made_so_far_as_tf1s_new_graph_did():
+    """TF1 built each model_fn call in a graph of its own: tf.trainable_variables() before the first layer of a later
+    call was empty, and the UPDATE_OPS read held that call's layers only."""
+    x = tf.ones([2, 4])
+    with eager_towers.model_fn_call():
+        _tower(x, 0)
+    with eager_towers.model_fn_call():
+        assert eager_towers.trainable_variables() == [] and eager_towers.updates_so_far() == []
+        with eager_towers.variable_scope("net"), eager_towers.variable_scope("block"):
+            eager_towers.layer(tf.keras.layers.BatchNormalization, name="bn")(x, training=True)
+        assert [v.name for v in eager_towers.trainable_variables()] == ["net/block/bn/gamma:0", "net/block/bn/beta:0"]
+        assert len(eager_towers.updates_so_far()) == 2
+    assert len(eager_towers.trainable_variables()) == 4  # (outside a call: every layer's, for the restore)
