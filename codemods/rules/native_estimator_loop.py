@@ -17,6 +17,11 @@ at or past max_steps), `model.ckpt-<step>` saved where the Estimator saved (at t
 save_checkpoints_secs, at the end) and as many kept as its Saver kept (compat.tf1_saver), the loss summary where its
 summary hook wrote it, and its `loss = ..., step = ...` log line.
 
+A model_fn of towers that average their own gradients (cifar10_estimator's shape: the sample resnet_estimator) is
+read by _estimator_towers instead: its statements and the functions its towers call are kept, over compat.eager_towers
+(the layers of TF1's variable scope paths, each tower's tf.gradients from the train step's tape, the first tower's
+batch normalization updates alone).
+
 An Estimator reads TF_CONFIG when it runs: a port to one process would stop being a cluster member without a word.
 The program's code cannot say whether it runs in a cluster (the platform passes a one-task `master` TF_CONFIG to a
 single-node job), so the port checks at run time and stops with a one-line error where TF_CONFIG names a cluster of
@@ -24,8 +29,8 @@ more than one task.
 
 Anything else (hooks, other modes, train_and_evaluate, TPUEstimator and canned estimators, params, a RunConfig field
 the port does not reproduce, other blocks in model_fn, random ops, calls that may make variables, a batch
-normalization whose updates the train op does not run, a shuffling or random input_fn) keeps the program at the
-safe level with one entry naming why.
+normalization whose updates the train op does not run, a random input_fn) keeps the program at the safe level with
+one entry naming why. An input_fn's Dataset.shuffle draws another order (the entry says so).
 """
 
 from __future__ import annotations
