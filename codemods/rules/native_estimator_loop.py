@@ -122,7 +122,8 @@ class NativeEstimatorLoopRule(Rule):
     ID = "native-estimator-loop"
     DESCRIPTION = (
         "A single-process Estimator program of the simple shape (Keras layers, a loss, a tf.train optimizer's "
-        "minimize, train(max_steps or steps)) -> an eager loop with a tf.function train step, restoring TF1 checkpoints."
+        "minimize, or towers averaging their gradients; train(max_steps or steps)) -> an eager loop with a tf.function "
+        "train step, restoring TF1 checkpoints."
     )
     LEVEL = "native"
     # after native-estimator (198): where it converts, the program holds no Estimator and that entry is withdrawn
