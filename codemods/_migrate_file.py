@@ -12,8 +12,8 @@ from typing import cast
 
 import libcst as cst
 
-from codemods import _cells, _python2, _source, files
-from codemods._report import PARSE, Entry, Outcome
+from codemods import _cells, _python2, _source, _tf2_code, files
+from codemods._report import PARSE, TF2_CODE, Entry, Outcome
 from codemods.engine import names as _names
 from codemods.engine import tree as _tree
 from codemods.engine.apply import apply_rules, claims_of
@@ -120,6 +120,11 @@ def migrate_python(data: bytes, options: Options, context: _tree.Context | None 
         (source, ported), tree = port, ast.parse(port[0])
     except ValueError as err:  # e.g. null bytes
         return Outcome(None, [Entry(rule=PARSE, severity="error", message=f"file skipped: {err}")], skipped=True)
+    tf2 = _tf2_code.evidence(tree)
+    if tf2:
+        message = f"left as written: TF 2 code ({tf2[0]} is TF 2's, and it names nothing TF 2 lacks)"
+        entry = Entry(rule=TF2_CODE, severity="info", message=message, line=tf2[1])
+        return Outcome(None, [entry], facts=_tree.facts_of(tree))
     try:
         new_text, entries, signals = _transform(source, tree, _names.scan([tree]), options, context)
         entries = ported + entries

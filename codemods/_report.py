@@ -16,6 +16,7 @@ PARSE = "parse"
 IO = "io"
 CONFLICT = "conflict"  # the file changed on disk while the run worked on it
 THIRD_PARTY = "third-party"  # a virtual environment or installed packages, not the user's code
+TF2_CODE = "tf2-code"  # a file of TF 2 code, left as written (codemods/_tf2_code.py)
 
 
 @dataclasses.dataclass

@@ -26,10 +26,10 @@ def _load(path: str) -> dict:
 
 @functools.cache
 def tf_api() -> dict:
-    """The TF1 -> TF2 table (`moved`, `v1_only`, `v1_only_modules`, `differs`, `private`, `private_by_name`,
-    `private_modules`, `slim`)."""
+    """The TF1 -> TF2 table (`moved`, `v1_only`, `v1_only_modules`, `differs`, `v2_only`, `private`,
+    `private_by_name`, `private_modules`, `slim`)."""
     table = _load(TF_API)
-    for key in ("v1_only", "v1_only_modules"):
+    for key in ("v1_only", "v1_only_modules", "v2_only"):
         table[key] = frozenset(table[key])
     return table
 
