@@ -31,7 +31,7 @@ import libcst as cst
 from codemods.rules._layer_names import dtype_source, named_alike
 from codemods.rules._layer_scopes import scope_of
 from codemods.rules._native_names import L2_REGULARIZER, XAVIER
-from codemods.rules._native_slim import SLIM_LAYERS, Defaults, SlimNames, SlimReader, layer_code
+from codemods.rules._native_slim import SLIM_LAYERS, Defaults, SlimNames, SlimReader, is_none, layer_code
 from codemods.rules._native_syntax import Refused, all_names, arguments, descendants, source_of
 
 GRAPH_ENTRY = "graph code: "  # (native_layers' prefix: bench/native.py runs no probe for such an entry)
@@ -221,7 +221,7 @@ class ModelFnSlim(SlimReader):
                     continue
                 row = SLIM_LAYERS[kind]
                 named = arguments(call, row.params, call, kind).get("scope")
-                if named is not None:
+                if named is not None and not is_none(named.value):
                     name = str(cast(cst.SimpleString, named.value).evaluated_value)  # (_check: a literal)
                     if opened.get(name):
                         raise Refused(

@@ -65,6 +65,16 @@ SLIM_LAYERS = {
 Defaults = dict[str, tuple[cst.BaseExpression, cst.BaseExpression]]
 # what a Keras layer has no equal for (a normalizer replaces the bias; reuse and collections are graph state)
 _REFUSED = ("normalizer_fn", "normalizer_params", "reuse", "variables_collections", "outputs_collections")
+# the parameters whose default is None, where None written out is the default (not activation_fn: relu by default;
+# nor biases_initializer or weights_initializer: None there is no bias, get_variable's initializer)
+_NONE_DEFAULTS = (*_REFUSED, "weights_regularizer", "biases_regularizer", "data_format", "scope")
+
+
+def is_none(node: cst.BaseExpression) -> bool:
+    """`None` written out."""
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
 # written once per converted block for each kind used: TF1 named the Keras layer's kernel `weights`, its bias `biases`
 LAYER_CODE = (
     "\nclass {cls}({tf}.keras.layers.{keras}):\n"
@@ -218,6 +228,8 @@ class SlimReader:
         row = SLIM_LAYERS[kind]
         given = {p: a.value for p, a in arguments(call, row.params, stmt, kind).items()}
         originals = {**{p: v for p, (v, _) in defaults.items()}, **given}
+        # (a None tf-slim takes by default is no argument: scope=None numbers the layer, normalizer_fn=None is none)
+        originals = {p: v for p, v in originals.items() if not (p in _NONE_DEFAULTS and is_none(v))}
         refused = sorted(set(originals) & set(_REFUSED))
         if refused:
             raise Refused(stmt, f"{kind}({refused[0]}=...), which a Keras {row.keras} has no equal for")
@@ -232,7 +244,9 @@ class SlimReader:
         if not set(required) <= set(originals):
             raise Refused(stmt, f"{kind} without its {', '.join(required)}")
         updated = self.updated_arguments(call, row.params, stmt)
-        values = {**{p: new for p, (_, new) in defaults.items()}, **updated}
+        values = {
+            p: v for p, v in {**{p: new for p, (_, new) in defaults.items()}, **updated}.items() if p in originals
+        }
         for param in ("weights_initializer", "biases_initializer", "weights_regularizer", "biases_regularizer"):
             if param in originals:
                 self.slim_value(stmt, kind, param, originals[param], values[param])

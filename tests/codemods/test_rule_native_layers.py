@@ -788,6 +788,23 @@ class TestNativeLayersOfTfSlim(RuleTest):
         by_name = slim_program().replace("import compat.slim as slim\n", imported).replace("slim.", "")
         self.assertCodemod(by_name, after, level="native")
 
+    def test_an_argument_given_none_as_tf1_defaulted_it_converts_as_if_not_given(self):
+        """scope=None, normalizer_fn=None, reuse=None ... are tf-slim's defaults: the layer is the one without them
+        (helper-73's pass: they were refused as a computed scope and as a normalizer a Keras layer has no equal for)."""
+        plain = self.applied(slim_program(), level="native")
+        nones = {
+            "activation_fn=tf.nn.relu, ": "activation_fn=tf.nn.relu, normalizer_fn=None, normalizer_params=None, ",
+            'padding="VALID")': 'padding="VALID", scope=None, reuse=None, variables_collections=None)',
+            'scope="logits")': 'scope="logits", outputs_collections=None)',
+            "slim.flatten(net)": "slim.flatten(net, scope=None)",
+        }
+        source = SLIM_BODY
+        for old, new in nones.items():
+            source = source.replace(old, new)
+        given = self.applied(slim_program(source), level="native")
+        assert given.module.code == plain.module.code, given.module.code
+        assert [e.message for e in given.entries] == [e.message for e in plain.entries], given.entries
+
     def test_must_not_fire_where_tf1_named_or_made_them_otherwise(self):
         cases = {
             # what the arg_scope sets, and what its block may run under it
