@@ -17,7 +17,7 @@ from codemods._report import PARSE, TF2_CODE, Entry, Outcome
 from codemods.engine import names as _names
 from codemods.engine import tree as _tree
 from codemods.engine.apply import apply_rules, claims_of
-from codemods.rules import select
+from codemods.rules import select, tf1_api
 from compat import library_names
 from compat.python2 import is_python2
 
@@ -122,9 +122,11 @@ def migrate_python(data: bytes, options: Options, context: _tree.Context | None 
         return Outcome(None, [Entry(rule=PARSE, severity="error", message=f"file skipped: {err}")], skipped=True)
     tf2 = _tf2_code.evidence(tree)
     if tf2:
-        message = f"left as written: TF 2 code ({tf2[0]} is TF 2's, and it names nothing TF 2 lacks)"
-        entry = Entry(rule=TF2_CODE, severity="info", message=message, line=tf2[1])
-        return Outcome(None, [entry], facts=_tree.facts_of(tree))
+        # its TensorFlow names keep their TF 2 reading: without tf1-api, whose renames read them as TF1's; what
+        # TF 2 code may still need runs (compat's tf.estimator, an Estimator strategy's graph mode, NumPy's names)
+        message = f"TF 2 code: its tf names left as written ({tf2[0]} is TF 2's, and it names nothing TF 2 lacks)"
+        ported.append(Entry(rule=TF2_CODE, severity="info", message=message, line=tf2[1]))
+        options = dataclasses.replace(options, ignore=(*options.ignore, tf1_api.Tf1ApiRule.ID))
     try:
         new_text, entries, signals = _transform(source, tree, _names.scan([tree]), options, context)
         entries = ported + entries

@@ -1,11 +1,13 @@
-"""Is a file TF 2 code, which uai-migrate must leave as written?
+"""Is a file TF 2 code, whose TensorFlow names uai-migrate must not read as TF1's?
 
-The safe rules read every `tf.X` as TF1's name: `tf.summary.scalar`, `tf.Variable`, `tf.train.Checkpoint` become
+The tf1-api rule reads every `tf.X` as TF1's name: `tf.summary.scalar`, `tf.Variable`, `tf.train.Checkpoint` become
 `tf.compat.v1.*`, which is right in a TF1 program and breaks TF 2 code (`tf.compat.v1.summary.scalar` takes no
 `step`). A file is TF 2 code when it names something only TF 2 has (the tables' `v2_only`: no TF1 program could
 name it) or calls a summary op with TF 2's `step=`, and names nothing TF 2's `tf` lacks (the tables' `v1_only`
-and `moved` names, `tf.contrib`). A file of both is left to the rules: its TF1 names need them. So a native
-port, or a TF 2 module of a tree being migrated, comes out as it went in.
+and `moved` names, `tf.contrib`). codemods/_migrate_file.py then runs the rules without tf1-api: what TF 2 code
+may still need is done (compat's `tf.estimator`, an Estimator strategy's graph mode, NumPy's removed names), and a
+native port, or a TF 2 module of a tree being migrated, keeps its names. A file of both is left to all the rules:
+its TF1 names need them.
 """
 
 import ast

@@ -21,8 +21,8 @@ Run it in the `tf2` environment; it writes `codemods/tables/tf_api.json`, which 
             the contrib.layers and contrib.framework pieces it was built on, so a `tf.contrib.layers`
             or `tf.contrib.framework` name found here moves to `compat.slim` unchanged;
   v2_only   the names TF 2's API has and tf.compat.v1 lacks (`summary.create_file_writer`), modules aside: no
-            TF1 program could name one, so a file naming one and nothing TF 2 lacks is TF 2 code, which
-            uai-migrate leaves as written (codemods/_tf2_code.py);
+            TF1 program could name one, so a file naming one and nothing TF 2 lacks is TF 2 code, whose
+            names tf1-api leaves as written (codemods/_tf2_code.py);
   estimator `differs`: the names of tf.estimator whose TF 2 object is not TF 1's (the canned
             estimators and their parse-spec helpers), which the `tf-estimator` rule ports to
             `tf.compat.v1.estimator`; `v1_module`: the module TF 1's names can be imported from.

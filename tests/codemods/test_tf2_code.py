@@ -1,4 +1,4 @@
-"""TF 2 code is left as written (codemods/_tf2_code.py): the safe rules read `tf.summary.scalar`, `tf.Variable` and
+"""TF 2 code keeps its TensorFlow names (codemods/_tf2_code.py): tf1-api reads `tf.summary.scalar`, `tf.Variable` and
 `tf.train.Checkpoint` as TF1's names, and their `tf.compat.v1` spellings break TF 2 code."""
 
 import ast
@@ -59,6 +59,29 @@ def test_tf1_code_is_migrated_as_before(source):
     text, entries = migrated(source)
     assert text != textwrap.dedent(source) or entries
     assert TF2_CODE not in {e.rule for e in entries}
+
+
+def test_what_tf2_code_still_needs_is_done():
+    # compat's tf.estimator (TF >= 2.16), an Estimator's strategy, which TF 2 cannot deep-copy in eager mode
+    # (graph-mode's switches), NumPy 2's removed np.bool (library-names): only tf1-api's reading of TensorFlow's
+    # names as TF1's is left out
+    source = """
+        import numpy as np
+        import tensorflow as tf
+
+        def main():
+            strategy = tf.distribute.MultiWorkerMirroredStrategy()
+            config = tf.estimator.RunConfig(model_dir="/tmp/m", train_distribute=strategy)
+            tf.summary.scalar("ok", tf.Variable(1.0), step=np.array(1, dtype=np.bool))
+
+        if __name__ == "__main__":
+            main()
+    """
+    text, entries = migrated(source)
+    assert "tf.compat.v1.disable_eager_execution()" in text and "dtype=bool)" in text, text
+    assert "import compat\n" in text  # tf.estimator on TF >= 2.16
+    assert "tf.summary.scalar(" in text and "tf.Variable(" in text and "tf.compat.v1.summary" not in text, text
+    assert {TF2_CODE, "graph-mode", "library-names"} <= {e.rule for e in entries}, entries
 
 
 @pytest.mark.parametrize("name", ["session_summaries.py", "layers_graph.py", "rnn_text_classifier.py"])
