@@ -2,6 +2,7 @@
 is never less than tf_upgrade_v2: every name TensorFlow's upgrade tables send to a target that resolves
 on this TensorFlow resolves after uai-migrate too (one in-process pass over the whole table)."""
 
+import ast
 import importlib
 import importlib.util
 import subprocess
@@ -33,8 +34,10 @@ def _resolves(code: str) -> bool:
     while isinstance(value, cst.Attribute):
         parts.append(value.attr.value)
         value = value.value
-    bound = {}
-    exec(code.rpartition("x = ")[0], bound)  # noqa: S102 - the migrated file's own import lines
+    bound: dict = {}
+    # the migrated file's own import lines, and only those (not the graph-mode switches a TF1 name brings)
+    imports = [node for node in ast.parse(code).body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    exec(compile(ast.Module(body=imports, type_ignores=[]), "<migrated>", "exec"), bound)  # noqa: S102
     if not isinstance(value, cst.Name) or value.value not in bound:
         return False
     return gen_tf_upgrade.resolve(bound[value.value], ".".join(reversed(parts))) is not None
@@ -59,6 +62,9 @@ def _broken(olds):
             broken.append(f"{old} -> {code.splitlines()[-1]}")
         elif apply(code, *RULES).module.code != code:
             broken.append(f"{old} -> {code.splitlines()[-1]}: a second run changes it")
+    # only the imports ran: a migrated file's graph-mode switches would turn eager execution off for every later
+    # test of this process
+    assert tf.executing_eagerly()
     return broken
 
 
