@@ -25,7 +25,7 @@ from typing import Any
 
 import tensorflow as tf
 
-from compat.errors import ScopeReuseError
+from compat import scoped_layers
 
 _LAYERS: dict[str, Any] = {}  # variable scope path/name -> the Keras layer
 _SCOPES: list[tuple[str, bool]] = []  # (name, reuse) of the scopes entered
@@ -46,17 +46,7 @@ def variable_scope(name: str, reuse: bool | None = None) -> Iterator[None]:
 def layer(layer_class: Any, *args: Any, name: str, **kwargs: Any) -> Any:
     """The `layer_class(*args, name=name, **kwargs)` of the current variable scope (see the module's doc)."""
     path = "/".join([*(scope for scope, _ in _SCOPES), name])
-    reuse = bool(_SCOPES and _SCOPES[-1][1])
-    if path in _CALL and not reuse:
-        raise ScopeReuseError(
-            f"Variable {path} already exists, disallowed: a layer of that name was made in this variable scope, "
-            "which does not reuse (as TF1's variable scope raised)"
-        )
-    if path not in _CALL and reuse:
-        raise ScopeReuseError(
-            f"Variable {path} does not exist, or was not created with a layer: the variable scope reuses, and no "
-            "layer of that name was made in it (as TF1's variable scope raised)"
-        )
+    scoped_layers.check_reuse(path, path in _CALL, bool(_SCOPES and _SCOPES[-1][1]))
     _CALL.add(path)
     if path not in _LAYERS:  # (made by the first call; a later call's graph made it again in TF1: the same here)
         _LAYERS[path] = layer_class(*args, name=name, **kwargs)

@@ -38,25 +38,30 @@ def layer(layer_class: Any, *args: Any, name: str, **kwargs: Any) -> Any:
     scope = tf.compat.v1.get_variable_scope()
     path = f"{scope.name}/{name}" if scope.name else name
     layers = _layers(tf.compat.v1.get_default_graph())
-    reuse = scope.reuse
+    check_reuse(path, path in layers, scope.reuse)
     if path in layers:
-        if reuse is False or reuse is None:
-            raise ScopeReuseError(
-                f"Variable {path} already exists, disallowed: a layer of that name was made in this variable scope, "
-                "which does not reuse (as TF1's variable scope raised)"
-            )
         return layers[path]
-    if reuse is True:
-        raise ScopeReuseError(
-            f"Variable {path} does not exist, or was not created with a layer: the variable scope reuses, and no "
-            "layer of that name was made in it (as TF1's variable scope raised)"
-        )
     made = layer_class(*args, name=name, **kwargs)
     # (a Keras 2 layer of a graph names its variables by the name scope of its first call, relative to the one it is
     # called under: an absolute one, ending in "/", names them by the variable scope's path instead, as TF1 did)
     made._name_scope = lambda: f"{path}/"
     layers[path] = made
     return made
+
+
+def check_reuse(path: str, exists: bool, reuse: Any) -> None:
+    """Raise as TF1's variable scope did for a layer at `path`: made again where the scope does not reuse (`reuse`
+    False or None), or taken where it reuses (True) and none was made (AUTO_REUSE takes or makes)."""
+    if exists and (reuse is False or reuse is None):
+        raise ScopeReuseError(
+            f"Variable {path} already exists, disallowed: a layer of that name was made in this variable scope, "
+            "which does not reuse (as TF1's variable scope raised)"
+        )
+    if not exists and reuse is True:
+        raise ScopeReuseError(
+            f"Variable {path} does not exist, or was not created with a layer: the variable scope reuses, and no "
+            "layer of that name was made in it (as TF1's variable scope raised)"
+        )
 
 
 def made() -> list[Any]:
