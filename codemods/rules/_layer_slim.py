@@ -16,7 +16,8 @@ saying why (TF1 numbered unnamed layers, Conv, Conv_1, per variable scope in the
   does not know, channels-first data), and no regularizer: TF1 adds its loss to REGULARIZATION_LOSSES, which a
   Keras layer does not fill;
 - the names: a literal scope or none, no two layers of one name (TF1's second would have failed on the first's
-  variables), none another call of the file names literally (Keras would number its name scope);
+  variables), none another call of the file names literally, nor flatten, flatten_1 ... where a flatten converts
+  (the name Keras gives its Flatten): Keras would number its name scope;
 - the input is a name or a layer of one: TF1's layer made its variables in its input's dtype, written
   `dtype=<name>.dtype`.
 """
@@ -24,6 +25,7 @@ saying why (TF1 numbered unnamed layers, Conv, Conv_1, per variable scope in the
 from __future__ import annotations
 
 import functools
+import re
 from typing import cast
 
 import libcst as cst
@@ -212,6 +214,7 @@ class ModelFnSlim(SlimReader):
     def _name_all(self) -> None:
         """TF1's names of the layers with variables, in the order each model_fn runs them (a default name numbered
         past those its variable scope opened: Conv, Conv_1), or Refused where TF1 would not have made them."""
+        flattened = any(kind == "flatten" for kind in self.kinds.values())
         for function in self.functions:
             body = next(s for s in self.module.body if isinstance(s, cst.FunctionDef) and s.name.value == function)
             opened: dict[str, int] = {}
@@ -235,6 +238,13 @@ class ModelFnSlim(SlimReader):
                         index += 1
                         name = f"{row.scope}_{index}"
                 opened[name] = opened.get(name, 0) + 1
+                if flattened and re.fullmatch(r"flatten(_\d+)?", name):
+                    raise Refused(
+                        call,
+                        f"a tf-slim layer of the scope {name!r}, the name Keras gives a Flatten made at the call "
+                        "(flatten, flatten_1 ...): in the graph an Estimator builds, Keras would number this layer's "
+                        "name scope past it (flatten_2/weights), TF1 named its variables by the variable scope",
+                    )
                 clash = named_alike(cst.Arg(cst.SimpleString(f'"{name}"')), row.keras, self.module, set(self.kinds))
                 if clash:
                     raise Refused(

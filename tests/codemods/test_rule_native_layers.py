@@ -832,6 +832,9 @@ class TestNativeLayersOfTfSlim(RuleTest):
                 "reduce_mean(logits)",
                 'reduce_mean(logits, name="Conv_1")',
             ),
+            # the Keras Flatten made at the call names its graph scope flatten: TF1's flatten/weights would be
+            # flatten_1/weights in the graph an Estimator builds (helper-73's pass: its restore failed)
+            "the name Keras gives a Flatten": ('scope="logits"', 'scope="flatten"'),
             "under variable_scope(...)": (
                 "with slim.arg_scope(",
                 'with tf.compat.v1.variable_scope("net"), slim.arg_scope(',
