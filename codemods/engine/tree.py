@@ -49,7 +49,9 @@ GRAPH_LIBRARY = "graph-library"  # graph code whose switches belong in the progr
 GRAPH_PROGRAM = "graph-program"  # runs in TF 1's graph mode: the switches are written, or were there
 TF2_PROBE = "tf2-probe"  # reads tensorflow.python.tf2.enabled()
 INPUT_FN = "input-fn"  # an Estimator input_fn returning its dataset, proven from the file alone (--level native)
-_CROSSING = frozenset({GRAPH_LIBRARY, TF2_PROBE, INPUT_FN})  # the signals another file's migration may depend on
+EAGER_PROGRAM = "eager-program"  # a program proven eager from the file alone, its calls converted (--level native)
+_IMPORTED = frozenset({INPUT_FN, EAGER_PROGRAM})  # what a module of the tree importing the file may undo
+_CROSSING = frozenset({GRAPH_LIBRARY, TF2_PROBE, *_IMPORTED})  # the signals another file's migration may depend on
 
 # (level, module, names) of one import: `from ..a import b, c` is (2, "a", ("b", "c")), `import a.b` (0, "a.b", ())
 Import = tuple[int, str, tuple[str, ...]]
@@ -86,7 +88,8 @@ class Context:
     tree_imports: tuple[str, ...] = ()
     # a module reading tf2.enabled(): the path of a program of the tree that runs it in TF 1's graph mode
     tf1_program: str | None = None
-    # a file whose input_fns return their datasets: the tree's modules importing it (which may call them)
+    # a file whose input_fns return their datasets, or a program proven eager: the tree's modules importing it
+    # (which may call the input_fns, or run its code in a graph)
     importers: tuple[str, ...] = ()
 
     def key(self) -> str:
@@ -225,7 +228,7 @@ def plan(facts: Mapping[str, Facts | None], fill: Callable[[str], Facts | None] 
             if signalled(path, TF2_PROBE) and (path not in contexts or contexts[path].tf1_program is None):
                 contexts[path] = dataclasses.replace(contexts.get(path, Context()), tf1_program=program)
     for path in sorted(known):
-        if signalled(path, INPUT_FN):
+        if any(signalled(path, signal) for signal in _IMPORTED):
             importers = tuple(sorted(other for other, loads in edges.items() if any(p == path for _, p in loads)))
             if importers:
                 contexts[path] = dataclasses.replace(contexts.get(path, Context()), importers=importers)

@@ -15,6 +15,7 @@ from typing import cast
 
 import libcst as cst
 
+from codemods.engine import tree
 from codemods.engine.rule import FileState, Rule
 from codemods.rules import _tf
 from codemods.rules._native_syntax import Refused, descendants, leading
@@ -186,6 +187,14 @@ class EagerRewrite(Rule):
             return updated_node
         present = {id(n) for n in descendants(updated_node)}
         why = None if self.GRAPH else self._eager.why_not(original_node, self._tf_calls)
+        if why is None and not self.GRAPH:
+            self.state.signals.add(tree.EAGER_PROGRAM)  # (whatever the tree tells: Facts are the bytes')
+            importers = self.state.tree.importers if self.state.tree else ()
+            if importers:
+                why = (
+                    f"the tree's {', '.join(importers)} import{'s' * (len(importers) == 1)} this module: its code may "
+                    "run there in a graph"
+                )
         parent = parents(original_node) if why is None else {}
         replaced: dict[int, cst.BaseExpression | None] = {}
         converted: list[cst.Call] = []

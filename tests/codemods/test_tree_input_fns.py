@@ -4,12 +4,10 @@ of the input_fn there would get the dataset, not the (features, labels) element)
 where nothing imports the program, as before."""
 
 import json
-import os
 
 from codemods._migrate_file import Options
-from codemods._migrate_tree import RunConfig, run
 from codemods.engine import tree as _tree
-from tests.support.sources import write_tree
+from tests.support.sources import migrate_tree
 
 NATIVE = Options(select=("tf1-api", "native-data"), level="native")
 PROGRAM = """\
@@ -32,21 +30,7 @@ IMPORTERS = {
 
 def migrated(root, files, given=None, **config):
     """({path: text} of the --out folder, {path: native-data's messages}) of `files` migrated at --level native."""
-    src = write_tree(root / "src", files)
-    out = root / "out"
-    paths = [str(src / rel) for rel in given] if given else [str(src)]
-    report = run(RunConfig(paths=paths, options=NATIVE, mode="out", out=str(out), **config))
-    texts = {
-        os.path.relpath(os.path.join(folder, file), out): open(os.path.join(folder, file)).read()
-        for folder, _, names in os.walk(out)
-        for file in names
-        if file.endswith(".py")
-    }
-    messages = {
-        os.path.relpath(result.path, src): [e.message for e in result.entries if e.rule == "native-data"]
-        for result in report.files
-    }
-    return texts, messages
+    return migrate_tree(root, files, NATIVE, "native-data", given, **config)
 
 
 def test_an_input_fn_another_module_of_the_tree_imports_stays_at_the_safe_level(tmp_path):

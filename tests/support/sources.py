@@ -31,6 +31,28 @@ def write_tree(root, files):
     return root
 
 
+def migrate_tree(root, files, options, rule: str, given=None, **config) -> tuple[dict, dict]:
+    """({path: text} of the --out folder, {path: `rule`'s messages}) of `files` (write_tree's) migrated with
+    `options`, the whole tree or only the paths `given`; `config`: RunConfig's other fields."""
+    from codemods._migrate_tree import RunConfig, run
+
+    src = write_tree(root / "src", files)
+    out = root / "out"
+    paths = [str(src / rel) for rel in given] if given else [str(src)]
+    report = run(RunConfig(paths=paths, options=options, mode="out", out=str(out), **config))
+    texts = {
+        os.path.relpath(os.path.join(folder, file), out): open(os.path.join(folder, file)).read()
+        for folder, _, names in os.walk(out)
+        for file in names
+        if file.endswith(".py")
+    }
+    messages = {
+        os.path.relpath(result.path, src): [e.message for e in result.entries if e.rule == rule]
+        for result in report.files
+    }
+    return texts, messages
+
+
 def snapshot(root):
     """{relative path: bytes or link target} of every file and symlink under `root`."""
     found = {}
