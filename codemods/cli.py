@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
         "native-losses (tf.losses.sparse_softmax_cross_entropy -> "
         "tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True) where tf.keras is Keras 2 and no loss "
         "collection is read), native-data's dataset classes where no one-shot iterator is made; in files proven eager (no "
-        "graph-mode code, a program): native-optimizer (tf.train GradientDescent, Momentum, Adam, Adagrad used by "
+        "graph-mode code, a program no other module of the tree imports): native-optimizer (tf.train GradientDescent, Momentum, Adam, Adagrad used by "
         "apply_gradients, minimize with var_list or Keras compile -> tf.keras.optimizers), native-data "
         "(tf.compat.v1.data datasets -> tf.data, make_one_shot_iterator() -> iter()), native-eager-defaults "
         "(enable_eager_execution() and the other switches to TF 2's defaults, and the initializer no-ops, "
