@@ -70,10 +70,16 @@ class CheckpointManager:
             if len(self._kept) > self._max_to_keep:
                 deleted = self._kept.pop(0)
         self.latest_checkpoint = path
-        kept = [os.path.relpath(p, self._directory) for p in self._kept]
-        tf.compat.v1.train.update_checkpoint_state(self._directory, os.path.relpath(path, self._directory), kept)
+        kept = [self._state_name(p) for p in self._kept]
+        tf.compat.v1.train.update_checkpoint_state(self._directory, self._state_name(path), kept)
         if deleted is not None:
             tf.compat.v1.train.remove_checkpoint(deleted)
+
+    def _state_name(self, path: str) -> str:
+        """`path` as update_checkpoint_state takes it to list it relative to model_dir: relative to an absolute
+        model_dir; under a relative (or gs://) one, which it rewrites its paths relative to, as the Saver's."""
+        name = os.path.relpath(path, self._directory)
+        return name if os.path.isabs(self._directory) else os.path.join(self._directory, name)
 
 
 @contextlib.contextmanager

@@ -73,3 +73,19 @@ def test_a_save_leaves_the_root_logger_without_a_handler(tmp_path):
         assert logging.root.handlers == []
     finally:
         logging.root.handlers = kept
+
+
+def test_a_relative_folder_is_listed_as_the_savers_and_restarts(tmp_path, monkeypatch):
+    """A model_dir relative to the working directory (helper-73's pass: the state file listed ../model.ckpt-6, which
+    update_checkpoint_state rewrites relative to a relative folder, and the next restart failed to find it)."""
+    monkeypatch.chdir(tmp_path)
+    _tf1_saves(pathlib.Path("tf1"), [0, 2], 2, restore=False)
+    shutil.copytree("tf1", "port")
+    _tf1_saves(pathlib.Path("tf1"), [2, 4], 2, restore=True)
+    manager = CheckpointManager(tf.train.Checkpoint(v=tf.Variable(1.0, name="v")), "port", 2, "model.ckpt")
+    manager.save_at_start(checkpoint_number=2)
+    manager.save(checkpoint_number=4)
+    assert (tmp_path / "port" / "checkpoint").read_text() == (tmp_path / "tf1" / "checkpoint").read_text()
+    assert _kept(pathlib.Path("port")) == _kept(pathlib.Path("tf1")), _kept(pathlib.Path("port"))
+    again = CheckpointManager(tf.train.Checkpoint(v=tf.Variable(1.0, name="v")), "port/", 2, "model.ckpt")
+    assert again.latest_checkpoint is not None and tf.io.gfile.exists(again.latest_checkpoint + ".index")
