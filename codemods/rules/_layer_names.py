@@ -31,12 +31,17 @@ def dtype_source(value: cst.BaseExpression, layer_calls: set[int]) -> cst.BaseEx
     return None
 
 
+def default_name(keras: str) -> str:
+    """The name Keras gives an unnamed layer of the class `keras` (numbered past it: conv2d, conv2d_1)."""
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in keras).lstrip("_").replace("2_d", "2d")
+
+
 def named_alike(name: cst.Arg | None, keras: str, module: cst.Module, layers: set[int]) -> str | None:
     """The name of an op or scope of `module` (a literal `name=` of another call, or a scope's literal name) that
     the layer's name scope would meet, making Keras number it: its literal name, the literal start of a computed
     one, or (unnamed) Keras's default name and its numbered forms."""
     if name is None:
-        base = "".join(f"_{c.lower()}" if c.isupper() else c for c in keras).lstrip("_").replace("2_d", "2d")
+        base = default_name(keras)
         exact, start = base, base + "_"
     elif isinstance(name.value, cst.SimpleString):
         exact, start = str(name.value.evaluated_value), None

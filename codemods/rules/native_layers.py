@@ -52,6 +52,7 @@ mask is drawn by another op under the graph seed).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import cast
 
@@ -67,7 +68,7 @@ from codemods.rules._layer_called import (
     first_tower_updates,
     named_in_tower,
 )
-from codemods.rules._layer_names import dtype_source, named_alike
+from codemods.rules._layer_names import default_name, dtype_source, named_alike
 from codemods.rules._layer_scopes import ESTIMATORS, FAMILY, NESTED, enclosing, false, model_fn_functions, off_tpu
 from codemods.rules._layer_slim import ModelFnSlim
 from codemods.rules._layer_towers import Tower, TowerLayers, layer_name, shared_alike, tower_of, whole_towers
@@ -303,6 +304,25 @@ class NativeLayersRule(EagerRewrite):
         ]
         return ported.with_changes(body=body)
 
+    def _not_a_default_name(self, call: cst.Call, name: str) -> None:
+        """Refused where `name` is the default name (or a numbered one) of another layer the rule makes unnamed: in the
+        graph an Estimator builds, Keras would number this layer's name scope past that one's (flatten_1/kernel),
+        where TF1 reopened the variable scope (a layer without variables, as a Flatten, left it free)."""
+        for other, what, _ in self._found:
+            row = _FUNCTIONS.get(what.removeprefix("tf.layers."))
+            if other is call or row is None or what.startswith("slim."):
+                continue
+            positional = sum(a.keyword is None and not a.star for a in other.args)  # (name: after inputs and params)
+            if positional < len(row[1]) + 2 and not any(a.keyword and a.keyword.value == "name" for a in other.args):
+                base = default_name(row[0])
+                if re.fullmatch(rf"{base}(_\d+)?", name):
+                    raise Refused(
+                        call,
+                        f"the name {name!r} is Keras's default name of another layer the rule makes unnamed ({what}): "
+                        "in the graph an Estimator builds Keras would number this layer's name scope past it, TF1 "
+                        "named its variables by the variable scope",
+                    )
+
     def _check(
         self, call: cst.Call, what: str, module: cst.Module, parent: dict[int, cst.CSTNode], scoped: dict[str, str]
     ) -> None:
@@ -356,6 +376,9 @@ class NativeLayersRule(EagerRewrite):
                 f"another op or scope of the file is named {clash!r}: Keras names a layer's variables by a name scope "
                 "made unique in the graph (it would write its_name_1/kernel), TF1 by the variable scope",
             )
+        given = args.get("name")
+        if given is not None and isinstance(given.value, cst.SimpleString):
+            self._not_a_default_name(call, str(given.value.evaluated_value))
         if set(args) & _COLLECTED:
             raise Refused(
                 call, f"{what} with a regularizer: TF1 adds its loss to REGULARIZATION_LOSSES, Keras does not"

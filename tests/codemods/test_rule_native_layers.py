@@ -158,6 +158,17 @@ class TestNativeLayersRule(RuleTest):
         """
         (message,) = self.refused(program(nested))
         assert "in a function defined in another one" in message
+        # a name Keras gives another layer made unnamed at the call: in the graph an Estimator builds it would number
+        # this layer's name scope (flatten_1/kernel), where TF1 reopened the variable scope (helper-73's pass)
+        flattened = """
+            net = tf.compat.v1.layers.flatten(features)
+            logits = tf.compat.v1.layers.dense(net, 3, name="flatten")
+            loss, train_op = tf.reduce_mean(logits), None
+        """
+        applied = self.applied(program(flattened), level="native")
+        messages = [e.message for e in applied.entries]
+        assert any("Keras's default name of another layer" in m for m in messages), messages
+        assert 'tf.compat.v1.layers.dense(net, 3, name="flatten")' in applied.module.code, applied.module.code
         # an op already named as the layer (or as Keras's default name for it): Keras would write logits_1/kernel
         for layer, clash in (('dense(x, 3, name="logits")', "logits"), ("dense(x, 3)", "dense_top")):
             clashing = f'x = tf.identity(features, name="{clash}")\nlogits = tf.compat.v1.layers.{layer}\n'
