@@ -61,6 +61,28 @@ _SAME_DTYPE = frozenset({"relu", "relu6", "elu", "selu", "tanh", "sigmoid", "sof
 # Keras layers whose call draws random values (another mask than TF1's graph seed drew)
 _RANDOM_LAYERS = frozenset({"Dropout", "SpatialDropout2D", "GaussianNoise", "GaussianDropout", "AlphaDropout"})
 
+# the names the port binds where the train call was: a layer of the model_fn is named otherwise
+PORT_NAMES = (
+    "dataset",
+    "dtype",
+    "model",
+    "optimizer",
+    "global_step",
+    "train_step",
+    "batches",
+    "first",
+    "checkpoint",
+    "manager",
+    "last_step",
+    "saved",
+    "iteration",
+    "step",
+    "loss",
+    "writer",
+    "summarized",
+)
+_TAKEN = frozenset({*PORT_NAMES, "features", "labels"})  # (the train step's parameters too)
+
 
 class ModelFn:
     """A model_fn read as straight-line code of Keras layers: its layers (hoisted), its statements for model(),
@@ -420,11 +442,13 @@ class ModelFn:
             base = given.evaluated_value if isinstance(given, cst.SimpleString) else None
             base = str(base) if base is not None and str(base).isidentifier() else _snake(kind)
             name, count = base, 0
-            while name in self.layers_named() or keyword.iskeyword(name):
+            while name in self.layers_named() or keyword.iskeyword(name) or name in _TAKEN:
                 count += 1
                 name = f"{base}_{count}"
         elif name in self.layers_named():
             raise Refused(stmt, f"`{name}`, a layer, is bound twice")
+        elif name in _TAKEN:
+            raise Refused(stmt, f"`{name}`, a layer, is a name the port binds")
         self.layers.append((name, source_of(made.with_changes(args=args)), loop[1] if loop is not None else None))
         if loop is not None:
             self.looped.add(name)

@@ -44,7 +44,7 @@ import libcst as cst
 from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _native_monitored as monitored
-from codemods.rules._estimator_model_fn import ModelFn
+from codemods.rules._estimator_model_fn import PORT_NAMES, ModelFn
 from codemods.rules._estimator_towers import RUNTIME, Towers
 from codemods.rules._native_eager import keras_2
 from codemods.rules._native_slim import written_classes
@@ -79,25 +79,6 @@ _DEFAULTS = {
     "save_summary_steps": "100",
 }
 # the names the port binds where the train call was
-_BOUND = (
-    "dataset",
-    "dtype",
-    "model",
-    "optimizer",
-    "global_step",
-    "train_step",
-    "batches",
-    "first",
-    "checkpoint",
-    "manager",
-    "last_step",
-    "saved",
-    "iteration",
-    "step",
-    "loss",
-    "writer",
-    "summarized",
-)
 WHAT_DIFFERS = (
     "It writes object-based checkpoints (model.ckpt-<step>, which the port restores, not a TF1 Saver or the "
     "Estimator), no .meta or graph.pbtxt; its events file holds the loss at the steps the Estimator's summary hook "
@@ -569,7 +550,7 @@ class _Port:
         tf = self.tf
         gap = "\n\n" if top else "\n"  # (blank lines around a def: two at the top level, one in a block)
         loops = {found for line in made_lines for found in re.findall(r"^for (\w+) in range", line)}
-        clash = sorted(self.taken & {*_BOUND, "features", "labels", *loops, *(n.lstrip("*") for n in names)})
+        clash = sorted(self.taken & {*PORT_NAMES, "features", "labels", *loops, *(n.lstrip("*") for n in names)})
         if clash:
             raise Refused(self.module, f"`{clash[0]}`, a name the port binds, is used in this module")
         steps = train.get("max_steps") or train["steps"]

@@ -371,6 +371,21 @@ class TestNativeEstimatorLoopRule(RuleTest):
             (refused,) = self.refused(source)
             assert why in refused, (why, refused)
 
+    def test_a_layer_named_as_a_name_the_port_binds_gets_another_name(self):
+        # (helper-73: a layer of name "dataset" was bound over the port's dataset, which its loop then iterated;
+        # "optimizer" repeated a keyword of the port's tf.train.Checkpoint(...): a SyntaxError)
+        for taken in ("dataset", "optimizer", "global_step", "features"):
+            source = PROGRAM.replace('name="hidden"', f'name="{taken}"')
+            code = apply(textwrap.dedent(source), NativeEstimatorLoopRule, level="native").module.code
+            compile(code, "<port>", "exec")
+            assert f'{taken}_1 = tf.keras.layers.Dense(4, name="{taken}"' in code, code
+            assert f"{taken}_1(" in code and f"{taken} = tf.keras.layers" not in code, code
+        # a layer the model_fn binds to such a name itself stays on the Estimator, with the entry
+        source = PROGRAM.replace("batch_norm", "dataset")
+        (entry,) = self.applied(textwrap.dedent(source), level="native").entries
+        assert "`dataset`, a layer, is a name the port binds" in entry.message, entry.message
+        self.assertCodemod(source, source, level="native")
+
     def test_not_at_the_safe_level_and_silent_without_an_estimator(self):
         self.assertCodemod(PROGRAM, PROGRAM, level="safe")
         assert self.refused("import tensorflow as tf\n\nsess = tf.compat.v1.Session()\n") == []
