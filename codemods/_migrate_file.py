@@ -120,7 +120,7 @@ def migrate_python(data: bytes, options: Options, context: _tree.Context | None 
         (source, ported), tree = port, ast.parse(port[0])
     except ValueError as err:  # e.g. null bytes
         return Outcome(None, [Entry(rule=PARSE, severity="error", message=f"file skipped: {err}")], skipped=True)
-    tf2 = _tf2_code.evidence(tree)
+    tf2 = _tf2_code.evidence(tree, source)
     if tf2:
         # its TensorFlow names keep their TF 2 reading: without tf1-api, whose renames read them as TF1's; what
         # TF 2 code may still need runs (compat's tf.estimator, an Estimator strategy's graph mode, NumPy's names)

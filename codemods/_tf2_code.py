@@ -11,29 +11,66 @@ its TF1 names need them.
 """
 
 import ast
+import functools
+import re
+from collections.abc import Iterable
 
 from codemods import tables
-from codemods.engine.names import bindings, dotted
+from codemods.engine.names import bindings
 
 TF = "tensorflow"
 SUMMARIES = frozenset({"summary.scalar", "summary.histogram", "summary.image", "summary.audio", "summary.text"})
 
 
-def _paths(tree: ast.Module) -> list[tuple[str, ast.AST]]:
-    """(path below `tensorflow.`, node) for each TensorFlow name the module reads, through the names it binds
-    to TensorFlow by import (`import tensorflow as tf`, `from tensorflow import summary`)."""
-    bound = {name: qualified for name, qualified in bindings(tree) if qualified and qualified.split(".")[0] == TF}
+class _Chains(ast.NodeVisitor):
+    """One walk: the imports of TensorFlow, and each attribute chain read (`tf.summary.scalar`) with the node of each
+    of its prefixes, the outermost chain only (its inner attributes are its prefixes)."""
+
+    def __init__(self) -> None:
+        self.bound: dict[str, str] = {}
+        self.chains: list[tuple[str, list[tuple[str, ast.AST]]]] = []  # (head name, [(attr, node), ...])
+        self.calls: set[int] = set()  # id(func) of each call given step=
+
+    def visit_Import(self, node: ast.Import) -> None:
+        self._bind(bindings(node))
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        self._bind(bindings(node))
+
+    def _bind(self, found: Iterable[tuple[str, str | None]]) -> None:
+        self.bound.update((name, qualified) for name, qualified in found if qualified and qualified.split(".")[0] == TF)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if any(keyword.arg == "step" for keyword in node.keywords):
+            self.calls.add(id(node.func))
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        parts: list[tuple[str, ast.AST]] = []
+        value: ast.AST = node
+        while isinstance(value, ast.Attribute):
+            parts.append((value.attr, value))
+            value = value.value
+        if isinstance(value, ast.Name) and isinstance(node.ctx, ast.Load):
+            self.chains.append((value.id, parts[::-1]))
+        else:
+            self.visit(value)  # (a call or subscript inside the chain: its own chains)
+
+
+def _paths(tree: ast.Module) -> tuple[list[tuple[str, ast.AST]], set[int]]:
+    """((path below `tensorflow.`, node) for each TensorFlow name the module imports or reads through the names it
+    binds to TensorFlow, id(func) of the calls given `step=`)."""
+    walk = _Chains()
+    walk.visit(tree)
     # the imports name modules too (`from tensorflow.contrib import slim`)
-    found: list[tuple[str, ast.AST]] = [(q[len(TF) + 1 :], tree) for q in bound.values() if q.startswith(TF + ".")]
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Attribute, ast.Name)) and isinstance(node.ctx, ast.Load):
-            chain = dotted(node)
-            head, _, rest = (chain or "").partition(".")
-            if head in bound:
-                full = ".".join(filter(None, (bound[head], rest)))
-                if full.startswith(TF + "."):
-                    found.append((full[len(TF) + 1 :], node))
-    return found
+    found: list[tuple[str, ast.AST]] = [(q[len(TF) + 1 :], tree) for q in walk.bound.values() if q.startswith(TF + ".")]
+    for head, parts in walk.chains:
+        if head in walk.bound:
+            path = walk.bound[head]
+            for attr, node in parts:
+                path += "." + attr
+                found.append((path[len(TF) + 1 :], node))
+    return found, walk.calls
 
 
 def _tf1_only(path: str, api: dict) -> bool:
@@ -45,22 +82,39 @@ def _tf1_only(path: str, api: dict) -> bool:
     )
 
 
-def evidence(tree: ast.Module) -> tuple[str, int] | None:
+_DOTTED = re.compile(r"(?=\b(\w+\.\w+))")  # each `a.b` of the text, overlapping (`tf.summary`, `summary.write`)
+_STEP = re.compile(r"[(,]\s*step\s*=")
+
+
+@functools.cache
+def _candidates() -> tuple[frozenset[str], re.Pattern[str]]:
+    """(the last two parts of each TF 2-only name, `summary.write`; a pattern of the TF 2-only names of `tf` itself,
+    `.eig`)."""
+    names = tables.tf_api()["v2_only"]
+    top = "|".join(re.escape(p) for p in sorted(names) if "." not in p)
+    return frozenset(".".join(p.split(".")[-2:]) for p in names if "." in p), re.compile(rf"\.(?:{top})\b")
+
+
+def _may_be(text: str) -> bool:
+    """Does the text hold what TF 2 code must: a TF 2-only name's last two parts or a `step=` keyword? Most files
+    hold none, and are not walked (the walk costs about a third of a parse)."""
+    pairs, top = _candidates()
+    return bool(_STEP.search(text) or top.search(text)) or not pairs.isdisjoint(_DOTTED.findall(text))
+
+
+def evidence(tree: ast.Module, text: str | None = None) -> tuple[str, int] | None:
     """(`tf.<name>` that makes the file TF 2 code: `tf.summary.create_file_writer`, `tf.summary.scalar(step=)`,
     its line), or None: it names nothing only TF 2 has, or also something TF 2's `tf` lacks."""
+    if text is not None and not _may_be(text):
+        return None
     api = tables.tf_api()
-    paths = _paths(tree)
+    paths, calls = _paths(tree)
     if any(_tf1_only(path, api) for path, _ in paths):
         return None
     for path, node in paths:
         if path in api["v2_only"]:
             return f"tf.{path}", getattr(node, "lineno", 0)
-    calls = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call) and _with_step(node)}
     for path, node in paths:
         if path in SUMMARIES and id(node) in calls:
             return f"tf.{path}(step=...)", getattr(node, "lineno", 0)
     return None
-
-
-def _with_step(call: ast.Call) -> bool:
-    return any(keyword.arg == "step" for keyword in call.keywords)
