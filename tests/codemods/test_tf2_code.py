@@ -34,8 +34,9 @@ def migrated(source: str, level: str = "safe") -> tuple[str, list]:
         # a summary op given TF 2's step: tf.compat.v1.summary.scalar has no such parameter
         ("import tensorflow as tf\ntf.summary.scalar('loss', 1.0, step=tf.Variable(1, dtype=tf.int64))\n", "step=...)"),
         ("from tensorflow import summary\nsummary.scalar('loss', 1.0, step=1)\n", "tf.summary.scalar(step=...)"),
+        ("from tensorflow.summary import create_file_writer\nw = create_file_writer('l')\n", "create_file_writer is"),
     ],
-    ids=["tf2-only-name", "summary-step", "summary-imported"],
+    ids=["tf2-only-name", "summary-step", "summary-imported", "name-imported"],
 )
 def test_tf2_code_is_left_as_written_with_one_entry_saying_why(source, why):
     text, entries = migrated(source)
