@@ -38,6 +38,9 @@ EXCLUDED_DIRS = frozenset(
 # Installed third-party code, whatever the virtual environment around it is called.
 PACKAGE_DIRS = frozenset({"site-packages", "dist-packages"})
 KINDS = {".py": "python", ".pyw": "python", ".ipynb": "notebook"}
+# The record an `--out` folder keeps of what uai-migrate wrote there (codemods/_out_folder.py): bookkeeping of that
+# run, not the user's file, so a tree that was an output once is read without it.
+OUT_MARKER = ".uai-migrate-out"
 # Files around the code, recognised by name (codemods/files migrates them).
 NAME_KINDS = (
     ("dockerfile", ("Dockerfile", "*.Dockerfile", "Dockerfile.*", "Containerfile")),
@@ -96,6 +99,8 @@ def _walk(top: str, rel_top: str, skip: Set[str], notes: list[Entry]) -> Iterato
             kept.append(name)
         dirs[:] = kept
         for name in sorted(files):
+            if name == OUT_MARKER:
+                continue
             path = os.path.join(folder, name)
             rel = os.path.join(rel_top, os.path.relpath(path, top))
             kind = kind_of(name)

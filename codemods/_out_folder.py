@@ -13,10 +13,9 @@ import os
 import stat
 from collections.abc import Iterable, Mapping
 
-from codemods._discover import MigratePathError
+from codemods._discover import OUT_MARKER, MigratePathError
 from compat.files import atomic_write
 
-OUT_MARKER = ".uai-migrate-out"
 _FORMAT = "uai-migrate --out"
 
 # rel path -> the contents (SHA-256, or "symlink:" + target) it may have

@@ -181,3 +181,16 @@ def test_the_pre_commit_hook_runs_uai_migrate_check_on_the_files_it_selects(tmp_
     assert "+flags.DEFINE_integer" in out and "+tensorflow[and-cuda]==2.21.0" in out
     assert (tree / "train.py").read_text() == TF1  # --check changes nothing
     assert run(["done.py", "docker/train.Dockerfile"]) == 0
+
+
+def test_an_output_tree_migrated_again_keeps_its_own_record_not_the_inputs(tmp_path, cli):
+    # the input is an earlier --out folder: its `.uai-migrate-out` is that run's bookkeeping, not the user's file,
+    # so it is neither copied over the new folder's record (a run cut short would leave the old folder's hashes)
+    # nor listed in it as a file the run wrote
+    tree = write_tree(tmp_path / "src", {"run.py": TF1, "lib/util.py": PLAIN})
+    first, second = tmp_path / "first", tmp_path / "second"
+    assert cli("--out", first, tree)[0] == 0
+    assert cli("--out", second, first)[0] == 0
+    record = json.loads((second / ".uai-migrate-out").read_text())
+    assert sorted(record["files"]) == ["lib/util.py", "run.py"]
+    assert cli("--out", second, first)[0] == 0  # its own output: written again
