@@ -88,6 +88,24 @@ def _wide_encoding(data: bytes) -> str | None:
     return None
 
 
+def _tf2_options(
+    trees: list[ast.Module], text: str, options: Options, cells: list[int] | None = None
+) -> tuple[Options, list[Entry]]:
+    """The options for the modules of one namespace (a file, or a notebook's cells of these indexes), and the
+    tf2-code entry where they are TF 2 code: their TensorFlow names keep their TF 2 reading, without tf1-api, whose
+    renames read them as TF1's; what TF 2 code may still need runs (compat's tf.estimator, an Estimator strategy's
+    graph mode, NumPy's names)."""
+    tf2 = _tf2_code.evidence(trees, text)
+    if tf2 is None:
+        return options, []
+    name, line, index = tf2
+    message = f"TF 2 code: its tf names left as written ({name} is TF 2's, and it names nothing TF 2 lacks)"
+    entry = Entry(
+        rule=TF2_CODE, severity="info", message=message, line=line, cell=None if cells is None else cells[index]
+    )
+    return dataclasses.replace(options, ignore=(*options.ignore, tf1_api.Tf1ApiRule.ID)), [entry]
+
+
 def migrate_python(data: bytes, options: Options, context: _tree.Context | None = None) -> Outcome:
     wide = _wide_encoding(data)
     if wide:  # the TensorFlow prefilter cannot see through it either: never report such a file as unchanged
@@ -120,13 +138,8 @@ def migrate_python(data: bytes, options: Options, context: _tree.Context | None 
         (source, ported), tree = port, ast.parse(port[0])
     except ValueError as err:  # e.g. null bytes
         return Outcome(None, [Entry(rule=PARSE, severity="error", message=f"file skipped: {err}")], skipped=True)
-    tf2 = _tf2_code.evidence(tree, source)
-    if tf2:
-        # its TensorFlow names keep their TF 2 reading: without tf1-api, whose renames read them as TF1's; what
-        # TF 2 code may still need runs (compat's tf.estimator, an Estimator strategy's graph mode, NumPy's names)
-        message = f"TF 2 code: its tf names left as written ({tf2[0]} is TF 2's, and it names nothing TF 2 lacks)"
-        ported.append(Entry(rule=TF2_CODE, severity="info", message=message, line=tf2[1]))
-        options = dataclasses.replace(options, ignore=(*options.ignore, tf1_api.Tf1ApiRule.ID))
+    options, tf2 = _tf2_options([tree], source, options)
+    ported += tf2
     try:
         new_text, entries, signals = _transform(source, tree, _names.scan([tree]), options, context)
         entries = ported + entries
@@ -168,7 +181,10 @@ def migrate_notebook(data: bytes, options: Options) -> Outcome:
         except SyntaxError as err:
             entries.append(dataclasses.replace(_syntax_entry(err, what="cell"), cell=index))
     # Cells share one namespace: `import tensorflow as tf` in one cell names `tf` in the others.
-    table = _names.scan([tree for _, _, _, tree, _, _ in cells])
+    trees = [tree for _, _, _, tree, _, _ in cells]
+    table = _names.scan(trees)
+    options, tf2 = _tf2_options(trees, "\n".join(c[4] for c in cells), options, [c[0] for c in cells])
+    entries += tf2
     if options.level == "native" and len(cells) > 1:  # (native rules prove things of the whole program)
         outcome = _cells.migrate_as_one(
             notebook, data, cells, lambda text, tree: _transform(text, tree, _names.scan([tree]), options)[:2]

@@ -7,13 +7,13 @@ name it) or calls a summary op with TF 2's `step=`, and names nothing TF 2's `tf
 and `moved` names, `tf.contrib`). codemods/_migrate_file.py then runs the rules without tf1-api: what TF 2 code
 may still need is done (compat's `tf.estimator`, an Estimator strategy's graph mode, NumPy's removed names), and a
 native port, or a TF 2 module of a tree being migrated, keeps its names. A file of both is left to all the rules:
-its TF1 names need them.
+its TF1 names need them. A notebook's cells are read as one file: they share one namespace.
 """
 
 import ast
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from codemods import tables
 from codemods.engine.names import bindings
@@ -28,8 +28,10 @@ class _Chains(ast.NodeVisitor):
 
     def __init__(self) -> None:
         self.bound: dict[str, str] = {}
-        self.chains: list[tuple[str, list[tuple[str, ast.AST]]]] = []  # (head name, [(attr, node), ...])
+        self.imported: list[tuple[str, int]] = []  # (qualified name, index of its tree)
+        self.chains: list[tuple[str, list[tuple[str, ast.AST]], int]] = []  # (head name, [(attr, node), ...], index)
         self.calls: set[int] = set()  # id(func) of each call given step=
+        self.index = 0  # of the tree walked: a notebook's cells share one namespace
 
     def visit_Import(self, node: ast.Import) -> None:
         self._bind(bindings(node))
@@ -38,7 +40,10 @@ class _Chains(ast.NodeVisitor):
         self._bind(bindings(node))
 
     def _bind(self, found: Iterable[tuple[str, str | None]]) -> None:
-        self.bound.update((name, qualified) for name, qualified in found if qualified and qualified.split(".")[0] == TF)
+        for name, qualified in found:
+            if qualified and qualified.split(".")[0] == TF:
+                self.bound[name] = qualified
+                self.imported.append((qualified, self.index))
 
     def visit_Call(self, node: ast.Call) -> None:
         if any(keyword.arg == "step" for keyword in node.keywords):
@@ -52,24 +57,27 @@ class _Chains(ast.NodeVisitor):
             parts.append((value.attr, value))
             value = value.value
         if isinstance(value, ast.Name) and isinstance(node.ctx, ast.Load):
-            self.chains.append((value.id, parts[::-1]))
+            self.chains.append((value.id, parts[::-1], self.index))
         else:
             self.visit(value)  # (a call or subscript inside the chain: its own chains)
 
 
-def _paths(tree: ast.Module) -> tuple[list[tuple[str, ast.AST]], set[int]]:
-    """((path below `tensorflow.`, node) for each TensorFlow name the module imports or reads through the names it
-    binds to TensorFlow, id(func) of the calls given `step=`)."""
+def _paths(trees: Sequence[ast.Module]) -> tuple[list[tuple[str, ast.AST, int]], set[int]]:
+    """((path below `tensorflow.`, node, index of its tree) for each TensorFlow name the modules import or read
+    through the names they bind to TensorFlow, id(func) of the calls given `step=`)."""
     walk = _Chains()
-    walk.visit(tree)
+    for walk.index, tree in enumerate(trees):
+        walk.visit(tree)
     # the imports name modules too (`from tensorflow.contrib import slim`)
-    found: list[tuple[str, ast.AST]] = [(q[len(TF) + 1 :], tree) for q in walk.bound.values() if q.startswith(TF + ".")]
-    for head, parts in walk.chains:
+    found: list[tuple[str, ast.AST, int]] = [
+        (q[len(TF) + 1 :], trees[index], index) for q, index in walk.imported if q.startswith(TF + ".")
+    ]
+    for head, parts, index in walk.chains:
         if head in walk.bound:
             path = walk.bound[head]
             for attr, node in parts:
                 path += "." + attr
-                found.append((path[len(TF) + 1 :], node))
+                found.append((path[len(TF) + 1 :], node, index))
     return found, walk.calls
 
 
@@ -105,19 +113,20 @@ def _may_be(text: str) -> bool:
     )
 
 
-def evidence(tree: ast.Module, text: str | None = None) -> tuple[str, int] | None:
-    """(`tf.<name>` that makes the file TF 2 code: `tf.summary.create_file_writer`, `tf.summary.scalar(step=)`,
-    its line), or None: it names nothing only TF 2 has, or also something TF 2's `tf` lacks."""
+def evidence(trees: Sequence[ast.Module], text: str | None = None) -> tuple[str, int, int] | None:
+    """(`tf.<name>` that makes the modules of one namespace (a file; a notebook's cells, `text` all of theirs) TF 2
+    code: `tf.summary.create_file_writer`, `tf.summary.scalar(step=)`, its line, the index of its module), or None:
+    they name nothing only TF 2 has, or also something TF 2's `tf` lacks."""
     if text is not None and not _may_be(text):
         return None
     api = tables.tf_api()
-    paths, calls = _paths(tree)
-    if any(_tf1_only(path, api) for path, _ in paths):
+    paths, calls = _paths(trees)
+    if any(_tf1_only(path, api) for path, _, _ in paths):
         return None
-    for path, node in paths:
+    for path, node, index in paths:
         if path in api["v2_only"]:
-            return f"tf.{path}", getattr(node, "lineno", 0)
-    for path, node in paths:
+            return f"tf.{path}", getattr(node, "lineno", 0), index
+    for path, node, index in paths:
         if path in SUMMARIES and id(node) in calls:
-            return f"tf.{path}(step=...)", getattr(node, "lineno", 0)
+            return f"tf.{path}(step=...)", getattr(node, "lineno", 0), index
     return None

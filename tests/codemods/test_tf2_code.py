@@ -2,12 +2,13 @@
 `tf.train.Checkpoint` as TF1's names, and their `tf.compat.v1` spellings break TF 2 code."""
 
 import ast
+import json
 import textwrap
 
 import pytest
 
 from bench.corpus import CORPUS
-from codemods._migrate_file import Options, migrate_python
+from codemods._migrate_file import Options, migrate_notebook, migrate_python
 from codemods._report import TF2_CODE
 
 TF2_PROGRAM = """
@@ -95,3 +96,36 @@ def test_a_native_port_migrated_again_comes_out_as_it_went_in(name):
     again, entries = migrated(port)
     assert again == port, entries
     assert TF2_CODE in {e.rule for e in entries}
+
+
+@pytest.mark.parametrize("level", ["safe", "native"])
+def test_a_notebook_of_tf2_code_keeps_its_names(level):
+    # its cells share one namespace: the import in one cell, TF 2's name in another and tf.summary.scalar(step=) in
+    # a third; tf1-api made that call tf.compat.v1.summary.scalar(..., step=1), a TypeError on TF 2.21 (helper-76)
+    cells = [
+        "import tensorflow as tf",
+        "writer = tf.summary.create_file_writer('logs')\nv = tf.Variable(1.0)",
+        "with writer.as_default():\n    tf.summary.scalar('loss', v, step=1)",
+    ]
+    notebook = {
+        "cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": c} for c in cells],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    outcome = migrate_notebook(json.dumps(notebook).encode(), Options(level=level))
+    assert outcome.new is None, outcome.entries
+    assert [(e.rule, e.cell, e.line) for e in outcome.entries] == [(TF2_CODE, 1, 1)], outcome.entries
+
+
+def test_a_notebook_of_tf1_and_tf2_names_is_migrated():
+    cells = ["import tensorflow as tf", "w = tf.summary.create_file_writer('l')", "x = tf.placeholder(tf.float32)"]
+    notebook = {
+        "cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": c} for c in cells],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    outcome = migrate_notebook(json.dumps(notebook).encode(), Options())
+    assert outcome.new is not None and b"tf.compat.v1.placeholder" in outcome.new
+    assert TF2_CODE not in {e.rule for e in outcome.entries}
