@@ -92,7 +92,10 @@ def _tf1_only(path: str, api: dict) -> bool:
 
 _DOTTED = re.compile(r"(?=\b(\w+\.\w+))")  # each `a.b` of the text, overlapping (`tf.summary`, `summary.write`)
 _STEP = re.compile(r"[(,]\s*step\s*=")
-_FROM_TF = re.compile(r"^\s*from\s+tensorflow\.", re.M)  # (a name imported alone: `create_file_writer(...)`)
+# what the text of a TF 2-only name's use may not hold: a name imported alone (`create_file_writer(...)`, `eig`), or a
+# module read through another name (`from tensorflow import summary as tfs`; what tensorflow.compat holds is TF1's
+# or both's)
+_FROM_TF = re.compile(r"^\s*from\s+tensorflow[.\s]|\btensorflow\.(?!compat\b)[\w.]+\s+as\s", re.M)
 
 
 @functools.cache
@@ -105,8 +108,9 @@ def _candidates() -> tuple[frozenset[str], re.Pattern[str]]:
 
 
 def _may_be(text: str) -> bool:
-    """Does the text hold what TF 2 code must: a TF 2-only name's last two parts, a `step=` keyword, or an import
-    from a TensorFlow module? Most files hold none, and are not walked (the walk costs about a third of a parse)."""
+    """Does the text hold what TF 2 code must: a TF 2-only name's last two parts, a `step=` keyword, an import from
+    TensorFlow or a TensorFlow module's alias? Most files hold none, and are not walked (the walk costs about a third
+    of a parse)."""
     pairs, top = _candidates()
     return bool(_STEP.search(text) or top.search(text) or _FROM_TF.search(text)) or not pairs.isdisjoint(
         _DOTTED.findall(text)

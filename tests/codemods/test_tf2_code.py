@@ -129,3 +129,18 @@ def test_a_notebook_of_tf1_and_tf2_names_is_migrated():
     outcome = migrate_notebook(json.dumps(notebook).encode(), Options())
     assert outcome.new is not None and b"tf.compat.v1.placeholder" in outcome.new
     assert TF2_CODE not in {e.rule for e in outcome.entries}
+
+
+@pytest.mark.parametrize(
+    "imports",
+    ["from tensorflow import summary as tfs", "import tensorflow.summary as tfs", "from tensorflow import eig as tfs"],
+)
+def test_a_tf2_name_read_through_an_alias_of_a_tensorflow_module_is_evidence(imports):
+    # the text filter looked for `summary.create_file_writer` or `.eig` and walked no such file: tf1-api made
+    # tfs.scalar("loss", v, 1) tf.compat.v1.summary.scalar("loss", v, 1), whose third parameter is collections
+    # (TypeError: 'int' object is not iterable on TF 2.21; helper-76)
+    use = "tfs(tf.eye(2))" if "eig" in imports else "tfs.create_file_writer('l')\ntfs.scalar('loss', v, 1)"
+    source = f"import tensorflow as tf\n{imports}\nv = tf.Variable(1.0)\n{use}\n"
+    text, entries = migrated(source)
+    assert text == source
+    assert [e.rule for e in entries] == [TF2_CODE], entries
