@@ -58,9 +58,10 @@ def test_every_test_the_range_runs_exists():
         assert not name or re.search(rf"^def {re.escape(name)}\(", source, re.MULTILINE), entry
 
 
-def test_the_files_only_tf2_runs_exist_and_import_no_tensorflow():
-    """noxfile.py TF_FREE: files tf1 leaves out since no TensorFlow enters their behaviour (a rename would run a file
-    twice again; a TensorFlow import would make it the TF version's)."""
+def test_the_files_only_one_environment_runs_exist_and_import_no_tensorflow():
+    """noxfile.py TF_FREE: files only TF_FREE_RUN_IN runs since no TensorFlow enters their behaviour (a rename would
+    run a file twice again; a TensorFlow import would make it the TF version's)."""
+    assert _noxfile_value("TF_FREE_RUN_IN") in _noxfile_value("SUITES")
     tensorflow = {"tensorflow", "tf_keras", "keras", "tf_slim", "tensorflow_estimator"}
     for path in _noxfile_value("TF_FREE"):
         with open(os.path.join(REPO, path)) as handle:
