@@ -1,7 +1,8 @@
 """Results keyed by the content hash of a file, the options and the engine's own code.
 
 A re-run on an unchanged tree then reads and hashes each file and parses none. The key holds a
-fingerprint of every codemods source and table file and of libcst, so editing a rule invalidates it,
+fingerprint of every codemods and compat source and table file (compat.tf1_names and compat.library_names are
+tables uai-migrate rewrites from) and of libcst, so editing a rule or a table invalidates it,
 and, for a file migrated again with what the rest of its tree tells it, that Context
 (codemods/engine/tree.py): the same bytes then have another result. A record keeps the file's Facts,
 which the tree pass reads without parsing the file.
@@ -24,9 +25,11 @@ from compat.files import atomic_write
 def engine_fingerprint() -> str:
     digest = hashlib.sha256(metadata.version("libcst").encode())
     package = pathlib.Path(__file__).parent
-    # the rules' derived tables (rules/tf_api.json) decide results as much as the code does
-    for path in sorted([*package.rglob("*.py"), *package.rglob("*.json")]):
-        digest.update(path.read_bytes())
+    # the rules' derived tables (rules/tf_api.json) decide results as much as the code does, and so do compat's
+    # (a sibling package, in a checkout as in an installed wheel)
+    for folder in (package, package.parent / "compat"):
+        for path in sorted([*folder.rglob("*.py"), *folder.rglob("*.json")]):
+            digest.update(path.read_bytes())
     return digest.hexdigest()
 
 

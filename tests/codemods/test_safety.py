@@ -143,3 +143,25 @@ def test_the_cache_key_changes_with_the_rules_code_and_their_derived_tables(tmp_
         assert fingerprint() != original, edited.name
         edited.write_text(text)
     assert fingerprint() == original
+
+
+def test_the_cache_key_changes_with_the_compat_tables_uai_migrate_rewrites_from(tmp_path):
+    # compat.tf1_names and compat.library_names decide what uai-migrate writes as much as its own tables: with
+    # "float_": "float32" in a copy's library_names, a cached run still wrote np.float64 (helper-76's hostile pass)
+    for name in ("codemods", "compat"):
+        source = os.path.join(os.path.dirname(os.path.dirname(_cache.__file__)), name)
+        shutil.copytree(source, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+
+    def fingerprint():
+        spec = importlib.util.spec_from_file_location("copied_cache", tmp_path / "codemods" / "_cache.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module.engine_fingerprint()
+
+    original = fingerprint()
+    for edited in (tmp_path / "compat" / "library_names.py", tmp_path / "compat" / "tf1_names.py"):
+        text = edited.read_text()
+        edited.write_text(text + "\n")
+        assert fingerprint() != original, edited.name
+        edited.write_text(text)
+    assert fingerprint() == original
