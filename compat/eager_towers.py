@@ -1,5 +1,6 @@
 """TF1's towers in eager TF 2: the runtime of uai-migrate's native-estimator-loop port of a model_fn whose towers
-share Keras layers by variable scope and average their own gradients (cifar10_estimator's shape).
+share Keras layers by variable scope and average their own gradients (cifar10_estimator's shape), or minimize their
+mean loss (a Keras layer made in the first tower: `layer` too).
 
 In TF1 the towers' `tf.layers` calls (native-layers' `compat.scoped_layers.layer`) under
 `variable_scope("resnet", reuse=bool(i != 0))` made the variables `resnet/stage0_block0/conv1/kernel` in the first
@@ -12,7 +13,7 @@ layer by, no collections and no tf.gradients. Here:
   reuse, or reused unmade, raises as TF1 did. The layers live in this module, one model per process (the port's).
 - `trainable_variables()`: what TF1's collection held, in the order the variables were made.
 - `model_fn_call()`: one call of the model_fn (TF1 built each in a graph of its own), under the persistent tape each
-  tower's `gradients(loss, variables)` reads.
+  tower's `gradients(loss, variables)` reads, and `compute_gradients(loss)`, a minimize's of the towers' mean loss.
 - `updates_so_far()` and `keep_updates(...)`: the moving statistics as the layers made by then left them, put back
   after the later towers (a Keras batch normalization in training mode updates them at each call).
 """
@@ -101,6 +102,14 @@ def gradients(loss: tf.Tensor, variables: list[tf.Variable]) -> list[tf.Tensor]:
     """TF1's tf.gradients(loss, variables) of a tower, from the tape of the model_fn call."""
     with _TAPES[-1].stop_recording():
         return list(_TAPES[-1].gradient(loss, variables))
+
+
+def compute_gradients(loss: tf.Tensor) -> list[tuple[tf.Tensor, tf.Variable]]:
+    """TF1's optimizer.minimize(loss)'s (gradient, variable) pairs: of `loss` over the trainable variables' collection,
+    from the tape of the model_fn call. Towers sharing their variables: one gradient of their mean loss, each tower's
+    part summed into it, as TF1's."""
+    variables = trainable_variables()
+    return list(zip(gradients(loss, variables), variables))
 
 
 def updates_so_far() -> list[tuple[tf.Variable, tf.Tensor]]:

@@ -59,7 +59,7 @@ _NOT_OPS = (
 # activations that keep their input's dtype (what a layer after them takes as its dtype)
 _SAME_DTYPE = frozenset({"relu", "relu6", "elu", "selu", "tanh", "sigmoid", "softplus", "leaky_relu"})
 # Keras layers whose call draws random values (another mask than TF1's graph seed drew)
-_RANDOM_LAYERS = frozenset({"Dropout", "SpatialDropout2D", "GaussianNoise", "GaussianDropout", "AlphaDropout"})
+RANDOM_LAYERS = frozenset({"Dropout", "SpatialDropout2D", "GaussianNoise", "GaussianDropout", "AlphaDropout"})
 
 # the names the port binds where the train call was: a layer of the model_fn is named otherwise
 PORT_NAMES = (
@@ -301,20 +301,7 @@ class ModelFn:
         if value.func.attr.value != "minimize" or not isinstance(value.func.value, cst.Call):
             return None
         code, self.said = keras_optimizer(self.tf, self.is_, value.func.value, self.bound)
-        minimize = arguments(value, ("loss", "global_step", "var_list"), value, "minimize")
-        step = minimize.get("global_step")
-        if set(minimize) != {"loss", "global_step"} or step is None:
-            raise Refused(value, "minimize without (loss, global_step), or with more")
-        if not (
-            isinstance(step.value, cst.Call)
-            and not step.value.args
-            and self.is_(step.value.func, "train.get_or_create_global_step", "train.get_global_step")
-        ):
-            raise Refused(value, "minimize's global_step is not tf.train.get_or_create_global_step()")
-        loss = minimize["loss"].value
-        if not isinstance(loss, cst.Name):
-            raise Refused(value, "minimize of an expression, not the loss's name")
-        return code, loss.value
+        return code, minimized(self.is_, value)
 
     def _spec(self, stmt: cst.BaseStatement) -> tuple[str | None, str | None]:
         small = single(stmt)
@@ -418,7 +405,7 @@ class ModelFn:
     def _hoist(self, call: cst.Call, name: str | None, stmt: cst.BaseStatement, loop: tuple[str, str] | None) -> str:
         made = cast(cst.Call, call.func) if name is None else call
         kind = source_of(made.func).rpartition(".")[2]
-        if kind in _RANDOM_LAYERS:
+        if kind in RANDOM_LAYERS:
             raise Refused(stmt, f"a Keras {kind}, which draws other values than TF1's graph seed gave")
         args = []
         for arg in made.args:
@@ -492,6 +479,25 @@ def keras_optimizer(tf: str, is_: Callable[..., bool], made: cst.Call, computed:
         if set(names_in(arg.value).names) & computed or isinstance(arg.value, cst.Call):
             raise Refused(made, f"{kind} of a value the model_fn computes (a learning rate schedule)")
     return tables.keras_optimizer(tf, kind, {p: source_of(a.value) for p, a in args.items()})
+
+
+def minimized(is_: Callable[..., bool], minimize: cst.Call, global_step: str | None = None) -> str:
+    """The loss's name of a model_fn's `<optimizer>.minimize(loss, tf.train.get_or_create_global_step())` (or of
+    `global_step`, the name the model_fn bound it to); Refused for anything more or else."""
+    args = arguments(minimize, ("loss", "global_step", "var_list"), minimize, "minimize")
+    step = args.get("global_step")
+    if set(args) != {"loss", "global_step"} or step is None:
+        raise Refused(minimize, "minimize without (loss, global_step), or with more")
+    if not (
+        isinstance(step.value, cst.Call)
+        and not step.value.args
+        and is_(step.value.func, "train.get_or_create_global_step", "train.get_global_step")
+    ) and not (global_step is not None and isinstance(step.value, cst.Name) and step.value.value == global_step):
+        raise Refused(minimize, "minimize's global_step is not tf.train.get_or_create_global_step()")
+    loss = args["loss"].value
+    if not isinstance(loss, cst.Name):
+        raise Refused(minimize, "minimize of an expression, not the loss's name")
+    return loss.value
 
 
 def _snake(kind: str) -> str:

@@ -17,10 +17,11 @@ at or past max_steps), `model.ckpt-<step>` saved where the Estimator saved (at t
 save_checkpoints_secs, at the end) and as many kept as its Saver kept (compat.tf1_saver), the loss summary where its
 summary hook wrote it, and its `loss = ..., step = ...` log line.
 
-A model_fn of towers that average their own gradients (cifar10_estimator's shape: the sample resnet_estimator) is
-read by _estimator_towers instead: its statements and the functions its towers call are kept, over compat.eager_towers
-(the layers of TF1's variable scope paths, each tower's tf.gradients from the train step's tape, the first tower's
-batch normalization updates alone).
+A model_fn of towers that average their own gradients (cifar10_estimator's shape: the sample resnet_estimator), or
+that minimize their mean loss (the corpus's estimator_towers), is read by _estimator_towers instead: its statements and
+the functions its towers call are kept, over compat.eager_towers (the layers of TF1's variable scope paths, each
+tower's tf.gradients or the minimize's one gradient from the train step's tape, the first tower's batch normalization
+updates alone).
 
 An Estimator reads TF_CONFIG when it runs: a port to one process would stop being a cluster member without a word.
 The program's code cannot say whether it runs in a cluster (the platform passes a one-task `master` TF_CONFIG to a
@@ -103,7 +104,8 @@ class NativeEstimatorLoopRule(Rule):
     ID = "native-estimator-loop"
     DESCRIPTION = (
         "A single-process Estimator program of the simple shape (Keras layers, a loss, a tf.train optimizer's "
-        "minimize, or towers averaging their gradients; train(max_steps or steps)) -> an eager loop with a tf.function "
+        "minimize, or towers averaging their gradients or minimizing their mean loss; train(max_steps or steps)) -> an "
+        "eager loop with a tf.function "
         "train step, restoring TF1 checkpoints."
     )
     LEVEL = "native"
@@ -116,7 +118,15 @@ class NativeEstimatorLoopRule(Rule):
         "optimizer (native-optimizer's table: Momentum and SGD equal for a constant learning rate, Adam's epsilon "
         "pinned to TF1's, float rounding only), the global step a variable, the latest checkpoint of model_dir "
         "restored by TF1's names (optimizer slots through compat.tf1_slots), model.ckpt-<step> saved at the start, "
-        "every save_checkpoints_secs and at the end, training until the global step reaches max_steps. What may "
+        "every save_checkpoints_secs and at the end, training until the global step reaches max_steps. A model_fn of "
+        "towers (for i in range(n) under variable_scope(name, reuse=i > 0), cifar10_estimator's multi-GPU shape) "
+        "keeps its statements over compat.eager_towers (each layer the one of its variable scope's path, TF1's "
+        "names): towers averaging their own tf.gradients as they did, the first tower's batch normalization updates "
+        "alone; towers whose one tf.train optimizer minimizes their mean loss as one gradient of that loss over their "
+        "shared variables, which is what TF1's minimize computed (each tower's part summed into it). For towers, what "
+        "changes is where they run: their device function (a replica or round-robin setter given to tf.device) is not "
+        "run, so eager TF 2 places their ops, variables and gradients itself, no longer one tower per GPU with the "
+        "variables on the parameter device: on a machine with GPUs they may all run on one. What may "
         f"change: {WHAT_DIFFERS}.",
         "import compat\nimport tensorflow as tf\n\n"
         "def model_fn(features, labels, mode):\n"

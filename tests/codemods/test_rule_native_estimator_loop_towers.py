@@ -63,6 +63,45 @@ BEFORE = textwrap.dedent(
 )
 
 
+# the corpus's towers (tests/corpus/estimator_towers.py) as native-layers leaves them: a Keras layer made in the first
+# tower and called by every tower under variable_scope("net", reuse=i > 0) and a device function of the file, one
+# tf.train optimizer's minimize of the towers' mean loss
+MINIMIZE = textwrap.dedent(
+    """
+    import compat
+    import compat.devices
+    import tensorflow as tf
+
+
+    def tower_setter(worker):
+        strategy = compat.devices.RoundRobin(range(1))
+        return lambda op: "/cpu:%d" % strategy(op) if op.type == "VarHandleOp" else worker
+
+
+    def model_fn(features, labels, mode):
+        images, label_shards = tf.split(features, 2), tf.split(labels, 2)
+        losses = []
+        for i in range(2):
+            with tf.compat.v1.variable_scope("net", reuse=i > 0), compat.device(tower_setter("/cpu:0")):
+                if i == 0:
+                    dense_layer = tf.keras.layers.Dense(3, dtype=images[i].dtype)
+                logits = dense_layer(images[i])
+                losses.append(tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(label_shards[i], logits))
+        loss = tf.add_n(losses) / 2
+        train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss, tf.compat.v1.train.get_or_create_global_step())
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+    def input_fn():
+        return tf.data.Dataset.from_tensors(([[1.0, 2.0]] * 2, [1, 0])).repeat()
+
+
+    if __name__ == "__main__":
+        tf.estimator.Estimator(model_fn, "/tmp/m").train(input_fn, max_steps=3)
+"""
+)
+
+
 class TestTowers(RuleTest):
     TRANSFORM = NativeEstimatorLoopRule
 
@@ -200,6 +239,126 @@ class TestTowers(RuleTest):
             (refused,) = self.refused(BEFORE.replace(old, new))
             assert why in refused, (why, refused)
 
+    def test_towers_minimizing_their_mean_loss_become_model_returning_its_gradient(self):
+        after = """
+    import compat.tf1_saver
+    import compat.tf1_slots
+    import compat.eager_towers
+    import compat
+    import tensorflow as tf
+    import itertools
+    import json
+    import os
+    import sys
+    import time
+
+
+    def input_fn():
+        return tf.data.Dataset.from_tensors(([[1.0, 2.0]] * 2, [1, 0])).repeat()
+
+
+    if __name__ == "__main__":
+        if sum(len(tasks) for tasks in (json.loads(os.environ.get("TF_CONFIG") or "{}").get("cluster") or {}).values()) > 1:
+            sys.exit("TF_CONFIG names a cluster of more than one task; this program, ported from an Estimator program by uai-migrate --level native, trains in one process")
+        dataset = input_fn()
+
+        def model(features, labels, training):
+            images, label_shards = tf.split(features, 2), tf.split(labels, 2)
+            losses = []
+            for i in range(2):
+                with compat.eager_towers.variable_scope("net", reuse=i > 0):
+                    if i == 0:
+                        dense_layer = compat.eager_towers.layer(tf.keras.layers.Dense, 3, dtype=images[i].dtype, name="dense")
+                    logits = dense_layer(images[i])
+                    losses.append(tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(label_shards[i], logits))
+            loss = tf.add_n(losses) / 2
+            return loss, compat.eager_towers.compute_gradients(loss)
+
+        optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+        global_step = tf.Variable(0, dtype=tf.int64, trainable=False, name="global_step")
+
+        @tf.function
+        def train_step(features, labels):
+            with compat.eager_towers.model_fn_call():  # (TF1 built the model_fn in a graph, each tower's gradients)
+                loss, gradients = model(features, labels, True)
+            optimizer.apply_gradients(gradients)
+            global_step.assign_add(1)  # (after the update, as minimize(loss, global_step) did)
+            return loss
+
+        batches = iter(dataset)
+        first = next(batches)
+        with compat.eager_towers.model_fn_call():
+            model(*first, False)  # (the layers make their variables, which the checkpoint restores)
+        checkpoint = tf.train.Checkpoint(layers=compat.eager_towers.made(), global_step=global_step, optimizer=optimizer)
+        manager = compat.tf1_saver.CheckpointManager(checkpoint, "/tmp/m", max_to_keep=5, checkpoint_name="model.ckpt")
+        checkpoint.restore(manager.latest_checkpoint)
+        compat.tf1_slots.check_names([global_step, *(w for layer in compat.eager_towers.made() for w in layer.variables)], manager.latest_checkpoint)
+        compat.tf1_slots.restore_slots(optimizer, compat.eager_towers.trainable_variables(), manager.latest_checkpoint)
+        last_step = 3
+        if int(global_step) < last_step:  # (the Estimator trained nothing from a checkpoint at or past it)
+            manager.save_at_start(checkpoint_number=global_step)
+            saved = (int(global_step), time.time())
+            writer = tf.summary.create_file_writer("/tmp/m")
+            summarized = None
+            for iteration, (features, labels) in enumerate(itertools.chain([first], batches)):
+                step = int(global_step)
+                loss = train_step(features, labels)
+                if iteration % 100 == 0:
+                    tf.get_logger().info("loss = %s, step = %s", loss.numpy(), step)
+                if summarized is None or int(global_step) >= summarized + 100:
+                    summarized = int(global_step)
+                    with writer.as_default():
+                        tf.summary.scalar("loss", loss, step=summarized)
+                if int(global_step) != saved[0] and time.time() >= saved[1] + 600:
+                    manager.save(checkpoint_number=global_step)
+                    saved = (int(global_step), time.time())
+                if int(global_step) >= last_step:
+                    break
+            if int(global_step) != saved[0]:
+                manager.save(checkpoint_number=global_step)
+            writer.flush()
+        """
+        self.assertCodemod(MINIMIZE, after, level="native")
+        (entry,) = self.applied(MINIMIZE, level="native").entries
+        assert "one gradient of `loss` over the towers' shared variables" in entry.message, entry.message
+        assert "device function (compat.device) not run" in entry.message, entry.message
+
+    def test_must_not_fire_where_minimizing_towers_are_not_proven_one_entry_says_why(self):
+        tower = "            logits = dense_layer(images[i])\n"
+        cases = {
+            # (minimize runs no UPDATE_OPS: TF1's moving statistics stayed, a Keras layer in eager updates them)
+            "a batch normalization whose updates the train op does not run": (
+                tower,
+                "            if i == 0:\n"
+                "                norm_layer = tf.keras.layers.BatchNormalization(dtype=images[i].dtype)\n"
+                "            logits = dense_layer(norm_layer(images[i], training=True))\n",
+            ),
+            "is read besides the towers' device": ("if __name__", "print(tower_setter)\n\n\nif __name__"),
+            # (TF1's graph named the Keras layer's variables by the name scope it was built under: net/inner/dense)
+            "under a scope inside the tower's": (tower, '            with tf.name_scope("inner"):\n    ' + tower),
+            "made other than in the first tower (`if i == 0:`) right in the towers' variable scope": (
+                "reuse=i > 0), compat.device(",
+                'reuse=i > 0), tf.name_scope("inner"), compat.device(',
+            ),
+            # (the first tower's layer would meet the op's name scope: Keras numbers it, net/dense_1)
+            "another op or scope of the file is named 'dense'": (
+                "tf.split(labels, 2)",
+                'tf.split(labels, 2, name="dense")',
+            ),
+            "a minimize in the towers' loop": (
+                "    loss = tf.add_n(losses) / 2\n    train_op",
+                "        loss = tf.add_n(losses) / 2\n        train_op",
+            ),
+            "minimize without (loss, global_step), or with more": (
+                "get_or_create_global_step())",
+                "get_or_create_global_step(), var_list=None)",
+            ),
+        }
+        for why, (old, new) in cases.items():
+            assert old in MINIMIZE, old
+            (refused,) = self.refused(MINIMIZE.replace(old, new))
+            assert why in refused, (why, refused)
+
 
 # a TF1 program of two towers (argv[2]) of the sample's shape: a block under its variable scope with a training-mode
 # batch normalization, tf.gradients per tower over tf.trainable_variables(), the sample's device setter of
@@ -296,12 +455,11 @@ def _losses(path: str, model_dir: pathlib.Path, towers: int) -> list[float]:
     return [float(found) for found in re.findall(r"loss = (\S+), step = \d+", done.stderr)]
 
 
-def test_two_towers_train_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
-    import tensorflow as tf
-
-    ported = {level: path for level, (path, _) in migrated(tmp_path, "towers.py", TOWERS).items()}
+def _from_step_0(tmp_path: pathlib.Path, source: str) -> tuple[list[float], list[float], pathlib.Path]:
+    """(the safe port's losses, the native port's from the safe port's model.ckpt-0, the native port's model_dir)."""
+    ported = {level: path for level, (path, _) in migrated(tmp_path, "towers.py", source).items()}
     code = pathlib.Path(ported["native"]).read_text()
-    assert "compat.v1" not in code and "tf.estimator" not in code and "def local_device_setter" not in code, code
+    assert "compat.v1" not in code and "tf.estimator" not in code and "_setter(" not in code, code
     safe = _losses(ported["safe"], tmp_path / "safe_dir", 2)
     start = tmp_path / "native_dir"
     start.mkdir()
@@ -311,6 +469,13 @@ def test_two_towers_train_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
     native = _losses(ported["native"], start, 2)
     assert len(safe) == len(native) == 3, (safe, native)
     assert max(abs(a - b) / max(1.0, abs(a)) for a, b in zip(safe, native)) <= 1e-5, (safe, native)
+    return safe, native, start
+
+
+def test_two_towers_train_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
+    import tensorflow as tf
+
+    start = _from_step_0(tmp_path, TOWERS)[2]
     # the first tower's updates of the shared moving statistics alone, as TF1's train op ran them
     moving = [
         k
@@ -321,3 +486,57 @@ def test_two_towers_train_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
     ours = tf.train.load_variable(str(start / "model.ckpt-3"), moving[0])
     theirs = tf.train.load_variable(str(tmp_path / "safe_dir" / "model.ckpt-3"), "resnet/block0/bn/moving_mean")
     assert abs(theirs).max() > 0 and abs(ours - theirs).max() <= 1e-5, (ours, theirs)
+
+
+# the corpus's towers (tests/corpus/estimator_towers.py, smaller): tf.layers in two towers under variable_scope("net",
+# reuse=i > 0) and a device function of the file, one MomentumOptimizer's minimize of their mean loss
+MINIMIZED = """
+    import sys
+
+    import numpy as np
+    import tensorflow as tf
+    from tensorflow.python.training import device_setter
+
+
+    def tower_setter(worker):
+        strategy = device_setter._RoundRobinStrategy(1)
+        return lambda op: "/cpu:%d" % strategy(op) if op.type in ("VariableV2", "VarHandleOp") else worker
+
+
+    def model_fn(features, labels, mode):
+        images, label_shards = tf.split(features, 2), tf.split(labels, 2)
+        losses = []
+        for i in range(2):
+            with tf.variable_scope("net", reuse=i > 0), tf.device(tower_setter("/cpu:0")):
+                net = tf.layers.conv2d(images[i], 4, 3, activation=tf.nn.relu)
+                net = tf.reduce_mean(net, [1, 2])
+                logits = tf.layers.dense(net, 3)
+                losses.append(tf.losses.sparse_softmax_cross_entropy(label_shards[i], logits))
+        loss = tf.add_n(losses) / 2
+        train_op = tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss, tf.train.get_or_create_global_step())
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+    def input_fn():
+        rng = np.random.RandomState(0)
+        x, y = rng.rand(16, 8, 8, 3).astype(np.float32), rng.randint(0, 3, 16)
+        return tf.data.Dataset.from_tensor_slices((x, y)).batch(4).repeat()
+
+
+    if __name__ == "__main__":
+        tf.logging.set_verbosity(tf.logging.INFO)
+        config = tf.estimator.RunConfig(model_dir=sys.argv[1], tf_random_seed=1, log_step_count_steps=1)
+        tf.estimator.Estimator(model_fn, config=config).train(input_fn, max_steps=3)
+"""
+
+
+def test_towers_minimizing_their_mean_loss_train_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
+    import tensorflow as tf
+
+    start = _from_step_0(tmp_path, MINIMIZED)[2]
+    # the third update too (the losses show two): the shared layers' variables after it, by their TF1 names
+    for index, name in enumerate(("net/conv2d/kernel", "net/conv2d/bias", "net/dense/kernel", "net/dense/bias")):
+        key = f"layers/{index // 2}/{name.rpartition('/')[2]}/.ATTRIBUTES/VARIABLE_VALUE"
+        ours = tf.train.load_variable(str(start / "model.ckpt-3"), key)
+        theirs = tf.train.load_variable(str(tmp_path / "safe_dir" / "model.ckpt-3"), name)
+        assert abs(ours - theirs).max() <= 1e-5, (name, ours, theirs)

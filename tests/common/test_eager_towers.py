@@ -79,3 +79,15 @@ def test_a_later_call_reads_the_variables_it_has_made_so_far_as_tf1s_new_graph_d
         assert [v.name for v in eager_towers.trainable_variables()] == ["net/block/bn/gamma:0", "net/block/bn/beta:0"]
         assert len(eager_towers.updates_so_far()) == 2
     assert len(eager_towers.trainable_variables()) == 4  # (outside a call: every layer's, for the restore)
+
+
+def test_a_minimize_of_the_towers_mean_loss_is_the_mean_of_their_gradients():
+    """TF1's minimize(mean) differentiated the towers' shared variables once: each tower's part summed into it."""
+    halves = [tf.ones([2, 4]), tf.fill([2, 4], 3.0)]
+    with eager_towers.model_fn_call():
+        losses = [tf.reduce_sum(_tower(x, i) ** 2) for i, x in enumerate(halves)]
+        towers = [eager_towers.gradients(loss, eager_towers.trainable_variables()) for loss in losses]
+        pairs = eager_towers.compute_gradients(tf.add_n(losses) / 2)
+    assert [v.name for _, v in pairs] == [v.name for v in eager_towers.trainable_variables()]
+    for (gradient, _), parts in zip(pairs, zip(*towers)):
+        assert abs(gradient.numpy() - (parts[0] + parts[1]).numpy() / 2).max() <= 1e-5
