@@ -1,22 +1,27 @@
-"""The checkpoints of an Estimator program's model_dir, written by its TF 2 port (uai-migrate's native-estimator-loop)
-and kept as the Estimator's Saver kept them.
+"""The checkpoints of a TF1 training loop's directory, written by its TF 2 port (uai-migrate's native-estimator-loop,
+and native-session's MonitoredTrainingSession and tf-slim learning.train loops) and kept as the loop's Saver kept them.
 
 `CheckpointManager` stands for `tf.train.CheckpointManager` in the port (`latest_checkpoint`, `save`), and
-differs from it where the Estimator did (measured on TF 2.15's Estimator):
+differs from it where the TF1 loops did (measured on TF 2.15's Estimator, and on TF 1.15's and 2.15's
+MonitoredTrainingSession and learning.train, whose restarts into one directory kept the same files and state):
 
 - The Saver, restored from model_dir, took over the checkpoints its state file lists (those whose files exist), TF1
   ones included, and deleted the oldest past keep_checkpoint_max as it saved: one per save, its .meta with it.
   tf.train.CheckpointManager deletes none it did not write (a TF1 Saver's state holds no timestamps it reads as
   its own), and all past max_to_keep at once.
-- The Estimator saved when its session started, a restart too: there the port records the restored checkpoint as
-  saved again (`save_at_start`) rather than writing its state over TF1's files.
+- The Estimator and MonitoredTrainingSession saved when their session started, a restart too (learning.train's saver
+  thread too, racing the first step): there the port records the restored checkpoint as saved again
+  (`save_at_start`) rather than writing its state over TF1's files.
 - TensorFlow >= 2.16's saver logs through absl, whose first call gives Python's root logger a handler
   (`logging.basicConfig`) where none was; TensorFlow's logger, which has a handler of its own and propagates,
   then printed each later line twice (the port's `loss = ..., step = ...`). The Estimator's Saver did not log,
   so a save here leaves the root logger as it was.
 
-The port's own checkpoints are object-based (`tf.train.Checkpoint.write`); the state file lists them relative to
-model_dir, as the Estimator's did. keep_checkpoint_every_n_hours is not kept.
+The port's own checkpoints are object-based (`tf.train.Checkpoint.write`); the state file lists them as the Saver's
+did, without timestamps: relative to the folder (the Estimator's Saver, save_relative_paths=True), or as the
+paths the Saver wrote (`relative_paths=False`: MonitoredTrainingSession's scaffold and learning.train's `Saver()`,
+which listed an absolute folder's by their absolute paths). keep_checkpoint_every_n_hours is not kept (the loops'
+default, 10000 hours, preserves none in practice).
 """
 
 from __future__ import annotations
@@ -30,13 +35,19 @@ import tensorflow as tf
 
 
 class CheckpointManager:
-    """`checkpoint` saved as `<directory>/<checkpoint_name>-<step>`, at most `max_to_keep` kept (None: all)."""
+    """`checkpoint` saved as `<directory>/<checkpoint_name>-<step>`, at most `max_to_keep` kept (None: all), listed
+    relative to `directory` or, where not `relative_paths`, as their paths (the Saver's save_relative_paths)."""
 
     def __init__(
-        self, checkpoint: tf.train.Checkpoint, directory: str, max_to_keep: int | None, checkpoint_name: str
+        self,
+        checkpoint: tf.train.Checkpoint,
+        directory: str,
+        max_to_keep: int | None,
+        checkpoint_name: str,
+        relative_paths: bool = True,
     ) -> None:
         self._checkpoint, self._directory = checkpoint, directory
-        self._max_to_keep, self._name = max_to_keep, checkpoint_name
+        self._max_to_keep, self._name, self._relative = max_to_keep, checkpoint_name, relative_paths
         state = tf.train.get_checkpoint_state(directory)
         self.latest_checkpoint: str | None = None
         self._kept: list[str] = []  # (oldest first, as the Saver's last checkpoints)
@@ -76,8 +87,11 @@ class CheckpointManager:
             tf.compat.v1.train.remove_checkpoint(deleted)
 
     def _state_name(self, path: str) -> str:
-        """`path` as update_checkpoint_state takes it to list it relative to model_dir: relative to an absolute
-        model_dir; under a relative (or gs://) one, which it rewrites its paths relative to, as the Saver's."""
+        """`path` as update_checkpoint_state takes it to list it as the Saver did: as written where the Saver's paths
+        were not relative; else relative to an absolute model_dir, and under a relative (or gs://) one, which it
+        rewrites its paths relative to, as the Saver's."""
+        if not self._relative:
+            return path
         name = os.path.relpath(path, self._directory)
         return name if os.path.isabs(self._directory) else os.path.join(self._directory, name)
 

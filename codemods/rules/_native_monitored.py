@@ -160,6 +160,18 @@ _TRAINING_KEYWORDS = ("checkpoint_dir", "hooks", "master", "is_chief")
 # TF 1.15's MonitoredTrainingSession with a checkpoint_dir: its scaffold's Saver keeps 5 checkpoints, its
 # CheckpointSaverHook saves every 600 seconds (save_checkpoint_secs' default), as model.ckpt-<global step>
 KEEP, EVERY_SECS, PREFIX = 5, 600, "model.ckpt"
+
+
+def manager(directory: str) -> str:
+    """The port's checkpoint manager over `directory` (code): the one of MonitoredTrainingSession's scaffold Saver and
+    learning.train's `Saver()` (5 kept, the folder's listed checkpoints taken over, the state file listing the paths
+    written: save_relative_paths=False), which compat.tf1_saver keeps as they did."""
+    return (
+        f"compat.tf1_saver.CheckpointManager(checkpoint, {directory}, max_to_keep={KEEP}, "
+        f'checkpoint_name="{PREFIX}", relative_paths=False)'
+    )
+
+
 # the names the converted loop binds
 _NAMES = ("checkpoint", "manager", "last_step", "saved")
 
@@ -303,20 +315,20 @@ def training_loop(converter: Any, stmt: cst.BaseStatement, call: cst.Call) -> li
     head = f"last_step = {last}\n"
     check = f"if int({step}) != saved[0] and time.time() >= saved[1] + {EVERY_SECS}:\n    manager.save(checkpoint_number={step})\n    saved = (int({step}), time.time())\n"
     if directory is not None:
-        converter.rule.add_needed_import("time")
-        converter.rule.add_needed_import("compat.tf1_slots")
+        for module in ("time", "compat.tf1_saver", "compat.tf1_slots"):
+            converter.rule.add_needed_import(module)
         objects = ", ".join(f"{v}={v}" for v in sorted(converter.variables))
         optimizer = converter.names["optimizer"]
         head = (
             f"checkpoint = {tf}.train.Checkpoint({objects}, optimizer={optimizer})\n"
-            f'manager = {tf}.train.CheckpointManager(checkpoint, {source_of(directory)}, max_to_keep={KEEP}, checkpoint_name="{PREFIX}")\n'
+            f"manager = {manager(source_of(directory))}\n"
             "checkpoint.restore(manager.latest_checkpoint)\n"
             # (a TF1 checkpoint's optimizer slots, which the restore does not load by name: compat/tf1_slots.py)
             f"compat.tf1_slots.restore_slots({optimizer}, [{', '.join(sorted(converter.variables))}], manager.latest_checkpoint)\n"
             + head
             # (TF1's chief saved the step it started from; the checkpoint restored already holds it, and the
-            # optimizer's slots, not made before the first step, would be missing from it)
-            + f"if manager.latest_checkpoint is None:\n    manager.save(checkpoint_number={step})\n"
+            # optimizer's slots, not made before the first step, would be missing from it: recorded, not written)
+            + f"manager.save_at_start(checkpoint_number={step})\n"
             f"saved = (int({step}), time.time())\n"
         )
     stop = cst.parse_statement(f"if int({step}) >= last_step:\n    break\n")
@@ -350,7 +362,8 @@ def training_said(converter: Any) -> list[str]:
     ]
     if saving:
         said.append(
-            f"its checkpoint_dir -> tf.train.CheckpointManager there (its latest checkpoint restored, a TF1 one by its "
-            f"names, its optimizer's slots mapped by compat.tf1_slots; {PREFIX}-<global step> written at the start, every {EVERY_SECS} seconds and at the end, {KEEP} kept)"
+            f"its checkpoint_dir -> compat.tf1_saver.CheckpointManager there (its latest checkpoint restored, a TF1 one by "
+            f"its names, its optimizer's slots mapped by compat.tf1_slots; {PREFIX}-<global step> written at the start, "
+            f"every {EVERY_SECS} seconds and at the end, {KEEP} kept as TF1's Saver kept them, TF1's own taken over)"
         )
     return said

@@ -10,7 +10,8 @@ compat.tf1_slots: `Conv/weights/Adam` and `beta1_power` are not the Keras optimi
 checks the global step, so a restart with number_of_steps=3 trains step 4 and one with 5 trains step 5 alone; it
 returns the total loss of its last step (create_train_op's value: the loss, checked for inf and nan, computed before
 the update); it saves `model.ckpt-<global step>` in logdir as it starts, every save_interval_secs and at its end,
-keeping 5. What it does not keep, said in the rule's explain: its saver thread's first save on a restart is named by
+keeping 5 as its `Saver()` kept them (compat.tf1_saver: logdir's listed checkpoints taken over, TF1's too, the oldest
+deleted one per save, the state file listing their paths). What it does not keep, said in the rule's explain: its saver thread's first save on a restart is named by
 the step it read but held the next step's state (a race with the first step: TF1 rewrote model.ckpt-3 with step 4's
 state); the loop does not save where it restored (that checkpoint holds the step), so model.ckpt-3 keeps step 3's. Its
 checkpoints are TF 2 object-based ones, its summaries, graph.pbtxt, .meta files and log lines are not written."""
@@ -21,7 +22,7 @@ from typing import Any, cast
 
 import libcst as cst
 
-from codemods.rules._native_monitored import KEEP, PREFIX, global_steps
+from codemods.rules._native_monitored import KEEP, PREFIX, global_steps, manager
 from codemods.rules._native_names import CREATE_TRAIN_OP, LEARNING_TRAIN
 from codemods.rules._native_syntax import Refused, arguments, assigned, single, source_of
 
@@ -266,16 +267,17 @@ def training_loop(converter: Any) -> list[cst.BaseStatement]:
         if isinstance(args["number_of_steps"], cst.Integer)  # (not 0: read_train)
         else f"{steps} and int({step}) >= {steps}"
     )
-    converter.rule.add_needed_import("time")
-    converter.rule.add_needed_import("compat.tf1_slots")
+    for module in ("time", "compat.tf1_saver", "compat.tf1_slots"):
+        converter.rule.add_needed_import(module)
     code = (
         f"{names['model']}()  # (the layers make their variables: TF1's graph held them before its first step)\n"
         f"{names['optimizer']}.build([{', '.join(trainable)}])\n"
         f"checkpoint = {tf}.train.Checkpoint({', '.join(f'{o}={o}' for o in objects)}, optimizer={names['optimizer']})\n"
-        f'manager = {tf}.train.CheckpointManager(checkpoint, {source_of(args["logdir"])}, max_to_keep={KEEP}, checkpoint_name="{PREFIX}")\n'
+        f"manager = {manager(source_of(args['logdir']))}\n"
         "checkpoint.restore(manager.latest_checkpoint)\n"
         f"compat.tf1_slots.restore_slots({names['optimizer']}, [{', '.join(trainable)}], manager.latest_checkpoint)\n"
-        f"if manager.latest_checkpoint is None:\n    manager.save(checkpoint_number={step})\n"
+        # (where it restored, TF1's saver thread rewrote that checkpoint racing the first step: recorded, not written)
+        f"manager.save_at_start(checkpoint_number={step})\n"
         f"saved = time.time()\n"
         "while True:\n"
         f"    {step_call}\n"
@@ -301,8 +303,8 @@ def said(converter: Any) -> list[str]:
         "create_train_op -> the train step (its value the total loss"
         + (", checked for inf and nan" if converter.checked_loss else "")
         + f"; the global step incremented after the update), learning.train -> an eager loop: a step, then a stop where "
-        f"the global step reaches number_of_steps ({steps}); its logdir a tf.train.CheckpointManager (the latest "
-        f"checkpoint restored, a TF1 one by its names, its optimizer's slots mapped by compat.tf1_slots; {PREFIX}-<global "
-        f"step> written at the start where none was restored, every {every} seconds and at the end, {KEEP} kept); the "
-        "last step's total loss its value"
+        f"the global step reaches number_of_steps ({steps}); its logdir a compat.tf1_saver.CheckpointManager (the "
+        f"latest checkpoint restored, a TF1 one by its names, its optimizer's slots mapped by compat.tf1_slots; {PREFIX}-"
+        f"<global step> written at the start where none was restored, every {every} seconds and at the end, {KEEP} kept "
+        "as TF1's Saver kept them, TF1's own taken over); the last step's total loss its value"
     ]

@@ -55,6 +55,7 @@ class TestSlimLoops(RuleTest):
                 print(loss)
         """
         after = """
+            import compat.tf1_saver
             import compat.tf1_slots
             import tensorflow as tf
             import time
@@ -102,11 +103,10 @@ class TestSlimLoops(RuleTest):
                 model()  # (the layers make their variables: TF1's graph held them before its first step)
                 optimizer.build([*Conv.trainable_variables, *fully_connected.trainable_variables])
                 checkpoint = tf.train.Checkpoint(Conv=Conv, fully_connected=fully_connected, global_step=global_step, optimizer=optimizer)
-                manager = tf.train.CheckpointManager(checkpoint, train_dir, max_to_keep=5, checkpoint_name="model.ckpt")
+                manager = compat.tf1_saver.CheckpointManager(checkpoint, train_dir, max_to_keep=5, checkpoint_name="model.ckpt", relative_paths=False)
                 checkpoint.restore(manager.latest_checkpoint)
                 compat.tf1_slots.restore_slots(optimizer, [*Conv.trainable_variables, *fully_connected.trainable_variables], manager.latest_checkpoint)
-                if manager.latest_checkpoint is None:
-                    manager.save(checkpoint_number=global_step)
+                manager.save_at_start(checkpoint_number=global_step)
                 saved = time.time()
                 while True:
                     loss = train_step().numpy()
@@ -143,6 +143,7 @@ class TestSlimLoops(RuleTest):
             slim.learning.train(train_op, "train", number_of_steps=FLAGS.steps, log_every_n_steps=10)
         """
         after = """
+            import compat.tf1_saver
             import compat.tf1_slots
             import tensorflow as tf
             import time
@@ -177,11 +178,10 @@ class TestSlimLoops(RuleTest):
             model()  # (the layers make their variables: TF1's graph held them before its first step)
             optimizer.build([*fully_connected.trainable_variables])
             checkpoint = tf.train.Checkpoint(fully_connected=fully_connected, global_step=global_step, optimizer=optimizer)
-            manager = tf.train.CheckpointManager(checkpoint, "train", max_to_keep=5, checkpoint_name="model.ckpt")
+            manager = compat.tf1_saver.CheckpointManager(checkpoint, "train", max_to_keep=5, checkpoint_name="model.ckpt", relative_paths=False)
             checkpoint.restore(manager.latest_checkpoint)
             compat.tf1_slots.restore_slots(optimizer, [*fully_connected.trainable_variables], manager.latest_checkpoint)
-            if manager.latest_checkpoint is None:
-                manager.save(checkpoint_number=global_step)
+            manager.save_at_start(checkpoint_number=global_step)
             saved = time.time()
             while True:
                 train_step()
@@ -356,7 +356,8 @@ def test_a_learning_train_program_left_at_the_safe_level_says_why(tmp_path):
 
 def _run(port: str, train_dir) -> dict:
     """A run of a port of the corpus script into `train_dir`: what learning.train returned, the latest checkpoint, the
-    files (event files left out) and each checkpoint's global step and variables (TF1's names, or object-based keys)."""
+    files (event files left out), the state file (the folder written <DIR>) and each checkpoint's global step and
+    variables (TF1's names, or object-based keys)."""
     import tensorflow as tf
 
     stdout = run_file(port, f"--train_dir={train_dir}").stdout
@@ -371,6 +372,7 @@ def _run(port: str, train_dir) -> dict:
         "returned": float(next(line for line in stdout.splitlines() if line.startswith("final loss")).split()[-1]),
         "checkpoint": os.path.basename(tf.train.latest_checkpoint(str(train_dir))),
         "files": sorted(f for f in os.listdir(train_dir) if not f.startswith("events.out.tfevents")),
+        "state": (train_dir / "checkpoint").read_text().replace(os.path.abspath(train_dir), "<DIR>"),
         "checkpoints": found,
     }
 
@@ -378,7 +380,7 @@ def _run(port: str, train_dir) -> dict:
 def test_the_native_port_of_learning_train_trains_restarts_and_saves_as_tf115_did(tmp_path):
     """The corpus script from scratch, run twice into one train_dir: each run trains the steps TF 1.15's did (the
     restart one step past number_of_steps), saves the checkpoints TF1 saved under the same names (not graph.pbtxt nor
-    .meta), each holding the weights under TF1's names and the optimizer's slots. Then from the safe port's first run
+    .meta), listed in the state file as TF1's Saver listed them (absolute paths, no timestamps), each holding the weights under TF1's names and the optimizer's slots. Then from the safe port's first run
     (TF1's checkpoints): the native port's restart trains to the safe port's loss, which is TF 1.15's (the optimizer's
     slots mapped)."""
     with open(GOLDEN, encoding="utf-8") as handle:
@@ -392,6 +394,7 @@ def test_the_native_port_of_learning_train_trains_restarts_and_saves_as_tf115_di
     for ours, tf1 in zip([_run(port, tmp_path / "fresh") for _ in golden], golden, strict=True):
         assert ours["checkpoint"] == tf1["checkpoint"]  # (model.ckpt-3, then -4: the steps TF1 trained)
         assert ours["files"] == [f for f in tf1["files"] if not f.endswith(GRAPH_FILES)]
+        assert ours["state"] == tf1["state"]
         assert sorted(ours["checkpoints"]) == sorted(tf1["checkpoints"])
         for checkpoint, (step, variables) in ours["checkpoints"].items():
             # each checkpoint holds the step it is named by, where TF1's restarted saver thread wrote the step after

@@ -236,6 +236,7 @@ class TestNativeMonitored(RuleTest):
                     print("steps", step)
         """
         after = """
+            import compat.tf1_saver
             import compat.tf1_slots
             import tensorflow as tf
             import time
@@ -260,12 +261,11 @@ class TestNativeMonitored(RuleTest):
                     return outputs["loss"]
 
                 checkpoint = tf.train.Checkpoint(global_step=global_step, w=w, optimizer=optimizer)
-                manager = tf.train.CheckpointManager(checkpoint, FLAGS.output_dir, max_to_keep=5, checkpoint_name="model.ckpt")
+                manager = compat.tf1_saver.CheckpointManager(checkpoint, FLAGS.output_dir, max_to_keep=5, checkpoint_name="model.ckpt", relative_paths=False)
                 checkpoint.restore(manager.latest_checkpoint)
                 compat.tf1_slots.restore_slots(optimizer, [global_step, w], manager.latest_checkpoint)
                 last_step = FLAGS.max_step or 5
-                if manager.latest_checkpoint is None:
-                    manager.save(checkpoint_number=global_step)
+                manager.save_at_start(checkpoint_number=global_step)
                 saved = (int(global_step), time.time())
                 step = 0
                 while True:
@@ -282,7 +282,7 @@ class TestNativeMonitored(RuleTest):
         """
         self.assertCodemod(before, after, level="native")
         said = [e.message for e in self.applied(before, level="native").entries]
-        self.assertIn("its checkpoint_dir -> tf.train.CheckpointManager there", said[0])
+        self.assertIn("its checkpoint_dir -> compat.tf1_saver.CheckpointManager there", said[0])
 
     def test_must_not_fire_on_a_monitored_training_loop_it_cannot_prove(self):
         graph = (
@@ -475,9 +475,11 @@ def test_the_native_port_of_a_monitored_training_loop_trains_like_the_safe_port(
 
 
 def test_the_native_port_restarts_from_its_checkpoints_as_tf115_did(tmp_path):
-    """Three runs into one checkpoint_dir (a fresh one to step 3, one already there, one to step 5), and one on a
-    tf.data input ending before the hook's step: the steps each ran, their losses and the checkpoints written,
-    against TF 1.15's."""
+    """Five runs into one checkpoint_dir (a fresh one to step 3, one already there, ones to steps 5, 6 and 7, the last
+    deleting model.ckpt-0), and one on a tf.data input ending before the hook's step: the steps each ran, their losses,
+    the checkpoints written and kept, and the state file listing them, against TF 1.15's; the root logger left without
+    a handler (TF 2.21's saver logs through absl, whose first call gave it one: TensorFlow's lines then printed
+    twice)."""
     with open(GOLDEN, encoding="utf-8") as handle:
         golden = json.load(handle)["values"]
     native.migrate([RESTARTS], str(tmp_path / "native"), "native", in_process=True)
@@ -499,6 +501,8 @@ def test_the_native_port_restarts_from_its_checkpoints_as_tf115_did(tmp_path):
         assert all(abs(a - b) <= native.TOLERANCE for a, b in zip(ours["losses"], tf1["losses"])), (ours, tf1)
         assert ours["checkpoint"] == tf1["checkpoint"]
         assert ours["files"] == [f for f in tf1["files"] if not f.endswith(GRAPH_FILES)]
+        assert ours["state"] == tf1["state"]  # (absolute paths, no timestamps: the scaffold Saver's)
+    assert runs["root_handlers"] == golden["root_handlers"] == 0
     # a tf.data input of 3 batches, last_step 10: 3 steps, then the block ends quietly (TF1's session swallowed the
     # end of the input) and the chief's last checkpoint is written
     ours, tf1 = runs["end_of_input"], golden["end_of_input"]
@@ -514,7 +518,8 @@ def test_the_native_port_continues_a_tf1_checkpoint_dir_with_its_optimizers_slot
     continue them: their steps are TF 1.15's second and third runs. The step after the restart updates with the
     Momentum accumulator of TF1's checkpoint (`Variable/Momentum`), which the Keras SGD's slot (`m/Variable`) does
     not load by name: without compat.tf1_slots the port's third run trained to another loss (0.2704 against 0.1593
-    in the run measured)."""
+    in the run measured). The native port takes TF1's checkpoints over as TF1's Saver did: its run to step 7 deletes
+    the safe port's model.ckpt-0, .meta included (tf.train.CheckpointManager deleted none it had not written)."""
     with open(GOLDEN, encoding="utf-8") as handle:
         golden = json.load(handle)["values"]["runs"]
     name = "monitored_training_restarts.py"
@@ -524,12 +529,16 @@ def test_the_native_port_continues_a_tf1_checkpoint_dir_with_its_optimizers_slot
         ports[level] = native.ported_file(str(tmp_path / level), name, name)
     runs = {
         level: result_json(run_file(ports[level], str(tmp_path / "checkpoints"), lasts).stdout)
-        for level, lasts in (("safe", "3"), ("native", "3,5"))
+        for level, lasts in (("safe", "3"), ("native", "3,5,6,7"))
     }
     ours = [*runs["safe"]["runs"], *runs["native"]["runs"]]
     for run, tf1 in zip(ours, golden, strict=True):
         assert len(run["losses"]) == len(tf1["losses"]) and run["checkpoint"] == tf1["checkpoint"], (run, tf1)
         assert all(abs(a - b) <= native.TOLERANCE for a, b in zip(run["losses"], tf1["losses"])), (ours, golden)
+        assert run["state"] == tf1["state"], (run, tf1)
+        # (the checkpoints; the safe port's .meta and graph.pbtxt stay where TF1's did)
+        assert [f for f in run["files"] if f.endswith(".index")] == [f for f in tf1["files"] if f.endswith(".index")]
+    assert "model.ckpt-0.meta" not in ours[-1]["files"] and "model.ckpt-3.meta" in ours[-1]["files"]
 
 
 def test_the_bench_compares_what_a_port_prints_of_its_own_output_folder_as_the_safe_ports(tmp_path):

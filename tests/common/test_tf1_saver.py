@@ -89,3 +89,35 @@ def test_a_relative_folder_is_listed_as_the_savers_and_restarts(tmp_path, monkey
     assert _kept(pathlib.Path("port")) == _kept(pathlib.Path("tf1")), _kept(pathlib.Path("port"))
     again = CheckpointManager(tf.train.Checkpoint(v=tf.Variable(1.0, name="v")), "port/", 2, "model.ckpt")
     assert again.latest_checkpoint is not None and tf.io.gfile.exists(again.latest_checkpoint + ".index")
+
+
+def _monitored_training(folder: pathlib.Path, last_step: int, **saving: int) -> None:
+    """A real MonitoredTrainingSession training to `last_step` with checkpoint_dir `folder` (its scaffold's Saver)."""
+    with tf.Graph().as_default():
+        loss = tf.compat.v1.get_variable("v", initializer=1.0) ** 2
+        step = tf.compat.v1.train.get_or_create_global_step()
+        train_op = tf.compat.v1.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=step)
+        hooks = [tf.compat.v1.train.StopAtStepHook(last_step=last_step)]
+        with tf.compat.v1.train.MonitoredTrainingSession(checkpoint_dir=str(folder), hooks=hooks, **saving) as sess:
+            while not sess.should_stop():
+                sess.run(train_op)
+
+
+def test_a_monitored_training_sessions_saver_lists_paths_as_given_and_takes_the_folder_over(tmp_path):
+    """MonitoredTrainingSession's scaffold Saver (as learning.train's `Saver()`: save_relative_paths=False, 5 kept)
+    lists an absolute folder's checkpoints by their absolute paths, without timestamps, and, restored from the folder,
+    takes its checkpoints over: five written a step apart, then a restart to step 6 deletes model.ckpt-0. (Each folder
+    is written, not copied: the state's absolute paths would name the other folder's checkpoints.)"""
+    tf1, port = tmp_path / "tf1", tmp_path / "port"
+    for folder in (tf1, port):
+        _monitored_training(folder, 4, save_checkpoint_steps=1)
+    _monitored_training(tf1, 6)
+
+    manager = CheckpointManager(
+        tf.train.Checkpoint(v=tf.Variable(1.0, name="v")), str(port), 5, "model.ckpt", relative_paths=False
+    )
+    manager.save_at_start(checkpoint_number=4)
+    manager.save(checkpoint_number=6)
+    assert _kept(port) == _kept(tf1) and _kept(tf1)[0][0] == "model.ckpt-1", (_kept(port), _kept(tf1))
+    state = [(folder / "checkpoint").read_text().replace(str(folder), "<DIR>") for folder in (port, tf1)]
+    assert state[0] == state[1] and '"<DIR>/model.ckpt-6"' in state[1], state

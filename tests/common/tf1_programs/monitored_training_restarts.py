@@ -1,8 +1,11 @@
-"""A TF 1 program training with tf.train.MonitoredTrainingSession(checkpoint_dir, StopAtStepHook(last_step)) three
-times into one checkpoint_dir: a fresh run to last_step 3, a restart with last_step 3 (already reached), a restart
-with last_step 5 (or the last steps its second argument lists). Prints `RESULT <json>`: for each run, the losses of its steps, the latest checkpoint (named by the global step
-the chief's last save held) and the files of the checkpoint_dir after it (its event files left out); then the same
-of a run on a tf.data input of 3 batches with last_step 10 (TF1's session ended its block quietly at the input's end).
+"""A TF 1 program training with tf.train.MonitoredTrainingSession(checkpoint_dir, StopAtStepHook(last_step)) five
+times into one checkpoint_dir: a fresh run to last_step 3, a restart with last_step 3 (already reached), restarts
+with last_step 5, 6 and 7 (the last of which deletes model.ckpt-0: its Saver keeps 5) (or the last steps its second
+argument lists). Prints `RESULT <json>`: for each run, the losses of its steps, the latest checkpoint (named by the
+global step the chief's last save held), the files of the checkpoint_dir after it (its event files left out) and its
+`checkpoint` state file (the folder written <DIR>); then the same of a run on a tf.data input of 3 batches with
+last_step 10 (TF1's session ended its block quietly at the input's end); then how many handlers Python's root logger
+has (none: TensorFlow's log lines print once).
 
 Its output on real TensorFlow 1.15 is tests/common/golden/tf115_monitored_training.json (written by
 `python3 dev.py tf115`: tests/common/golden/make_tf115_goldens.py); tests/codemods/test_rule_native_monitored.py
@@ -10,6 +13,7 @@ migrates this program at --level native and runs its port against it.
 """
 
 import json
+import logging
 import os
 import sys
 import tempfile
@@ -57,18 +61,20 @@ def train_on_data(directory):
 def main():
     directory = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp()
     # (the tests run other last steps: "3" and "3,5" continue a checkpoint_dir another port wrote)
-    lasts = [int(last) for last in sys.argv[2].split(",")] if len(sys.argv) > 2 else [3, 3, 5]
+    lasts = [int(last) for last in sys.argv[2].split(",")] if len(sys.argv) > 2 else [3, 3, 5, 6, 7]
     runs = []
     for last in lasts:
         losses = train(directory, last)
         latest = tf.train.latest_checkpoint(directory)
         files = sorted(f for f in os.listdir(directory) if not f.startswith("events.out.tfevents"))
-        runs.append({"losses": losses, "checkpoint": os.path.basename(latest), "files": files})
+        with open(os.path.join(directory, "checkpoint")) as handle:
+            state = handle.read().replace(os.path.abspath(directory), "<DIR>")
+        runs.append({"losses": losses, "checkpoint": os.path.basename(latest), "files": files, "state": state})
     data = os.path.join(directory, "data")
     losses = train_on_data(data)
     files = sorted(f for f in os.listdir(data) if not f.startswith("events.out.tfevents"))
     ended = {"losses": losses, "checkpoint": os.path.basename(tf.train.latest_checkpoint(data)), "files": files}
-    print("RESULT " + json.dumps({"runs": runs, "end_of_input": ended}))
+    print("RESULT " + json.dumps({"runs": runs, "end_of_input": ended, "root_handlers": len(logging.root.handlers)}))
 
 
 if __name__ == "__main__":

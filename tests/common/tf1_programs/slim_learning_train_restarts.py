@@ -5,8 +5,8 @@ tf.losses.sparse_softmax_cross_entropy, get_total_loss, create_train_op of an Ad
 
 Prints `RESULT <json>`: for each run, the total loss and the global step (as train_step fetched it) of each step it
 ran (learning.train's own train_step, wrapped to record them), the value learning.train returned, the latest
-checkpoint, the files of train_dir after it (its event files left out) and, for each checkpoint, the global step it
-holds and its variables' names; and the regularization loss at the first step of the first run.
+checkpoint, the files of train_dir after it (its event files left out), its `checkpoint` state file and, for each
+checkpoint, the global step it holds and its variables' names; and the regularization loss at the first step of the first run.
 
 Its output on real TensorFlow 1.15 is tests/common/golden/tf115_slim_learning_train.json (written by
 `python3 dev.py tf115`: tests/common/golden/make_tf115_goldens.py).
@@ -63,6 +63,12 @@ def checkpoints(directory):
     return found
 
 
+def state(directory):
+    """The `checkpoint` state file, the folder written <DIR>."""
+    with open(os.path.join(directory, "checkpoint")) as handle:
+        return handle.read().replace(os.path.abspath(directory), "<DIR>")
+
+
 def main():
     directory = sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp()
     runs = []
@@ -75,6 +81,7 @@ def main():
                 "returned": final,
                 "checkpoint": os.path.basename(tf.train.latest_checkpoint(directory)),
                 "files": sorted(f for f in os.listdir(directory) if not f.startswith("events.out.tfevents")),
+                "state": state(directory),
                 "checkpoints": checkpoints(directory),
             }
         )
