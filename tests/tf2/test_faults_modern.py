@@ -29,6 +29,8 @@ def test_parameter_server_job_finishes_after_a_worker_is_killed(program_data, tm
         status = job.cluster.wait(timeout=120, grace=1)
     chief = job.text("chief:0")
     assert status == 0, chief[-3000:]
+    # the master dialect's PS cluster (test_modern_distributed.py runs one in the chief dialect)
+    assert "strategy parameter_server (ParameterServerStrategyV2, 1 replica(s) in sync)" in chief
     assert f"done at step {steps}" in chief and max(losses(chief)) == steps
     assert checkpoint_index(tmp_path / "run")[-1] == f"ckpt-{steps}"
     fault_result(

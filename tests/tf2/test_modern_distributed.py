@@ -28,28 +28,25 @@ def test_multi_worker_mirrored_chief_and_worker(program_data, tmp_path):
     only_chief_wrote(job, out)
 
 
+# The parameter-server cluster runs here with its evaluator (the chief dialect: `master` cannot express one): the
+# coordinator's tasks train as they would without it. test_faults_modern.py runs master-dialect PS clusters to
+# their end (its first test checks the strategy line there); a PS cluster of its own here cost 23.5 s of CPU (ci30).
 @pytest.mark.slow
-def test_parameter_server_chief_worker_ps(program_data, tmp_path):
+def test_parameter_server_chief_trains_alone_writes_and_an_evaluator_evaluates_its_checkpoints_and_ends(
+    program_data, tmp_path
+):
+    """The chief coordinates, the worker and the ps only serve; an evaluator only evaluates, each checkpoint up to the last."""
     out = tmp_path / "run"
-    with Job(tmp_path, imagenet_args(program_data, out, 20), chief=1, workers=1, ps=1, dialect="master") as job:
-        status = job.cluster.wait(timeout=240, grace=1)  # ps and worker serve until stopped
-    assert status == 0, job.text()[-3000:]
+    layout = dict(chief=1, workers=1, ps=1, evaluator=True, dialect="chief")
+    with Job(tmp_path, imagenet_args(program_data, out, 20), **layout) as job:
+        assert job.cluster.wait(timeout=240, grace=1) == 0, job.text()[-3000:]  # ps and worker serve until stopped
+        job.wait_for(r"eval step 20 top_1_accuracy [0-9.]+ top_5_accuracy [0-9.]+ images \d+", task="evaluator:0")
+        assert job.cluster.tasks[job.task("evaluator:0")].wait(timeout=60) == 0, job.text("evaluator:0")[-3000:]
     assert "strategy parameter_server (ParameterServerStrategyV2, 1 replica(s) in sync)" in job.text("chief:0")
     assert sorted(losses(job.text("chief:0"))) == [5, 10, 15, 20] and "done at step 20" in job.text("chief:0")
     for task in ("worker:0", "ps:0"):  # they only serve
         assert "strategy" not in job.text(task) and losses(job.text(task)) == {}
     only_chief_wrote(job, out)
-
-
-@pytest.mark.slow
-def test_evaluator_task_evaluates_the_chiefs_checkpoints_and_ends(program_data, tmp_path):
-    """An evaluator (chief dialect: `master` cannot express one) only evaluates, each checkpoint up to the last."""
-    out = tmp_path / "run"
-    layout = dict(chief=1, workers=1, ps=1, evaluator=True, dialect="chief")
-    with Job(tmp_path, imagenet_args(program_data, out, 20), **layout) as job:
-        assert job.cluster.wait(timeout=240, grace=1) == 0, job.text()[-3000:]
-        job.wait_for(r"eval step 20 top_1_accuracy [0-9.]+ top_5_accuracy [0-9.]+ images \d+", task="evaluator:0")
-        assert job.cluster.tasks[job.task("evaluator:0")].wait(timeout=60) == 0, job.text("evaluator:0")[-3000:]
     evaluator = job.text("evaluator:0")
     assert "strategy" not in evaluator and losses(evaluator) == {}  # it never trains
     assert (out / "eval").is_dir() and "exported" not in evaluator
