@@ -45,6 +45,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # runs added since are part 2's: part 1 also runs native-layers' and tf-slim's learning.train's (about 90 s).
 # ci29 (per-test CPU, tests/support/cpu_times.py): part 2 1483 s of CPU, part 1 1248, and its last 2 minutes
 # alone kept one core half idle: part 1 also runs native-session's equivalence and dtype runs (121 s).
+# ci30: part 1 1438 s, part 2 1495, tf1 1203; then part 1 gave 43 s to tf1 (TF_FREE below) and about 70 s to cuts
+# (the TF-free files run once, the legacy programs' bad-input runs forked, one PS cluster less): part 1 also runs
+# tests/codemods/test_realworld.py (78 s), about 1420 s each.
 SUITES = {
     "tf1": [["tests/common"]],
     "tf2": [
@@ -57,6 +60,7 @@ SUITES = {
             "tests/codemods/test_native_slim_loops.py",
             "tests/codemods/test_native_equivalence.py",
             "tests/codemods/test_native_pipeline_dtypes.py",
+            "tests/codemods/test_realworld.py",
         ],
         ["tests/tf2", "tests/codemods"],
     ],
