@@ -27,16 +27,7 @@ import libcst as cst
 
 from codemods.rules._estimator_model_fn import RANDOM_LAYERS, keras_optimizer, minimized
 from codemods.rules._layer_names import default_name, named_alike
-from codemods.rules._native_syntax import (
-    Refused,
-    arguments,
-    assigned,
-    bound_names,
-    collect,
-    names_in,
-    single,
-    source_of,
-)
+from codemods.rules._native_syntax import Refused, arguments, assigned, collect, names_in, single, source_of
 
 RUNTIME = "compat.eager_towers"
 _BUILTINS = frozenset({"max", "min", "int", "bool", "len", "list", "zip", "range", "float", "tuple", "enumerate"})
@@ -164,7 +155,7 @@ class Towers:
             raise Refused(stmt, f"`{source_of(stmt).strip()}`, a statement the rule does not read")
         target, value = small.targets[0].target, small.value
         name = target.value if isinstance(target, cst.Name) else None
-        if self.minimized is not None and self.minimized in bound_names(stmt):
+        if self.minimized is not None and self.minimized in {n.value for n in collect(target, cst.Name)}:
             raise Refused(
                 stmt, f"`{self.minimized}` bound again after its minimize (the port differentiates it at the end)"
             )

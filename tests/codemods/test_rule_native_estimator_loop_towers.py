@@ -102,11 +102,9 @@ MINIMIZE = textwrap.dedent(
 )
 
 
-class TestTowers(RuleTest):
-    TRANSFORM = NativeEstimatorLoopRule
-
-    def test_towers_averaging_their_gradients_become_model_over_compat_eager_towers(self):
-        after = """
+# native-estimator-loop's port of a towers program of this file (BEFORE's input_fn and train call): the imports, the
+# functions its towers call (HELPERS), the program's start, model() (MODEL), the train step and the loop
+PORT = """
     import compat.tf1_saver
     import compat.tf1_slots
     import compat.eager_towers
@@ -119,15 +117,7 @@ class TestTowers(RuleTest):
     import time
 
 
-    def tower_fn(images, labels, training):
-        with compat.eager_towers.variable_scope("block"):
-            net = compat.eager_towers.layer(tf.keras.layers.BatchNormalization, name="bn", dtype=images.dtype)(images, training=training)
-        logits = compat.eager_towers.layer(tf.keras.layers.Dense, 3, name="logits", dtype=net.dtype)(net)
-        loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(labels, logits)
-        params = compat.eager_towers.trainable_variables()
-        return loss, compat.eager_towers.gradients(loss, params)
-
-
+HELPERS
     def input_fn():
         return tf.data.Dataset.from_tensors(([[1.0, 2.0]] * 2, [1, 0])).repeat()
 
@@ -137,23 +127,7 @@ class TestTowers(RuleTest):
             sys.exit("TF_CONFIG names a cluster of more than one task; this program, ported from an Estimator program by uai-migrate --level native, trains in one process")
         dataset = input_fn()
 
-        def model(features, labels, training):
-            image_shards, label_shards = tf.split(features, 2), tf.split(labels, 2)
-            losses, gradients = [], []
-            for i in range(2):
-                with compat.eager_towers.variable_scope("net", reuse=bool(i != 0)):
-                    with tf.name_scope("tower_%d" % i) as scope:
-                        loss, grads = tower_fn(image_shards[i], label_shards[i], training)
-                        losses.append(loss)
-                        gradients.append(grads)
-                        if i == 0:
-                            update_ops = compat.eager_towers.updates_so_far()
-            variables = compat.eager_towers.trainable_variables()
-            averaged = [(tf.add_n(list(g)) / 2, v) for g, v in zip(zip(*gradients), variables)]
-            loss = tf.reduce_mean(losses)
-            compat.eager_towers.keep_updates(update_ops)
-            return loss, averaged
-
+MODEL
         optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
         global_step = tf.Variable(0, dtype=tf.int64, trainable=False, name="global_step")
 
@@ -189,7 +163,7 @@ class TestTowers(RuleTest):
                     summarized = int(global_step)
                     with writer.as_default():
                         tf.summary.scalar("loss", loss, step=summarized)
-                        tf.summary.scalar("train_loss", loss, step=summarized)
+TAGS
                 if int(global_step) != saved[0] and time.time() >= saved[1] + 600:
                     manager.save(checkpoint_number=global_step)
                     saved = (int(global_step), time.time())
@@ -198,7 +172,58 @@ class TestTowers(RuleTest):
             if int(global_step) != saved[0]:
                 manager.save(checkpoint_number=global_step)
             writer.flush()
-        """
+"""
+
+
+def _port(helpers: str, model: str, tags: tuple[str, ...] = ()) -> str:
+    """PORT of `helpers` (the functions the towers call, as ported) and `model` (model()'s def), its summary hook
+    writing `tags` beside loss."""
+    written = "".join(f'                        tf.summary.scalar("{tag}", loss, step=summarized)\n' for tag in tags)
+    return PORT.replace("HELPERS\n", helpers).replace("MODEL\n", model).replace("TAGS\n", written)
+
+
+class TestTowers(RuleTest):
+    TRANSFORM = NativeEstimatorLoopRule
+
+    def _refuses(self, source: str, cases: dict[str, tuple[str, str]]) -> None:
+        """`source` with each case's text replaced stays as it is, with one entry saying why (the case's key)."""
+        for why, (old, new) in cases.items():
+            assert old in source, old
+            (refused,) = self.refused(source.replace(old, new))
+            assert why in refused, (why, refused)
+
+    def test_towers_averaging_their_gradients_become_model_over_compat_eager_towers(self):
+        helpers = """
+    def tower_fn(images, labels, training):
+        with compat.eager_towers.variable_scope("block"):
+            net = compat.eager_towers.layer(tf.keras.layers.BatchNormalization, name="bn", dtype=images.dtype)(images, training=training)
+        logits = compat.eager_towers.layer(tf.keras.layers.Dense, 3, name="logits", dtype=net.dtype)(net)
+        loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(labels, logits)
+        params = compat.eager_towers.trainable_variables()
+        return loss, compat.eager_towers.gradients(loss, params)
+
+
+"""
+        model = """
+        def model(features, labels, training):
+            image_shards, label_shards = tf.split(features, 2), tf.split(labels, 2)
+            losses, gradients = [], []
+            for i in range(2):
+                with compat.eager_towers.variable_scope("net", reuse=bool(i != 0)):
+                    with tf.name_scope("tower_%d" % i) as scope:
+                        loss, grads = tower_fn(image_shards[i], label_shards[i], training)
+                        losses.append(loss)
+                        gradients.append(grads)
+                        if i == 0:
+                            update_ops = compat.eager_towers.updates_so_far()
+            variables = compat.eager_towers.trainable_variables()
+            averaged = [(tf.add_n(list(g)) / 2, v) for g, v in zip(zip(*gradients), variables)]
+            loss = tf.reduce_mean(losses)
+            compat.eager_towers.keep_updates(update_ops)
+            return loss, averaged
+
+"""
+        after = _port(helpers.removeprefix("\n"), model.removeprefix("\n"), ("train_loss",))
         self.assertCodemod(BEFORE, after, level="native")
         (entry,) = self.applied(BEFORE, level="native").entries
         assert entry.message.startswith(MESSAGE + ": the model_fn's 2 towers as model()"), entry.message
@@ -234,34 +259,10 @@ class TestTowers(RuleTest):
                 "apply_gradients(averaged[:1], global_step=global_step)",
             ),
         }
-        for why, (old, new) in cases.items():
-            assert old in BEFORE, old
-            (refused,) = self.refused(BEFORE.replace(old, new))
-            assert why in refused, (why, refused)
+        self._refuses(BEFORE, cases)
 
     def test_towers_minimizing_their_mean_loss_become_model_returning_its_gradient(self):
-        after = """
-    import compat.tf1_saver
-    import compat.tf1_slots
-    import compat.eager_towers
-    import compat
-    import tensorflow as tf
-    import itertools
-    import json
-    import os
-    import sys
-    import time
-
-
-    def input_fn():
-        return tf.data.Dataset.from_tensors(([[1.0, 2.0]] * 2, [1, 0])).repeat()
-
-
-    if __name__ == "__main__":
-        if sum(len(tasks) for tasks in (json.loads(os.environ.get("TF_CONFIG") or "{}").get("cluster") or {}).values()) > 1:
-            sys.exit("TF_CONFIG names a cluster of more than one task; this program, ported from an Estimator program by uai-migrate --level native, trains in one process")
-        dataset = input_fn()
-
+        model = """
         def model(features, labels, training):
             images, label_shards = tf.split(features, 2), tf.split(labels, 2)
             losses = []
@@ -274,50 +275,8 @@ class TestTowers(RuleTest):
             loss = tf.add_n(losses) / 2
             return loss, compat.eager_towers.compute_gradients(loss)
 
-        optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
-        global_step = tf.Variable(0, dtype=tf.int64, trainable=False, name="global_step")
-
-        @tf.function
-        def train_step(features, labels):
-            with compat.eager_towers.model_fn_call():  # (TF1 built the model_fn in a graph, each tower's gradients)
-                loss, gradients = model(features, labels, True)
-            optimizer.apply_gradients(gradients)
-            global_step.assign_add(1)  # (after the update, as minimize(loss, global_step) did)
-            return loss
-
-        batches = iter(dataset)
-        first = next(batches)
-        with compat.eager_towers.model_fn_call():
-            model(*first, False)  # (the layers make their variables, which the checkpoint restores)
-        checkpoint = tf.train.Checkpoint(layers=compat.eager_towers.made(), global_step=global_step, optimizer=optimizer)
-        manager = compat.tf1_saver.CheckpointManager(checkpoint, "/tmp/m", max_to_keep=5, checkpoint_name="model.ckpt")
-        checkpoint.restore(manager.latest_checkpoint)
-        compat.tf1_slots.check_names([global_step, *(w for layer in compat.eager_towers.made() for w in layer.variables)], manager.latest_checkpoint)
-        compat.tf1_slots.restore_slots(optimizer, compat.eager_towers.trainable_variables(), manager.latest_checkpoint)
-        last_step = 3
-        if int(global_step) < last_step:  # (the Estimator trained nothing from a checkpoint at or past it)
-            manager.save_at_start(checkpoint_number=global_step)
-            saved = (int(global_step), time.time())
-            writer = tf.summary.create_file_writer("/tmp/m")
-            summarized = None
-            for iteration, (features, labels) in enumerate(itertools.chain([first], batches)):
-                step = int(global_step)
-                loss = train_step(features, labels)
-                if iteration % 100 == 0:
-                    tf.get_logger().info("loss = %s, step = %s", loss.numpy(), step)
-                if summarized is None or int(global_step) >= summarized + 100:
-                    summarized = int(global_step)
-                    with writer.as_default():
-                        tf.summary.scalar("loss", loss, step=summarized)
-                if int(global_step) != saved[0] and time.time() >= saved[1] + 600:
-                    manager.save(checkpoint_number=global_step)
-                    saved = (int(global_step), time.time())
-                if int(global_step) >= last_step:
-                    break
-            if int(global_step) != saved[0]:
-                manager.save(checkpoint_number=global_step)
-            writer.flush()
-        """
+"""
+        after = _port("", model.removeprefix("\n"))
         self.assertCodemod(MINIMIZE, after, level="native")
         (entry,) = self.applied(MINIMIZE, level="native").entries
         assert "one gradient of `loss` over the towers' shared variables" in entry.message, entry.message
@@ -349,15 +308,16 @@ class TestTowers(RuleTest):
                 "    loss = tf.add_n(losses) / 2\n    train_op",
                 "        loss = tf.add_n(losses) / 2\n        train_op",
             ),
+            "`loss` bound again after its minimize": (
+                "    return tf.estimator.EstimatorSpec(mode, loss=loss",
+                "    loss = loss * 2\n    return tf.estimator.EstimatorSpec(mode, loss=loss",
+            ),
             "minimize without (loss, global_step), or with more": (
                 "get_or_create_global_step())",
                 "get_or_create_global_step(), var_list=None)",
             ),
         }
-        for why, (old, new) in cases.items():
-            assert old in MINIMIZE, old
-            (refused,) = self.refused(MINIMIZE.replace(old, new))
-            assert why in refused, (why, refused)
+        self._refuses(MINIMIZE, cases)
 
 
 # a TF1 program of two towers (argv[2]) of the sample's shape: a block under its variable scope with a training-mode
@@ -488,17 +448,12 @@ def test_two_towers_train_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
     assert abs(theirs).max() > 0 and abs(ours - theirs).max() <= 1e-5, (ours, theirs)
 
 
-# the corpus's towers (tests/corpus/estimator_towers.py, smaller): tf.layers in two towers under variable_scope("net",
-# reuse=i > 0) and a device function of the file, one MomentumOptimizer's minimize of their mean loss
-MINIMIZED = """
-    import sys
-
-    import numpy as np
-    import tensorflow as tf
-    from tensorflow.python.training import device_setter
-
-
-    def tower_setter(worker):
+# the corpus's towers (tests/corpus/estimator_towers.py, smaller), on TOWERS' input and train call: tf.layers in two
+# towers under variable_scope("net", reuse=i > 0) and a device function of the file, one MomentumOptimizer's minimize
+# of their mean loss
+MINIMIZED = (
+    TOWERS[: TOWERS.index("    def block(")]
+    + """    def tower_setter(worker):
         strategy = device_setter._RoundRobinStrategy(1)
         return lambda op: "/cpu:%d" % strategy(op) if op.type in ("VariableV2", "VarHandleOp") else worker
 
@@ -517,17 +472,9 @@ MINIMIZED = """
         return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
 
 
-    def input_fn():
-        rng = np.random.RandomState(0)
-        x, y = rng.rand(16, 8, 8, 3).astype(np.float32), rng.randint(0, 3, 16)
-        return tf.data.Dataset.from_tensor_slices((x, y)).batch(4).repeat()
-
-
-    if __name__ == "__main__":
-        tf.logging.set_verbosity(tf.logging.INFO)
-        config = tf.estimator.RunConfig(model_dir=sys.argv[1], tf_random_seed=1, log_step_count_steps=1)
-        tf.estimator.Estimator(model_fn, config=config).train(input_fn, max_steps=3)
 """
+    + TOWERS[TOWERS.index("    def input_fn():") :]
+)
 
 
 def test_towers_minimizing_their_mean_loss_train_as_the_safe_port_from_its_step_0_checkpoint(tmp_path):
