@@ -14,6 +14,7 @@ import ast
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
@@ -106,6 +107,7 @@ class ForkedRuns:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
+            start_new_session=True,  # its group holds the cases too: a hung one is killed with it
         )
 
     def run(
@@ -119,7 +121,8 @@ class ForkedRuns:
         parent.stdin.flush()
         ready, _, _ = select.select([parent.stdout], [], [], timeout)
         if not ready:
-            parent.kill()
+            os.killpg(parent.pid, signal.SIGKILL)
+            parent.wait()
             raise AssertionError(f"{self.module} {args}: no exit within {timeout} s")
         line = parent.stdout.readline()
         assert line, f"the parent of {self.module}'s runs ended (exit {parent.poll()})"
