@@ -32,6 +32,7 @@ import os
 from collections.abc import Iterator
 
 import tensorflow as tf
+from tensorflow.python.util import deprecation
 
 
 class CheckpointManager:
@@ -82,9 +83,11 @@ class CheckpointManager:
                 deleted = self._kept.pop(0)
         self.latest_checkpoint = path
         kept = [self._state_name(p) for p in self._kept]
-        tf.compat.v1.train.update_checkpoint_state(self._directory, self._state_name(path), kept)
-        if deleted is not None:
-            tf.compat.v1.train.remove_checkpoint(deleted)
+        # (the Saver's own calls: the port warns of no TF1 function its program does not call)
+        with deprecation.silence():
+            tf.compat.v1.train.update_checkpoint_state(self._directory, self._state_name(path), kept)
+            if deleted is not None:
+                tf.compat.v1.train.remove_checkpoint(deleted)
 
     def _state_name(self, path: str) -> str:
         """`path` as update_checkpoint_state takes it to list it as the Saver did: as written where the Saver's paths

@@ -503,6 +503,8 @@ def test_the_native_port_restarts_from_its_checkpoints_as_tf115_did(tmp_path):
         assert ours["files"] == [f for f in tf1["files"] if not f.endswith(GRAPH_FILES)]
         assert ours["state"] == tf1["state"]  # (absolute paths, no timestamps: the scaffold Saver's)
     assert runs["root_handlers"] == golden["root_handlers"] == 0
+    # (nor does it warn of the TF1 functions compat.tf1_saver keeps the state file and deletes checkpoints with)
+    assert "deprecated" not in done.stderr, done.stderr
     # a tf.data input of 3 batches, last_step 10: 3 steps, then the block ends quietly (TF1's session swallowed the
     # end of the input) and the chief's last checkpoint is written
     ours, tf1 = runs["end_of_input"], golden["end_of_input"]
