@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from compat.cli_errors import fail, main_guard
+from compat.files import is_inside
 from compat.outputs import OutputFile, Reads, output_file
 
 if TYPE_CHECKING:
@@ -139,6 +140,13 @@ def _check_values(args: argparse.Namespace) -> None:
     # a size in bytes must be a whole number: 1e400 and inf parse as floats but are none
     if not (math.isfinite(args.max_file_size) and args.max_file_size > 0):
         fail("--max-file-size must be a positive number of MB")
+    if args.out and not args.no_cache:
+        from codemods import _cache
+
+        # (its records in --out would stop the next run into it: files uai-migrate did not write there)
+        cache = args.cache_dir or _cache.default_dir()
+        if is_inside(os.path.realpath(cache), os.path.realpath(args.out)):
+            fail(f"--cache-dir {cache}: lies inside --out {args.out}: name a folder elsewhere, or --no-cache")
 
 
 def _report_file(args: argparse.Namespace, reads: Reads) -> OutputFile | None:
