@@ -6,16 +6,16 @@ differs from it where the TF1 loops did (measured on TF 2.15's Estimator, and on
 MonitoredTrainingSession and learning.train, whose restarts into one directory kept the same files and state):
 
 - The Saver, restored from model_dir, took over the checkpoints its state file lists (those whose files exist), TF1
-  ones included, and deleted the oldest past keep_checkpoint_max as it saved: one per save, its .meta with it.
-  tf.train.CheckpointManager deletes none it did not write (a TF1 Saver's state holds no timestamps it reads as
+  ones included, and deleted the oldest past its max_to_keep (the Estimator's keep_checkpoint_max, the other loops'
+  5) as it saved: one per save, its .meta with it. tf.train.CheckpointManager deletes none it did not write (a TF1 Saver's state holds no timestamps it reads as
   its own), and all past max_to_keep at once.
 - The Estimator and MonitoredTrainingSession saved when their session started, a restart too (learning.train's saver
   thread too, racing the first step): there the port records the restored checkpoint as saved again
   (`save_at_start`) rather than writing its state over TF1's files.
 - TensorFlow >= 2.16's saver logs through absl, whose first call gives Python's root logger a handler
   (`logging.basicConfig`) where none was; TensorFlow's logger, which has a handler of its own and propagates,
-  then printed each later line twice (the port's `loss = ..., step = ...`). The Estimator's Saver did not log,
-  so a save here leaves the root logger as it was.
+  then printed each later line twice (the port's `loss = ..., step = ...`, TensorFlow's warnings). TF1's Savers did
+  not log, so a save here leaves the root logger as it was, and warns of none of the TF1 functions it calls.
 
 The port's own checkpoints are object-based (`tf.train.Checkpoint.write`); the state file lists them as the Saver's
 did, without timestamps: relative to the folder (the Estimator's Saver, save_relative_paths=True), or as the
