@@ -7,8 +7,8 @@ MonitoredTrainingSession and learning.train, whose restarts into one directory k
 
 - The Saver, restored from model_dir, took over the checkpoints its state file lists (those whose files exist), TF1
   ones included, and deleted the oldest past its max_to_keep (the Estimator's keep_checkpoint_max, the other loops'
-  5) as it saved: one per save, its .meta with it. tf.train.CheckpointManager deletes none it did not write (a TF1 Saver's state holds no timestamps it reads as
-  its own), and all past max_to_keep at once.
+  5) as it saved: one per save, its .meta with it. tf.train.CheckpointManager deletes none it did not write (a TF1
+  Saver's state holds no timestamps it reads as its own), and all past max_to_keep at once.
 - The Estimator and MonitoredTrainingSession saved when their session started, a restart too (learning.train's saver
   thread too, racing the first step): there the port records the restored checkpoint as saved again
   (`save_at_start`) rather than writing its state over TF1's files.
