@@ -415,7 +415,9 @@ def test_the_native_port_of_learning_train_trains_restarts_and_saves_as_tf115_di
     first = _run(safe, tmp_path / "safe_dir")
     assert abs(first["returned"] - golden[0]["returned"]) <= native.TOLERANCE
     shutil.copytree(tmp_path / "safe_dir", tmp_path / "native_dir")
-    restarts = {level: _run(path, tmp_path / f"{level}_dir") for level, path in (("safe", safe), ("native", port))}
+    # (the native port first: the copied state names safe_dir's checkpoints by their absolute paths, as TF1's Saver
+    # listed them, and the safe restart's saver thread rewrites safe_dir's model.ckpt-3 as it starts)
+    restarts = {level: _run(path, tmp_path / f"{level}_dir") for level, path in (("native", port), ("safe", safe))}
     assert abs(restarts["native"]["returned"] - restarts["safe"]["returned"]) <= native.TOLERANCE, restarts
     assert abs(restarts["native"]["returned"] - golden[1]["returned"]) <= native.TOLERANCE, restarts
     assert restarts["native"]["checkpoint"] == restarts["safe"]["checkpoint"] == golden[1]["checkpoint"]
