@@ -16,8 +16,10 @@ saying why (TF1 numbered unnamed layers, Conv, Conv_1, per variable scope in the
   does not know, channels-first data), and no regularizer: TF1 adds its loss to REGULARIZATION_LOSSES, which a
   Keras layer does not fill;
 - the names: a literal scope or none, no two layers of one name (TF1's second would have failed on the first's
-  variables), none another call of the file names literally, nor flatten, flatten_1 ... where a flatten converts
-  (the name Keras gives its Flatten): Keras would number its name scope;
+  variables), none another call of the file names literally, nor the Estimator's global_step, nor flatten,
+  flatten_1 ... where a flatten converts (the name Keras gives its Flatten), nor Keras's default name of an unnamed
+  tf.layers call of the file: Keras would number its name scope, in a graph that compares names ignoring case (so
+  no two layers' names differ by case alone);
 - the input is a name or a layer of one: TF1's layer made its variables in its input's dtype, written
   `dtype=<name>.dtype`.
 """
@@ -104,9 +106,10 @@ class ModelFnSlim(SlimReader):
     def _module_names(self) -> set[str]:
         return {n.value for n in all_names(self.module)}
 
-    def check(self, layer_calls: set[int]) -> dict[int, str | None]:
+    def check(self, layer_calls: set[int], unnamed: frozenset[str] = frozenset()) -> dict[int, str | None]:
         """id(call) -> why it stays at the safe level (None: it converts); `layer_calls`: the ids of the file's layer
-        calls (tf.layers' too), through which an input's dtype is read."""
+        calls (tf.layers' too), through which an input's dtype is read; `unnamed`: Keras's default names of the
+        file's tf.layers calls given no name (dense), which TF1 numbered past a tf-slim scope of that name."""
         why: dict[int, str | None] = {}
         for call in self.calls:
             try:
@@ -116,7 +119,7 @@ class ModelFnSlim(SlimReader):
                 why[id(call)] = refused.why
         if all(w is None for w in why.values()):
             try:
-                self._name_all()
+                self._name_all(unnamed)
             except Refused as refused:
                 return dict.fromkeys(why, refused.why)
         return {key: ALL_OR_NONE if w is None and any(why.values()) else w for key, w in why.items()}
@@ -211,13 +214,16 @@ class ModelFnSlim(SlimReader):
                 "defaults (a function of the file, or a library's, as slim.repeat): they would be lost",
             )
 
-    def _name_all(self) -> None:
+    def _name_all(self, unnamed: frozenset[str]) -> None:
         """TF1's names of the layers with variables, in the order each model_fn runs them (a default name numbered
-        past those its variable scope opened: Conv, Conv_1), or Refused where TF1 would not have made them."""
+        past those its variable scope opened: Conv, Conv_1), or Refused where TF1 would not have made them, or where
+        the graph an Estimator builds would number the Keras layer's name scope, which it makes unique ignoring case
+        (TF1's variable scopes Conv and conv: Keras's conv_1/weights)."""
         flattened = any(kind == "flatten" for kind in self.kinds.values())
         for function in self.functions:
             body = next(s for s in self.module.body if isinstance(s, cst.FunctionDef) and s.name.value == function)
             opened: dict[str, int] = {}
+            folded: dict[str, str] = {}  # the names given, by their lower case
             for call in _run_order(body):
                 kind = self.kinds.get(id(call))
                 if kind is None or not SLIM_LAYERS[kind].cls:
@@ -238,12 +244,27 @@ class ModelFnSlim(SlimReader):
                         index += 1
                         name = f"{row.scope}_{index}"
                 opened[name] = opened.get(name, 0) + 1
-                if flattened and re.fullmatch(r"flatten(_\d+)?", name):
+                if folded.setdefault(name.lower(), name) != name:
+                    raise Refused(
+                        call,
+                        f"tf-slim layers of the scopes {folded[name.lower()]!r} and {name!r}: in the graph an Estimator "
+                        "builds, which compares names ignoring case, Keras would number the second's name scope "
+                        f"({name}_1/weights), TF1 named its variables by the variable scope",
+                    )
+                if flattened and re.fullmatch(r"flatten(_\d+)?", name, re.IGNORECASE):
                     raise Refused(
                         call,
                         f"a tf-slim layer of the scope {name!r}, the name Keras gives a Flatten made at the call "
                         "(flatten, flatten_1 ...): in the graph an Estimator builds, Keras would number this layer's "
                         "name scope past it (flatten_2/weights), TF1 named its variables by the variable scope",
+                    )
+                base = next((b for b in unnamed if re.fullmatch(rf"{b}(_\d+)?", name, re.IGNORECASE)), None)
+                if base is not None:
+                    raise Refused(
+                        call,
+                        f"a tf-slim layer of the scope {name!r}, Keras's default name of an unnamed tf.layers call of "
+                        f"the file ({base}, {base}_1 ...): TF1 numbered that layer's variable scope past this one, "
+                        "Keras names it by its own count",
                     )
                 clash = named_alike(cst.Arg(cst.SimpleString(f'"{name}"')), row.keras, self.module, set(self.kinds))
                 if clash:

@@ -53,7 +53,7 @@ mask is drawn by another op under the graph seed).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import cast
 
 import libcst as cst
@@ -270,7 +270,7 @@ class NativeLayersRule(EagerRewrite):
             whole_towers([(c, w) for c, w, _ in self._found], self._towers, self._why, self._staying)
             if self._slim is not None:
                 common = self._common(original_node)
-                found = self._slim.check(self._ids())
+                found = self._slim.check(self._ids(), self._unnamed_defaults())
                 self._why.update({key: common or why for key, why in found.items()})
         ported = super().leave_Module(original_node, updated_node)
         if self._slim is not None and any(self._why.get(id(c)) is None for c in self._slim.calls):
@@ -304,24 +304,31 @@ class NativeLayersRule(EagerRewrite):
         ]
         return ported.with_changes(body=body)
 
+    def _unnamed(self, skip: cst.Call | None = None) -> Iterator[tuple[cst.Call, str, str]]:
+        """(call, what, Keras's default name) of each tf.layers call of the file given no name (but `skip`)."""
+        for other, what, _ in self._found:
+            row = _FUNCTIONS.get(what.removeprefix("tf.layers."))
+            if other is skip or row is None or what.startswith("slim."):
+                continue
+            positional = sum(a.keyword is None and not a.star for a in other.args)  # (name: after inputs and params)
+            if positional < len(row[1]) + 2 and not any(a.keyword and a.keyword.value == "name" for a in other.args):
+                yield other, what, default_name(row[0])
+
+    def _unnamed_defaults(self) -> frozenset[str]:
+        return frozenset(base for _, _, base in self._unnamed())
+
     def _not_a_default_name(self, call: cst.Call, name: str) -> None:
         """Refused where `name` is the default name (or a numbered one) of another layer the rule makes unnamed: in the
         graph an Estimator builds, Keras would number this layer's name scope past that one's (flatten_1/kernel),
         where TF1 reopened the variable scope (a layer without variables, as a Flatten, left it free)."""
-        for other, what, _ in self._found:
-            row = _FUNCTIONS.get(what.removeprefix("tf.layers."))
-            if other is call or row is None or what.startswith("slim."):
-                continue
-            positional = sum(a.keyword is None and not a.star for a in other.args)  # (name: after inputs and params)
-            if positional < len(row[1]) + 2 and not any(a.keyword and a.keyword.value == "name" for a in other.args):
-                base = default_name(row[0])
-                if re.fullmatch(rf"{base}(_\d+)?", name):
-                    raise Refused(
-                        call,
-                        f"the name {name!r} is Keras's default name of another layer the rule makes unnamed ({what}): "
-                        "in the graph an Estimator builds Keras would number this layer's name scope past it, TF1 "
-                        "named its variables by the variable scope",
-                    )
+        for _, what, base in self._unnamed(skip=call):
+            if re.fullmatch(rf"{base}(_\d+)?", name, re.IGNORECASE):
+                raise Refused(
+                    call,
+                    f"the name {name!r} is Keras's default name of another layer the rule makes unnamed ({what}): "
+                    "in the graph an Estimator builds Keras would number this layer's name scope past it, TF1 "
+                    "named its variables by the variable scope",
+                )
 
     def _check(
         self, call: cst.Call, what: str, module: cst.Module, parent: dict[int, cst.CSTNode], scoped: dict[str, str]
