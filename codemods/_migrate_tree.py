@@ -75,10 +75,11 @@ class Snapshot:
     mtime_ns: int
     inode: int
     sha256: str
+    mode: int  # (its permission bits: --out's copy takes them)
 
     @classmethod
     def of(cls, info: os.stat_result, data: bytes) -> "Snapshot":
-        return cls(info.st_size, info.st_mtime_ns, info.st_ino, hashlib.sha256(data).hexdigest())
+        return cls(info.st_size, info.st_mtime_ns, info.st_ino, hashlib.sha256(data).hexdigest(), info.st_mode & 0o7777)
 
 
 # (item, kind, bytes, Snapshot, cache key, what the tree tells the file): a file to migrate
@@ -481,13 +482,15 @@ def _finish(
                 return result
             atomic_write(item.real, outcome.new)
         elif config.mode == "out" and data is not None:
-            assert config.out is not None  # RunConfig: mode "out" has its folder
+            assert config.out is not None and snapshot is not None  # RunConfig: mode "out" has its folder; a file read
             dest = os.path.join(config.out, item.rel)
             os.makedirs(os.path.dirname(dest) or ".", exist_ok=True)
-            if outcome.new is None:
+            if outcome.new is None and _still_as_read(item.real, snapshot):
                 copy_into(item.real, dest)
-            else:
-                atomic_write(dest, outcome.new, mode=os.stat(item.real).st_mode & 0o7777)
+            else:  # (what the report says of the file as it was read: deleted or changed since, it is that copy)
+                atomic_write(dest, data if outcome.new is None else outcome.new, mode=snapshot.mode)
+                if outcome.new is None:
+                    os.utime(dest, ns=(snapshot.mtime_ns, snapshot.mtime_ns))
     except OSError as err:
         result.status = "error"
         result.entries.append(Entry(rule=IO, severity="error", message=f"cannot write: {err}", path=item.path))

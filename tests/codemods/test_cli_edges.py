@@ -1,7 +1,15 @@
-"""uai-migrate's options at their edges, found by a hostile pass (helper-76): one line and exit 2 where a run cannot
-do what it was asked, before any file is written."""
+"""uai-migrate's options and files at their edges, found by a hostile pass (helper-76): one line and exit 2 where a
+run cannot do what it was asked, before any file is written; a file's copy in --out as the run read it."""
 
-from tests.support.sources import TF1, write_tree
+import os
+import stat
+
+import pytest
+
+from codemods._discover import Item
+from codemods._migrate_file import Options, migrate
+from codemods._migrate_tree import MB, RunConfig, _finish, _read
+from tests.support.sources import TF1, TF1_MIGRATED, write_tree
 
 
 def test_a_cache_inside_out_is_refused_before_the_run(tmp_path, cli):
@@ -12,3 +20,21 @@ def test_a_cache_inside_out_is_refused_before_the_run(tmp_path, cli):
     code, _, err = cli("--out", out, "--cache-dir", out / "cache", tree)
     assert code == 2 and err.count("\n") == 1 and "--cache-dir" in err and "--out" in err, err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("source", [TF1, TF1_MIGRATED], ids=["migrated", "unchanged"])
+def test_out_writes_a_file_as_it_was_read_though_deleted_since(tmp_path, source):
+    # a file read, then deleted before its copy was written: --out's write read the mode of the file no longer there
+    # and the copy was lost with "cannot write: [Errno 2] No such file or directory: 'big/f397.py'" (a 400-file tree,
+    # four files deleted 2.5 s into the run)
+    tree = write_tree(tmp_path / "src", {"train.py": source})
+    os.chmod(tree / "train.py", 0o750)
+    item = Item(str(tree / "train.py"), str(tree / "train.py"), "train.py", "python")
+    data, snapshot = _read(item, MB)
+    outcome = migrate("python", data, Options())
+    (tree / "train.py").unlink()
+    config = RunConfig([str(tree)], Options(), mode="out", out=str(tmp_path / "out"))
+    result = _finish(item, data, snapshot, outcome, config, False)
+    assert result.status in ("changed", "unchanged") and all(e.severity != "error" for e in result.entries), result
+    written = tmp_path / "out" / "train.py"
+    assert written.read_bytes() == (outcome.new or data) and stat.S_IMODE(os.stat(written).st_mode) == 0o750
