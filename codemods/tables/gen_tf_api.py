@@ -20,9 +20,10 @@ Run it in the `tf2` environment; it writes `codemods/tables/tf_api.json`, which 
   slim      tf-slim's own public names (what `compat.slim` offers): tf_slim is tf.contrib.slim with
             the contrib.layers and contrib.framework pieces it was built on, so a `tf.contrib.layers`
             or `tf.contrib.framework` name found here moves to `compat.slim` unchanged;
-  v2_only   the names TF 2's API has and tf.compat.v1 lacks (`summary.create_file_writer`), modules aside: no
-            TF1 program could name one, so a file naming one and nothing TF 2 lacks is TF 2 code, whose
-            names tf1-api leaves as written (codemods/_tf2_code.py);
+  v2_only   the names TF 2's API has and tf.compat.v1 lacks (`summary.create_file_writer`), modules aside, and
+            the attributes a TF 2 class of a `differs` name has and its TF 1 class lacks
+            (`lite.TFLiteConverter.from_keras_model`): no TF1 program could name one, so a file naming one and
+            nothing TF 2 lacks is TF 2 code, whose names tf1-api leaves as written (codemods/_tf2_code.py);
   estimator `differs`: the names of tf.estimator whose TF 2 object is not TF 1's (the canned
             estimators and their parse-spec helpers), which the `tf-estimator` rule ports to
             `tf.compat.v1.estimator`; `v1_module`: the module TF 1's names can be imported from.
@@ -311,6 +312,17 @@ def estimator(tf: Any) -> dict:
     return {"differs": differs, "v1_module": v1.__name__}
 
 
+def _v2_only_attributes(v1: dict[str, Any], v2: dict[str, Any], differs: dict[str, Any]) -> list[str]:
+    """`<class>.<attribute>` for each public attribute the TF 2 class of a `differs` name has and its TF 1 class
+    lacks (`lite.TFLiteConverter.from_keras_model`, `train.Checkpoint.read`)."""
+    found = []
+    for path in differs:
+        old, new = v1[path], v2[path]
+        if inspect.isclass(old) and inspect.isclass(new):
+            found += [f"{path}.{name}" for name in set(dir(new)) - set(dir(old)) if not name.startswith("_")]
+    return found
+
+
 def build(tf: Any) -> dict:
     v1 = _walk(tf.compat.v1, "", {}, set())
     v2 = _walk(tf, "", {}, set())
@@ -351,7 +363,10 @@ def build(tf: Any) -> dict:
         "v1_only": v1_only,
         "v1_only_modules": modules,
         "differs": differs,
-        "v2_only": sorted(p for p, obj in v2.items() if p not in v1 and not isinstance(obj, types.ModuleType)),
+        "v2_only": sorted(
+            [p for p, obj in v2.items() if p not in v1 and not isinstance(obj, types.ModuleType)]
+            + _v2_only_attributes(v1, v2, differs)
+        ),
         "private": private,
         "private_by_name": by_name,
         "private_modules": private_modules(tf),

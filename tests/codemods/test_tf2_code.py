@@ -144,3 +144,20 @@ def test_a_tf2_name_read_through_an_alias_of_a_tensorflow_module_is_evidence(imp
     text, entries = migrated(source)
     assert text == source
     assert [e.rule for e in entries] == [TF2_CODE], entries
+
+
+def test_a_tf2_only_attribute_of_a_class_both_apis_have_is_evidence():
+    # tf.lite.TFLiteConverter is in both APIs (another class in each); from_keras_model is TF 2's only. tf1-api made
+    # it tf.compat.v1.lite.TFLiteConverter.from_keras_model, and the TF 2 script converting a Keras model failed on
+    # TF 2.21 (AttributeError: type object 'TFLiteConverter' has no attribute 'from_keras_model'; helper-76)
+    source = (
+        "import tensorflow as tf\n"
+        "model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])\n"
+        "converter = tf.lite.TFLiteConverter.from_keras_model(model)\n"
+    )
+    text, entries = migrated(source)
+    assert text == source
+    assert [e.rule for e in entries] == [TF2_CODE] and "from_keras_model" in entries[0].message, entries
+    # TF1's converter is still TF1's
+    text, entries = migrated("import tensorflow as tf\nc = tf.lite.TFLiteConverter.from_session(None, [], [])\n")
+    assert "tf.compat.v1.lite.TFLiteConverter.from_session" in text and TF2_CODE not in {e.rule for e in entries}
