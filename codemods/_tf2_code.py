@@ -8,6 +8,13 @@ and `moved` names, `tf.contrib`). codemods/_migrate_file.py then runs the rules 
 may still need is done (compat's `tf.estimator`, an Estimator strategy's graph mode, NumPy's removed names), and a
 native port, or a TF 2 module of a tree being migrated, keeps its names. A file of both is left to all the rules:
 its TF1 names need them. A notebook's cells are read as one file: they share one namespace.
+
+A native port names only what TF 1.15 also had (`tf.Variable`, `tf.train.Checkpoint`): nothing in it proves TF 2, so
+`--level native` writes the pragma `# uai-migrate: tf2` into each port it made fully TF 2 (a native rule converted
+something, and no `tf.compat.v1` name or name TF 2 lacks is left), and a file holding it is TF 2 code at every level,
+as a file with `# type: ignore` is ignored by a type checker: read only on a line of its own in the comments before
+the file's first code (a notebook's first code cell), as PEP 484 reads that one. A file holding it that names what
+TF 2 lacks is migrated as TF1 code, with a warning naming that name: never half-ported.
 """
 
 import ast
@@ -16,9 +23,32 @@ import re
 from collections.abc import Iterable, Sequence
 
 from codemods import tables
+from codemods._report import TF2_CODE
 from codemods.engine.names import bindings
+from codemods.rule_description import Example
 
 TF = "tensorflow"
+PRAGMA = "# uai-migrate: tf2"
+_PRAGMA = re.compile(r"[ \t]*#[ \t]*uai-migrate:[ \t]*tf2[ \t]*")
+# what may precede the pragma: line 1's shebang, and PEP 263's encoding line, which is read only on line 1 or 2
+_SHEBANG = re.compile(r"#!")
+_ENCODING = re.compile(r"[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")
+
+# what `uai-migrate --explain tf2-code` shows (codemods/explain.py)
+ID = TF2_CODE
+LEVEL = "every"
+DESCRIPTION = (
+    f"A file of TF 2 code keeps its tf names as TF 2's: one holding the line `{PRAGMA}` before its first code "
+    "(a notebook: in its first code cell), which --level native writes into each port it made fully TF 2, or one "
+    "naming something only TF 2 has (tf.summary.create_file_writer, a summary op's step=)"
+)
+EXAMPLE = Example(
+    why="tf1-api reads tf.Variable and tf.train.Checkpoint as TF1's and writes tf.compat.v1's, which is right in a "
+    "TF1 program and puts graph-era names back into an eager port; the pragma says which a file is. A file holding "
+    "it that names what TF 2's tf lacks (tf.placeholder) is migrated as TF1 code, with a warning naming that name.",
+    before=f"{PRAGMA}\nimport tensorflow as tf\n\nv = tf.Variable(1.0)\ncheckpoint = tf.train.Checkpoint(v=v)\n",
+    after=f"{PRAGMA}\nimport tensorflow as tf\n\nv = tf.Variable(1.0)\ncheckpoint = tf.train.Checkpoint(v=v)\n",
+)
 SUMMARIES = frozenset({"summary.scalar", "summary.histogram", "summary.image", "summary.audio", "summary.text"})
 
 
@@ -28,22 +58,22 @@ class _Chains(ast.NodeVisitor):
 
     def __init__(self) -> None:
         self.bound: dict[str, str] = {}
-        self.imported: list[tuple[str, int]] = []  # (qualified name, index of its tree)
+        self.imported: list[tuple[str, ast.AST, int]] = []  # (qualified name, its import, index of its tree)
         self.chains: list[tuple[str, list[tuple[str, ast.AST]], int]] = []  # (head name, [(attr, node), ...], index)
         self.calls: set[int] = set()  # id(func) of each call given step=
         self.index = 0  # of the tree walked: a notebook's cells share one namespace
 
     def visit_Import(self, node: ast.Import) -> None:
-        self._bind(bindings(node))
+        self._bind(node, bindings(node))
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        self._bind(bindings(node))
+        self._bind(node, bindings(node))
 
-    def _bind(self, found: Iterable[tuple[str, str | None]]) -> None:
+    def _bind(self, node: ast.AST, found: Iterable[tuple[str, str | None]]) -> None:
         for name, qualified in found:
             if qualified and qualified.split(".")[0] == TF:
                 self.bound[name] = qualified
-                self.imported.append((qualified, self.index))
+                self.imported.append((qualified, node, self.index))
 
     def visit_Call(self, node: ast.Call) -> None:
         if any(keyword.arg == "step" for keyword in node.keywords):
@@ -70,7 +100,7 @@ def _paths(trees: Sequence[ast.Module]) -> tuple[list[tuple[str, ast.AST, int]],
         walk.visit(tree)
     # the imports name modules too (`from tensorflow.contrib import slim`)
     found: list[tuple[str, ast.AST, int]] = [
-        (q[len(TF) + 1 :], trees[index], index) for q, index in walk.imported if q.startswith(TF + ".")
+        (q[len(TF) + 1 :], node, index) for q, node, index in walk.imported if q.startswith(TF + ".")
     ]
     for head, parts, index in walk.chains:
         if head in walk.bound:
@@ -134,3 +164,48 @@ def evidence(trees: Sequence[ast.Module], text: str | None = None) -> tuple[str,
         if path in SUMMARIES and id(node) in calls:
             return f"tf.{path}(step=...)", getattr(node, "lineno", 0), index
     return None
+
+
+def pragma_line(text: str) -> int | None:
+    """The line of `# uai-migrate: tf2` among the comments before the text's first code, or None."""
+    for number, line in enumerate(text.split("\n"), 1):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return None
+        if _PRAGMA.fullmatch(line.rstrip("\r")):
+            return number
+    return None
+
+
+def tf1_name(trees: Sequence[ast.Module]) -> tuple[str, int, int] | None:
+    """(the first `tf.<name>` of the modules that TF 2's tf lacks, its line, the index of its module), or None."""
+    api = tables.tf_api()
+    paths, _ = _paths(trees)
+    found = [(index, getattr(node, "lineno", 0), path) for path, node, index in paths if _tf1_only(path, api)]
+    if not found:
+        return None
+    index, line, path = min(found)
+    return f"tf.{path}", line, index
+
+
+def fully_tf2(trees: Sequence[ast.Module]) -> bool:
+    """Does what the modules name of TensorFlow hold no `tf.compat.v1` name and nothing TF 2's tf lacks (where
+    `--level native` may write the pragma)? The walk is the one that reads the evidence above."""
+    api = tables.tf_api()
+    paths, _ = _paths(trees)
+    return not any(path == "compat.v1" or path.startswith("compat.v1.") or _tf1_only(path, api) for path, _, _ in paths)
+
+
+def with_pragma(text: str) -> tuple[str, int]:
+    """(the text with the pragma on a line of its own after its shebang and encoding lines, the pragma's line): a
+    comment there keeps the docstring the module's and `from __future__` imports its first statements."""
+    lines = text.splitlines(keepends=True)
+    at = 0
+    for number, line in enumerate(lines[:2]):
+        if (number == 0 and _SHEBANG.match(line)) or _ENCODING.match(line):
+            at = number + 1
+    newline = "\r\n" if lines[:1] and lines[0].endswith("\r\n") else "\n"
+    head = "".join(lines[:at])
+    if head and not head.endswith("\n"):
+        head += newline
+    return head + PRAGMA + newline + "".join(lines[at:]), at + 1

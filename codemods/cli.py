@@ -34,7 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
         "TensorFlow. By default shows a diff and changes nothing.",
         epilog="rules (--explain RULE for what, why and an example):\n"
         + rules_help()
-        + "\n\nexit codes: 0 nothing left to do by hand, 1 something needs attention (or --check found changes), "
+        + "\n\nTF 2 code (--explain tf2-code): a file holding the line `# uai-migrate: tf2` in the comments before its "
+        "first code (a notebook: in its first code cell) keeps its tf names as TF 2's at every level, unless it names "
+        "what TF 2 lacks (a warning); --level native writes the line into each port it made fully TF 2."
+        "\n\nexit codes: 0 nothing left to do by hand, 1 something needs attention (or --check found changes), "
         "2 usage error or a file could not be read/written.\n\n" + tables.provenance() + ".",
     )
     parser.add_argument(

@@ -25,15 +25,20 @@ def catalog() -> dict[str, Described]:
     return {rule.ID: rule for rule in rules}
 
 
+_LEVELS = {
+    "safe": "safe: runs on current TF through compat with the least change",
+    "native": "native: an idiomatic TF2 rewrite that can change behaviour (only with --level native)",
+    "every": "every level: how the engine reads a whole file, not a rule (--select and --ignore do not take it)",
+}
+
+
 def explain(rule_id: str) -> str:
     """The text `uai-migrate --explain RULE_ID` prints; KeyError for an unknown id."""
-    rule = catalog()[rule_id]
+    from codemods import _tf2_code
+
+    rule = {**catalog(), _tf2_code.ID: _tf2_code}[rule_id]
     example = rule.EXAMPLE
-    level = (
-        "safe: runs on current TF through compat with the least change"
-        if rule.LEVEL == "safe"
-        else "native: an idiomatic TF2 rewrite that can change behaviour (only with --level native)"
-    )
+    level = _LEVELS[rule.LEVEL]
     before, after = (textwrap.indent(text, "    ") for text in (example.before, example.after))
     return (
         f"{rule_id}\n\nWhat it does: {rule.DESCRIPTION}\nWhy: {example.why}\nLevel: {level}\n"

@@ -37,11 +37,16 @@ class _Dispatcher(cst.CSTTransformer):
         self._skipped: cst.CSTNode | None = None
         self._visit: collections.defaultdict[type, list[Callable[..., object]]] = collections.defaultdict(list)
         self._leave: collections.defaultdict[type, list[Callable[..., object]]] = collections.defaultdict(list)
+        self._native: set[Callable[..., object]] = set()  # the native rules' leave_ methods
+        self.native = False  # a native rule's leave_ method replaced a node: --level native converted something
         for rule in rules:
             for name in _own_methods(type(rule)):
                 kind, _, node_type = name.partition("_")
                 if kind in ("visit", "leave") and node_type and "_" not in node_type:
-                    getattr(self, "_" + kind)[getattr(cst, node_type)].append(getattr(rule, name))
+                    method = getattr(rule, name)
+                    getattr(self, "_" + kind)[getattr(cst, node_type)].append(method)
+                    if kind == "leave" and rule.LEVEL == "native":
+                        self._native.add(method)
         # the pass does not descend into these: they hold no node a rule handles
         self._leaves = _node_types.holding_none_of(frozenset(self._visit) | frozenset(self._leave))
 
@@ -73,7 +78,10 @@ class _Dispatcher(cst.CSTTransformer):
             return updated_node
         self._depth -= 1
         for method in self._leave.get(type(original_node), ()):
-            updated_node = method(original_node, updated_node)
+            result = method(original_node, updated_node)
+            if result is not updated_node and method in self._native:
+                self.native = True
+            updated_node = result
             if type(updated_node) is not type(original_node):
                 break  # removed, flattened or replaced: later rules would not recognise it
         return updated_node
@@ -93,6 +101,7 @@ class Applied:
     module: cst.Module
     entries: list[Entry]
     signals: frozenset[str] = frozenset()  # what the rules told the tree pass (codemods/engine/tree.py)
+    native: bool = False  # a native rule replaced a node (what `--level native` converted, codemods/_tf2_code.py)
 
 
 @functools.cache
@@ -143,11 +152,13 @@ def apply_rules(
         state = FileState(names=names, table=table, source=source, claims=claims, context=context, tree=tree_context)
         for rule in rules:
             rule.begin_file(state)
-        new = module.visit(_Dispatcher(rules, state))
+        dispatcher = _Dispatcher(rules, state)
+        new = module.visit(dispatcher)
     new = _imports.add_plain_imports(new, context, needs_compat=state.needs_compat)
     new = _imports.add_other_imports(new, context)
     new = remove_imports(new, context)
-    return Applied(new, _positions.positioned(module, tree, source, state.reports), frozenset(state.signals))
+    entries = _positions.positioned(module, tree, source, state.reports)
+    return Applied(new, entries, frozenset(state.signals), dispatcher.native)
 
 
 def as_codemod(rule: type[Rule], assuming: Iterable[type[Rule]] = ()) -> type[Codemod]:

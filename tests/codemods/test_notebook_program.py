@@ -33,7 +33,7 @@ def test_a_session_run_in_another_cell_than_its_graph_converts_each_cell_keeping
     before = notebook("%matplotlib inline\nimport numpy as np\nimport tensorflow as tf", GRAPH, SESSION, RUN)
     done = migrate("notebook", before, NATIVE)
     assert cells(done.new) == [
-        "import compat\n\n%matplotlib inline\nimport numpy as np\nimport tensorflow as tf",
+        "# uai-migrate: tf2\nimport compat\n\n%matplotlib inline\nimport numpy as np\nimport tensorflow as tf",
         'w = tf.Variable(tf.ones([3, 1]), name="Variable")\n\n'
         'def model(x):\n    y = tf.matmul(x, w)\n    return {"y": y}\n\n'
         "evaluate = tf.function(model, input_signature=[tf.TensorSpec([None, 3], tf.float32)])",
