@@ -67,9 +67,14 @@ def _uri(path: str) -> str:
 
 
 def sarif(report: Report) -> dict:
+    from codemods import _tf2_code
     from codemods.explain import catalog
 
-    descriptions = {**ENGINE_RULES, **{rule_id: rule.DESCRIPTION for rule_id, rule in catalog().items()}}
+    descriptions = {
+        **ENGINE_RULES,
+        _tf2_code.ID: _tf2_code.DESCRIPTION,
+        **{rule_id: rule.DESCRIPTION for rule_id, rule in catalog().items()},
+    }
     entries = list(report.all_entries())
     ids = list(descriptions) + sorted({e.rule for e in entries} - set(descriptions))
     index = {rule_id: i for i, rule_id in enumerate(ids)}

@@ -181,3 +181,13 @@ def test_explain_and_help_say_what_the_pragma_does(cli):
         assert outcome.new is None and [e.rule for e in outcome.entries] == [TF2_CODE]
     code, out, _ = cli("--help")
     assert code == 0 and PRAGMA in out and "--explain tf2-code" in " ".join(out.split())
+
+
+def test_sarif_describes_a_wrong_pragma_warning(cli, tmp_path):
+    # code scanning shows the rule's description beside the warning: "tf2-code" alone said nothing
+    (tmp_path / "train.py").write_text(f"{PRAGMA}\n{TF1}")
+    code, out, _ = cli("--format", "sarif", tmp_path / "train.py")
+    run = json.loads(out)["runs"][0]
+    [result] = [r for r in run["results"] if r["ruleId"] == TF2_CODE]
+    assert code == 1 and result["level"] == "warning"
+    assert run["tool"]["driver"]["rules"][result["ruleIndex"]]["shortDescription"]["text"] == _tf2_code.DESCRIPTION
