@@ -43,8 +43,9 @@ DESCRIPTION = (
     "naming something only TF 2 has (tf.summary.create_file_writer, a summary op's step=)"
 )
 EXAMPLE = Example(
-    why="tf1-api reads tf.Variable and tf.train.Checkpoint as TF1's and writes tf.compat.v1's, which is right in a "
-    "TF1 program and puts graph-era names back into an eager port; the pragma says which a file is. A file holding "
+    why="tf1-api reads tf.Variable and tf.train.Checkpoint as TF1's and writes tf.compat.v1's (and tf-device reads "
+    "tf.device(x) as TF1's, which took a device function), which is right in a TF1 program and puts graph-era names "
+    "back into an eager port; in TF 2 code neither runs. The pragma says which a file is. A file holding "
     "it that names what TF 2's tf lacks (tf.placeholder) is migrated as TF1 code, with a warning naming that name.",
     before=f"{PRAGMA}\nimport tensorflow as tf\n\nv = tf.Variable(1.0)\ncheckpoint = tf.train.Checkpoint(v=v)\n",
     after=f"{PRAGMA}\nimport tensorflow as tf\n\nv = tf.Variable(1.0)\ncheckpoint = tf.train.Checkpoint(v=v)\n",
