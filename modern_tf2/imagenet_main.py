@@ -5,15 +5,18 @@
 The legacy program's flags (`trainlib.training.resnet_flags`) and the platform's; the strategy,
 loop, checkpoints and export are `modern_tf2.run_loop`'s. `--checkpoint_path` (slim's, with
 `--checkpoint_exclude_scopes`) starts the model from a TF1 Estimator or TF2 checkpoint. Bad input (TF_CONFIG, a batch that
-does not split over the replicas, missing data) is one line on stderr and exit 2.
+does not split over the replicas, missing data) is one line on stderr and exit 2; what of it needs no TensorFlow
+(the flags, a missing checkpoint or data folder, TF_CONFIG) is refused before TensorFlow is imported.
 """
 
 from typing import TYPE_CHECKING, Any
 
 import compat  # noqa: F401 - first: selects tf-keras before TensorFlow binds Keras
 import compat.flags as flags
+from compat import tf_config
 from compat.cli_errors import fail, main_guard
 from compat.errors import ClusterError
+from trainlib.data import paths
 from trainlib.training import checkpoint_flags, resnet_flags
 
 resnet_flags.define_resnet_flags()
@@ -99,6 +102,10 @@ def program(values: Any) -> "Program":
 @main_guard
 def main(argv: list[str]) -> int:
     del argv
+    # what program() and run_loop.run refuse first, in their order
+    paths.check_fine_tune_source(FLAGS.checkpoint_path, FLAGS.output_dir)
+    paths.check_data_dir(FLAGS.data_dir)
+    tf_config.from_environment()
     from modern_tf2 import run_loop
 
     try:

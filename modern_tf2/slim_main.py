@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 import compat  # noqa: F401 - first: selects tf-keras before TensorFlow binds Keras
 import compat.flags as flags
+from compat import tf_config
 from compat.cli_errors import fail, main_guard
 from compat.errors import ClusterError
-from trainlib.training import loop_flags, slim_flags
+from trainlib.data import paths
+from trainlib.training import loop_flags, slim_data, slim_flags
 
 slim_flags.define_slim_flags()
 loop_flags.define_loop_flags()
@@ -61,12 +63,10 @@ def program(values: Any) -> "Program":
     from modern_tf2 import run_loop, trainer
     from modern_tf2.chief_checkpoints import starting_from
     from trainlib import checkpoints
-    from trainlib.models import slim_zoo
-    from trainlib.training import checkpoint_flags, slim_data
+    from trainlib.models import slim_layer, slim_zoo
+    from trainlib.training import checkpoint_flags
 
-    slim_flags.platform_overrides(values)
-    if not values.max_number_of_steps:
-        fail("set --max_number_of_steps (or the platform's --max_step): the TF2 loop does not train without end")
+    check_steps(slim_flags.platform_overrides(values))
     image_size = values.train_image_size or slim_zoo.default_image_size(values.model_name)
     source = checkpoints.fine_tune_source(values.checkpoint_path, values.train_dir)
     files = slim_data.files(values)  # missing or bad data fails here, in one line
@@ -77,7 +77,7 @@ def program(values: Any) -> "Program":
         return slim_data.dataset(values, split, batch, image_size, **kwargs)
 
     def build_model() -> "tf.keras.Model":
-        return tf.keras.Sequential([slim_zoo.SlimNetLayer(values.model_name, net_classes)])
+        return tf.keras.Sequential([slim_layer.SlimNetLayer(values.model_name, net_classes)])
 
     def eval_dataset() -> "tf.data.Dataset":
         return read("validation", values.eval_batch_size, repeat=False)
@@ -103,10 +103,22 @@ def program(values: Any) -> "Program":
     )
 
 
+def check_steps(values: Any) -> None:
+    if not values.max_number_of_steps:
+        fail("set --max_number_of_steps (or the platform's --max_step): the TF2 loop does not train without end")
+
+
+def check_input(values: Any) -> None:
+    """What program() and settings() refuse first, in their order, checked before TensorFlow is imported."""
+    check_steps(slim_flags.platform_overrides(values))
+    paths.check_fine_tune_source(values.checkpoint_path, values.train_dir)
+    slim_data.check_input(values)
+    tf_config.from_environment()
+
+
 def global_batch(values: Any) -> int:
     """slim's batch is per clone; synchronous workers (MultiWorkerMirrored) each bring their clones."""
     import compat.strategy as strategies
-    from compat import tf_config
 
     config = tf_config.from_environment()
     workers = config.num_workers if strategies.kind(config, values.num_clones) == strategies.MULTI_WORKER else 1
@@ -131,6 +143,7 @@ def settings(values: Any) -> "Settings":
 @main_guard
 def main(argv: list[str]) -> int:
     del argv
+    check_input(FLAGS)
     from modern_tf2 import run_loop
 
     built = program(FLAGS)

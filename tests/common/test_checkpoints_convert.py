@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from compat.errors import DataError
 from modern_tf2.chief_checkpoints import starting_from
+from tests.support import tf_free
 from tests.support.processes import assert_one_line_error, run_module
 from tests.support.programs import NUM_CLASSES, imagenet_args
 from trainlib import checkpoints
@@ -102,42 +103,46 @@ def test_inspect_lists_what_tf_list_variables_sees(legacy):
     ]  # list_variables sorts by key too
 
 
+def _cli_args(args, legacy, tmp_path):
+    (tmp_path / "gone").mkdir()
+    (tmp_path / "gone" / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-9"\n')
+    replace = {"LEGACY": str(legacy), "OUT": str(tmp_path / "out"), "GONE": str(tmp_path / "gone")}
+    for word, value in replace.items():
+        args = [arg.replace(word, value) for arg in args]
+    return args
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["convert", "LEGACY", "--model=resnet", "--resnet_size=14", "--out=OUT"], "checkpoint has no variable for"),
+        (["inspect", "GONE"], "`checkpoint` file names"),
+    ],
+    ids=["wrong-size", "checkpoint-file-names-no-prefix"],
+)
+def test_bad_input_is_one_line_and_exit_2(legacy, tmp_path, args, message):
+    result = run_module("trainlib.checkpoints", _cli_args(args, legacy, tmp_path))
+    assert_one_line_error(result, message)
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
         (["inspect", "/nonexistent/model.ckpt-1"], "CKPT '/nonexistent/model.ckpt-1' does not exist"),
-        (["convert", "LEGACY", "--model=resnet", "--resnet_size=14", "--out=OUT"], "checkpoint has no variable for"),
+        (["convert", "/nonexistent", "--model=resnet", "--resnet_size=8", "--out=OUT"], "CKPT '/nonexistent' does"),
         (["inspect", "LEGACY", "--nosuchflag"], "unknown flag --nosuchflag"),
         (
             ["convert", "LEGACY", "--model=resnet", "--resnet_size=8", "--num_classes=-1", "--out=OUT"],
             "--num_classes",
         ),
-        (["inspect", "GONE"], "`checkpoint` file names"),
     ],
-    ids=["missing-checkpoint", "wrong-size", "unknown-flag", "negative-classes", "checkpoint-file-names-no-prefix"],
+    ids=["missing-checkpoint", "convert-missing-checkpoint", "unknown-flag", "negative-classes"],
 )
-def test_bad_input_is_one_line_and_exit_2(legacy, tmp_path, args, message):
-    (tmp_path / "gone").mkdir()
-    (tmp_path / "gone" / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-9"\n')
-    args = [arg.replace("LEGACY", str(legacy)).replace("OUT", str(tmp_path / "out")) for arg in args]
-    args = [arg.replace("GONE", str(tmp_path / "gone")) for arg in args]
-    result = run_module("trainlib.checkpoints", args)
-    assert_one_line_error(result, message)
+def test_bad_input_is_refused_before_tensorflow_is_imported(legacy, tmp_path, args, message):
+    result = tf_free.run_module("trainlib.checkpoints", _cli_args(args, legacy, tmp_path))
+    tf_free.assert_one_line_error_before_tensorflow(result, message)
     assert not (tmp_path / "out").exists()
-
-
-def test_the_cli_refuses_a_bad_flag_before_it_imports_tensorflow(run_py):
-    # the package's names load on first use: `python -m trainlib.checkpoints` imports the package first, and
-    # a flag error (unknown-flag, negative-classes above) took a TensorFlow import (5 s of CPU) to report
-    result = run_py(
-        """
-        import sys
-        import trainlib.checkpoints.__main__
-        print("TENSORFLOW", "tensorflow" in sys.modules)
-        """
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert "TENSORFLOW False" in result.stdout, result.stdout
 
 
 def test_the_package_names_load_on_first_use():

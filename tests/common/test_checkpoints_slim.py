@@ -58,9 +58,9 @@ def test_checkpoint_path_restores_all_but_the_excluded_scopes(legacy, program_da
 
 def _values_by_variable_name(prefix):
     """{variable name: value} of a TF2 checkpoint's model, read by loading it into the same Keras model."""
-    from trainlib.models import slim_zoo
+    from trainlib.models import slim_layer
 
-    model = tf.keras.Sequential([slim_zoo.SlimNetLayer("lenet", NUM_CLASSES)])
+    model = tf.keras.Sequential([slim_layer.SlimNetLayer("lenet", NUM_CLASSES)])
     model(tf.zeros([1, 32, 32, 3]))
     tf.train.Checkpoint(model=model).restore(prefix).expect_partial()
     return {variable.name.split(":")[0]: variable.numpy() for variable in model.variables}

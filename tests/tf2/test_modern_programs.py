@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from tests.support import tf_free
 from tests.support.processes import run_module
 from tests.support.programs import NUM_CLASSES, checkpoint_index, imagenet_args, losses
 
@@ -91,20 +92,32 @@ def test_slim_main_trains_a_slim_zoo_net(program_data, tmp_path, model_name):
     assert checkpoint_index(out) == ["ckpt-3"]
 
 
+def test_a_batch_that_does_not_split_over_the_replicas_is_one_line_and_exit_2(program_data, tmp_path):
+    result = run_module(
+        "modern_tf2.imagenet_main", [*imagenet_args(program_data, tmp_path / "out", 5), "--num_gpus", "3"]
+    )
+    errors = [line for line in result.stderr.splitlines() if ": error: " in line]
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-3000:]
+    assert len(errors) == 1 and "the batch of 16 does not split evenly over 3 replicas" in errors[0], errors
+
+
 @pytest.mark.parametrize(
     "extra, env, message",
     [
-        (["--num_gpus", "3"], None, "the batch of 16 does not split evenly over 3 replicas"),
         ([], {"TF_CONFIG": '{"cluster": {"worker": ["127.0.0.1:1"]}, "task": {"type": "ps", "index": 0}}'}, "task"),
         (["--data_dir", "/nonexistent/imagenet"], None, "data dir '/nonexistent/imagenet' does not exist"),
+        (
+            ["--checkpoint_path", "/nonexistent/model.ckpt-1"],
+            None,
+            "--checkpoint_path '/nonexistent/model.ckpt-1' does",
+        ),
+        (["--resnet_version", "3"], None, "--resnet_version"),
     ],
-    ids=["batch-over-replicas", "bad-tf-config", "missing-data"],
+    ids=["bad-tf-config", "missing-data", "missing-checkpoint", "bad-enum"],
 )
-def test_bad_input_is_one_line_and_exit_2(program_data, tmp_path, extra, env, message):
-    result = run_module("modern_tf2.imagenet_main", imagenet_args(program_data, tmp_path / "out", 5) + extra, env=env)
-    errors = [line for line in result.stderr.splitlines() if ": error: " in line]
-    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-3000:]
-    assert len(errors) == 1 and message in errors[0], result.stderr[-3000:]
+def test_bad_input_is_one_line_and_exit_2_before_tensorflow_is_imported(program_data, tmp_path, extra, env, message):
+    args = imagenet_args(program_data, tmp_path / "out", 5) + extra
+    tf_free.assert_one_line_error_before_tensorflow(tf_free.run_module("modern_tf2.imagenet_main", args, env), message)
 
 
 def test_after_report_sees_each_progress_line_and_its_pause_is_left_out_of_the_rate(tmp_path, run_py):
@@ -143,10 +156,16 @@ def test_after_report_sees_each_progress_line_and_its_pause_is_left_out_of_the_r
     assert all(rate > 8 for rate in rates[1:]), rates
 
 
-def test_slim_main_refuses_an_unknown_model_name_in_the_legacy_programs_words(program_data, tmp_path):
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--model_name", "resnet_v9", "--max_step", "1"], "--model_name must be one of"),
+        (["--model_name", "lenet"], "set --max_number_of_steps"),
+        (["--model_name", "lenet", "--max_step", "1", "--checkpoint_path", "/nonexistent"], "'/nonexistent' does not"),
+    ],
+    ids=["unknown-model", "no-steps", "missing-checkpoint"],
+)
+def test_slim_main_refuses_bad_input_before_it_imports_tensorflow(program_data, tmp_path, extra, message):
     """One check of --model_name for both slim programs (the zoo's): the same one line and exit 2."""
-    args = ["--data_dir", str(program_data), "--output_dir", str(tmp_path / "out"), "--model_name", "resnet_v9"]
-    result = run_module("modern_tf2.slim_main", [*args, "--max_step", "1"])
-    errors = [line for line in result.stderr.splitlines() if ": error: " in line]
-    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-3000:]
-    assert len(errors) == 1 and "--model_name must be one of" in errors[0] and "'resnet_v9'" in errors[0], errors
+    args = ["--data_dir", str(program_data), "--output_dir", str(tmp_path / "out"), *extra]
+    tf_free.assert_one_line_error_before_tensorflow(tf_free.run_module("modern_tf2.slim_main", args), message)

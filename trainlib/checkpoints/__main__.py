@@ -1,12 +1,14 @@
 """`python -m trainlib.checkpoints inspect CKPT` | `convert CKPT --model resnet --resnet_size N --out DIR`.
 
 Bad input (a missing checkpoint, a model or size the checkpoint does not hold, an unknown
-command) is one line on stderr and exit 2.
+command) is one line on stderr and exit 2; the flags, the command and a missing checkpoint are refused
+before TensorFlow is imported.
 """
 
 import compat.flags as flags
 from compat.cli_errors import fail, main_guard
 from compat.outputs import output_folder
+from trainlib.data.paths import check_checkpoint
 from trainlib.models.resnet_layout import SIZES
 from trainlib.training.resnet_config import ResNetConfig
 
@@ -42,6 +44,7 @@ def main(argv: list) -> int:
     from trainlib import checkpoints
 
     if command == "inspect":
+        check_checkpoint(checkpoint, "CKPT")  # as describe() would, before it imports TensorFlow
         print(checkpoints.describe(checkpoint))
         return 0
     for name in ("model", "resnet_size", "out"):
@@ -50,6 +53,7 @@ def main(argv: list) -> int:
     if FLAGS.resnet_size not in SIZES:
         fail(f"--resnet_size {FLAGS.resnet_size}: must be one of {SIZES}")
     output_folder("--out", FLAGS.out, empty=True)  # as its help says: an empty or new folder, checked first
+    check_checkpoint(checkpoint, "CKPT")
     written = checkpoints.convert_resnet(
         checkpoint, FLAGS.out, FLAGS.resnet_size, FLAGS.num_classes, int(FLAGS.resnet_version)
     )

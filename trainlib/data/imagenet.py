@@ -17,15 +17,13 @@ import tensorflow as tf
 
 from compat.errors import DataError
 from trainlib.data import records
-
-SPLITS = {True: "train", False: "validation"}
+from trainlib.data.paths import SPLITS, check_data_dir
 
 
 def shard_files(data_dir: str, is_training: bool, pattern: str | None = None) -> list[str]:
     """Sorted shard paths of a split; DataError when the folder or the shards are missing."""
     split = SPLITS[bool(is_training)]
-    if not tf.io.gfile.isdir(data_dir):
-        raise DataError(f"data dir {data_dir!r} does not exist")
+    check_data_dir(data_dir)
     files = sorted(tf.io.gfile.glob(os.path.join(data_dir, pattern or f"{split}-*-of-*")))
     if not files:
         raise DataError(f"no {split} shards matching {pattern or split + '-*-of-*'} in {data_dir!r}")

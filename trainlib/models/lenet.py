@@ -11,8 +11,6 @@ import tensorflow as tf
 
 import compat.slim as slim
 
-IMAGE_SIZE = 28
-
 
 def lenet_arg_scope(weight_decay: float = 0.0) -> dict:
     with slim.arg_scope(

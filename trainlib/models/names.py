@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 import tensorflow as tf
 
 from compat.errors import DataError
+from trainlib.data.paths import check_checkpoint
 
 PREFIX = "resnet/"
 OBJECT_GRAPH = "_CHECKPOINTABLE_OBJECT_GRAPH"  # the key a tf.train.Checkpoint writes, a TF1 Saver does not
@@ -83,9 +84,7 @@ def checkpoint_file(path: str, field: str = "checkpoint") -> str:
         if not (tf.io.gfile.exists(latest + ".index") or tf.io.gfile.exists(latest)):
             raise DataError(f"{field} {path!r}: its `checkpoint` file names {latest}, which does not exist")
         return latest
-    # V2 checkpoints are `<prefix>.index` + data shards; the older zoo files (V1) are one file.
-    if not (tf.io.gfile.exists(path + ".index") or tf.io.gfile.exists(path)):
-        raise DataError(f"{field} {path!r} does not exist (a checkpoint prefix such as model.ckpt-100, or its folder)")
+    check_checkpoint(path, field)
     return path
 
 
