@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from tests.support import forked
+from tests.support import tf_free
 from tests.support.clusters import run_cluster
-from tests.support.processes import REPO, assert_one_line_error, module_command, python_env, run_module
+from tests.support.processes import REPO, module_command, python_env, run_module
 from trainlib.data import synth
 
 NUM_CLASSES = 5
@@ -147,11 +147,6 @@ def test_mirrored_strategy_variant_trains(data_dir, tmp_path):
     assert tf.train.latest_checkpoint(str(out)).endswith("model.ckpt-6")
 
 
-# the program's runs forked after its imports: its checks stop each before TensorFlow computes anything, and the
-# import was 4-5 s of each case's CPU
-bad_input_runs = forked.fixture("legacy_tf1.imagenet_main")
-
-
 @pytest.mark.parametrize(
     "extra, env, message",
     [
@@ -162,12 +157,13 @@ bad_input_runs = forked.fixture("legacy_tf1.imagenet_main")
             "worker",
         ),
         (["--data_dir=/nonexistent/imagenet"], None, "does not exist"),
+        (["--multi_device=replicas"], None, "--multi_device"),
     ],
-    ids=["batch-not-divisible", "task-not-in-cluster", "missing-data-dir"],
+    ids=["batch-not-divisible", "task-not-in-cluster", "missing-data-dir", "bad-enum"],
 )
-def test_bad_input_is_one_line_and_exit_2(bad_input_runs, data_dir, tmp_path, extra, env, message):
-    result = bad_input_runs.run(program_args(data_dir, tmp_path / "out", *extra), env=env)
-    assert_one_line_error(result, message)
+def test_bad_input_is_one_line_and_exit_2_before_tensorflow_is_imported(data_dir, tmp_path, extra, env, message):
+    result = tf_free.run_module("legacy_tf1.imagenet_main", program_args(data_dir, tmp_path / "out", *extra), env=env)
+    tf_free.assert_one_line_error_before_tensorflow(result, message)
 
 
 @pytest.mark.slow

@@ -9,9 +9,9 @@ import shutil
 
 import pytest
 
-from tests.support import forked
+from tests.support import tf_free
 from tests.support.clusters import run_cluster
-from tests.support.processes import assert_one_line_error, module_command, run_module
+from tests.support.processes import module_command, run_module
 from trainlib.data import synth
 
 NUM_CLASSES = 5  # labels 1..5; the model has 6 outputs, 0 being background as in ImageNet
@@ -162,11 +162,6 @@ def test_fine_tune_restores_all_but_excluded_scopes(trained, data_dir, tmp_path)
 NO_SUCH_TASK = {"type": "worker", "index": 0}  # the cluster has a master only
 
 
-# the program's runs forked after its imports: its checks stop each before TensorFlow computes anything, and the
-# import was 4-5 s of each case's CPU
-bad_input_runs = forked.fixture("legacy_tf1.slim_main")
-
-
 @pytest.mark.parametrize(
     "extra, env, message",
     [
@@ -177,9 +172,9 @@ bad_input_runs = forked.fixture("legacy_tf1.slim_main")
     ],
     ids=["task-not-in-cluster", "missing-data-dir", "unknown-model", "missing-checkpoint"],
 )
-def test_bad_input_is_one_line_and_exit_2(bad_input_runs, data_dir, tmp_path, extra, env, message):
-    result = bad_input_runs.run(program_args(data_dir, tmp_path / "out", *extra), env=env)
-    assert_one_line_error(result, message)
+def test_bad_input_is_one_line_and_exit_2_before_tensorflow_is_imported(data_dir, tmp_path, extra, env, message):
+    result = tf_free.run_module("legacy_tf1.slim_main", program_args(data_dir, tmp_path / "out", *extra), env=env)
+    tf_free.assert_one_line_error_before_tensorflow(result, message)
 
 
 @pytest.mark.slow
