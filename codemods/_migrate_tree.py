@@ -28,6 +28,7 @@ from codemods._discover import Item, discover
 from codemods._report import CONFLICT, IO, PARSE, Entry, FileResult, Outcome, Report
 from codemods._write import copy_into
 from codemods.engine import tree as _tree
+from compat import reports
 from compat.files import atomic_write
 
 if TYPE_CHECKING:
@@ -463,7 +464,8 @@ def _finish(
     if config.mode in ("diff", "check") and outcome.new is not None:
         assert item.kind is not None and data is not None  # a migration: of a file of a kind, read
         parts = _diff.diffs_of(item.kind, data, outcome.new)
-        diff = "".join(f"--- {item.path}{part}\n+++ {item.path}{part}\n{body}" for part, body in parts)
+        shown = reports.shown(item.path)
+        diff = "".join(f"--- {shown}{part}\n+++ {shown}{part}\n{body}" for part, body in parts)
     result = FileResult(item.path, status, entries, diff, cached)
     try:
         if config.mode == "write" and outcome.new is not None:

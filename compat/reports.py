@@ -19,6 +19,12 @@ def printable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+def shown(path: str) -> str:
+    """A file name as a text report shows it: a character that is not printable (a newline, an escape sequence's
+    ESC) as its Python escape, so that an entry stays one line and a name cannot drive the terminal."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in path)
+
+
 @dataclasses.dataclass
 class Entry:
     """One thing a person may want to know about a file: a change made, or one that could not be."""
@@ -44,7 +50,7 @@ class Entry:
 
     def location(self) -> str:
         cell = f"[cell {self.cell}]" if self.cell is not None else ""
-        return f"{self.path}{cell}:{self.line}:{self.col}"
+        return f"{shown(self.path)}{cell}:{self.line}:{self.col}"
 
 
 def severity_counts(entries: Iterable[Entry]) -> dict[str, int]:

@@ -38,3 +38,18 @@ def test_out_writes_a_file_as_it_was_read_though_deleted_since(tmp_path, source)
     assert result.status in ("changed", "unchanged") and all(e.severity != "error" for e in result.entries), result
     written = tmp_path / "out" / "train.py"
     assert written.read_bytes() == (outcome.new or data) and stat.S_IMODE(os.stat(written).st_mode) == 0o750
+
+
+def test_a_file_name_holding_control_characters_is_shown_escaped_one_line_per_entry(tmp_path, cli):
+    # a tree's file named with a newline split an entry over two lines of the text report, and one named with an
+    # escape sequence wrote it to the terminal (ESC [2J clears the screen)
+    tree = write_tree(tmp_path / "src", {"a\nb.py": TF1, "c\x1b[2J.py": TF1})
+    code, out, _ = cli(tree)  # (a diff: its headers name the files)
+    headers = [line for line in out.splitlines() if line.startswith(("--- ", "+++ "))]
+    assert code == 0 and "\x1b" not in out and len(headers) == 4, out
+    assert all(line.endswith(".py") for line in headers), headers
+    code, out, _ = cli("--write", tree)
+    assert code == 0 and "\x1b" not in out, out
+    entries = [line for line in out.splitlines() if ": info " in line]
+    assert len(entries) == 4 and all(line.startswith(str(tree)) for line in entries), out
+    assert {"a\\nb.py", "c\\x1b[2J.py"} <= {line.split(":")[0].rsplit("/", 1)[1] for line in entries}, out
