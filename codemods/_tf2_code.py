@@ -3,11 +3,12 @@
 The tf1-api rule reads every `tf.X` as TF1's name: `tf.summary.scalar`, `tf.Variable`, `tf.train.Checkpoint` become
 `tf.compat.v1.*`, which is right in a TF1 program and breaks TF 2 code (`tf.compat.v1.summary.scalar` takes no
 `step`). A file is TF 2 code when it names something only TF 2 has (the tables' `v2_only`: no TF1 program could
-name it) or calls a summary op with TF 2's `step=`, and names nothing TF 2's `tf` lacks (the tables' `v1_only`
-and `moved` names, `tf.contrib`). codemods/_migrate_file.py then runs the rules without tf1-api: what TF 2 code
-may still need is done (compat's `tf.estimator`, an Estimator strategy's graph mode, NumPy's removed names), and a
-native port, or a TF 2 module of a tree being migrated, keeps its names. A file of both is left to all the rules:
-its TF1 names need them. A notebook's cells are read as one file: they share one namespace.
+name it; a TF 2-only method of an object a TensorFlow class made, `ckpt.read` of `ckpt = tf.train.Checkpoint(...)`
+where the file binds `ckpt` once, counts) or calls a summary op with TF 2's `step=`, and names nothing TF 2's `tf`
+lacks (the tables' `v1_only` and `moved` names, `tf.contrib`). codemods/_migrate_file.py then runs the rules without
+tf1-api: what TF 2 code may still need is done (compat's `tf.estimator`, an Estimator strategy's graph mode, NumPy's
+removed names), and a native port, or a TF 2 module of a tree being migrated, keeps its names. A file of both is left
+to all the rules: its TF1 names need them. A notebook's cells are read as one file: they share one namespace.
 
 A native port names only what TF 1.15 also had (`tf.Variable`, `tf.train.Checkpoint`): nothing in it proves TF 2, so
 `--level native` writes the pragma `# uai-migrate: tf2` into each port it made fully TF 2 (a native rule converted
@@ -63,6 +64,9 @@ class _Chains(ast.NodeVisitor):
         self.chains: list[tuple[str, list[tuple[str, ast.AST]], int]] = []  # (head name, [(attr, node), ...], index)
         self.calls: set[int] = set()  # id(func) of each call given step=
         self.index = 0  # of the tree walked: a notebook's cells share one namespace
+        # `ckpt = tf.train.Checkpoint(...)`: name -> (the call's head name, its attributes); a name bound once only
+        self.made: dict[str, tuple[str, list[str]]] = {}
+        self.binds: dict[str, int] = {}  # name -> how often the modules bind it
 
     def visit_Import(self, node: ast.Import) -> None:
         self._bind(node, bindings(node))
@@ -72,9 +76,28 @@ class _Chains(ast.NodeVisitor):
 
     def _bind(self, node: ast.AST, found: Iterable[tuple[str, str | None]]) -> None:
         for name, qualified in found:
+            self.binds[name] = self.binds.get(name, 0) + 1
             if qualified and qualified.split(".")[0] == TF:
                 self.bound[name] = qualified
                 self.imported.append((qualified, node, self.index))
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if not isinstance(node.ctx, ast.Load):
+            self.binds[node.id] = self.binds.get(node.id, 0) + 1
+
+    def visit_arg(self, node: ast.arg) -> None:
+        self.binds[node.arg] = self.binds.get(node.arg, 0) + 1
+        self.generic_visit(node)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call):
+            attrs, func = [], node.value.func
+            while isinstance(func, ast.Attribute):
+                attrs.append(func.attr)
+                func = func.value
+            if isinstance(func, ast.Name) and attrs:
+                self.made[node.targets[0].id] = (func.id, attrs[::-1])
+        self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
         if any(keyword.arg == "step" for keyword in node.keywords):
@@ -109,6 +132,11 @@ def _paths(trees: Sequence[ast.Module]) -> tuple[list[tuple[str, ast.AST, int]],
             for attr, node in parts:
                 path += "." + attr
                 found.append((path[len(TF) + 1 :], node, index))
+        elif head in walk.made and walk.binds.get(head) == 1 and walk.made[head][0] in walk.bound:
+            # (a method of an object a TensorFlow class made: `ckpt.read` is `tensorflow.train.Checkpoint.read`)
+            made, attrs = walk.made[head]
+            path = ".".join([walk.bound[made], *attrs, parts[0][0]])
+            found.append((path[len(TF) + 1 :], parts[0][1], index))
     return found, walk.calls
 
 
@@ -130,21 +158,23 @@ _FROM_TF = re.compile(r"^\s*from\s+tensorflow[.\s]|\btensorflow\.(?!compat\b)[\w
 
 
 @functools.cache
-def _candidates() -> tuple[frozenset[str], re.Pattern[str]]:
+def _candidates() -> tuple[frozenset[str], re.Pattern[str], re.Pattern[str]]:
     """(the last two parts of each TF 2-only name, `summary.write`; a pattern of the TF 2-only names of `tf` itself,
-    `.eig`)."""
+    `.eig`; a pattern of a call of a class with a TF 2-only attribute, `Checkpoint(`, whose object may read it)."""
     names = tables.tf_api()["v2_only"]
     top = "|".join(re.escape(p) for p in sorted(names) if "." not in p)
-    return frozenset(".".join(p.split(".")[-2:]) for p in names if "." in p), re.compile(rf"\.(?:{top})\b")
+    classes = sorted({p.split(".")[-2] for p in names if "." in p and p.split(".")[-2][:1].isupper()})
+    made = re.compile(rf"\b(?:{'|'.join(map(re.escape, classes))})\(")
+    return frozenset(".".join(p.split(".")[-2:]) for p in names if "." in p), re.compile(rf"\.(?:{top})\b"), made
 
 
 def _may_be(text: str) -> bool:
     """Does the text hold what TF 2 code must: a TF 2-only name's last two parts, a `step=` keyword, an import from
-    TensorFlow or a TensorFlow module's alias? Most files hold none, and are not walked (the walk costs about a third
-    of a parse)."""
-    pairs, top = _candidates()
-    return bool(_STEP.search(text) or top.search(text) or _FROM_TF.search(text)) or not pairs.isdisjoint(
-        _DOTTED.findall(text)
+    TensorFlow or a TensorFlow module's alias, or an object made of a class with a TF 2-only method? Most files hold
+    none, and are not walked (the walk costs about a third of a parse)."""
+    pairs, top, made = _candidates()
+    return bool(_STEP.search(text) or top.search(text) or _FROM_TF.search(text) or made.search(text)) or not (
+        pairs.isdisjoint(_DOTTED.findall(text))
     )
 
 

@@ -161,3 +161,21 @@ def test_a_tf2_only_attribute_of_a_class_both_apis_have_is_evidence():
     # TF1's converter is still TF1's
     text, entries = migrated("import tensorflow as tf\nc = tf.lite.TFLiteConverter.from_session(None, [], [])\n")
     assert "tf.compat.v1.lite.TFLiteConverter.from_session" in text and TF2_CODE not in {e.rule for e in entries}
+
+
+def test_a_tf2_only_method_of_an_object_made_once_is_evidence():
+    # ckpt.read is TF 2's Checkpoint's only: tf1-api made tf.train.Checkpoint tf.compat.v1.train.Checkpoint, and the
+    # TF 2 script failed on TF 2.21 (AttributeError: 'CheckpointV1' object has no attribute 'read'; helper-76)
+    source = (
+        "import tensorflow as tf\n"
+        "v = tf.Variable(1.0)\n"
+        "ckpt = tf.train.Checkpoint(v=v)\n"
+        "ckpt.read(ckpt.write('ckpt')).assert_consumed()\n"
+    )
+    text, entries = migrated(source)
+    assert text == source
+    assert [e.rule for e in entries] == [TF2_CODE] and "tf.train.Checkpoint.read" in entries[0].message, entries
+    # a name bound again may be another object (a file, whose read proves nothing)
+    again = source.replace("ckpt.read(", "ckpt = open('f')\nckpt.read(")
+    text, entries = migrated(again)
+    assert "tf.compat.v1.train.Checkpoint" in text and TF2_CODE not in {e.rule for e in entries}, text
