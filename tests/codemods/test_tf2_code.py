@@ -146,36 +146,36 @@ def test_a_tf2_name_read_through_an_alias_of_a_tensorflow_module_is_evidence(imp
     assert [e.rule for e in entries] == [TF2_CODE], entries
 
 
-def test_a_tf2_only_attribute_of_a_class_both_apis_have_is_evidence():
-    # tf.lite.TFLiteConverter is in both APIs (another class in each); from_keras_model is TF 2's only. tf1-api made
-    # it tf.compat.v1.lite.TFLiteConverter.from_keras_model, and the TF 2 script converting a Keras model failed on
-    # TF 2.21 (AttributeError: type object 'TFLiteConverter' has no attribute 'from_keras_model'; helper-76)
-    source = (
-        "import tensorflow as tf\n"
-        "model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])\n"
-        "converter = tf.lite.TFLiteConverter.from_keras_model(model)\n"
-    )
+@pytest.mark.parametrize(
+    "source, name, tf1, ported",
+    [
+        # tf.lite.TFLiteConverter is in both APIs (another class in each), from_keras_model TF 2's only: tf1-api made
+        # it tf.compat.v1.lite.TFLiteConverter.from_keras_model, and the TF 2 script failed on TF 2.21
+        # (AttributeError: type object 'TFLiteConverter' has no attribute 'from_keras_model'); TF1's converter stays
+        # TF1's
+        (
+            "model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,))])\n"
+            "converter = tf.lite.TFLiteConverter.from_keras_model(model)\n",
+            "from_keras_model",
+            "c = tf.lite.TFLiteConverter.from_session(None, [], [])\n",
+            "tf.compat.v1.lite.TFLiteConverter.from_session",
+        ),
+        # ckpt.read is TF 2's Checkpoint's only: tf.compat.v1.train.Checkpoint failed (AttributeError: 'CheckpointV1'
+        # object has no attribute 'read'); a name bound again may be another object (a file: its read proves nothing)
+        (
+            "v = tf.Variable(1.0)\nckpt = tf.train.Checkpoint(v=v)\nckpt.read(ckpt.write('ckpt')).assert_consumed()\n",
+            "tf.train.Checkpoint.read",
+            "v = tf.Variable(1.0)\nckpt = tf.train.Checkpoint(v=v)\nckpt = open('f')\nckpt.read()\n",
+            "tf.compat.v1.train.Checkpoint",
+        ),
+    ],
+    ids=["class-attribute", "method-of-an-object-made-once"],
+)
+def test_a_tf2_only_attribute_of_a_class_both_apis_have_is_evidence(source, name, tf1, ported):
+    # (helper-76's hostile pass: each TF 2 script ran before its migration and failed after it, on TF 2.21)
+    source = "import tensorflow as tf\n" + source
     text, entries = migrated(source)
     assert text == source
-    assert [e.rule for e in entries] == [TF2_CODE] and "from_keras_model" in entries[0].message, entries
-    # TF1's converter is still TF1's
-    text, entries = migrated("import tensorflow as tf\nc = tf.lite.TFLiteConverter.from_session(None, [], [])\n")
-    assert "tf.compat.v1.lite.TFLiteConverter.from_session" in text and TF2_CODE not in {e.rule for e in entries}
-
-
-def test_a_tf2_only_method_of_an_object_made_once_is_evidence():
-    # ckpt.read is TF 2's Checkpoint's only: tf1-api made tf.train.Checkpoint tf.compat.v1.train.Checkpoint, and the
-    # TF 2 script failed on TF 2.21 (AttributeError: 'CheckpointV1' object has no attribute 'read'; helper-76)
-    source = (
-        "import tensorflow as tf\n"
-        "v = tf.Variable(1.0)\n"
-        "ckpt = tf.train.Checkpoint(v=v)\n"
-        "ckpt.read(ckpt.write('ckpt')).assert_consumed()\n"
-    )
-    text, entries = migrated(source)
-    assert text == source
-    assert [e.rule for e in entries] == [TF2_CODE] and "tf.train.Checkpoint.read" in entries[0].message, entries
-    # a name bound again may be another object (a file, whose read proves nothing)
-    again = source.replace("ckpt.read(", "ckpt = open('f')\nckpt.read(")
-    text, entries = migrated(again)
-    assert "tf.compat.v1.train.Checkpoint" in text and TF2_CODE not in {e.rule for e in entries}, text
+    assert [e.rule for e in entries] == [TF2_CODE] and name in entries[0].message, entries
+    text, entries = migrated("import tensorflow as tf\n" + tf1)
+    assert ported in text and TF2_CODE not in {e.rule for e in entries}, text
