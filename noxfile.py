@@ -46,7 +46,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # ci29 (per-test CPU, tests/support/cpu_times.py): part 2 1483 s of CPU, part 1 1248, and its last 2 minutes
 # alone kept one core half idle: part 1 also runs native-session's equivalence and dtype runs (121 s).
 # ci30: part 1 1438 s, part 2 1495, tf1 1203; then part 1 gave 43 s to tf1 (TF_FREE below) and about 70 s to cuts
-# (the TF-free files run once, the legacy programs' bad-input runs forked, one PS cluster less): part 1 also runs
+# (the TF-free files run once, the bad-input runs of our programs before TensorFlow, one PS cluster less): part 1 also runs
 # tests/codemods/test_realworld.py (78 s), about 1420 s each.
 SUITES = {
     "tf1": [["tests/common"]],
