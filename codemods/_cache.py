@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import pathlib
+import sys
 from importlib import metadata
 
 from codemods._report import Entry, Outcome
@@ -23,7 +24,8 @@ from compat.files import atomic_write
 
 @functools.lru_cache(maxsize=1)
 def engine_fingerprint() -> str:
-    digest = hashlib.sha256(metadata.version("libcst").encode())
+    # what parses is the interpreter's grammar: a stored migration was checked to parse (codemods/_migrate_tree.py)
+    digest = hashlib.sha256(f"{sys.version}|{metadata.version('libcst')}".encode())
     package = pathlib.Path(__file__).parent
     # the rules' derived tables (rules/tf_api.json) decide results as much as the code does, and so do compat's
     # (a sibling package, in a checkout as in an installed wheel)

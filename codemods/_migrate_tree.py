@@ -336,9 +336,11 @@ def _migrate_pending(
     pending.sort(key=lambda job: len(job[2]), reverse=True)
     jobs = [(kind, data, config.options, context) for _, kind, data, _, _, context in pending]
     for (item, kind, data, snapshot, key, _), outcome in zip(pending, workers.outcomes(jobs, progress)):
+        # stored checked, so a hit is served as it is (parsing every port again was a third of a warm re-run)
+        checked = _checked(kind, data, outcome)
         if cache and key:
-            cache.put(key, outcome)
-        outcomes[item] = (data, snapshot, _checked(kind, data, outcome), False)
+            cache.put(key, checked)
+        outcomes[item] = (data, snapshot, checked, False)
 
 
 # the cache's kind for the Facts of a file's parse (its imports and main block), kept apart from its migrations
@@ -400,7 +402,7 @@ def _looked_up(
         key = cache.key(item.kind, data, context) if cache else None
         hit = cache.get(key) if cache and key else None
         if hit is not None:
-            outcomes[item] = (data, snapshot, _checked(item.kind, data, hit), True)
+            outcomes[item] = (data, snapshot, hit, True)
         else:
             pending.append((item, item.kind, data, snapshot, key, context))
     return pending

@@ -123,7 +123,7 @@ def test_a_rerun_comes_from_the_cache(tmp_path, migrate):
     assert first.json["files"] == second.json["files"]
 
 
-def test_the_cache_key_changes_with_the_rules_code_and_their_derived_tables(tmp_path):
+def test_the_cache_key_changes_with_the_rules_code_and_their_derived_tables(tmp_path, monkeypatch):
     # A regenerated tables/tf_api.json changes what the rules do as much as an edited rule:
     # results cached under the old table must not be served. So do compat.tf1_names and compat.library_names
     # (with "float_": "float32" in a copy's library_names, a cached run still wrote np.float64: helper-76's pass).
@@ -147,3 +147,24 @@ def test_the_cache_key_changes_with_the_rules_code_and_their_derived_tables(tmp_
         assert fingerprint() != original, edited.name
         edited.write_text(text)
     assert fingerprint() == original
+    # a hit is served without parsing the port again (it was checked before it was stored), and what parses
+    # depends on the interpreter's grammar: another Python must not read this one's results
+    monkeypatch.setattr(sys, "version", sys.version + " (another build)")
+    assert fingerprint() != original
+
+
+def test_a_port_that_does_not_parse_is_stored_and_served_as_the_file_left_as_it_is(tmp_path):
+    # the parse check runs before the cache stores a migration, and a hit is served without it: what is stored
+    # must already be the checked outcome (the file left as it is, an error entry)
+    from codemods._migrate_tree import _checked
+    from codemods._report import Outcome
+
+    checked = _checked("python", b"x = 1\n", Outcome(new=b"x = (\n", entries=[]))
+    assert checked.new is None and checked.skipped
+    assert [e.message for e in checked.entries] == ["the migration does not parse: file left as it is"]
+    cache = _cache.Cache(str(tmp_path), "options")
+    key = cache.key("python", b"x = 1\n")
+    cache.put(key, checked)
+    served = cache.get(key)
+    assert served is not None and served.new is None and served.skipped
+    assert [e.to_dict() for e in served.entries] == [e.to_dict() for e in checked.entries]
