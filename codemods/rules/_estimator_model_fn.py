@@ -81,7 +81,8 @@ PORT_NAMES = (
     "writer",
     "summarized",
 )
-_TAKEN = frozenset({*PORT_NAMES, "features", "labels"})  # (the train step's parameters too)
+# (the train step's parameters too, and the Estimator's params where the port binds them)
+_TAKEN = frozenset({*PORT_NAMES, "features", "labels", "params"})
 
 
 class ModelFn:
@@ -111,6 +112,7 @@ class ModelFn:
         self.optimizer: str | None = None
         self.loss: str | None = None
         self.train_op: str | None = None
+        self.params = False  # does it read the Estimator's params?
 
     def read(self) -> tuple[list[str], list[str], list[str], str, str, str | None, str]:
         """(the code making the layers once, their names, model()'s statements, the loss, the Keras optimizer, the
@@ -125,7 +127,9 @@ class ModelFn:
         ):
             raise Refused(node, "a model_fn whose parameters are not (features, labels, mode[, params])")
         text = source_of(node.body)
-        if len(params) == 4 and re.search(rf"\b{params[3]}\b", text):
+        if len(params) == 4 and params[3] == "params":
+            self.params = reads_params(node, "a model_fn")
+        elif len(params) == 4 and re.search(rf"\b{params[3]}\b", text):
             raise Refused(node, f"a model_fn reading `{params[3]}`")
         self.same = {"features"}
         statements = list(cast(cst.IndentedBlock, node.body).body)
@@ -461,6 +465,28 @@ class ModelFn:
             act = source_of(func) in {f"{self.tf}.nn.{a}" for a in _SAME_DTYPE}
             return (layer or act) and self._same_dtype(expr.args[0].value)
         return False
+
+
+def reads_params(function: cst.FunctionDef, what: str) -> bool:
+    """Does `function` read its parameter `params`, the Estimator's params? Only as `params["key"]` (Refused
+    otherwise): the Estimator gave each call a copy of its dict, the port gives them all the one it binds."""
+    uses = names_in(function.body).names.count("params")
+    keyed = [
+        s
+        for s in collect(function.body, cst.Subscript)
+        if isinstance(s.value, cst.Name)
+        and s.value.value == "params"
+        and len(s.slice) == 1
+        and isinstance(s.slice[0].slice, cst.Index)
+        and isinstance(s.slice[0].slice.value, cst.SimpleString)
+    ]
+    targets: list[cst.CSTNode] = [t.target for t in collect(function.body, cst.AssignTarget)]
+    targets += [t.target for t in collect(function.body, cst.AugAssign)]
+    targets += [t.target for t in collect(function.body, cst.Del)]
+    written = {id(found) for target in targets for found in collect(target, cst.Subscript)}
+    if uses != len(keyed) or any(id(found) in written for found in keyed):
+        raise Refused(function, f'{what}: `params` read other than as params["key"], or changed')
+    return uses > 0
 
 
 def keras_optimizer(tf: str, is_: Callable[..., bool], made: cst.Call, computed: set[str]) -> tuple[str, str]:

@@ -7,7 +7,9 @@ loop making layers, a `with tf.device(setter):` block of a local replica_device_
 `tf.train.<Optimizer>(...).minimize(loss, global_step)` (under `control_dependencies` of its batch normalizations'
 updates, where it has any) and `return EstimatorSpec(mode, loss=loss, train_op=train_op)`, reading `mode` only as
 `mode == ModeKeys.TRAIN`, and input_fn takes nothing and returns the dataset; after the train, the Estimator may be
-read only as `estimator.get_variable_value("global_step")` (the port's global step). The port: the layers made once,
+read only as `estimator.get_variable_value("global_step")` (the port's global step). The Estimator's params= (a dict
+written out, or a name bound once to one) is bound to `params` where the train was and passed to model_fn and input_fn
+where they take `params` and read it only as `params["key"]` (the Estimator gave each call a copy). The port: the layers made once,
 in TF1's order (a loop's in lists; their input's dtype, which TF1's layers took, read from the dataset's features),
 model_fn as a function of the batch, a `tf.function` train step (GradientTape, the Keras optimizer of the repo's
 table, the global step a variable incremented after the update), the variables built on the first batch, the latest
@@ -28,7 +30,7 @@ The program's code cannot say whether it runs in a cluster (the platform passes 
 single-node job), so the port checks at run time and stops with a one-line error where TF_CONFIG names a cluster of
 more than one task.
 
-Anything else (hooks, other modes, train_and_evaluate, TPUEstimator and canned estimators, params, a RunConfig field
+Anything else (hooks, other modes, train_and_evaluate, TPUEstimator and canned estimators, other params, a RunConfig field
 the port does not reproduce, other blocks in model_fn, random ops, calls that may make variables, a batch
 normalization whose updates the train op does not run, a random input_fn) keeps the program at the safe level with
 one entry naming why. An input_fn's Dataset.shuffle draws another order (the entry says so).
@@ -45,7 +47,7 @@ import libcst as cst
 from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _native_monitored as monitored
-from codemods.rules._estimator_model_fn import PORT_NAMES, ModelFn
+from codemods.rules._estimator_model_fn import PORT_NAMES, ModelFn, reads_params
 from codemods.rules._estimator_towers import RUNTIME, Towers
 from codemods.rules._native_eager import keras_2
 from codemods.rules._native_slim import written_classes
@@ -114,7 +116,8 @@ class NativeEstimatorLoopRule(Rule):
     EXAMPLE = Example(
         "An Estimator trains its model_fn in a graph and session of its own. Where the model_fn is Keras layers, "
         "a loss and a tf.train optimizer's minimize, and the program calls train(input_fn, max_steps=N) once, the rule "
-        "writes TF 2's own loop: the layers made once, a tf.function train step with GradientTape and the Keras "
+        "writes TF 2's own loop (the Estimator's params=, a dict, bound to `params` and passed to model_fn and input_fn "
+        "where they take it): the layers made once, a tf.function train step with GradientTape and the Keras "
         "optimizer (native-optimizer's table: Momentum and SGD equal for a constant learning rate, Adam's epsilon "
         "pinned to TF1's, float rounding only), the global step a variable, the latest checkpoint of model_dir "
         "restored by TF1's names (optimizer slots through compat.tf1_slots), model.ckpt-<step> saved at the start, "
@@ -267,9 +270,10 @@ class _Port:
         line, call, estimator, binding = self._train_line()
         est = arguments(estimator, ("model_fn", "model_dir", "config", "params"), call, "Estimator")
         train = arguments(call, ("input_fn", "hooks", "steps", "max_steps", "saving_listeners"), call, "train")
-        for unread in ("params", "hooks", "saving_listeners"):
-            if unread in est or unread in train:
+        for unread in ("hooks", "saving_listeners"):
+            if unread in train:
                 raise Refused(call, f"{unread}= of the Estimator or its train(), which the port does not reproduce")
+        params_given, params_line = self._params(est, line)
         if ("steps" in train) == ("max_steps" in train):
             raise Refused(call, "train() without one of steps= and max_steps= (it trains until the input ends)")
         for kind in ("steps", "max_steps"):
@@ -282,7 +286,7 @@ class _Port:
             raise Refused(call, "no model_dir (the Estimator trains in a temporary folder), or two")
         model_fn = self._function(est.get("model_fn"), "model_fn", call)
         input_fn = self._function(train.get("input_fn"), "input_fn", call)
-        self._input(input_fn)
+        input_params = self._input(input_fn)
         towers = Towers(cast(str, tf), self.is_, self.module, model_fn) if Towers.applies(model_fn) else None
         model = ModelFn(cast(str, tf), self.is_, model_fn, written_classes(self.module, cast(str, tf)))
         tags: list[str] = []
@@ -291,6 +295,10 @@ class _Port:
             made, names, body, loss, optimizer, device, said = model.read()
         else:  # (the towers' layers are made by compat.eager_towers as the model runs: none made beforehand)
             (made, names), (body, loss, optimizer, device, tags, said, helpers) = ([], []), towers.read()
+        if params_given is not None and "params" not in [p.name.value for p in model_fn.params.params]:
+            raise Refused(call, "params= given to an Estimator whose model_fn takes no params (it raised ValueError)")
+        # (the dict the port binds, where model_fn or input_fn reads it: the Estimator's params, else its {})
+        bound_dict = (params_given or "{}") if model.params or input_params else None
         # (the names the module binds or reads outside model_fn, and those model_fn reads from outside it)
         inside = {id(n) for n in names_in(model_fn).nodes}
         local = {p.name.value for p in model_fn.params.params}
@@ -306,6 +314,8 @@ class _Port:
         self.taken = {n.value for n in names_in(self.module).nodes if id(n) not in inside}
         free = set(names_in(model_fn.body).names) - local
         self.taken |= free
+        if params_line is not None:  # (the line binding the dict goes: its name is free where the train was)
+            self.taken.discard(cast(str, assigned(single(params_line))[0]))
         # (model() is defined where the train call was: a name bound there would shadow the module's for it)
         around = next(
             (
@@ -336,6 +346,8 @@ class _Port:
             train,
             any(s is line for s in self.module.body),
             tags if towers is not None else None,
+            bound_dict,
+            input_params,
         )
         # (blank lines without the block's indentation)
         port = [
@@ -348,6 +360,8 @@ class _Port:
         ported = {key: function for key, function in helpers.items() if function is not None}
         if config_line is not None:
             removed.add(id(config_line))
+        if params_line is not None:
+            removed.add(id(params_line))
         replaced = {id(line): port}
         step_reads = self.step_reads
 
@@ -487,6 +501,26 @@ class _Port:
                 )
         return keywords, bound
 
+    def _params(
+        self, est: dict[str, cst.Arg], line: cst.SimpleStatementLine
+    ) -> tuple[str | None, cst.SimpleStatementLine | None]:
+        """The Estimator's params=: (its dict's source, the line binding it to a name or None); None where not
+        given. A dict written out, or a name bound once to one and read only here, of no call (the Estimator's
+        line evaluated it, the port evaluates it where the train was)."""
+        if "params" not in est:
+            return None, None
+        value, bound = est["params"].value, None
+        if isinstance(value, cst.Name):
+            found = [s for s in collect(self.module, cst.SimpleStatementLine) if assigned(single(s))[0] == value.value]
+            if len(found) != 1 or names_in(self.module).names.count(value.value) != 2:
+                raise Refused(line, f"the params `{value.value}` is bound or read elsewhere")
+            bound, value = found[0], cast(cst.BaseExpression, assigned(single(found[0]))[1])
+        if not isinstance(value, cst.Dict):
+            raise Refused(line, f"params={source_of(value)}, params= other than a dict written out")
+        if bool(collect(value, cst.Call)) or bool(collect(value, cst.Lambda)):
+            raise Refused(line, "params= a dict whose values call (the port would call them where the train was)")
+        return source_of(value), bound
+
     def _session_config(self, value: cst.BaseExpression, line: cst.SimpleStatementLine) -> None:
         """`ConfigProto(allow_soft_placement=True, device_count={"CPU": n})`, inline or bound once: soft placement is
         eager TF 2's default, and CPU devices added to the session place nothing the port runs elsewhere."""
@@ -523,10 +557,11 @@ class _Port:
             raise Refused(node, f"`{name}` is read or bound elsewhere")
         return defs[0]
 
-    def _input(self, input_fn: cst.FunctionDef) -> None:
-        """An input_fn the port can call eagerly to the same batches."""
-        if source_of(input_fn.params).strip():
-            raise Refused(input_fn, "an input_fn taking arguments (params, a mode, a config)")
+    def _input(self, input_fn: cst.FunctionDef) -> bool:
+        """An input_fn the port can call eagerly to the same batches: does it read the Estimator's params?"""
+        if source_of(input_fn.params).strip() not in ("", "params"):
+            raise Refused(input_fn, "an input_fn taking arguments other than params (a mode, a config)")
+        reads = bool(input_fn.params.params) and reads_params(input_fn, "an input_fn")
         text = source_of(input_fn)
         for word, pattern, why in (
             # (numpy's random numbers are the host's, drawn alike by both)
@@ -539,6 +574,7 @@ class _Port:
         last = input_fn.body.body[-1] if isinstance(input_fn.body, cst.IndentedBlock) else None
         if not (isinstance(single(cast(cst.BaseStatement, last)), cst.Return)):
             raise Refused(input_fn, "an input_fn that does not end in `return dataset`")
+        return reads
 
     def _code(
         self,
@@ -554,13 +590,17 @@ class _Port:
         train: dict[str, cst.Arg],
         top: bool,
         towers: list[str] | None = None,
+        params: str | None = None,
+        input_params: bool = False,
     ) -> str:
         """The port's code. `towers`: the model is compat.eager_towers' (its layers made as it runs; it returns the
-        loss and the averaged gradients), with the tags the summary hook wrote besides loss."""
+        loss and the averaged gradients), with the tags the summary hook wrote besides loss. `params`: the dict the
+        port binds to `params` (read by model() and, where `input_params`, passed to input_fn)."""
         tf = self.tf
         gap = "\n\n" if top else "\n"  # (blank lines around a def: two at the top level, one in a block)
         loops = {found for line in made_lines for found in re.findall(r"^for (\w+) in range", line)}
-        clash = sorted(self.taken & {*PORT_NAMES, "features", "labels", *loops, *(n.lstrip("*") for n in names)})
+        bound = {*PORT_NAMES, "features", "labels", *loops, *(n.lstrip("*") for n in names)}
+        clash = sorted(self.taken & (bound | ({"params"} if params is not None else set())))
         if clash:
             raise Refused(self.module, f"`{clash[0]}`, a name the port binds, is used in this module")
         steps = train.get("max_steps") or train["steps"]
@@ -581,6 +621,7 @@ class _Port:
             if summaries
             else ""
         )
+        bind_params = f"params = {params}\n" if params is not None else ""
         seed = f"{tf}.random.set_seed({config['tf_random_seed']})\n" if "tf_random_seed" in config else ""
         made = "".join(f"{line}\n" for line in made_lines)
         typed = "dtype = dataset.element_spec[0].dtype  # (TF1 layers took the dtype of their input)\n"
@@ -623,7 +664,8 @@ class _Port:
             '    sys.exit("TF_CONFIG names a cluster of more than one task; this program, ported from an '
             'Estimator program by uai-migrate --level native, trains in one process")\n'
             f"{seed}"
-            f"dataset = {input_fn}()\n"
+            f"{bind_params}"
+            f"dataset = {input_fn}({'params=params' if input_params else ''})\n"
             f"{typed}"
             f"{made}{gap}"
             "def model(features, labels, training):\n"

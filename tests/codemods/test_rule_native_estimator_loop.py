@@ -168,6 +168,75 @@ class TestNativeEstimatorLoopRule(RuleTest):
         expected = after + '    if True:\n        print("at", global_step.numpy())\n'
         self.assertCodemod(source, expected, level="native")
 
+    def test_params_given_as_a_dict_reach_model_fn_and_input_fn_as_the_estimator_passed_them(self):
+        """The Estimator passed its params= (a dict written out, or a name bound once to one) to model_fn and input_fn
+        where they take `params`: the port binds the same dict where the train was and passes it to both."""
+        source = (
+            PROGRAM.replace("def model_fn(features, labels, mode):", "def model_fn(features, labels, mode, params):")
+            .replace('Dense(4, name="hidden"', 'Dense(params["units"], name="hidden"')
+            .replace("def input_fn():", "def input_fn(params):")
+            .replace(".repeat()", '.repeat().take(params["count"])')
+            .replace("config=config)", 'config=config, params={"units": 4, "count": 5})')
+        )
+        expected = (
+            self.applied(PROGRAM, level="native")
+            .module.code.replace("def input_fn():", "def input_fn(params):")
+            .replace(".repeat()", '.repeat().take(params["count"])')
+            .replace(
+                "    dataset = input_fn()\n",
+                '    params = {"units": 4, "count": 5}\n    dataset = input_fn(params=params)\n',
+            )
+            .replace('Dense(4, name="hidden"', 'Dense(params["units"], name="hidden"')
+        )
+        self.assertCodemod(source, expected, level="native")
+        bound = source.replace(
+            '        tf.estimator.Estimator(model_fn, config=config, params={"units": 4, "count": 5})',
+            '        hparams = {"units": 4, "count": 5}\n        tf.estimator.Estimator(model_fn, config=config, params=hparams)',
+        )
+        assert bound != source
+        self.assertCodemod(bound, expected, level="native")
+
+    def test_params_the_port_does_not_prove_the_same_dict_stay_on_the_estimator(self):
+        read = PROGRAM.replace("def model_fn(features, labels, mode):", "def model_fn(features, labels, mode, params):")
+        read = read.replace('Dense(4, name="hidden"', 'Dense(params["units"], name="hidden"')
+        train = "tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)"
+        given = train.replace("config=config)", 'config=config, params={"units": 4})')
+        cases = {
+            # (the Estimator's call ran it once where it was made; the port would run it where the train was)
+            "params= other than a dict written out": (
+                train,
+                train.replace("config=config)", "config=config, params=dict(units=4))"),
+            ),
+            "a dict whose values call": (
+                train,
+                train.replace("config=config)", 'config=config, params={"units": int("4")})'),
+            ),
+            "the params `hparams` is bound or read elsewhere": (
+                train,
+                'hparams = {"units": 4}\n        print(hparams)\n        '
+                + train.replace("config=config)", "config=config, params=hparams)"),
+            ),
+            # (the Estimator passed a copy to each call: a model_fn changing it changed none of the others)
+            '`params` read other than as params["key"]': (
+                'Dense(params["units"], name="hidden"',
+                'Dense(params.pop("units"), name="hidden"',
+            ),
+            "a model_fn reading `hparams`": ("mode, params):", "mode, hparams):"),
+            "`params`, a name the port binds, is used in this module": (
+                "\n    def main():",
+                "\n    params = 3\n\n    def main():",
+            ),
+        }
+        for why, (old, new) in cases.items():
+            assert old in read, old
+            source = read.replace(old, new)
+            if why.startswith("a model_fn reading"):
+                source = source.replace('params["units"]', 'hparams["units"]')
+            if train in source:
+                source = source.replace(train, given)
+            (refused,) = self.refused(source)
+            assert why in refused, (why, refused)
+
     def test_layers_made_in_a_loop_over_range_and_a_local_device_setter_as_estimator_resnet_platform(self):
         """A loop's layers are made once per iteration, in TF1's order, into lists model() indexes; the one device
         of a local replica_device_setter (_native_monitored proves it) holds the model's ops and the update."""
@@ -287,7 +356,7 @@ class TestNativeEstimatorLoopRule(RuleTest):
         train = "tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)"
         cases = {
             "hooks=": (train, train.replace("steps=2", "steps=2, hooks=[hook]")),
-            "params=": (train, train.replace("config=config", "config=config, params={}")),
+            "params= other than a dict": (train, train.replace("config=config", "config=config, params=make()")),
             "without one of steps= and max_steps=": (train, train.replace(", steps=2", "")),
             "tf.estimator.train_and_evaluate": (train, "tf.estimator.train_and_evaluate(None, None, None)"),
             "tf.compat.v1.estimator.tpu": ("tf.estimator.Estimator(", "tf.compat.v1.estimator.tpu.TPUEstimator("),
@@ -529,3 +598,68 @@ def test_the_port_stops_where_tf_config_names_a_cluster_of_more_than_one_task(mo
             exec(guard, {"json": json, "os": os, "sys": sys})  # noqa: S102
         assert str(stopped.value.code).startswith("TF_CONFIG names a cluster of more than one task; this program")
         assert "\n" not in str(stopped.value.code)
+
+
+# a TF1 Estimator program reading its params in model_fn (a layer's width, the learning rate) and input_fn (the batch
+# size), trained with plain gradient descent on fixed float32 batches into the model_dir of argv[1] up to max_steps=argv[2]
+PARAMS_EQUIVALENCE = """
+    import sys
+
+    import numpy as np
+    import tensorflow as tf
+
+
+    def model_fn(features, labels, mode, params):
+        net = tf.layers.dense(features, params["hidden"], activation=tf.nn.relu, name="hidden")
+        logits = tf.layers.dense(net, 3)
+        loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+        train_op = tf.train.GradientDescentOptimizer(params["rate"]).minimize(loss, tf.train.get_or_create_global_step())
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+    def input_fn(params):
+        rng = np.random.RandomState(0)
+        x, y = rng.rand(20, 5).astype(np.float32), rng.randint(0, 3, 20)
+        return tf.data.Dataset.from_tensor_slices((x, y)).batch(params["batch_size"])
+
+
+    if __name__ == "__main__":
+        tf.logging.set_verbosity(tf.logging.INFO)
+        config = tf.estimator.RunConfig(model_dir=sys.argv[1], tf_random_seed=1, log_step_count_steps=1)
+        hparams = {"hidden": 4, "batch_size": 6, "rate": 0.5}
+        estimator = tf.estimator.Estimator(model_fn, config=config, params=hparams)
+        estimator.train(input_fn, max_steps=int(sys.argv[2]))
+"""
+
+
+def _from_step_0(tmp_path: pathlib.Path, name: str, source: str) -> tuple[dict, pathlib.Path]:
+    """The ports of `source` at both levels (the native one converted by this rule, with no tf.compat.v1 and no
+    Estimator), the safe one trained 3 steps into safe_dir, and native_dir holding its step-0 checkpoint."""
+    ported = {}
+    for level, (path, report) in migrated(tmp_path, name, source).items():
+        ported[level] = path
+        entries = [e for f in report.get("files", []) for e in f.get("entries", [])]
+        said = [e["message"] for e in entries if e["rule"] in (NativeEstimatorLoopRule.ID, NativeEstimatorRule.ID)]
+        assert [m.startswith(MESSAGE) for m in said] == ([True] if level == "native" else []), said
+    code = pathlib.Path(ported["native"]).read_text()
+    assert "compat.v1" not in code and "tf.estimator" not in code, code
+    start = tmp_path / "native_dir"
+    start.mkdir()
+    return ported, start
+
+
+def _copy_step_0(safe_dir: pathlib.Path, start: pathlib.Path) -> None:
+    for found in safe_dir.glob("model.ckpt-0.*"):
+        shutil.copy(found, start)
+    (start / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-0"\n')
+
+
+def test_params_reach_the_ports_model_fn_and_input_fn_as_the_estimators(tmp_path):
+    ported, start = _from_step_0(tmp_path, "estimator_params.py", PARAMS_EQUIVALENCE)
+    assert 'params = {"hidden": 4, "batch_size": 6, "rate": 0.5}' in pathlib.Path(ported["native"]).read_text()
+    safe = _losses(_run(ported["safe"], tmp_path / "safe_dir"))
+    _copy_step_0(tmp_path / "safe_dir", start)
+    native = _losses(_run(ported["native"], start))
+    # (batches of params["batch_size"]: 3 steps of 6 rows; another width or rate would give other losses)
+    assert len(safe) == len(native) == 3, (safe, native)
+    assert max(abs(a - b) / max(1.0, abs(a)) for a, b in zip(safe, native)) <= 1e-6, (safe, native)
