@@ -1,10 +1,26 @@
 """native-io: TF1's gfile functions, logging verbosity, parse_(single_)example and set_random_seed -> TF 2's,
-or the safe level with an info entry saying why. Both ports' runs: test_native_equivalence.py's dataset fixture."""
+or the safe level with an info entry saying why. Both ports' runs: test_native_equivalence.py's dataset fixture;
+the native port's log lines against TF 1.15's (tests/common/golden/tf115_logging_messages.json) here."""
 
+import json
+import os
+import re
+
+import pytest
+
+from bench import native
 from codemods.rules.native_io import NativeIoRule
 from codemods.rules.private import PrivateRule
 from codemods.rules.tf1_api import Tf1ApiRule
+from tests.common.tf1_programs.logging_messages_runs import PROGRAM, run
+from tests.support.processes import REPO, python_env
 from tests.support.rule_test import RuleTest, apply
+
+GOLDEN = os.path.join(REPO, "tests", "common", "golden", "tf115_logging_messages.json")
+# TF 1.15's notice for each tf.logging / tf.app name the TF1 program used (a second copy under absl's handler, the
+# record of module_wrapper.py): the ports spell them tf.compat.v1 and compat's flags.run, which TF 2 does not warn of
+_DEPRECATION_NOTICE = re.compile(r"The name tf\.\S+ is deprecated")
+_ABSL_RECORD = re.compile(r"^([DIWEF]0000 00:00:00\.000000 0 )(\S+\.py):[^\]]+\] (.*)")  # (normalised by `run`)
 
 
 class TestNativeIoRule(RuleTest):
@@ -75,3 +91,43 @@ class TestNativeIoRule(RuleTest):
             "tf.gfile.MakeDirs left at the safe level: *args or **kwargs (they may hold a renamed parameter)",
             "tf.parse_single_example left at the safe level: a keyword the TF1 function does not take",
         ], said
+
+
+def _tf115(way: str) -> dict:
+    with open(GOLDEN, encoding="utf-8") as handle:
+        printed = json.load(handle)["values"][way]
+    return dict(printed, stderr=[line for line in printed["stderr"] if not _DEPRECATION_NOTICE.search(line)])
+
+
+@pytest.fixture(scope="module")
+def native_port(tmp_path_factory) -> str:
+    out = str(tmp_path_factory.mktemp("logging") / "native")
+    native.migrate([PROGRAM], out, "native", in_process=True)
+    return native.ported_file(out, "logging_messages.py", "logging_messages.py")
+
+
+# (the ways where the native port differs from the safe one: set_verbosity, its level set by setLevel)
+@pytest.mark.parametrize("way", ["tf.app.run, INFO", "plain, INFO, a root handler printing file:line"])
+def test_the_native_port_logs_what_tf115_logged(native_port, way):
+    """Its messages, their levels, and the file:line absl's handler and a root handler print (each record names
+    the call that made it)."""
+    with open(native_port, encoding="utf-8") as handle:
+        ported = handle.read()
+    assert 'tf.get_logger().setLevel("INFO")' in ported and "tf.compat.v1.logging.info(" in ported, ported
+    assert run(native_port, way, env=python_env()) == _tf115(way)
+
+
+def test_why_the_message_functions_stay_a_direct_logger_call_names_absls_frame(native_port, tmp_path):
+    """tf.get_logger().info(...) prints TF 1.15's messages, but TF's logger counts frames from tf.logging.info's to
+    find a record's caller: called directly, its records name the first frame of another file (absl's app.py
+    under tf.app.run), not the call. If a TensorFlow finds the caller, native-io can write the direct call."""
+    direct = tmp_path / "logging_messages.py"
+    with open(native_port, encoding="utf-8") as handle:
+        direct.write_text(re.sub(r"tf\.compat\.v1\.logging\.(\w+)\(", r"tf.get_logger().\1(", handle.read()))
+    printed, tf115 = run(str(direct), "tf.app.run, INFO", env=python_env()), _tf115("tf.app.run, INFO")
+    absl = [_ABSL_RECORD.match(line) for line in printed["stderr"]]
+    assert [m.group(2) for m in absl if m] == ["app.py"] * 5, printed  # (its line: absl's version's)
+    assert [m.group(2) for m in map(_ABSL_RECORD.match, tf115["stderr"]) if m] == ["logging_messages.py"] * 5
+    assert [_ABSL_RECORD.sub(r"\1\3", line) for line in printed["stderr"]] == [
+        _ABSL_RECORD.sub(r"\1\3", line) for line in tf115["stderr"]
+    ]  # (but the same messages)
