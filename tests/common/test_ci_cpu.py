@@ -9,10 +9,24 @@ from tests.support.processes import REPO
 TESTS = """
 import subprocess, sys
 
+import pytest
+
+SPIN = [sys.executable, "-c", "import time\\nend = time.process_time() + 0.5\\nwhile time.process_time() < end: pass"]
+
+@pytest.fixture(scope="module")
+def spun():
+    subprocess.run(SPIN, check=True)
+
 def test_spins():
-    subprocess.run([sys.executable, "-c", "import time\\nend = time.process_time() + 0.5\\nwhile time.process_time() < end: pass"], check=True)
+    subprocess.run(SPIN, check=True)
 
 def test_idle():
+    pass
+
+def test_first_of_a_module_fixture(spun):
+    pass
+
+def test_second_of_a_module_fixture(spun):
     pass
 """
 
@@ -41,5 +55,9 @@ def test_a_tests_cpu_includes_its_subprocess_and_the_report_sums_it(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     cpu = {name.split("::")[1]: seconds for name, seconds, _ in ci_cpu.totals(ci_cpu.load(str(times)), "test")}
     assert cpu["test_spins"] >= 0.5 > cpu["test_idle"], cpu
+    # a module fixture's CPU is the first asking test's, and is told apart as its setup
+    setup = {row["test"].split("::")[1]: row["setup"] for row in ci_cpu.load(str(times))}
+    assert cpu["test_first_of_a_module_fixture"] >= setup["test_first_of_a_module_fixture"] >= 0.5, setup
+    assert setup["test_spins"] < 0.5 and setup["test_second_of_a_module_fixture"] < 0.5, setup
     [(job, total, count)] = ci_cpu.totals(ci_cpu.load(str(times)), "job")
-    assert job.startswith("tf2 ") and count == 2 and total >= 0.5
+    assert job.startswith("tf2 ") and count == 4 and total >= 1.0
