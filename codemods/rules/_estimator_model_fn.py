@@ -18,6 +18,7 @@ from codemods.rules._native_syntax import (
     Refused,
     arguments,
     assigned,
+    bound_names,
     collect,
     names_in,
     single,
@@ -113,6 +114,9 @@ class ModelFn:
         self.loss: str | None = None
         self.train_op: str | None = None
         self.params = False  # does it read the Estimator's params?
+        # its `if mode == ModeKeys.EVAL:` branch: each eval_metric_ops key -> (the Keras metric, its inputs' code)
+        self.evaluation: dict[str, tuple[str, list[str]]] | None = None
+        self.eval_loss: str | None = None
 
     def read(self) -> tuple[list[str], list[str], list[str], str, str, str | None, str]:
         """(the code making the layers once, their names, model()'s statements, the loss, the Keras optimizer, the
@@ -134,12 +138,31 @@ class ModelFn:
         self.same = {"features"}
         statements = list(cast(cst.IndentedBlock, node.body).body)
         self.top = statements
-        body = self._block(statements[:-1])
+        branch = next((i for i, stmt in enumerate(statements[:-1]) if self._is_eval_branch(stmt)), None)
+        if branch is None:
+            body = self._block(statements[:-1])
+        else:  # (model() runs the statements around it; the branch's metrics read those before it)
+            body = self._block(statements[:branch])
+            before = set(self.bound)
+            self._eval_branch(cast(cst.If, statements[branch]))
+            body += self._block(statements[branch + 1 : -1])
+            later = set().union(*(bound_names(stmt) for stmt in statements[branch + 1 : -1]))
+            read = {n for _, inputs in (self.evaluation or {}).values() for code in inputs for n in _names(code)}
+            again = sorted(read & later)
+            if again:
+                raise Refused(
+                    statements[branch],
+                    f"`{again[0]}`, which a metric reads, is bound again after the EVAL branch (TF1 returned before)",
+                )
+            if self.eval_loss is None or self.eval_loss not in before:
+                raise Refused(statements[branch], "the EVAL EstimatorSpec's loss is not the minimize's")
         spec = self._spec(statements[-1])
         if self.optimizer is None or spec != (self.loss, self.train_op):
             raise Refused(statements[-1], "an EstimatorSpec whose loss and train_op are not the minimize's")
         if self.loss not in self.bound:
             raise Refused(statements[-1], "a loss the model_fn does not compute")
+        if self.evaluation is not None and self.eval_loss != self.loss:
+            raise Refused(statements[-1], "the EVAL EstimatorSpec's loss is not the minimize's")
         shadowed = sorted(self.layers_named() & (self.bound | set(params)))
         if shadowed:
             raise Refused(node, f"`{shadowed[0]}`, a layer's name, is a name the model_fn binds")
@@ -227,6 +250,87 @@ class ModelFn:
             if line is not None:
                 body.append(f"{name} = {line}")
         return body
+
+    def _is_eval_branch(self, stmt: cst.BaseStatement) -> bool:
+        """`if mode == tf.estimator.ModeKeys.EVAL:`."""
+        test = stmt.test if isinstance(stmt, cst.If) else None
+        return (
+            isinstance(test, cst.Comparison)
+            and isinstance(test.left, cst.Name)
+            and test.left.value == "mode"
+            and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, cst.Equal)
+            and self.is_(test.comparisons[0].comparator, "estimator.ModeKeys.EVAL")
+        )
+
+    def _eval_branch(self, stmt: cst.If) -> None:
+        """The EVAL branch: tf.metrics accuracy / mean bound to names, then `return EstimatorSpec(mode, loss=loss,
+        eval_metric_ops={"key": metric, ...})` (a metric bound or written there) -> self.evaluation."""
+        if stmt.orelse is not None:
+            raise Refused(stmt, "an EVAL branch with an else")
+        inner = list(cast(cst.IndentedBlock, stmt.body).body)
+        named: dict[str, tuple[str, list[str]]] = {}
+        for line in inner[:-1]:
+            name, value = assigned(single(line))
+            metric = self._metric(value, line) if name is not None and value is not None else None
+            if metric is None:
+                raise Refused(line, "a statement in the EVAL branch other than a metric (tf.metrics.accuracy or mean)")
+            named[cast(str, name)] = metric
+        small = single(inner[-1])
+        spec = small.value if isinstance(small, cst.Return) else None
+        if not (isinstance(spec, cst.Call) and self.is_(spec.func, "estimator.EstimatorSpec")):
+            raise Refused(inner[-1], "an EVAL branch not ending in `return tf.estimator.EstimatorSpec(...)`")
+        args = arguments(spec, _SPEC, spec, "EstimatorSpec")
+        if set(args) != {"mode", "loss", "eval_metric_ops"}:
+            raise Refused(spec, "an EVAL EstimatorSpec of more than mode, loss and eval_metric_ops")
+        loss, ops = args["loss"].value, args["eval_metric_ops"].value
+        self.eval_loss = loss.value if isinstance(loss, cst.Name) else None
+        if not isinstance(ops, cst.Dict):
+            raise Refused(spec, "eval_metric_ops other than a dict written out")
+        evaluation: dict[str, tuple[str, list[str]]] = {}
+        for element in ops.elements:
+            if not (isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString)):
+                raise Refused(spec, "an eval_metric_ops key that is not written out")
+            key = str(element.key.evaluated_value)
+            if key in ("loss", "global_step") or key in evaluation:
+                raise Refused(spec, f'an eval_metric_ops key "{key}" (the Estimator defines it), or one given twice')
+            value = element.value
+            found = named.pop(value.value, None) if isinstance(value, cst.Name) else self._metric(value, spec)
+            if found is None:
+                raise Refused(spec, "an eval_metric_ops value other than a metric of the EVAL branch")
+            evaluation[key] = found
+        if named:
+            raise Refused(stmt, f"`{min(named)}`, a metric of the EVAL branch, is not one of eval_metric_ops")
+        branch = set(bound_names(stmt))
+        if any(branch & _names(code) for _, inputs in evaluation.values() for code in inputs):
+            raise Refused(stmt, "a metric of a value the EVAL branch computes")
+        self.evaluation = evaluation
+
+    def _metric(self, value: cst.BaseExpression, line: cst.CSTNode) -> tuple[str, list[str]] | None:
+        """tf.metrics.accuracy / mean of values model() computes -> (the Keras metric, its update_state's inputs'
+        code); None for another value, Refused for another tf.metrics."""
+        if not isinstance(value, cst.Call):
+            return None
+        kind = next((k for k in ("accuracy", "mean") if self.is_(value.func, f"metrics.{k}")), None)
+        if kind is None:
+            if ".metrics." in source_of(value.func):
+                raise Refused(line, "a metric other than tf.metrics.accuracy and tf.metrics.mean")
+            return None
+        keras, params, update = tables.METRICS[kind]
+        optional = ("weights", "metrics_collections", "updates_collections", "name")
+        args = arguments(value, (*params, *optional), line, f"tf.metrics.{kind}")
+        if set(args) != set(params):
+            raise Refused(line, f"tf.metrics.{kind} with weights or a name")
+        for arg in args.values():
+            text = source_of(arg.value)
+            if "compat.v1" in text or re.search(r"random|dropout", text) or "mode" in names_in(arg.value).names:
+                raise Refused(line, f"a metric of {text}: graph code, a random op or the mode")
+            for call in collect(arg.value, cst.Call):
+                func = call.func
+                layer = isinstance(func, cst.Name) and func.value in self.layers_named()
+                if layer or self._is_layer(call) or self._is_layer_class(call) or not self._op(call):
+                    raise Refused(line, "a metric of a layer made or called in the EVAL branch, or of another call")
+        return keras, [source_of(args[p].value) for p in update]
 
     def _device_block(self, stmt: cst.With, loop: tuple[str, str] | None) -> list[str]:
         """`with tf.device(setter):` of a local replica_device_setter (_native_monitored proves its one device)."""
@@ -524,6 +628,10 @@ def minimized(is_: Callable[..., bool], minimize: cst.Call, global_step: str | N
     if not isinstance(loss, cst.Name):
         raise Refused(minimize, "minimize of an expression, not the loss's name")
     return loss.value
+
+
+def _names(code: str) -> set[str]:
+    return set(names_in(cst.parse_expression(code)).names)
 
 
 def _snake(kind: str) -> str:

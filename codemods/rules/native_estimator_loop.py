@@ -9,7 +9,12 @@ updates, where it has any) and `return EstimatorSpec(mode, loss=loss, train_op=t
 `mode == ModeKeys.TRAIN`, and input_fn takes nothing and returns the dataset; after the train, the Estimator may be
 read only as `estimator.get_variable_value("global_step")` (the port's global step). The Estimator's params= (a dict
 written out, or a name bound once to one) is bound to `params` where the train was and passed to model_fn and input_fn
-where they take `params` and read it only as `params["key"]` (the Estimator gave each call a copy). The port: the layers made once,
+where they take `params` and read it only as `params["key"]` (the Estimator gave each call a copy). After the train,
+`estimator.evaluate(input_fn, steps=N)` runs model_fn's `if mode == ModeKeys.EVAL:` branch (tf.metrics.accuracy /
+mean in `eval_metric_ops`, bound in it or written there; without a branch, the loss alone) as the port's evaluate():
+Keras metrics made once, model() in inference mode over N batches or until the input ends, returning the dict the
+Estimator returned (the metrics and the mean of the batches' losses in sorted order, then the global step) and writing
+them to model_dir/eval. The port: the layers made once,
 in TF1's order (a loop's in lists; their input's dtype, which TF1's layers took, read from the dataset's features),
 model_fn as a function of the batch, a `tf.function` train step (GradientTape, the Keras optimizer of the repo's
 table, the global step a variable incremented after the update), the variables built on the first batch, the latest
@@ -38,6 +43,7 @@ one entry naming why. An input_fn's Dataset.shuffle draws another order (the ent
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
 from typing import cast
@@ -98,7 +104,10 @@ WHAT_DIFFERS = (
     "max_steps trains nothing without the Estimator's 'Skipping training' line. A device setter's device holds the "
     "model's ops, the gradients and the update, not the global step variable (on a machine with a GPU it may land "
     "elsewhere). TF_CONFIG: a model_dir or task type it names is not read; where it names a cluster of more than one "
-    "task the port stops with a one-line error (the Estimator would have joined it)"
+    "task the port stops with a one-line error (the Estimator would have joined it). evaluate() evaluates the variables "
+    "the train left in the process, which its last checkpoint holds (the Estimator restored that checkpoint in a graph "
+    "of its own), without its 'Evaluation [i/N]' lines; its model_dir/eval events hold the metrics as TF 2 scalar "
+    "summaries and checkpoint_path as a tensor summary"
 )
 
 
@@ -115,7 +124,9 @@ class NativeEstimatorLoopRule(Rule):
     ORDER = 199
     EXAMPLE = Example(
         "An Estimator trains its model_fn in a graph and session of its own. Where the model_fn is Keras layers, "
-        "a loss and a tf.train optimizer's minimize, and the program calls train(input_fn, max_steps=N) once, the rule "
+        "a loss and a tf.train optimizer's minimize, and the program calls train(input_fn, max_steps=N) once "
+        "(then perhaps evaluate(input_fn, steps=M): the model_fn's EVAL branch's tf.metrics.accuracy / mean as Keras "
+        "metrics made once, returning the dict the Estimator returned), the rule "
         "writes TF 2's own loop (the Estimator's params=, a dict, bound to `params` and passed to model_fn and input_fn "
         "where they take it): the layers made once, a tf.function train step with GradientTape and the Keras "
         "optimizer (native-optimizer's table: Momentum and SGD equal for a constant learning rate, Adam's epsilon "
@@ -256,6 +267,7 @@ class _Port:
         self.module = module
         self.tf = _tf_alias(module)
         self.step_reads: set[int] = set()  # the trained Estimator's get_variable_value("global_step") calls after it
+        self.evaluations: list[cst.Call] = []  # its evaluate(...) calls after it
         self.config_lines: list[cst.SimpleStatementLine] = []  # the lines binding RunConfig's session_config
 
     def is_(self, node: cst.CSTNode, *names: str) -> bool:
@@ -285,7 +297,22 @@ class _Port:
         if len(model_dir) != 1:
             raise Refused(call, "no model_dir (the Estimator trains in a temporary folder), or two")
         model_fn = self._function(est.get("model_fn"), "model_fn", call)
-        input_fn = self._function(train.get("input_fn"), "input_fn", call)
+        evaluated = [
+            arguments(c, ("input_fn", "steps", "hooks", "checkpoint_path", "name"), c, "evaluate")
+            for c in self.evaluations
+        ]
+        for args, found in zip(evaluated, self.evaluations):
+            not_ported = sorted(set(args) - {"input_fn", "steps"})
+            if not_ported:
+                raise Refused(found, f"evaluate({not_ported[0]}=...), which the port does not reproduce")
+        # (an input_fn is read once by each train or evaluate call given it)
+        input_fns = [source_of(a["input_fn"].value) for a in [train, *evaluated] if "input_fn" in a]
+        input_fn = self._function(
+            train.get("input_fn"),
+            "input_fn",
+            call,
+            input_fns.count(source_of(train["input_fn"].value)) if "input_fn" in train else 1,
+        )
         input_params = self._input(input_fn)
         towers = Towers(cast(str, tf), self.is_, self.module, model_fn) if Towers.applies(model_fn) else None
         model = ModelFn(cast(str, tf), self.is_, model_fn, written_classes(self.module, cast(str, tf)))
@@ -295,10 +322,33 @@ class _Port:
             made, names, body, loss, optimizer, device, said = model.read()
         else:  # (the towers' layers are made by compat.eager_towers as the model runs: none made beforehand)
             (made, names), (body, loss, optimizer, device, tags, said, helpers) = ([], []), towers.read()
+        evaluate: dict[int, str] = {}  # each evaluate call -> the port's
+        eval_params = False  # does an evaluate's input_fn read params?
+        for args, found in zip(evaluated, self.evaluations):
+            if towers is not None:
+                raise Refused(found, "evaluate() of a towers model_fn, which the port does not reproduce")
+            eval_fn = self._function(
+                args.get("input_fn"),
+                "input_fn",
+                found,
+                input_fns.count(source_of(args["input_fn"].value)) if "input_fn" in args else 1,
+            )
+            takes = self._input(eval_fn)
+            eval_params |= takes
+            eval_steps = source_of(args["steps"].value) if "steps" in args else "None"
+            evaluate[id(found)] = f"evaluate({eval_fn.name.value}({'params=params' if takes else ''}), {eval_steps})"
+        evaluation = (model.evaluation or {}) if evaluate else None
+        if evaluation is not None:
+            keys = ", ".join(evaluation)
+            said += (
+                f"; evaluate(): the EVAL branch's {len(evaluation)} tf.metrics -> Keras metrics ({keys}) made once"
+                if evaluation
+                else "; evaluate(): the mean loss"
+            ) + ", over its steps of model() in inference mode"
         if params_given is not None and "params" not in [p.name.value for p in model_fn.params.params]:
             raise Refused(call, "params= given to an Estimator whose model_fn takes no params (it raised ValueError)")
         # (the dict the port binds, where model_fn or input_fn reads it: the Estimator's params, else its {})
-        bound_dict = (params_given or "{}") if model.params or input_params else None
+        bound_dict = (params_given or "{}") if model.params or input_params or eval_params else None
         # (the names the module binds or reads outside model_fn, and those model_fn reads from outside it)
         inside = {id(n) for n in names_in(model_fn).nodes}
         local = {p.name.value for p in model_fn.params.params}
@@ -348,6 +398,7 @@ class _Port:
             tags if towers is not None else None,
             bound_dict,
             input_params,
+            evaluation,
         )
         # (blank lines without the block's indentation)
         port = [
@@ -364,6 +415,7 @@ class _Port:
             removed.add(id(params_line))
         replaced = {id(line): port}
         step_reads = self.step_reads
+        calls = {key: cst.parse_expression(code) for key, code in evaluate.items()}
 
         class Swap(cst.CSTTransformer):
             def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
@@ -373,6 +425,8 @@ class _Port:
                     return cast(cst.CSTNode, cst.FlattenSentinel(replaced[id(original)]))
                 if id(original) in step_reads:  # (the NumPy int64 the Estimator returned)
                     return cst.parse_expression("global_step.numpy()")
+                if id(original) in calls:
+                    return calls[id(original)]
                 if id(original) in ported:
                     return ported[id(original)]
                 return updated
@@ -398,7 +452,8 @@ class _Port:
                     block = next(list(b) for b in blocks if any(s is line for s in b))
                     at = next(i for i, s in enumerate(block) if s is line)
                     steps = [c for s in block[at + 1 :] for c in collect(s, cst.Call) if self._reads_step(c, inner)]
-                    if names_in(self.module).names.count(inner.value) != 2 + len(steps):
+                    evals = [c for s in block[at + 1 :] for c in collect(s, cst.Call) if _evaluates(c, inner)]
+                    if names_in(self.module).names.count(inner.value) != 2 + len(steps) + len(evals):
                         read.append(inner.value)
                         continue
                     bound = [s for s in block[:at] if assigned(single(s))[0] == inner.value]
@@ -406,7 +461,14 @@ class _Port:
                     if isinstance(made, cst.Call) and self.is_(made.func, "estimator.Estimator"):
                         found.append((line, call, made, cast(cst.SimpleStatementLine, bound[0])))
                         self.step_reads = {id(c) for c in steps}
-        allowed = {"estimator.Estimator", "estimator.RunConfig", "estimator.EstimatorSpec", "estimator.ModeKeys.TRAIN"}
+                        self.evaluations = evals
+        allowed = {
+            "estimator.Estimator",
+            "estimator.RunConfig",
+            "estimator.EstimatorSpec",
+            "estimator.ModeKeys.TRAIN",
+            "estimator.ModeKeys.EVAL",
+        }
         for chain in collect(self.module, cst.Attribute):
             text = source_of(chain)
             if not re.fullmatch(r"[\w.]+", text):
@@ -428,8 +490,8 @@ class _Port:
             name = min(set(read) & estimators)
             raise Refused(
                 self.module,
-                f"the Estimator `{name}` is used besides its train() (get_variable_value, evaluate, another train: "
-                "what the port does not reproduce)",
+                f"the Estimator `{name}` is used besides its train() (get_variable_value of another variable, predict, "
+                "evaluate before it, another train: what the port does not reproduce)",
             )
         if len(found) != 1:
             raise Refused(
@@ -545,15 +607,15 @@ class _Port:
                 line, "a session_config other than ConfigProto(allow_soft_placement=True, device_count={CPU})"
             )
 
-    def _function(self, arg: cst.Arg | None, what: str, node: cst.CSTNode) -> cst.FunctionDef:
-        """The module-level function `arg` names, read nowhere else."""
+    def _function(self, arg: cst.Arg | None, what: str, node: cst.CSTNode, reads: int = 1) -> cst.FunctionDef:
+        """The module-level function `arg` names, read nowhere else (than where `reads` calls are given it)."""
         if arg is None or not isinstance(arg.value, cst.Name):
             raise Refused(node, f"the {what} is not a name")
         name = arg.value.value
         defs = [s for s in self.module.body if isinstance(s, cst.FunctionDef) and s.name.value == name]
         if len(defs) != 1 or defs[0].decorators:
             raise Refused(node, f"`{name}` is not one undecorated function of the module")
-        if names_in(self.module).names.count(name) != 2:
+        if names_in(self.module).names.count(name) != 1 + reads:
             raise Refused(node, f"`{name}` is read or bound elsewhere")
         return defs[0]
 
@@ -592,15 +654,20 @@ class _Port:
         towers: list[str] | None = None,
         params: str | None = None,
         input_params: bool = False,
+        evaluation: dict[str, tuple[str, list[str]]] | None = None,
     ) -> str:
         """The port's code. `towers`: the model is compat.eager_towers' (its layers made as it runs; it returns the
         loss and the averaged gradients), with the tags the summary hook wrote besides loss. `params`: the dict the
-        port binds to `params` (read by model() and, where `input_params`, passed to input_fn)."""
+        port binds to `params` (read by model() and, where `input_params`, passed to input_fn). `evaluation`: the
+        EVAL branch's metrics (Keras metric, inputs) by key, where the program evaluates: model() returns the loss and
+        the metrics' inputs, and `evaluate(dataset, steps)` runs them."""
         tf = self.tf
         gap = "\n\n" if top else "\n"  # (blank lines around a def: two at the top level, one in a block)
         loops = {found for line in made_lines for found in re.findall(r"^for (\w+) in range", line)}
         bound = {*PORT_NAMES, "features", "labels", *loops, *(n.lstrip("*") for n in names)}
-        clash = sorted(self.taken & (bound | ({"params"} if params is not None else set())))
+        bound |= {"params"} if params is not None else set()
+        bound |= {"eval_metrics", "eval_step", "evaluate"} if evaluation is not None else set()
+        clash = sorted(self.taken & bound)
         if clash:
             raise Refused(self.module, f"`{clash[0]}`, a name the port binds, is used in this module")
         steps = train.get("max_steps") or train["steps"]
@@ -637,10 +704,17 @@ class _Port:
         # (the ops TF1's device setter placed on its one device: the model's, the gradients', the update's)
         on = f"    with {tf}.device({device}):\n" if device is not None else ""
         inner = "    " if device is not None else ""
-        model = on + "".join(f"    {inner}{line}\n" for line in body) + f"    return {loss}\n"
+        returned = loss
+        if evaluation is not None:  # (the metrics' inputs too, as TF1's EVAL branch read them)
+            outputs = ", ".join(
+                f"{json.dumps(key)}: ({', '.join(inputs)}{',' if len(inputs) == 1 else ''})"
+                for key, (_, inputs) in evaluation.items()
+            )
+            returned = f"{loss}, {{{outputs}}}"
+        model = on + "".join(f"    {inner}{line}\n" for line in body) + f"    return {returned}\n"
         step = (
             f"    with {tf}.GradientTape() as tape:\n"
-            "        loss = model(features, labels, True)\n"
+            f"        loss{', _' if evaluation is not None else ''} = model(features, labels, True)\n"
             "    variables = tape.watched_variables()\n"
             f"{on}"
             f"    {inner}optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))\n"
@@ -706,7 +780,57 @@ class _Port:
             "    if int(global_step) != saved[0]:\n"
             "        manager.save(checkpoint_number=global_step)\n"
             f"{'    writer.flush()' + chr(10) if summaries else ''}"
+            f"{self._evaluate(evaluation, model_dir, gap) if evaluation is not None else ''}"
         )
+
+    def _evaluate(self, evaluation: dict[str, tuple[str, list[str]]], model_dir: str, gap: str) -> str:
+        """The Estimator's evaluate() as the port's `evaluate(dataset, steps)`: the dict it returned, the line it
+        logged and the summaries it wrote to model_dir/eval."""
+        tf = self.tf
+        made = {key: keras for key, (keras, _) in evaluation.items()} | {"loss": "Mean"}
+        metrics = ", ".join(f"{json.dumps(key)}: {tf}.keras.metrics.{made[key]}()" for key in sorted(made))
+        return (
+            f"eval_metrics = {{{metrics}}}\n{gap}"
+            f"@{tf}.function\n"
+            "def eval_step(features, labels):\n"
+            "    loss, outputs = model(features, labels, False)\n"
+            '    eval_metrics["loss"].update_state(loss)\n'
+            "    for name, inputs in outputs.items():\n"
+            f"        eval_metrics[name].update_state(*inputs)\n{gap}"
+            "def evaluate(dataset, steps):\n"
+            "    # (the Estimator's evaluate: the mean loss and the EVAL branch's metrics over `steps` batches, or until "
+            "the input\n"
+            "    # ends, of the checkpoint its train saved last, which the port holds)\n"
+            "    if steps is not None and steps <= 0:\n"
+            '        raise ValueError(f"Must specify steps > 0, given: {steps}")\n'
+            "    for metric in eval_metrics.values():\n"
+            "        metric.reset_state()\n"
+            "    for features, labels in itertools.islice(dataset, steps):\n"
+            "        eval_step(features, labels)\n"
+            "    result = {name: metric.result().numpy() for name, metric in eval_metrics.items()}\n"
+            '    result["global_step"] = global_step.numpy()\n'
+            f'    {tf}.get_logger().info("Saving dict for global step %s: %s", result["global_step"], ", ".join('
+            'f"{key} = {value}" for key, value in sorted(result.items())))\n'
+            f'    eval_writer = {tf}.summary.create_file_writer(os.path.join({model_dir}, "eval"))\n'
+            "    with eval_writer.as_default():\n"
+            "        for name, value in result.items():\n"
+            '            if name != "global_step":\n'
+            f'                {tf}.summary.scalar(name, value, step=result["global_step"])\n'
+            f'        {tf}.summary.write("checkpoint_path", manager.latest_checkpoint, step=result["global_step"])\n'
+            "    eval_writer.flush()\n"
+            "    return result\n"
+        )
+
+
+def _evaluates(call: cst.Call, estimator: cst.Name) -> bool:
+    """`estimator.evaluate(...)`."""
+    func = call.func
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "evaluate"
+        and isinstance(func.value, cst.Name)
+        and func.value.value == estimator.value
+    )
 
 
 def _tf_alias(module: cst.Module) -> str | None:

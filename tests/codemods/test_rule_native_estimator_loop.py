@@ -6,6 +6,7 @@ The rule runs alone in the before/after cases, on a program as the other native 
 the Keras loss, `return dataset`); the equivalence test migrates a TF1 program with uai-migrate at both levels.
 """
 
+import ast
 import json
 import os
 import pathlib
@@ -48,6 +49,52 @@ PROGRAM = """
     def main():
         config = tf.estimator.RunConfig(model_dir="/tmp/m", tf_random_seed=1, log_step_count_steps=1)
         tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)
+"""
+
+
+# an EVAL branch after the loss (native-metrics leaves tf.metrics at tf.compat.v1: they run in the Estimator's graph)
+EVAL_BRANCH = """\
+        if mode == tf.estimator.ModeKeys.EVAL:
+            accuracy = tf.compat.v1.metrics.accuracy(labels, tf.argmax(logits, axis=-1))
+            return tf.estimator.EstimatorSpec(
+                mode,
+                loss=loss,
+                eval_metric_ops={"accuracy": accuracy, "top": tf.compat.v1.metrics.mean(tf.reduce_max(logits, axis=-1))},
+            )
+"""
+# the port's evaluate() of EVAL_BRANCH, in main() (model_dir "/tmp/m") where `result = estimator.evaluate(input_fn,
+# steps=3)` was
+EVALUATE = """\
+    eval_metrics = {"accuracy": tf.keras.metrics.Accuracy(), "loss": tf.keras.metrics.Mean(), "top": tf.keras.metrics.Mean()}
+
+    @tf.function
+    def eval_step(features, labels):
+        loss, outputs = model(features, labels, False)
+        eval_metrics["loss"].update_state(loss)
+        for name, inputs in outputs.items():
+            eval_metrics[name].update_state(*inputs)
+
+    def evaluate(dataset, steps):
+        # (the Estimator's evaluate: the mean loss and the EVAL branch's metrics over `steps` batches, or until the input
+        # ends, of the checkpoint its train saved last, which the port holds)
+        if steps is not None and steps <= 0:
+            raise ValueError(f"Must specify steps > 0, given: {steps}")
+        for metric in eval_metrics.values():
+            metric.reset_state()
+        for features, labels in itertools.islice(dataset, steps):
+            eval_step(features, labels)
+        result = {name: metric.result().numpy() for name, metric in eval_metrics.items()}
+        result["global_step"] = global_step.numpy()
+        tf.get_logger().info("Saving dict for global step %s: %s", result["global_step"], ", ".join(f"{key} = {value}" for key, value in sorted(result.items())))
+        eval_writer = tf.summary.create_file_writer(os.path.join("/tmp/m", "eval"))
+        with eval_writer.as_default():
+            for name, value in result.items():
+                if name != "global_step":
+                    tf.summary.scalar(name, value, step=result["global_step"])
+            tf.summary.write("checkpoint_path", manager.latest_checkpoint, step=result["global_step"])
+        eval_writer.flush()
+        return result
+    result = evaluate(input_fn(), 3)
 """
 
 
@@ -145,7 +192,7 @@ class TestNativeEstimatorLoopRule(RuleTest):
         source = PROGRAM.replace(train, bound)
         assert self.applied(source, level="native").module.code == self.applied(PROGRAM, level="native").module.code
         for elsewhere in (
-            "\n        estimator.evaluate(input_fn)",
+            "\n        estimator.predict(input_fn)",
             "\n        print(estimator)",
             '\n        print(estimator.get_variable_value("dense/kernel"))',
             # (before the train, the Estimator read its model_dir's checkpoint as it was)
@@ -195,6 +242,106 @@ class TestNativeEstimatorLoopRule(RuleTest):
         )
         assert bound != source
         self.assertCodemod(bound, expected, level="native")
+
+    def test_evaluate_after_the_train_runs_the_eval_branch_metrics_over_its_steps(self):
+        """evaluate(input_fn, steps=N) after the train: the EVAL branch's tf.metrics as Keras metrics made once, over
+        N batches (or until the input ends) of model() in inference mode; it returns what the Estimator returned
+        (each metric and the mean of the batches' losses in sorted order, then the global step) and writes them to
+        model_dir/eval."""
+        loss_line = "        loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(labels, logits)\n"
+        source = PROGRAM.replace(loss_line, loss_line + EVAL_BRANCH).replace(
+            "        tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)\n",
+            "        estimator = tf.estimator.Estimator(model_fn, config=config)\n"
+            "        estimator.train(input_fn, steps=2)\n"
+            "        result = estimator.evaluate(input_fn, steps=3)\n"
+            '        print(result["accuracy"], result)\n',
+        )
+        assert "estimator.evaluate(input_fn, steps=3)" in source and "ModeKeys.EVAL" in source, source
+        expected = (
+            self.applied(PROGRAM, level="native")
+            .module.code.replace(
+                "        return loss\n",
+                '        return loss, {"accuracy": (labels, tf.argmax(logits, axis=-1)), "top": '
+                "(tf.reduce_max(logits, axis=-1),)}\n",
+                1,  # (model()'s, not the train step's)
+            )
+            .replace(
+                "            loss = model(features, labels, True)\n",
+                "            loss, _ = model(features, labels, True)\n",
+            )
+            .replace(
+                "        writer.flush()\n",
+                "        writer.flush()\n" + EVALUATE + '    print(result["accuracy"], result)\n',
+            )
+        )
+        self.assertCodemod(source, expected, level="native")
+        (entry,) = self.applied(source, level="native").entries
+        assert "evaluate(): the EVAL branch's 2 tf.metrics -> Keras metrics (accuracy, top)" in entry.message, (
+            entry.message
+        )
+        # without an EVAL branch, the Estimator evaluated the loss alone (its EstimatorSpec's train_op not run)
+        code = self.applied(source.replace(EVAL_BRANCH, ""), level="native").module.code
+        assert "        return loss, {}\n" in code and 'eval_metrics = {"loss": tf.keras.metrics.Mean()}' in code, code
+
+    def test_evaluate_the_port_does_not_prove_equal_stays_on_the_estimator(self):
+        loss_line = "        loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(labels, logits)\n"
+        train = "        tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)\n"
+        evaluated = (
+            "        estimator = tf.estimator.Estimator(model_fn, config=config)\n"
+            "        estimator.train(input_fn, steps=2)\n"
+            "        result = estimator.evaluate(input_fn, steps=3)\n"
+        )
+        program = PROGRAM.replace(loss_line, loss_line + EVAL_BRANCH).replace(train, evaluated)
+        accuracy = "tf.compat.v1.metrics.accuracy(labels, tf.argmax(logits, axis=-1))"
+        cases = {
+            "evaluate(hooks=...)": ("steps=3)", "steps=3, hooks=[])"),
+            "evaluate(checkpoint_path=...)": ("steps=3)", 'steps=3, checkpoint_path="/tmp/m/model.ckpt-1")'),
+            "evaluate(name=...)": ("steps=3)", 'steps=3, name="test")'),
+            # (before the train, the Estimator evaluated model_dir's checkpoint as it was)
+            "the Estimator `estimator` is used besides its train()": (
+                "        estimator.train(input_fn, steps=2)\n        result",
+                "        result = estimator.evaluate(input_fn, steps=3)\n        estimator.train(input_fn, steps=2)\n        result",
+            ),
+            "tf.metrics.accuracy with weights or a name": (
+                accuracy,
+                accuracy.replace("axis=-1))", "axis=-1), weights=labels)"),
+            ),
+            "a metric other than tf.metrics.accuracy and tf.metrics.mean": (
+                accuracy,
+                "tf.compat.v1.metrics.auc(labels, logits)",
+            ),
+            # (the Estimator raised ValueError: it defines the loss metric itself)
+            'an eval_metric_ops key "loss"': ('{"accuracy": accuracy', '{"loss": accuracy'),
+            "a statement in the EVAL branch other than a metric": (
+                "            accuracy = ",
+                "            print(logits)\n            accuracy = ",
+            ),
+            "an EVAL EstimatorSpec of more than mode, loss and eval_metric_ops": (
+                "eval_metric_ops={",
+                "predictions=logits, eval_metric_ops={",
+            ),
+            "the EVAL EstimatorSpec's loss is not the minimize's": (
+                "loss=loss,\n",
+                "loss=logits,\n",
+            ),
+            # (in TF1 the EVAL branch returned before the later statements ran)
+            "`logits`, which a metric reads, is bound again after the EVAL branch": (
+                "        update_ops = ",
+                "        logits = tf.nn.relu(logits)\n        update_ops = ",
+            ),
+            "a metric of a layer made or called in the EVAL branch": (
+                "tf.argmax(logits, axis=-1)",
+                "tf.argmax(tf.keras.layers.Dense(3)(logits), axis=-1)",
+            ),
+            "`evaluate`, a name the port binds, is used in this module": (
+                "\n    def main():",
+                "\n    evaluate = 3\n\n    def main():",
+            ),
+        }
+        for why, (old, new) in cases.items():
+            assert old in program, old
+            (refused,) = self.refused(program.replace(old, new))
+            assert why in refused, (why, refused)
 
     def test_params_the_port_does_not_prove_the_same_dict_stay_on_the_estimator(self):
         read = PROGRAM.replace("def model_fn(features, labels, mode):", "def model_fn(features, labels, mode, params):")
@@ -601,7 +748,8 @@ def test_the_port_stops_where_tf_config_names_a_cluster_of_more_than_one_task(mo
 
 
 # a TF1 Estimator program reading its params in model_fn (a layer's width, the learning rate) and input_fn (the batch
-# size), trained with plain gradient descent on fixed float32 batches into the model_dir of argv[1] up to max_steps=argv[2]
+# size), trained with plain gradient descent on fixed float32 batches into the model_dir of argv[1] up to max_steps=argv[2],
+# then evaluated over argv[3] batches (5: until the input's 4 ends, the last one of 2 rows), printing what evaluate returned
 PARAMS_EQUIVALENCE = """
     import sys
 
@@ -613,6 +761,10 @@ PARAMS_EQUIVALENCE = """
         net = tf.layers.dense(features, params["hidden"], activation=tf.nn.relu, name="hidden")
         logits = tf.layers.dense(net, 3)
         loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+        if mode == tf.estimator.ModeKeys.EVAL:
+            accuracy = tf.metrics.accuracy(labels, tf.argmax(logits, axis=-1))
+            top = tf.metrics.mean(tf.reduce_max(logits, axis=-1))
+            return tf.estimator.EstimatorSpec(mode, loss=loss, eval_metric_ops={"accuracy": accuracy, "top": top})
         train_op = tf.train.GradientDescentOptimizer(params["rate"]).minimize(loss, tf.train.get_or_create_global_step())
         return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
 
@@ -629,6 +781,8 @@ PARAMS_EQUIVALENCE = """
         hparams = {"hidden": 4, "batch_size": 6, "rate": 0.5}
         estimator = tf.estimator.Estimator(model_fn, config=config, params=hparams)
         estimator.train(input_fn, max_steps=int(sys.argv[2]))
+        result = estimator.evaluate(input_fn, steps=int(sys.argv[3]) if len(sys.argv) > 3 else 5)
+        print("evaluated", repr([(key, type(value).__name__, value.item()) for key, value in result.items()]))
 """
 
 
@@ -654,12 +808,34 @@ def _copy_step_0(safe_dir: pathlib.Path, start: pathlib.Path) -> None:
     (start / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-0"\n')
 
 
-def test_params_reach_the_ports_model_fn_and_input_fn_as_the_estimators(tmp_path):
+def _evaluated(done: subprocess.CompletedProcess) -> list[tuple[str, str, float]]:
+    found = [line for line in done.stdout.splitlines() if line.startswith("evaluated ")]
+    assert len(found) == 1, done.stdout
+    return ast.literal_eval(found[0].removeprefix("evaluated "))
+
+
+def test_params_and_evaluate_in_the_port_as_in_the_estimator(tmp_path):
+    """params reach model_fn and input_fn; evaluate() returns what the Estimator's did (the same keys in its order,
+    NumPy types and values within 1e-6) and writes the same summaries to model_dir/eval."""
     ported, start = _from_step_0(tmp_path, "estimator_params.py", PARAMS_EQUIVALENCE)
     assert 'params = {"hidden": 4, "batch_size": 6, "rate": 0.5}' in pathlib.Path(ported["native"]).read_text()
-    safe = _losses(_run(ported["safe"], tmp_path / "safe_dir"))
+    safe_run = _run(ported["safe"], tmp_path / "safe_dir")
     _copy_step_0(tmp_path / "safe_dir", start)
-    native = _losses(_run(ported["native"], start))
+    native_run = _run(ported["native"], start)
+    safe, native = _losses(safe_run), _losses(native_run)
     # (batches of params["batch_size"]: 3 steps of 6 rows; another width or rate would give other losses)
     assert len(safe) == len(native) == 3, (safe, native)
     assert max(abs(a - b) / max(1.0, abs(a)) for a, b in zip(safe, native)) <= 1e-6, (safe, native)
+    safe_result, native_result = _evaluated(safe_run), _evaluated(native_run)
+    assert [r[:2] for r in safe_result] == [r[:2] for r in native_result], (safe_result, native_result)
+    assert [r[:2] for r in safe_result] == [
+        ("accuracy", "float32"),
+        ("loss", "float32"),
+        ("top", "float32"),
+        ("global_step", "int64"),
+    ]
+    # (the loss: the mean of the 4 batches' mean losses, not weighted by their sizes, as the Estimator's metric)
+    assert max(abs(a[2] - b[2]) for a, b in zip(safe_result, native_result)) <= 1e-6, (safe_result, native_result)
+    assert safe_result[3][2] == native_result[3][2] == 3
+    assert _summaries(tmp_path / "safe_dir" / "eval") == _summaries(start / "eval")
+    assert _summaries(start / "eval") == [(3, "accuracy"), (3, "checkpoint_path"), (3, "loss"), (3, "top")]
