@@ -9,7 +9,7 @@ import re
 import sys
 import time
 
-from tests.support.processes import REPO, python_env, run_module
+from tests.support.processes import REPO, python_env
 from uai_launch import Layout, LocalCluster
 
 STEP_LINE = re.compile(r"step (\d+)/(\d+) loss (\S+)")
@@ -26,24 +26,21 @@ SAMPLE_ARGS = {
 
 
 def generate_data(out) -> str:
-    """A small generated ImageNet-schema TFRecord set (2 train shards, 1 validation shard, 40x40 JPEGs)."""
-    args = [
-        "--out",
+    """A small generated ImageNet-schema TFRecord set (2 train shards, 1 validation shard, 40x40 JPEGs).
+
+    In this process, which has TensorFlow imported already: the same files as `python -m trainlib.data.synth`
+    with these numbers writes (its default seed), without a process importing TensorFlow again per test run."""
+    from trainlib.data import synth
+
+    synth.generate(
         str(out),
-        "--images",
-        "192",
-        "--size",
-        "40",
-        "--classes",
-        str(NUM_CLASSES - 1),
-        "--train-shards",
-        "2",
-        "--validation-shards",
-        "1",
-        "--validation-images",
-        "32",
-    ]
-    run_module("trainlib.data.synth", args, check=True)
+        train_shards=2,
+        validation_shards=1,
+        images=192,
+        validation_images=32,
+        size=40,
+        num_classes=NUM_CLASSES - 1,
+    )
     return str(out)
 
 
