@@ -307,12 +307,7 @@ class _Port:
                 raise Refused(found, f"evaluate({not_ported[0]}=...), which the port does not reproduce")
         # (an input_fn is read once by each train or evaluate call given it)
         input_fns = [source_of(a["input_fn"].value) for a in [train, *evaluated] if "input_fn" in a]
-        input_fn = self._function(
-            train.get("input_fn"),
-            "input_fn",
-            call,
-            input_fns.count(source_of(train["input_fn"].value)) if "input_fn" in train else 1,
-        )
+        input_fn = self._input_fn(train, call, input_fns)
         input_params = self._input(input_fn)
         towers = Towers(cast(str, tf), self.is_, self.module, model_fn) if Towers.applies(model_fn) else None
         model = ModelFn(cast(str, tf), self.is_, model_fn, written_classes(self.module, cast(str, tf)))
@@ -327,12 +322,7 @@ class _Port:
         for args, found in zip(evaluated, self.evaluations):
             if towers is not None:
                 raise Refused(found, "evaluate() of a towers model_fn, which the port does not reproduce")
-            eval_fn = self._function(
-                args.get("input_fn"),
-                "input_fn",
-                found,
-                input_fns.count(source_of(args["input_fn"].value)) if "input_fn" in args else 1,
-            )
+            eval_fn = self._input_fn(args, found, input_fns)
             takes = self._input(eval_fn)
             eval_params |= takes
             eval_steps = source_of(args["steps"].value) if "steps" in args else "None"
@@ -618,6 +608,11 @@ class _Port:
         if names_in(self.module).names.count(name) != 1 + reads:
             raise Refused(node, f"`{name}` is read or bound elsewhere")
         return defs[0]
+
+    def _input_fn(self, args: dict[str, cst.Arg], node: cst.CSTNode, given: list[str]) -> cst.FunctionDef:
+        """The input_fn of a train or evaluate call's `args`, read by each call of `given` (the input_fns given)."""
+        arg = args.get("input_fn")
+        return self._function(arg, "input_fn", node, given.count(source_of(arg.value)) if arg is not None else 1)
 
     def _input(self, input_fn: cst.FunctionDef) -> bool:
         """An input_fn the port can call eagerly to the same batches: does it read the Estimator's params?"""

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 
 import pytest
 
@@ -100,6 +101,19 @@ EVALUATE = """\
 
 class TestNativeEstimatorLoopRule(RuleTest):
     TRANSFORM = NativeEstimatorLoopRule
+
+    def assert_refuses(
+        self,
+        program: str,
+        cases: dict[str, tuple[str, str]],
+        adjust: Callable[[str, str], str] = lambda why, source: source,
+    ) -> None:
+        """Each case (why: (old, new)) of `program` (with `adjust(why, source)`) stays on the Estimator, its one
+        entry saying why."""
+        for why, (old, new) in cases.items():
+            assert old in program, old
+            (refused,) = self.refused(adjust(why, program.replace(old, new)))
+            assert why in refused, (why, refused)
 
     def test_the_simple_shape_becomes_an_eager_loop_restoring_and_saving_model_dir(self):
         after = """
@@ -338,10 +352,7 @@ class TestNativeEstimatorLoopRule(RuleTest):
                 "\n    evaluate = 3\n\n    def main():",
             ),
         }
-        for why, (old, new) in cases.items():
-            assert old in program, old
-            (refused,) = self.refused(program.replace(old, new))
-            assert why in refused, (why, refused)
+        self.assert_refuses(program, cases)
 
     def test_params_the_port_does_not_prove_the_same_dict_stay_on_the_estimator(self):
         read = PROGRAM.replace("def model_fn(features, labels, mode):", "def model_fn(features, labels, mode, params):")
@@ -374,15 +385,13 @@ class TestNativeEstimatorLoopRule(RuleTest):
                 "\n    params = 3\n\n    def main():",
             ),
         }
-        for why, (old, new) in cases.items():
-            assert old in read, old
-            source = read.replace(old, new)
+
+        def adjust(why: str, source: str) -> str:
             if why.startswith("a model_fn reading"):
                 source = source.replace('params["units"]', 'hparams["units"]')
-            if train in source:
-                source = source.replace(train, given)
-            (refused,) = self.refused(source)
-            assert why in refused, (why, refused)
+            return source.replace(train, given)
+
+        self.assert_refuses(read, cases, adjust)
 
     def test_layers_made_in_a_loop_over_range_and_a_local_device_setter_as_estimator_resnet_platform(self):
         """A loop's layers are made once per iteration, in TF1's order, into lists model() indexes; the one device
@@ -577,15 +586,15 @@ class TestNativeEstimatorLoopRule(RuleTest):
                 "MomentumOptimizer(tf.reduce_sum(loss), 0.9)",
             ),
         }
-        for why, (old, new) in cases.items():
-            assert old in PROGRAM, old
-            source = PROGRAM.replace(old, new)
+
+        def adjust(why: str, source: str) -> str:
             if "scale" in why:  # (a module-level scale, and main's own)
-                source = source.replace(
+                return source.replace(
                     "\n    def main():\n", "\n    scale = 2.0\n\n    def main():\n        scale = 3.0\n"
                 )
-            (refused,) = self.refused(source)
-            assert why in refused, (why, refused)
+            return source
+
+        self.assert_refuses(PROGRAM, cases, adjust)
 
     def test_a_layer_named_as_a_name_the_port_binds_gets_another_name(self):
         # (helper-73: a layer of name "dataset" was bound over the port's dataset, which its loop then iterated;
