@@ -1,6 +1,6 @@
 """`uai-migrate --level native` against the safe level: equivalence by checkpoint, and how much is left in tf.compat.v1.
 
-    python bench/native.py [--json FILE]
+    python bench/native.py [--json FILE] [--only SCRIPT ...]
 
 1. Equivalence. Every script of tests/corpus and samples/tf1 that the native level converts (its report
    has an entry of a native rule saying so, other than a rename: RENAMES) is migrated twice, safe and
@@ -469,6 +469,12 @@ def references(source: str) -> tuple[int, int]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="also write the results here")
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="SCRIPT",
+        help="run the equivalence of these scripts only (file names, e.g. estimator_towers.py); the shares are whole",
+    )
     parser.add_argument("--probe", nargs=4, metavar=("KIND", "SCRIPT", "CHECKPOINT", "RECORD"), help=argparse.SUPPRESS)
     args, rest = parser.parse_known_args(argv)
     if args.probe:
@@ -478,6 +484,7 @@ def main(argv: list[str]) -> int:
         )
         return 0
     results: dict = {"equivalence": [], "compat_v1": {}, "rules": {}, "load": os.getloadavg()[0], "commit": _commit()}
+    results["only"] = args.only or []
     with tempfile.TemporaryDirectory() as work:
         for group, source in SOURCES.items():
             ported = {}
@@ -488,6 +495,8 @@ def main(argv: list[str]) -> int:
             results["rules"][group] = rule_counts(ported["native"])
             for path in converted(ported["native"]):
                 name = os.path.basename(path)
+                if args.only and name not in args.only:
+                    continue
                 argv_for, cause = ARGS.get(
                     name, (_manifest_args(name), NO_DROPOUT.get(name, FIXED_ORDER.get(name, "")))
                 )
@@ -554,6 +563,8 @@ def _commit() -> str:
 
 def _print(results: dict) -> None:
     print(f"commit {results['commit']}, load {results['load']:.1f}, tolerance {TOLERANCE} (x max(1, |loss|))")
+    if results["only"]:
+        print(f"equivalence of {', '.join(results['only'])} only")
     print(f"{'script':<26}{'steps':>6}{'loaded':>9}{'max diff':>13}{'output':>9}{'summaries':>10}  equal  args (cause)")
     for row in results["equivalence"]:
         renamed = f"TF1's tags {', '.join(row['renamed_tags'])}: uniquified by its graph" if row["renamed_tags"] else ""
