@@ -8,29 +8,21 @@ cluster through uai-launch's engine, learn_runner choosing each task's schedule 
 """
 
 import os
-import subprocess
 import sys
 
 import pytest
 
 from tests.support.clusters import run_cluster
-from tests.support.processes import python_env, result_json
+from tests.support.processes import result_json
+from tests.support.programs import CIFAR10_TRAIN_STEPS as TRAIN_STEPS
+from tests.support.programs import cifar10_args
 
 PROGRAMS = os.path.join(os.path.dirname(__file__), "runtime_programs")
 MIGRATED = os.path.join(PROGRAMS, "cifar10_estimator_tf1_migrated.py")
-TRAIN_STEPS = 6
 
 
 def _command(data_dir, job_dir):
-    return [
-        sys.executable,
-        MIGRATED,
-        f"--data_dir={data_dir}",
-        f"--job_dir={job_dir}",
-        "--num_gpus=2",
-        "--variable_strategy=GPU",
-        f"--train_steps={TRAIN_STEPS}",
-    ]
+    return [sys.executable, MIGRATED, *cifar10_args(data_dir, job_dir)]
 
 
 def _tower_variables(job_dir):
@@ -50,13 +42,10 @@ def _tower_variables(job_dir):
     return placed
 
 
-def test_migrated_program_trains_and_evaluates_with_greedy_placed_gpu_towers(data_dir, tmp_path):
+def test_migrated_program_trains_and_evaluates_with_greedy_placed_gpu_towers(cifar10_port_run):
     import tensorflow as tf
 
-    job_dir = tmp_path / "job"
-    result = subprocess.run(
-        _command(data_dir, job_dir), cwd=tmp_path, env=python_env(), capture_output=True, text=True, timeout=300
-    )
+    result, job_dir = cifar10_port_run  # (tests/common/conftest.py: test_uai_run_programs.py reads the same run)
     assert result.returncode == 0, result.stderr[-3000:]
     out = result_json(result.stdout)
     assert out["is_chief"] and out["metrics"]["global_step"] == TRAIN_STEPS, out

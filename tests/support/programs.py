@@ -163,3 +163,18 @@ def write_cifar10_records(out) -> str:
                 }
                 writer.write(tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString())
     return str(out)
+
+
+CIFAR10_TRAIN_STEPS = 6
+
+
+def cifar10_args(data_dir, job_dir) -> list[str]:
+    """The cifar10_estimator-style program's flags (its TF 1 form and its port alike): two GPU towers, soft-placed on
+    the CPU, with variables placed by the greedy strategy, for CIFAR10_TRAIN_STEPS steps."""
+    return [
+        f"--data_dir={data_dir}",
+        f"--job_dir={job_dir}",
+        "--num_gpus=2",
+        "--variable_strategy=GPU",
+        f"--train_steps={CIFAR10_TRAIN_STEPS}",
+    ]
