@@ -136,9 +136,9 @@ class ModelFn:
         elif len(params) == 4 and re.search(rf"\b{params[3]}\b", text):
             raise Refused(node, f"a model_fn reading `{params[3]}`")
         self.same = {"features"}
-        statements = list(cast(cst.IndentedBlock, node.body).body)
+        statements = self._eval_first(list(cast(cst.IndentedBlock, node.body).body))
         self.top = statements
-        branch = next((i for i, stmt in enumerate(statements[:-1]) if self._is_eval_branch(stmt)), None)
+        branch = next((i for i, stmt in enumerate(statements[:-1]) if self._is_branch(stmt, "EVAL")), None)
         if branch is None:
             body = self._block(statements[:-1])
         else:  # (model() runs the statements around it; the branch's metrics read those before it)
@@ -251,8 +251,8 @@ class ModelFn:
                 body.append(f"{name} = {line}")
         return body
 
-    def _is_eval_branch(self, stmt: cst.BaseStatement) -> bool:
-        """`if mode == tf.estimator.ModeKeys.EVAL:`."""
+    def _is_branch(self, stmt: cst.BaseStatement, mode: str) -> bool:
+        """`if mode == tf.estimator.ModeKeys.<mode>:`."""
         test = stmt.test if isinstance(stmt, cst.If) else None
         return (
             isinstance(test, cst.Comparison)
@@ -260,8 +260,26 @@ class ModelFn:
             and test.left.value == "mode"
             and len(test.comparisons) == 1
             and isinstance(test.comparisons[0].operator, cst.Equal)
-            and self.is_(test.comparisons[0].comparator, "estimator.ModeKeys.EVAL")
+            and self.is_(test.comparisons[0].comparator, f"estimator.ModeKeys.{mode}")
         )
+
+    def _eval_first(self, statements: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        """`if mode == TRAIN:` ending in its return, then the EVAL statements ending in theirs -> `if mode == EVAL:`
+        of those, then the TRAIN branch's statements: the Estimator called model_fn in these two modes only."""
+        at = next((i for i, stmt in enumerate(statements[:-1]) if self._is_branch(stmt, "TRAIN")), None)
+        if at is None:
+            return statements
+        branch = cast(cst.If, statements[at])
+        trained = list(cast(cst.IndentedBlock, branch.body).body)
+        if branch.orelse is not None or not isinstance(single(trained[-1]), cst.Return):
+            raise Refused(branch, "a TRAIN branch with an else, or not ending in its return")
+        comparator = cast(cst.Comparison, branch.test).comparisons[0]
+        evaluated = cast(cst.Attribute, comparator.comparator).with_changes(attr=cst.Name("EVAL"))
+        test = cast(cst.Comparison, branch.test).with_changes(
+            comparisons=[comparator.with_changes(comparator=evaluated)]
+        )
+        evaluation = cst.If(test=test, body=cst.IndentedBlock(body=statements[at + 1 :]))
+        return [*statements[:at], evaluation, *trained]
 
     def _eval_branch(self, stmt: cst.If) -> None:
         """The EVAL branch: tf.metrics accuracy / mean bound to names, then `return EstimatorSpec(mode, loss=loss,

@@ -11,7 +11,8 @@ read only as `estimator.get_variable_value("global_step")` (the port's global st
 written out, or a name bound once to one) is bound to `params` where the train was and passed to model_fn and input_fn
 where they take `params` and read it only as `params["key"]` (the Estimator gave each call a copy). After the train,
 `estimator.evaluate(input_fn, steps=N)` runs model_fn's `if mode == ModeKeys.EVAL:` branch (tf.metrics.accuracy /
-mean in `eval_metric_ops`, bound in it or written there; without a branch, the loss alone) as the port's evaluate():
+mean in `eval_metric_ops`, bound in it or written there; or, after an `if mode == ModeKeys.TRAIN:` branch ending in its
+return, the statements ending in the EVAL spec; without a branch, the loss alone) as the port's evaluate():
 Keras metrics made once, model() in inference mode over N batches or until the input ends, returning the dict the
 Estimator returned (the metrics and the mean of the batches' losses in sorted order, then the global step) and writing
 them to model_dir/eval. The port: the layers made once,

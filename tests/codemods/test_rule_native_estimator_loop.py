@@ -297,6 +297,41 @@ class TestNativeEstimatorLoopRule(RuleTest):
         code = self.applied(source.replace(EVAL_BRANCH, ""), level="native").module.code
         assert "        return loss, {}\n" in code and 'eval_metrics = {"loss": tf.keras.metrics.Mean()}' in code, code
 
+    def test_a_train_branch_returning_first_ports_as_the_eval_branch_first(self):
+        """`if mode == TRAIN: ...; return EstimatorSpec(train_op)` then the EVAL statements ending in their spec: the
+        Estimator called model_fn in these two modes only, so it is the EVAL branch first, written the other way."""
+        loss_line = "        loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(labels, logits)\n"
+        train = "        tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)\n"
+        evaluated = (
+            "        estimator = tf.estimator.Estimator(model_fn, config=config)\n"
+            "        estimator.train(input_fn, steps=2)\n"
+            "        print(estimator.evaluate(input_fn, steps=3))\n"
+        )
+        eval_first = PROGRAM.replace(loss_line, loss_line + EVAL_BRANCH).replace(train, evaluated)
+        start = eval_first.index("        update_ops = ")
+        end = eval_first.index("        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)\n")
+        trained = (
+            eval_first[start:end] + "        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)\n"
+        )
+        branch = eval_first.index("        if mode == tf.estimator.ModeKeys.EVAL:\n")
+        evaluation = textwrap.indent(textwrap.dedent(eval_first[branch:start].split("\n", 1)[1]), " " * 8)
+        train_first = (
+            eval_first[:branch]
+            + "        if mode == tf.estimator.ModeKeys.TRAIN:\n"
+            + textwrap.indent(trained, "    ")
+            + evaluation
+            + eval_first[end + len(trained) - len(eval_first[start:end]) :]
+        )
+        assert train_first.count("return tf.estimator.EstimatorSpec(") == 2, train_first
+        assert train_first.index("ModeKeys.TRAIN:") < train_first.index("eval_metric_ops"), train_first
+        expected = self.applied(eval_first, level="native").module.code
+        assert "def evaluate(dataset, steps):" in expected, expected
+        self.assertCodemod(train_first, expected, level="native")
+        (refused,) = self.refused(
+            train_first.replace("        accuracy = tf.compat", "        print(labels)\n        accuracy = tf.compat")
+        )
+        assert "a statement in the EVAL branch other than a metric" in refused, refused
+
     def test_evaluate_the_port_does_not_prove_equal_stays_on_the_estimator(self):
         loss_line = "        loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(labels, logits)\n"
         train = "        tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)\n"
