@@ -111,14 +111,24 @@ def is_main_guard(stmt: ast.stmt) -> bool:
     return texts == {"__name__", "__main__"}
 
 
+# the fields of a node holding statements, in the order of the nodes' _fields (`try`: body, handlers, orelse, finalbody)
+_BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")
+
+
 def facts_of(tree: ast.Module, signals: Iterable[str] = ()) -> Facts:
     """The Facts of a parsed file, with what its rules signalled."""
     imports: list[Import] = []
-    for node in ast.walk(tree):
+    # ast.walk's order over the statements alone: an import is a statement, and no expression holds one (walking
+    # every node was 2% of a migration's CPU)
+    queue: collections.deque[ast.AST] = collections.deque([tree])
+    while queue:
+        node = queue.popleft()
         if isinstance(node, ast.Import):
             imports.extend((0, alias.name, ()) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             imports.append((node.level, node.module or "", tuple(alias.name for alias in node.names)))
+        for field in _BLOCKS:
+            queue.extend(getattr(node, field, ()))
     entry = any(is_main_guard(stmt) for stmt in tree.body)
     return Facts(tuple(imports), entry, frozenset(signals))
 

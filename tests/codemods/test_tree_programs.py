@@ -262,6 +262,62 @@ def test_facts_of_a_file():
     assert _tree.Facts.from_dict(facts.to_dict()) == facts
 
 
+def test_facts_of_a_file_find_the_imports_of_every_block_in_the_order_of_ast_walk():
+    # facts_of walks the statements alone: the imports and their order are those of a walk of every node
+    source = textwrap.dedent(
+        """
+        import a
+        def f():
+            import b
+            class C:
+                from . import c
+                def g(self):
+                    try:
+                        import d
+                    except* ValueError:
+                        import e
+                    else:
+                        import f
+                    finally:
+                        from ..x import y, z
+        async def h():
+            async with q:
+                import w
+            async for i in j:
+                import k
+            else:
+                import l
+        match v:
+            case 1:
+                import m
+            case _ if (lambda: 1)():
+                from n import *
+        while x:
+            import o
+        else:
+            import p
+        with open(f) as g:
+            import r
+        try:
+            import s
+        except (A, B):
+            import t
+        if __name__ == "__main__":
+            import u
+        """
+    )
+    tree = ast.parse(source)
+    walked = [
+        (0, alias.name, ()) if isinstance(node, ast.Import) else (node.level, node.module or "", (alias.name,))
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names[: 1 if isinstance(node, ast.ImportFrom) else None]
+    ]
+    imports = _tree.facts_of(tree).imports
+    assert len(imports) == 18 and [(level, module, names[:1]) for level, module, names in imports] == walked
+    assert (2, "x", ("y", "z")) in imports
+
+
 def test_a_files_facts_do_not_depend_on_what_the_tree_told_it():
     # the tree pass reads the facts of each file's first migration, cached by its bytes alone
     from codemods._migrate_file import migrate
