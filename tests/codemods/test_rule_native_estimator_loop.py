@@ -99,6 +99,15 @@ EVALUATE = """\
 """
 
 
+def _evaluating(then: str) -> str:
+    """PROGRAM with EVAL_BRANCH, its Estimator bound to `estimator` and trained, then `then` (lines of main())."""
+    loss_line = "        loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(labels, logits)\n"
+    train = "        tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)\n"
+    evaluated = "        estimator = tf.estimator.Estimator(model_fn, config=config)\n        estimator.train(input_fn, steps=2)\n"
+    assert loss_line in PROGRAM and train in PROGRAM
+    return PROGRAM.replace(loss_line, loss_line + EVAL_BRANCH).replace(train, evaluated + then)
+
+
 class TestNativeEstimatorLoopRule(RuleTest):
     TRANSFORM = NativeEstimatorLoopRule
 
@@ -262,13 +271,8 @@ class TestNativeEstimatorLoopRule(RuleTest):
         N batches (or until the input ends) of model() in inference mode; it returns what the Estimator returned
         (each metric and the mean of the batches' losses in sorted order, then the global step) and writes them to
         model_dir/eval."""
-        loss_line = "        loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(labels, logits)\n"
-        source = PROGRAM.replace(loss_line, loss_line + EVAL_BRANCH).replace(
-            "        tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)\n",
-            "        estimator = tf.estimator.Estimator(model_fn, config=config)\n"
-            "        estimator.train(input_fn, steps=2)\n"
-            "        result = estimator.evaluate(input_fn, steps=3)\n"
-            '        print(result["accuracy"], result)\n',
+        source = _evaluating(
+            '        result = estimator.evaluate(input_fn, steps=3)\n        print(result["accuracy"], result)\n'
         )
         assert "estimator.evaluate(input_fn, steps=3)" in source and "ModeKeys.EVAL" in source, source
         expected = (
@@ -300,14 +304,7 @@ class TestNativeEstimatorLoopRule(RuleTest):
     def test_a_train_branch_returning_first_ports_as_the_eval_branch_first(self):
         """`if mode == TRAIN: ...; return EstimatorSpec(train_op)` then the EVAL statements ending in their spec: the
         Estimator called model_fn in these two modes only, so it is the EVAL branch first, written the other way."""
-        loss_line = "        loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(labels, logits)\n"
-        train = "        tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)\n"
-        evaluated = (
-            "        estimator = tf.estimator.Estimator(model_fn, config=config)\n"
-            "        estimator.train(input_fn, steps=2)\n"
-            "        print(estimator.evaluate(input_fn, steps=3))\n"
-        )
-        eval_first = PROGRAM.replace(loss_line, loss_line + EVAL_BRANCH).replace(train, evaluated)
+        eval_first = _evaluating("        print(estimator.evaluate(input_fn, steps=3))\n")
         start = eval_first.index("        update_ops = ")
         end = eval_first.index("        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)\n")
         trained = (
@@ -333,14 +330,7 @@ class TestNativeEstimatorLoopRule(RuleTest):
         assert "a statement in the EVAL branch other than a metric" in refused, refused
 
     def test_evaluate_the_port_does_not_prove_equal_stays_on_the_estimator(self):
-        loss_line = "        loss = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)(labels, logits)\n"
-        train = "        tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)\n"
-        evaluated = (
-            "        estimator = tf.estimator.Estimator(model_fn, config=config)\n"
-            "        estimator.train(input_fn, steps=2)\n"
-            "        result = estimator.evaluate(input_fn, steps=3)\n"
-        )
-        program = PROGRAM.replace(loss_line, loss_line + EVAL_BRANCH).replace(train, evaluated)
+        program = _evaluating("        result = estimator.evaluate(input_fn, steps=3)\n")
         accuracy = "tf.compat.v1.metrics.accuracy(labels, tf.argmax(logits, axis=-1))"
         cases = {
             "evaluate(hooks=...)": ("steps=3)", "steps=3, hooks=[])"),
