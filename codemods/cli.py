@@ -5,6 +5,7 @@ import math
 import os
 import signal
 import sys
+from collections.abc import Container
 from typing import TYPE_CHECKING
 
 from compat.cli_errors import fail, main_guard
@@ -22,23 +23,39 @@ def _default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _epilog() -> str:
     from codemods import tables
     from codemods.explain import rules_help
-    from codemods.formats import FORMATS
 
-    parser = argparse.ArgumentParser(
-        prog="uai-migrate",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Migrate TF1-era code (and its Dockerfiles and requirements*.txt) to run on current "
-        "TensorFlow. By default shows a diff and changes nothing.",
-        epilog="rules (--explain RULE for what, why and an example):\n"
+    return (
+        "rules (--explain RULE for what, why and an example):\n"
         + rules_help()
         + "\n\nTF 2 code (--explain tf2-code): a file holding the line `# uai-migrate: tf2` in the comments before its "
         "first code (a notebook: in its first code cell) keeps its tf names as TF 2's at every level, unless it names "
         "what TF 2 lacks (a warning); --level native writes the line into each port it made fully TF 2."
         "\n\nexit codes: 0 nothing left to do by hand, 1 something needs attention (or --check found changes), "
-        "2 usage error or a file could not be read/written.\n\n" + tables.provenance() + ".",
+        "2 usage error or a file could not be read/written.\n\n" + tables.provenance() + "."
+    )
+
+
+class _Parser(argparse.ArgumentParser):
+    """Writes its epilog, a line per rule, when it shows its help: a run imports no rule's module to parse its
+    arguments (one at the safe level imports no native rule's: codemods/rules/__init__.py)."""
+
+    def format_help(self) -> str:
+        if self.epilog is None:
+            self.epilog = _epilog()
+        return super().format_help()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from codemods.formats import FORMATS
+
+    parser = _Parser(
+        prog="uai-migrate",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Migrate TF1-era code (and its Dockerfiles and requirements*.txt) to run on current "
+        "TensorFlow. By default shows a diff and changes nothing.",
     )
     parser.add_argument(
         "paths",
@@ -165,14 +182,19 @@ def _options(args: argparse.Namespace) -> tuple["Options", tuple[str, ...], bool
     --select/--ignore/--level."""
     from codemods import files
     from codemods._migrate_file import Options
-    from codemods.rules import BY_ID, select
+    from codemods.rules import select
 
     chosen, ignored = _split(args.select), _split(args.ignore)
+    code_ids: Container[str] = ()
+    if chosen or ignored:
+        from codemods.rules import BY_ID  # (every rule's module, the native ones too: asked for by id)
+
+        code_ids = BY_ID
     for rule_id in (*chosen, *ignored):
-        if rule_id not in BY_ID and rule_id not in files.RULE_IDS:
+        if rule_id not in code_ids and rule_id not in files.RULE_IDS:
             fail(f"unknown rule id {rule_id!r} (see --help for the rules)")
-    code_select = tuple(r for r in chosen if r in BY_ID)
-    options = Options(select=code_select, ignore=tuple(r for r in ignored if r in BY_ID), level=args.level)
+    code_select = tuple(r for r in chosen if r in code_ids)
+    options = Options(select=code_select, ignore=tuple(r for r in ignored if r in code_ids), level=args.level)
     # only file rules selected, or every code rule ignored: code files are not even parsed
     code_rules = bool(select(options.select, options.ignore, options.level)) and not (chosen and not code_select)
     file_rules = tuple(r for r in files.RULE_IDS if (not chosen or r in chosen) and r not in ignored)

@@ -1,9 +1,12 @@
 """Adding a rule is one module in codemods/rules and its test file: discovery, the pass order and
 docs/adding.md's "How to add a rule" agree with the code."""
 
+import ast
 import pathlib
 import pkgutil
 import re
+import subprocess
+import sys
 
 import libcst as cst
 import pytest
@@ -13,7 +16,7 @@ import codemods.rules
 from codemods.engine.apply import apply_rules, as_codemod, claims_of
 from codemods.engine.rule import Rule
 from codemods.rules import RULES, rules_of
-from tests.support.processes import REPO
+from tests.support.processes import REPO, python_env
 
 # The pass order before rules were discovered (a hand-kept tuple then): every later rule slots in by its ORDER.
 ORDER_BEFORE_DISCOVERY = (
@@ -58,6 +61,31 @@ def test_discovery_finds_one_rule_in_every_public_module_and_nothing_else():
     private = [m.name for m in pkgutil.iter_modules(codemods.rules.__path__) if m.name.startswith("_")]
     assert all(rules_of(f"codemods.rules.{name}") == [] for name in private)
     assert len({rule.ID for rule in RULES}) == len(RULES)
+
+
+def test_a_native_rules_module_is_named_so_and_a_safe_level_run_imports_none(tmp_path):
+    assert [_module_name(r) for r in RULES if _module_name(r).startswith(codemods.rules.NATIVE)] == [
+        _module_name(r) for r in RULES if r.LEVEL == "native"
+    ]
+    assert "native_*.py" in _rule_section()
+    script = tmp_path / "train.py"
+    script.write_text("import tensorflow as tf\ntf.gfile.Exists('x')\n")
+    probe = (
+        "import sys\nfrom codemods import cli\ntry:\n    cli.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('codemods.rules.native')))"
+    )
+    imported = []
+    for level in ("safe", "native"):
+        run = subprocess.run(
+            [sys.executable, "-c", probe, "--level", level, "-j1", "--no-cache", "--format", "json", str(script)],
+            env=python_env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        imported.append(ast.literal_eval(run.stdout.splitlines()[-1]))
+    assert imported[0] == [] and "codemods.rules.native_io" in imported[1]
 
 
 def test_the_rule_section_lists_exactly_the_files_a_rule_touches_and_every_rule_has_them():
