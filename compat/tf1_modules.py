@@ -20,7 +20,7 @@ from typing import Any
 
 from compat import tf1_calls
 from compat import tf1_names as names
-from compat.errors import CompatError
+from compat.errors import CompatError, MissingRuntimePiece
 
 MISSING = object()  # `find`'s answer for a name nothing provides
 _DUNDERS = ("__version__", "__git_version__", "__compiler_version__")
@@ -50,13 +50,25 @@ def targets_of(path: str) -> tuple:
 
 
 def resolved_targets(path: str) -> list[tuple[str, Any]]:
-    """(target, its object) for each target of `path` that this TensorFlow has."""
+    """(target, its object) for each target of `path` that this TensorFlow has. Raises `MissingRuntimePiece`
+    (its pip line) when none resolves because a piece of the runtime is not installed (`tf_slim` for
+    tf.contrib.slim): the module is not gone, the environment lacks what serves it."""
     found = []
+    absent: list[ModuleNotFoundError] = []
     for target in targets_of(path):
         try:
             found.append((target, names.resolve(target)))
+        except ModuleNotFoundError as err:
+            absent.append(err)
         except (ImportError, AttributeError):
             continue  # e.g. a real `tensorflow.<path>` module that TF 2 lacks: the next target
+    if not found:
+        from compat import doctor  # TensorFlow-free; only needed on this failure
+
+        for err in absent:
+            line = doctor.missing_piece(err)
+            if line is not None:
+                raise MissingRuntimePiece(line) from err
     return found
 
 

@@ -4,13 +4,15 @@ of each TensorFlow from 2.15 to 2.21 gets its one pip line."""
 import importlib
 import importlib.util
 import os
+import subprocess
+import sys
 
 import pytest
 
 import compat
 from compat import doctor
 from compat._version import has_keras3
-from tests.support.processes import REPO, run_module, run_script
+from tests.support.processes import REPO, assert_one_line_error, run_module, run_script
 
 # The tf2 environment's pins (requirements/tf2.txt, tf2-nodeps.txt), which the printed lines must install.
 FULL = {"tf-slim": "1.1.0", "tensorflow-estimator": "2.15.0"}
@@ -186,3 +188,30 @@ def test_uai_run_doctor_is_the_doctor(tmp_path):
     alone = run_module("compat", ["doctor"], cwd=tmp_path)
     assert ran.returncode == alone.returncode == 0, ran.stderr
     assert ran.stdout == alone.stdout and "TensorFlow" in ran.stdout
+
+
+def _environment_without(tmp_path, *hidden: str) -> dict[str, str]:
+    """A real environment lacking the distributions `hidden` (their modules and metadata): this interpreter's
+    site-packages but those, as links in a folder that `python -S` reads through PYTHONPATH."""
+    import sysconfig
+
+    site = sysconfig.get_path("purelib")
+    folder = tmp_path / "site"
+    folder.mkdir()
+    for entry in os.listdir(site):
+        if not entry.partition("-")[0].lower().startswith(hidden):
+            (folder / entry).symlink_to(os.path.join(site, entry))
+    return {"PYTHONPATH": os.pathsep.join([REPO, str(folder)])}
+
+
+def test_uai_run_names_tf_slims_pip_line_where_a_program_imports_tf_contrib_slim_without_it(tmp_path):
+    # a user who installed the wheel and skipped `doctor --fix`: the program stops on the piece, with its pip line
+    # (it said `tf.contrib.slim.nets ... has no drop-in replacement`, as for a name no package provides)
+    program = tmp_path / "slim_program.py"
+    program.write_text(
+        "import tensorflow as tf\nfrom tensorflow.contrib.slim.nets import resnet_v1\nprint(resnet_v1)\n"
+    )
+    command = [sys.executable, "-S", "-m", "uai_run", str(program)]
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", **_environment_without(tmp_path, "tf_slim")}
+    result = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert_one_line_error(result, f"tf.contrib.slim needs tf-slim: pip install tf-slim=={doctor.TF_SLIM_LAST}")
