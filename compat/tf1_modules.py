@@ -13,6 +13,7 @@ for `--explain`.
 """
 
 import importlib
+import importlib.machinery
 import sys
 import types
 from collections.abc import Callable
@@ -63,13 +64,36 @@ def resolved_targets(path: str) -> list[tuple[str, Any]]:
         except (ImportError, AttributeError):
             continue  # e.g. a real `tensorflow.<path>` module that TF 2 lacks: the next target
     if not found:
-        from compat import doctor  # TensorFlow-free; only needed on this failure
-
         for err in absent:
-            line = doctor.missing_piece(err)
-            if line is not None:
-                raise MissingRuntimePiece(line) from err
+            piece = _missing_piece(err)
+            if piece is not None:
+                raise piece from err
     return found
+
+
+# TF1 modules compat serves from a runtime piece itself, not through the table: tf.estimator on TF >= 2.16
+# (compat._estimator_support, from the tensorflow_estimator package)
+_SERVED_BY = {f"{names.TF}.estimator": "tensorflow_estimator"}
+
+
+def _missing_piece(err: ModuleNotFoundError) -> MissingRuntimePiece | None:
+    """The one line naming the runtime piece whose absence `err` reports, and its pip line; None: not a piece."""
+    from compat import doctor  # TensorFlow-free; only needed on a failure
+
+    line = doctor.missing_piece(err)
+    return MissingRuntimePiece(line) if line is not None else None
+
+
+def served_piece_missing(name: str) -> MissingRuntimePiece | None:
+    """For TF1 name `name` that nothing provides: the missing runtime piece that would serve it, or None."""
+    package = _SERVED_BY.get(names.tf1_name(name))
+    if package is None or importlib.machinery.PathFinder.find_spec(package) is not None:
+        return None
+    try:
+        importlib.import_module(package)
+    except ModuleNotFoundError as err:
+        return _missing_piece(err)
+    return None
 
 
 def find(
@@ -161,7 +185,7 @@ class TF1Module(types.ModuleType):
         full = f"{self._tf1_path}.{attr}"
         value, source = self._tf1_find(attr)
         if value is MISSING:
-            raise self._tf1_missing(full)
+            raise served_piece_missing(full) or self._tf1_missing(full)
         value = self._tf1_serve(full, value, source)
         setattr(self, attr, value)
         return value

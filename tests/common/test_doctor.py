@@ -215,3 +215,14 @@ def test_uai_run_names_tf_slims_pip_line_where_a_program_imports_tf_contrib_slim
     env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", **_environment_without(tmp_path, "tf_slim")}
     result = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert_one_line_error(result, f"tf.contrib.slim needs tf-slim: pip install tf-slim=={doctor.TF_SLIM_LAST}")
+
+
+def test_uai_run_names_the_estimators_pip_line_where_a_program_reads_tf_estimator_without_it(tmp_path):
+    # TF >= 2.16 has no tf.estimator of its own: it said `tf.estimator is not available on this TensorFlow ...
+    # use its TF2 replacement`, where `doctor --fix` would have given it the Estimator
+    program = tmp_path / "estimator_program.py"
+    program.write_text("import tensorflow as tf\nprint(tf.estimator.Estimator)\n")
+    command = [sys.executable, "-S", "-m", "uai_run", str(program)]
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", **_environment_without(tmp_path, "tensorflow_estimator")}
+    result = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert_one_line_error(result, "tf.estimator needs tensorflow-estimator: pip install ")
