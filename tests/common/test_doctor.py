@@ -190,9 +190,10 @@ def test_uai_run_doctor_is_the_doctor(tmp_path):
     assert ran.stdout == alone.stdout and "TensorFlow" in ran.stdout
 
 
-def _environment_without(tmp_path, *hidden: str) -> dict[str, str]:
-    """A real environment lacking the distributions `hidden` (their modules and metadata): this interpreter's
-    site-packages but those, as links in a folder that `python -S` reads through PYTHONPATH."""
+def _uai_run_without(tmp_path, source: str, *hidden: str) -> subprocess.CompletedProcess:
+    """uai-run of the program `source` in a real environment lacking the distributions `hidden` (their modules and
+    metadata): this interpreter's site-packages but those, as links in a folder `python -S` reads through PYTHONPATH.
+    A user who installed the wheel and skipped `doctor --fix`."""
     import sysconfig
 
     site = sysconfig.get_path("purelib")
@@ -201,28 +202,23 @@ def _environment_without(tmp_path, *hidden: str) -> dict[str, str]:
     for entry in os.listdir(site):
         if not entry.partition("-")[0].lower().startswith(hidden):
             (folder / entry).symlink_to(os.path.join(site, entry))
-    return {"PYTHONPATH": os.pathsep.join([REPO, str(folder)])}
+    program = tmp_path / "program.py"
+    program.write_text(source)
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", "PYTHONPATH": os.pathsep.join([REPO, str(folder)])}
+    command = [sys.executable, "-S", "-m", "uai_run", str(program)]
+    return subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
 
 
 def test_uai_run_names_tf_slims_pip_line_where_a_program_imports_tf_contrib_slim_without_it(tmp_path):
-    # a user who installed the wheel and skipped `doctor --fix`: the program stops on the piece, with its pip line
-    # (it said `tf.contrib.slim.nets ... has no drop-in replacement`, as for a name no package provides)
-    program = tmp_path / "slim_program.py"
-    program.write_text(
-        "import tensorflow as tf\nfrom tensorflow.contrib.slim.nets import resnet_v1\nprint(resnet_v1)\n"
-    )
-    command = [sys.executable, "-S", "-m", "uai_run", str(program)]
-    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", **_environment_without(tmp_path, "tf_slim")}
-    result = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    # it said `tf.contrib.slim.nets ... has no drop-in replacement`, as for a name no package provides
+    source = "import tensorflow as tf\nfrom tensorflow.contrib.slim.nets import resnet_v1\nprint(resnet_v1)\n"
+    result = _uai_run_without(tmp_path, source, "tf_slim")
     assert_one_line_error(result, f"tf.contrib.slim needs tf-slim: pip install tf-slim=={doctor.TF_SLIM_LAST}")
 
 
 def test_uai_run_names_the_estimators_pip_line_where_a_program_reads_tf_estimator_without_it(tmp_path):
     # TF >= 2.16 has no tf.estimator of its own: it said `tf.estimator is not available on this TensorFlow ...
     # use its TF2 replacement`, where `doctor --fix` would have given it the Estimator
-    program = tmp_path / "estimator_program.py"
-    program.write_text("import tensorflow as tf\nprint(tf.estimator.Estimator)\n")
-    command = [sys.executable, "-S", "-m", "uai_run", str(program)]
-    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", **_environment_without(tmp_path, "tensorflow_estimator")}
-    result = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    source = "import tensorflow as tf\nprint(tf.estimator.Estimator)\n"
+    result = _uai_run_without(tmp_path, source, "tensorflow_estimator")
     assert_one_line_error(result, "tf.estimator needs tensorflow-estimator: pip install ")
