@@ -64,10 +64,10 @@ def resolved_targets(path: str) -> list[tuple[str, Any]]:
         except (ImportError, AttributeError):
             continue  # e.g. a real `tensorflow.<path>` module that TF 2 lacks: the next target
     if not found:
-        for err in absent:
-            piece = _missing_piece(err)
+        for error in absent:
+            piece = _missing_piece(error)
             if piece is not None:
-                raise piece from err
+                raise piece from error
     return found
 
 
