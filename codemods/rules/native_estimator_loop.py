@@ -805,8 +805,9 @@ class _Port:
             "        eval_step(features, labels)\n"
             "    result = {name: metric.result().numpy() for name, metric in eval_metrics.items()}\n"
             '    result["global_step"] = global_step.numpy()\n'
+            # (!s: a NumPy float32's own digits, as the Estimator's "%s" wrote them; format() gives the Python float's)
             f'    {tf}.get_logger().info("Saving dict for global step %s: %s", result["global_step"], ", ".join('
-            'f"{key} = {value}" for key, value in sorted(result.items())))\n'
+            'f"{key} = {value!s}" for key, value in sorted(result.items())))\n'
             f'    eval_writer = {tf}.summary.create_file_writer(os.path.join({model_dir}, "eval"))\n'
             "    with eval_writer.as_default():\n"
             "        for name, value in result.items():\n"

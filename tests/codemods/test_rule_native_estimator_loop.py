@@ -86,7 +86,7 @@ EVALUATE = """\
             eval_step(features, labels)
         result = {name: metric.result().numpy() for name, metric in eval_metrics.items()}
         result["global_step"] = global_step.numpy()
-        tf.get_logger().info("Saving dict for global step %s: %s", result["global_step"], ", ".join(f"{key} = {value}" for key, value in sorted(result.items())))
+        tf.get_logger().info("Saving dict for global step %s: %s", result["global_step"], ", ".join(f"{key} = {value!s}" for key, value in sorted(result.items())))
         eval_writer = tf.summary.create_file_writer(os.path.join("/tmp/m", "eval"))
         with eval_writer.as_default():
             for name, value in result.items():
@@ -873,3 +873,11 @@ def test_params_and_evaluate_in_the_port_as_in_the_estimator(tmp_path):
     assert safe_result[3][2] == native_result[3][2] == 3
     assert _summaries(tmp_path / "safe_dir" / "eval") == _summaries(start / "eval")
     assert _summaries(start / "eval") == [(3, "accuracy"), (3, "checkpoint_path"), (3, "loss"), (3, "top")]
+    # (and the line it logged: each value as str() gives it, a float32's shortest digits; an f-string's format() of
+    # a NumPy float32 gave the digits of the Python float it converts to)
+    assert _saved_dicts(native_run) == _saved_dicts(safe_run), (_saved_dicts(safe_run), _saved_dicts(native_run))
+    assert len(_saved_dicts(safe_run)) == 1 and _saved_dicts(safe_run)[0].startswith("Saving dict for global step 3:")
+
+
+def _saved_dicts(done: subprocess.CompletedProcess) -> list[str]:
+    return [line[line.index("Saving dict") :] for line in done.stderr.splitlines() if "Saving dict" in line]
