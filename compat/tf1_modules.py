@@ -52,23 +52,33 @@ def targets_of(path: str) -> tuple:
 
 def resolved_targets(path: str) -> list[tuple[str, Any]]:
     """(target, its object) for each target of `path` that this TensorFlow has. Raises `MissingRuntimePiece`
-    (its pip line) when none resolves because a piece of the runtime is not installed (`tf_slim` for
-    tf.contrib.slim): the module is not gone, the environment lacks what serves it."""
+    (its pip line) when none resolves and no table entry lies below `path` because a piece of the runtime is not
+    installed (`tf_slim` for tf.contrib.slim.nets): the module is not gone, the environment lacks what serves it."""
     found = []
-    absent: list[ModuleNotFoundError] = []
     for target in targets_of(path):
         try:
             found.append((target, names.resolve(target)))
-        except ModuleNotFoundError as err:
-            absent.append(err)
         except (ImportError, AttributeError):
             continue  # e.g. a real `tensorflow.<path>` module that TF 2 lacks: the next target
-    if not found:
-        for error in absent:
-            piece = _missing_piece(error)
-            if piece is not None:
-                raise piece from error
+    if not found and not names.has_entries_below(path):
+        piece = absent_piece(path)
+        if piece is not None:
+            raise piece
     return found
+
+
+def absent_piece(path: str) -> MissingRuntimePiece | None:
+    """The missing runtime piece a target of TF1 module `path` needs (its one line and pip line), or None."""
+    for target in targets_of(path):
+        try:
+            names.resolve(target)
+        except ModuleNotFoundError as err:
+            piece = _missing_piece(err)
+            if piece is not None:
+                return piece
+        except (ImportError, AttributeError):
+            continue
+    return None
 
 
 # TF1 modules compat serves from a runtime piece itself, not through the table: tf.estimator on TF >= 2.16
@@ -185,7 +195,7 @@ class TF1Module(types.ModuleType):
         full = f"{self._tf1_path}.{attr}"
         value, source = self._tf1_find(attr)
         if value is MISSING:
-            raise served_piece_missing(full) or self._tf1_missing(full)
+            raise served_piece_missing(full) or absent_piece(self._tf1_path) or self._tf1_missing(full)
         value = self._tf1_serve(full, value, source)
         setattr(self, attr, value)
         return value
