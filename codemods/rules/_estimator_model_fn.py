@@ -348,7 +348,14 @@ class ModelFn:
                 layer = isinstance(func, cst.Name) and func.value in self.layers_named()
                 if layer or self._is_layer(call) or self._is_layer_class(call) or not self._op(call):
                     raise Refused(line, "a metric of a layer made or called in the EVAL branch, or of another call")
-        return keras, [source_of(args[p].value) for p in update]
+        inputs = [source_of(args[p].value) for p in update]
+        if keras == "Accuracy":  # (labels, predictions)
+            # (TF1 cast the predictions to the labels' dtype, truncating floats for int labels; Keras's Accuracy casts
+            # both to float32 and compares those)
+            labels = args["labels"].value
+            simple = isinstance(labels, (cst.Name, cst.Attribute, cst.Call, cst.Subscript))
+            inputs[1] = f"{self.tf}.cast({inputs[1]}, {inputs[0] if simple else f'({inputs[0]})'}.dtype)"
+        return keras, inputs
 
     def _device_block(self, stmt: cst.With, loop: tuple[str, str] | None) -> list[str]:
         """`with tf.device(setter):` of a local replica_device_setter (_native_monitored proves its one device)."""

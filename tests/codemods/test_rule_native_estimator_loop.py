@@ -279,7 +279,7 @@ class TestNativeEstimatorLoopRule(RuleTest):
             self.applied(PROGRAM, level="native")
             .module.code.replace(
                 "        return loss\n",
-                '        return loss, {"accuracy": (labels, tf.argmax(logits, axis=-1)), "top": '
+                '        return loss, {"accuracy": (labels, tf.cast(tf.argmax(logits, axis=-1), labels.dtype)), "top": '
                 "(tf.reduce_max(logits, axis=-1),)}\n",
                 1,  # (model()'s, not the train step's)
             )
@@ -798,7 +798,11 @@ PARAMS_EQUIVALENCE = """
         if mode == tf.estimator.ModeKeys.EVAL:
             accuracy = tf.metrics.accuracy(labels, tf.argmax(logits, axis=-1))
             top = tf.metrics.mean(tf.reduce_max(logits, axis=-1))
-            return tf.estimator.EstimatorSpec(mode, loss=loss, eval_metric_ops={"accuracy": accuracy, "top": top})
+            # (float predictions of int labels: TF1 cast them to the labels' dtype, truncating)
+            truncated = tf.metrics.accuracy(labels, tf.reduce_max(tf.nn.softmax(logits), axis=-1) * 3.0)
+            return tf.estimator.EstimatorSpec(
+                mode, loss=loss, eval_metric_ops={"accuracy": accuracy, "top": top, "truncated": truncated}
+            )
         train_op = tf.train.GradientDescentOptimizer(params["rate"]).minimize(loss, tf.train.get_or_create_global_step())
         return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
 
@@ -866,13 +870,21 @@ def test_params_and_evaluate_in_the_port_as_in_the_estimator(tmp_path):
         ("accuracy", "float32"),
         ("loss", "float32"),
         ("top", "float32"),
+        ("truncated", "float32"),
         ("global_step", "int64"),
     ]
     # (the loss: the mean of the 4 batches' mean losses, not weighted by their sizes, as the Estimator's metric)
     assert max(abs(a[2] - b[2]) for a, b in zip(safe_result, native_result)) <= 1e-6, (safe_result, native_result)
-    assert safe_result[3][2] == native_result[3][2] == 3
+    assert safe_result[4][2] == native_result[4][2] == 3
+    assert safe_result[3][2] > 0  # (truncated: a float compare of 1.x and 2.x with int labels gives 0)
     assert _summaries(tmp_path / "safe_dir" / "eval") == _summaries(start / "eval")
-    assert _summaries(start / "eval") == [(3, "accuracy"), (3, "checkpoint_path"), (3, "loss"), (3, "top")]
+    assert _summaries(start / "eval") == [
+        (3, "accuracy"),
+        (3, "checkpoint_path"),
+        (3, "loss"),
+        (3, "top"),
+        (3, "truncated"),
+    ]
     # (and the line it logged: each value as str() gives it, a float32's shortest digits; an f-string's format() of
     # a NumPy float32 gave the digits of the Python float it converts to)
     assert _saved_dicts(native_run) == _saved_dicts(safe_run), (_saved_dicts(safe_run), _saved_dicts(native_run))
