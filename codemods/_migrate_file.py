@@ -13,6 +13,7 @@ from typing import cast
 import libcst as cst
 
 from codemods import _cells, _python2, _source, _tf2_code, files
+from codemods._options import Options
 from codemods._report import PARSE, TF2_CODE, Entry, Outcome
 from codemods.engine import names as _names
 from codemods.engine import tree as _tree
@@ -37,13 +38,6 @@ _WIDE_BOMS = (
 PY2_MANUAL = "port this file to Python 3, then run uai-migrate again"
 # the rules that read TensorFlow's names as TF1's: left out of TF 2 code (tf.device takes a function in TF1 alone)
 TF1_READINGS = (tf1_api.Tf1ApiRule.ID, device.DeviceRule.ID)
-
-
-@dataclasses.dataclass(frozen=True)
-class Options:
-    select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    level: str = "safe"
 
 
 def _syntax_entry(err: SyntaxError, what: str = "file") -> Entry:

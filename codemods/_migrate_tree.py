@@ -32,7 +32,7 @@ from compat import reports
 from compat.files import atomic_write
 
 if TYPE_CHECKING:
-    from codemods._migrate_file import Options  # imported by the workers only: it loads libcst
+    from codemods._options import Options
 
 MB = 1 << 20
 # (kind, bytes, options, what the tree tells the file, (the cache, the file's key) or None): one file for a worker to
@@ -170,6 +170,9 @@ class _Workers:
                 progress.step()
             return
         if self._pool is None:
+            # the workers share the migration's modules (libcst, the rules) by fork, rather than each import them
+            import codemods._migrate_file  # noqa: F401
+
             self._pool = multiprocessing.Pool(self.size, _worker_init, (os.getpid(),))
         # small chunks (~32 per worker): at the end no worker idles long while another finishes a big one
         for outcome in self._pool.imap(_migrate_one, jobs, chunksize=max(1, len(jobs) // (self.n_workers * 32))):

@@ -5,7 +5,6 @@ import math
 import os
 import signal
 import sys
-from collections.abc import Container
 from typing import TYPE_CHECKING
 
 from compat.cli_errors import fail, main_guard
@@ -13,7 +12,7 @@ from compat.files import is_inside
 from compat.outputs import OutputFile, Reads, output_file
 
 if TYPE_CHECKING:
-    from codemods._migrate_file import Options
+    from codemods._options import Options
 
 
 def _default_jobs() -> int:
@@ -181,20 +180,18 @@ def _options(args: argparse.Namespace) -> tuple["Options", tuple[str, ...], bool
     """(Options for the code rules, the file rules selected, whether any code rule runs) from
     --select/--ignore/--level."""
     from codemods import files
-    from codemods._migrate_file import Options
-    from codemods.rules import select
+    from codemods._options import Options
 
     chosen, ignored = _split(args.select), _split(args.ignore)
-    code_ids: Container[str] = ()
-    if chosen or ignored:
-        from codemods.rules import BY_ID  # (every rule's module, the native ones too: asked for by id)
+    if not chosen and not ignored:  # every rule of the level, a safe one at least: no rule's module imported
+        return Options(level=args.level), files.RULE_IDS, True
+    from codemods.rules import BY_ID, select  # (every rule's module, the native ones too: asked for by id)
 
-        code_ids = BY_ID
     for rule_id in (*chosen, *ignored):
-        if rule_id not in code_ids and rule_id not in files.RULE_IDS:
+        if rule_id not in BY_ID and rule_id not in files.RULE_IDS:
             fail(f"unknown rule id {rule_id!r} (see --help for the rules)")
-    code_select = tuple(r for r in chosen if r in code_ids)
-    options = Options(select=code_select, ignore=tuple(r for r in ignored if r in code_ids), level=args.level)
+    code_select = tuple(r for r in chosen if r in BY_ID)
+    options = Options(select=code_select, ignore=tuple(r for r in ignored if r in BY_ID), level=args.level)
     # only file rules selected, or every code rule ignored: code files are not even parsed
     code_rules = bool(select(options.select, options.ignore, options.level)) and not (chosen and not code_select)
     file_rules = tuple(r for r in files.RULE_IDS if (not chosen or r in chosen) and r not in ignored)

@@ -4,7 +4,10 @@ import json
 import os
 import socket
 import stat
+import subprocess
+import sys
 
+from tests.support.processes import python_env
 from tests.support.sources import CONTRIB, PLAIN, PY2, TF1, TF1_MIGRATED, write_tree
 
 
@@ -194,3 +197,21 @@ def test_an_output_tree_migrated_again_keeps_its_own_record_not_the_inputs(tmp_p
     record = json.loads((second / ".uai-migrate-out").read_text())
     assert sorted(record["files"]) == ["lib/util.py", "run.py"]
     assert cli("--out", second, first)[0] == 0  # its own output: written again
+
+
+def test_a_run_whose_files_are_all_in_the_cache_imports_no_libcst(tmp_path):
+    # (importing libcst and the rules was half of bench/migrate_bench.py's cache-warm re-run)
+    tree = write_tree(tmp_path / "src", {"a.py": TF1, "b/c.py": TF1})
+    probe = "import sys\nfrom codemods import cli\ntry:\n    cli.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+    probe += "print('libcst' in sys.modules)"
+    env = python_env({"XDG_CACHE_HOME": str(tmp_path / "_cache")})
+    runs = []
+    for _ in range(2):
+        command = [sys.executable, "-c", probe, "-j2", "--format", "json", str(tree)]
+        out = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120, check=True).stdout
+        report, _, imported = out.rstrip().rpartition("\n")
+        runs.append((json.loads(report), imported))
+    (first, first_imported), (again, again_imported) = runs
+    assert first["summary"]["cached"] == 0 and first["summary"]["changed"] == 2 and first_imported == "True"
+    assert again["summary"]["cached"] == 2 and again_imported == "False"
+    assert again["files"] == first["files"]  # (the same diffs and entries, served from the cache)
