@@ -108,7 +108,11 @@ WHAT_DIFFERS = (
     "task the port stops with a one-line error (the Estimator would have joined it). evaluate() evaluates the variables "
     "the train left in the process, which its last checkpoint holds (the Estimator restored that checkpoint in a graph "
     "of its own), without its 'Evaluation [i/N]' lines; its model_dir/eval events hold the metrics as TF 2 scalar "
-    "summaries and checkpoint_path as a tensor summary"
+    "summaries and checkpoint_path as a tensor summary, and each evaluate() call writes an events file of its own, "
+    "without the graph (the Estimator wrote one, with it). Where the optimizer is Adam, Adam scales the rounding of a "
+    "gradient that is 0 in exact arithmetic (a bias before batch normalization, which cancels it in training) into "
+    "steps of up to its learning rate, in a direction the rounding picks, which TF1's kernels and Keras's pick "
+    "otherwise: such a variable ends elsewhere, and evaluate() sees it through the moving statistics"
 )
 
 

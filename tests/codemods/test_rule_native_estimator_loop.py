@@ -297,6 +297,11 @@ class TestNativeEstimatorLoopRule(RuleTest):
         assert "evaluate(): the EVAL branch's 2 tf.metrics -> Keras metrics (accuracy, top)" in entry.message, (
             entry.message
         )
+        # (measured on TF 2.15's Estimator: two evaluate() calls wrote one events file in model_dir/eval, with the
+        # graph; the port writes one per call, without it. Adam moved a bias before batch normalization, whose
+        # gradient is 0 but for rounding, 2.4e-2 apart in 3 steps: the evaluate loss differed by 2e-4)
+        assert "each evaluate() call writes an events file of its own, without the graph" in entry.message
+        assert "Adam scales the rounding of a gradient that is 0 in exact arithmetic" in entry.message
         # without an EVAL branch, the Estimator evaluated the loss alone (its EstimatorSpec's train_op not run)
         code = self.applied(source.replace(EVAL_BRANCH, ""), level="native").module.code
         assert "        return loss, {}\n" in code and 'eval_metrics = {"loss": tf.keras.metrics.Mean()}' in code, code
