@@ -43,6 +43,7 @@ from codemods.rules._native_names import (
 )
 from codemods.rules._native_run import RunRegion
 from codemods.rules._native_scopes import evaluation_order
+from codemods.rules._native_seed import seed_statement
 from codemods.rules._native_slim import SLIM_LAYERS
 from codemods.rules._native_syntax import (
     Refused,
@@ -243,7 +244,7 @@ class Converter(RunRegion):
         if isinstance(small, cst.Expr) and rule.is_call(small.value, SEED):
             updated = cast(cst.Expr, single(cast(cst.BaseStatement, self.up(stmt)))).value
             args = ", ".join(source_of(a) for a in cast(cst.Call, updated).args).rstrip(", ")
-            self.replacements[id(stmt)] = [cst.parse_statement(f"{self.alias}.random.set_seed({args})\n")]
+            self.replacements[id(stmt)] = [cst.parse_statement(seed_statement(self.alias, args, self.rule._module))]
             return False
         if not tf_calls and not set(reads.names) & self.graph and not any(map(self.slim_kind, reads.calls)):
             if self.computes:

@@ -135,7 +135,9 @@ class NativeSessionRule(Rule):
     EXAMPLE = Example(
         "A TF1 tutorial-shape Session script runs in TF 2 only in graph mode through tf.compat.v1; native TF 2 is "
         "eager with a tf.function train step. What may change: random ops (dropout, initializers) draw other "
-        "numbers (eager op seeds differ from graph op seeds); tf.keras optimizers replace tf.train ones (Adam's "
+        "numbers (eager op seeds differ from graph op seeds); tf.set_random_seed(s) -> tf.keras.utils.set_random_seed(s), "
+        "as Keras draws its initializers' seeds from Python's random module (it seeds Python's and NumPy's generators "
+        "too; a module seeding one itself keeps tf.random.set_seed, and its port starts elsewhere at each run); tf.keras optimizers replace tf.train ones (Adam's "
         "epsilon pinned to TF1's 1e-08; Momentum's update is rearranged, equal up to float rounding); values "
         "computed in the same sess.run as the train op are computed before the update, as in TF1; the tensors "
         "read from host Python values capture them when the step is first traced, not when the graph was built; "

@@ -52,7 +52,7 @@ class TestNativeSessionRule(RuleTest):
             import tensorflow as tf
 
             def main():
-                tf.random.set_seed(0)
+                tf.keras.utils.set_random_seed(0)
                 dense = tf.keras.layers.Dense(units=8, activation=tf.nn.relu, name="dense")
                 out = tf.keras.layers.Dense(units=3, name="out")
 
