@@ -290,7 +290,7 @@ class _Port:
         for unread in ("hooks", "saving_listeners"):
             if unread in train:
                 raise Refused(call, f"{unread}= of the Estimator or its train(), which the port does not reproduce")
-        params_given, params_line = self._params(est, line)
+        params_given, params_line = self._params(est, line, binding)
         if ("steps" in train) == ("max_steps" in train):
             raise Refused(call, "train() without one of steps= and max_steps= (it trains until the input ends)")
         for kind in ("steps", "max_steps"):
@@ -559,11 +559,12 @@ class _Port:
         return keywords, bound
 
     def _params(
-        self, est: dict[str, cst.Arg], line: cst.SimpleStatementLine
+        self, est: dict[str, cst.Arg], line: cst.SimpleStatementLine, binding: cst.SimpleStatementLine | None
     ) -> tuple[str | None, cst.SimpleStatementLine | None]:
         """The Estimator's params=: (its dict's source, the line binding it to a name or None); None where not
-        given. A dict written out, or a name bound once to one and read only here, of no call (the Estimator's
-        line evaluated it, the port evaluates it where the train was)."""
+        given. A dict written out, or a name bound once to one and read only here, of no call, whose names are not
+        bound again before the train (the Estimator's line evaluated it, the port evaluates it where the train was;
+        `binding`: the line binding the Estimator, or None where it is made on the train line)."""
         if "params" not in est:
             return None, None
         value, bound = est["params"].value, None
@@ -576,6 +577,20 @@ class _Port:
             raise Refused(line, f"params={source_of(value)}, params= other than a dict written out")
         if bool(collect(value, cst.Call)) or bool(collect(value, cst.Lambda)):
             raise Refused(line, "params= a dict whose values call (the port would call them where the train was)")
+        read = set(names_in(value).names)
+        made = bound or binding  # (where the dict was evaluated, or the train line itself)
+        if read and made is not None:
+            blocks = [self.module.body, *(b.body for b in collect(self.module, cst.IndentedBlock))]
+            block = next(list(b) for b in blocks if any(s is line for s in b))
+            at = next((i for i, s in enumerate(block) if s is made), None)
+            between = block[at + 1 : next(i for i, s in enumerate(block) if s is line)] if at is not None else None
+            if between is None:  # (made in another block: each name it reads bound once in the module)
+                lines = [*collect(self.module, cst.SimpleStatementLine), *collect(self.module, cst.For)]
+                again = sorted(n for n in read if sum(n in bound_names(s) for s in lines) > 1)
+            else:
+                again = sorted(read & set().union(*map(bound_names, between)))
+            if again:
+                raise Refused(line, f"`{again[0]}`, which params= reads, is bound again before the train, or elsewhere")
         return source_of(value), bound
 
     def _session_config(self, value: cst.BaseExpression, line: cst.SimpleStatementLine) -> None:

@@ -404,6 +404,18 @@ class TestNativeEstimatorLoopRule(RuleTest):
                 'hparams = {"units": 4}\n        print(hparams)\n        '
                 + train.replace("config=config)", "config=config, params=hparams)"),
             ),
+            # (the Estimator's params held the values of the names its dict read when it was made; the port binds the
+            # dict where the train was)
+            "`units`, which params= reads, is bound again": (
+                train,
+                'units = 4\n        hparams = {"units": units}\n        units = 8\n        '
+                + train.replace("config=config)", "config=config, params=hparams)"),
+            ),
+            "which params= reads, is bound again before the train": (
+                train,
+                'units = 4\n        estimator = tf.estimator.Estimator(model_fn, config=config, params={"units": units})\n'
+                "        units = 8\n        estimator.train(input_fn, steps=2)",
+            ),
             # (the Estimator passed a copy to each call: a model_fn changing it changed none of the others)
             '`params` read other than as params["key"]': (
                 'Dense(params["units"], name="hidden"',
