@@ -436,6 +436,7 @@ class _Port:
         found: list[tuple[cst.SimpleStatementLine, cst.Call, cst.Call, cst.SimpleStatementLine | None]] = []
         blocks = [self.module.body, *(b.body for b in collect(self.module, cst.IndentedBlock))]
         read: list[str] = []  # trained estimators' names read elsewhere too
+        apart: list[str] = []  # trained estimators' names not bound in their train's block
         for line in collect(self.module, cst.SimpleStatementLine):
             small = single(line)
             call = small.value if isinstance(small, cst.Expr) else None
@@ -452,6 +453,7 @@ class _Port:
                         read.append(inner.value)
                         continue
                     bound = [s for s in block[:at] if assigned(single(s))[0] == inner.value]
+                    apart += [] if bound else [inner.value]
                     made = assigned(single(bound[0]))[1] if len(bound) == 1 else None
                     if isinstance(made, cst.Call) and self.is_(made.func, "estimator.Estimator"):
                         found.append((line, call, made, cast(cst.SimpleStatementLine, bound[0])))
@@ -487,6 +489,12 @@ class _Port:
                 self.module,
                 f"the Estimator `{name}` is used besides its train() (get_variable_value of another variable, predict, "
                 "evaluate before it, another train: what the port does not reproduce)",
+            )
+        if not found and set(apart) & estimators:
+            raise Refused(
+                self.module,
+                f"the Estimator `{min(set(apart) & estimators)}` is trained in another block than the one binding it "
+                "(a train in a loop or a branch: the port trains once, where the train was)",
             )
         if len(found) != 1:
             raise Refused(

@@ -223,6 +223,14 @@ class TestNativeEstimatorLoopRule(RuleTest):
         ):
             (refused,) = self.refused(source + elsewhere)
             assert "the Estimator `estimator` is used besides its train()" in refused, refused
+        # (trained in a loop, evaluated after each round: the port would train once, where the train was)
+        looped = source.replace(
+            "        estimator.train(input_fn, steps=2)",
+            "        for _ in range(2):\n            estimator.train(input_fn, steps=2)",
+        )
+        assert looped != source
+        (refused,) = self.refused(looped)
+        assert "the Estimator `estimator` is trained in another block than the one binding it" in refused, refused
 
     def test_the_global_step_read_after_the_train_is_the_ports(self):
         """The Estimator read the global step of model_dir's latest checkpoint, which its train saved at the end (or
