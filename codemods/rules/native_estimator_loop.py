@@ -57,6 +57,7 @@ from codemods.rules import _native_monitored as monitored
 from codemods.rules._estimator_model_fn import PORT_NAMES, ModelFn, reads_params
 from codemods.rules._estimator_towers import RUNTIME, Towers
 from codemods.rules._native_eager import keras_2
+from codemods.rules._native_seed import seed_statement
 from codemods.rules._native_slim import written_classes
 from codemods.rules._native_syntax import (
     Refused,
@@ -98,7 +99,9 @@ WHAT_DIFFERS = (
     "and no global_step/sec line follows; keep_checkpoint_every_n_hours is not kept; an input_fn's Dataset.shuffle "
     "draws another order (its seed came from the Estimator's graph); a session_config's soft placement and CPU "
     "devices are not kept (eager TF 2 places softly). Initial values: the Estimator "
-    "drew them from its graph seed (RunConfig's tf_random_seed), the port from tf.random.set_seed, which gives "
+    "drew them from its graph seed (RunConfig's tf_random_seed), the port from tf.keras.utils.set_random_seed (Keras "
+    "draws its initializers' seeds from Python's random module; it seeds Python's and NumPy's generators too, and a "
+    "module seeding one itself gets tf.random.set_seed, whose port starts elsewhere at each run), which gives "
     "other values: the port trains as the Estimator did from the same checkpoint (a run from scratch starts "
     "elsewhere). The model is called once on the first batch in inference mode to make its variables before the "
     "restore. An input_fn of no batch fails at next() where the Estimator trained nothing; a model_dir at or past "
@@ -712,7 +715,7 @@ class _Port:
             else ""
         )
         bind_params = f"params = {params}\n" if params is not None else ""
-        seed = f"{tf}.random.set_seed({config['tf_random_seed']})\n" if "tf_random_seed" in config else ""
+        seed = seed_statement(tf, config["tf_random_seed"], self.module) if "tf_random_seed" in config else ""
         made = "".join(f"{line}\n" for line in made_lines)
         typed = "dtype = dataset.element_spec[0].dtype  # (TF1 layers took the dtype of their input)\n"
         typed = typed if "dtype=dtype" in made else ""

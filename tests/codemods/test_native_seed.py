@@ -64,3 +64,47 @@ def test_a_module_seeding_numpy_or_python_keeps_tf_s_seed_function():
         module = cst.parse_module(f"import numpy as np\n{line}\n")
         assert not seeds_global_generators(module), line
         assert seed_statement("tf", "3", module) == "tf.keras.utils.set_random_seed(3)\n"
+
+
+ESTIMATOR = """
+    import tempfile
+
+    import numpy as np
+    import tensorflow as tf
+
+
+    def model_fn(features, labels, mode):
+        logits = tf.layers.dense(tf.layers.dense(features, 8, activation=tf.nn.relu), 2)
+        loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+        train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, tf.train.get_or_create_global_step())
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+    def input_fn():
+        rng = np.random.RandomState(0)
+        return tf.data.Dataset.from_tensors((rng.rand(6, 4).astype(np.float32), rng.randint(0, 2, 6))).repeat()
+
+
+    def main(_):
+        config = tf.estimator.RunConfig(tf_random_seed=1)
+        estimator = tf.estimator.Estimator(model_fn, tempfile.mkdtemp(), config)
+        estimator.train(input_fn, steps=2)
+        print("evaluated", estimator.evaluate(input_fn, steps=1)["loss"])
+
+
+    if __name__ == "__main__":
+        main(None)
+"""
+
+
+def test_a_seeded_estimator_program_s_native_loop_repeats_itself(tmp_path):
+    # (the Estimator drew its initial values from RunConfig's tf_random_seed, the same at every run)
+    script = tmp_path / "seeded_estimator.py"
+    script.write_text(textwrap.dedent(ESTIMATOR))
+    native.migrate([str(script)], str(tmp_path / "native"), "native", in_process=True)
+    ported = native.ported_file(str(tmp_path / "native"), script.name, script.name)
+    code = open(ported, encoding="utf-8").read()
+    assert "tf.estimator" not in code and "def train_step" in code, code  # TF 2's own loop
+    first, second = _printed(ported), _printed(ported)
+    assert "evaluated" in first
+    assert first == second

@@ -142,7 +142,7 @@ class TestNativeEstimatorLoopRule(RuleTest):
         def main():
             if sum(len(tasks) for tasks in (json.loads(os.environ.get("TF_CONFIG") or "{}").get("cluster") or {}).values()) > 1:
                 sys.exit("TF_CONFIG names a cluster of more than one task; this program, ported from an Estimator program by uai-migrate --level native, trains in one process")
-            tf.random.set_seed(1)
+            tf.keras.utils.set_random_seed(1)
             dataset = input_fn()
             dtype = dataset.element_spec[0].dtype  # (TF1 layers took the dtype of their input)
             hidden = tf.keras.layers.Dense(4, name="hidden", dtype=dtype)
