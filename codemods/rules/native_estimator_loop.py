@@ -715,7 +715,9 @@ class _Port:
             else ""
         )
         bind_params = f"params = {params}\n" if params is not None else ""
-        seed = seed_statement(tf, config["tf_random_seed"], self.module) if "tf_random_seed" in config else ""
+        seed = (
+            seed_statement(cast(str, tf), config["tf_random_seed"], self.module) if "tf_random_seed" in config else ""
+        )
         made = "".join(f"{line}\n" for line in made_lines)
         typed = "dtype = dataset.element_spec[0].dtype  # (TF1 layers took the dtype of their input)\n"
         typed = typed if "dtype=dtype" in made else ""
