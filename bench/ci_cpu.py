@@ -23,21 +23,31 @@ def load(folder: str) -> list[dict]:
     return rows
 
 
+def _name(row: dict, key: str) -> str:
+    """The row's name in the `key` table ("job", "file" or "test")."""
+    if key == "file":
+        return row["test"].split("::")[0]
+    return f"{row['job']} #{row['pid']}" if key == "job" else row["test"]
+
+
 def totals(rows: list[dict], key: str) -> list[tuple[str, float, int]]:
     """(key value, CPU seconds, tests) per `key` ("job", "file" or "test"), the largest first."""
     cpu: dict[str, float] = defaultdict(float)
     count: dict[str, int] = defaultdict(int)
     for row in rows:
-        name = (
-            row["test"].split("::")[0]
-            if key == "file"
-            else f"{row['job']} #{row['pid']}"
-            if key == "job"
-            else row["test"]
-        )
+        name = _name(row, key)
         cpu[name] += row["own"] + row["children"]
         count[name] += 1
     return sorted(((name, cpu[name], count[name]) for name in cpu), key=lambda item: -item[1])
+
+
+def setups(rows: list[dict], key: str) -> dict[str, float]:
+    """The CPU seconds of fixtures' setup within each `key` total: a module or session fixture is charged to the
+    first test asking for it, so a large row may be a shared fixture's (rows written before the field count 0)."""
+    found: dict[str, float] = defaultdict(float)
+    for row in rows:
+        found[_name(row, key)] += row.get("setup", 0.0)
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,9 +60,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no rows in {args.folder}")
     print(f"{sum(r['own'] + r['children'] for r in rows):.0f} CPU-s over {len(rows)} tests")
     for key, most in (("job", None), ("file", args.most), ("test", args.most)):
-        print(f"\nper {key}:")
+        print(f"\nper {key} (CPU-s, of which fixtures' setup, tests):")
+        setup = setups(rows, key)
         for name, cpu, count in totals(rows, key)[:most]:
-            print(f"{cpu:8.1f}  {count:4d}  {name}")
+            print(f"{cpu:8.1f}  {setup[name]:7.1f}  {count:4d}  {name}")
     return 0
 
 

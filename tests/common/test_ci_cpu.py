@@ -59,5 +59,7 @@ def test_a_tests_cpu_includes_its_subprocess_and_the_report_sums_it(tmp_path):
     setup = {row["test"].split("::")[1]: row["setup"] for row in ci_cpu.load(str(times))}
     assert cpu["test_first_of_a_module_fixture"] >= setup["test_first_of_a_module_fixture"] >= 0.5, setup
     assert setup["test_spins"] < 0.5 and setup["test_second_of_a_module_fixture"] < 0.5, setup
+    per_test = {name.split("::")[1]: value for name, value in ci_cpu.setups(ci_cpu.load(str(times)), "test").items()}
+    assert per_test == setup  # (the tables' setup column)
     [(job, total, count)] = ci_cpu.totals(ci_cpu.load(str(times)), "job")
     assert job.startswith("tf2 ") and count == 4 and total >= 1.0
