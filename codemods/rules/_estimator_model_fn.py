@@ -597,8 +597,9 @@ class ModelFn:
 
 
 def reads_params(function: cst.FunctionDef, what: str) -> bool:
-    """Does `function` read its parameter `params`, the Estimator's params? Only as `params["key"]` (Refused
-    otherwise): the Estimator gave each call a copy of its dict, the port gives them all the one it binds."""
+    """Does `function` read its parameter `params`, the Estimator's params? Only as `params["key"]` or
+    `params.get("key"[, default])` (Refused otherwise): the Estimator gave each call a copy of its dict, the port
+    gives them all the one it binds."""
     uses = names_in(function.body).names.count("params")
     keyed = [
         s
@@ -609,12 +610,24 @@ def reads_params(function: cst.FunctionDef, what: str) -> bool:
         and isinstance(s.slice[0].slice, cst.Index)
         and isinstance(s.slice[0].slice.value, cst.SimpleString)
     ]
+    # (`params.get("key")`, `params.get("key", default)`: a read of the dict too)
+    got = [
+        c
+        for c in collect(function.body, cst.Call)
+        if isinstance(c.func, cst.Attribute)
+        and isinstance(c.func.value, cst.Name)
+        and c.func.value.value == "params"
+        and c.func.attr.value == "get"
+        and 1 <= len(c.args) <= 2
+        and not any(a.keyword or a.star for a in c.args)
+        and isinstance(c.args[0].value, cst.SimpleString)
+    ]
     targets: list[cst.CSTNode] = [t.target for t in collect(function.body, cst.AssignTarget)]
     targets += [t.target for t in collect(function.body, cst.AugAssign)]
     targets += [t.target for t in collect(function.body, cst.Del)]
     written = {id(found) for target in targets for found in collect(target, cst.Subscript)}
-    if uses != len(keyed) or any(id(found) in written for found in keyed):
-        raise Refused(function, f'{what}: `params` read other than as params["key"], or changed')
+    if uses != len(keyed) + len(got) or any(id(found) in written for found in keyed):
+        raise Refused(function, f'{what}: `params` read other than as params["key"] or params.get("key"), or changed')
     return uses > 0
 
 

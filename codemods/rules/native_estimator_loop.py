@@ -9,7 +9,7 @@ updates, where it has any) and `return EstimatorSpec(mode, loss=loss, train_op=t
 `mode == ModeKeys.TRAIN`, and input_fn takes nothing and returns the dataset; after the train, the Estimator may be
 read only as `estimator.get_variable_value("global_step")` (the port's global step). The Estimator's params= (a dict
 written out, or a name bound once to one) is bound to `params` where the train was and passed to model_fn and input_fn
-where they take `params` and read it only as `params["key"]` (the Estimator gave each call a copy). After the train,
+where they take `params` and read it only as `params["key"]` or `params.get("key"[, default])` (the Estimator gave each call a copy). After the train,
 `estimator.evaluate(input_fn, steps=N)` runs model_fn's `if mode == ModeKeys.EVAL:` branch (tf.metrics.accuracy /
 mean in `eval_metric_ops`, bound in it or written there; or, after an `if mode == ModeKeys.TRAIN:` branch ending in its
 return, the statements ending in the EVAL spec; without a branch, the loss alone) as the port's evaluate():

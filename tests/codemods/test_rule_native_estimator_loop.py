@@ -273,6 +273,14 @@ class TestNativeEstimatorLoopRule(RuleTest):
         )
         assert bound != source
         self.assertCodemod(bound, expected, level="native")
+        # (a read of the dict too: the Estimator's copy held the same keys)
+        got = source.replace('Dense(params["units"], name="hidden"', 'Dense(params.get("units", 8), name="hidden"')
+        assert got != source
+        self.assertCodemod(
+            got,
+            expected.replace('Dense(params["units"], name="hidden"', 'Dense(params.get("units", 8), name="hidden"'),
+            level="native",
+        )
 
     def test_evaluate_after_the_train_runs_the_eval_branch_metrics_over_its_steps(self):
         """evaluate(input_fn, steps=N) after the train: the EVAL branch's tf.metrics as Keras metrics made once, over
@@ -425,7 +433,7 @@ class TestNativeEstimatorLoopRule(RuleTest):
                 "        units = 8\n        estimator.train(input_fn, steps=2)",
             ),
             # (the Estimator passed a copy to each call: a model_fn changing it changed none of the others)
-            '`params` read other than as params["key"]': (
+            '`params` read other than as params["key"] or params.get("key")': (
                 'Dense(params["units"], name="hidden"',
                 'Dense(params.pop("units"), name="hidden"',
             ),
