@@ -511,12 +511,8 @@ class _Port:
     def _reads_step(self, call: cst.Call, estimator: cst.Name) -> bool:
         """`estimator.get_variable_value("global_step")`: after its train, the global step the Estimator saved last in
         model_dir (at the end, or the one restored where it trained nothing), which the port saves alike."""
-        func = call.func
         return (
-            isinstance(func, cst.Attribute)
-            and func.attr.value == "get_variable_value"
-            and isinstance(func.value, cst.Name)
-            and func.value.value == estimator.value
+            _calls(call, estimator, "get_variable_value")
             and len(call.args) == 1
             and call.args[0].keyword is None
             and isinstance(call.args[0].value, cst.SimpleString)
@@ -851,15 +847,20 @@ class _Port:
         )
 
 
-def _evaluates(call: cst.Call, estimator: cst.Name) -> bool:
-    """`estimator.evaluate(...)`."""
+def _calls(call: cst.Call, estimator: cst.Name, method: str) -> bool:
+    """`estimator.<method>(...)`."""
     func = call.func
     return (
         isinstance(func, cst.Attribute)
-        and func.attr.value == "evaluate"
+        and func.attr.value == method
         and isinstance(func.value, cst.Name)
         and func.value.value == estimator.value
     )
+
+
+def _evaluates(call: cst.Call, estimator: cst.Name) -> bool:
+    """`estimator.evaluate(...)`."""
+    return _calls(call, estimator, "evaluate")
 
 
 def _tf_alias(module: cst.Module) -> str | None:
