@@ -449,6 +449,7 @@ def references(source: str) -> tuple[int, int]:
                     aliases[alias.asname] = alias.name != "tensorflow"
                 elif alias.name.startswith("tensorflow") and not alias.asname:
                     aliases["tensorflow"] = False
+    imported = _imported_from_tensorflow(tree)
     inner = set()
     total = compat = 0
     for node in ast.walk(tree):
@@ -463,7 +464,29 @@ def references(source: str) -> tuple[int, int]:
                 total += 1
                 path = ".".join(reversed(parts))
                 compat += aliases[chain.id] or path.startswith("compat.v1")
+            elif isinstance(chain, ast.Name) and chain.id in imported:
+                total, compat = total + 1, compat + imported[chain.id]
+        elif isinstance(node, ast.Name) and id(node) not in inner and node.id in imported:
+            total, compat = total + 1, compat + imported[node.id]
     return total, compat
+
+
+def _imported_from_tensorflow(tree: ast.AST) -> dict[str, bool]:
+    """{name bound by `from tensorflow... import`: is it tf.compat.v1's}; each read of it is a reference, as
+    `tf.<path>` would be. A name the module binds again anywhere is left out (it may no longer be TensorFlow's)."""
+    imported: dict[str, bool] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            if node.module == "tensorflow" or node.module.startswith("tensorflow."):
+                for alias in node.names:
+                    path = f"{node.module}.{alias.name}"
+                    imported[alias.asname or alias.name] = (path + ".").startswith("tensorflow.compat.v1.")
+    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    bound |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    bound |= {
+        a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments) for a in n.posonlyargs + n.args + n.kwonlyargs
+    }
+    return {name: is_compat for name, is_compat in imported.items() if name not in bound}
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,27 @@
+"""bench/native.py's count of `tf.*` references and of those through `tf.compat.v1` (the #31 share): a name
+imported from a TensorFlow module is a reference wherever it is read, as `tf.x` would be."""
+
+import pytest
+
+from bench import native
+
+
+@pytest.mark.parametrize(
+    ("source", "counted"),
+    [
+        ("import tensorflow as tf\ntf.compat.v1.train.AdamOptimizer(0.1)\ntf.constant(1)\n", (2, 1)),
+        ("import tensorflow.compat.v1 as tf\ntf.constant(1)\n", (1, 1)),
+        # a name imported from tf.compat.v1 counts at each read (as `tf.compat.v1.app.run()` would), not at the import
+        ("from tensorflow.compat.v1 import app\napp.run()\napp.run()\n", (2, 2)),
+        ("from tensorflow.compat.v1.train import LoggingTensorHook as L\nL({}, every_n_iter=1)\n", (1, 1)),
+        # a module imported from TensorFlow: its attribute chain is one reference
+        ("from tensorflow.compat import v1\nv1.train.get_global_step()\n", (1, 1)),
+        ("from tensorflow import keras\nkeras.layers.Dense(1)\n", (1, 0)),
+        ("from tensorflow.python.training import session_run_hook\nsession_run_hook.SessionRunArgs(1)\n", (1, 0)),
+        # not TensorFlow's: not counted; a name bound again is no longer the import's
+        ("from compat import flags\nflags.FLAGS\n", (0, 0)),
+        ("from tensorflow.compat.v1 import app\napp = object()\napp\n", (0, 0)),
+    ],
+)
+def test_references_count_names_imported_from_tensorflow(source, counted):
+    assert native.references(source) == counted
