@@ -21,6 +21,7 @@ from libcst.helpers import get_full_name_for_node
 
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import InsideImport, dotted
+from codemods.rules import _tf
 from compat import tf1_names
 
 
@@ -216,7 +217,10 @@ class ModuleMoveRule(InsideImport, Rule):
         source = self.state.table.imports.get(head)
         if source and "." in source and old.startswith(source + ".") and source not in self.MOVES:
             parent, _, obj = source.rpartition(".")
-            self.remove_unused_import(parent, obj, head if head != obj else None)
+            # tf1-api may have moved the import already (`from tensorflow.compat.v1 import app`): it visits the
+            # import before this rule reaches the use, so the statement left dead is in either spelling
+            for spelling in {parent, _tf.v1_spelling(parent)}:
+                self.remove_unused_import(spelling, obj, head if head != obj else None)
             self.remove_unused_import(source, None, head)
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:

@@ -26,6 +26,13 @@ def tf_path(qualified: str) -> str | None:
     return qualified[len(TF) + 1 :] if qualified.startswith(TF + ".") else None
 
 
+def v1_spelling(module: str) -> str:
+    """`tensorflow.a` -> `tensorflow.compat.v1.a`, tf1-api's home for a TF1 module; other modules unchanged."""
+    if module == TF or (tf_path(module) or "").partition(".")[0] not in ("", "compat"):
+        return f"{TF}.compat.v1{module[len(TF) :]}"
+    return module
+
+
 def tf_alias(rule: Rule, node: cst.CSTNode | None = None) -> str:
     """The name this file binds to `tensorflow` (the head of `node` if it is one), else a new import."""
     if node is not None:

@@ -1,5 +1,9 @@
 """tf-flags: tf.app.flags / tf.flags / tf.app.run -> compat.flags, keeping the user's alias."""
 
+import libcst as cst
+
+from codemods.engine.apply import apply_rules, claims_of
+from codemods.rules import RULES
 from codemods.rules.flags import FlagsRule
 from tests.support.rule_test import RuleTest
 
@@ -128,3 +132,11 @@ class TestFlagsRule(RuleTest):
             tf.app.run()
         """
         self.assertCodemod(source, source)
+
+
+def test_an_import_of_app_left_dead_is_dropped_when_another_rule_moved_it_first():
+    # tf1-api moves `from tensorflow import app` to tf.compat.v1's spelling before this rule rewrites the
+    # `app.run` below it: the import left unused is that spelling, and it must go as the original would
+    source = "from tensorflow import app\n\n\ndef main(argv):\n    print(argv)\n\n\napp.run(main)\n"
+    code = apply_rules(cst.parse_module(source), [rule() for rule in RULES], claims_of(RULES)).module.code
+    assert "flags.run(main)" in code and "import app" not in code, code
