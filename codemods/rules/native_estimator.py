@@ -18,10 +18,9 @@ import libcst as cst
 
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import OutermostChain
-from codemods.engine.syntax import head as head_of
 from codemods.rule_description import Example
 from codemods.rules import _tf
-from codemods.rules._native_syntax import collect
+from codemods.rules._native_v1_left import v1_names_left
 from codemods.rules._shared import ESTIMATOR
 
 # the Estimator's modules, and the contrib classes and runners TF 1.x programs built an Estimator program with
@@ -138,30 +137,7 @@ class NativeEstimatorRule(OutermostChain, Rule):
 def what_stays(module: cst.Module) -> str:
     """What of the program stays in tf.compat.v1 (the names left in `module`, the ported file), by what holds it,
     and whether its model is Keras layers."""
-    aliases, v1_aliases = set(), set()
-    for imported in collect(module, cst.Import):
-        for alias in imported.names:
-            name, bound = _tf.full_name(alias.name), alias.evaluated_alias
-            if name == "tensorflow" or (name.startswith("tensorflow.") and bound is None):
-                aliases.add(bound or "tensorflow")
-            elif name == "tensorflow.compat.v1" and bound:
-                v1_aliases.add(bound)
-    left: dict[str, None] = {}
-    keras = False
-    attributes = collect(module, cst.Attribute)
-    inner = {id(a.value) for a in attributes}
-    for chain in attributes:
-        if id(chain) in inner or not isinstance(head_of(chain), cst.Name):
-            continue  # (a part of a longer chain, or a chain on a call's value)
-        head, _, rest = _tf.full_name(chain).partition(".")
-        if head in v1_aliases or (head in aliases and rest.startswith("compat.v1.")):
-            left[rest.removeprefix("compat.v1.")] = None
-        keras |= head in aliases | v1_aliases and rest.removeprefix("compat.v1.").startswith("keras.layers.")
-    for node in collect(module, cst.ImportFrom):
-        below = _tf.full_name(node.module) if node.module is not None and not node.relative else ""
-        if below.startswith("tensorflow.compat.v1.") and not isinstance(node.names, cst.ImportStar):
-            below = below.removeprefix("tensorflow.compat.v1.")
-            left.update({f"{below}.{_tf.full_name(a.name)}": None for a in node.names})
+    left, keras = v1_names_left(module)
     groups: dict[str, list[str]] = {}
     for name in left:
         holder = next((h for h, start, end in _HOLDERS if name.startswith(start) or name.endswith(end)), _GRAPH)
