@@ -46,6 +46,20 @@ class TestNativeLeftRule(RuleTest):
             and message == f"left at the safe level, in tf.compat.v1: trainable_variables, train.Saver: {OTHERS}"
         )
 
+    def test_names_imported_from_tf_compat_v1_itself_are_said(self):
+        # `from tensorflow.compat.v1 import placeholder` (the module itself, not one below it) and `v1` bound by
+        # `from tensorflow.compat import v1` keep tf.compat.v1 names as `tf.compat.v1.placeholder` would
+        source = """
+            from tensorflow.compat import v1
+            from tensorflow.compat.v1 import placeholder
+            import tensorflow as tf
+
+            images = placeholder(tf.float32, [None, 4])
+            print(v1.shape(images))
+        """
+        ((_, message),) = self.entries(source)
+        assert message.startswith("left at the safe level, in tf.compat.v1: shape, placeholder: "), message
+
     def test_must_not_fire_where_a_native_rule_spoke_without_tf_compat_v1_or_at_the_safe_level(self):
         logging = "import tensorflow as tf\ntf.compat.v1.logging.info('step')\n"
         said = [(e.rule, e.level) for e in apply(logging, NativeIoRule, NativeLeftRule, level="native").entries]
