@@ -95,9 +95,10 @@ class NativeLeftRule(Rule):
 
 
 def _runs_nothing(module: cst.Module) -> bool:
-    """Whether the module's top level only imports, defines and binds names without calling TensorFlow (a
-    docstring, constants, a namedtuple): a library of functions and classes."""
-    tf_names = _tensorflow_bindings(module)
+    """Whether the module's top level only imports, defines and binds names without calling TensorFlow, a function
+    or class of its own or one of its package's (a docstring, constants, a namedtuple): a library of functions and
+    classes. `MODEL = build()` runs build's TensorFlow code at import."""
+    tf_names = _tensorflow_bindings(module) | _own_bindings(module)
     for statement in module.body:
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
             continue
@@ -131,3 +132,13 @@ def _tensorflow_bindings(module: cst.Module) -> set[str]:
         ):
             bound.update(alias.evaluated_alias or _tf.full_name(alias.name) for alias in imported.names)
     return bound
+
+
+def _own_bindings(module: cst.Module) -> set[str]:
+    """The functions and classes the module defines at its top level, and the names it imports from its own package
+    (`from .model import build`): calling one runs code the module or its package holds."""
+    own = {s.name.value for s in module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
+    for imported in collect(module, cst.ImportFrom):
+        if imported.relative and not isinstance(imported.names, cst.ImportStar):
+            own.update(alias.evaluated_alias or _tf.full_name(alias.name) for alias in imported.names)
+    return own

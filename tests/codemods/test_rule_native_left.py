@@ -60,6 +60,23 @@ class TestNativeLeftRule(RuleTest):
         ((_, message),) = self.entries(source)
         assert message.startswith("left at the safe level, in tf.compat.v1: shape, placeholder: "), message
 
+    def test_a_module_calling_its_own_functions_at_import_runs_something(self):
+        # MODEL = build() runs build's TensorFlow code when the module is imported: not a module that runs nothing
+        source = """
+            import tensorflow as tf
+
+
+            def build():
+                return tf.compat.v1.get_variable("w", [3])
+
+
+            MODEL = build()
+        """
+        ((_, message),) = self.entries(source)
+        assert message == f"left at the safe level, in tf.compat.v1: get_variable: {OTHERS}", message
+        library = source.replace("MODEL = build()", "NAMES = dict(w=3)")
+        assert self.entries(library)[0][1].endswith(LIBRARY)
+
     def test_must_not_fire_where_a_native_rule_spoke_without_tf_compat_v1_or_at_the_safe_level(self):
         logging = "import tensorflow as tf\ntf.compat.v1.logging.info('step')\n"
         said = [(e.rule, e.level) for e in apply(logging, NativeIoRule, NativeLeftRule, level="native").entries]
