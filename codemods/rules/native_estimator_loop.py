@@ -270,7 +270,8 @@ class NativeEstimatorLoopRule(Rule):
                     "tf.keras may be Keras 3 here (TF >= 2.16 without import compat): the port's layers, names and "
                     "optimizer are Keras 2's",
                 )
-            module, said = _Port(updated_node).convert()
+            port = _Port(updated_node)
+            module, said = port.convert()
         except Refused as why:
             self.report(node, f"{REFUSED}: {why.why}", native=True, statement=top)
             return updated_node
@@ -281,6 +282,17 @@ class NativeEstimatorLoopRule(Rule):
             self.remove_unused_import("compat.devices")  # (the towers' device function it served is gone)
         # (native-estimator's entry said the program stays on the Estimator: it no longer does)
         self.state.reports[:] = [r for r in self.state.reports if r[2].rule != "native-estimator"]
+        # (the entries leaving the model_fn's tf.layers (a TPU model_fn's) or its tf.train optimizer (graph code) at
+        # the safe level: the port converted them)
+        self.state.reports[:] = [
+            r
+            for r in self.state.reports
+            if not (
+                r[2].rule in ("native-layers", "native-optimizer")
+                and r[0] == port.model_fn_at
+                and "left at the safe level" in r[2].message
+            )
+        ]
         self.report(node, f"{MESSAGE}: {said}. {WHAT_DIFFERS}", native=True, statement=top)
         return module
 
@@ -296,6 +308,7 @@ class _Port:
         self.config_lines: list[cst.SimpleStatementLine] = []  # the lines binding RunConfig's session_config
         self.resolver_lines: list[cst.BaseStatement] = []  # a TPU RunConfig's cluster resolver's, which go
         self.tpu = False  # is the Estimator a TPUEstimator (run off the TPU)?
+        self.model_fn_at = -1  # the model_fn's index in the module's body
         self.off_tpu_key: str | None = None
 
     def is_(self, node: cst.CSTNode, *names: str) -> bool:
@@ -328,6 +341,7 @@ class _Port:
         if len(model_dir) != 1:
             raise Refused(call, "no model_dir (the Estimator trains in a temporary folder), or two")
         model_fn = self._function(est.get("model_fn"), "model_fn", call)
+        self.model_fn_at = next(i for i, s in enumerate(self.module.body) if s is model_fn)
         evaluated = [
             arguments(c, ("input_fn", "steps", "hooks", "checkpoint_path", "name"), c, "evaluate")
             for c in self.evaluations

@@ -760,6 +760,9 @@ def test_the_native_port_trains_as_the_estimator_from_its_step_0_checkpoint(tmp_
         entries = [e for f in report.get("files", []) for e in f.get("entries", [])]
         said = [e["message"] for e in entries if e["rule"] in (NativeEstimatorLoopRule.ID, NativeEstimatorRule.ID)]
         assert [m.startswith(MESSAGE) for m in said] == ([True] if level == "native" else []), said
+        # (no entry says the model_fn's optimizer stays at the safe level: the port converted it)
+        left = [e["message"] for e in entries if e["rule"] in ("native-layers", "native-optimizer")]
+        assert not [m for m in left if "left at the safe level" in m], left
     code = pathlib.Path(ported["native"]).read_text()
     assert "compat.v1" not in code and "tf.estimator" not in code, code
     safe = _losses(_run(ported["safe"], tmp_path / "safe_dir"))

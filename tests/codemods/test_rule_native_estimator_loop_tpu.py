@@ -336,6 +336,9 @@ def test_the_corpus_program_ports_to_the_same_variables_and_evaluation(tmp_path)
         entries = [e for f in report.get("files", []) for e in f.get("entries", [])]
         said = [e["message"] for e in entries if e["rule"] == NativeEstimatorLoopRule.ID]
         assert [m.startswith(MESSAGE) for m in said] == ([True] if level == "native" else []), said
+        # (no entry says the model_fn's layer or optimizer stays at the safe level: the port converted them)
+        left = [e["message"] for e in entries if e["rule"] in ("native-layers", "native-optimizer")]
+        assert not [m for m in left if "left at the safe level" in m], left
     code = pathlib.Path(ported["native"]).read_text()
     assert "compat.v1" not in code and "tf.estimator" not in code and "TPUClusterResolver" not in code, code
     safe_run = _run(ported["safe"], tmp_path / "safe_dir")
