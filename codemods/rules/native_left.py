@@ -4,10 +4,11 @@ entry saying what stays and why.
 Each native rule that leaves its pattern at the safe level says why (native-session for a Session script,
 native-estimator for an Estimator program, native-io for the logging message calls ...). A file can hold none of
 their patterns and still keep tf.compat.v1: a graph built and read without a Session (nothing runs it through
-sess.run for native-session to turn into eager calls), a module of functions and classes that runs nothing itself
-(its code runs where it is called, in a graph or eagerly), or names no native rule takes. Its report would then say nothing of them. This rule runs last and reports
-only: once every rule has run, where the file keeps tf.compat.v1 names and no native rule gave it an entry, it says
-them once, at the file's first TensorFlow import, with the reason that applies.
+sess.run for native-session to turn into eager calls), a graph run through a Session native-session does not port
+(Keras's get_session, a Supervisor), a module of functions and classes that runs nothing itself (its code runs where
+it is called, in a graph or eagerly), or names no native rule takes. Its report would then say nothing of them. This
+rule runs last and reports only: once every rule has run, where the file keeps tf.compat.v1 names and no native rule
+gave it an entry, it says them once, at the file's first TensorFlow import, with the reason that applies.
 """
 
 import libcst as cst
@@ -21,7 +22,12 @@ from codemods.rules._native_v1_left import v1_names_left
 
 # the graph-mode switches the safe level writes for graph code at module level (rules/graph_mode.py)
 _GRAPH_SWITCHES = frozenset({"disable_eager_execution", "disable_v2_behavior"})
-_SESSIONS = ("Session", "InteractiveSession", "train.MonitoredSession", "train.MonitoredTrainingSession")
+# what makes a Session that runs the graph: a tf.compat.v1 *Session class, a Supervisor (managed_session), Keras's
+# get_session, the default session
+_RUNNERS = ("Session", "train.Supervisor", "keras.backend.get_session", "get_default_session")
+# the methods running a graph (sess.run, tensor.eval, op.run); not app.run / flags.run, which run main
+_RUN_METHODS = frozenset({"run", "eval"})
+_NOT_GRAPH_RUNS = frozenset({"app", "flags"})
 GRAPH_ONLY = (
     "the program builds a graph and runs no Session: native-session ports the sess.run calls of a program, and no "
     "rule proves what reading the graph itself (its tensors, collections or variables) gives in eager TF 2"
@@ -31,6 +37,14 @@ LIBRARY = (
     "calls it, in a graph or eagerly, which no rule can tell from this file"
 )
 OTHERS = "no native rule takes these names"
+
+
+def runs_elsewhere(runners: list[str]) -> str:
+    """Why a graph run through `runners` (tf.compat.v1 names below tf.compat.v1.) stays."""
+    return (
+        f"the program runs its graph through {', '.join(runners)}, which native-session does not port (it ports a "
+        "tf.compat.v1.Session's sess.run calls of the tutorial shape)"
+    )
 
 
 def importers_say(importers: tuple[str, ...]) -> str:
@@ -83,7 +97,9 @@ class NativeLeftRule(Rule):
             why = importers_say(importers)
         elif _runs_nothing(original_node):
             why = LIBRARY
-        elif _GRAPH_SWITCHES & set(left) and not any(name.endswith(_SESSIONS) for name in left):
+        elif runners := [name for name in left if name.endswith(_RUNNERS)]:
+            why = runs_elsewhere(runners)
+        elif _GRAPH_SWITCHES & set(left) and not _runs_a_graph(original_node):
             why = GRAPH_ONLY
         else:
             why = OTHERS
@@ -132,6 +148,19 @@ def _tensorflow_bindings(module: cst.Module) -> set[str]:
         ):
             bound.update(alias.evaluated_alias or _tf.full_name(alias.name) for alias in imported.names)
     return bound
+
+
+def _runs_a_graph(module: cst.Module) -> bool:
+    """Whether the module calls a method that runs a graph (x.run(...), y.eval()) on something other than app or
+    flags: a session from elsewhere (a library's) runs it."""
+    for call in collect(module, cst.Call):
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _RUN_METHODS:
+            receiver = func.value
+            last = receiver.attr.value if isinstance(receiver, cst.Attribute) else getattr(receiver, "value", None)
+            if last not in _NOT_GRAPH_RUNS:
+                return True
+    return False
 
 
 def _own_bindings(module: cst.Module) -> set[str]:

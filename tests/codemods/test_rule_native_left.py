@@ -2,10 +2,11 @@
 why; a file some native rule gave an entry, or keeping no tf.compat.v1 name, gets none."""
 
 import os
+import textwrap
 
 from bench import native
 from codemods.rules.native_io import NativeIoRule
-from codemods.rules.native_left import GRAPH_ONLY, LIBRARY, OTHERS, NativeLeftRule
+from codemods.rules.native_left import GRAPH_ONLY, LIBRARY, OTHERS, NativeLeftRule, runs_elsewhere
 from tests.support.processes import REPO
 from tests.support.rule_test import RuleTest, apply
 
@@ -32,6 +33,27 @@ class TestNativeLeftRule(RuleTest):
         ((line, message),) = self.entries(source)
         assert line == lines.index("import tensorflow as tf") + 1
         assert message == f"left at the safe level, in tf.compat.v1: disable_eager_execution, placeholder: {GRAPH_ONLY}"
+
+    def test_a_graph_run_through_a_session_native_session_does_not_port_is_not_said_to_run_none(self):
+        # Keras's get_session and a Supervisor's managed_session run the graph: it is not one "read without a Session"
+        graph = """
+            import tensorflow as tf
+            tf.compat.v1.disable_eager_execution()
+
+            x = tf.compat.v1.placeholder(tf.float32, [None, 4])
+            y = tf.reduce_sum(x * 2.0)
+        """
+        for runner, made in [
+            ("sess = tf.compat.v1.keras.backend.get_session()", "keras.backend.get_session"),
+            (
+                "sess = tf.compat.v1.train.Supervisor(logdir='/tmp/sv').managed_session().__enter__()",
+                "train.Supervisor",
+            ),
+        ]:
+            ((_, message),) = self.entries(textwrap.dedent(graph) + f"{runner}\nprint(sess.run(y, {{x: [[1, 2]]}}))\n")
+            assert message.endswith(runs_elsewhere([made])), message
+        ((_, message),) = self.entries(textwrap.dedent(graph) + "print(y.shape)\n")
+        assert message.endswith(GRAPH_ONLY), message
 
     def test_names_no_native_rule_takes(self):
         source = """
