@@ -441,14 +441,14 @@ def references(source: str) -> tuple[int, int]:
         tree = ast.parse(source)
     except SyntaxError:
         return 0, 0
-    aliases: dict[str, bool] = {}  # name bound to tensorflow -> is it tensorflow.compat.v1
+    aliases: dict[str, str] = {}  # name an `import tensorflow...` binds -> the path it stands for below tensorflow.
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name in ("tensorflow", "tensorflow.compat.v1") and alias.asname:
-                    aliases[alias.asname] = alias.name != "tensorflow"
-                elif alias.name.startswith("tensorflow") and not alias.asname:
-                    aliases["tensorflow"] = False
+                if alias.name == "tensorflow" or alias.name.startswith("tensorflow."):
+                    # (`import tensorflow.compat.v1` binds tensorflow itself)
+                    below = alias.name.removeprefix("tensorflow").removeprefix(".") if alias.asname else ""
+                    aliases[alias.asname or "tensorflow"] = below
     imported = _imported_from_tensorflow(tree)
     inner = set()
     total = compat = 0
@@ -460,33 +460,36 @@ def references(source: str) -> tuple[int, int]:
                 parts.append(chain.attr)
                 inner.add(id(chain.value))
                 chain = chain.value
-            if isinstance(chain, ast.Name) and chain.id in aliases:
+            if isinstance(chain, ast.Name) and chain.id in aliases | imported:
                 total += 1
-                path = ".".join(reversed(parts))
-                compat += aliases[chain.id] or path.startswith("compat.v1")
-            elif isinstance(chain, ast.Name) and chain.id in imported:
-                total, compat = total + 1, compat + imported[chain.id]
+                compat += _through_v1(".".join([(aliases | imported)[chain.id], *reversed(parts)]))
         elif isinstance(node, ast.Name) and id(node) not in inner and node.id in imported:
-            total, compat = total + 1, compat + imported[node.id]
+            total, compat = total + 1, compat + _through_v1(imported[node.id])
     return total, compat
 
 
-def _imported_from_tensorflow(tree: ast.AST) -> dict[str, bool]:
-    """{name bound by `from tensorflow... import`: is it tf.compat.v1's}; each read of it is a reference, as
-    `tf.<path>` would be. A name the module binds again anywhere is left out (it may no longer be TensorFlow's)."""
-    imported: dict[str, bool] = {}
+def _through_v1(path: str) -> bool:
+    """Whether `path` (below tensorflow., maybe with a leading dot) is tf.compat.v1 or below it."""
+    return (path.strip(".") + ".").startswith("compat.v1.")
+
+
+def _imported_from_tensorflow(tree: ast.AST) -> dict[str, str]:
+    """{name bound by `from tensorflow... import`: the path it stands for below tensorflow.}; each read of it is a
+    reference, as `tf.<path>` would be. A name the module binds again anywhere is left out (it may no longer be
+    TensorFlow's)."""
+    imported: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             if node.module == "tensorflow" or node.module.startswith("tensorflow."):
                 for alias in node.names:
-                    path = f"{node.module}.{alias.name}"
-                    imported[alias.asname or alias.name] = (path + ".").startswith("tensorflow.compat.v1.")
+                    path = f"{node.module}.{alias.name}".removeprefix("tensorflow.")
+                    imported[alias.asname or alias.name] = path
     bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     bound |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
     bound |= {
         a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments) for a in n.posonlyargs + n.args + n.kwonlyargs
     }
-    return {name: is_compat for name, is_compat in imported.items() if name not in bound}
+    return {name: path for name, path in imported.items() if name not in bound}
 
 
 def main(argv: list[str]) -> int:

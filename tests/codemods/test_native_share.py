@@ -25,3 +25,21 @@ from bench import native
 )
 def test_references_count_names_imported_from_tensorflow(source, counted):
     assert native.references(source) == counted
+
+
+@pytest.mark.parametrize(
+    ("source", "counted"),
+    [
+        # `compat` bound by `from tensorflow import compat`: compat.v1.<...> goes through tf.compat.v1
+        ("from tensorflow import compat\ncompat.v1.train.Saver()\ncompat.dimension_value(1)\n", (2, 1)),
+        # any `import tensorflow.<module> as name`: a reference at each chain, through tf.compat.v1 where it is below it
+        ("import tensorflow.compat.v2 as tf\ntf.constant(1)\n", (1, 0)),
+        ("import tensorflow.keras.layers as layers\nlayers.Dense(1)\n", (1, 0)),
+        ("import tensorflow.compat.v1.train as train\ntrain.Saver()\n", (1, 1)),
+        ("import tensorflow.compat.v1\ntensorflow.compat.v1.train.Saver()\ntensorflow.constant(1)\n", (2, 1)),
+        # (not TensorFlow: a module whose name starts with "tensorflow")
+        ("import tensorflow_hub\ntensorflow_hub.load('x')\n", (0, 0)),
+    ],
+)
+def test_references_count_every_module_of_tensorflow_bound_to_a_name(source, counted):
+    assert native.references(source) == counted
