@@ -86,6 +86,11 @@ _SPEC = (
 _DENSE = ("inputs", "units", "activation", "use_bias")
 # the names TensorFlow's ops may not start with below tf. (state, TF1's graph, random draws)
 _NOT_OPS = ("compat.v1", "estimator.", "train.", "summary.", "random.", "Variable", "get_variable", "layers.", "data.")
+# TensorFlow ops whose result's dtype is not their input's (TF's other ops take and give one dtype, promoting none)
+_RETYPING = re.compile(
+    r"cast|saturate_cast|bitcast|to_\w+|arg(max|min)|shape|size|rank|one_hot|(not_)?equal|less\w*|greater\w*|"
+    r"logical_\w+|is_\w+|.*string.*|decode\w*|parse\w*"
+)
 # what the port stops with where use_tpu is true
 STOP = (
     "use_tpu: this program, ported from a TPUEstimator program by uai-migrate --level native, trains on this "
@@ -117,6 +122,7 @@ class TpuModelFn:
         self.tf1_names: list[str] = []  # their TF1 names (a variable's, a layer's scope)
         self.body: list[str] = []
         self.bound: set[str] = set()
+        self.values: dict[str, cst.BaseExpression] = {}  # what each name model() binds holds
         self.helpers: set[str] = set()  # the module functions model() calls
         self.evaluation: dict[str, tuple[str, list[str]]] | None = None
         self.eval_loss: str | None = None
@@ -172,6 +178,8 @@ class TpuModelFn:
         name, value = assigned(single(stmt)) if isinstance(stmt, cst.SimpleStatementLine) else (None, None)
         if name is None or value is None:
             raise Refused(stmt, "a statement in a TPU model_fn other than `name = value`")
+        if name in self.variables or name in self.layers or name in self.bound:
+            raise Refused(stmt, f"`{name}`, a variable or layer of the model_fn, bound again (or another name twice)")
         if isinstance(value, cst.Call) and self.is_(value.func, "get_variable"):
             self._variable(name, value, stmt)
             return
@@ -190,6 +198,7 @@ class TpuModelFn:
         for call in collect(new, cst.Call):
             self._op(call, stmt)
         self.bound.add(name)
+        self.values[name] = new
         self.body.append(f"{name} = {text}")
 
     def _variable(self, name: str, call: cst.Call, stmt: cst.BaseStatement) -> None:
@@ -237,6 +246,7 @@ class TpuModelFn:
         layer = re.sub(r"\W", "_", tf1_name)
         if not layer.isidentifier() or layer in self.bound or layer in self.layers or layer in self.variables:
             raise Refused(stmt, f"the dense layer `{tf1_name}`, whose name is bound in the model_fn")
+        self._float32(args["inputs"].value, stmt)
         for arg in (args["units"], *(args[k] for k in ("activation", "use_bias") if k in args)):
             if set(names_in(arg.value).names) & (self.bound | {"features", "labels", "mode", "params"}):
                 raise Refused(stmt, "a dense layer made of a value the model_fn computes")
@@ -249,6 +259,37 @@ class TpuModelFn:
             keyword=None, equal=cst.MaybeSentinel.DEFAULT, comma=cst.MaybeSentinel.DEFAULT
         )
         return cst.Call(func=cst.Name(layer), args=[inputs])
+
+    def _float32(self, inputs: cst.BaseExpression, stmt: cst.BaseStatement) -> None:
+        """TF1's dense took its input's dtype, a Keras Dense computes in float32: the input is computed from a float32
+        get_variable or layer output by ops keeping their inputs' dtype (TF's ops promote none), through the
+        statements before it and the module functions they call."""
+        todo, seen, reached = [inputs], set(), False
+        while todo:
+            expr = todo.pop()
+            calls = list(collect(expr, cst.Call))
+            for call in calls:
+                func = call.func
+                if isinstance(func, cst.Name) and func.value not in self.layers and func.value not in seen:
+                    seen.add(func.value)
+                    defs = [
+                        f for f in self.module.body if isinstance(f, cst.FunctionDef) and f.name.value == func.value
+                    ]
+                    calls += [c for f in defs for c in collect(f.body, cst.Call)]
+            for call in calls:
+                name = source_of(call.func).rpartition(".")[2]
+                keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+                if _RETYPING.fullmatch(name) or keywords & {"dtype", "output_type", "out_type"}:
+                    raise Refused(
+                        stmt, f"a dense layer's input not proven float32 (TF1's dense took its dtype): {name}"
+                    )
+            for name in names_in(expr).names:
+                reached |= name in self.variables or name in self.layers
+                if name in self.values and name not in seen:
+                    seen.add(name)
+                    todo.append(self.values[name])
+        if not reached:
+            raise Refused(stmt, "a dense layer's input not proven float32 (not computed from a variable or layer)")
 
     def _op(self, call: cst.Call, stmt: cst.BaseStatement) -> None:
         """Is `call` one model() may run at each step: a layer or helper function, a Keras loss, a TensorFlow op?"""

@@ -240,13 +240,29 @@ class TestTpuEstimatorLoop(RuleTest):
                 "tf.reduce_mean(hidden, axis=1)",
                 'tf.reduce_mean(hidden, axis=1) * params["batch_size"]',
             ),
-            "graph code, a random op or the mode": ("tf.reduce_mean(hidden, axis=1)", "tf.random.normal([8, 8])"),
+            "graph code, a random op or the mode": (
+                "tf.reduce_mean(hidden, axis=1)",
+                "tf.reduce_mean(hidden, axis=1) + tf.random.normal([8])",
+            ),
             "`attention`, a function of graph code": ("/ np.sqrt(", "/ tf.compat.v1.get_variable('s', []) / np.sqrt("),
             "a metric_fn value other than tf.metrics.accuracy or tf.metrics.mean": (
                 ".metrics.accuracy(",
                 ".metrics.auc(",
             ),
             "a resolver bound or read elsewhere": ('    print(result["global_step"])', "    print(resolver)"),
+            # (TF1's dense took its input's dtype, a Keras Dense is float32)
+            "a dense layer's input not proven float32": (
+                "dense(tf.reduce_mean(hidden, axis=1), 2)",
+                "dense(tf.cast(tf.reduce_mean(hidden, axis=1), tf.float64), 2)",
+            ),
+            "a dense layer's input not proven float32 ": (
+                "dense(tf.reduce_mean(hidden, axis=1), 2)",
+                'dense(features["x"], 2)',
+            ),
+            "`embeddings`, a variable or layer of the model_fn, bound again": (
+                "hidden = attention(",
+                "embeddings = embeddings * 2.0\n        hidden = attention(",
+            ),
             "a tpu_config that is not a TPUConfig(...) call": (
                 "tpu_config=tf.compat.v1.estimator.tpu.TPUConfig(",
                 "tpu_config=dict(",
@@ -255,7 +271,7 @@ class TestTpuEstimatorLoop(RuleTest):
         for why, (old, new) in cases.items():
             assert old in PROGRAM, old
             (refused,) = self.refused(PROGRAM.replace(old, new))
-            assert why in refused, (why, refused)
+            assert why.strip() in refused, (why, refused)
 
 
 def test_the_port_stops_with_one_line_where_use_tpu_is_true():
