@@ -8,7 +8,8 @@ sess.run for native-session to turn into eager calls), a graph run through a Ses
 (Keras's get_session, a Supervisor), a module of functions and classes that runs nothing itself (its code runs where
 it is called, in a graph or eagerly), or names no native rule takes. Its report would then say nothing of them. This
 rule runs last and reports only: once every rule has run, where the file keeps tf.compat.v1 names and no native rule
-gave it an entry, it says them once, at the file's first TensorFlow import, with the reason that applies.
+gave it an entry leaving code at the safe level (an entry converting code says nothing of the rest), it says them
+once, at the file's first TensorFlow import, with the reason that applies.
 """
 
 import libcst as cst
@@ -37,6 +38,9 @@ LIBRARY = (
     "calls it, in a graph or eagerly, which no rule can tell from this file"
 )
 OTHERS = "no native rule takes these names"
+# what each native rule's entry leaving code at the safe level says (a conversion's says `old -> new`, and says
+# nothing of the tf.compat.v1 names the file keeps besides)
+LEFT = "left at the safe level"
 
 
 def runs_elsewhere(runners: list[str]) -> str:
@@ -87,7 +91,7 @@ class NativeLeftRule(Rule):
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         if self.level != "native" or self._first is None:
             return updated_node
-        if any(entry.level == "native" for _, _, entry in self.state.reports):
+        if any(entry.level == "native" and LEFT in entry.message for _, _, entry in self.state.reports):
             return updated_node  # (a native rule said why it left what it left)
         left, _ = v1_names_left(updated_node)
         if not left:
@@ -104,9 +108,7 @@ class NativeLeftRule(Rule):
         else:
             why = OTHERS
         node, top = self._first
-        self.report(
-            node, f"left at the safe level, in tf.compat.v1: {', '.join(left)}: {why}", native=True, statement=top
-        )
+        self.report(node, f"{LEFT}, in tf.compat.v1: {', '.join(left)}: {why}", native=True, statement=top)
         return updated_node
 
 
