@@ -498,7 +498,45 @@ def input_builder(module: cst.Module, call: cst.Call, node: cst.CSTNode) -> cst.
     read = set(names_in(call).names) & {*PORT_NAMES, "params", "evaluate", "eval_step", "eval_metrics"}
     if read:
         raise Refused(node, f"`{min(read)}`, which an input_fn builder's call reads, is a name the port binds")
+    if not _features_alone(defs[0], nested[0]):
+        raise Refused(
+            node,
+            f"an input_fn whose batches are not proven features alone (`{name}`'s dataset does not end in a map to a "
+            "dict): the port's batches are its features, where TPUEstimator split (features, labels) pairs",
+        )
     return nested[0]
+
+
+def _features_alone(builder: cst.FunctionDef, input_fn: cst.FunctionDef) -> bool:
+    """Does the input_fn return `<dataset>.apply(map_and_batch(f, ...))` or `<dataset>.map(f)...batch(...)`, f
+    (a lambda or a function the builder defines) returning a dict (written out, a comprehension, or
+    parse_single_example's)?"""
+    returned = single(cast(cst.IndentedBlock, input_fn.body).body[-1])
+    value = returned.value if isinstance(returned, cst.Return) else None
+    mapped = None
+    while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+        method = value.func.attr.value
+        inner = value.args[0].value if value.args else None
+        if method == "apply" and isinstance(inner, cst.Call) and source_of(inner.func).endswith(".map_and_batch"):
+            mapped = inner.args[0].value if inner.args else None
+            break
+        if method == "map":
+            mapped = inner
+            break
+        if method not in ("batch", "prefetch", "repeat", "take", "cache"):
+            return False
+        value = value.func.value
+    if isinstance(mapped, cst.Lambda):
+        result: cst.BaseExpression | None = mapped.body
+    elif isinstance(mapped, cst.Name):
+        found = [f for f in collect(builder.body, cst.FunctionDef) if f.name.value == mapped.value]
+        last = single(cast(cst.IndentedBlock, found[0].body).body[-1]) if len(found) == 1 else None
+        result = last.value if isinstance(last, cst.Return) else None
+    else:
+        return False
+    if isinstance(result, (cst.Dict, cst.DictComp)):
+        return True
+    return isinstance(result, cst.Call) and source_of(result.func).endswith(("parse_single_example", "parse_example"))
 
 
 def _bound_elsewhere(module: cst.Module, name: str) -> bool:

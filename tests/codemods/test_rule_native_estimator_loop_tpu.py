@@ -263,6 +263,11 @@ class TestTpuEstimatorLoop(RuleTest):
                 "hidden = attention(",
                 "embeddings = embeddings * 2.0\n        hidden = attention(",
             ),
+            # (the port's batches are features alone: TPUEstimator split (features, labels) pairs)
+            "an input_fn whose batches are not proven features alone": (
+                "lambda r: tf.io.parse_single_example(r, spec)",
+                "lambda r: (tf.io.parse_single_example(r, spec), 0)",
+            ),
             "a tpu_config that is not a TPUConfig(...) call": (
                 "tpu_config=tf.compat.v1.estimator.tpu.TPUConfig(",
                 "tpu_config=dict(",
