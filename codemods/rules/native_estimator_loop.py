@@ -53,6 +53,7 @@ import libcst as cst
 
 from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
+from codemods.rules import _native_hooks as hook_ports
 from codemods.rules import _native_monitored as monitored
 from codemods.rules._estimator_model_fn import PORT_NAMES, ModelFn, reads_params
 from codemods.rules._estimator_towers import RUNTIME, Towers
@@ -253,12 +254,15 @@ class NativeEstimatorLoopRule(Rule):
                     "tf.keras may be Keras 3 here (TF >= 2.16 without import compat): the port's layers, names and "
                     "optimizer are Keras 2's",
                 )
-            module, said = _Port(updated_node).convert()
+            port = _Port(updated_node)
+            module, said = port.convert()
         except Refused as why:
             self.report(node, f"{REFUSED}: {why.why}", native=True, statement=top)
             return updated_node
         for name in ("itertools", "json", "os", "sys", "time", "compat.tf1_saver", "compat.tf1_slots"):
             self.add_needed_import(name)
+        for imported, obj in port.hooks.port.imports:  # (the hooks' names, which the port no longer reads)
+            self.remove_unused_import(imported, obj)
         if f"{RUNTIME}." in module.code:
             self.add_needed_import(RUNTIME)
             self.remove_unused_import("compat.devices")  # (the towers' device function it served is gone)
@@ -277,6 +281,7 @@ class _Port:
         self.step_reads: set[int] = set()  # the trained Estimator's get_variable_value("global_step") calls after it
         self.evaluations: list[cst.Call] = []  # its evaluate(...) calls after it
         self.config_lines: list[cst.SimpleStatementLine] = []  # the lines binding RunConfig's session_config
+        self.hooks = hook_ports.Hooks(module, self.tf or "tensorflow", self.is_)  # (its hooks, as the port reads them)
 
     def is_(self, node: cst.CSTNode, *names: str) -> bool:
         """Is `node` one of TF's `names` (below tf. or tf.compat.v1.)?"""
@@ -290,9 +295,9 @@ class _Port:
         line, call, estimator, binding = self._train_line()
         est = arguments(estimator, ("model_fn", "model_dir", "config", "params"), call, "Estimator")
         train = arguments(call, ("input_fn", "hooks", "steps", "max_steps", "saving_listeners"), call, "train")
-        for unread in ("hooks", "saving_listeners"):
-            if unread in train:
-                raise Refused(call, f"{unread}= of the Estimator or its train(), which the port does not reproduce")
+        if "saving_listeners" in train:
+            raise Refused(call, "saving_listeners= of the Estimator's train(), which the port does not reproduce")
+        self.hooks.train_hooks(train.get("hooks"))
         params_given, params_line = self._params(est, line, binding)
         if ("steps" in train) == ("max_steps" in train):
             raise Refused(call, "train() without one of steps= and max_steps= (it trains until the input ends)")
@@ -318,7 +323,11 @@ class _Port:
         input_fn = self._input_fn(train, call, input_fns)
         input_params = self._input(input_fn)
         towers = Towers(cast(str, tf), self.is_, self.module, model_fn) if Towers.applies(model_fn) else None
-        model = ModelFn(cast(str, tf), self.is_, model_fn, written_classes(self.module, cast(str, tf)))
+        read_fn = self.hooks.without_training_hooks(model_fn)  # (its LoggingTensorHooks read into the port's lines)
+        hooked = self.hooks.port.said
+        if towers is not None and hooked:
+            raise Refused(call, "hooks of a towers model_fn, which the port does not reproduce")
+        model = ModelFn(cast(str, tf), self.is_, read_fn, written_classes(self.module, cast(str, tf)))
         tags: list[str] = []
         helpers: dict[int, cst.FunctionDef | None] = {}
         if towers is None:
@@ -343,6 +352,8 @@ class _Port:
                 if evaluation
                 else "; evaluate(): the mean loss"
             ) + ", over its steps of model() in inference mode"
+        if hooked:
+            said += f"; hooks: {'; '.join(hooked)}. {hook_ports.WHAT_DIFFERS}"
         if params_given is not None and "params" not in [p.name.value for p in model_fn.params.params]:
             raise Refused(call, "params= given to an Estimator whose model_fn takes no params (it raised ValueError)")
         # (the dict the port binds, where model_fn or input_fn reads it: the Estimator's params, else its {})
@@ -406,7 +417,8 @@ class _Port:
         removed = {id(model_fn)} | ({id(binding)} if binding is not None else set())
         removed |= {id(found) for found in self.config_lines}
         removed |= {key for key, function in helpers.items() if function is None}
-        ported = {key: function for key, function in helpers.items() if function is not None}
+        ported: dict[int, cst.CSTNode] = {key: function for key, function in helpers.items() if function is not None}
+        ported |= self.hooks.port.classes
         if config_line is not None:
             removed.add(id(config_line))
         if params_line is not None:
@@ -689,6 +701,8 @@ class _Port:
         bound = {*PORT_NAMES, "features", "labels", *loops, *(n.lstrip("*") for n in names)}
         bound |= {"params"} if params is not None else set()
         bound |= {"eval_metrics", "eval_step", "evaluate"} if evaluation is not None else set()
+        hooks = self.hooks.port
+        bound |= hooks.bound
         clash = sorted(self.taken & bound)
         if clash:
             raise Refused(self.module, f"`{clash[0]}`, a name the port binds, is used in this module")
@@ -787,14 +801,19 @@ class _Port:
             f"compat.tf1_slots.restore_slots(optimizer, {weights}, manager.latest_checkpoint)\n"
             f"last_step = {last}\n"
             "if int(global_step) < last_step:  # (the Estimator trained nothing from a checkpoint at or past it)\n"
+            f"{_lines(hooks.start, 4)}"
             "    manager.save_at_start(checkpoint_number=global_step)\n"
             "    saved = (int(global_step), time.time())\n"
             f"{textwrap.indent(writer, '    ')}"
+            f"{_lines(hooks.loop_start, 4)}"
             "    for iteration, (features, labels) in enumerate(itertools.chain([first], batches)):\n"
             "        step = int(global_step)\n"
+            f"{_lines(hooks.before_step, 8)}"
             "        loss = train_step(features, labels)\n"
+            f"{_lines(hooks.after_step, 8)}"
             f"        if iteration % {log} == 0:\n"
             f'            {tf}.get_logger().info("loss = %s, step = %s", loss.numpy(), step)\n'
+            f"{_lines(hooks.after_log, 8)}"
             f"{summary}"
             f"        if int(global_step) != saved[0] and time.time() >= saved[1] + {every}:\n"
             "            manager.save(checkpoint_number=global_step)\n"
@@ -804,6 +823,7 @@ class _Port:
             "    if int(global_step) != saved[0]:\n"
             "        manager.save(checkpoint_number=global_step)\n"
             f"{'    writer.flush()' + chr(10) if summaries else ''}"
+            f"{_lines(hooks.end, 4)}"
             f"{self._evaluate(evaluation, model_dir, gap) if evaluation is not None else ''}"
         )
 
@@ -845,6 +865,11 @@ class _Port:
             "    eval_writer.flush()\n"
             "    return result\n"
         )
+
+
+def _lines(lines: list[str], indent: int) -> str:
+    """`lines` as code at `indent`."""
+    return "".join(f"{' ' * indent}{line}\n" for line in lines)
 
 
 def _calls(call: cst.Call, estimator: cst.Name, method: str) -> bool:
