@@ -36,6 +36,22 @@ _HOOK_MODULES = (
     "tensorflow.python.training.session_run_hook",
 )
 _METHODS = ("begin", "before_run", "after_run", "end")
+EXPLAINED = (
+    'Hooks: the model_fn\'s `training_hooks=[LoggingTensorHook({"tag": loss, ...}, every_n_iter=N)]` (or '
+    "every_n_secs=S, decided before the step as its timer did) becomes its line on tf.get_logger(), the logger TF1 "
+    "wrote to: the tags sorted, `tag = value` joined by `, `, at the first step of the train and then every N steps "
+    "(or once S seconds passed), the later lines followed by ` (x.xxx sec)`, after the loop's `loss = ..., step = ...` "
+    "line as TF 2.15's Estimator ordered them. A train(hooks=[Hook()]) of a SessionRunHook class of the module with "
+    "only begin, a before_run returning `SessionRunArgs(self.<the global step begin bound>)`, an after_run reading "
+    "`run_values.results` (not its run_context) and an end not reading its session keeps its Python as a plain class "
+    "(begin(), after_run(results), end()), called where the Estimator's session called them: begin where the train "
+    "starts (nothing where it trains nothing), after_run after each step before the loop's loss line, end after the "
+    "last checkpoint. Its results: TF1 fetched the global step in the train op's session.run, where the read races "
+    "the increment; measured on TF 2.15 it read the step before the update (as the Estimator's own `step =` in the "
+    "same run did) and now and then, at the last step, the one after; the port gives after_run the step before the "
+    "update, a NumPy int64 as the fetch returned. At_end=, formatter=, a tensor other than the loss, hooks in "
+    "train(hooks=) of TF's own classes or other methods keep the program on the Estimator with one entry naming why."
+)
 WHAT_DIFFERS = (
     "Hooks: a LoggingTensorHook's `(x.xxx sec)` is the time the port's steps took; a SessionRunHook's after_run gets "
     "the global step before the step's update, which TF1's fetch in the train op's session.run usually read (it raced "

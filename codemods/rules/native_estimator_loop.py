@@ -36,7 +36,8 @@ The program's code cannot say whether it runs in a cluster (the platform passes 
 single-node job), so the port checks at run time and stops with a one-line error where TF_CONFIG names a cluster of
 more than one task.
 
-Anything else (hooks, other modes, train_and_evaluate, TPUEstimator and canned estimators, other params, a RunConfig field
+Hooks convert as _native_hooks reads them (a model_fn's LoggingTensorHook of the loss, a train's SessionRunHook class
+of the simple shape). Anything else (other hooks, other modes, train_and_evaluate, TPUEstimator and canned estimators, other params, a RunConfig field
 the port does not reproduce, other blocks in model_fn, random ops, calls that may make variables, a batch
 normalization whose updates the train op does not run, a random input_fn) keeps the program at the safe level with
 one entry naming why. An input_fn's Dataset.shuffle draws another order (the entry says so).
@@ -149,8 +150,8 @@ class NativeEstimatorLoopRule(Rule):
         "shared variables, which is what TF1's minimize computed (each tower's part summed into it). For towers, what "
         "changes is where they run: their device function (a replica or round-robin setter given to tf.device) is not "
         "run, so eager TF 2 places their ops, variables and gradients itself, no longer one tower per GPU with the "
-        "variables on the parameter device: on a machine with GPUs they may all run on one. What may "
-        f"change: {WHAT_DIFFERS}.",
+        "variables on the parameter device: on a machine with GPUs they may all run on one. "
+        f"{hook_ports.EXPLAINED} What may change: {WHAT_DIFFERS}.",
         "import compat\nimport tensorflow as tf\n\n"
         "def model_fn(features, labels, mode):\n"
         "    logits = tf.keras.layers.Dense(3, dtype=features.dtype)(features)\n"
