@@ -119,6 +119,24 @@ class StepCounter:
         (entry,) = [e for e in ported.entries if e.rule == NativeEstimatorLoopRule.ID]
         assert "LoggingTensorHook" in entry.message and "StepCounter" in entry.message, entry.message
 
+    def test_a_hook_imported_by_name_and_bound_in_the_model_fn_ports_alike(self):
+        """The corpus's spelling as tf-private leaves it (`from tensorflow.compat.v1.train import LoggingTensorHook`)
+        and the tutorials' `logging_hook = LoggingTensorHook(...)` then `training_hooks=[logging_hook]`: the same port,
+        the import dropped with the hook."""
+        spec = SPEC.replace("train_op)", "train_op, training_hooks=[logging_hook])")
+        source = _hooked().replace(f"training_hooks=[{LOGGING}]", "training_hooks=[logging_hook]")
+        source = source.replace(
+            f"        {spec}",
+            f"        logging_hook = {LOGGING.replace('tf.compat.v1.train.', '')}\n        {spec}",
+        )
+        source = source.replace(
+            "import tensorflow as tf\n",
+            "import tensorflow as tf\n    from tensorflow.compat.v1.train import LoggingTensorHook\n",
+            1,
+        )
+        assert "logging_hook = LoggingTensorHook(" in source and "import LoggingTensorHook" in source, source
+        self.assertCodemod(source, self.applied(_hooked(), level="native").module.code, level="native")
+
     def test_every_n_secs_decides_before_the_step_as_the_hook_did(self):
         code = self.applied(_hooked(LOGGING.replace("every_n_iter=2", "every_n_secs=5"), "[]", ""), level="native")
         text = code.module.code
@@ -128,6 +146,8 @@ class StepCounter:
 
     def test_must_not_fire_on_hooks_the_port_does_not_prove_one_entry_says_why(self):
         cases = {
+            "not a positive number written out": _hooked(LOGGING.replace("every_n_iter=2", "every_n_iter=0")),
+            "training_hooks= other than a list written out": _hooked().replace(f"[{LOGGING}]", "make_hooks()"),
             "at_end=": _hooked(LOGGING.replace("every_n_iter=2", "every_n_iter=2, at_end=True")),
             "formatter=": _hooked(LOGGING.replace("every_n_iter=2", "every_n_iter=2, formatter=str")),
             "a tensor other than the loss": _hooked(LOGGING.replace('"again": loss', '"again": logits')),
