@@ -79,7 +79,18 @@ class Metrics(Summaries):
         for name in inputs:
             if name not in self.eval_outputs:
                 self.eval_outputs.append(name)
-        keys = ", ".join(f'"{name}"' for name in inputs) + ("," if len(inputs) == 1 else "")
         call = f"{self.names['evaluate']}({self.feed(line, run, new)})"
         self.metric_updated = self.steps_seen = True
+        if metric in self.accuracies:
+            # TF1's accuracy cast the predictions to the labels' dtype (truncating floats for int labels); Keras's
+            # Accuracy casts both to float32 and compares those
+            labels, predictions = (f'outputs["{name}"]' for name in inputs)
+            cast_predictions = f"{self.alias}.cast({predictions}, {labels}.dtype)"
+            return f"{metric}.update_state(*[({labels}, {cast_predictions}) for outputs in [{call}]][0])"
+        keys = ", ".join(f'"{name}"' for name in inputs) + ("," if len(inputs) == 1 else "")
         return f"{metric}.update_state(*[outputs[name] for outputs in [{call}] for name in ({keys})])"
+
+    @property
+    def accuracies(self) -> set[str]:
+        """The metric objects that are Keras Accuracy (their update casts, as TF1's accuracy did)."""
+        return {var for var, keras, _ in self.metric_objects if keras == "Accuracy"}

@@ -3,7 +3,12 @@
 A `tf.train.MonitoredSession()` (or SingularMonitoredSession, MonitoredTrainingSession) called without arguments is
 a local Session whose scaffold initialises the variables, with no hook, no checkpoint and no master: the rule reads
 it as `tf.Session()` with its initializer run. Any argument (hooks, checkpoint_dir, master, is_chief, a scaffold)
-keeps the script at the safe level, with an entry naming the arguments and why (`reason`).
+keeps the script at the safe level, with an entry naming the arguments and why (`reason`). A master or is_chief of a
+cluster (TF1's between-graph training: each task a client training on the parameter servers' variables) has no port:
+TF 2 keeps variables on parameter servers for asynchronous workers only under ParameterServerStrategy, whose chief
+computes no step and whose parameter servers only serve, where TF1's chief (the platform's master) trained steps of
+its own, and TF1's tasks raced for the steps (how many ran, and where, differed between runs), so no port is proven
+equal to it.
 
 `tf.train.replica_device_setter(ps_tasks, ps_device=D, worker_device=D)` with one local device D (no job) and no
 cluster places every op on D, or returns None where ps_tasks is 0 (TF1's device_setter): the setter's name is bound
@@ -42,9 +47,20 @@ CONVERTS = (
 SETTER_PARAMS = ("ps_tasks", "ps_device", "worker_device", "merge_devices", "cluster", "ps_ops", "ps_strategy")
 # a device of this process: no job, task or replica (which name a cluster's process)
 _LOCAL = re.compile(r"/(device:)?(cpu|gpu):\d+", re.IGNORECASE)
-# what a monitored session's arguments do that a Session does not (the entry of a session the rule leaves)
-_CLUSTER = "may be another process's (a cluster's target, where the program runs a cluster)"
-_CHIEF = "may make this process a worker that is not the chief (a cluster's), whose session waits for the chief's"
+# what a monitored session's arguments do that a Session does not (the entry of a session the rule leaves). A master
+# or is_chief of a cluster has no port: TF 2 keeps variables on parameter servers for asynchronous workers only under
+# ParameterServerStrategy, a training of other roles, and TF1's own run is a race (measured: the safe port of
+# tests/corpus/uai_dist_local.py, whose ps task trains too, in a cluster of a master, a worker and a ps, ran 3 steps in
+# one run, 5 in the next)
+_CLUSTER = (
+    "may make this process a task of a cluster's between-graph training (each task a client running steps of its "
+    "own, asynchronously, on the variables a device setter put on the parameter servers, shared by name; one that "
+    "is not the chief waits for the chief's initialisation); TF 2 keeps variables on parameter servers, for workers"
+    " to update asynchronously, only under ParameterServerStrategy, whose chief computes no step (it schedules them"
+    " on the workers) and whose parameter servers only serve: TF1's chief (the platform's master, worker 0) trained"
+    " steps of its own, and which task ran which step and how many ran in all (each task checking the stop hook "
+    "after its own run) came from the race, so no TF 2 port is proven equal to it"
+)
 _WHY = {
     "hooks": "hooks run around each run",
     "chief_only_hooks": "hooks run around each run",
@@ -59,6 +75,16 @@ def plain(call: cst.Call) -> bool:
     return not call.args
 
 
+def _local_master(master: cst.BaseExpression) -> bool:
+    """Is a monitored session's master `''`, this process's own session?"""
+    return isinstance(master, cst.SimpleString) and master.evaluated_value == ""
+
+
+def _chief(chief: cst.BaseExpression) -> bool:
+    """Is a monitored session's is_chief `True`?"""
+    return isinstance(chief, cst.Name) and chief.value == "True"
+
+
 def reason(name: str, call: cst.Call) -> str:
     """Why a monitored session with arguments stays at the safe level (its arguments named)."""
     keywords = [a.keyword.value if a.keyword is not None else "" for a in call.args]
@@ -66,11 +92,13 @@ def reason(name: str, call: cst.Call) -> str:
         return f"{name} with positional arguments, which the rule does not read"
     why = []
     master = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "master"), None)
-    if master is not None and not (isinstance(master, cst.SimpleString) and master.evaluated_value == ""):
-        why.append(f"master={source_of(master)} {_CLUSTER}")
     chief = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "is_chief"), None)
-    if chief is not None and not (isinstance(chief, cst.Name) and chief.value == "True"):
-        why.append(f"is_chief={source_of(chief)} {_CHIEF}")
+    cluster = [
+        *([f"master={source_of(master)}"] if master is not None and not _local_master(master) else []),
+        *([f"is_chief={source_of(chief)}"] if chief is not None and not _chief(chief) else []),
+    ]
+    if cluster:
+        why.append(f"{' and '.join(cluster)} {_CLUSTER}")
     why += list(dict.fromkeys(_WHY[k] for k in keywords if k in _WHY))
     others = [k for k in keywords if k not in (*_WHY, "master", "is_chief")]
     if others:
@@ -183,9 +211,7 @@ def training(call: cst.Call) -> bool:
     if len(keywords) != len(call.args) or not set(keywords) <= set(_TRAINING_KEYWORDS) or "hooks" not in keywords:
         return False
     master, chief = keywords.get("master"), keywords.get("is_chief")
-    if master is not None and not (isinstance(master, cst.SimpleString) and master.evaluated_value == ""):
-        return False
-    return chief is None or (isinstance(chief, cst.Name) and chief.value == "True")
+    return (master is None or _local_master(master)) and (chief is None or _chief(chief))
 
 
 def stop_hook(rule: Any, value: cst.BaseExpression) -> tuple[str, cst.BaseExpression] | None:

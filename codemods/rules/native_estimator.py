@@ -10,17 +10,17 @@ what stays in this program: the tf.compat.v1 names left in the file once every r
 same ops, as native-layers, native-losses and native-io, still convert inside a model_fn), sorted by what holds them (the
 Estimator, the hooks its session runs, the graph its model_fn and input_fn build), and whether the model is
 built from Keras layers: only such a model_fn could take the modern_tf2 shape, which no rule proves equal.
-A tf.train optimizer left in it gets its reason: a Keras optimizer's state has other checkpoint names.
+A tf.train optimizer left in it gets its reason: a Keras optimizer's state has other checkpoint names; so does a
+v1 canned estimator (TF 2's class of the same name trains with a Keras optimizer).
 """
 
 import libcst as cst
 
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import OutermostChain
-from codemods.engine.syntax import head as head_of
 from codemods.rule_description import Example
 from codemods.rules import _tf
-from codemods.rules._native_syntax import collect
+from codemods.rules._native_v1_left import v1_names_left
 from codemods.rules._shared import ESTIMATOR
 
 # the Estimator's modules, and the contrib classes and runners TF 1.x programs built an Estimator program with
@@ -61,6 +61,15 @@ _OPTIMIZER = (
     "iteration and learning_rate variables, where TF1 wrote <variable>/Momentum or <variable>/Adam), so a "
     "checkpoint of the safe port would not load into the Estimator, and in a graph its minimize takes no loss "
     "tensor without a tape"
+)
+
+# why a v1 canned estimator stays (LinearClassifier measured on TF 2.15: 5 steps, v1's class against TF 2's)
+_CANNED = (
+    "Its v1 canned estimator stays: TF 2's class of the same name (with loss_reduction=SUM, TF1's sum of the loss) "
+    "trains with a Keras optimizer whose state is named otherwise, so a model_dir the v1 class wrote does not restore "
+    "into it (for LinearClassifier: the same weights after 5 steps, but the v1 Ftrl slots are "
+    "<variable>/part_0/Ftrl where TF 2's class reads training/Ftrl/<variable>/accumulator), and its AUC metrics "
+    "are computed otherwise (auc_precision_recall 1e-4 off)"
 )
 
 
@@ -128,30 +137,7 @@ class NativeEstimatorRule(OutermostChain, Rule):
 def what_stays(module: cst.Module) -> str:
     """What of the program stays in tf.compat.v1 (the names left in `module`, the ported file), by what holds it,
     and whether its model is Keras layers."""
-    aliases, v1_aliases = set(), set()
-    for imported in collect(module, cst.Import):
-        for alias in imported.names:
-            name, bound = _tf.full_name(alias.name), alias.evaluated_alias
-            if name == "tensorflow" or (name.startswith("tensorflow.") and bound is None):
-                aliases.add(bound or "tensorflow")
-            elif name == "tensorflow.compat.v1" and bound:
-                v1_aliases.add(bound)
-    left: dict[str, None] = {}
-    keras = False
-    attributes = collect(module, cst.Attribute)
-    inner = {id(a.value) for a in attributes}
-    for chain in attributes:
-        if id(chain) in inner or not isinstance(head_of(chain), cst.Name):
-            continue  # (a part of a longer chain, or a chain on a call's value)
-        head, _, rest = _tf.full_name(chain).partition(".")
-        if head in v1_aliases or (head in aliases and rest.startswith("compat.v1.")):
-            left[rest.removeprefix("compat.v1.")] = None
-        keras |= head in aliases | v1_aliases and rest.removeprefix("compat.v1.").startswith("keras.layers.")
-    for node in collect(module, cst.ImportFrom):
-        below = _tf.full_name(node.module) if node.module is not None and not node.relative else ""
-        if below.startswith("tensorflow.compat.v1.") and not isinstance(node.names, cst.ImportStar):
-            below = below.removeprefix("tensorflow.compat.v1.")
-            left.update({f"{below}.{_tf.full_name(a.name)}": None for a in node.names})
+    left, keras = v1_names_left(module)
     groups: dict[str, list[str]] = {}
     for name in left:
         holder = next((h for h, start, end in _HOLDERS if name.startswith(start) or name.endswith(end)), _GRAPH)
@@ -160,6 +146,8 @@ def what_stays(module: cst.Module) -> str:
     stays = f"What stays in tf.compat.v1 here: {said}" if said else "No tf.compat.v1 name is left in the file"
     if any(name.startswith("train.") and name.endswith("Optimizer") for name in left):
         stays += f". {_OPTIMIZER}"
+    if any(name.startswith("estimator.") and name.endswith(("Classifier", "Regressor")) for name in left):
+        stays += f". {_CANNED}"
     model = (
         "its model_fn builds Keras layers, but no rule proves the modern_tf2 shape (a Keras model in a custom loop "
         "under the strategy TF_CONFIG calls for) equal to the Estimator's training: a port by hand"

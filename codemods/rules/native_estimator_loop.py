@@ -31,13 +31,18 @@ the functions its towers call are kept, over compat.eager_towers (the layers of 
 tower's tf.gradients or the minimize's one gradient from the train step's tape, the first tower's batch normalization
 updates alone).
 
+A TPUEstimator program run off the TPU (use_tpu a flag or False: BERT's run_classifier shape) is read by _native_tpu:
+its model_fn's get_variable and tf.layers.dense made once under TF1's names, its CrossShardOptimizer branch dropped,
+its eval_metrics' metric_fn given its tensors, each input_fn given its mode's batch_size as TPUEstimator gave it, its
+batches features alone, no loss line logged; where use_tpu is true at run time the port stops with one line.
+
 An Estimator reads TF_CONFIG when it runs: a port to one process would stop being a cluster member without a word.
 The program's code cannot say whether it runs in a cluster (the platform passes a one-task `master` TF_CONFIG to a
 single-node job), so the port checks at run time and stops with a one-line error where TF_CONFIG names a cluster of
 more than one task.
 
 Hooks convert as _native_hooks reads them (a model_fn's LoggingTensorHook of the loss, a train's SessionRunHook class
-of the simple shape). Anything else (other hooks, other modes, train_and_evaluate, TPUEstimator and canned estimators, other params, a RunConfig field
+of the simple shape). Anything else (other hooks, other modes, train_and_evaluate, other TPUEstimators and canned estimators, other params, a RunConfig field
 the port does not reproduce, other blocks in model_fn, random ops, calls that may make variables, a batch
 normalization whose updates the train op does not run, a random input_fn) keeps the program at the safe level with
 one entry naming why. An input_fn's Dataset.shuffle draws another order (the entry says so).
@@ -45,6 +50,7 @@ one entry naming why. An input_fn's Dataset.shuffle draws another order (the ent
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import textwrap
@@ -56,6 +62,7 @@ from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _native_hooks as hook_ports
 from codemods.rules import _native_monitored as monitored
+from codemods.rules import _native_tpu as tpu
 from codemods.rules._estimator_model_fn import PORT_NAMES, ModelFn, reads_params
 from codemods.rules._estimator_towers import RUNTIME, Towers
 from codemods.rules._native_eager import keras_2
@@ -83,6 +90,7 @@ _CONFIG = (
     "save_checkpoints_secs",
     "keep_checkpoint_max",
     "save_summary_steps",
+    "save_checkpoints_steps",
 )
 _DEFAULTS = {
     "log_step_count_steps": "100",
@@ -91,7 +99,8 @@ _DEFAULTS = {
     "keep_checkpoint_max": str(monitored.KEEP),
     "save_summary_steps": "100",
 }
-# the names the port binds where the train call was
+# the Estimators the port reads (TPUEstimator: run off the TPU, _native_tpu)
+_ESTIMATORS = ("estimator.Estimator", "estimator.tpu.TPUEstimator")
 WHAT_DIFFERS = (
     "It writes object-based checkpoints (model.ckpt-<step>, which the port restores, not a TF1 Saver or the "
     "Estimator), no .meta or graph.pbtxt; its events file holds the loss at the steps the Estimator's summary hook "
@@ -125,8 +134,8 @@ class NativeEstimatorLoopRule(Rule):
     ID = "native-estimator-loop"
     DESCRIPTION = (
         "A single-process Estimator program of the simple shape (Keras layers, a loss, a tf.train optimizer's "
-        "minimize, or towers averaging their gradients or minimizing their mean loss; train(max_steps or steps)) -> an "
-        "eager loop with a tf.function "
+        "minimize, or towers averaging their gradients or minimizing their mean loss; train(max_steps or steps); a "
+        "TPUEstimator run off the TPU too) -> an eager loop with a tf.function "
         "train step, restoring TF1 checkpoints."
     )
     LEVEL = "native"
@@ -150,7 +159,15 @@ class NativeEstimatorLoopRule(Rule):
         "shared variables, which is what TF1's minimize computed (each tower's part summed into it). For towers, what "
         "changes is where they run: their device function (a replica or round-robin setter given to tf.device) is not "
         "run, so eager TF 2 places their ops, variables and gradients itself, no longer one tower per GPU with the "
-        "variables on the parameter device: on a machine with GPUs they may all run on one. "
+        "variables on the parameter device: on a machine with GPUs they may all run on one. A TPUEstimator whose "
+        "use_tpu is a flag or False (BERT's run_classifier shape) converts as TPUEstimator ran it off the TPU "
+        "(measured on TF 2.15): each input_fn given params['batch_size'] of its mode (train_batch_size, "
+        "eval_batch_size), no loss line logged, TPUConfig and the cluster resolver without effect (they go); its "
+        "model_fn's tf.get_variable becomes a tf.Variable and tf.layers.dense a Keras Dense, of TF1's names, made "
+        "once, its `if params['use_tpu']: CrossShardOptimizer` branch goes, and eval_metrics' metric_fn runs as the "
+        "EVAL branch's metrics. Nothing here runs a TPU: where use_tpu is true when the port runs, it stops with a "
+        "one-line error (sys.exit) instead of training. save_checkpoints_steps saves every N steps, as the "
+        "Estimator's CheckpointSaverHook did. "
         f"{hook_ports.EXPLAINED} What may change: {WHAT_DIFFERS}.",
         "import compat\nimport tensorflow as tf\n\n"
         "def model_fn(features, labels, mode):\n"
@@ -282,6 +299,9 @@ class _Port:
         self.step_reads: set[int] = set()  # the trained Estimator's get_variable_value("global_step") calls after it
         self.evaluations: list[cst.Call] = []  # its evaluate(...) calls after it
         self.config_lines: list[cst.SimpleStatementLine] = []  # the lines binding RunConfig's session_config
+        self.resolver_lines: list[cst.BaseStatement] = []  # a TPU RunConfig's cluster resolver's, which go
+        self.tpu = False  # is the Estimator a TPUEstimator (run off the TPU)?
+        self.off_tpu_key: str | None = None
         self.hooks = hook_ports.Hooks(module, self.tf or "tensorflow", self.is_)  # (its hooks, as the port reads them)
 
     def is_(self, node: cst.CSTNode, *names: str) -> bool:
@@ -294,7 +314,10 @@ class _Port:
         if tf is None:
             raise Refused(self.module, "the file does not import tensorflow by a name the rule reads")
         line, call, estimator, binding = self._train_line()
-        est = arguments(estimator, ("model_fn", "model_dir", "config", "params"), call, "Estimator")
+        self.tpu = self.is_(estimator.func, "estimator.tpu.TPUEstimator")
+        est = arguments(estimator, tpu.ESTIMATOR_PARAMS, call, "TPUEstimator") if self.tpu else None
+        est = est or arguments(estimator, ("model_fn", "model_dir", "config", "params"), call, "Estimator")
+        guard, batch_sizes = self._off_tpu(est, line, binding) if self.tpu else ("", {})
         train = arguments(call, ("input_fn", "hooks", "steps", "max_steps", "saving_listeners"), call, "train")
         if "saving_listeners" in train:
             raise Refused(call, "saving_listeners= of the Estimator's train(), which the port does not reproduce")
@@ -321,17 +344,22 @@ class _Port:
                 raise Refused(found, f"evaluate({not_ported[0]}=...), which the port does not reproduce")
         # (an input_fn is read once by each train or evaluate call given it)
         input_fns = [source_of(a["input_fn"].value) for a in [train, *evaluated] if "input_fn" in a]
-        input_fn = self._input_fn(train, call, input_fns)
+        input_fn, input_code = self._input_fn(train, call, input_fns)
         input_params = self._input(input_fn)
         towers = Towers(cast(str, tf), self.is_, self.module, model_fn) if Towers.applies(model_fn) else None
         read_fn = self.hooks.without_training_hooks(model_fn)  # (its LoggingTensorHooks read into the port's lines)
         hooked = self.hooks.port.said
-        if towers is not None and hooked:
-            raise Refused(call, "hooks of a towers model_fn, which the port does not reproduce")
+        if (towers is not None or self.tpu) and hooked:
+            raise Refused(call, "hooks of a towers model_fn or a TPUEstimator, which the port does not reproduce")
         model = ModelFn(cast(str, tf), self.is_, read_fn, written_classes(self.module, cast(str, tf)))
         tags: list[str] = []
         helpers: dict[int, cst.FunctionDef | None] = {}
-        if towers is None:
+        plain: list[str] = []  # the tf.Variables made once (a TPU model_fn's get_variable)
+        if self.tpu:
+            tpu_model = tpu.TpuModelFn(cast(str, tf), self.is_, self.module, model_fn, self.off_tpu_key)
+            made, plain, names, body, loss, optimizer, said = tpu_model.read()
+            device = None
+        elif towers is None:
             made, names, body, loss, optimizer, device, said = model.read()
         else:  # (the towers' layers are made by compat.eager_towers as the model runs: none made beforehand)
             (made, names), (body, loss, optimizer, device, tags, said, helpers) = ([], []), towers.read()
@@ -340,12 +368,14 @@ class _Port:
         for args, found in zip(evaluated, self.evaluations):
             if towers is not None:
                 raise Refused(found, "evaluate() of a towers model_fn, which the port does not reproduce")
-            eval_fn = self._input_fn(args, found, input_fns)
+            eval_fn, eval_code = self._input_fn(args, found, input_fns)
             takes = self._input(eval_fn)
             eval_params |= takes
             eval_steps = source_of(args["steps"].value) if "steps" in args else "None"
-            evaluate[id(found)] = f"evaluate({eval_fn.name.value}({'params=params' if takes else ''}), {eval_steps})"
-        evaluation = (model.evaluation or {}) if evaluate else None
+            eval_input = self._input_params(takes, batch_sizes.get("eval_batch_size"), params_given, found)
+            evaluate[id(found)] = f"evaluate({eval_code}({eval_input}), {eval_steps})"
+        metrics = tpu_model.evaluation if self.tpu else model.evaluation
+        evaluation = (metrics or {}) if evaluate else None
         if evaluation is not None:
             keys = ", ".join(evaluation)
             said += (
@@ -359,6 +389,9 @@ class _Port:
             raise Refused(call, "params= given to an Estimator whose model_fn takes no params (it raised ValueError)")
         # (the dict the port binds, where model_fn or input_fn reads it: the Estimator's params, else its {})
         bound_dict = (params_given or "{}") if model.params or input_params or eval_params else None
+        if self.tpu:  # (each input_fn is given its mode's batch_size, with the Estimator's params where it has any)
+            bound_dict = params_given if params_given is not None and (input_params or eval_params) else None
+        train_input = self._input_params(input_params, batch_sizes.get("train_batch_size"), params_given, call)
         # (the names the module binds or reads outside model_fn, and those model_fn reads from outside it)
         inside = {id(n) for n in names_in(model_fn).nodes}
         local = {p.name.value for p in model_fn.params.params}
@@ -370,6 +403,10 @@ class _Port:
         for other in self.module.body:
             if isinstance(other, cst.FunctionDef) and other is not model_fn and not collect(other, cst.Global):
                 own = {p.name.value for p in collect(other.params, cst.Param)} | bound_names(other.body)
+                # (a nested function's parameters: the input_fn an input_fn builder returns, which takes params)
+                own |= {
+                    p.name.value for f in collect(other.body, cst.FunctionDef) for p in collect(f.params, cst.Param)
+                }
                 inside |= {id(n) for n in names_in(other).nodes if n.value in own}
         self.taken = {n.value for n in names_in(self.module).nodes if id(n) not in inside}
         free = set(names_in(model_fn.body).names) - local
@@ -402,13 +439,13 @@ class _Port:
             device,
             values,
             source_of(model_dir[0].value),
-            input_fn.name.value,
+            f"{input_code}({train_input})",
             train,
             any(s is line for s in self.module.body),
             tags if towers is not None else None,
             bound_dict,
-            input_params,
             evaluation,
+            _Tpu(plain, guard) if self.tpu else None,
         )
         # (blank lines without the block's indentation)
         port = [
@@ -417,6 +454,7 @@ class _Port:
         ]
         removed = {id(model_fn)} | ({id(binding)} if binding is not None else set())
         removed |= {id(found) for found in self.config_lines}
+        removed |= {id(found) for found in self.resolver_lines}
         removed |= {key for key, function in helpers.items() if function is None}
         ported: dict[int, cst.CSTNode] = {key: function for key, function in helpers.items() if function is not None}
         ported |= self.hooks.port.classes
@@ -458,7 +496,7 @@ class _Port:
             call = small.value if isinstance(small, cst.Expr) else None
             if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "train":
                 inner = call.func.value
-                if isinstance(inner, cst.Call) and self.is_(inner.func, "estimator.Estimator"):
+                if isinstance(inner, cst.Call) and self.is_(inner.func, *_ESTIMATORS):
                     found.append((line, call, inner, None))
                 elif isinstance(inner, cst.Name):
                     block = next(list(b) for b in blocks if any(s is line for s in b))
@@ -471,7 +509,7 @@ class _Port:
                     bound = [s for s in block[:at] if assigned(single(s))[0] == inner.value]
                     apart += [] if bound else [inner.value]
                     made = assigned(single(bound[0]))[1] if len(bound) == 1 else None
-                    if isinstance(made, cst.Call) and self.is_(made.func, "estimator.Estimator"):
+                    if isinstance(made, cst.Call) and self.is_(made.func, *_ESTIMATORS):
                         found.append((line, call, made, cast(cst.SimpleStatementLine, bound[0])))
                         self.step_reads = {id(c) for c in steps}
                         self.evaluations = evals
@@ -481,6 +519,7 @@ class _Port:
             "estimator.EstimatorSpec",
             "estimator.ModeKeys.TRAIN",
             "estimator.ModeKeys.EVAL",
+            *tpu.NAMES,
         }
         for chain in collect(self.module, cst.Attribute):
             text = source_of(chain)
@@ -497,7 +536,7 @@ class _Port:
         estimators = {
             assigned(single(s))[0]
             for s in collect(self.module, cst.SimpleStatementLine)
-            if isinstance(made := assigned(single(s))[1], cst.Call) and self.is_(made.func, "estimator.Estimator")
+            if isinstance(made := assigned(single(s))[1], cst.Call) and self.is_(made.func, *_ESTIMATORS)
         }
         if not found and set(read) & estimators:
             name = min(set(read) & estimators)
@@ -516,7 +555,7 @@ class _Port:
             raise Refused(
                 self.module, "no statement `tf.estimator.Estimator(model_fn, ...).train(input_fn, ...)`, or two"
             )
-        uses = sum(1 for c in collect(self.module, cst.Call) if self.is_(c.func, "estimator.Estimator"))
+        uses = sum(1 for c in collect(self.module, cst.Call) if self.is_(c.func, *_ESTIMATORS))
         if uses != 1:
             raise Refused(found[0][1], "another Estimator besides the one trained")
         return found[0]
@@ -547,13 +586,21 @@ class _Port:
             if bound is None or names_in(self.module).names.count(value.value) != 2:
                 raise Refused(line, f"the RunConfig `{value.value}` is bound or read elsewhere")
             value = cast(cst.BaseExpression, assigned(single(bound))[1])
-        if not (isinstance(value, cst.Call) and self.is_(value.func, "estimator.RunConfig")):
+        kinds = ("estimator.RunConfig", "estimator.tpu.RunConfig") if self.tpu else ("estimator.RunConfig",)
+        if not (isinstance(value, cst.Call) and self.is_(value.func, *kinds)):
             raise Refused(line, "a config that is not a tf.estimator.RunConfig(...) call")
         if any(a.keyword is None or a.star for a in value.args):
             raise Refused(line, "RunConfig with positional arguments")
         keywords = {cast(cst.Name, a.keyword).value: a for a in value.args}
         if "session_config" in keywords:
             self._session_config(keywords.pop("session_config").value, line)
+        if self.is_(value.func, "estimator.tpu.RunConfig"):  # (what configures the TPU, which the port runs off)
+            self._tpu_config(keywords.pop("tpu_config", None), line)
+            self._cluster(keywords.pop("cluster", None), line)
+        if "save_checkpoints_steps" in keywords and "save_checkpoints_secs" in keywords:
+            raise Refused(
+                line, "RunConfig with save_checkpoints_steps and save_checkpoints_secs (it raised ValueError)"
+            )
         other = sorted(set(keywords) - set(_CONFIG))
         if other:
             raise Refused(line, f"RunConfig({other[0]}=...), which the port does not reproduce")
@@ -566,7 +613,7 @@ class _Port:
                     f"RunConfig(keep_checkpoint_max={source_of(keep)}), not None or a positive number written out "
                     "(TF1's Saver kept every checkpoint for 0, CheckpointManager takes no 0)",
                 )
-        for field in ("log_step_count_steps", "save_checkpoints_secs", "save_summary_steps"):
+        for field in ("log_step_count_steps", "save_checkpoints_secs", "save_summary_steps", "save_checkpoints_steps"):
             given = keywords[field].value if field in keywords else None
             positive = isinstance(given, (cst.Integer, cst.Float)) and float(given.evaluated_value) > 0
             off = field == "save_summary_steps" and source_of(given) in ("0", "None") if given is not None else False
@@ -597,21 +644,60 @@ class _Port:
             raise Refused(line, f"params={source_of(value)}, params= other than a dict written out")
         if bool(collect(value, cst.Call)) or bool(collect(value, cst.Lambda)):
             raise Refused(line, "params= a dict whose values call (the port would call them where the train was)")
-        read = set(names_in(value).names)
-        made = bound or binding  # (where the dict was evaluated, or the train line itself)
-        if read and made is not None:
-            blocks = [self.module.body, *(b.body for b in collect(self.module, cst.IndentedBlock))]
-            block = next(list(b) for b in blocks if any(s is line for s in b))
-            at = next((i for i, s in enumerate(block) if s is made), None)
-            between = block[at + 1 : next(i for i, s in enumerate(block) if s is line)] if at is not None else None
-            if between is None:  # (made in another block: each name it reads bound once in the module)
-                lines = [*collect(self.module, cst.SimpleStatementLine), *collect(self.module, cst.For)]
-                again = sorted(n for n in read if sum(n in bound_names(s) for s in lines) > 1)
-            else:
-                again = sorted(read & set().union(*map(bound_names, between)))
-            if again:
-                raise Refused(line, f"`{again[0]}`, which params= reads, is bound again before the train, or elsewhere")
+        # (where the dict was evaluated, or the train line itself)
+        self._unchanged(set(names_in(value).names), line, bound or binding, "params")
         return source_of(value), bound
+
+    def _tpu_config(self, arg: cst.Arg | None, line: cst.SimpleStatementLine) -> None:
+        """`tpu_config=tf.estimator.tpu.TPUConfig(...)` of values written out: off the TPU it changed nothing
+        (measured on TF 2.15: iterations_per_loop=2, num_shards=2 trained every step, of the whole batch)."""
+        value = arg.value if arg is not None else None
+        if value is None:
+            return
+        if not (isinstance(value, cst.Call) and self.is_(value.func, "estimator.tpu.TPUConfig")):
+            raise Refused(line, "a tpu_config that is not a TPUConfig(...) call")
+        for given in value.args:
+            if given.keyword is None or not isinstance(given.value, (cst.Integer, cst.Name, cst.Attribute)):
+                raise Refused(line, "TPUConfig with an argument not written out by keyword")
+            if isinstance(given.value, cst.Attribute) and not self.is_(given.value, *tpu.NAMES):
+                raise Refused(line, f"TPUConfig({source_of(given.value)}), a value the rule does not read")
+
+    def _cluster(self, arg: cst.Arg | None, line: cst.SimpleStatementLine) -> None:
+        """`cluster=resolver`, where `resolver` is bound only to None and, under an `if`, to a TPUClusterResolver
+        (BERT's shape) and read only here: the port resolves no TPU, and those lines go (self.resolver_lines)."""
+        value = arg.value if arg is not None else None
+        if value is None or source_of(value) == "None":
+            return
+        name = value.value if isinstance(value, cst.Name) else None
+        lines = [
+            s
+            for s in collect(self.module, cst.SimpleStatementLine)
+            if name is not None and assigned(single(s))[0] == name
+        ]
+        branches = [
+            s for s in collect(self.module, cst.If) if any(any(found is b for b in s.body.body) for found in lines)
+        ]
+        for found in lines:
+            made = assigned(single(found))[1]
+            branch = next((b for b in branches if any(found is s for s in b.body.body)), None)
+            if isinstance(made, cst.Name) and made.value == "None" and branch is None:
+                self.resolver_lines.append(found)
+            elif (
+                isinstance(made, cst.Call)
+                and self.is_(
+                    made.func,
+                    "distribute.cluster_resolver.TPUClusterResolver",
+                    "contrib.cluster_resolver.TPUClusterResolver",
+                )
+                and branch is not None
+                and len(branch.body.body) == 1
+                and branch.orelse is None
+            ):
+                self.resolver_lines.append(branch)
+            else:
+                raise Refused(line, f"cluster={source_of(value)}, other than a TPUClusterResolver made under an `if`")
+        if name is None or not lines or names_in(self.module).names.count(name) != len(lines) + 1:
+            raise Refused(line, f"cluster={source_of(value)}, a resolver bound or read elsewhere")
 
     def _session_config(self, value: cst.BaseExpression, line: cst.SimpleStatementLine) -> None:
         """`ConfigProto(allow_soft_placement=True, device_count={"CPU": n})`, inline or bound once: soft placement is
@@ -649,10 +735,84 @@ class _Port:
             raise Refused(node, f"`{name}` is read or bound elsewhere")
         return defs[0]
 
-    def _input_fn(self, args: dict[str, cst.Arg], node: cst.CSTNode, given: list[str]) -> cst.FunctionDef:
-        """The input_fn of a train or evaluate call's `args`, read by each call of `given` (the input_fns given)."""
+    def _input_fn(self, args: dict[str, cst.Arg], node: cst.CSTNode, given: list[str]) -> tuple[cst.FunctionDef, str]:
+        """The input_fn of a train or evaluate call's `args`, read by each call of `given` (the input_fns given), and
+        the code the port calls it by: its name, or a TPU program's `builder(args)` (_native_tpu.input_builder)."""
         arg = args.get("input_fn")
-        return self._function(arg, "input_fn", node, given.count(source_of(arg.value)) if arg is not None else 1)
+        if self.tpu and arg is not None and isinstance(arg.value, cst.Call):
+            builder = source_of(arg.value.func)
+            calls = sum(1 for g in given if g.startswith(f"{builder}("))
+            if names_in(self.module).names.count(builder) != 1 + calls:
+                raise Refused(node, f"`{builder}` is read or bound elsewhere")
+            return tpu.input_builder(self.module, arg.value, node), source_of(arg.value)
+        function = self._function(arg, "input_fn", node, given.count(source_of(arg.value)) if arg is not None else 1)
+        return function, function.name.value
+
+    def _input_params(self, takes: bool, batch_size: cst.Arg | None, params: str | None, node: cst.CSTNode) -> str:
+        """The arguments the port gives an input_fn: none, `params=params`, or for a TPUEstimator's the params with
+        the mode's batch size (its train_batch_size or eval_batch_size), as TPUEstimator gave them."""
+        if not takes:
+            return ""
+        if not self.tpu:
+            return "params=params"
+        if batch_size is None:
+            raise Refused(node, "a TPUEstimator without the batch size of this mode (it raised ValueError)")
+        size = source_of(batch_size.value)
+        return (
+            f'params={{**params, "batch_size": {size}}}' if params is not None else f'params={{"batch_size": {size}}}'
+        )
+
+    def _off_tpu(
+        self, est: dict[str, cst.Arg], line: cst.SimpleStatementLine, binding: cst.SimpleStatementLine | None
+    ) -> tuple[str, dict[str, cst.Arg]]:
+        """A TPUEstimator's use_tpu and batch sizes: (the port's guard where use_tpu is not False written out, the
+        batch sizes by name). Sets self.off_tpu_key, the params key holding the same use_tpu (BERT's
+        `params={"use_tpu": FLAGS.use_tpu}`), whose `if params[key]:` branches are dead where the port runs."""
+        other = sorted(
+            set(est) - {"model_fn", "model_dir", "config", "params", "use_tpu", "train_batch_size", "eval_batch_size"}
+        )
+        if other:
+            raise Refused(line, f"TPUEstimator({other[0]}=...), which the port does not reproduce")
+        if "use_tpu" not in est:
+            raise Refused(line, "a TPUEstimator without use_tpu= (True by default: it runs on a TPU)")
+        given = {k: est[k] for k in ("use_tpu", "train_batch_size", "eval_batch_size") if k in est}
+        for name, arg in given.items():
+            value = arg.value
+            if not (
+                isinstance(value, (cst.Integer, cst.Name, cst.Attribute)) and re.fullmatch(r"[\w.]+", source_of(value))
+            ):
+                raise Refused(line, f"TPUEstimator({name}={source_of(value)}), not a number or a name written out")
+            self._unchanged(set(names_in(value).names), line, binding, name)
+        use_tpu = source_of(est["use_tpu"].value)
+        if use_tpu == "True":
+            raise Refused(line, "a TPUEstimator(use_tpu=True): it runs on a TPU")
+        params = est["params"].value if "params" in est else None
+        if isinstance(params, cst.Dict):  # (the key holding use_tpu itself)
+            for element in params.elements:
+                if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
+                    if source_of(element.value) == use_tpu:
+                        self.off_tpu_key = str(element.key.evaluated_value)
+        guard = "" if use_tpu == "False" else tpu.use_tpu_guard(use_tpu)
+        return guard, {k: v for k, v in given.items() if k != "use_tpu"}
+
+    def _unchanged(
+        self, read: set[str], line: cst.SimpleStatementLine, made: cst.SimpleStatementLine | None, what: str
+    ) -> None:
+        """The names an Estimator's argument reads are not bound again between its line (`made`, or the train
+        line itself where None) and the train line, where the port evaluates it."""
+        if not read or made is None:
+            return
+        blocks = [self.module.body, *(b.body for b in collect(self.module, cst.IndentedBlock))]
+        block = next(list(b) for b in blocks if any(s is line for s in b))
+        at = next((i for i, s in enumerate(block) if s is made), None)
+        between = block[at + 1 : next(i for i, s in enumerate(block) if s is line)] if at is not None else None
+        if between is None:  # (made in another block: each name it reads bound once in the module)
+            lines = [*collect(self.module, cst.SimpleStatementLine), *collect(self.module, cst.For)]
+            again = sorted(n for n in read if sum(n in bound_names(s) for s in lines) > 1)
+        else:
+            again = sorted(read & set().union(*map(bound_names, between)))
+        if again:
+            raise Refused(line, f"`{again[0]}`, which {what}= reads, is bound again before the train, or elsewhere")
 
     def _input(self, input_fn: cst.FunctionDef) -> bool:
         """An input_fn the port can call eagerly to the same batches: does it read the Estimator's params?"""
@@ -683,25 +843,29 @@ class _Port:
         device: str | None,
         config: dict[str, str],
         model_dir: str,
-        input_fn: str,
+        input_call: str,
         train: dict[str, cst.Arg],
         top: bool,
         towers: list[str] | None = None,
         params: str | None = None,
-        input_params: bool = False,
         evaluation: dict[str, tuple[str, list[str]]] | None = None,
+        off_tpu: _Tpu | None = None,
     ) -> str:
         """The port's code. `towers`: the model is compat.eager_towers' (its layers made as it runs; it returns the
         loss and the averaged gradients), with the tags the summary hook wrote besides loss. `params`: the dict the
         port binds to `params` (read by model() and, where `input_params`, passed to input_fn). `evaluation`: the
         EVAL branch's metrics (Keras metric, inputs) by key, where the program evaluates: model() returns the loss and
-        the metrics' inputs, and `evaluate(dataset, steps)` runs them."""
+        the metrics' inputs, and `evaluate(dataset, steps)` runs them. `input_call`: the code making the train's
+        dataset. `off_tpu`: a TPUEstimator's port (its tf.Variables made once, its use_tpu guard): its batches are
+        features alone, and it logs no loss line (TPUEstimator turned log_step_count_steps off)."""
         tf = self.tf
         gap = "\n\n" if top else "\n"  # (blank lines around a def: two at the top level, one in a block)
         loops = {found for line in made_lines for found in re.findall(r"^for (\w+) in range", line)}
         bound = {*PORT_NAMES, "features", "labels", *loops, *(n.lstrip("*") for n in names)}
         bound |= {"params"} if params is not None else set()
         bound |= {"eval_metrics", "eval_step", "evaluate"} if evaluation is not None else set()
+        plain = off_tpu.variables if off_tpu is not None else []
+        bound |= set(plain)
         hooks = self.hooks.port
         bound |= hooks.bound
         clash = sorted(self.taken & bound)
@@ -711,6 +875,18 @@ class _Port:
         last = source_of(steps.value) if "max_steps" in train else f"int(global_step) + {source_of(steps.value)}"
         log = config.get("log_step_count_steps", _DEFAULTS["log_step_count_steps"])
         every = config.get("save_checkpoints_secs", _DEFAULTS["save_checkpoints_secs"])
+        # (the CheckpointSaverHook: every save_checkpoints_secs, or every save_checkpoints_steps where given)
+        due = f"time.time() >= saved[1] + {every}"
+        if "save_checkpoints_steps" in config:
+            due = f"int(global_step) >= saved[0] + {config['save_checkpoints_steps']}"
+        # (a TPUEstimator's input_fn gives features alone, and it logged no loss line)
+        inputs = "features, labels" if off_tpu is None else "features"
+        logged = (
+            f"        if iteration % {log} == 0:\n"
+            f'            {tf}.get_logger().info("loss = %s, step = %s", loss.numpy(), step)\n'
+            if off_tpu is None
+            else ""
+        )
         keep = config.get("keep_checkpoint_max", _DEFAULTS["keep_checkpoint_max"])
         every_summary = config.get("save_summary_steps", _DEFAULTS["save_summary_steps"])
         summaries = every_summary not in ("0", "None")
@@ -732,14 +908,16 @@ class _Port:
         made = "".join(f"{line}\n" for line in made_lines)
         typed = "dtype = dataset.element_spec[0].dtype  # (TF1 layers took the dtype of their input)\n"
         typed = typed if "dtype=dtype" in made else ""
-        objects = ", ".join(f"{name.lstrip('*')}={name.lstrip('*')}" for name in names)
+        objects = ", ".join(f"{name.lstrip('*')}={name.lstrip('*')}" for name in [*plain, *names])
         weights = " + ".join(f"{name}.trainable_variables" for name in names) or "[]"
+        if plain:  # (tf.Variables made once, then the layers')
+            weights = f"[{', '.join([*plain, *(f'*{name}.trainable_variables' for name in names)])}]"
         if any(name.startswith("*") for name in names):  # (a loop's layers in a list)
             listed = ", ".join(names) + ("," if len(names) == 1 else "")
             weights = f"[v for layer in ({listed}) for v in layer.trainable_variables]"
             variables = f"[global_step, *(w for layer in ({listed}) for w in layer.variables)]"
         else:
-            variables = f"[global_step, {', '.join(f'*{name}.variables' for name in names)}]"
+            variables = f"[global_step, {', '.join([*plain, *(f'*{name}.variables' for name in names)])}]"
         # (the ops TF1's device setter placed on its one device: the model's, the gradients', the update's)
         on = f"    with {tf}.device({device}):\n" if device is not None else ""
         inner = "    " if device is not None else ""
@@ -753,12 +931,12 @@ class _Port:
         model = on + "".join(f"    {inner}{line}\n" for line in body) + f"    return {returned}\n"
         step = (
             f"    with {tf}.GradientTape() as tape:\n"
-            f"        loss{', _' if evaluation is not None else ''} = model(features, labels, True)\n"
+            f"        loss{', _' if evaluation is not None else ''} = model({inputs}, True)\n"
             "    variables = tape.watched_variables()\n"
             f"{on}"
             f"    {inner}optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))\n"
         )
-        build = "model(*first, False)  # (the layers make their variables, which the checkpoint restores)\n"
+        build = f"model({'*first' if off_tpu is None else 'first'}, False)  # (the layers make their variables, which the checkpoint restores)\n"
         if towers is not None:
             objects, weights = f"layers={RUNTIME}.made()", f"{RUNTIME}.trainable_variables()"
             variables = f"[global_step, *(w for layer in {RUNTIME}.made() for w in layer.variables)]"
@@ -776,17 +954,18 @@ class _Port:
             'if sum(len(tasks) for tasks in (json.loads(os.environ.get("TF_CONFIG") or "{}").get("cluster") or {}).values()) > 1:\n'
             '    sys.exit("TF_CONFIG names a cluster of more than one task; this program, ported from an '
             'Estimator program by uai-migrate --level native, trains in one process")\n'
+            f"{off_tpu.guard if off_tpu is not None else ''}"
             f"{seed}"
             f"{bind_params}"
-            f"dataset = {input_fn}({'params=params' if input_params else ''})\n"
+            f"dataset = {input_call}\n"
             f"{typed}"
             f"{made}{gap}"
-            "def model(features, labels, training):\n"
+            f"def model({inputs}, training):\n"
             f"{model}{gap}"
             f"optimizer = {optimizer}\n"
             f'global_step = {tf}.Variable(0, dtype={tf}.int64, trainable=False, name="global_step")\n{gap}'
             f"@{tf}.function\n"
-            "def train_step(features, labels):\n"
+            f"def train_step({inputs}):\n"
             f"{step}"
             "    global_step.assign_add(1)  # (after the update, as minimize(loss, global_step) did)\n"
             f"    return loss\n{gap}"
@@ -807,16 +986,15 @@ class _Port:
             "    saved = (int(global_step), time.time())\n"
             f"{textwrap.indent(writer, '    ')}"
             f"{_lines(hooks.loop_start, 4)}"
-            "    for iteration, (features, labels) in enumerate(itertools.chain([first], batches)):\n"
-            "        step = int(global_step)\n"
+            f"    for iteration, {inputs if off_tpu is not None else '(features, labels)'} in enumerate(itertools.chain([first], batches)):\n"
+            f"{'        step = int(global_step)' + chr(10) if off_tpu is None else ''}"
             f"{_lines(hooks.before_step, 8)}"
-            "        loss = train_step(features, labels)\n"
+            f"        loss = train_step({inputs})\n"
             f"{_lines(hooks.after_step, 8)}"
-            f"        if iteration % {log} == 0:\n"
-            f'            {tf}.get_logger().info("loss = %s, step = %s", loss.numpy(), step)\n'
+            f"{logged}"
             f"{_lines(hooks.after_log, 8)}"
             f"{summary}"
-            f"        if int(global_step) != saved[0] and time.time() >= saved[1] + {every}:\n"
+            f"        if int(global_step) != saved[0] and {due}:\n"
             "            manager.save(checkpoint_number=global_step)\n"
             "            saved = (int(global_step), time.time())\n"
             "        if int(global_step) >= last_step:\n"
@@ -825,10 +1003,10 @@ class _Port:
             "        manager.save(checkpoint_number=global_step)\n"
             f"{'    writer.flush()' + chr(10) if summaries else ''}"
             f"{_lines(hooks.end, 4)}"
-            f"{self._evaluate(evaluation, model_dir, gap) if evaluation is not None else ''}"
+            f"{self._evaluate(evaluation, model_dir, gap, inputs) if evaluation is not None else ''}"
         )
 
-    def _evaluate(self, evaluation: dict[str, tuple[str, list[str]]], model_dir: str, gap: str) -> str:
+    def _evaluate(self, evaluation: dict[str, tuple[str, list[str]]], model_dir: str, gap: str, inputs: str) -> str:
         """The Estimator's evaluate() as the port's `evaluate(dataset, steps)`: the dict it returned, the line it
         logged and the summaries it wrote to model_dir/eval."""
         tf = self.tf
@@ -837,8 +1015,8 @@ class _Port:
         return (
             f"eval_metrics = {{{metrics}}}\n{gap}"
             f"@{tf}.function\n"
-            "def eval_step(features, labels):\n"
-            "    loss, outputs = model(features, labels, False)\n"
+            f"def eval_step({inputs}):\n"
+            f"    loss, outputs = model({inputs}, False)\n"
             '    eval_metrics["loss"].update_state(loss)\n'
             "    for name, inputs in outputs.items():\n"
             f"        eval_metrics[name].update_state(*inputs)\n{gap}"
@@ -850,8 +1028,8 @@ class _Port:
             '        raise ValueError(f"Must specify steps > 0, given: {steps}")\n'
             "    for metric in eval_metrics.values():\n"
             "        metric.reset_state()\n"
-            "    for features, labels in itertools.islice(dataset, steps):\n"
-            "        eval_step(features, labels)\n"
+            f"    for {inputs} in itertools.islice(dataset, steps):\n"
+            f"        eval_step({inputs})\n"
             "    result = {name: metric.result().numpy() for name, metric in eval_metrics.items()}\n"
             '    result["global_step"] = global_step.numpy()\n'
             # (!s: a NumPy float32's own digits, as the Estimator's "%s" wrote them; format() gives the Python float's)
@@ -871,6 +1049,14 @@ class _Port:
 def _lines(lines: list[str], indent: int) -> str:
     """`lines` as code at `indent`."""
     return "".join(f"{' ' * indent}{line}\n" for line in lines)
+
+
+@dataclasses.dataclass
+class _Tpu:
+    """What a TPUEstimator's port adds: its tf.Variables made once, and the guard stopping it where use_tpu is true."""
+
+    variables: list[str]
+    guard: str
 
 
 def _calls(call: cst.Call, estimator: cst.Name, method: str) -> bool:

@@ -10,8 +10,8 @@ platform/tf_logging.py, ops/parsing_ops.py), so the call becomes a call of that 
   parameters TF 2 renamed passed by their new names;
 - `tf.logging.set_verbosity(v)` -> `tf.get_logger().setLevel(v)`, the logger TF1's functions write to (a
   `tf.logging.INFO`-style level as its name, `"INFO"`, which setLevel takes); `get_verbosity()` ->
-  `getEffectiveLevel()`. The message functions (tf.logging.info ...) stay: a record names its caller by
-  counting frames from theirs;
+  `getEffectiveLevel()`. The message functions (tf.logging.info ...) stay, with one entry per file saying why: a
+  record names its caller by counting frames from theirs;
 - `tf.parse_single_example` / `tf.parse_example` -> `tf.io.parse_single_example` / `tf.io.parse_example`
   (`name` and `example_names` swapped places: a third or fourth positional argument is passed by keyword);
 - `tf.set_random_seed(seed)` -> `tf.random.set_seed(seed)`, which calls it (in a graph it sets the graph's seed,
@@ -51,6 +51,12 @@ _GFILE: dict[str, tuple[str, tuple[str, ...], dict[str, str]]] = {
 # message functions (info, warning ...): TF's logger finds a record's caller a fixed number of frames up, counting
 # their own frame, so a direct logger.info call would name another file and line in the record.
 _LOGGING = {"set_verbosity": "setLevel", "get_verbosity": "getEffectiveLevel"}
+_MESSAGES = tuple("debug info warn warning error fatal log log_every_n log_first_n log_if vlog".split())
+MESSAGES_STAY = (
+    "TF's logger names a record's caller by counting frames from the message function's, and each TF 2 spelling "
+    '(tf.get_logger().info, logging.getLogger("tensorflow").info, absl.logging.info) names another file and line '
+    "under tf.app.run or a handler printing the caller, where TF 1.15 named the call (measured)"
+)
 _LEVELS = ("DEBUG", "INFO", "WARN", "ERROR", "FATAL")  # tf.logging's levels: Python logging's, by these names
 # v1 parser -> TF 2's (the v1 one calls it with name and example_names swapped)
 _PARSERS = {"parse_single_example": "io.parse_single_example", "parse_example": "io.parse_example"}
@@ -69,6 +75,7 @@ _NAMES: dict[str, tuple[str, str]] = {  # qualified name -> (kind, the v1 functi
     **{p + n: ("seed", n) for n in _SEEDS for p in _PREFIXES},
 }
 _LEVEL_NAMES = {p + n: n for n in _LEVELS for p in _LOGGERS}
+_MESSAGE_NAMES = frozenset(p + n for n in _MESSAGES for p in _LOGGERS)
 
 
 class NativeIoRule(Rule):
@@ -108,12 +115,15 @@ class NativeIoRule(Rule):
         self._found: dict[int, tuple[str, str]] = {}  # id(original call) -> (kind, v1 function)
         self._levels: set[int] = set()  # id() of the original tf.logging.<LEVEL> arguments of set_verbosity
         self._done: list[cst.Call] = []  # the original calls rewritten
+        self._messages: list[tuple[cst.Call, int]] = []  # the message calls left, and their top-level statements
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.level != "native":
             return
         name = self.match(node.func, _NAMES.keys())
         if name is None:
+            if self.match(node.func, _MESSAGE_NAMES) is not None:
+                self._messages.append((node, self.state.top))
             return
         self._found[id(node)] = _NAMES[name]
         if _NAMES[name][1] == "set_verbosity":
@@ -162,6 +172,11 @@ class NativeIoRule(Rule):
         return updated
 
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        if self._messages:  # one entry for the file: the reason is the same for each call
+            (first, top), others = self._messages[0], len(self._messages) - 1
+            name = _tf.full_name(first.func).replace(".compat.v1.", ".")
+            calls = f"{name} and {others} other message call{'s' if others > 1 else ''}" if others else name
+            self.report(first, f"{calls} left at the safe level: {MESSAGES_STAY}", native=True, statement=top)
         if self._done:  # tf1-api's entries for the names rewritten again here
             inside = {id(n) for call in self._done for n in descendants(call.func)}
             inside |= self._levels

@@ -135,6 +135,9 @@ METRICS = """
     loss = tf.losses.sparse_softmax_cross_entropy(y, logits)
     predictions = tf.argmax(logits, 1)
     accuracy, update_accuracy = tf.metrics.accuracy(y, predictions)
+    # float predictions of int labels: TF1 cast them to the labels' dtype (truncating) before comparing
+    scaled = tf.reduce_max(tf.nn.softmax(logits), 1) * 3.0
+    truncated, update_truncated = tf.metrics.accuracy(y, scaled)
     mean_loss, update_loss = tf.metrics.mean(loss)
     train_op = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
     rng = np.random.RandomState(3)
@@ -147,8 +150,10 @@ METRICS = """
         for batch in range(2):
             feed = {x: rng.rand(8, 3), y: rng.randint(0, 2, 8)}
             sess.run(update_accuracy, feed)
+            sess.run(update_truncated, feed)
             sess.run(update_loss, feed_dict=feed)
         print("eval accuracy %.5f mean loss %.5f" % (sess.run(accuracy), sess.run(mean_loss)))
+        print("eval truncated %.5f" % sess.run(truncated))
 """
 # a TF1 checkpoint (the safe port's Saver writes one) restored by the native port: by its variables' names
 RESTORING = """

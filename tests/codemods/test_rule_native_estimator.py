@@ -62,6 +62,19 @@ class TestNativeEstimatorRule(RuleTest):
             "under the strategy TF_CONFIG calls for) equal to the Estimator's training: a port by hand"
         )
 
+    def test_a_v1_canned_estimator_left_gets_the_measured_reason(self):
+        # measured on TF 2.15: TF 2's LinearClassifier with loss_reduction=SUM trains the same weights, but a
+        # model_dir of the v1 class does not restore into it (its Ftrl slots are named otherwise)
+        source = """
+            import tensorflow as tf
+
+            columns = [tf.feature_column.numeric_column("x", shape=[4])]
+            estimator = tf.compat.v1.estimator.LinearClassifier(columns, model_dir="m")
+        """
+        ((_, message),) = self.entries(source)
+        assert "in the Estimator: estimator.LinearClassifier. Its v1 canned estimator stays: " in message, message
+        assert "part_0/Ftrl" in message and "training/Ftrl/" in message and "loss_reduction" in message, message
+
     def test_the_estimator_imported_by_name_or_from_its_own_package_and_tf1s_contrib_runners(self):
         for source in (
             "from tensorflow.estimator import Estimator\n\nEstimator(model_fn)\n",

@@ -577,9 +577,15 @@ class TestNativeEstimatorLoopRule(RuleTest):
             "params= other than a dict": (train, train.replace("config=config", "config=config, params=make()")),
             "without one of steps= and max_steps=": (train, train.replace(", steps=2", "")),
             "tf.estimator.train_and_evaluate": (train, "tf.estimator.train_and_evaluate(None, None, None)"),
-            "tf.compat.v1.estimator.tpu": ("tf.estimator.Estimator(", "tf.compat.v1.estimator.tpu.TPUEstimator("),
+            "a TPUEstimator without use_tpu= (True by default: it runs on a TPU)": (
+                "tf.estimator.Estimator(",
+                "tf.compat.v1.estimator.tpu.TPUEstimator(",
+            ),
             "tf.estimator.DNNClassifier": (train, train + "\n        tf.estimator.DNNClassifier([2], [])"),
-            "RunConfig(save_checkpoints_steps=...)": ("log_step_count_steps=1", "save_checkpoints_steps=1"),
+            "RunConfig(keep_checkpoint_every_n_hours=...)": (
+                "log_step_count_steps=1",
+                "keep_checkpoint_every_n_hours=1",
+            ),
             "no model_dir": ('model_dir="/tmp/m", ', ""),
             "is bound or read elsewhere": (train, train + "\n        print(config)"),
             "a loop over range() of a value the model_fn computes": (

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from bench import native
-from codemods.rules.native_io import NativeIoRule
+from codemods.rules.native_io import MESSAGES_STAY, NativeIoRule
 from codemods.rules.private import PrivateRule
 from codemods.rules.tf1_api import Tf1ApiRule
 from tests.common.tf1_programs.logging_messages_runs import PROGRAM, run
@@ -87,10 +87,25 @@ class TestNativeIoRule(RuleTest):
         self.assertCodemod(source, source, level="safe")
         said = [e.message for e in self.applied(source, level="native").entries]
         assert said == [
+            "tf.logging.info left at the safe level: " + MESSAGES_STAY,
             "tf.gfile.Exists left at the safe level: *args or **kwargs (they may hold a renamed parameter)",
             "tf.gfile.MakeDirs left at the safe level: *args or **kwargs (they may hold a renamed parameter)",
             "tf.parse_single_example left at the safe level: a keyword the TF1 function does not take",
         ], said
+
+    def test_the_message_functions_left_get_one_entry_per_file_saying_why(self):
+        source = """
+            import tensorflow as tf
+
+            tf.logging.info("a")
+            tf.compat.v1.logging.warning("b")
+
+            def f():
+                tf.logging.info("c")
+        """
+        said = [(e.line, e.message) for e in self.applied(source, level="native").entries]
+        first = self.make_fixture_data(source).splitlines().index('tf.logging.info("a")') + 1
+        assert said == [(first, "tf.logging.info and 2 other message calls left at the safe level: " + MESSAGES_STAY)]
 
 
 def _tf115(way: str) -> dict:

@@ -1253,7 +1253,7 @@ class TestNativeSessionRule(RuleTest):
 
             evaluate = tf.function(model, input_signature=[tf.TensorSpec([None], tf.float32), tf.TensorSpec([None], tf.int64)])
 
-            accuracy_metric.update_state(*[outputs[name] for outputs in [evaluate([0.2, 0.9], [0, 0])] for name in ("y", "predictions")])
+            accuracy_metric.update_state(*[(outputs["y"], tf.cast(outputs["predictions"], outputs["y"].dtype)) for outputs in [evaluate([0.2, 0.9], [0, 0])]][0])
             mean_metric.update_state(*[outputs[name] for outputs in [evaluate([1.0, 2.0], [0, 1])] for name in ("x",)])
             print(accuracy_metric.result().numpy(), mean_metric.result().numpy())
         """

@@ -1,0 +1,110 @@
+"""native-left: a file keeping tf.compat.v1 names no native rule spoke of gets one info entry saying what stays and
+why; a file some native rule gave an entry, or keeping no tf.compat.v1 name, gets none."""
+
+import os
+
+from bench import native
+from codemods.rules.native_io import NativeIoRule
+from codemods.rules.native_left import GRAPH_ONLY, LIBRARY, OTHERS, NativeLeftRule
+from tests.support.processes import REPO
+from tests.support.rule_test import RuleTest, apply
+
+CORPUS = os.path.join(REPO, "tests", "corpus")
+
+
+class TestNativeLeftRule(RuleTest):
+    TRANSFORM = NativeLeftRule
+
+    def entries(self, source: str, level: str = "native") -> list[tuple[int, str]]:
+        self.assertCodemod(source, source, level=level)  # it rewrites nothing
+        return [(e.line, e.message) for e in self.applied(source, level=level).entries if e.rule == self.RULE.ID]
+
+    def test_a_graph_built_and_read_without_a_session(self):
+        source = """
+            import numpy as np
+            import tensorflow as tf
+            tf.compat.v1.disable_eager_execution()
+
+            images = tf.compat.v1.placeholder(tf.float32, [None, 4])
+            print(images.shape.as_list())
+        """
+        lines = self.make_fixture_data(source).splitlines()
+        ((line, message),) = self.entries(source)
+        assert line == lines.index("import tensorflow as tf") + 1
+        assert message == f"left at the safe level, in tf.compat.v1: disable_eager_execution, placeholder: {GRAPH_ONLY}"
+
+    def test_names_no_native_rule_takes(self):
+        source = """
+            from tensorflow.compat.v1.train import Saver
+            import tensorflow as tf
+
+            saver = Saver(tf.compat.v1.trainable_variables())
+        """
+        ((line, message),) = self.entries(source)
+        assert (
+            line == 1
+            and message == f"left at the safe level, in tf.compat.v1: trainable_variables, train.Saver: {OTHERS}"
+        )
+
+    def test_names_imported_from_tf_compat_v1_itself_are_said(self):
+        # `from tensorflow.compat.v1 import placeholder` (the module itself, not one below it) and `v1` bound by
+        # `from tensorflow.compat import v1` keep tf.compat.v1 names as `tf.compat.v1.placeholder` would
+        source = """
+            from tensorflow.compat import v1
+            from tensorflow.compat.v1 import placeholder
+            import tensorflow as tf
+
+            images = placeholder(tf.float32, [None, 4])
+            print(v1.shape(images))
+        """
+        ((_, message),) = self.entries(source)
+        assert message.startswith("left at the safe level, in tf.compat.v1: shape, placeholder: "), message
+
+    def test_a_module_calling_its_own_functions_at_import_runs_something(self):
+        # MODEL = build() runs build's TensorFlow code when the module is imported: not a module that runs nothing
+        source = """
+            import tensorflow as tf
+
+
+            def build():
+                return tf.compat.v1.get_variable("w", [3])
+
+
+            MODEL = build()
+        """
+        ((_, message),) = self.entries(source)
+        assert message == f"left at the safe level, in tf.compat.v1: get_variable: {OTHERS}", message
+        library = source.replace("MODEL = build()", "NAMES = dict(w=3)")
+        assert self.entries(library)[0][1].endswith(LIBRARY)
+
+    def test_must_not_fire_where_a_native_rule_spoke_without_tf_compat_v1_or_at_the_safe_level(self):
+        logging = "import tensorflow as tf\ntf.compat.v1.logging.info('step')\n"
+        said = [(e.rule, e.level) for e in apply(logging, NativeIoRule, NativeLeftRule, level="native").entries]
+        assert said == [("native-io", "native")], said
+        assert self.entries("import tensorflow as tf\nprint(tf.constant(1))\n") == []
+        assert self.entries("import tensorflow as tf\ntf.compat.v1.placeholder(tf.float32)\n", level="safe") == []
+        assert self.entries("import numpy as np\nnp.zeros(1)\n") == []
+
+
+def test_the_corpus_at_native_level_says_why_of_every_file_keeping_tf_compat_v1(tmp_path):
+    # the issue: code left at the safe level has an info entry saying why; model_deploy.py is a module of functions
+    # and classes, slim_nets_graph.py a graph read without a Session
+    report = native.migrate([CORPUS], str(tmp_path / "native"), "native", in_process=True)
+    for name, said in [
+        ("deployment/model_deploy.py", LIBRARY),
+        ("slim_nets_graph.py", GRAPH_ONLY),
+    ]:
+        (entry,) = [
+            e for f in report["files"] if f["path"].endswith(name) for e in f["entries"] if e["rule"] == "native-left"
+        ]
+        assert entry["message"].endswith(said), entry
+    for root, _, names in os.walk(tmp_path / "native"):
+        for name in names:
+            if name.endswith(".py"):
+                with open(os.path.join(root, name), encoding="utf-8") as handle:
+                    kept = native.references(handle.read())[1]
+                path = os.path.relpath(os.path.join(root, name), tmp_path / "native")
+                entries = [
+                    e for f in report["files"] if f["path"].endswith(path.split(os.sep, 1)[-1]) for e in f["entries"]
+                ]
+                assert not kept or any(e["level"] == "native" for e in entries), path
