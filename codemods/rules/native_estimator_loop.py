@@ -41,7 +41,8 @@ The program's code cannot say whether it runs in a cluster (the platform passes 
 single-node job), so the port checks at run time and stops with a one-line error where TF_CONFIG names a cluster of
 more than one task.
 
-Anything else (hooks, other modes, train_and_evaluate, other TPUEstimators and canned estimators, other params, a RunConfig field
+Hooks convert as _native_hooks reads them (a model_fn's LoggingTensorHook of the loss, a train's SessionRunHook class
+of the simple shape). Anything else (other hooks, other modes, train_and_evaluate, other TPUEstimators and canned estimators, other params, a RunConfig field
 the port does not reproduce, other blocks in model_fn, random ops, calls that may make variables, a batch
 normalization whose updates the train op does not run, a random input_fn) keeps the program at the safe level with
 one entry naming why. An input_fn's Dataset.shuffle draws another order (the entry says so).
@@ -59,6 +60,7 @@ import libcst as cst
 
 from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
+from codemods.rules import _native_hooks as hook_ports
 from codemods.rules import _native_monitored as monitored
 from codemods.rules import _native_tpu as tpu
 from codemods.rules._estimator_model_fn import PORT_NAMES, ModelFn, reads_params
@@ -165,8 +167,8 @@ class NativeEstimatorLoopRule(Rule):
         "once, its `if params['use_tpu']: CrossShardOptimizer` branch goes, and eval_metrics' metric_fn runs as the "
         "EVAL branch's metrics. Nothing here runs a TPU: where use_tpu is true when the port runs, it stops with a "
         "one-line error (sys.exit) instead of training. save_checkpoints_steps saves every N steps, as the "
-        "Estimator's CheckpointSaverHook did. What may "
-        f"change: {WHAT_DIFFERS}.",
+        "Estimator's CheckpointSaverHook did. "
+        f"{hook_ports.EXPLAINED} What may change: {WHAT_DIFFERS}.",
         "import compat\nimport tensorflow as tf\n\n"
         "def model_fn(features, labels, mode):\n"
         "    logits = tf.keras.layers.Dense(3, dtype=features.dtype)(features)\n"
@@ -277,6 +279,8 @@ class NativeEstimatorLoopRule(Rule):
             return updated_node
         for name in ("itertools", "json", "os", "sys", "time", "compat.tf1_saver", "compat.tf1_slots"):
             self.add_needed_import(name)
+        for imported, obj in port.hooks.port.imports:  # (the hooks' names, which the port no longer reads)
+            self.remove_unused_import(imported, obj)
         if f"{RUNTIME}." in module.code:
             self.add_needed_import(RUNTIME)
             self.remove_unused_import("compat.devices")  # (the towers' device function it served is gone)
@@ -310,6 +314,7 @@ class _Port:
         self.tpu = False  # is the Estimator a TPUEstimator (run off the TPU)?
         self.model_fn_at = -1  # the model_fn's index in the module's body
         self.off_tpu_key: str | None = None
+        self.hooks = hook_ports.Hooks(module, self.tf or "tensorflow", self.is_)  # (its hooks, as the port reads them)
 
     def is_(self, node: cst.CSTNode, *names: str) -> bool:
         """Is `node` one of TF's `names` (below tf. or tf.compat.v1.)?"""
@@ -326,9 +331,9 @@ class _Port:
         est = est or arguments(estimator, ("model_fn", "model_dir", "config", "params"), call, "Estimator")
         guard, batch_sizes = self._off_tpu(est, line, binding) if self.tpu else ("", {})
         train = arguments(call, ("input_fn", "hooks", "steps", "max_steps", "saving_listeners"), call, "train")
-        for unread in ("hooks", "saving_listeners"):
-            if unread in train:
-                raise Refused(call, f"{unread}= of the Estimator or its train(), which the port does not reproduce")
+        if "saving_listeners" in train:
+            raise Refused(call, "saving_listeners= of the Estimator's train(), which the port does not reproduce")
+        self.hooks.train_hooks(train.get("hooks"))
         params_given, params_line = self._params(est, line, binding)
         if ("steps" in train) == ("max_steps" in train):
             raise Refused(call, "train() without one of steps= and max_steps= (it trains until the input ends)")
@@ -355,7 +360,11 @@ class _Port:
         input_fn, input_code = self._input_fn(train, call, input_fns)
         input_params = self._input(input_fn)
         towers = Towers(cast(str, tf), self.is_, self.module, model_fn) if Towers.applies(model_fn) else None
-        model = ModelFn(cast(str, tf), self.is_, model_fn, written_classes(self.module, cast(str, tf)))
+        read_fn = self.hooks.without_training_hooks(model_fn)  # (its LoggingTensorHooks read into the port's lines)
+        hooked = self.hooks.port.said
+        if (towers is not None or self.tpu) and hooked:
+            raise Refused(call, "hooks of a towers model_fn or a TPUEstimator, which the port does not reproduce")
+        model = ModelFn(cast(str, tf), self.is_, read_fn, written_classes(self.module, cast(str, tf)))
         tags: list[str] = []
         helpers: dict[int, cst.FunctionDef | None] = {}
         plain: list[str] = []  # the tf.Variables made once (a TPU model_fn's get_variable)
@@ -387,6 +396,8 @@ class _Port:
                 if evaluation
                 else "; evaluate(): the mean loss"
             ) + ", over its steps of model() in inference mode"
+        if hooked:
+            said += f"; hooks: {'; '.join(hooked)}. {hook_ports.WHAT_DIFFERS}"
         if params_given is not None and "params" not in [p.name.value for p in model_fn.params.params]:
             raise Refused(call, "params= given to an Estimator whose model_fn takes no params (it raised ValueError)")
         # (the dict the port binds, where model_fn or input_fn reads it: the Estimator's params, else its {})
@@ -458,7 +469,8 @@ class _Port:
         removed |= {id(found) for found in self.config_lines}
         removed |= {id(found) for found in self.resolver_lines}
         removed |= {key for key, function in helpers.items() if function is None}
-        ported = {key: function for key, function in helpers.items() if function is not None}
+        ported: dict[int, cst.CSTNode] = {key: function for key, function in helpers.items() if function is not None}
+        ported |= self.hooks.port.classes
         if config_line is not None:
             removed.add(id(config_line))
         if params_line is not None:
@@ -867,6 +879,8 @@ class _Port:
         bound |= {"eval_metrics", "eval_step", "evaluate"} if evaluation is not None else set()
         plain = off_tpu.variables if off_tpu is not None else []
         bound |= set(plain)
+        hooks = self.hooks.port
+        bound |= hooks.bound
         clash = sorted(self.taken & bound)
         if clash:
             raise Refused(self.module, f"`{clash[0]}`, a name the port binds, is used in this module")
@@ -980,13 +994,18 @@ class _Port:
             f"compat.tf1_slots.restore_slots(optimizer, {weights}, manager.latest_checkpoint)\n"
             f"last_step = {last}\n"
             "if int(global_step) < last_step:  # (the Estimator trained nothing from a checkpoint at or past it)\n"
+            f"{_lines(hooks.start, 4)}"
             "    manager.save_at_start(checkpoint_number=global_step)\n"
             "    saved = (int(global_step), time.time())\n"
             f"{textwrap.indent(writer, '    ')}"
+            f"{_lines(hooks.loop_start, 4)}"
             f"    for iteration, {inputs if off_tpu is not None else '(features, labels)'} in enumerate(itertools.chain([first], batches)):\n"
             f"{'        step = int(global_step)' + chr(10) if off_tpu is None else ''}"
+            f"{_lines(hooks.before_step, 8)}"
             f"        loss = train_step({inputs})\n"
+            f"{_lines(hooks.after_step, 8)}"
             f"{logged}"
+            f"{_lines(hooks.after_log, 8)}"
             f"{summary}"
             f"        if int(global_step) != saved[0] and {due}:\n"
             "            manager.save(checkpoint_number=global_step)\n"
@@ -996,6 +1015,7 @@ class _Port:
             "    if int(global_step) != saved[0]:\n"
             "        manager.save(checkpoint_number=global_step)\n"
             f"{'    writer.flush()' + chr(10) if summaries else ''}"
+            f"{_lines(hooks.end, 4)}"
             f"{self._evaluate(evaluation, model_dir, gap, inputs) if evaluation is not None else ''}"
         )
 
@@ -1037,6 +1057,11 @@ class _Port:
             "    eval_writer.flush()\n"
             "    return result\n"
         )
+
+
+def _lines(lines: list[str], indent: int) -> str:
+    """`lines` as code at `indent`."""
+    return "".join(f"{' ' * indent}{line}\n" for line in lines)
 
 
 @dataclasses.dataclass

@@ -569,7 +569,11 @@ class TestNativeEstimatorLoopRule(RuleTest):
     def test_must_not_fire_where_the_port_is_not_proven_one_entry_says_why(self):
         train = "tf.estimator.Estimator(model_fn, config=config).train(input_fn, steps=2)"
         cases = {
-            "hooks=": (train, train.replace("steps=2", "steps=2, hooks=[hook]")),
+            "a hook other than a call of a SessionRunHook class": (
+                train,
+                train.replace("steps=2", "steps=2, hooks=[hook]"),
+            ),
+            "saving_listeners=": (train, train.replace("steps=2", "steps=2, saving_listeners=[listener]")),
             "params= other than a dict": (train, train.replace("config=config", "config=config, params=make()")),
             "without one of steps= and max_steps=": (train, train.replace(", steps=2", "")),
             "tf.estimator.train_and_evaluate": (train, "tf.estimator.train_and_evaluate(None, None, None)"),
