@@ -228,6 +228,9 @@ def probe_safe(script: str, checkpoint: str, record: str, argv: list[str]) -> No
             finally:
                 if finalized:
                     self.graph.finalize()
+        # an Estimator's evaluate() runs in a graph of its own, holding its eval step: no training run
+        if self.graph.get_collection(tf.compat.v1.GraphKeys.EVAL_STEP):
+            return result
         # (a monitored session's run: the caller's fetches, not its hooks' global step)
         flat = tf.nest.flatten(result["caller"] if isinstance(result, dict) and "caller" in result else result)
         # tf-slim's train op is a tensor (create_train_op's loss, in the TRAIN_OP collection): a training run's
