@@ -15,12 +15,13 @@ v1 canned estimator (TF 2's class of the same name trains with a Keras optimizer
 """
 
 import libcst as cst
+from libcst.codemod.visitors import RemoveImportsVisitor
 
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import OutermostChain
 from codemods.rule_description import Example
 from codemods.rules import _tf
-from codemods.rules._native_v1_left import v1_names_left
+from codemods.rules._native_v1_left import Dropped, v1_names_left
 from codemods.rules._shared import ESTIMATOR
 
 # the Estimator's modules, and the contrib classes and runners TF 1.x programs built an Estimator program with
@@ -113,7 +114,8 @@ class NativeEstimatorRule(OutermostChain, Rule):
     def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
         if self._at is not None:
             node, top = self._at
-            self.report(node, f"{MESSAGE}. {what_stays(updated_node)}", native=True, statement=top)
+            dropped = self.state.context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY, [])
+            self.report(node, f"{MESSAGE}. {what_stays(updated_node, dropped)}", native=True, statement=top)
         return updated_node
 
     def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.BaseExpression:
@@ -134,10 +136,10 @@ class NativeEstimatorRule(OutermostChain, Rule):
             self._found(node)
 
 
-def what_stays(module: cst.Module) -> str:
+def what_stays(module: cst.Module, dropped: Dropped = ()) -> str:
     """What of the program stays in tf.compat.v1 (the names left in `module`, the ported file), by what holds it,
     and whether its model is Keras layers."""
-    left, keras = v1_names_left(module)
+    left, keras = v1_names_left(module, dropped)
     groups: dict[str, list[str]] = {}
     for name in left:
         holder = next((h for h, start, end in _HOLDERS if name.startswith(start) or name.endswith(end)), _GRAPH)

@@ -13,6 +13,7 @@ once, at the file's first TensorFlow import, with the reason that applies.
 """
 
 import libcst as cst
+from libcst.codemod.visitors import RemoveImportsVisitor
 
 from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import head_name
@@ -93,7 +94,8 @@ class NativeLeftRule(Rule):
             return updated_node
         if any(entry.level == "native" and LEFT in entry.message for _, _, entry in self.state.reports):
             return updated_node  # (a native rule said why it left what it left)
-        left, _ = v1_names_left(updated_node)
+        dropped = self.state.context.scratch.get(RemoveImportsVisitor.CONTEXT_KEY, [])
+        left, _ = v1_names_left(updated_node, dropped)
         if not left:
             return updated_node
         importers = self.state.tree.importers if self.state.tree else ()

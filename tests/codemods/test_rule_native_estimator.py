@@ -1,6 +1,9 @@
 """native-estimator: an Estimator program keeps the safe level's port at --level native, and its file gets
 one info entry saying why and what stays in tf.compat.v1; nothing else gets one."""
 
+import libcst as cst
+
+from codemods.engine.apply import apply_rules, claims_of
 from codemods.rules import select
 from codemods.rules.native_estimator import MESSAGE, NativeEstimatorRule
 from tests.support.rule_test import RuleTest
@@ -95,3 +98,17 @@ class TestNativeEstimatorRule(RuleTest):
         ):
             assert self.entries(source) == [], source
         assert NativeEstimatorRule not in select(level="safe") and NativeEstimatorRule in select(level="native")
+
+
+def test_an_import_the_engine_drops_after_the_pass_is_not_said_to_stay():
+    # tf-flags turns app.run into compat.flags' and schedules `from tensorflow import app` (tf.compat.v1's spelling by
+    # then) for removal: the port keeps no `app`, so the entry must not name it
+    source = (
+        "from tensorflow import app\nimport tensorflow as tf\n\n\ndef main(_):\n"
+        "    tf.estimator.Estimator(lambda features, labels, mode: None).train(None, max_steps=1)\n\n\napp.run(main)\n"
+    )
+    rules = [rule("native") for rule in select(level="native")]
+    applied = apply_rules(cst.parse_module(source), rules, claims_of(tuple(type(r) for r in rules)))
+    assert "import app" not in applied.module.code, applied.module.code
+    (message,) = [e.message for e in applied.entries if e.rule == NativeEstimatorRule.ID]
+    assert message.startswith(MESSAGE + ". No tf.compat.v1 name is left in the file."), message
