@@ -69,9 +69,10 @@ _CANNED = (
     "Its v1 canned estimator stays: TF 2's class of the same name (with loss_reduction=SUM, TF1's sum of the loss) "
     "trains with a Keras optimizer whose state is named otherwise, so a model_dir the v1 class wrote does not restore "
     "into it (for LinearClassifier: the same weights after 5 steps, but the v1 Ftrl slots are "
-    "<variable>/part_0/Ftrl where TF 2's class reads training/Ftrl/<variable>/accumulator), and its AUC metrics "
-    "are computed otherwise (auc_precision_recall 1e-4 off)"
+    "<variable>/part_0/Ftrl where TF 2's class reads training/Ftrl/<variable>/accumulator)"
 )
+# (a classifier's: a regressor evaluates no AUC)
+_CANNED_AUC = "and a classifier's AUC metrics are computed otherwise (auc_precision_recall 1e-4 off)"
 
 
 def _in_family(name: str) -> bool:
@@ -148,8 +149,9 @@ def what_stays(module: cst.Module, dropped: Dropped = ()) -> str:
     stays = f"What stays in tf.compat.v1 here: {said}" if said else "No tf.compat.v1 name is left in the file"
     if any(name.startswith("train.") and name.endswith("Optimizer") for name in left):
         stays += f". {_OPTIMIZER}"
-    if any(name.startswith("estimator.") and name.endswith(("Classifier", "Regressor")) for name in left):
-        stays += f". {_CANNED}"
+    canned = [name for name in left if name.startswith("estimator.") and name.endswith(("Classifier", "Regressor"))]
+    if canned:
+        stays += f". {_CANNED}" + (f", {_CANNED_AUC}" if any(n.endswith("Classifier") for n in canned) else "")
     model = (
         "its model_fn builds Keras layers, but no rule proves the modern_tf2 shape (a Keras model in a custom loop "
         "under the strategy TF_CONFIG calls for) equal to the Estimator's training: a port by hand"

@@ -78,6 +78,17 @@ class TestNativeEstimatorRule(RuleTest):
         assert "in the Estimator: estimator.LinearClassifier. Its v1 canned estimator stays: " in message, message
         assert "part_0/Ftrl" in message and "training/Ftrl/" in message and "loss_reduction" in message, message
 
+    def test_a_v1_canned_regressor_gets_no_word_of_auc(self):
+        # a regressor evaluates loss, average_loss and the label and prediction means: it has no AUC to compute
+        source = """
+            import tensorflow as tf
+
+            columns = [tf.feature_column.numeric_column("x", shape=[4])]
+            estimator = tf.compat.v1.estimator.LinearRegressor(columns, model_dir="m")
+        """
+        ((_, message),) = self.entries(source)
+        assert "Its v1 canned estimator stays: " in message and "AUC" not in message, message
+
     def test_the_estimator_imported_by_name_or_from_its_own_package_and_tf1s_contrib_runners(self):
         for source in (
             "from tensorflow.estimator import Estimator\n\nEstimator(model_fn)\n",
