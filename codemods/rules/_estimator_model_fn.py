@@ -5,6 +5,7 @@ is not that shape). codemods/rules/native_estimator_loop.py writes the port arou
 
 from __future__ import annotations
 
+import json
 import keyword
 import re
 from collections.abc import Callable
@@ -84,6 +85,24 @@ PORT_NAMES = (
 )
 # (the train step's parameters too, and the Estimator's params where the port binds them)
 _TAKEN = frozenset({*PORT_NAMES, "features", "labels", "params"})
+# tf.get_variable's parameters in positional order (TF 1.15)
+_GET_VARIABLE = (
+    "name",
+    "shape",
+    "dtype",
+    "initializer",
+    "regularizer",
+    "trainable",
+    "collections",
+    "caching_device",
+    "partitioner",
+    "validate_shape",
+    "use_resource",
+    "custom_getter",
+    "constraint",
+    "synchronization",
+    "aggregation",
+)
 
 
 class ModelFn:
@@ -114,6 +133,10 @@ class ModelFn:
         self.loss: str | None = None
         self.train_op: str | None = None
         self.params = False  # does it read the Estimator's params?
+        self.variables: list[str] = []  # the names bound to its tf.get_variable (tf.Variables made once)
+        self.made_variables: list[str] = []  # the code making them
+        self.tf1_names: list[str] = []  # their TF1 names
+        self.global_step: str | None = None  # the name bound to get_or_create_global_step(), minimize's global step
         # its `if mode == ModeKeys.EVAL:` branch: each eval_metric_ops key -> (the Keras metric, its inputs' code)
         self.evaluation: dict[str, tuple[str, list[str]]] | None = None
         self.eval_loss: str | None = None
@@ -175,15 +198,49 @@ class ModelFn:
                 )
         if self.device is not None and not self.minimized_on_device:
             raise Refused(node, "a device block in the model_fn that does not hold its minimize")
+        self._variables_alone()
         said = f"model_fn's {len(self.layers)} Keras layers made once, a tf.function train step, {self.said}"
+        if self.variables:
+            said += (
+                f"; its {len(self.variables)} tf.get_variable -> tf.Variable made once under TF1's names "
+                f"({', '.join(self.tf1_names)}), float32, drawn by the TF 2 initializer of the repo's table (TF1's "
+                "default for a float where none is given: Glorot's uniform); their initial values are drawn in eager, "
+                "not from TF1's graph seed (other values: the port trains from a checkpoint as TF1 did)"
+            )
+        if self.global_step is not None:
+            said += (
+                f"; `{self.global_step} = tf.train.get_or_create_global_step()`, read only as minimize's global step, "
+                "is the port's global_step"
+            )
         if self.device is not None:
             said += f"; its local replica_device_setter -> tf.device({self.device}), the one device it gave every op"
         names = [name for name, _, _ in self.layers]
         return self._made(), names, body, cast(str, self.loss), cast(str, self.optimizer), self.device, said
 
+    def _variables_alone(self) -> None:
+        """The global step's name is read only by the minimize; a variable's TF1 name is not a Keras layer's: TF1's
+        graph made the layer's scope unique against it (dense_1/kernel), the port's layer names its weights dense/."""
+        if self.global_step is not None and names_in(self.node.body).names.count(self.global_step) != 2:
+            raise Refused(self.node, "the global step read other than as minimize's global_step")
+        for tf1_name in self.tf1_names:
+            head = tf1_name.split("/")[0]
+            for _, made, _ in self.layers:
+                call = cst.parse_expression(made)
+                func = call.func if isinstance(call, cst.Call) else call
+                given = [
+                    a.value
+                    for a in (call.args if isinstance(call, cst.Call) else ())
+                    if a.keyword and a.keyword.value == "name"
+                ]
+                base = given[0].evaluated_value if given and isinstance(given[0], cst.SimpleString) else None
+                base = str(base) if base is not None else _snake(source_of(func).rpartition(".")[2])
+                if re.fullmatch(rf"{re.escape(base)}(_\d+)?", head):
+                    raise Refused(self.node, f"the variable `{tf1_name}` named as a Keras layer of the model_fn")
+
     def _made(self) -> list[str]:
-        """The code making the layers in TF1's order (those of a loop in a loop of the same range)."""
-        code: list[str] = []
+        """The code making the variables, then the layers in TF1's order (those of a loop in a loop of the same
+        range)."""
+        code: list[str] = list(self.made_variables)
         index = 0
         while index < len(self.layers):
             name, made, loop = self.layers[index]
@@ -228,6 +285,20 @@ class ModelFn:
                 continue
             if name is None or value is None:
                 raise Refused(stmt, f"`{source_of(stmt).strip()}`, a statement the rule does not read")
+            if name in self.variables or name == self.global_step:
+                raise Refused(stmt, f"`{name}`, a variable of the model_fn, bound again")
+            if isinstance(value, cst.Call) and self.is_(value.func, "get_variable"):
+                self._variable(name, value, stmt, loop)
+                continue
+            if (
+                isinstance(value, cst.Call)
+                and not value.args
+                and self.is_(value.func, "train.get_or_create_global_step", "train.get_global_step")
+            ):
+                if self.global_step is not None or loop is not None or name in self.bound:
+                    raise Refused(stmt, "the global step bound in a loop, twice, or to a name bound elsewhere")
+                self.global_step = name  # (the Estimator made it before calling the model_fn: the port's)
+                continue
             if isinstance(value, cst.List) and not value.elements:
                 self.lists.add(name)
                 continue
@@ -434,7 +505,23 @@ class ModelFn:
         if value.func.attr.value != "minimize" or not isinstance(value.func.value, cst.Call):
             return None
         code, self.said = keras_optimizer(self.tf, self.is_, value.func.value, self.bound)
-        return code, minimized(self.is_, value)
+        return code, minimized(self.is_, value, self.global_step)
+
+    def _variable(self, name: str, call: cst.Call, stmt: cst.BaseStatement, loop: tuple[str, str] | None) -> None:
+        """`name = tf.get_variable(...)` -> a tf.Variable made once (tf1_variable), at the model_fn's top level."""
+        if loop is not None or self.on_device:
+            raise Refused(stmt, "tf.get_variable in a loop or a device block")
+        if name in self.bound or name in self.layers_named():
+            raise Refused(stmt, f"`{name}`, a variable of the model_fn, bound again")
+        if name in _TAKEN:
+            raise Refused(stmt, f"`{name}`, a variable of the model_fn, is a name the port binds")
+        code, tf1_name = tf1_variable(self.tf, self.is_, call, stmt, self.bound)
+        if tf1_name in self.tf1_names or tf1_name == "global_step":
+            raise Refused(stmt, f"the variable `{tf1_name}` made twice (TF1 raised ValueError)")
+        self.made_variables.append(f"{name} = {code}")
+        self.variables.append(name)
+        self.tf1_names.append(tf1_name)
+        self.bound.add(name)
 
     def _spec(self, stmt: cst.BaseStatement) -> tuple[str | None, str | None]:
         small = single(stmt)
@@ -629,6 +716,54 @@ def reads_params(function: cst.FunctionDef, what: str) -> bool:
     if uses != len(keyed) + len(got) or any(id(found) in written for found in keyed):
         raise Refused(function, f'{what}: `params` read other than as params["key"] or params.get("key"), or changed')
     return uses > 0
+
+
+def tf1_variable(
+    tf: str, is_: Callable[..., bool], call: cst.Call, stmt: cst.BaseStatement, computed: set[str]
+) -> tuple[str, str]:
+    """A model_fn's `tf.get_variable("name", [literal shape][, dtype=tf.float32][, initializer=<v1 initializer>]
+    [, trainable=True])` -> (the code of a tf.Variable of TF1's name, that name). In a model_fn the Estimator calls
+    outside any variable scope, TF1 named it as given; its initial value is drawn by the TF 2 initializer of the repo's
+    table (TF1's default for a float where none is given: Glorot's uniform), another draw than TF1's graph seed gave (the
+    port trains from a checkpoint as TF1 did). Refused for what this does not prove TF1's: another dtype, a computed
+    name or shape, a regularizer, partitioner, collections, trainable=False or another parameter."""
+    args = arguments(call, _GET_VARIABLE, stmt, "tf.get_variable")
+    others = sorted(set(args) - {"name", "shape", "dtype", "initializer", "trainable"})
+    if others:
+        raise Refused(stmt, f"tf.get_variable({others[0]}=...)")
+    trainable = args["trainable"].value if "trainable" in args else None
+    if trainable is not None and not (isinstance(trainable, cst.Name) and trainable.value == "True"):
+        raise Refused(stmt, "tf.get_variable(trainable=False) or a computed trainable")
+    literal = args["name"].value if "name" in args else None
+    name = literal.evaluated_value if isinstance(literal, cst.SimpleString) else None
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9.][\w.\-/]*", name):
+        raise Refused(stmt, "tf.get_variable with a computed name, or one TF1 refused")
+    shape = args["shape"].value if "shape" in args else None
+    if not (
+        isinstance(shape, (cst.List, cst.Tuple))
+        and all(isinstance(e, cst.Element) and isinstance(e.value, cst.Integer) for e in shape.elements)
+    ):
+        raise Refused(stmt, "tf.get_variable with a shape other than a list of integers written out")
+    dtype = args["dtype"].value if "dtype" in args else None
+    if dtype is not None and not is_(dtype, "float32"):
+        raise Refused(stmt, "tf.get_variable with a dtype other than tf.float32")
+    initializer = args["initializer"].value if "initializer" in args else None
+    if initializer is None:
+        return (
+            f"{tf}.Variable({tf}.keras.initializers.GlorotUniform()({source_of(shape)}), name={json.dumps(name)})",
+            name,
+        )
+    func = initializer.func if isinstance(initializer, cst.Call) else initializer
+    kind = next((k for k in tables.INITIALIZERS if is_(func, k)), None)
+    if kind is None or not isinstance(initializer, cst.Call):
+        raise Refused(stmt, "tf.get_variable with an initializer the repo's table does not read")
+    if set(names_in(initializer).names) & (computed | {"features", "labels", "mode", "params"}):
+        raise Refused(stmt, "tf.get_variable with an initializer of a value the model_fn computes")
+    v2, params, pinned = tables.INITIALIZERS[kind]
+    given = arguments(initializer, params, stmt, f"tf.{kind}")
+    values = {**pinned, **{p: source_of(a.value) for p, a in given.items()}}
+    keywords = ", ".join(f"{p}={values[p]}" for p in params if p in values)
+    return f"{tf}.Variable({tf}.{v2}({keywords})({source_of(shape)}), name={json.dumps(name)})", name
 
 
 def keras_optimizer(tf: str, is_: Callable[..., bool], made: cst.Call, computed: set[str]) -> tuple[str, str]:

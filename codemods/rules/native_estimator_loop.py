@@ -459,6 +459,7 @@ class _Port:
             bound_dict,
             evaluation,
             _Tpu(plain, guard) if self.tpu else None,
+            tuple(model.variables),
         )
         # (blank lines without the block's indentation)
         port = [
@@ -863,6 +864,7 @@ class _Port:
         params: str | None = None,
         evaluation: dict[str, tuple[str, list[str]]] | None = None,
         off_tpu: _Tpu | None = None,
+        plain_variables: tuple[str, ...] = (),  # (a plain model_fn's tf.get_variable: tf.Variables made once)
     ) -> str:
         """The port's code. `towers`: the model is compat.eager_towers' (its layers made as it runs; it returns the
         loss and the averaged gradients), with the tags the summary hook wrote besides loss. `params`: the dict the
@@ -877,7 +879,7 @@ class _Port:
         bound = {*PORT_NAMES, "features", "labels", *loops, *(n.lstrip("*") for n in names)}
         bound |= {"params"} if params is not None else set()
         bound |= {"eval_metrics", "eval_step", "evaluate"} if evaluation is not None else set()
-        plain = off_tpu.variables if off_tpu is not None else []
+        plain = off_tpu.variables if off_tpu is not None else list(plain_variables)
         bound |= set(plain)
         hooks = self.hooks.port
         bound |= hooks.bound
