@@ -51,6 +51,8 @@ _GFILE: dict[str, tuple[str, tuple[str, ...], dict[str, str]]] = {
 # message functions (info, warning ...): TF's logger finds a record's caller a fixed number of frames up, counting
 # their own frame, so a direct logger.info call would name another file and line in the record.
 _LOGGING = {"set_verbosity": "setLevel", "get_verbosity": "getEffectiveLevel"}
+# their parameters, TF1's -> the logger method's (set_verbosity(v) calls setLevel(level))
+_LOGGING_PARAMS: dict[str, dict[str, str]] = {"set_verbosity": {"v": "level"}, "get_verbosity": {}}
 _MESSAGES = tuple("debug info warn warning error fatal log log_every_n log_first_n log_if vlog".split())
 MESSAGES_STAY = (
     "TF's logger names a record's caller by counting frames from the message function's, and each TF 2 spelling "
@@ -148,6 +150,10 @@ class NativeIoRule(Rule):
         elif kind == "logging":
             func = cst.parse_expression(f"{alias}.get_logger().{_LOGGING[function]}")
             v1, v2 = f"logging.{function}", f"get_logger().{_LOGGING[function]}"
+            renamed = _LOGGING_PARAMS[function]
+            if any(arg.keyword is not None and arg.keyword.value not in renamed for arg in args):
+                return self._left(original_node, updated_node, "a keyword the TF1 function does not take")
+            args = [_renamed(arg, renamed) for arg in args]
             if function == "set_verbosity":
                 args = [_level(original, arg, self._levels) for original, arg in zip(original_node.args, args)]
         elif kind == "seed":

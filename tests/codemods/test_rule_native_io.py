@@ -59,6 +59,19 @@ class TestNativeIoRule(RuleTest):
         """
         self.assertCodemod(before, after, level="native")
 
+    def test_set_verbosity_by_keyword_passes_setlevel_its_own(self):
+        # TF1's set_verbosity(v) calls setLevel(v): Logger.setLevel's parameter is `level` (setLevel(v=...) raised
+        # TypeError); a keyword set_verbosity does not take stays at the safe level
+        self.assertCodemod(
+            "import tensorflow as tf\ntf.logging.set_verbosity(v=tf.logging.INFO)\n",
+            'import tensorflow as tf\ntf.get_logger().setLevel(level="INFO")\n',
+            level="native",
+        )
+        source = "import tensorflow as tf\ntf.logging.set_verbosity(verbosity=20)\n"
+        self.assertCodemod(source, source, level="native")
+        said = [e.message for e in self.applied(source, level="native").entries]
+        assert said == ["tf.logging.set_verbosity left at the safe level: a keyword the TF1 function does not take"]
+
     def test_after_the_safe_pass_its_tf_compat_v1_names_and_private_modules(self):
         source = (
             "import tensorflow as tf\nfrom tensorflow.python.platform import gfile\n"
