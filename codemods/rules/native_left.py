@@ -63,10 +63,12 @@ class NativeLeftRule(Rule):
     ORDER = 200  # reports only, last: it reads what every rule left and which native entries they gave
     EXAMPLE = Example(
         "The native rules that leave their pattern at the safe level each say why. A file may hold none of their "
-        "patterns and still keep tf.compat.v1 names: a graph built and read without a Session, a module of functions "
-        "and classes that runs nothing itself, names no native rule takes. Where a file keeps such names and no native rule gave it an "
-        "entry, this rule gives one, at its first TensorFlow import: the names, and why they stay. What may change: "
-        "nothing; the rule rewrites no code.",
+        "patterns and still keep tf.compat.v1 names: a graph built and read without a Session, a graph run through a "
+        "Session native-session does not port (Keras's get_session, a Supervisor), a module of functions and classes "
+        "that runs nothing itself, names no native rule takes. Where a file keeps such names and no native rule gave "
+        "it an entry leaving code at the safe level (an entry converting code says nothing of the rest), this rule "
+        "gives one, at its first TensorFlow import: the names, and why they stay. What may change: nothing; the rule "
+        "rewrites no code.",
         "import tensorflow as tf\n\ntf.compat.v1.disable_eager_execution()\n"
         "images = tf.compat.v1.placeholder(tf.float32, [None, 4])\nprint(images.shape.as_list())\n",
         "import tensorflow as tf\n\ntf.compat.v1.disable_eager_execution()\n"
