@@ -85,6 +85,13 @@ PORT_NAMES = (
 )
 # (the train step's parameters too, and the Estimator's params where the port binds them)
 _TAKEN = frozenset({*PORT_NAMES, "features", "labels", "params"})
+# names TF gives ops by default (an op type: Const, MatMul; an operator's or tf.data's): TF1's graph named a variable as
+# given only where no op made before it held the name, else <name>_1 (measured on TF 2.15), which the port's restore
+# would not find
+_OP_NAMES = re.compile(
+    r"([A-Z][a-z]\w*|add|sub|mul|truediv|floordiv|mod|pow|neg|strided_slice|tensors|count|batch_size|buffer_size|"
+    r"drop_remainder|seed2?)(_\d+)?"
+)
 # tf.get_variable's parameters in positional order (TF 1.15)
 _GET_VARIABLE = (
     "name",
@@ -203,7 +210,7 @@ class ModelFn:
         if self.variables:
             said += (
                 f"; its {len(self.variables)} tf.get_variable -> tf.Variable made once under TF1's names "
-                f"({', '.join(self.tf1_names)}), float32, drawn by the TF 2 initializer of the repo's table (TF1's "
+                f"({', '.join(self.tf1_names)}: names TF gives no op by default, which TF1 kept), float32, drawn by the TF 2 initializer of the repo's table (TF1's "
                 "default for a float where none is given: Glorot's uniform); their initial values are drawn in eager, "
                 "not from TF1's graph seed (other values: the port trains from a checkpoint as TF1 did)"
             )
@@ -518,6 +525,8 @@ class ModelFn:
         code, tf1_name = tf1_variable(self.tf, self.is_, call, stmt, self.bound)
         if tf1_name in self.tf1_names or tf1_name == "global_step":
             raise Refused(stmt, f"the variable `{tf1_name}` made twice (TF1 raised ValueError)")
+        if _OP_NAMES.fullmatch(tf1_name.split("/")[0]):
+            raise Refused(stmt, f"the variable `{tf1_name}` named as an op TF may have made before it")
         self.made_variables.append(f"{name} = {code}")
         self.variables.append(name)
         self.tf1_names.append(tf1_name)

@@ -65,7 +65,7 @@ class TestNativeEstimatorLoopVariables(RuleTest):
         assert "compat.tf1_slots.check_names([global_step, w, b], manager.latest_checkpoint)" in code, code
         assert "compat.tf1_slots.restore_slots(optimizer, [w, b], manager.latest_checkpoint)" in code, code
         (entry,) = [e.message for e in ported.entries if e.rule == NativeEstimatorLoopRule.ID]
-        assert "2 tf.get_variable -> tf.Variable made once under TF1's names (w, bias)" in entry, entry
+        assert "2 tf.get_variable -> tf.Variable made once under TF1's names (w, bias: names TF" in entry, entry
         assert "Glorot" in entry and "TF1's graph seed" in entry, entry
 
     def test_an_initializer_and_dtype_float32_map_through_the_table(self):
@@ -117,6 +117,9 @@ class TestNativeEstimatorLoopVariables(RuleTest):
                 "        logits = tf.matmul(features, w) + b\n        seen = tf.cast(step, tf.float32)\n",
             ),
             "the variable `global_step` made twice": (W, W.replace('"w"', '"global_step"')),
+            # (TF1's graph named an op so before it, then the variable `add_1`: measured on TF 2.15)
+            "the variable `add` named as an op TF may have made before it": (W, W.replace('"w"', '"add"')),
+            "the variable `MatMul_1` named as an op TF may have made before it": (W, W.replace('"w"', '"MatMul_1"')),
             "`model`, a variable of the model_fn, is a name the port binds": (
                 "+ b\n",
                 "+ model\n",
@@ -190,7 +193,7 @@ def test_the_variables_port_trains_as_the_estimator_from_its_step_0_checkpoint(t
     ported = {level: path for level, (path, _) in found.items()}
     entries = [e["message"] for f in found["native"][1]["files"] for e in f["entries"]]
     (said,) = [m for m in entries if "tf.get_variable -> tf.Variable" in m]
-    assert "TF1's names (w, b, out)" in said and "`step = tf.train.get_or_create_global_step()`" in said, said
+    assert "TF1's names (w, b, out: " in said and "`step = tf.train.get_or_create_global_step()`" in said, said
     code = pathlib.Path(ported["native"]).read_text()
     assert "compat.v1" not in code and "tf.estimator" not in code, code
     assert 'tf.Variable(tf.keras.initializers.GlorotUniform()([5, 4]), name="w")' in code, code
