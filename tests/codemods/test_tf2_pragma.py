@@ -44,8 +44,8 @@ def test_a_native_port_made_fully_tf2_holds_the_pragma_and_a_second_run_at_eithe
 
 
 def test_a_native_port_keeping_tf_compat_v1_gets_no_pragma():
-    # its Estimator keeps tf.compat.v1 (hooks): reading its other names as TF 2's is not proven
-    port, entries = native_port("estimator_hooks.py")
+    # its Estimator keeps tf.compat.v1 (a v1 canned LinearClassifier): reading its other names as TF 2's is not proven
+    port, entries = native_port("estimator_train_and_evaluate.py")
     assert "tf.compat.v1." in port and PRAGMA not in port
     assert TF2_CODE not in {e.rule for e in entries}
 
