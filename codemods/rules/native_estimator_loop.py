@@ -4,8 +4,10 @@ The shape, as the other native rules leave it (native-layers' Keras layers, nati
 `return dataset`): `tf.estimator.Estimator(model_fn, config=tf.estimator.RunConfig(model_dir=...)).train(input_fn,
 max_steps=N)` (or steps=N), where model_fn is Keras layers and a loss (straight-line code, a `for i in range(n):`
 loop making layers, a `with tf.device(setter):` block of a local replica_device_setter) ending in
-`tf.train.<Optimizer>(...).minimize(loss, global_step)` (under `control_dependencies` of its batch normalizations'
-updates, where it has any) and `return EstimatorSpec(mode, loss=loss, train_op=train_op)`, reading `mode` only as
+`tf.train.<Optimizer>(...).minimize(loss, global_step)` (the global step written there or a name bound to
+`get_or_create_global_step()` and read only there; under `control_dependencies` of its batch normalizations'
+updates, where it has any; `tf.get_variable("name", [integers])` at the model_fn's top level, with float32 and an
+initializer of the table at most, is a `tf.Variable` of TF1's name made once, Glorot's uniform where none is given) and `return EstimatorSpec(mode, loss=loss, train_op=train_op)`, reading `mode` only as
 `mode == ModeKeys.TRAIN`, and input_fn takes nothing and returns the dataset; after the train, the Estimator may be
 read only as `estimator.get_variable_value("global_step")` (the port's global step). The Estimator's params= (a dict
 written out, or a name bound once to one) is bound to `params` where the train was and passed to model_fn and input_fn
@@ -142,8 +144,10 @@ class NativeEstimatorLoopRule(Rule):
     # after native-estimator (198): where it converts, the program holds no Estimator and that entry is withdrawn
     ORDER = 199
     EXAMPLE = Example(
-        "An Estimator trains its model_fn in a graph and session of its own. Where the model_fn is Keras layers, "
-        "a loss and a tf.train optimizer's minimize, and the program calls train(input_fn, max_steps=N) once "
+        "An Estimator trains its model_fn in a graph and session of its own. Where the model_fn is Keras layers "
+        "(and tf.get_variable of a literal shape at its top level: a tf.Variable of TF1's name made once, drawn by "
+        "TF 2's initializer of the table, Glorot's uniform where none is given), a loss and a tf.train optimizer's "
+        "minimize (of the global step, or of a name bound to it and read only there), and the program calls train(input_fn, max_steps=N) once "
         "(then perhaps evaluate(input_fn, steps=M): the model_fn's EVAL branch's tf.metrics.accuracy / mean as Keras "
         "metrics made once, returning the dict the Estimator returned), the rule "
         "writes TF 2's own loop (the Estimator's params=, a dict, bound to `params` and passed to model_fn and input_fn "
