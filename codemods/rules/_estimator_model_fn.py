@@ -762,6 +762,20 @@ def tf1_variable(
             f"{tf}.Variable({tf}.keras.initializers.GlorotUniform()({source_of(shape)}), name={json.dumps(name)})",
             name,
         )
+    value = initial_value(tf, is_, initializer, source_of(shape), stmt, computed)
+    return f"{tf}.Variable({value}, name={json.dumps(name)})", name
+
+
+def initial_value(
+    tf: str,
+    is_: Callable[..., bool],
+    initializer: cst.BaseExpression,
+    shape: str,
+    stmt: cst.BaseStatement,
+    computed: set[str],
+) -> str:
+    """The code drawing a variable's initial value of `shape` by the TF 2 initializer the repo's table gives for
+    get_variable's v1 `initializer=` (its parameters and TF1's defaults where TF 2's differ written out)."""
     func = initializer.func if isinstance(initializer, cst.Call) else initializer
     kind = next((k for k in tables.INITIALIZERS if is_(func, k)), None)
     if kind is None or not isinstance(initializer, cst.Call):
@@ -772,7 +786,7 @@ def tf1_variable(
     given = arguments(initializer, params, stmt, f"tf.{kind}")
     values = {**pinned, **{p: source_of(a.value) for p, a in given.items()}}
     keywords = ", ".join(f"{p}={values[p]}" for p in params if p in values)
-    return f"{tf}.Variable({tf}.{v2}({keywords})({source_of(shape)}), name={json.dumps(name)})", name
+    return f"{tf}.{v2}({keywords})({shape})"
 
 
 def keras_optimizer(tf: str, is_: Callable[..., bool], made: cst.Call, computed: set[str]) -> tuple[str, str]:

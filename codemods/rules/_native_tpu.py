@@ -27,7 +27,7 @@ from typing import cast
 import libcst as cst
 
 from codemods.rules import _native_tables as tables
-from codemods.rules._estimator_model_fn import PORT_NAMES, keras_optimizer, minimized
+from codemods.rules._estimator_model_fn import PORT_NAMES, initial_value, keras_optimizer, minimized
 from codemods.rules._native_syntax import (
     Refused,
     arguments,
@@ -212,20 +212,9 @@ class TpuModelFn:
         shape, initializer = args["shape"].value, args["initializer"].value
         if set(names_in(shape).names) & (self.bound | {"features", "labels", "mode", "params"}):
             raise Refused(stmt, "a variable whose shape the model_fn computes")
-        func = initializer.func if isinstance(initializer, cst.Call) else initializer
-        kind = next((k for k in tables.INITIALIZERS if self.is_(func, k)), None)
-        if kind is None or not isinstance(initializer, cst.Call):
-            raise Refused(stmt, "tf.get_variable with an initializer the repo's table does not read")
-        v2, params, pinned = tables.INITIALIZERS[kind]
-        given = arguments(initializer, params, stmt, f"tf.{kind}")
-        if set(names_in(initializer).names) & (self.bound | {"features", "labels", "mode", "params"}):
-            raise Refused(stmt, "an initializer of a value the model_fn computes")
-        values = {**pinned, **{p: source_of(a.value) for p, a in given.items()}}
-        keywords = ", ".join(f"{p}={values[p]}" for p in params if p in values)
+        value = initial_value(self.tf, self.is_, initializer, source_of(shape), stmt, self.bound)
         tf1_name = str(literal.evaluated_value)
-        self.made.append(
-            f"{name} = {self.tf}.Variable({self.tf}.{v2}({keywords})({source_of(shape)}), name={source_of(literal)})"
-        )
+        self.made.append(f"{name} = {self.tf}.Variable({value}, name={source_of(literal)})")
         self.variables.append(name)
         self.tf1_names.append(tf1_name)
 
