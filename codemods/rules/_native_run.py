@@ -9,7 +9,7 @@ import libcst as cst
 
 from codemods.rules import _tf
 from codemods.rules._native_model import Model
-from codemods.rules._native_names import INITIALIZER, INITIALIZERS, TRAINABLE_VARIABLES
+from codemods.rules._native_names import FILE_WRITER, INITIALIZER, INITIALIZERS, TRAINABLE_VARIABLES
 from codemods.rules._native_syntax import (
     Refused,
     arguments,
@@ -170,6 +170,13 @@ class RunRegion(Model):
             names = self.rule.tf_names(call)
             if id(call) in inside or names & {*INITIALIZERS, *TRAINABLE_VARIABLES} or _no_op(names):
                 continue
+            if names & FILE_WRITER:  # (it builds no op: its graph, or else its place, is what the rule refuses)
+                self.file_writer_arguments(line, call)
+                raise Refused(
+                    line,
+                    "tf.summary.FileWriter made inside the session block: the rule converts one made before the "
+                    "session (into tf.summary.create_file_writer)",
+                )
             raise Refused(
                 line,
                 f"{_tf.full_name(call.func)} outside a sess.run: TF1 added an op to the graph there, eager TF 2 "

@@ -58,13 +58,25 @@ class Summaries(Scopes):
         """`writer = tf.summary.FileWriter(logdir)` -> `writer = tf.summary.create_file_writer(logdir)`."""
         if self.writer is not None:
             raise Refused(stmt, "two tf.summary.FileWriter")
-        args = arguments(self.updated_call(stmt), ("logdir",), stmt, "tf.summary.FileWriter")
+        args = self.file_writer_arguments(stmt, self.updated_call(stmt))
         if "logdir" not in args or set(names_in(args["logdir"].value).names) & self.graph:
             raise Refused(stmt, "tf.summary.FileWriter without a logdir, or with one the graph computes")
         self.writer = name
         code = f"{name} = {self.alias}.summary.create_file_writer({source_of(args['logdir'].value)})\n"
         self.replacements[id(stmt)] = [cst.parse_statement(code)]
         return False
+
+    def file_writer_arguments(self, stmt: cst.CSTNode, call: cst.Call) -> dict[str, cst.Arg]:
+        """A FileWriter's arguments; Refused for a graph given to it (TF1 wrote the GraphDef into the event file,
+        create_file_writer writes no graph, and the port's tf.function graphs are not TF1's)."""
+        args = arguments(call, ("logdir", "graph"), stmt, "tf.summary.FileWriter")
+        if "graph" in args:
+            raise Refused(
+                stmt,
+                "tf.summary.FileWriter given the graph: TF1 wrote the graph into the event file, TF 2's "
+                "tf.summary.create_file_writer writes none",
+            )
+        return args
 
     def writer_method(self, call: cst.Call) -> str | None:
         func = call.func

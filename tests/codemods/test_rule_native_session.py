@@ -19,6 +19,10 @@ from tests.support.rule_test import RuleTest, apply
 
 PREFIX = "Session script left at the safe level: "
 READS = "the rule reads the statements of module and function bodies"
+WRITER_GRAPH = (
+    "tf.summary.FileWriter given the graph: TF1 wrote the graph into the event file, TF 2's "
+    "tf.summary.create_file_writer writes none"
+)
 
 
 class TestNativeSessionRule(RuleTest):
@@ -738,6 +742,17 @@ class TestNativeSessionRule(RuleTest):
             "w = tf.get_variable('w', tf.shape(x))\nbump = tf.assign_add(step, 1)\n"
             "with tf.Session() as sess:\n    sess.run(bump)\n": (
                 "a variable whose shape is read off the graph's tensors (made before them)"
+            ),
+            # a FileWriter builds no op: what blocks it is the graph it is given, or its place in the session block
+            merged.replace("FileWriter('logs')", "FileWriter('logs', tf.get_default_graph())") + run: WRITER_GRAPH,
+            merged.replace("FileWriter('logs')", "FileWriter('logs', graph=tf.get_default_graph())")
+            + run: WRITER_GRAPH,
+            merged.replace(rest, "bump = tf.assign_add(step, 1)\n")
+            + run.replace(":\n", ":\n    writer = tf.summary.FileWriter('logs', sess.graph)\n", 1): WRITER_GRAPH,
+            merged.replace(rest, "bump = tf.assign_add(step, 1)\n")
+            + run.replace(":\n", ":\n    writer = tf.summary.FileWriter('logs')\n", 1): (
+                "tf.summary.FileWriter made inside the session block: the rule converts one made before the session "
+                "(into tf.summary.create_file_writer)"
             ),
         }
         for code, why in cases.items():
