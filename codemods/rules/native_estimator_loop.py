@@ -76,6 +76,7 @@ from codemods.rules._native_syntax import (
     assigned,
     bound_names,
     collect,
+    descendants,
     names_in,
     single,
     source_of,
@@ -507,8 +508,8 @@ class _Port:
         Estimator's call, the line binding it or None). Refused for any other Estimator use."""
         found: list[tuple[cst.SimpleStatementLine, cst.Call, cst.Call, cst.SimpleStatementLine | None]] = []
         blocks = [self.module.body, *(b.body for b in collect(self.module, cst.IndentedBlock))]
-        read: list[str] = []  # trained estimators' names read elsewhere too
-        apart: list[str] = []  # trained estimators' names not bound in their train's block
+        read: dict[str, str] = {}  # trained estimators' names read elsewhere too: the first such use, said
+        apart: dict[str, str] = {}  # trained estimators' names not bound in their train's block: where it trains
         for line in collect(self.module, cst.SimpleStatementLine):
             small = single(line)
             call = small.value if isinstance(small, cst.Expr) else None
@@ -519,13 +520,16 @@ class _Port:
                 elif isinstance(inner, cst.Name):
                     block = next(list(b) for b in blocks if any(s is line for s in b))
                     at = next(i for i, s in enumerate(block) if s is line)
+                    bound = [s for s in block[:at] if assigned(single(s))[0] == inner.value]
+                    if not bound:
+                        apart.setdefault(inner.value, self._place(line))
+                        continue
                     steps = [c for s in block[at + 1 :] for c in collect(s, cst.Call) if self._reads_step(c, inner)]
                     evals = [c for s in block[at + 1 :] for c in collect(s, cst.Call) if _evaluates(c, inner)]
                     if names_in(self.module).names.count(inner.value) != 2 + len(steps) + len(evals):
-                        read.append(inner.value)
+                        known = [call, *steps, *evals]
+                        read.setdefault(inner.value, self._other_use(inner, call, bound[-1], known))
                         continue
-                    bound = [s for s in block[:at] if assigned(single(s))[0] == inner.value]
-                    apart += [] if bound else [inner.value]
                     made = assigned(single(bound[0]))[1] if len(bound) == 1 else None
                     if isinstance(made, cst.Call) and self.is_(made.func, *_ESTIMATORS):
                         found.append((line, call, made, cast(cst.SimpleStatementLine, bound[0])))
@@ -560,14 +564,18 @@ class _Port:
             name = min(set(read) & estimators)
             raise Refused(
                 self.module,
-                f"the Estimator `{name}` is used besides its train() (get_variable_value of another variable, predict, "
-                "evaluate before it, another train: what the port does not reproduce)",
+                f"the Estimator `{name}` is used besides its train(): {read[name]}, which the port does not reproduce",
             )
         if not found and set(apart) & estimators:
+            name = min(set(apart) & estimators)
+            why = (
+                "the port trains once, where the train was"
+                if "loop" in apart[name]
+                else "the rule ports a train in the block that makes the Estimator"
+            )
             raise Refused(
                 self.module,
-                f"the Estimator `{min(set(apart) & estimators)}` is trained in another block than the one binding it "
-                "(a train in a loop or a branch: the port trains once, where the train was)",
+                f"the Estimator `{name}` is trained in another block than the one binding it: {apart[name]} ({why})",
             )
         if len(found) != 1:
             raise Refused(
@@ -577,6 +585,54 @@ class _Port:
         if uses != 1:
             raise Refused(found[0][1], "another Estimator besides the one trained")
         return found[0]
+
+    def _other_use(self, estimator: cst.Name, train: cst.Call, bound: cst.BaseStatement, known: list[cst.Call]) -> str:
+        """The first use of the Estimator's name besides its binding, its train and the reads after the train the
+        port makes its own (`known`), as the entry says it."""
+        ours = {id(cast(cst.Attribute, c.func).value) for c in known}
+        ours |= {id(n) for n in names_in(bound).nodes if n.value == estimator.value}
+        calls = collect(self.module, cst.Call)
+        order = {id(c): i for i, c in enumerate(calls)}
+        for node in names_in(self.module).nodes:
+            if node.value != estimator.value or id(node) in ours:
+                continue
+            read = next((a for a in collect(self.module, cst.Attribute) if a.value is node), None)
+            if read is None:
+                return f"`{estimator.value}` read as a value"
+            call = next((c for c in calls if c.func is read), None)
+            if call is None:
+                return f"its attribute {read.attr.value}"
+            method = f"its {read.attr.value}()"
+            if read.attr.value == "get_variable_value" and len(call.args) == 1:
+                method = f"its get_variable_value({source_of(call.args[0].value)})"
+                if not self._reads_step(call, estimator):
+                    return method + ' (the port reads "global_step" alone)'
+            elif read.attr.value == "train":
+                return "another train()"
+            if read.attr.value not in ("evaluate", "get_variable_value"):
+                return method
+            return method + (
+                " before the train" if order[id(call)] < order[id(train)] else " outside the train's block"
+            )
+        return f"`{estimator.value}` read besides its train"  # (not reached: the count found another read)
+
+    def _place(self, line: cst.SimpleStatementLine) -> str:
+        """Where a statement is, as the entry says it: the innermost compound statement holding it."""
+        kinds: dict[type[cst.CSTNode], str] = {
+            cst.If: "under an `if`",
+            cst.For: "in a `for` loop",
+            cst.While: "in a `while` loop",
+            cst.With: "in a `with` block",
+            cst.Try: "in a `try`",
+            cst.FunctionDef: "in a function",
+            cst.ClassDef: "in a class",
+        }
+        holding = [
+            c
+            for c in collect(self.module, cast("type[cst.BaseCompoundStatement]", cst.BaseCompoundStatement))
+            if any(d is line for d in descendants(c))
+        ]
+        return kinds.get(type(holding[-1]), "in another block") if holding else "at the module's top level"
 
     def _reads_step(self, call: cst.Call, estimator: cst.Name) -> bool:
         """`estimator.get_variable_value("global_step")`: after its train, the global step the Estimator saved last in

@@ -214,15 +214,29 @@ class TestNativeEstimatorLoopRule(RuleTest):
         )
         source = PROGRAM.replace(train, bound)
         assert self.applied(source, level="native").module.code == self.applied(PROGRAM, level="native").module.code
-        for elsewhere in (
-            "\n        estimator.predict(input_fn)",
-            "\n        print(estimator)",
-            '\n        print(estimator.get_variable_value("dense/kernel"))',
-            # (before the train, the Estimator read its model_dir's checkpoint as it was)
-            '\n        print(estimator.get_variable_value("global_step"))\n        estimator.train(input_fn, steps=2)',
-        ):
+        besides = "the Estimator `estimator` is used besides its train(): "
+        for elsewhere, use in {
+            "\n        estimator.predict(input_fn)": "its predict()",
+            "\n        print(estimator)": "`estimator` read as a value",
+            '\n        print(estimator.get_variable_value("dense/kernel"))': (
+                'its get_variable_value("dense/kernel") (the port reads "global_step" alone)'
+            ),
+            # (the step read between the trains is the first train's, the port's: the second train is what stays)
+            '\n        print(estimator.get_variable_value("global_step"))\n        estimator.train(input_fn, steps=2)': (
+                "another train()"
+            ),
+            "\n        estimator.train(input_fn, steps=2)": "another train()",
+        }.items():
             (refused,) = self.refused(source + elsewhere)
-            assert "the Estimator `estimator` is used besides its train()" in refused, refused
+            assert refused.endswith(besides + use + ", which the port does not reproduce"), (use, refused)
+        # (before the train, the Estimator read its model_dir's checkpoint as it was)
+        train_line = "        estimator.train(input_fn, steps=2)"
+        (refused,) = self.refused(
+            source.replace(train_line, '        print(estimator.get_variable_value("global_step"))\n' + train_line)
+        )
+        assert refused.endswith(
+            besides + 'its get_variable_value("global_step") before the train, which the port does not reproduce'
+        ), refused
         # (trained in a loop, evaluated after each round: the port would train once, where the train was)
         looped = source.replace(
             "        estimator.train(input_fn, steps=2)",
@@ -230,7 +244,35 @@ class TestNativeEstimatorLoopRule(RuleTest):
         )
         assert looped != source
         (refused,) = self.refused(looped)
-        assert "the Estimator `estimator` is trained in another block than the one binding it" in refused, refused
+        assert refused.endswith(
+            "the Estimator `estimator` is trained in another block than the one binding it: in a `for` loop (the "
+            "port trains once, where the train was)"
+        ), refused
+
+    def test_a_train_or_evaluate_under_an_if_is_refused_as_such(self):
+        """BERT's `if FLAGS.do_train: estimator.train(...)` / `if FLAGS.do_eval: estimator.evaluate(...)`: the entry
+        names the `if`, not a use the program does not make (helper-90, /tmp/h90/tpu/doflags.py)."""
+        train = "        estimator.train(input_fn, steps=2)\n"
+        evaluate = "        result = estimator.evaluate(input_fn, steps=3)\n"
+        program = _evaluating(evaluate)
+        assert train in program and evaluate in program
+        guarded = program.replace(train, "        if do_train:\n    " + train).replace(
+            evaluate, "        if do_eval:\n    " + evaluate
+        )
+        (refused,) = self.refused(guarded)
+        assert refused.endswith(
+            "the Estimator `estimator` is trained in another block than the one binding it: under an `if` (the rule "
+            "ports a train in the block that makes the Estimator)"
+        ), refused
+        # (the Estimator made and trained in a `with` block, evaluated after it)
+        bound = "        estimator = tf.estimator.Estimator(model_fn, config=config)\n" + train
+        assert bound in program
+        apart = program.replace(bound, "        with open('log') as log:\n" + textwrap.indent(bound, "    "))
+        (refused,) = self.refused(apart)
+        assert refused.endswith(
+            "the Estimator `estimator` is used besides its train(): its evaluate() outside the train's block, which "
+            "the port does not reproduce"
+        ), refused
 
     def test_the_global_step_read_after_the_train_is_the_ports(self):
         """The Estimator read the global step of model_dir's latest checkpoint, which its train saved at the end (or
@@ -358,7 +400,7 @@ class TestNativeEstimatorLoopRule(RuleTest):
             "evaluate(checkpoint_path=...)": ("steps=3)", 'steps=3, checkpoint_path="/tmp/m/model.ckpt-1")'),
             "evaluate(name=...)": ("steps=3)", 'steps=3, name="test")'),
             # (before the train, the Estimator evaluated model_dir's checkpoint as it was)
-            "the Estimator `estimator` is used besides its train()": (
+            "the Estimator `estimator` is used besides its train(): its evaluate() before the train": (
                 "        estimator.train(input_fn, steps=2)\n        result",
                 "        result = estimator.evaluate(input_fn, steps=3)\n        estimator.train(input_fn, steps=2)\n        result",
             ),
