@@ -248,6 +248,29 @@ SYMBOLS = {
 # compat.flags shares)
 LIBRARIES = {"compat.flags": "absl.flags"}
 
+# contrib.metrics' names tf.compat.v1.metrics and .sets lack and tf-slim's metrics module kept: uai-run finds them
+# there (MODULES), uai-migrate's contrib-equivalents moves them there (from its table of tf-slim's names:
+# tests/codemods/test_tf1_names_consumers.py holds the two to each other)
+SLIM_METRICS = (
+    *"aggregate_metric_map aggregate_metrics auc_using_histogram auc_with_confidence_intervals cohen_kappa".split(),
+    *"count f1_score precision_at_recall precision_recall_at_equal_thresholds recall_at_precision".split(),
+    "sparse_recall_at_top_k",
+    *(
+        f"streaming_{name}"
+        for name in (
+            "accuracy auc concat covariance curve_points dynamic_auc false_negative_rate "
+            "false_negative_rate_at_thresholds false_negatives false_negatives_at_thresholds false_positive_rate "
+            "false_positive_rate_at_thresholds false_positives false_positives_at_thresholds mean "
+            "mean_absolute_error mean_cosine_distance mean_iou mean_relative_error mean_squared_error mean_tensor "
+            "pearson_correlation percentage_less precision precision_at_thresholds recall recall_at_k "
+            "recall_at_thresholds root_mean_squared_error sensitivity_at_specificity sparse_average_precision_at_k "
+            "sparse_average_precision_at_top_k sparse_precision_at_k sparse_precision_at_top_k sparse_recall_at_k "
+            "specificity_at_sensitivity true_negatives true_negatives_at_thresholds true_positives "
+            "true_positives_at_thresholds"
+        ).split()
+    ),
+)
+
 MODULES = {
     "tensorflow": (V1, TF),
     "tensorflow.app": (f"{V1}:app",),
@@ -269,7 +292,8 @@ MODULES = {
     "tensorflow.contrib.cluster_resolver": (f"{V1}:distribute.cluster_resolver",),
     "tensorflow.contrib.rnn": (f"{V1}:nn.rnn_cell", f"{V1}:nn"),
     "tensorflow.contrib.lookup": (f"{V1}:lookup",),
-    "tensorflow.contrib.metrics": (f"{V1}:metrics", f"{V1}:sets"),
+    # (and tf-slim's metrics module, contrib's metric_ops as tf-slim kept them: its streaming_* functions)
+    "tensorflow.contrib.metrics": (f"{V1}:metrics", f"{V1}:sets", "tf_slim.metrics"),
     # contrib's own losses: TF1's argument order and weighting, not tf.losses' (compat.contrib_losses)
     "tensorflow.contrib.losses": ("compat.contrib_losses",),
     "tensorflow.contrib.keras": (f"{V1}:keras",),
@@ -421,7 +445,7 @@ CLOSEST = {
     "tensorflow.contrib.learn.preprocessing": _VOCABULARY_PROCESSOR,
     "tensorflow.contrib.lookup": "tf.lookup (StaticHashTable, KeyValueTensorInitializer) or tf.compat.v1.lookup",
     "tensorflow.contrib.losses": "tf.compat.v1.losses",
-    "tensorflow.contrib.metrics": "tf.compat.v1.metrics, tf.sets, or tf.keras.metrics",
+    "tensorflow.contrib.metrics": "tf.compat.v1.metrics, tf.sets, tf_slim.metrics, or tf.keras.metrics",
     "tensorflow.contrib.nccl": "tf.distribute.MirroredStrategy (NCCL all-reduce)",
     "tensorflow.contrib.opt": "tf.keras.optimizers, or TensorFlow Addons' tfa.optimizers",
     "tensorflow.contrib.predictor": "tf.saved_model.load(path).signatures['serving_default']",
@@ -483,6 +507,8 @@ RULES = {
     # compat's own, as TF 1 computed them (compat.contrib_losses, compat.contrib_metrics)
     "tensorflow.contrib.losses": "contrib-equivalents",
     "tensorflow.contrib.metrics.accuracy": "contrib-equivalents",
+    # and the names only tf-slim's metrics module kept (MODULES' third home)
+    **dict.fromkeys((f"tensorflow.contrib.metrics.{name}" for name in SLIM_METRICS), "contrib-equivalents"),
     # tf_upgrade_v2 renames the TPUEstimator names of these two (tf.contrib.tpu.python.tpu.tpu_config.RunConfig)
     **dict.fromkeys((f"tensorflow.contrib.tpu.python.tpu.{m}" for m in ("tpu_config", "tpu_estimator")), "tf-upgrade"),
     "tensorflow.contrib.slim": "contrib-slim",

@@ -42,13 +42,22 @@ def _table_moves() -> dict:
         for old, target in tf1_names.SYMBOLS.items()
         if old.startswith("tensorflow.contrib.") and _compat_target(target)
     }
+    upgraded = _shared.upgrade_table()  # (the names a TensorFlow home of the module provides: tf-upgrade's)
+    slim_modules = _tf.api()["slim_modules"]
     for old, targets in tf1_names.MODULES.items():
+        if not old.startswith("tensorflow.contrib."):
+            continue
         for target in targets:
             home = _compat_target(target)
-            if old.startswith("tensorflow.contrib.") and home and home[1] is None:
+            if home and home[1] is None:
                 for name in _tf.compat_exports(home[0]):
                     new = (f"{home[0]}.{name}", None) if _tf.compat_has(f"{home[0]}.{name}") else (home[0], name)
                     moves.setdefault(f"{old}.{name}", new)
+            # a tf-slim module's names where no earlier home has them (uai-run looks the module's targets up in order)
+            for name in slim_modules.get(target, ()):
+                full = f"{old}.{name}"
+                if full[len(tf1_names.TF) + 1 :] not in upgraded and full not in _shared.slim_moves():
+                    moves.setdefault(full, (target, name))
     return moves
 
 

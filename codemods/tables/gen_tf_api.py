@@ -172,6 +172,30 @@ def slim_names() -> list[str]:
     return sorted(names)
 
 
+def slim_module_names() -> dict[str, list[str]]:
+    """{tf-slim module a contrib module's names are looked up in (compat/tf1_names.py MODULES): its public
+    functions and classes defined by tf-slim}, so uai-migrate moves them there as uai-run serves them."""
+    import importlib
+
+    import compat.slim  # noqa: F401 - tf_slim needs compat's fix to import on current TensorFlow
+    from compat import tf1_names
+
+    found: dict[str, list[str]] = {}
+    for targets in tf1_names.MODULES.values():
+        for target in targets:
+            if target.startswith("tf_slim.") and target not in found:
+                module = importlib.import_module(target)
+                found[target] = sorted(
+                    name
+                    for name in dir(module)
+                    if not name.startswith("_")
+                    and _identity(getattr(module, name))
+                    and not isinstance(getattr(module, name), types.ModuleType)
+                    and getattr(getattr(module, name), "__module__", "").startswith("tf_slim.")
+                )
+    return dict(sorted(found.items()))
+
+
 def _named(obj: object) -> bool:
     """Objects a private module shares with the public API by identity: functions, classes, modules and
     instances such as `dtypes.float32` (not plain values, which are equal by chance)."""
@@ -371,6 +395,7 @@ def build(tf: Any) -> dict:
         "private_by_name": by_name,
         "private_modules": private_modules(tf),
         "slim": slim_names(),
+        "slim_modules": slim_module_names(),
         "estimator": estimator(tf),
     }
 

@@ -41,8 +41,27 @@ losses = {
 losses["accuracy"] = tf.contrib.metrics.accuracy(
     tf.constant([1, 2, 0]), tf.constant([1, 0, 0]), tf.constant([1.0, 1.0, 2.0])
 )
+# contrib.metrics' streaming metrics: (value, update op) pairs, updated twice; (predictions, labels) as TF 1 read them
+streaming = {
+    "streaming_accuracy": tf.contrib.metrics.streaming_accuracy(
+        tf.constant([1, 0, 1, 1]), tf.constant([1, 1, 1, 0]), tf.constant([1.0, 0.5, 1.0, 2.0])
+    ),
+    "streaming_mean": tf.contrib.metrics.streaming_mean(tf.constant([1.0, 2.0, 4.0]), tf.constant([1.0, 0.0, 3.0])),
+    "streaming_recall": tf.contrib.metrics.streaming_recall(
+        tf.constant([True, False, True, True]), tf.constant([True, True, False, True])
+    ),
+    "streaming_auc": tf.contrib.metrics.streaming_auc(tf.constant([0.9, 0.2, 0.6, 0.4]), tf.constant([1, 0, 0, 1])),
+}
 with tf.Session() as session:
     session.run(tf.local_variables_initializer())
     result = {name: np.round(value, 6).tolist() for name, value in session.run(losses).items()}
+    for _ in range(2):
+        session.run({name: update for name, (_, update) in streaming.items()})
+    result.update(
+        {
+            name: np.round(value, 6).tolist()
+            for name, value in session.run({n: v for n, (v, _) in streaming.items()}).items()
+        }
+    )
 result["collected losses"] = len(tf.get_collection(tf.GraphKeys.LOSSES))
 print("RESULT " + json.dumps(result, sort_keys=True))
