@@ -52,7 +52,7 @@ _LOCAL = re.compile(r"/(device:)?(cpu|gpu):\d+", re.IGNORECASE)
 # ParameterServerStrategy, a training of other roles, and TF1's own run is a race (measured: the safe port of
 # tests/corpus/uai_dist_local.py, whose ps task trains too, in a cluster of a master, a worker and a ps, ran 3 steps in
 # one run, 5 in the next)
-_CLUSTER = (
+CLUSTER = (
     "may make this process a task of a cluster's between-graph training (each task a client running steps of its "
     "own, asynchronously, on the variables a device setter put on the parameter servers, shared by name; one that "
     "is not the chief waits for the chief's initialisation); TF 2 keeps variables on parameter servers, for workers"
@@ -98,7 +98,7 @@ def reason(name: str, call: cst.Call) -> str:
         *([f"is_chief={source_of(chief)}"] if chief is not None and not _chief(chief) else []),
     ]
     if cluster:
-        why.append(f"{' and '.join(cluster)} {_CLUSTER}")
+        why.append(f"{' and '.join(cluster)} {CLUSTER}")
     why += list(dict.fromkeys(_WHY[k] for k in keywords if k in _WHY))
     others = [k for k in keywords if k not in (*_WHY, "master", "is_chief")]
     if others:

@@ -12,24 +12,13 @@ import sys
 import textwrap
 
 from bench import native
+from codemods.rules._native_monitored import CLUSTER
 from codemods.rules.native_session import NativeSessionRule
 from tests.support.processes import REPO, python_env, result_json, run_file
 from tests.support.rule_test import RuleTest
 
 CONVERTS = (
     "; the rule converts one without arguments, or a MonitoredTrainingSession of a checkpoint_dir and a StopAtStepHook"
-)
-# why a cluster's MonitoredTrainingSession has no port (measured on the safe port of tests/corpus/uai_dist_local.py
-# under uai-launch --chief 1 --workers 1 --ps 1, twice: 3 runs on the master and the ps task, which also trains, then
-# 5 on all three; a ParameterServerStrategy port of it, written by hand, ran its 3 steps on the worker alone)
-CLUSTER = (
-    "may make this process a task of a cluster's between-graph training (each task a client running steps of its "
-    "own, asynchronously, on the variables a device setter put on the parameter servers, shared by name; one that "
-    "is not the chief waits for the chief's initialisation); TF 2 keeps variables on parameter servers, for workers"
-    " to update asynchronously, only under ParameterServerStrategy, whose chief computes no step (it schedules them"
-    " on the workers) and whose parameter servers only serve: TF1's chief (the platform's master, worker 0) trained"
-    " steps of its own, and which task ran which step and how many ran in all (each task checking the stop hook "
-    "after its own run) came from the race, so no TF 2 port is proven equal to it"
 )
 # a MonitoredTrainingSession writing its checkpoints, trained three times into one checkpoint_dir; its output on
 # TF 1.15 is the golden file (python3 dev.py tf115)
