@@ -138,9 +138,26 @@ class TpuModelFn:
             or isinstance(node.params.star_arg, cst.Param)
         ):
             raise Refused(node, "a model_fn whose parameters are not (features, labels, mode[, params])")
-        if "labels" in names_in(node.body).names:
+        # (`del labels` or `del labels, params` at the top level, neither read by another statement: the port, which
+        # gives model() neither, drops it)
+        body = list(cast(cst.IndentedBlock, node.body).body)
+        statements = []
+        for stmt in body:
+            names = _deleted(stmt)
+            if not names or not names <= {"labels", "params"}:
+                statements.append(stmt)
+                continue
+            read = sorted({n.value for s in body if s is not stmt for n in names_in(s).nodes} & names)
+            if read:
+                raise Refused(
+                    stmt,
+                    f"`{source_of(stmt).strip()}` of {', '.join(read)} read by another statement of the model_fn (the "
+                    "rule drops a `del` of labels or params read nowhere else)",
+                )
+        deletes = {id(n) for s in statements for d in collect(s, cst.Del) for n in names_in(d).nodes}
+        reads = [n for s in statements for n in names_in(s).nodes if n.value == "labels" and id(n) not in deletes]
+        if reads:  # (a `del` left: a statement the model_fn's reading refuses)
             raise Refused(node, "a TPU model_fn reading labels (its input_fn gives features only, here)")
-        statements = list(cast(cst.IndentedBlock, node.body).body)
         at = next((i for i, s in enumerate(statements) if self._is_train_branch(s)), None)
         if at is None:
             raise Refused(node, "a TPU model_fn without `if mode == tf.estimator.ModeKeys.TRAIN:`")
@@ -382,8 +399,19 @@ class TpuModelFn:
         if not (isinstance(spec, cst.Call) and self.is_(spec.func, "estimator.tpu.TPUEstimatorSpec")):
             raise Refused(stmt, "a TPU model_fn branch not ending in `return TPUEstimatorSpec(...)`")
         args = arguments(spec, _SPEC, spec, "TPUEstimatorSpec")
-        if set(args) != fields or source_of(args["mode"].value) != "mode":
-            raise Refused(spec, f"a TPUEstimatorSpec of other than {', '.join(sorted(fields))}")
+        mode = source_of(args["mode"].value) if "mode" in args else "mode"
+        differs = [
+            *([f"without {', '.join(sorted(fields - set(args)))}"] if fields - set(args) else []),
+            *([f"with {', '.join(sorted(set(args) - fields))}"] if set(args) - fields else []),
+            *([f"with mode={mode}"] if mode != "mode" else []),
+        ]
+        if differs:
+            others = sorted(fields - {"mode"})
+            raise Refused(
+                spec,
+                f"a TPUEstimatorSpec {' and '.join(differs)} (the rule reads one of exactly mode=mode, "
+                f"{', '.join(others[:-1])} and {others[-1]})",
+            )
         return args
 
     def _eval(self, statements: list[cst.BaseStatement], loss: str) -> None:
@@ -531,3 +559,18 @@ def _features_alone(builder: cst.FunctionDef, input_fn: cst.FunctionDef) -> bool
 def _bound_elsewhere(module: cst.Module, name: str) -> bool:
     """Is the module function `name` bound at the top level besides its def?"""
     return any(name in bound_names(s) for s in module.body if not isinstance(s, (cst.FunctionDef, cst.ClassDef)))
+
+
+def _deleted(stmt: cst.BaseStatement) -> set[str] | None:
+    """The names a `del a, b` line deletes (an empty set where it deletes something else); None for another
+    statement."""
+    small = single(stmt) if isinstance(stmt, cst.SimpleStatementLine) else None
+    if not isinstance(small, cst.Del):
+        return None
+    target = small.target
+    elements = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+    return (
+        {e.value for e in elements if isinstance(e, cst.Name)}
+        if all(isinstance(e, cst.Name) for e in elements)
+        else set()
+    )

@@ -272,11 +272,54 @@ class TestTpuEstimatorLoop(RuleTest):
                 "tpu_config=tf.compat.v1.estimator.tpu.TPUConfig(",
                 "tpu_config=dict(",
             ),
+            # (the entry says which fields differ: helper-90's spec without eval_metrics was said "of other than")
+            "a TPUEstimatorSpec without eval_metrics (the rule reads one of exactly mode=mode, eval_metrics and loss)": (
+                ', eval_metrics=(metric_fn, [features["label"], logits])',
+                "",
+            ),
+            "a TPUEstimatorSpec with predictions (the rule reads one of exactly mode=mode, loss and train_op)": (
+                "loss=loss, train_op=train_op)",
+                "loss=loss, train_op=train_op, predictions=logits)",
+            ),
+            "a TPUEstimatorSpec without train_op and with mode=tf.estimator.ModeKeys.TRAIN (the rule reads one of "
+            "exactly mode=mode, loss and train_op)": (
+                "mode=mode, loss=loss, train_op=train_op)",
+                "mode=tf.estimator.ModeKeys.TRAIN, loss=loss)",
+            ),
+            # (a `del` of labels and other names is a statement model() does not take; `del labels` alone converts)
+            "a TRAIN branch other than an optimizer, its minimize and the spec": (
+                "            optimizer = tf.compat.v1.train.AdamOptimizer(0.01)",
+                "            del labels\n            optimizer = tf.compat.v1.train.AdamOptimizer(0.01)",
+            ),
+            "a statement in a TPU model_fn other than `name = value`": (
+                "        embeddings = tf.compat.v1.get_variable(",
+                "        del labels, mode\n        embeddings = tf.compat.v1.get_variable(",
+            ),
         }
         for why, (old, new) in cases.items():
             assert old in PROGRAM, old
             (refused,) = self.refused(PROGRAM.replace(old, new))
             assert why.strip() in refused, (why, refused)
+
+    def test_a_model_fn_deleting_labels_or_params_it_does_not_read_converts_alike(self):
+        """BERT-style `del labels` (or `del labels, params` where params is read nowhere else) reads neither: the
+        port, which gives model() the features alone, is the program's without it (helper-90's labelsarg.py was said
+        to read labels)."""
+        first = "        embeddings = tf.compat.v1.get_variable("
+        crossed = '            if params["use_tpu"]:\n                optimizer = tf.compat.v1.tpu.CrossShardOptimizer(optimizer)\n'
+        assert first in PROGRAM and crossed in PROGRAM
+        unread = PROGRAM.replace(crossed, "")  # (params read nowhere)
+        for program, deleted in ((PROGRAM, "labels"), (unread, "labels, params"), (unread, "params, labels")):
+            with self.subTest(deleted=deleted):
+                expected = self.applied(program, level="native").module.code
+                assert "def train_step(" in expected, expected
+                self.assertCodemod(program.replace(first, f"        del {deleted}\n{first}"), expected, level="native")
+        # (TF1 raised UnboundLocalError at the TRAIN branch's params["use_tpu"]: the `del` is not dropped)
+        (refused,) = self.refused(PROGRAM.replace(first, f"        del labels, params\n{first}"))
+        assert refused.endswith(
+            "`del labels, params` of params read by another statement of the model_fn (the rule drops a `del` of "
+            "labels or params read nowhere else)"
+        ), refused
 
 
 def test_the_port_stops_with_one_line_where_use_tpu_is_true():
@@ -347,12 +390,19 @@ def _trained(path: pathlib.Path, names: list[str], object_based: bool) -> list:
     return [reader.get_tensor(f"{n}/.ATTRIBUTES/VARIABLE_VALUE" if object_based else n) for n in names]
 
 
-def test_the_corpus_program_ports_to_the_same_variables_and_evaluation(tmp_path):
+# the corpus program's model_fn deleting the labels it does not read (BERT-style): the port drops the `del`
+MODEL_FN = "def model_fn(features, labels, mode, params):\n"
+DELETING = EQUIVALENCE.replace(MODEL_FN, MODEL_FN + "    del labels\n")
+
+
+@pytest.mark.parametrize("program", [EQUIVALENCE, DELETING], ids=["corpus", "del labels"])
+def test_the_corpus_program_ports_to_the_same_variables_and_evaluation(tmp_path, program):
     """Both ports train 3 steps from the safe port's step-0 checkpoint to the same variables (Adam: float rounding),
     evaluate to the same dict (its keys in order, NumPy types, values within 1e-5), write the same summaries and
     checkpoints, and the native port stops with one line under --use_tpu."""
+    assert program.count("del labels") == (program is DELETING), program
     ported = {}
-    for level, (path, report) in migrated(tmp_path, "bert_tpu_estimator.py", EQUIVALENCE).items():
+    for level, (path, report) in migrated(tmp_path, "bert_tpu_estimator.py", program).items():
         ported[level] = path
         entries = [e for f in report.get("files", []) for e in f.get("entries", [])]
         said = [e["message"] for e in entries if e["rule"] == NativeEstimatorLoopRule.ID]
