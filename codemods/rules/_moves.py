@@ -111,8 +111,9 @@ class ModuleMoveRule(InsideImport, Rule):
                     out.append(_import(package, asname))
                     self._need_runtime = True
                     self._note(stmt, f"import {full}", package)
-                elif target or package:
-                    # `import old.module` binds only the top package; uses are rewritten as expressions.
+                elif target or package or (not asname and "." in full and full in tf1_names.MODULES):
+                    # `import old.module` binds only the top package; uses are rewritten as expressions (and a TF1
+                    # module compat/tf1_names.py serves elsewhere is not there to import: TF 2 has no tensorflow.app)
                     out.append(_import(full.split(".")[0], None))
                 else:
                     kept.append(alias)

@@ -140,3 +140,10 @@ def test_an_import_of_app_left_dead_is_dropped_when_another_rule_moved_it_first(
     source = "from tensorflow import app\n\n\ndef main(argv):\n    print(argv)\n\n\napp.run(main)\n"
     code = apply_rules(cst.parse_module(source), [rule() for rule in RULES], claims_of(RULES)).module.code
     assert "flags.run(main)" in code and "import app" not in code, code
+
+
+def test_an_import_of_a_tf1_module_whose_names_move_binds_the_package_as_it_did():
+    # `import tensorflow.app` binds `tensorflow`; TF 2 has no module tensorflow.app to import (ModuleNotFoundError)
+    source = "import tensorflow.app\n\n\ndef main(argv):\n    print(argv)\n\n\ntensorflow.app.run(main)\n"
+    code = apply_rules(cst.parse_module(source), [rule() for rule in RULES], claims_of(RULES)).module.code
+    assert "import tensorflow.app" not in code and "import tensorflow\n" in code and "flags.run(main)" in code, code
