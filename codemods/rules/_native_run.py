@@ -13,6 +13,7 @@ from codemods.rules._native_names import FILE_WRITER, INITIALIZER, INITIALIZERS,
 from codemods.rules._native_syntax import (
     Refused,
     arguments,
+    assigned,
     collect,
     descendants,
     lines_of,
@@ -63,6 +64,9 @@ class RunRegion(Model):
         if queued is not None:
             return queued
         updated = self.trainable_variables(line, cast(cst.SimpleStatementLine, self.up(line)))
+        writer = self.writer_line(line)
+        if writer is not None:
+            return writer
         self.check_graph_ops(line)
         if id(line) in self.feed_lines:
             return [self.string_keys(line, updated)]
@@ -161,6 +165,20 @@ class RunRegion(Model):
         self.device_reads |= set(literals)
         return cast(cst.SimpleStatementLine, updated.visit(Devices())), {id(a.value) for a in devices}
 
+    def writer_line(self, line: cst.SimpleStatementLine) -> list[cst.BaseStatement] | None:
+        """`writer = tf.summary.FileWriter(logdir)` made in the session block: as one made before it (it builds no
+        op); None for another line."""
+        name, value = assigned(single(line))
+        if name is None or not (isinstance(value, cst.Call) and self.rule.is_call(value, FILE_WRITER)):
+            return None
+        if id(line) in self.looped:
+            raise Refused(line, "a tf.summary.FileWriter made in a loop (the rule converts one writer made once)")
+        self.file_writer_arguments(line, value)  # (one given the graph: Refused, saying so)
+        if set(names_in(value).names) & self.watched():
+            raise Refused(line, "a tf.summary.FileWriter given the session, the graph or its tensors")
+        self.file_writer(line, name)
+        return self.replacements.pop(id(line))
+
     def check_graph_ops(self, line: cst.SimpleStatementLine) -> None:
         """No TensorFlow op built in the run region outside a sess.run: TF1 added it to the graph (a Tensor, computed
         by no run), eager TF 2 would compute it. (Files, logging, flags and the initializers build none.)"""
@@ -170,13 +188,9 @@ class RunRegion(Model):
             names = self.rule.tf_names(call)
             if id(call) in inside or names & {*INITIALIZERS, *TRAINABLE_VARIABLES} or _no_op(names):
                 continue
-            if names & FILE_WRITER:  # (it builds no op: its graph, or else its place, is what the rule refuses)
+            if names & FILE_WRITER:  # (it builds no op: its graph, or else its form, is what the rule refuses)
                 self.file_writer_arguments(line, call)
-                raise Refused(
-                    line,
-                    "tf.summary.FileWriter made inside the session block: the rule converts one made before the "
-                    "session (into tf.summary.create_file_writer)",
-                )
+                raise Refused(line, "a tf.summary.FileWriter other than `writer = tf.summary.FileWriter(logdir)`")
             raise Refused(
                 line,
                 f"{_tf.full_name(call.func)} outside a sess.run: TF1 added an op to the graph there, eager TF 2 "

@@ -10,7 +10,7 @@ import libcst as cst
 
 from codemods.rules._native_names import SUMMARIES
 from codemods.rules._native_scopes import Scopes
-from codemods.rules._native_syntax import Refused, all_names, arguments, leading, names_in, single, source_of
+from codemods.rules._native_syntax import Refused, arguments, leading, names_in, single, source_of
 
 
 class Summaries(Scopes):
@@ -127,6 +127,6 @@ class Summaries(Scopes):
         """The names holding a fetched merge_all hold nothing else and go only to add_summary (their value is
         no longer TF1's serialized Summary)."""
         for stmt in area:
-            for node in all_names(stmt):
+            for node in names_in(stmt).nodes:  # (not an attribute's name: the `summary` of tf.summary.FileWriter)
                 if node.value in self.summary_values and id(node) not in self.summary_uses:
                     raise Refused(stmt, f"`{node.value}`, a fetched summary, is used besides by add_summary")

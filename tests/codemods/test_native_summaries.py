@@ -6,6 +6,8 @@ tags). tests/corpus/session_summaries.py (summaries fetched with an assign op, n
 
 import textwrap
 
+import pytest
+
 from bench import native
 
 SCRIPT = """
@@ -34,9 +36,16 @@ SCRIPT = """
 """
 
 
-def test_native_port_trains_and_writes_the_safe_ports_summaries_with_tf_summary_v2(tmp_path):
+# the writer made in the session block (a FileWriter builds no op: the same port)
+WRITER = '    writer = tf.summary.FileWriter("logs")\n'
+INSIDE = SCRIPT.replace(WRITER, "").replace("with tf.Session() as sess:\n", "with tf.Session() as sess:\n    " + WRITER)
+
+
+@pytest.mark.parametrize("program", [SCRIPT, INSIDE], ids=["writer before the session", "writer in the session"])
+def test_native_port_trains_and_writes_the_safe_ports_summaries_with_tf_summary_v2(tmp_path, program):
+    assert program.count("FileWriter") == 1 and (program is SCRIPT) == (WRITER + "    rng" in program), program
     script = tmp_path / "summaries.py"
-    script.write_text(textwrap.dedent(SCRIPT))
+    script.write_text(textwrap.dedent(program))
     ported = {
         level: native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
         for level in ("safe", "native")

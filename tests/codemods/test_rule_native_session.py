@@ -750,9 +750,12 @@ class TestNativeSessionRule(RuleTest):
             merged.replace(rest, "bump = tf.assign_add(step, 1)\n")
             + run.replace(":\n", ":\n    writer = tf.summary.FileWriter('logs', sess.graph)\n", 1): WRITER_GRAPH,
             merged.replace(rest, "bump = tf.assign_add(step, 1)\n")
-            + run.replace(":\n", ":\n    writer = tf.summary.FileWriter('logs')\n", 1): (
-                "tf.summary.FileWriter made inside the session block: the rule converts one made before the session "
-                "(into tf.summary.create_file_writer)"
+            + run.replace(":\n", ":\n    for _ in range(2):\n        writer = tf.summary.FileWriter('logs')\n", 1): (
+                "a tf.summary.FileWriter made in a loop (the rule converts one writer made once)"
+            ),
+            merged.replace(rest, "bump = tf.assign_add(step, 1)\n")
+            + run.replace(":\n", ":\n    writer = tf.summary.FileWriter(sess.graph.get_name_scope())\n", 1): (
+                "a tf.summary.FileWriter given the session, the graph or its tensors"
             ),
         }
         for code, why in cases.items():
