@@ -208,8 +208,21 @@ def _explain(rule_id: str) -> int:
     return 0
 
 
+# the modules of uai-compat's [migrate] extra (pyproject.toml), which a wheel installed without it lacks
+MIGRATE_EXTRA = frozenset({"libcst", "packaging", "dockerfile_parse", "fissix"})
+
+
 @main_guard
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except ModuleNotFoundError as missing:
+        if missing.name not in MIGRATE_EXTRA:
+            raise
+        fail(f'uai-migrate needs {missing.name}, which this environment lacks: pip install "uai-compat[migrate]"')
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.explain is not None:

@@ -3,12 +3,15 @@ run cannot do what it was asked, before any file is written; a file's copy in --
 
 import os
 import stat
+import subprocess
+import sys
 
 import pytest
 
 from codemods._discover import Item
 from codemods._migrate_file import Options, migrate
 from codemods._migrate_tree import MB, RunConfig, _finish, _read
+from tests.support.processes import assert_one_line_error, python_env
 from tests.support.sources import TF1, TF1_MIGRATED, write_tree
 
 
@@ -53,3 +56,18 @@ def test_a_file_name_holding_control_characters_is_shown_escaped_one_line_per_en
     entries = [line for line in out.splitlines() if ": info " in line]
     assert len(entries) == 4 and all(line.startswith(str(tree)) for line in entries), out
     assert {"a\\nb.py", "c\\x1b[2J.py"} <= {line.split(":")[0].rsplit("/", 1)[1] for line in entries}, out
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--out", "ported", "src"]])
+def test_without_the_migrate_extra_it_says_the_pip_line_in_one_line(tmp_path, args):
+    # a user who installed the wheel without [migrate]: its libraries (libcst first) are not there to import
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "train.py").write_text("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n")
+    blocked = f"import sys; sys.modules['libcst'] = None; from codemods.cli import main; sys.exit(main({args!r}))"
+    result = subprocess.run(
+        [sys.executable, "-c", blocked], cwd=tmp_path, env=python_env(), capture_output=True, text=True
+    )
+    assert_one_line_error(
+        result, 'uai-migrate needs libcst, which this environment lacks: pip install "uai-compat[migrate]"'
+    )
+    assert not (tmp_path / "ported").exists()
