@@ -84,7 +84,9 @@ PORT_NAMES = (
     "summarized",
 )
 # (the train step's parameters too, and the Estimator's params where the port binds them)
-_TAKEN = frozenset({*PORT_NAMES, "features", "labels", "params"})
+# the model_fn's parameters: a value read from one of them is computed by the model_fn
+ARGUMENTS = frozenset({"features", "labels", "mode", "params"})
+TAKEN = frozenset({*PORT_NAMES, "features", "labels", "params"})
 # names TF gives ops by default (an op type: Const, MatMul; an operator's or tf.data's): TF1's graph named a variable as
 # given only where no op made before it held the name, else <name>_1 (measured on TF 2.15), which the port's restore
 # would not find
@@ -520,7 +522,7 @@ class ModelFn:
             raise Refused(stmt, "tf.get_variable in a loop or a device block")
         if name in self.bound or name in self.layers_named():
             raise Refused(stmt, f"`{name}`, a variable of the model_fn, bound again")
-        if name in _TAKEN:
+        if name in TAKEN:
             raise Refused(stmt, f"`{name}`, a variable of the model_fn, is a name the port binds")
         code, tf1_name = tf1_variable(self.tf, self.is_, call, stmt, self.bound)
         if tf1_name in self.tf1_names or tf1_name == "global_step":
@@ -658,12 +660,12 @@ class ModelFn:
             base = given.evaluated_value if isinstance(given, cst.SimpleString) else None
             base = str(base) if base is not None and str(base).isidentifier() else _snake(kind)
             name, count = base, 0
-            while name in self.layers_named() or keyword.iskeyword(name) or name in _TAKEN:
+            while name in self.layers_named() or keyword.iskeyword(name) or name in TAKEN:
                 count += 1
                 name = f"{base}_{count}"
         elif name in self.layers_named():
             raise Refused(stmt, f"`{name}`, a layer, is bound twice")
-        elif name in _TAKEN:
+        elif name in TAKEN:
             raise Refused(stmt, f"`{name}`, a layer, is a name the port binds")
         self.layers.append((name, source_of(made.with_changes(args=args)), loop[1] if loop is not None else None))
         if loop is not None:
@@ -780,7 +782,7 @@ def initial_value(
     kind = next((k for k in tables.INITIALIZERS if is_(func, k)), None)
     if kind is None or not isinstance(initializer, cst.Call):
         raise Refused(stmt, "tf.get_variable with an initializer the repo's table does not read")
-    if set(names_in(initializer).names) & (computed | {"features", "labels", "mode", "params"}):
+    if set(names_in(initializer).names) & (computed | ARGUMENTS):
         raise Refused(stmt, "tf.get_variable with an initializer of a value the model_fn computes")
     v2, params, pinned = tables.INITIALIZERS[kind]
     given = arguments(initializer, params, stmt, f"tf.{kind}")

@@ -27,7 +27,7 @@ from typing import cast
 import libcst as cst
 
 from codemods.rules import _native_tables as tables
-from codemods.rules._estimator_model_fn import PORT_NAMES, initial_value, keras_optimizer, minimized
+from codemods.rules._estimator_model_fn import ARGUMENTS, PORT_NAMES, TAKEN, initial_value, keras_optimizer, minimized
 from codemods.rules._native_syntax import (
     Refused,
     arguments,
@@ -167,7 +167,7 @@ class TpuModelFn:
         self._eval(statements[at + 1 :], loss)
         if any("params" in names_in(s).names for s in [*statements[:at], *statements[at + 1 :]]):
             raise Refused(node, "a TPU model_fn reading params (TPUEstimator gave each mode its batch_size)")
-        taken = sorted({*self.variables, *self.layers} & {*PORT_NAMES, "features", "labels", "params"})
+        taken = sorted({*self.variables, *self.layers} & TAKEN)
         if taken:
             raise Refused(node, f"`{taken[0]}`, a variable or layer of the model_fn, is a name the port binds")
         said = (
@@ -227,7 +227,7 @@ class TpuModelFn:
         if not isinstance(literal, cst.SimpleString) or set(args) != {"name", "shape", "initializer"}:
             raise Refused(stmt, 'tf.get_variable other than ("name", shape, initializer=...) (float32)')
         shape, initializer = args["shape"].value, args["initializer"].value
-        if set(names_in(shape).names) & (self.bound | {"features", "labels", "mode", "params"}):
+        if set(names_in(shape).names) & (self.bound | ARGUMENTS):
             raise Refused(stmt, "a variable whose shape the model_fn computes")
         value = initial_value(self.tf, self.is_, initializer, source_of(shape), stmt, self.bound)
         tf1_name = str(literal.evaluated_value)
@@ -254,7 +254,7 @@ class TpuModelFn:
             raise Refused(stmt, f"the dense layer `{tf1_name}`, whose name is bound in the model_fn")
         self._float32(args["inputs"].value, stmt)
         for arg in (args["units"], *(args[k] for k in ("activation", "use_bias") if k in args)):
-            if set(names_in(arg.value).names) & (self.bound | {"features", "labels", "mode", "params"}):
+            if set(names_in(arg.value).names) & (self.bound | ARGUMENTS):
                 raise Refused(stmt, "a dense layer made of a value the model_fn computes")
         keywords = [source_of(args["units"].value)]
         keywords += [f"{k}={source_of(args[k].value)}" for k in ("activation", "use_bias") if k in args]
