@@ -18,8 +18,9 @@
    safe level (with the reason in the report).
 2. The share of `tf.*` references that go through `tf.compat.v1`, after safe and after native, in
    the corpus, the samples and the real-programs bench's drivers (the Python files and notebooks' code cells: an outermost
-   `tf.<...>` attribute chain is one reference; it is a compat one when it reads `tf.compat.v1` or its
-   name is bound to tensorflow.compat.v1).
+   `tf.<...>` attribute chain is one reference, and so is each read of a name imported from a TensorFlow module, by
+   name or by a star import (the names that module exports on the installed TensorFlow); it is a compat one when it
+   reads `tf.compat.v1` or its name is bound to tensorflow.compat.v1 or to a name below it).
 
 Both ports run in the tf2 environment (this interpreter); the migrations use this checkout's uai-migrate.
 """
@@ -29,6 +30,8 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import functools
+import importlib
 import io
 import json
 import os
@@ -478,21 +481,51 @@ def _through_v1(path: str) -> bool:
 
 def _imported_from_tensorflow(tree: ast.AST) -> dict[str, str]:
     """{name bound by `from tensorflow... import`: the path it stands for below tensorflow.}; each read of it is a
-    reference, as `tf.<path>` would be. A name the module binds again anywhere is left out (it may no longer be
-    TensorFlow's)."""
+    reference, as `tf.<path>` would be. A star import binds every name its module exports on the installed
+    TensorFlow (`_star_names`), the one the ported code runs on; a name imported by name wins over a star's. A name the
+    module binds again anywhere (an assignment, a def, a parameter, an except clause, an import of something else) is
+    left out: it may no longer be TensorFlow's."""
     imported: dict[str, str] = {}
+    starred: dict[str, str] = {}
+    bound: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == "tensorflow" or node.module.startswith("tensorflow."):
-                for alias in node.names:
-                    path = f"{node.module}.{alias.name}".removeprefix("tensorflow.")
-                    imported[alias.asname or alias.name] = path
-    bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and _is_tensorflow(node.module):
+            below = node.module.removeprefix("tensorflow").removeprefix(".")
+            for alias in node.names:
+                if alias.name == "*":
+                    starred |= {name: f"{below}.{name}".lstrip(".") for name in _star_names(node.module)}
+                else:
+                    imported[alias.asname or alias.name] = f"{below}.{alias.name}".lstrip(".")
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if not (isinstance(node, ast.Import) and _is_tensorflow(alias.name)) and alias.name != "*":
+                    bound.add(alias.asname or alias.name.partition(".")[0])
+    bound |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     bound |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    bound |= {n.name for n in ast.walk(tree) if isinstance(n, ast.ExceptHandler) and n.name}
     bound |= {
-        a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments) for a in n.posonlyargs + n.args + n.kwonlyargs
+        a.arg
+        for n in ast.walk(tree)
+        if isinstance(n, ast.arguments)
+        for a in [*n.posonlyargs, *n.args, *n.kwonlyargs, *filter(None, (n.vararg, n.kwarg))]
     }
-    return {name: path for name, path in imported.items() if name not in bound}
+    return {name: path for name, path in (starred | imported).items() if name not in bound}
+
+
+def _is_tensorflow(module: str) -> bool:
+    return module == "tensorflow" or module.startswith("tensorflow.")
+
+
+@functools.cache
+def _star_names(module: str) -> frozenset[str]:
+    """The names `from <module> import *` binds on the installed TensorFlow: its __all__, else its public names. No name
+    for a module this TensorFlow lacks (tensorflow.contrib.*): code importing it does not run here."""
+    try:
+        loaded = importlib.import_module(module)
+    except ImportError:
+        return frozenset()
+    names = getattr(loaded, "__all__", None)
+    return frozenset(names if names is not None else (n for n in dir(loaded) if not n.startswith("_")))
 
 
 def main(argv: list[str]) -> int:

@@ -21,6 +21,7 @@ from bench import native
         # not TensorFlow's: not counted; a name bound again is no longer the import's
         ("from compat import flags\nflags.FLAGS\n", (0, 0)),
         ("from tensorflow.compat.v1 import app\napp = object()\napp\n", (0, 0)),
+        ("from tensorflow.compat.v1 import app\nfrom absl import app\napp.run()\n", (0, 0)),
     ],
 )
 def test_references_count_names_imported_from_tensorflow(source, counted):
@@ -42,4 +43,27 @@ def test_references_count_names_imported_from_tensorflow(source, counted):
     ],
 )
 def test_references_count_every_module_of_tensorflow_bound_to_a_name(source, counted):
+    assert native.references(source) == counted
+
+
+@pytest.mark.parametrize(
+    ("source", "counted"),
+    [
+        # a star import binds every name the module exports (its __all__ on the installed TensorFlow): each read of
+        # one is a reference, through tf.compat.v1 for the v1 module's, builtins it shadows (print) included
+        ("from tensorflow.compat.v1 import *\nx = placeholder(float32)\nprint(x)\n", (3, 3)),
+        ("from tensorflow.compat.v1 import *\nlogging.info('a')\ntrain.Saver()\n", (2, 2)),
+        ("from tensorflow import *\nconstant(1)\ncompat.v1.placeholder(float32)\n", (3, 1)),
+        ("from tensorflow.compat.v1.nn import *\nrelu(1)\n", (1, 1)),
+        # not a name the module exports, or one the module binds again (an assignment, a parameter, another import,
+        # an except clause): not TensorFlow's there
+        ("from tensorflow.compat.v1 import *\nnot_tf(1)\n", (0, 0)),
+        ("from tensorflow.compat.v1 import *\ndef f(shape):\n    return shape\n", (0, 0)),
+        ("from tensorflow.compat.v1 import *\nfrom numpy import zeros\nzeros(1)\n", (0, 0)),
+        ("from tensorflow.compat.v1 import *\ntry:\n    pass\nexcept OSError as errors:\n    errors\n", (0, 0)),
+        # (a star import of something else than TensorFlow)
+        ("from numpy import *\nzeros(1)\n", (0, 0)),
+    ],
+)
+def test_references_count_names_a_star_import_from_tensorflow_binds(source, counted):
     assert native.references(source) == counted
