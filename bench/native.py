@@ -1,6 +1,7 @@
 """`uai-migrate --level native` against the safe level: equivalence by checkpoint, and how much is left in tf.compat.v1.
 
     python bench/native.py [--json FILE] [--only SCRIPT ...]
+    python bench/native.py --realworld [PROJECTS] [--cache DIR] [--json FILE]
 
 1. Equivalence. Every script of tests/corpus and samples/tf1 that the native level converts (its report
    has an entry of a native rule saying so, other than a rename: RENAMES) is migrated twice, safe and
@@ -21,6 +22,15 @@
    `tf.<...>` attribute chain is one reference, and so is each read of a name imported from a TensorFlow module, by
    name or by a star import (the names that module exports on the installed TensorFlow); it is a compat one when it
    reads `tf.compat.v1` or its name is bound to tensorflow.compat.v1 or to a name below it).
+3. --realworld (instead of 1 and 2; information: libraries full of graph machinery): the same share in
+   bench/realworld.py's projects (its PROJECTS: tflearn, stable-baselines, tensorpack, tensor2tensor), each
+   the .py files of its package from its pinned sdist (realworld.fetch: downloaded into --cache on first use,
+   outside the repository), migrated as one tree at --level safe and at --level native. No port is run. A file
+   uai-migrate skips (its report's status "skipped", e.g. not Python 3) is left in the output as written: it is
+   listed with the reason and not counted; a file migrated with an error entry is counted. A project that cannot
+   be fetched, or a level whose uai-migrate run writes no report, is a "failed" row (exit 1) and the
+   other projects are measured. Progress on stderr; the table (files, lines, per level: references,
+   compat.v1, share, files skipped; seconds) on stdout, every number in --json.
 
 Both ports run in the tf2 environment (this interpreter); the migrations use this checkout's uai-migrate.
 """
@@ -46,7 +56,8 @@ from typing import Any, cast
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
-from bench import corpus  # noqa: E402 - run as a script, the checkout is not on the path before
+# (run as a script: the checkout is not on the path before; realworld: its projects, their pinned sdists and cache)
+from bench import corpus, realworld  # noqa: E402
 
 SOURCES = {
     "corpus": os.path.join(REPO, "tests", "corpus"),
@@ -443,10 +454,16 @@ def _code_cells(text: str) -> str:
 
 
 def references(source: str) -> tuple[int, int]:
+    """(tf.* references, of which through tf.compat.v1) in `source`; (0, 0) if it does not parse."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return 0, 0
+    return tree_references(tree)
+
+
+def tree_references(tree: ast.AST) -> tuple[int, int]:
+    """references() of a parsed module."""
     aliases: dict[str, str] = {}  # name an `import tensorflow...` binds -> the path it stands for below tensorflow.
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -528,6 +545,86 @@ def _star_names(module: str) -> frozenset[str]:
     return frozenset(names if names is not None else (n for n in dir(loaded) if not n.startswith("_")))
 
 
+# -- the share of tf.compat.v1 in the realworld projects (information: libraries full of graph machinery)
+def realworld_shares(projects: list[str], cache: str, work: str) -> dict[str, dict]:
+    """{project: realworld_share(...)} for bench/realworld.py's `projects`, progress on stderr."""
+    shares = {}
+    for name in projects:
+        start = time.perf_counter()
+        shares[name] = realworld_share(name, cache, os.path.join(work, name))
+        shares[name]["seconds"] = round(time.perf_counter() - start, 1)
+        realworld.log(f"{name}: {shares[name]['seconds']:.0f} s")
+    return shares
+
+
+def realworld_share(name: str, cache: str, work: str) -> dict:
+    """The tf.compat.v1 share of project `name`'s package (bench/realworld.py's pinned sdist, fetched into `cache`
+    on first use) after --level safe and after --level native: {"files": .py files, "lines", level: ported_share()}.
+    A level whose uai-migrate run gave no report, or a project that could not be fetched, is {"failed": why}."""
+    project = realworld.PROJECTS[name]
+    try:
+        unpacked = realworld.fetch(name, cache)
+    except SystemExit as failed:  # (realworld.fetch's way of saying pip download failed)
+        realworld.log(f"{name}: not fetched: {failed}")
+        return {"failed": f"not fetched: {failed}"}
+    tree = os.path.join(work, "as_written")
+    files = realworld.copy_package(unpacked, project.package, tree)
+    lines = 0
+    for relative in files:
+        with open(os.path.join(tree, relative), "rb") as handle:
+            lines += handle.read().count(b"\n")
+    realworld.log(f"{name}: {len(files)} files, {lines} lines")
+    row: dict[str, Any] = {"files": len(files), "lines": lines}
+    for level in ("safe", "native"):
+        start = time.perf_counter()
+        out = os.path.join(work, level)
+        try:
+            report = migrate([tree], out, level)
+        except RuntimeError as failed:
+            row[level] = {"failed": str(failed)}
+            realworld.log(f"{name} --level {level}: {failed}")
+            continue
+        row[level] = ported_share(tree, out, report)
+        counted = row[level]
+        realworld.log(
+            f"{name} --level {level}: {counted['compat_v1']}/{counted['references']} through tf.compat.v1, "
+            f"{len(counted['skipped'])} files skipped, {counted['unparsed']} not parsed "
+            f"({time.perf_counter() - start:.0f} s)"
+        )
+    return row
+
+
+def ported_share(tree: str, out: str, report: dict) -> dict:
+    """The references of uai-migrate's port of `tree` in `out`, from its `report`: {"references", "compat_v1", over the
+    files it migrated; "skipped": [path, why] of those it could not migrate (left in `out` as written: TF1 code, not
+    counted); "errors": files migrated with an error entry (counted: their manual steps aside, they are ported);
+    "unparsed": migrated files Python's ast cannot read (none expected: not counted)}."""
+    skipped = []
+    errors = 0
+    for record in report["files"]:
+        relative = os.path.relpath(record["path"], tree)
+        if record["status"] == "skipped":
+            why = next((e["message"] for e in record["entries"] if e["severity"] == "error"), "skipped")
+            skipped.append([relative, why])
+        errors += record["status"] == "error"
+    left_out = {path for path, _ in skipped}
+    total = compat = unparsed = 0
+    for root, _, names in os.walk(out):
+        for name in sorted(names):
+            path = os.path.join(root, name)
+            if not name.endswith(".py") or os.path.relpath(path, out) in left_out:
+                continue
+            with open(path, encoding="utf-8") as handle:
+                try:
+                    module = ast.parse(handle.read())
+                except (SyntaxError, ValueError):
+                    unparsed += 1
+                    continue
+            counted = tree_references(module)
+            total, compat = total + counted[0], compat + counted[1]
+    return {"references": total, "compat_v1": compat, "skipped": skipped, "errors": errors, "unparsed": unparsed}
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="also write the results here")
@@ -537,6 +634,19 @@ def main(argv: list[str]) -> int:
         metavar="SCRIPT",
         help="run the equivalence of these scripts only (file names, e.g. estimator_towers.py); the shares are whole",
     )
+    parser.add_argument(
+        "--realworld",
+        nargs="?",
+        const=",".join(realworld.PROJECTS),
+        metavar="PROJECTS",
+        help="measure instead the tf.compat.v1 share of bench/realworld.py's projects (comma-separated, default all: "
+        f"{', '.join(realworld.PROJECTS)}) after --level safe and --level native, as information; no equivalence runs",
+    )
+    parser.add_argument(
+        "--cache",
+        default=realworld.default_cache(),
+        help="--realworld: the projects' downloaded sources (bench/realworld.py's; default: %(default)s)",
+    )
     parser.add_argument("--probe", nargs=4, metavar=("KIND", "SCRIPT", "CHECKPOINT", "RECORD"), help=argparse.SUPPRESS)
     args, rest = parser.parse_known_args(argv)
     if args.probe:
@@ -545,6 +655,8 @@ def main(argv: list[str]) -> int:
             script, checkpoint, record, rest[1:] if rest[:1] == ["--"] else rest
         )
         return 0
+    if args.realworld is not None:
+        return _realworld_main(args)
     results: dict = {"equivalence": [], "compat_v1": {}, "rules": {}, "load": os.getloadavg()[0], "commit": _commit()}
     results["only"] = args.only or []
     with tempfile.TemporaryDirectory() as work:
@@ -595,6 +707,63 @@ def main(argv: list[str]) -> int:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump(results, handle, indent=1)
     return 0 if all(row["equal"] for row in results["equivalence"]) else 1
+
+
+def _realworld_main(args: argparse.Namespace) -> int:
+    projects = [name.strip() for name in args.realworld.split(",") if name.strip()]
+    unknown = [name for name in projects if name not in realworld.PROJECTS]
+    if unknown or not projects:
+        print(
+            f"--realworld: unknown project(s) {', '.join(unknown)}; of: {', '.join(realworld.PROJECTS)}",
+            file=sys.stderr,
+        )
+        return 2
+    results: dict = {"load": os.getloadavg()[0], "commit": _commit()}
+    with tempfile.TemporaryDirectory() as work:
+        results["realworld"] = realworld_shares(projects, args.cache, work)
+    results["load_after"] = os.getloadavg()[0]
+    _print_realworld(results)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump(results, handle, indent=1)
+    levels = [level for row in results["realworld"].values() for level in (row, row.get("safe"), row.get("native"))]
+    return 1 if any(level and "failed" in level for level in levels) else 0
+
+
+def _print_realworld(results: dict) -> None:
+    print(f"commit {results['commit']}, load {results['load']:.1f} -> {results['load_after']:.1f}")
+    print("tf.* references through tf.compat.v1 in bench/realworld.py's projects (information: libraries full of graph")
+    print(
+        "machinery), after --level safe and --level native; skipped: files uai-migrate could not migrate (not counted)"
+    )
+    levels = "".join(
+        f"{f'{level} refs':>12}{'compat.v1':>11}{'share':>8}{'skipped':>9}" for level in ("safe", "native")
+    )
+    print(f"{'project':<18}{'files':>6}{'lines':>8}{levels}{'seconds':>9}")
+    for name, row in results["realworld"].items():
+        if "failed" in row:
+            print(f"{name:<18}  failed: {row['failed']}")
+            continue
+        cells = ""
+        for level in ("safe", "native"):
+            counted = row[level]
+            if "failed" in counted:
+                cells += f"{'failed':>40}"
+                continue
+            total, compat = counted["references"], counted["compat_v1"]
+            cells += f"{total:>12}{compat:>11}{compat / total if total else 0:>8.1%}{len(counted['skipped']):>9}"
+        print(f"{name:<18}{row['files']:>6}{row['lines']:>8}{cells}{row['seconds']:>9.0f}")
+    for name, row in results["realworld"].items():
+        for level in ("safe", "native"):
+            counted = row.get(level, {})
+            if "failed" in counted:
+                print(f"{name} --level {level}: {counted['failed']}")
+            for path, why in counted.get("skipped", []):
+                print(f"{name} --level {level}: skipped {path}: {why}")
+            if counted.get("unparsed"):
+                print(
+                    f"{name} --level {level}: {counted['unparsed']} ported files Python's ast cannot read (not counted)"
+                )
 
 
 def ported_file(out: str, relative: str, name: str) -> str:

@@ -1,6 +1,10 @@
 """bench/native.py's count of `tf.*` references and of those through `tf.compat.v1` (the #31 share): a name
 imported from a TensorFlow module is a reference wherever it is read, as `tf.x` would be."""
 
+import json
+import os
+import re
+
 import pytest
 
 from bench import native
@@ -67,3 +71,44 @@ def test_references_count_every_module_of_tensorflow_bound_to_a_name(source, cou
 )
 def test_references_count_names_a_star_import_from_tensorflow_binds(source, counted):
     assert native.references(source) == counted
+
+
+# a Session program the native level converts (tests/corpus/compat_v1_style.py's shape)
+TRAIN = """import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None])
+doubled = x * 2
+with tf.Session() as sess:
+    print("doubled", sess.run(doubled, {x: [1.0, 2.0]}))
+"""
+BROKEN = "import tensorflow as tf\ndef f(:\n    tf.placeholder(tf.float32)\n"  # uai-migrate skips it: no Python 3
+
+
+def test_realworld_shares_a_project_tree_at_both_levels_and_reports_a_file_it_could_not_migrate(
+    tmp_path, monkeypatch, capsys
+):
+    # a project of realworld.PROJECTS whose sdist is already unpacked in the cache, as realworld.fetch leaves it
+    cache = tmp_path / "cache"
+    package = cache / "src" / "tiny-0.1" / "tiny"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "train.py").write_text(TRAIN)
+    (package / "broken.py").write_text(BROKEN)
+    monkeypatch.setitem(native.realworld.PROJECTS, "tiny", native.realworld.Project("tiny==0.1", "tiny"))
+    results = tmp_path / "results.json"
+    assert native.main(["--realworld", "tiny", "--cache", str(cache), "--json", str(results)]) == 0
+    # the expected counts: the ports of train.py made here by uai-migrate, as the bench makes them, counted
+    expected = {}
+    for level in ("safe", "native"):
+        out = str(tmp_path / "ported" / level)
+        native.migrate([str(package.parent)], out, level, in_process=True)
+        expected[level] = native.references((tmp_path / "ported" / level / "tiny" / "train.py").read_text())
+    row = json.loads(results.read_text())["realworld"]["tiny"]
+    assert row["files"] == 3
+    for level in ("safe", "native"):
+        assert (row[level]["references"], row[level]["compat_v1"]) == expected[level]
+        assert [path for path, _ in row[level]["skipped"]] == [os.path.join("tiny", "broken.py")]
+        assert "does not parse" in row[level]["skipped"][0][1]
+    assert expected["safe"][1] > expected["native"][1]  # (each level's own port is counted)
+    printed = capsys.readouterr().out
+    assert re.search(r"^tiny\s+3\s", printed, re.M), printed
