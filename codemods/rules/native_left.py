@@ -21,6 +21,7 @@ from codemods.rule_description import Example
 from codemods.rules import _tf
 from codemods.rules._native_syntax import collect
 from codemods.rules._native_v1_left import v1_names_left
+from codemods.rules._tf_bindings import is_tensorflow, tf_imports
 
 # the graph-mode switches the safe level writes for graph code at module level (rules/graph_mode.py)
 _GRAPH_SWITCHES = frozenset({"disable_eager_execution", "disable_v2_behavior"})
@@ -81,7 +82,7 @@ class NativeLeftRule(Rule):
         self._first: tuple[cst.CSTNode, int] | None = None  # the first TensorFlow import and its statement
 
     def _import(self, node: cst.Import | cst.ImportFrom, modules: list[str]) -> None:
-        if self._first is None and any(m == _tf.TF or m.startswith(_tf.TF + ".") for m in modules):
+        if self._first is None and any(is_tensorflow(m) for m in modules):
             self._first = (node, self.state.top)
 
     def visit_Import(self, node: cst.Import) -> None:
@@ -120,7 +121,7 @@ def _runs_nothing(module: cst.Module) -> bool:
     """Whether the module's top level only imports, defines and binds names without calling TensorFlow, a function
     or class of its own or one of its package's (a docstring, constants, a namedtuple): a library of functions and
     classes. `MODEL = build()` runs build's TensorFlow code at import."""
-    tf_names = _tensorflow_bindings(module) | _own_bindings(module)
+    tf_names = set(tf_imports(module).names) | _own_bindings(module)
     for statement in module.body:
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
             continue
@@ -137,23 +138,6 @@ def _runs_nothing(module: cst.Module) -> bool:
                 continue
             return False
     return True
-
-
-def _tensorflow_bindings(module: cst.Module) -> set[str]:
-    """The names the module's imports bind to TensorFlow's modules and objects."""
-    bound = set()
-    for statement in collect(module, cst.Import):
-        for alias in statement.names:
-            name = _tf.full_name(alias.name)
-            if name == _tf.TF or name.startswith(_tf.TF + "."):
-                bound.add(alias.evaluated_alias or name.split(".")[0])
-    for imported in collect(module, cst.ImportFrom):
-        module_name = _tf.full_name(imported.module) if imported.module and not imported.relative else ""
-        if (module_name == _tf.TF or module_name.startswith(_tf.TF + ".")) and not isinstance(
-            imported.names, cst.ImportStar
-        ):
-            bound.update(alias.evaluated_alias or _tf.full_name(alias.name) for alias in imported.names)
-    return bound
 
 
 def _runs_a_graph(module: cst.Module) -> bool:
