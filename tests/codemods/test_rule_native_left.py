@@ -82,6 +82,32 @@ class TestNativeLeftRule(RuleTest):
         ((_, message),) = self.entries(source)
         assert message.startswith("left at the safe level, in tf.compat.v1: shape, placeholder: "), message
 
+    def test_tf_compat_v1_read_through_any_import_of_it_is_said(self):
+        # `import tensorflow.compat as tfc` reads tf.compat.v1 through `tfc.v1`, and `import tensorflow.compat.v1.train
+        # as train_v1` binds a tf.compat.v1 module itself, as `from tensorflow.compat.v1 import train` would
+        graph = (
+            "tfc.v1.disable_eager_execution()\nimages = tfc.v1.placeholder('float32', [None, 4])\nprint(images.shape)\n"
+        )
+        ((_, message),) = self.entries(f"import tensorflow.compat as tfc\n\n{graph}")
+        assert message == f"left at the safe level, in tf.compat.v1: disable_eager_execution, placeholder: {GRAPH_ONLY}"
+        ((_, message),) = self.entries("import tensorflow.compat.v1.train as train_v1\n\nprint(train_v1.Saver())\n")
+        assert message == f"left at the safe level, in tf.compat.v1: train: {OTHERS}", message
+
+    def test_a_name_two_imports_bind_reads_as_the_later_whichever_their_form(self):
+        # the import a `try:` makes and its `except ImportError:` fallback: the safe level reads `tf` as the later
+        # (it wrote tf.compat.v1.placeholder), and so do the names said, whether the earlier is `import ... as tf`
+        # or `from ... import v1 as tf`
+        read = """
+            tf.compat.v1.disable_eager_execution()
+            images = tf.compat.v1.placeholder(tf.float32, [None, 4])
+            print(images.shape.as_list())
+        """
+        said = f"left at the safe level, in tf.compat.v1: disable_eager_execution, placeholder: {GRAPH_ONLY}"
+        for first in ("import tensorflow.compat.v1 as tf", "from tensorflow.compat import v1 as tf"):
+            imports = f"try:\n    {first}\nexcept ImportError:\n    import tensorflow as tf\n"
+            ((_, message),) = self.entries(imports + textwrap.dedent(read))
+            assert message == said, (first, message)
+
     def test_a_module_calling_its_own_functions_at_import_runs_something(self):
         # MODEL = build() runs build's TensorFlow code when the module is imported: not a module that runs nothing
         source = """
