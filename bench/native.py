@@ -25,12 +25,18 @@
 3. --realworld (instead of 1 and 2; information: libraries full of graph machinery): the same share in
    bench/realworld.py's projects (its PROJECTS: tflearn, stable-baselines, tensorpack, tensor2tensor), each
    the .py files of its package from its pinned sdist (realworld.fetch: downloaded into --cache on first use,
-   outside the repository), migrated as one tree at --level safe and at --level native. No port is run. A file
+   outside the repository), migrated as one tree at --level safe and at --level native. No port is run. The share
+   is counted twice: as above, and as bench/realworld.py counts TensorFlow references (its scan: the names a module
+   binds to TensorFlow at its top level, `tfv1 = tf.compat.v1`, and those it imports from the project's own modules,
+   tensorpack's `from ..compat import tfv1 as tf`, which the count above does not follow; import statements
+   counted, version-test fallbacks not), of those only the paths rooted at `tensorflow` (not tf_slim's, nor
+   this project's compat's). A file
    uai-migrate skips (its report's status "skipped", e.g. not Python 3) is left in the output as written: it is
    listed with the reason and not counted; a file migrated with an error entry is counted. A project that cannot
    be fetched, or a level whose uai-migrate run writes no report, is a "failed" row (exit 1) and the
-   other projects are measured. Progress on stderr; the table (files, lines, per level: references,
-   compat.v1, share, files skipped; seconds) on stdout, every number in --json.
+   other projects are measured. Progress on stderr; the table (a row per project and level: files, lines,
+   references, compat.v1 and share both ways, files skipped, files with an error entry; seconds) on stdout, every
+   number in --json.
 
 Both ports run in the tf2 environment (this interpreter); the migrations use this checkout's uai-migrate.
 """
@@ -596,9 +602,13 @@ def realworld_share(name: str, cache: str, work: str) -> dict:
 
 def ported_share(tree: str, out: str, report: dict) -> dict:
     """The references of uai-migrate's port of `tree` in `out`, from its `report`: {"references", "compat_v1", over the
-    files it migrated; "skipped": [path, why] of those it could not migrate (left in `out` as written: TF1 code, not
-    counted); "errors": files migrated with an error entry (counted: their manual steps aside, they are ported);
-    "unparsed": migrated files Python's ast cannot read (none expected: not counted)}."""
+    files it migrated, as references() counts them; "project_references", "project_compat_v1": the same files' TensorFlow
+    references as bench/realworld.py counts them (through the names a module binds to TensorFlow at its top level,
+    `tfv1 = tf.compat.v1`, and those it imports from the project's own modules, tensorpack's `from ..compat import tfv1
+    as tf`, which references() does not follow; imports counted, version-test fallbacks not), those below `tensorflow.`;
+    "skipped": [path, why] of the files it could not migrate (left in `out` as written: TF1 code, not counted);
+    "errors": files migrated with an error entry (counted: their manual steps aside, they are ported); "unparsed":
+    migrated files Python's ast cannot read (none expected: not counted)}."""
     skipped = []
     errors = 0
     for record in report["files"]:
@@ -609,20 +619,36 @@ def ported_share(tree: str, out: str, report: dict) -> dict:
         errors += record["status"] == "error"
     left_out = {path for path, _ in skipped}
     total = compat = unparsed = 0
+    scans = {}
     for root, _, names in os.walk(out):
         for name in sorted(names):
             path = os.path.join(root, name)
-            if not name.endswith(".py") or os.path.relpath(path, out) in left_out:
+            relative = os.path.relpath(path, out)
+            if not name.endswith(".py") or relative in left_out:
                 continue
             with open(path, encoding="utf-8") as handle:
-                try:
-                    module = ast.parse(handle.read())
-                except (SyntaxError, ValueError):
-                    unparsed += 1
-                    continue
+                source = handle.read()
+            try:
+                module = ast.parse(source)
+            except (SyntaxError, ValueError):
+                unparsed += 1
+                continue
             counted = tree_references(module)
             total, compat = total + counted[0], compat + counted[1]
-    return {"references": total, "compat_v1": compat, "skipped": skipped, "errors": errors, "unparsed": unparsed}
+            scan = realworld.scan_module(source, relative)
+            scans[scan.name] = scan
+    realworld.link_project(scans)
+    paths = [path for scan in scans.values() for path, _ in realworld.references(scan)[0]]
+    tf_paths = [path for path in paths if path == "tensorflow" or path.startswith("tensorflow.")]
+    return {
+        "references": total,
+        "compat_v1": compat,
+        "project_references": len(tf_paths),
+        "project_compat_v1": sum(_through_v1(path.removeprefix("tensorflow")) for path in tf_paths),
+        "skipped": skipped,
+        "errors": errors,
+        "unparsed": unparsed,
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -733,31 +759,34 @@ def _realworld_main(args: argparse.Namespace) -> int:
 def _print_realworld(results: dict) -> None:
     print(f"commit {results['commit']}, load {results['load']:.1f} -> {results['load_after']:.1f}")
     print("tf.* references through tf.compat.v1 in bench/realworld.py's projects (information: libraries full of graph")
+    print("machinery), counted as in the corpus and as bench/realworld.py counts (+ the project's own names for them);")
+    print("skipped: files uai-migrate could not migrate (not counted); errors: files migrated with an error entry")
     print(
-        "machinery), after --level safe and --level native; skipped: files uai-migrate could not migrate (not counted)"
+        f"{'project':<18}{'level':<8}{'files':>6}{'lines':>8}{'refs':>8}{'compat.v1':>11}{'share':>8}"
+        f"{'realworld.py refs':>19}{'compat.v1':>11}{'share':>8}{'skipped':>9}{'errors':>8}{'seconds':>9}"
     )
-    levels = "".join(
-        f"{f'{level} refs':>12}{'compat.v1':>11}{'share':>8}{'skipped':>9}" for level in ("safe", "native")
-    )
-    print(f"{'project':<18}{'files':>6}{'lines':>8}{levels}{'seconds':>9}")
     for name, row in results["realworld"].items():
         if "failed" in row:
-            print(f"{name:<18}  failed: {row['failed']}")
+            print(f"{name:<18}failed: {row['failed']}")
             continue
-        cells = ""
         for level in ("safe", "native"):
             counted = row[level]
+            start = f"{name:<18}{level:<8}{row['files']:>6}{row['lines']:>8}"
             if "failed" in counted:
-                cells += f"{'failed':>40}"
+                print(f"{start}  failed: {counted['failed'][:300]}")
                 continue
-            total, compat = counted["references"], counted["compat_v1"]
-            cells += f"{total:>12}{compat:>11}{compat / total if total else 0:>8.1%}{len(counted['skipped']):>9}"
-        print(f"{name:<18}{row['files']:>6}{row['lines']:>8}{cells}{row['seconds']:>9.0f}")
+            shares = ""
+            for total, compat in (
+                (counted["references"], counted["compat_v1"]),
+                (counted["project_references"], counted["project_compat_v1"]),
+            ):
+                width = 19 if shares else 8
+                shares += f"{total:>{width}}{compat:>11}{compat / total if total else 0:>8.1%}"
+            seconds = f"{row['seconds']:.0f}" if level == "native" else ""
+            print(f"{start}{shares}{len(counted['skipped']):>9}{counted['errors']:>8}{seconds:>9}")
     for name, row in results["realworld"].items():
         for level in ("safe", "native"):
             counted = row.get(level, {})
-            if "failed" in counted:
-                print(f"{name} --level {level}: {counted['failed']}")
             for path, why in counted.get("skipped", []):
                 print(f"{name} --level {level}: skipped {path}: {why}")
             if counted.get("unparsed"):

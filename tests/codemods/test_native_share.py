@@ -111,4 +111,40 @@ def test_realworld_shares_a_project_tree_at_both_levels_and_reports_a_file_it_co
         assert "does not parse" in row[level]["skipped"][0][1]
     assert expected["safe"][1] > expected["native"][1]  # (each level's own port is counted)
     printed = capsys.readouterr().out
-    assert re.search(r"^tiny\s+3\s", printed, re.M), printed
+    assert re.search(r"^tiny\s+safe\s+3\s", printed, re.M) and re.search(r"^tiny\s+native\s+3\s", printed, re.M), (
+        printed
+    )
+
+
+def test_ported_share_counts_the_port_both_ways_and_leaves_out_the_files_uai_migrate_skipped(tmp_path):
+    out = tmp_path / "out" / "tiny"
+    out.mkdir(parents=True)
+    (out / "__init__.py").write_text("")
+    # the project's own name for tf.compat.v1, as tensorpack's compat module binds it, and a module using it
+    (out / "compat.py").write_text("import tensorflow as tf\ntfv1 = tf.compat.v1\n")
+    (out / "lib.py").write_text("from .compat import tfv1 as tf\n\n\ndef f():\n    return tf.placeholder(tf.float32)\n")
+    # a file the report says uai-migrate skipped: in the output as written, not counted
+    (out / "broken.py").write_text("import tensorflow as tf\ntf.placeholder(tf.float32)\n")
+    (out / "bad.py").write_text("def f(:\n")
+    tree = tmp_path / "tree"
+    skipped = {"severity": "error", "message": "file skipped: why", "rule": "parse"}
+    report = {
+        "files": [
+            {"path": str(tree / "tiny" / "compat.py"), "status": "unchanged", "entries": []},
+            {"path": str(tree / "tiny" / "lib.py"), "status": "error", "entries": [skipped | {"message": "manual"}]},
+            {"path": str(tree / "tiny" / "broken.py"), "status": "skipped", "entries": [skipped]},
+        ]
+    }
+    counted = native.ported_share(str(tree), str(tmp_path / "out"), report)
+    # references(): compat.py's `tf.compat.v1` only (lib.py's `tf` is not bound by an import of TensorFlow).
+    # bench/realworld.py's count: compat.py's `import tensorflow` and `tf.compat.v1`, lib.py's `tf.placeholder` and
+    # `tf.float32` through the project's `tfv1` (tensorflow.compat.v1)
+    assert counted == {
+        "references": 1,
+        "compat_v1": 1,
+        "project_references": 4,
+        "project_compat_v1": 3,
+        "skipped": [[os.path.join("tiny", "broken.py"), "file skipped: why"]],
+        "errors": 1,
+        "unparsed": 1,
+    }
