@@ -196,6 +196,9 @@ SYMBOLS = {
     "tensorflow.contrib.training.GreedyLoadBalancingStrategy": "compat.devices:GreedyLoadBalancingStrategy",
     "tensorflow.contrib.training.byte_size_load_fn": "compat.devices:byte_size_load_fn",
     "tensorflow.contrib.learn.RunConfig": "compat.learn:RunConfig",
+    # tf-slim's copy of TF 1.15's, which asks timeout_fn only after a timeout; TF 2.21's tf.train.checkpoints_iterator
+    # (tf_upgrade_v2's rename) asks it after every checkpoint too and stops at the first True: it yields fewer
+    "tensorflow.contrib.training.checkpoints_iterator": "tf_slim.training.evaluation:checkpoints_iterator",
     "tensorflow.contrib.lookup.HashTable": f"{V1}:lookup.StaticHashTable",
     # (TF 2 exports them under no public name)
     **{
@@ -279,7 +282,9 @@ MODULES = {
     "tensorflow.contrib.slim": ("compat.slim",),
     "tensorflow.contrib.layers": ("compat.slim", "tf_slim.layers"),
     "tensorflow.contrib.framework": ("compat.slim", "tf_slim.ops.variables", "tf_slim.ops.arg_scope"),
-    "tensorflow.contrib.training": ("tf_slim.training",),
+    # (tf_slim.training's __init__ is empty: contrib.training's create_train_op, train ... and evaluate_once,
+    # checkpoints_iterator ... are in these two)
+    "tensorflow.contrib.training": ("tf_slim.training.training", "tf_slim.training.evaluation"),
     "tensorflow.contrib.learn": ("compat.learn",),
     "tensorflow.contrib.learn.ModeKeys": (f"{V1}:estimator.ModeKeys",),
     "tensorflow.contrib.learn.monitors": ("compat.learn.monitors",),
@@ -482,7 +487,12 @@ CLOSEST = {
         "(ForestHParams and RandomForestGraphs' training and inference graphs have no TF 2 equivalent)"
     ),
     "tensorflow.contrib.tpu": "tf.compat.v1.estimator.tpu and tf.compat.v1.tpu (with import compat)",
-    "tensorflow.contrib.training": "tf_slim.training, compat.hparams.HParams, compat.devices",
+    # (its names tf-slim, compat.hparams and compat.devices kept are served: the rest batched and sampled queues)
+    "tensorflow.contrib.training": (
+        "tf.data for its queue-based batching and sampling (Dataset.bucket_by_sequence_length, "
+        "Dataset.rejection_resample, Dataset.sample_from_datasets); HParams.parse of compat.hparams for parse_values; "
+        "compat.devices.GreedyLoadBalancingStrategy, or replica_device_setter's round robin, for RandomStrategy"
+    ),
     "tensorflow.contrib.util": "tf.make_ndarray, tf.make_tensor_proto, tf.get_static_value",
 }
 

@@ -176,6 +176,17 @@ class ContribEquivalentsRule(OutermostChain, ModuleMoveRule):
         if name is not None and name not in self._PRIVATE and self.match_prefix(_tf.head(node), self._PRIVATE) is None:
             self.report(node, f"{name} has no automatic conversion", "error", tf1_names.manual_for(name))
 
+    def add_needed_import(
+        self, module: str, obj: str | None = None, asname: str | None = None, relative: int = 0
+    ) -> None:
+        """A tf-slim submodule comes from its package: `import tf_slim.training.training as t` reads attribute
+        `training` of `tf_slim`, which tf_slim's `__init__` rebinds to that submodule (and `tf_slim.ops` to
+        TensorFlow's ops module), so it fails; `from tf_slim.training import training as t` reads the package's."""
+        if obj is None and asname is not None and module.startswith("tf_slim.") and module.count(".") > 1:
+            module, _, obj = module.rpartition(".")
+            asname = None if asname == obj else asname
+        super().add_needed_import(module, obj, asname, relative)
+
     def _note(self, node: cst.CSTNode, old: str, new: str) -> None:
         _tf.ensure_compat(self)  # compat.learn's Estimator needs compat on TF 2.21; compat.hparams needs compat anyway
         super()._note(node, old, new)

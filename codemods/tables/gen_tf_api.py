@@ -185,13 +185,20 @@ def slim_module_names() -> dict[str, list[str]]:
         for target in targets:
             if target.startswith("tf_slim.") and target not in found:
                 module = importlib.import_module(target)
+                # a module's `__all__` is what it serves, TensorFlow's objects it re-exports included
+                # (tf_slim.training.evaluation's evaluate_once is TensorFlow's private _evaluate_once)
+                listed = getattr(module, "__all__", None)
                 found[target] = sorted(
                     name
                     for name in dir(module)
                     if not name.startswith("_")
                     and _identity(getattr(module, name))
                     and not isinstance(getattr(module, name), types.ModuleType)
-                    and getattr(getattr(module, name), "__module__", "").startswith("tf_slim.")
+                    and (
+                        name in listed
+                        if listed is not None
+                        else getattr(getattr(module, name), "__module__", "").startswith("tf_slim.")
+                    )
                 )
     return dict(sorted(found.items()))
 

@@ -6,7 +6,8 @@ rule reads (so migrating never imports TensorFlow). Every target is kept only if
 this TensorFlow with `import compat` (tf.compat.v1.estimator is an attribute compat attaches on 2.21):
   renames   {TF1 path: target path} for the TF1 names TF 2.21 lacks, paths relative to `tensorflow`: TensorFlow's own
             `tensorflow.tools.compatibility` tables (`all_renames_v2.symbol_renames`, its manual
-            renames, contrib included), so uai-migrate converts everything tf_upgrade_v2 converts;
+            renames, contrib included), so uai-migrate converts everything tf_upgrade_v2 converts, but the names
+            compat's table (SYMBOLS) homes outside TensorFlow, which contrib-equivalents moves there;
   contrib   {contrib path: target path}: for each `tensorflow.contrib.<module>` of compat's TF1 name
             table (compat/tf1_names.py, what `uai-run` resolves at run time) every name of its
             TensorFlow targets, the first target having the name winning, as the runtime looks them up;
@@ -46,6 +47,15 @@ def _strip(name: str) -> str | None:
     return name[3:] if name.startswith("tf.") else None
 
 
+def _library_symbol(path: str) -> bool:
+    """Does compat's TF1 table give contrib name `tensorflow.<path>` a home outside TensorFlow (SYMBOLS: tf-slim's
+    checkpoints_iterator, TF 1.15's, where tf_upgrade_v2 names TF 2's, which behaves otherwise)?"""
+    from compat import tf1_names
+
+    target = tf1_names.SYMBOLS.get(f"{TF}.{path}")
+    return path.startswith("contrib.") and target is not None and not tf1_names.split(target)[0].startswith(TF)
+
+
 def renames(tf: Any) -> dict:
     from tensorflow.tools.compatibility import all_renames_v2
 
@@ -55,8 +65,9 @@ def renames(tf: Any) -> dict:
             old, new = _strip(old), _strip(new)
             # `contrib_data.x` keys are for a direct `import tensorflow.contrib.data as contrib_data`;
             # a name TF 2.21 still has stays (the tf1-api rule judges it), or a second run would rename
-            # what the first wrote (`tf.manip.space_to_batch_nd` -> `tf.space_to_batch_nd` -> `tf.space_to_batch`)
-            if old and new and resolve(tf, new) is not None and resolve(tf, old) is None:
+            # what the first wrote (`tf.manip.space_to_batch_nd` -> `tf.space_to_batch_nd` -> `tf.space_to_batch`);
+            # a name compat's table homes in a library is contrib-equivalents' (uai-run serves that home)
+            if old and new and resolve(tf, new) is not None and resolve(tf, old) is None and not _library_symbol(old):
                 found[old] = new
     return found
 

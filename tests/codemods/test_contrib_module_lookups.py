@@ -1,0 +1,106 @@
+"""A tf.contrib module of compat/tf1_names.py MODULES finds its names where its targets hold them.
+
+tf-slim's `tf_slim.training` package exports nothing (its `__init__` is empty): tf.contrib.training's functions
+are in `tf_slim.training.training` and `tf_slim.training.evaluation`. Every target must export names of its own,
+and each name TF 1.15's module exported (tests/common/golden/tf115_signatures.json) that a library target's
+package lists in a submodule's `__all__` must be served: by uai-run's face and, through uai-migrate's rewrite, as
+the very same object.
+"""
+
+import importlib
+import inspect
+import pkgutil
+import types
+
+import pytest
+
+from codemods import rules
+from compat import tf1_names as names
+from tests.support.goldens import tf115_values
+from tests.support.rule_test import apply
+from uai_run import _tf1_modules
+
+CONTRIB_MODULES = sorted(name for name in names.MODULES if name.startswith(f"{names.TF}.contrib."))
+# tf.contrib.training's names tf-slim kept: {name: the tf-slim module whose `__all__` lists it}
+TRAINING = {
+    **dict.fromkeys(
+        "add_gradients_summaries clip_gradient_norms clip_gradient_norms_fn create_train_op multiply_gradients "
+        "train".split(),
+        "tf_slim.training.training",
+    ),
+    **dict.fromkeys(
+        "StopAfterNEvalsHook SummaryAtEndHook checkpoints_iterator evaluate_once evaluate_repeatedly "
+        "get_or_create_eval_step wait_for_new_checkpoint".split(),
+        "tf_slim.training.evaluation",
+    ),
+}
+
+
+def _tf115_names(module: str) -> list[str]:
+    """The functions and classes TF 1.15's `module` exported."""
+    prefix = module + "."
+    values = tf115_values("tf115_signatures.json")
+    return sorted(n[len(prefix) :] for n in values if n.startswith(prefix) and "." not in n[len(prefix) :])
+
+
+def _exports(module: types.ModuleType) -> set[str]:
+    """Public names of `module` that are not modules."""
+    return {n for n in dir(module) if not n.startswith("_") and not inspect.ismodule(getattr(module, n))}
+
+
+def _submodule_lists(package: types.ModuleType) -> set[str]:
+    """The names the `__all__` of a library package's submodules list (tf-slim's tests, which need nose, aside)."""
+    found: set[str] = set()
+    for info in pkgutil.iter_modules(getattr(package, "__path__", ())):
+        if not info.name.startswith("_") and not info.name.endswith("_test"):
+            found.update(getattr(importlib.import_module(f"{package.__name__}.{info.name}"), "__all__", ()))
+    return found
+
+
+@pytest.mark.parametrize("module", CONTRIB_MODULES)
+def test_every_target_of_a_contrib_module_exports_names_of_its_own(module):
+    empty = [target for target, value in _tf1_modules.Face(module)._targets() if not _exports(value)]
+    assert not empty, f"{module}: targets that export nothing (their names are in submodules): {empty}"
+
+
+@pytest.mark.parametrize("module", CONTRIB_MODULES)
+def test_the_tf115_names_a_library_target_holds_are_served(module):
+    face = _tf1_modules.Face(module)
+    held: set[str] = set()
+    for target, value in face._targets():
+        if not target.startswith(names.TF):  # tf-slim's and compat's packages (TF's own: the derived tables)
+            held |= _exports(value) | _submodule_lists(value)
+    unserved = [name for name in _tf115_names(module) if name in held and not hasattr(face, name)]
+    assert not unserved, f"{module}: {unserved}"
+
+
+@pytest.fixture(scope="module")
+def migrated() -> dict:
+    """{(name, spelling): the object uai-migrate's rewrite of one program reading every TRAINING name gives}."""
+    spellings = {
+        "attribute": "tf.contrib.training.{name}",
+        "tf.compat.v1 attribute": "tf.compat.v1.contrib.training.{name}",
+        "import": "from tensorflow.contrib.training import {name} as {var}",
+        "module alias": "{var} = contrib_training.{name}",
+    }
+    lines, wanted = ["import tensorflow as tf", "import tensorflow.contrib.training as contrib_training"], {}
+    for name in sorted(TRAINING):
+        for spelling, form in spellings.items():
+            var = f"v{len(wanted)}"
+            wanted[var] = (name, spelling)
+            line = form.format(name=name, var=var)
+            lines.append(line if " import " in line or line.startswith(var) else f"{var} = {line}")
+    applied = apply("\n".join(lines) + "\n", *rules.RULES)
+    namespace: dict = {}
+    exec(applied.module.code, namespace)  # noqa: S102
+    return {key: namespace[var] for var, key in wanted.items()}
+
+
+@pytest.mark.parametrize("name", sorted(TRAINING))
+def test_uai_run_and_uai_migrate_give_tf_slims_object_for_a_contrib_training_name(name, migrated):
+    """tf-slim's object (uai-run's face reads it, uai-migrate rewrites to it), tf.train.checkpoints_iterator
+    included: TF 2.21's asks timeout_fn after every checkpoint, tf-slim's (TF 1.15's code) after a timeout only."""
+    expected = getattr(importlib.import_module(TRAINING[name]), name)
+    assert getattr(_tf1_modules.Face(f"{names.TF}.contrib.training"), name) is expected
+    for spelling in ("attribute", "tf.compat.v1 attribute", "import", "module alias"):
+        assert migrated[name, spelling] is expected, spelling

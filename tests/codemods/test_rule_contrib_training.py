@@ -1,0 +1,91 @@
+"""contrib-equivalents: tf.contrib.training's names -> tf-slim's training and evaluation modules, as uai-run serves them.
+
+tf_slim.training's `__init__` is empty; `import tf_slim.training.training as t` fails (tf_slim's `__init__` rebinds
+its attribute `training` to that submodule), so the submodules are imported from their package.
+"""
+
+import textwrap
+
+from codemods import rules
+from codemods.rules.contrib_equivalents import ContribEquivalentsRule
+from tests.support.rule_test import RuleTest, apply
+
+
+class TestContribTrainingNames(RuleTest):
+    TRANSFORM = ContribEquivalentsRule
+
+    def test_each_import_form_goes_to_the_tf_slim_module_holding_the_name(self):
+        before = """
+            import tensorflow as tf
+            from tensorflow.contrib.training import create_train_op, evaluate_once as once
+            import tensorflow.contrib.training as contrib_training
+
+            train_op = tf.contrib.training.create_train_op(loss, optimizer)
+            tf.contrib.training.train(train_op, "/tmp/train")
+            contrib_training.evaluate_repeatedly("/tmp/train", hooks=[contrib_training.StopAfterNEvalsHook(1)])
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            from tf_slim.training.training import create_train_op
+            from tf_slim.training.evaluation import evaluate_once as once
+            from tf_slim.training import evaluation, training
+
+            train_op = training.create_train_op(loss, optimizer)
+            training.train(train_op, "/tmp/train")
+            evaluation.evaluate_repeatedly("/tmp/train", hooks=[evaluation.StopAfterNEvalsHook(1)])
+        """
+        self.assertCodemod(before, after)
+
+    def test_checkpoints_iterator_is_tf_slims_and_tf_upgrade_leaves_it(self):
+        # TF 1.15's (tf-slim's copy) asks timeout_fn after a timeout only; tf.train's on TF 2.21 after every checkpoint
+        before = """
+            import tensorflow as tf
+
+            for path in tf.contrib.training.checkpoints_iterator(model_dir, timeout=60, timeout_fn=done):
+                evaluate(path)
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            from tf_slim.training import evaluation
+
+            for path in evaluation.checkpoints_iterator(model_dir, timeout=60, timeout_fn=done):
+                evaluate(path)
+        """
+        self.assertCodemod(before, after)
+        applied = apply(textwrap.dedent(before), *rules.RULES)
+        assert applied.module.code.strip() == textwrap.dedent(after).strip()
+        assert [(e.rule, e.message) for e in applied.entries] == [
+            ("contrib-equivalents", "tf.contrib.training.checkpoints_iterator -> evaluation.checkpoints_iterator")
+        ]
+
+    def test_an_alias_taken_by_the_program_is_not_reused(self):
+        before = """
+            import tensorflow as tf
+
+            def build(loss, training=True):
+                return tf.contrib.training.create_train_op(loss, optimizer)
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            from tf_slim.training import training as tf_slim_training_training
+
+            def build(loss, training=True):
+                return tf_slim_training_training.create_train_op(loss, optimizer)
+        """
+        self.assertCodemod(before, after)
+
+    def test_must_not_fire_on_other_training_modules_or_tf_slims_own(self):
+        before = """
+            import training
+            from tf_slim.training import training as slim_training
+            import tensorflow as tf
+
+            op = training.create_train_op(loss, optimizer)
+            slim_training.train(op, "/tmp/train")
+            tf.compat.v1.train.checkpoints_iterator("/tmp/train")
+            name = "tf.contrib.training.create_train_op"  # tf.contrib.training.train
+        """
+        self.assertCodemod(before, before)
