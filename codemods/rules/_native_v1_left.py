@@ -20,9 +20,9 @@ _MODULES = frozenset({TF, f"{TF}.compat", V1})
 
 
 def v1_names_left(module: cst.Module, dropped: Dropped = ()) -> tuple[list[str], bool]:
-    """(the tf.compat.v1 names `module` reads, below `tf.compat.v1.`, in source order without repeats; whether it
-    reads tf.keras.layers, in either spelling). `dropped`: the imports the rules scheduled for removal, which the
-    engine drops after the pass where nothing reads them (not names the file keeps)."""
+    """(the tf.compat.v1 names `module` reads, below `tf.compat.v1.`, in source order without repeats, `*` for a star
+    import's; whether it reads tf.keras.layers, in either spelling). `dropped`: the imports the rules scheduled for
+    removal, which the engine drops after the pass where nothing reads them (not names the file keeps)."""
     tf_bound = tf_imports(module)
     # {name the file binds to tensorflow, tensorflow.compat or tensorflow.compat.v1: the path below `tensorflow.` of
     # the module, where its attributes' tf.compat.v1 names are}; a name bound twice reads as the later binding, as
@@ -51,4 +51,7 @@ def v1_names_left(module: cst.Module, dropped: Dropped = ()) -> tuple[list[str],
             if binding.imported in dropped and binding.name not in read:
                 continue  # (dead: the engine drops it after the pass)
             left[binding.path.removeprefix(f"{V1}.")] = None
+    for star in tf_bound.star:  # (`from tensorflow.compat.v1 import *`: every name it binds is TF1's)
+        if f"{star}.".startswith(f"{V1}."):
+            left[f"{star}.*".removeprefix(f"{V1}.")] = None
     return list(left), keras

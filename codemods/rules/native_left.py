@@ -12,6 +12,8 @@ gave it an entry leaving code at the safe level (an entry converting code says n
 once, at the file's first TensorFlow import, with the reason that applies.
 """
 
+import builtins
+
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
 
@@ -19,7 +21,7 @@ from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import head_name
 from codemods.rule_description import Example
 from codemods.rules import _tf
-from codemods.rules._native_syntax import collect
+from codemods.rules._native_syntax import collect, names_in
 from codemods.rules._native_v1_left import v1_names_left
 from codemods.rules._tf_bindings import is_tensorflow, tf_imports
 
@@ -121,7 +123,16 @@ def _runs_nothing(module: cst.Module) -> bool:
     """Whether the module's top level only imports, defines and binds names without calling TensorFlow, a function
     or class of its own or one of its package's (a docstring, constants, a namedtuple): a library of functions and
     classes. `MODEL = build()` runs build's TensorFlow code at import."""
-    tf_names = set(tf_imports(module).names) | _own_bindings(module)
+    imports = tf_imports(module)
+    tf_names = set(imports.names) | _own_bindings(module)
+    bound = _bound_anywhere(module) if imports.star else set()
+
+    def calls_tensorflow(call: cst.Call) -> bool:
+        name = head_name(call.func)
+        # (a star import of TensorFlow binds names no import lists: one the module binds nowhere, and no builtin's,
+        # may be TensorFlow's)
+        return name in tf_names or bool(imports.star and name and name not in bound and not hasattr(builtins, name))
+
     for statement in module.body:
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
             continue
@@ -133,11 +144,20 @@ def _runs_nothing(module: cst.Module) -> bool:
             if isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
                 continue  # (a docstring)
             if isinstance(small, (cst.Assign, cst.AnnAssign)) and not any(
-                head_name(call.func) in tf_names for call in collect(small, cst.Call)
+                calls_tensorflow(call) for call in collect(small, cst.Call)
             ):
                 continue
             return False
     return True
+
+
+def _bound_anywhere(module: cst.Module) -> set[str]:
+    """The names the module binds by an import (of any package), a def or class, or an assignment, at any depth."""
+    bound = {alias.evaluated_alias or alias.evaluated_name.split(".")[0] for alias in collect(module, cst.ImportAlias)}
+    bound.update(d.name.value for d in collect(module, cst.FunctionDef) + collect(module, cst.ClassDef))
+    for target in collect(module, cst.AssignTarget):
+        bound.update(names_in(target).names)  # (not an attribute's name: `x.attr = ...` binds no `attr`)
+    return bound
 
 
 def _runs_a_graph(module: cst.Module) -> bool:

@@ -108,6 +108,32 @@ class TestNativeLeftRule(RuleTest):
             ((_, message),) = self.entries(imports + textwrap.dedent(read))
             assert message == said, (first, message)
 
+    def test_a_star_import_of_tf_compat_v1_is_said_and_its_names_may_run_at_import(self):
+        # the safe level keeps `from tensorflow import *` as `from tensorflow.compat.v1 import *` (tf1-api asks for
+        # the names by hand): every name it binds is TF1's; `W = get_variable(...)` may call one of them at import,
+        # while `dict(...)` (a builtin) and `namedtuple(...)` (imported from elsewhere) are not TensorFlow's
+        runs = """
+            import compat
+            from tensorflow.compat.v1 import *
+
+            W = get_variable("w", [3])
+        """
+        ((line, message),) = self.entries(runs)
+        assert line == 2 and message == f"left at the safe level, in tf.compat.v1: *: {OTHERS}", message
+        library = """
+            from collections import namedtuple
+            from tensorflow.compat.v1.train import *
+
+            NAMES = dict(w=3)
+            Point = namedtuple("Point", "x y")
+
+
+            def build():
+                return Saver()
+        """
+        ((_, message),) = self.entries(library)
+        assert message == f"left at the safe level, in tf.compat.v1: train.*: {LIBRARY}", message
+
     def test_a_module_calling_its_own_functions_at_import_runs_something(self):
         # MODEL = build() runs build's TensorFlow code when the module is imported: not a module that runs nothing
         source = """
