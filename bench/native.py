@@ -606,17 +606,19 @@ def ported_share(tree: str, out: str, report: dict) -> dict:
     references as bench/realworld.py counts them (through the names a module binds to TensorFlow at its top level,
     `tfv1 = tf.compat.v1`, and those it imports from the project's own modules, tensorpack's `from ..compat import tfv1
     as tf`, which references() does not follow; imports counted, version-test fallbacks not), those below `tensorflow.`;
-    "skipped": [path, why] of the files it could not migrate (left in `out` as written: TF1 code, not counted);
-    "errors": files migrated with an error entry (counted: their manual steps aside, they are ported); "unparsed":
+    "skipped": [path, why] of the files it skipped or could not read (left in `out` as written, TF1 code, or not
+    there: not counted); "errors": files migrated with an error entry (counted: their manual steps aside, they are
+    ported); "unparsed":
     migrated files Python's ast cannot read (none expected: not counted)}."""
     skipped = []
     errors = 0
     for record in report["files"]:
         relative = os.path.relpath(record["path"], tree)
-        if record["status"] == "skipped":
-            why = next((e["message"] for e in record["entries"] if e["severity"] == "error"), "skipped")
-            skipped.append([relative, why])
-        errors += record["status"] == "error"
+        said = [entry["message"] for entry in record["entries"] if entry["severity"] == "error"]
+        if record["status"] in ("skipped", "error"):  # ("error": the file could not be read)
+            skipped.append([relative, said[0] if said else record["status"]])
+        else:
+            errors += bool(said)
     left_out = {path for path, _ in skipped}
     total = compat = unparsed = 0
     scans = {}
@@ -645,7 +647,7 @@ def ported_share(tree: str, out: str, report: dict) -> dict:
         "compat_v1": compat,
         "project_references": len(tf_paths),
         "project_compat_v1": sum(_through_v1(path.removeprefix("tensorflow")) for path in tf_paths),
-        "skipped": skipped,
+        "skipped": sorted(skipped),
         "errors": errors,
         "unparsed": unparsed,
     }

@@ -131,7 +131,9 @@ def test_ported_share_counts_the_port_both_ways_and_leaves_out_the_files_uai_mig
     report = {
         "files": [
             {"path": str(tree / "tiny" / "compat.py"), "status": "unchanged", "entries": []},
-            {"path": str(tree / "tiny" / "lib.py"), "status": "error", "entries": [skipped | {"message": "manual"}]},
+            {"path": str(tree / "tiny" / "lib.py"), "status": "changed", "entries": [skipped | {"message": "manual"}]},
+            # (status "error": the file could not be read, nothing written for it)
+            {"path": str(tree / "tiny" / "gone.py"), "status": "error", "entries": [skipped | {"message": "unread"}]},
             {"path": str(tree / "tiny" / "broken.py"), "status": "skipped", "entries": [skipped]},
         ]
     }
@@ -144,7 +146,10 @@ def test_ported_share_counts_the_port_both_ways_and_leaves_out_the_files_uai_mig
         "compat_v1": 1,
         "project_references": 4,
         "project_compat_v1": 3,
-        "skipped": [[os.path.join("tiny", "broken.py"), "file skipped: why"]],
+        "skipped": [
+            [os.path.join("tiny", "broken.py"), "file skipped: why"],
+            [os.path.join("tiny", "gone.py"), "unread"],
+        ],
         "errors": 1,
         "unparsed": 1,
     }
