@@ -27,6 +27,7 @@ from typing import cast
 import libcst as cst
 
 from codemods.rules._native_syntax import Refused, arguments, collect, names_in, single, source_of
+from codemods.rules._tf_bindings import tf_imports
 
 # the modules a LoggingTensorHook, SessionRunHook or SessionRunArgs name is imported from (before and after tf-private)
 _HOOK_MODULES = (
@@ -94,11 +95,10 @@ class Hooks:
         self.port = HookPort()
         # names imported from the hooks' modules: name -> (module, name)
         self.imported: dict[str, tuple[str, str]] = {}
-        for imported in collect(module, cst.ImportFrom):
-            where = source_of(imported.module) if imported.module is not None else ""
-            if where in _HOOK_MODULES and not isinstance(imported.names, cst.ImportStar):
-                for alias in imported.names:
-                    self.imported[alias.evaluated_alias or source_of(alias.name)] = (where, source_of(alias.name))
+        for binding in tf_imports(module).bindings:
+            where, name, _ = binding.imported
+            if where in _HOOK_MODULES and name is not None:
+                self.imported[binding.name] = (where, name)
 
     def _named(self, node: cst.BaseExpression, name: str) -> bool:
         """`node` is TF's train.<name> (tf.train., tf.compat.v1.train., session_run_hook., a name imported)."""

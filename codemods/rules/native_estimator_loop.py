@@ -82,6 +82,7 @@ from codemods.rules._native_syntax import (
     source_of,
 )
 from codemods.rules._shared import ESTIMATOR
+from codemods.rules._tf_bindings import TF, tf_imports
 
 MESSAGE = "Estimator program -> TF 2's own training loop"
 REFUSED = "Estimator program left at the safe level"
@@ -1151,8 +1152,6 @@ def _evaluates(call: cst.Call, estimator: cst.Name) -> bool:
 
 
 def _tf_alias(module: cst.Module) -> str | None:
-    for imported in collect(module, cst.Import):
-        for alias in imported.names:
-            if source_of(alias.name) == "tensorflow":
-                return alias.evaluated_alias or "tensorflow"
-    return None
+    """The name the module's first `import tensorflow [as x]` binds (the port writes TensorFlow's names on it)."""
+    bindings = tf_imports(module).bindings
+    return next((b.name for b in bindings if b.imported[:2] == (TF, None)), None)
