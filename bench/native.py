@@ -68,7 +68,10 @@ from bench import corpus, realworld  # noqa: E402
 SOURCES = {
     "corpus": os.path.join(REPO, "tests", "corpus"),
     "samples": os.path.join(REPO, "samples", "tf1"),
-    "realprograms": os.path.join(REPO, "bench", "realprograms"),  # (information: programs built on libraries)
+    # (information: the real-programs bench's drivers, ours, one per program, not the libraries they run; programs built
+    # on libraries: what keeps tf.compat.v1 is the graph a library's entry point takes, tensorpack's inputs()
+    # placeholders, tensorlayer's fit(sess, ...), tf-slim's DatasetDataProvider over a TFRecordReader)
+    "realprograms": os.path.join(REPO, "bench", "realprograms"),
 }
 # |safe - native| <= TOLERANCE * max(1, |safe|): relative for losses above 1. The cause of what is not 0:
 # TF1's optimizers update through fused kernels (ResourceApplyAdam, ResourceApplyMomentum), Keras's through
