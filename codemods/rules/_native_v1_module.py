@@ -20,6 +20,7 @@ from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
 from codemods.rules._native_syntax import Refused, collect, single
 from codemods.rules._shared import compatible, target
+from codemods.rules._tf_bindings import tf_imports
 
 V1 = _tf.TF + ".compat.v1"
 # TF 2 names native-session writes itself whose TF1 namesakes differ (it writes them for TF 2's: the variables
@@ -75,10 +76,9 @@ def v1_module(
 
 
 def _tensorflow(node: cst.Import | cst.ImportFrom) -> bool:
-    """Does the import statement import TensorFlow or a module of it?"""
-    if isinstance(node, cst.ImportFrom):
-        return node.module is not None and _tf.full_name(node.module).split(".")[0] == "tensorflow"
-    return any(_tf.full_name(n.name).split(".")[0] == "tensorflow" for n in node.names)
+    """Does the import statement import TensorFlow or a module of it (names of it, `*` included)?"""
+    found = tf_imports(node)
+    return bool(found.bindings or found.star)
 
 
 def _imports_v1(stmt: cst.BaseStatement, alias: str) -> bool:
