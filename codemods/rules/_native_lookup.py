@@ -19,6 +19,7 @@ from codemods.rules import _tf
 from codemods.rules._native_names import PREFIXES
 from codemods.rules._native_shapes import StaticShapes
 from codemods.rules._native_syntax import Refused, arguments, assigned, collect, names_in, single, source_of
+from codemods.rules._tf_bindings import tf_imports
 
 TABLES = frozenset(p + n for n in ("contrib.lookup.HashTable", "lookup.StaticHashTable") for p in PREFIXES)
 KEY_VALUE = frozenset(
@@ -82,12 +83,9 @@ def drop_v1_imports(rule: Rule, module: cst.Module) -> None:
     """The `from tensorflow.compat.v1.<module> import ...` lines (the safe pass's) the converted code no longer reads:
     dropped by the engine where nothing uses them (a table's class, now spelled tf.lookup.StaticHashTable)."""
     for stmt in module.body:
-        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
-            if not (isinstance(small, cst.ImportFrom) and small.module is not None and small.relative == ()):
-                continue
-            name = _tf.full_name(small.module)
-            if name.startswith("tensorflow.compat.v1.") and not isinstance(small.names, cst.ImportStar):
-                for alias in small.names:
-                    asname = alias.asname.name if alias.asname else None
-                    bound = asname.value if isinstance(asname, cst.Name) else None
-                    rule.remove_unused_import(name, _tf.full_name(alias.name), bound)
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue  # (the safe pass writes such lines at the top level)
+        for binding in tf_imports(stmt).bindings:
+            imported, name, as_name = binding.imported
+            if name is not None and imported.startswith(f"{_tf.TF}.compat.v1."):
+                rule.remove_unused_import(imported, name, as_name)
