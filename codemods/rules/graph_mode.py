@@ -75,6 +75,7 @@ from codemods.rules._shared import (
     TF_ROOTS,
     graph_names,
 )
+from codemods.rules._tf_bindings import tf_imports
 
 # the switches that turn TF 1's graph mode on: a file calling one runs as a graph program
 SWITCHED_OFF = frozenset(name for name in SWITCH_NAMES if name.rpartition(".")[2].startswith("disable"))
@@ -102,14 +103,12 @@ def _tensorflow_before(body: list[cst.BaseStatement]) -> str | None:
     lines of `body` bind, or None."""
     found = None
     for stmt in body:
-        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
-            for alias in small.names if isinstance(small, cst.Import) else ():
-                name, bound = _tf.full_name(alias.name), alias.asname
-                as_name = bound.name.value if bound and isinstance(bound.name, cst.Name) else None
-                if name == TF:
-                    found = f"{as_name or TF}.compat.v1"
-                elif name == f"{TF}.compat.v1" and as_name:
-                    found = as_name
+        for binding in tf_imports(stmt).bindings if isinstance(stmt, cst.SimpleStatementLine) else ():
+            imported, name, as_name = binding.imported
+            if (imported, name) == (TF, None):
+                found = f"{binding.name}.compat.v1"
+            elif (imported, name) == (f"{TF}.compat.v1", None) and as_name:
+                found = binding.name
     return found
 
 
