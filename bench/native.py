@@ -62,8 +62,10 @@ from typing import Any, cast
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
-# (run as a script: the checkout is not on the path before; realworld: its projects, their pinned sdists and cache)
-from bench import corpus, realworld  # noqa: E402
+from bench import corpus  # noqa: E402 - run as a script, the checkout is not on the path before
+
+# (bench/realworld.py, the projects of --realworld, their pinned sdists and cache, is imported where it is used: it puts
+# bench/ on sys.path for its siblings, which the tests importing this module need not have)
 
 SOURCES = {
     "corpus": os.path.join(REPO, "tests", "corpus"),
@@ -557,6 +559,8 @@ def _star_names(module: str) -> frozenset[str]:
 # -- the share of tf.compat.v1 in the realworld projects (information: libraries full of graph machinery)
 def realworld_shares(projects: list[str], cache: str, work: str) -> dict[str, dict]:
     """{project: realworld_share(...)} for bench/realworld.py's `projects`, progress on stderr."""
+    from bench import realworld
+
     shares = {}
     for name in projects:
         start = time.perf_counter()
@@ -570,6 +574,8 @@ def realworld_share(name: str, cache: str, work: str) -> dict:
     """The tf.compat.v1 share of project `name`'s package (bench/realworld.py's pinned sdist, fetched into `cache`
     on first use) after --level safe and after --level native: {"files": .py files, "lines", level: ported_share()}.
     A level whose uai-migrate run gave no report, or a project that could not be fetched, is {"failed": why}."""
+    from bench import realworld
+
     project = realworld.PROJECTS[name]
     try:
         unpacked = realworld.fetch(name, cache)
@@ -608,11 +614,12 @@ def ported_share(tree: str, out: str, report: dict) -> dict:
     files it migrated, as references() counts them; "project_references", "project_compat_v1": the same files' TensorFlow
     references as bench/realworld.py counts them (through the names a module binds to TensorFlow at its top level,
     `tfv1 = tf.compat.v1`, and those it imports from the project's own modules, tensorpack's `from ..compat import tfv1
-    as tf`, which references() does not follow; imports counted, version-test fallbacks not), those below `tensorflow.`;
+    as tf`, which references() does not follow; imports counted, version-test fallbacks not), those rooted at `tensorflow`;
     "skipped": [path, why] of the files it skipped or could not read (left in `out` as written, TF1 code, or not
     there: not counted); "errors": files migrated with an error entry (counted: their manual steps aside, they are
-    ported); "unparsed":
-    migrated files Python's ast cannot read (none expected: not counted)}."""
+    ported); "unparsed": migrated files Python's ast cannot read (none expected: not counted)}."""
+    from bench import realworld
+
     skipped = []
     errors = 0
     for record in report["files"]:
@@ -657,6 +664,8 @@ def ported_share(tree: str, out: str, report: dict) -> dict:
 
 
 def main(argv: list[str]) -> int:
+    from bench import realworld
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="also write the results here")
     parser.add_argument(
@@ -741,6 +750,8 @@ def main(argv: list[str]) -> int:
 
 
 def _realworld_main(args: argparse.Namespace) -> int:
+    from bench import realworld
+
     projects = [name.strip() for name in args.realworld.split(",") if name.strip()]
     unknown = [name for name in projects if name not in realworld.PROJECTS]
     if unknown or not projects:

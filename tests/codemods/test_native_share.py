@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bench import native
+from bench import native, realworld
 
 
 @pytest.mark.parametrize(
@@ -94,7 +94,7 @@ def test_realworld_shares_a_project_tree_at_both_levels_and_reports_a_file_it_co
     (package / "__init__.py").write_text("")
     (package / "train.py").write_text(TRAIN)
     (package / "broken.py").write_text(BROKEN)
-    monkeypatch.setitem(native.realworld.PROJECTS, "tiny", native.realworld.Project("tiny==0.1", "tiny"))
+    monkeypatch.setitem(realworld.PROJECTS, "tiny", realworld.Project("tiny==0.1", "tiny"))
     results = tmp_path / "results.json"
     assert native.main(["--realworld", "tiny", "--cache", str(cache), "--json", str(results)]) == 0
     # the expected counts: the ports of train.py made here by uai-migrate, as the bench makes them, counted
