@@ -35,8 +35,9 @@
    listed with the reason and not counted; a file migrated with an error entry is counted. A project that cannot
    be fetched, or a level whose uai-migrate run writes no report, is a "failed" row (exit 1) and the
    other projects are measured. Progress on stderr; the table (a row per project and level: files, lines,
-   references, compat.v1 and share both ways, files skipped, files with an error entry; seconds) on stdout, every
-   number in --json.
+   references, compat.v1 and share both ways, files skipped, files with an error entry; seconds) and, per project,
+   the native rules' entries as in 1 (converted something/left code at the safe level) on stdout, every number in
+   --json.
 
 Both ports run in the tf2 environment (this interpreter); the migrations use this checkout's uai-migrate.
 """
@@ -572,7 +573,8 @@ def realworld_shares(projects: list[str], cache: str, work: str) -> dict[str, di
 
 def realworld_share(name: str, cache: str, work: str) -> dict:
     """The tf.compat.v1 share of project `name`'s package (bench/realworld.py's pinned sdist, fetched into `cache`
-    on first use) after --level safe and after --level native: {"files": .py files, "lines", level: ported_share()}.
+    on first use) after --level safe and after --level native: {"files": .py files, "lines", level: ported_share(),
+    "rules": rule_counts() of the native report}.
     A level whose uai-migrate run gave no report, or a project that could not be fetched, is {"failed": why}."""
     from bench import realworld
 
@@ -600,6 +602,8 @@ def realworld_share(name: str, cache: str, work: str) -> dict:
             realworld.log(f"{name} --level {level}: {failed}")
             continue
         row[level] = ported_share(tree, out, report)
+        if level == "native":
+            row["rules"] = rule_counts(report)
         counted = row[level]
         realworld.log(
             f"{name} --level {level}: {counted['compat_v1']}/{counted['references']} through tf.compat.v1, "
@@ -800,6 +804,10 @@ def _print_realworld(results: dict) -> None:
                 shares += f"{total:>{width}}{compat:>11}{compat / total if total else 0:>8.1%}"
             seconds = f"{row['seconds']:.0f}" if level == "native" else ""
             print(f"{start}{shares}{len(counted['skipped']):>9}{counted['errors']:>8}{seconds:>9}")
+    print("native rules' entries (converted something/left code at the safe level):")
+    for name, row in results["realworld"].items():
+        rules = sorted(row.get("rules", {}).items())
+        print(f"{name:<18}" + (", ".join(f"{rule} {done}/{left}" for rule, (done, left) in rules) or "none"))
     for name, row in results["realworld"].items():
         for level in ("safe", "native"):
             counted = row.get(level, {})

@@ -98,13 +98,16 @@ def test_realworld_shares_a_project_tree_at_both_levels_and_reports_a_file_it_co
     results = tmp_path / "results.json"
     assert native.main(["--realworld", "tiny", "--cache", str(cache), "--json", str(results)]) == 0
     # the expected counts: the ports of train.py made here by uai-migrate, as the bench makes them, counted
-    expected = {}
+    expected, reports = {}, {}
     for level in ("safe", "native"):
         out = str(tmp_path / "ported" / level)
-        native.migrate([str(package.parent)], out, level, in_process=True)
+        reports[level] = native.migrate([str(package.parent)], out, level, in_process=True)
         expected[level] = native.references((tmp_path / "ported" / level / "tiny" / "train.py").read_text())
     row = json.loads(results.read_text())["realworld"]["tiny"]
     assert row["files"] == 3
+    # the native rules' entries (converted something, left code at the safe level), as for the corpus' groups
+    assert {rule: tuple(counts) for rule, counts in row["rules"].items()} == native.rule_counts(reports["native"])
+    assert row["rules"]
     for level in ("safe", "native"):
         assert (row[level]["references"], row[level]["compat_v1"]) == expected[level]
         assert [path for path, _ in row[level]["skipped"]] == [os.path.join("tiny", "broken.py")]
