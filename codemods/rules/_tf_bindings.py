@@ -2,10 +2,11 @@
 object it stands for (`tf` -> `tensorflow`, `v1` -> `tensorflow.compat.v1`, `LoggingTensorHook` ->
 `tensorflow.compat.v1.train.LoggingTensorHook`), read from the import statements of a libcst tree.
 
-The rules that ask read a module once the pass has rewritten it: a new tree, which the engine's name table (built
-from the source before the pass, codemods/engine/names.py) does not describe and libcst's scope providers would
-have to analyse anew, at several times the cost of a parse (docs/traps.md, "Measuring on this machine"). The
-imports themselves say it: every import in the tree counts, a function's too, in source order.
+The rules that ask read a module the pass has rewritten (or a statement of one): a new tree, which the engine's name
+table (built from the source before the pass, codemods/engine/names.py) does not describe and libcst's scope
+providers would have to analyse anew, at several times the cost of a parse (docs/traps.md, "Measuring on this
+machine"). The imports themselves say it: every import in the tree counts, a function's too, in source order. Only
+imports: an assignment (`tf = tf.compat.v1`) or a parameter that binds the same name is not read here.
 """
 
 from __future__ import annotations
