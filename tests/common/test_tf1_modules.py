@@ -13,6 +13,8 @@ NAMES = (
     "tensorflow.contrib.rnn.LSTMCell",
     "tensorflow.contrib.framework.arg_scope",
     "tensorflow.contrib.training.HParams",
+    "tensorflow.contrib.training.create_train_op",
+    "tensorflow.contrib.training.checkpoints_iterator",
     "tensorflow.contrib.learn.RunConfig",
     "tensorflow.contrib.tpu.TPUEstimator",
     "tensorflow.contrib.data.batch_and_drop_remainder",
