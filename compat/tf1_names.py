@@ -487,11 +487,13 @@ CLOSEST = {
         "(ForestHParams and RandomForestGraphs' training and inference graphs have no TF 2 equivalent)"
     ),
     "tensorflow.contrib.tpu": "tf.compat.v1.estimator.tpu and tf.compat.v1.tpu (with import compat)",
-    # (its names tf-slim, compat.hparams and compat.devices kept are served: the rest batched and sampled queues)
+    # (also the manual step of its internal paths, `contrib.training.python.training.hparam.HParams`: where its names are)
     "tensorflow.contrib.training": (
-        "tf.data for its queue-based batching and sampling (Dataset.bucket_by_sequence_length, "
-        "Dataset.rejection_resample, Dataset.sample_from_datasets); HParams.parse of compat.hparams for parse_values; "
-        "compat.devices.GreedyLoadBalancingStrategy, or replica_device_setter's round robin, for RandomStrategy"
+        "tf_slim.training.training (create_train_op, train), tf_slim.training.evaluation (evaluate_once, "
+        "checkpoints_iterator), compat.hparams.HParams and compat.devices for the names they kept; tf.data for its "
+        "queue-based batching and sampling (Dataset.bucket_by_sequence_length, Dataset.rejection_resample, "
+        "Dataset.sample_from_datasets); HParams.parse for parse_values; compat.devices.GreedyLoadBalancingStrategy, "
+        "or replica_device_setter's round robin, for RandomStrategy"
     ),
     "tensorflow.contrib.util": "tf.make_ndarray, tf.make_tensor_proto, tf.get_static_value",
 }
