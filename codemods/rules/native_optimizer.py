@@ -84,7 +84,7 @@ class NativeOptimizerRule(EagerRewrite):
     WORDS = frozenset()  # it acts on TensorFlow's names; the optimizer's uses are read from the whole module
 
     def candidate(self, names: frozenset[str]) -> str | None:
-        homes = [n.rsplit(".", 1) for n in names]
+        homes = [n.rsplit(".", 1) for n in names if "." in n]  # (not `tensorflow` itself, bound and called)
         kinds = {kind for home, kind in homes if home + "." in _OPTIMIZER and kind.endswith("Optimizer")}
         return f"tf.train.{min(kinds)}" if kinds else None
 

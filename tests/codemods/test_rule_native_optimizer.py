@@ -201,6 +201,11 @@ class TestNativeOptimizerRule(RuleTest):
         eager = "import tensorflow as tf\n\ntf.enable_eager_execution()\nopt = tf.train.AdamOptimizer(0.1)\nopt.apply_gradients(p)\n"
         self.assertCodemod(eager, eager)  # (the safe level: the rule is native only)
 
+    def test_must_not_fire_on_a_call_of_the_tensorflow_module_itself(self):
+        # (tensorpack's linearwrap.py binds tensorflow to a local name and calls it: a name with no dot)
+        source = "def f():\n    import tensorflow as layer\n    return layer(1)\n"
+        self.assertCodemod(source, source, level="native")
+
     def test_a_session_script_native_session_converts_gets_no_entry_of_this_rule(self):
         source = textwrap.dedent(
             """
