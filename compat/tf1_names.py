@@ -199,6 +199,9 @@ SYMBOLS = {
     # tf-slim's copy of TF 1.15's, which asks timeout_fn only after a timeout; TF 2.21's tf.train.checkpoints_iterator
     # (tf_upgrade_v2's rename) asks it after every checkpoint too and stops at the first True: it yields fewer
     "tensorflow.contrib.training.checkpoints_iterator": "tf_slim.training.evaluation:checkpoints_iterator",
+    # contrib.layers' summaries module (summarize_tensor ...), which tf-slim keeps below its layers; compat.slim's
+    # `summaries` (contrib.layers' first target) is contrib.slim's module of that name
+    "tensorflow.contrib.layers.summaries": "tf_slim.layers.summaries",
     "tensorflow.contrib.lookup.HashTable": f"{V1}:lookup.StaticHashTable",
     # (TF 2 exports them under no public name)
     **{
@@ -525,6 +528,7 @@ RULES = {
     **dict.fromkeys((f"tensorflow.contrib.tpu.python.tpu.{m}" for m in ("tpu_config", "tpu_estimator")), "tf-upgrade"),
     "tensorflow.contrib.slim": "contrib-slim",
     "tensorflow.contrib.layers": "contrib-slim",
+    "tensorflow.contrib.layers.summaries": "contrib-equivalents",  # (a SYMBOLS module: contrib-slim moves tf-slim's names)
     "tensorflow.contrib.framework": "contrib-slim",
     # contrib.framework's names with a home outside tf-slim (SYMBOLS: get_name_scope, and SAME_IN_TF1's sort,
     # is_tensor, ...), and SAME_IN_TF1's names of the other modules whose TF homes Python cannot all import by name

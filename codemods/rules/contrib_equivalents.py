@@ -7,6 +7,10 @@ and `tensorflow.compat.v1.` spellings: `tf.contrib.training.HParams` -> `compat.
 compat.learn.RunConfig is tf.estimator.RunConfig with tf.contrib.learn's constructor and `uid()`, so
 every call and subclass of tf.contrib.learn.RunConfig keeps working.
 
+The table's tf-slim homes go the same way (tf.contrib.training's create_train_op -> tf_slim.training.training,
+tf.contrib.layers.summaries -> tf_slim.layers.summaries), a tf-slim submodule imported from its package
+(`from tf_slim.training import training`): tf_slim's `__init__` rebinds the attributes `import a.b.c as m` reads.
+
 The names of a contrib module of that table with a TensorFlow home Python cannot import by name
 (`tf.compat.v1.estimator.tpu`, `tf.distribute.cluster_resolver`: attributes, which compat attaches
 on TF 2.21) go to the home `tf-upgrade` gives them: `tf.contrib.tpu.TPUEstimator` ->
@@ -35,12 +39,40 @@ def _compat_target(target: str) -> tuple[str, str | None] | None:
     return (module, attr) if module == "compat" or module.startswith("compat.") else None
 
 
+def _library_target(target: str) -> tuple[str, str | None] | None:
+    """A SYMBOLS target in compat or tf-slim (contrib.layers.summaries: tf_slim.layers.summaries) as a MOVES value."""
+    module, attr = tf1_names.split(target)
+    return (module, attr) if module.startswith("tf_slim.") else _compat_target(target)
+
+
+def _from_package(module: str) -> tuple[str, str] | None:
+    """(package, submodule) for a tf-slim submodule `import <module> as m` cannot bind: `import a.b.c as m` reads
+    attribute `b` of `a`, which tf_slim's `__init__` rebinds (`tf_slim.training` to its training submodule,
+    `tf_slim.layers` to layers.layers, `tf_slim.ops` to TensorFlow's ops), so it is written `from a.b import c as m`."""
+    if module.startswith("tf_slim.") and module.count(".") > 1:
+        package, _, name = module.rpartition(".")
+        return package, name
+    return None
+
+
+def _importable(small: cst.BaseSmallStatement) -> cst.BaseSmallStatement:
+    """`import tf_slim.layers.summaries as s` (see _from_package) as `from tf_slim.layers import summaries as s`."""
+    if not (isinstance(small, cst.Import) and len(small.names) == 1 and small.names[0].asname is not None):
+        return small
+    found = _from_package(_tf.full_name(small.names[0].name))
+    if found is None:
+        return small
+    bound = small.names[0].evaluated_alias
+    alias = cst.ImportAlias(cst.Name(found[1]), asname=None if bound == found[1] else cst.AsName(cst.Name(bound or "")))
+    return cst.ImportFrom(module=_tf.dotted(found[0]), names=[alias])
+
+
 def _table_moves() -> dict:
     """compat/tf1_names.py's contrib names whose home is compat (the table uai-run resolves with)."""
     moves = {
-        old: _compat_target(target)
+        old: _library_target(target)
         for old, target in tf1_names.SYMBOLS.items()
-        if old.startswith("tensorflow.contrib.") and _compat_target(target)
+        if old.startswith("tensorflow.contrib.") and _library_target(target)
     }
     upgraded = _shared.upgrade_table()  # (the names a TensorFlow home of the module provides: tf-upgrade's)
     slim_modules = _tf.api()["slim_modules"]
@@ -160,7 +192,8 @@ class ContribEquivalentsRule(OutermostChain, ModuleMoveRule):
                 if not _tf.compat_provides(new, name):
                     self._keep(stmt, f"{modules[0]}.{name}", f"{new}.{name}")
                     return None
-        return super()._rewrite_import(stmt)
+        rewritten = super()._rewrite_import(stmt)
+        return None if rewritten is None else [_importable(small) for small in rewritten]
 
     def _keep(self, stmt: cst.Import | cst.ImportFrom, name: str, new: str) -> None:
         """An import of `name`, which compat does not have as `new`: kept (contrib-removed reports what reads it)."""
@@ -179,13 +212,16 @@ class ContribEquivalentsRule(OutermostChain, ModuleMoveRule):
     def add_needed_import(
         self, module: str, obj: str | None = None, asname: str | None = None, relative: int = 0
     ) -> None:
-        """A tf-slim submodule comes from its package: `import tf_slim.training.training as t` reads attribute
-        `training` of `tf_slim`, which tf_slim's `__init__` rebinds to that submodule (and `tf_slim.ops` to
-        TensorFlow's ops module), so it fails; `from tf_slim.training import training as t` reads the package's."""
-        if obj is None and asname is not None and module.startswith("tf_slim.") and module.count(".") > 1:
-            module, _, obj = module.rpartition(".")
+        """A tf-slim submodule comes from its package (`_from_package`)."""
+        found = _from_package(module) if obj is None and asname is not None else None
+        if found is not None:
+            module, obj = found
             asname = None if asname == obj else asname
         super().add_needed_import(module, obj, asname, relative)
+
+    def _rewrite_assignment(self, stmt: cst.BaseSmallStatement) -> list[cst.BaseSmallStatement] | None:
+        rewritten = super()._rewrite_assignment(stmt)
+        return None if rewritten is None else [_importable(small) for small in rewritten]
 
     def _note(self, node: cst.CSTNode, old: str, new: str) -> None:
         _tf.ensure_compat(self)  # compat.learn's Estimator needs compat on TF 2.21; compat.hparams needs compat anyway

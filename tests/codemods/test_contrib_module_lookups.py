@@ -10,6 +10,7 @@ the very same object.
 import importlib
 import inspect
 import pkgutil
+import textwrap
 import types
 
 import pytest
@@ -104,3 +105,24 @@ def test_uai_run_and_uai_migrate_give_tf_slims_object_for_a_contrib_training_nam
     assert getattr(_tf1_modules.Face(f"{names.TF}.contrib.training"), name) is expected
     for spelling in ("attribute", "tf.compat.v1 attribute", "import", "module alias"):
         assert migrated[name, spelling] is expected, spelling
+
+
+def test_tf_contrib_layers_summaries_is_the_contrib_layers_module_not_slims():
+    """TF 1.15's tf.contrib.layers.summaries was contrib/layers/python/layers/summaries.py (summarize_tensor ...),
+    which PACKAGES moves to tf_slim.layers.summaries; compat.slim's own `summaries` is tf_slim.summaries (contrib.slim's
+    module of that name, without summarize_tensor). Both consumers give the contrib.layers one, in every spelling."""
+    expected = importlib.import_module(str(names.move_package(f"{names.TF}.contrib.layers.python.layers.summaries")))
+    assert _tf1_modules.Face(f"{names.TF}.contrib.layers").summaries is expected
+    source = """
+        import tensorflow as tf
+        from tensorflow.contrib.layers import summaries as imported
+
+        attribute = tf.contrib.layers.summaries
+        alias = tf.contrib.layers.summaries
+        function = tf.contrib.layers.summaries.summarize_tensor
+        called = alias.summarize_activations
+    """
+    namespace: dict = {}
+    exec(apply(textwrap.dedent(source), *rules.RULES).module.code, namespace)  # noqa: S102
+    assert namespace["imported"] is namespace["attribute"] is namespace["alias"] is expected
+    assert namespace["function"] is expected.summarize_tensor and namespace["called"] is expected.summarize_activations

@@ -1,4 +1,5 @@
-"""contrib-equivalents: tf.contrib.training's names -> tf-slim's training and evaluation modules, as uai-run serves them.
+"""contrib-equivalents: tf.contrib.training's names -> tf-slim's training and evaluation modules, and
+tf.contrib.layers.summaries -> tf-slim's layers.summaries, as uai-run serves them.
 
 tf_slim.training's `__init__` is empty; `import tf_slim.training.training as t` fails (tf_slim's `__init__` rebinds
 its attribute `training` to that submodule), so the submodules are imported from their package.
@@ -87,5 +88,41 @@ class TestContribTrainingNames(RuleTest):
             slim_training.train(op, "/tmp/train")
             tf.compat.v1.train.checkpoints_iterator("/tmp/train")
             name = "tf.contrib.training.create_train_op"  # tf.contrib.training.train
+        """
+        self.assertCodemod(before, before)
+
+
+class TestContribLayersSummaries(RuleTest):
+    """tf.contrib.layers.summaries (summarize_tensor ...) is tf-slim's layers.summaries, not compat.slim's summaries."""
+
+    TRANSFORM = ContribEquivalentsRule
+
+    def test_every_form_binds_tf_slims_layers_summaries(self):
+        before = """
+            import tensorflow as tf
+            from tensorflow.contrib.layers import summaries
+            import tensorflow.contrib.layers.summaries as layer_summaries
+
+            histograms = tf.contrib.layers.summaries
+            tf.contrib.layers.summaries.summarize_activations()
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            from tf_slim.layers import summaries
+            from tf_slim.layers import summaries as layer_summaries
+
+            from tf_slim.layers import summaries as histograms
+            summaries.summarize_activations()
+        """
+        self.assertCodemod(before, after)
+
+    def test_must_not_fire_on_slims_own_summaries_or_the_layers_functions(self):
+        before = """
+            import tensorflow as tf
+            import summaries
+
+            summaries.summarize_tensor(x)
+            tf.summary.histogram("x", x)
         """
         self.assertCodemod(before, before)
