@@ -230,6 +230,7 @@ SYMBOLS = {
     "tensorflow.contrib.rnn.LayerNormBasicLSTMCell": "compat.rnn:LayerNormBasicLSTMCell",
     # TF 1.x's was ops.get_name_scope: the graph's current name scope, or eager's; so is this one (TF >= 2.9)
     "tensorflow.contrib.framework.get_name_scope": f"{TF}:get_current_name_scope",
+    "tensorflow.contrib.framework.nest.is_sequence": PRIVATE["tensorflow.python.util.nest.is_sequence"],
     # contrib.opt's Adam that updates only the rows a sparse gradient touches (tensor2tensor's default
     # optimizer); TF 2 has no v1 optimizer of it
     "tensorflow.contrib.opt.LazyAdamOptimizer": "compat.lazy_adam:LazyAdamOptimizer",
@@ -285,6 +286,8 @@ MODULES = {
     "tensorflow.contrib.slim": ("compat.slim",),
     "tensorflow.contrib.layers": ("compat.slim", "tf_slim.layers"),
     "tensorflow.contrib.framework": ("compat.slim", "tf_slim.ops.variables", "tf_slim.ops.arg_scope"),
+    # TF 1.15's contrib.framework.nest was this module (tf.nest's five and map_structure_up_to, flatten_up_to ...)
+    "tensorflow.contrib.framework.nest": ("tensorflow.python.util.nest",),
     # (tf_slim.training's __init__ is empty: contrib.training's create_train_op, train ... and evaluate_once,
     # checkpoints_iterator ... are in these two)
     "tensorflow.contrib.training": ("tf_slim.training.training", "tf_slim.training.evaluation"),
@@ -530,6 +533,7 @@ RULES = {
     "tensorflow.contrib.layers": "contrib-slim",
     "tensorflow.contrib.layers.summaries": "contrib-equivalents",  # (a SYMBOLS module: contrib-slim moves tf-slim's names)
     "tensorflow.contrib.framework": "contrib-slim",
+    "tensorflow.contrib.framework.nest": "tf-upgrade",  # (tf_upgrade_v2's tf.nest names; the rest it reports)
     # contrib.framework's names with a home outside tf-slim (SYMBOLS: get_name_scope, and SAME_IN_TF1's sort,
     # is_tensor, ...), and SAME_IN_TF1's names of the other modules whose TF homes Python cannot all import by name
     # (contrib.tpu, contrib.cluster_resolver): contrib-equivalents writes those modules' names

@@ -126,3 +126,18 @@ def test_tf_contrib_layers_summaries_is_the_contrib_layers_module_not_slims():
     exec(apply(textwrap.dedent(source), *rules.RULES).module.code, namespace)  # noqa: S102
     assert namespace["imported"] is namespace["attribute"] is namespace["alias"] is expected
     assert namespace["function"] is expected.summarize_tensor and namespace["called"] is expected.summarize_activations
+
+
+def test_tf_contrib_framework_nest_is_tensorflows_nest_module():
+    """TF 1.15's tf.contrib.framework.nest was tensorflow.python.util.nest (map_structure_up_to, flatten_up_to ... with
+    tf.nest's five), which TF 2 still ships; its is_sequence is is_nested now (compat.tf1_names.PRIVATE's). uai-run
+    serves each as that module's, and uai-migrate's rewrites (tf_upgrade_v2's tf.nest five) give the same objects."""
+    nest = importlib.import_module("tensorflow.python.util.nest")
+    face = _tf1_modules.Face(f"{names.TF}.contrib.framework.nest")
+    public = [n for n in dir(nest) if not n.startswith("_") and callable(getattr(nest, n))]
+    assert [n for n in public if getattr(face, n, None) is not getattr(nest, n)] == []
+    assert face.is_sequence is names.resolve(names.PRIVATE["tensorflow.python.util.nest.is_sequence"])
+    lines = ["import tensorflow as tf"] + [f"{n} = tf.contrib.framework.nest.{n}" for n in ("map_structure", "flatten")]
+    namespace: dict = {}
+    exec(apply("\n".join(lines) + "\n", *rules.RULES).module.code, namespace)  # noqa: S102
+    assert namespace["map_structure"] is nest.map_structure and namespace["flatten"] is nest.flatten
