@@ -196,6 +196,11 @@ SYMBOLS = {
     "tensorflow.contrib.training.GreedyLoadBalancingStrategy": "compat.devices:GreedyLoadBalancingStrategy",
     "tensorflow.contrib.training.byte_size_load_fn": "compat.devices:byte_size_load_fn",
     "tensorflow.contrib.learn.RunConfig": "compat.learn:RunConfig",
+    # TF 1.15's tutorials' input_data.read_data_sets was contrib.learn's (input_data imported it from here)
+    **dict.fromkeys(
+        (f"tensorflow.contrib.learn.{path}datasets.mnist" for path in ("", "python.learn.")),
+        "compat.tutorials.mnist.input_data",
+    ),
     # tf-slim's copy of TF 1.15's, which asks timeout_fn only after a timeout; TF 2.21's tf.train.checkpoints_iterator
     # (tf_upgrade_v2's rename) asks it after every checkpoint too and stops at the first True: it yields fewer
     "tensorflow.contrib.training.checkpoints_iterator": "tf_slim.training.evaluation:checkpoints_iterator",
@@ -384,6 +389,8 @@ PACKAGES = {
     "tensorflow.contrib.slim": "tf_slim",
     "tensorflow.contrib.layers.python.layers": "tf_slim.layers",
     "tensorflow.contrib.framework.python.ops": "tf_slim.ops",
+    # (SYMBOLS moves the module itself; this, the names imported from it)
+    "tensorflow.contrib.learn.python.learn.datasets.mnist": "compat.tutorials.mnist.input_data",
     "tensorflow.contrib.learn.python.learn": "compat.learn",
     "tensorflow.examples.tutorials": "compat.tutorials",
 }

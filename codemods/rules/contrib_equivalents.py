@@ -182,10 +182,11 @@ class ContribEquivalentsRule(OutermostChain, ModuleMoveRule):
             modules = []
         for module in modules:
             new = self._package_move(module)
-            if new and not _tf.compat_has(new):
+            if new and not _tf.compat_has(new) and not self._moved_on_their_own(stmt, module):
                 self._keep(stmt, module, new)
                 return None
         new = self._package_move(modules[0]) if isinstance(stmt, cst.ImportFrom) and modules else None
+        new = None if modules and self._moved_on_their_own(stmt, modules[0]) else new
         if new and not isinstance(stmt.names, cst.ImportStar):
             # `from contrib.learn.python.learn import preprocessing`: compat.learn is there, preprocessing is not
             for name in (_tf.full_name(alias.name) for alias in stmt.names):
@@ -194,6 +195,13 @@ class ContribEquivalentsRule(OutermostChain, ModuleMoveRule):
                     return None
         rewritten = super()._rewrite_import(stmt)
         return None if rewritten is None else [_importable(small) for small in rewritten]
+
+    def _moved_on_their_own(self, stmt: cst.Import | cst.ImportFrom, module: str) -> bool:
+        """`from contrib.learn.python.learn.datasets import mnist`: every name imported from `module` (a package
+        compat lacks) is a module the table moves itself (SYMBOLS: compat.tutorials.mnist.input_data)."""
+        if not isinstance(stmt, cst.ImportFrom) or isinstance(stmt.names, cst.ImportStar):
+            return False
+        return all(f"{module}.{_tf.full_name(alias.name)}" in self.MOVES for alias in stmt.names)
 
     def _keep(self, stmt: cst.Import | cst.ImportFrom, name: str, new: str) -> None:
         """An import of `name`, which compat does not have as `new`: kept (contrib-removed reports what reads it)."""

@@ -141,3 +141,24 @@ def test_tf_contrib_framework_nest_is_tensorflows_nest_module():
     namespace: dict = {}
     exec(apply("\n".join(lines) + "\n", *rules.RULES).module.code, namespace)  # noqa: S102
     assert namespace["map_structure"] is nest.map_structure and namespace["flatten"] is nest.flatten
+
+
+def test_contrib_learns_mnist_reader_is_the_tutorials_one():
+    """TF 1.15's tensorflow.examples.tutorials.mnist.input_data.read_data_sets was contrib.learn's datasets.mnist's
+    (input_data imported it): both its contrib paths are the module compat serves for input_data, in both tools."""
+    expected = importlib.import_module(str(names.move_package(f"{names.TF}.examples.tutorials.mnist.input_data")))
+    internal = f"{names.TF}.contrib.learn.python.learn.datasets"
+    source = f"""
+        import tensorflow as tf
+        from tensorflow.contrib.learn.datasets import mnist as public
+        from {internal}.mnist import read_data_sets, DataSet
+        from {internal} import mnist as internal
+
+        attribute = tf.contrib.learn.datasets.mnist.read_data_sets
+    """
+    namespace: dict = {}
+    exec(apply(textwrap.dedent(source), *rules.RULES).module.code, namespace)  # noqa: S102
+    assert namespace["public"] is namespace["internal"] is expected
+    assert namespace["attribute"] is namespace["read_data_sets"] is expected.read_data_sets
+    assert namespace["DataSet"] is expected.DataSet
+    assert _tf1_modules.Face(f"{names.TF}.contrib.learn.datasets").mnist.read_data_sets is expected.read_data_sets

@@ -1,5 +1,6 @@
 """contrib-equivalents: tf.contrib.training's names -> tf-slim's training and evaluation modules, and
-tf.contrib.layers.summaries -> tf-slim's layers.summaries, as uai-run serves them.
+tf.contrib.layers.summaries -> tf-slim's layers.summaries, contrib.learn's datasets.mnist -> compat.tutorials, as uai-run
+serves them.
 
 tf_slim.training's `__init__` is empty; `import tf_slim.training.training as t` fails (tf_slim's `__init__` rebinds
 its attribute `training` to that submodule), so the submodules are imported from their package.
@@ -124,5 +125,39 @@ class TestContribLayersSummaries(RuleTest):
 
             summaries.summarize_tensor(x)
             tf.summary.histogram("x", x)
+        """
+        self.assertCodemod(before, before)
+
+
+class TestContribLearnMnist(RuleTest):
+    """contrib.learn's datasets.mnist (TF 1.15's tutorials input_data read_data_sets from it) -> compat.tutorials'."""
+
+    TRANSFORM = ContribEquivalentsRule
+
+    def test_its_public_and_internal_paths_go_to_compat_tutorials(self):
+        before = """
+            import tensorflow as tf
+            from tensorflow.contrib.learn.python.learn.datasets import mnist
+            from tensorflow.contrib.learn.python.learn.datasets.mnist import read_data_sets
+
+            data = tf.contrib.learn.datasets.mnist.read_data_sets("/tmp/mnist")
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            import compat.tutorials.mnist.input_data as mnist
+            from compat.tutorials.mnist.input_data import read_data_sets
+
+            data = mnist.read_data_sets("/tmp/mnist")
+        """
+        self.assertCodemod(before, after)
+
+    def test_must_not_fire_on_another_mnist_module(self):
+        before = """
+            import tensorflow as tf
+            from datasets import mnist
+
+            data = mnist.read_data_sets("/tmp/mnist")
+            train = tf.keras.datasets.mnist.load_data()
         """
         self.assertCodemod(before, before)
