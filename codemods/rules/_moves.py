@@ -8,6 +8,7 @@ A subclass only fills tables:
     RUNTIME   a module to import for its side effects when a PACKAGES rewrite happened (or None)
 and gets, keeping the user's own alias:
     import old as a / from old_parent import old [as a] / a = <old expression>  ->  import new as a
+                                 (a tf-slim submodule: from new_package import last as a, see `_import`)
     from old_parent import moved_function [as f]                             ->  from new import attr [as f]
     from old.sub import x                                                    ->  from new_package.sub import x
     <expression resolving to old>                                            ->  alias[.attr]
@@ -25,7 +26,12 @@ from codemods.rules import _tf
 from compat import tf1_names
 
 
-def _import(module: str, asname: str | None) -> cst.Import:
+def _import(module: str, asname: str | None) -> cst.Import | cst.ImportFrom:
+    if asname and module.startswith("tf_slim.") and module.count(".") > 1:
+        # `import tf_slim.ops.variables as v` raises ImportError: it reads attribute `ops` of tf_slim, which tf_slim's
+        # __init__ rebinds (as `layers` and `training`); the module is read from its package instead
+        package, _, last = module.rpartition(".")
+        return _import_from(package, [(last, asname)])
     alias = cst.AsName(name=cst.Name(asname)) if asname and asname != module else None
     return cst.Import(names=[cst.ImportAlias(name=dotted(module), asname=alias)])
 
