@@ -193,6 +193,7 @@ SYMBOLS = {
     "tensorflow.python.platform.flags": "compat.flags",
     "tensorflow.python.platform.app.run": "compat.flags:run",
     "tensorflow.contrib.training.HParams": "compat.hparams:HParams",
+    "tensorflow.contrib.training.python.training.hparam.HParams": "compat.hparams:HParams",
     "tensorflow.contrib.training.GreedyLoadBalancingStrategy": "compat.devices:GreedyLoadBalancingStrategy",
     "tensorflow.contrib.training.byte_size_load_fn": "compat.devices:byte_size_load_fn",
     "tensorflow.contrib.learn.RunConfig": "compat.learn:RunConfig",
@@ -296,6 +297,12 @@ MODULES = {
     # (tf_slim.training's __init__ is empty: contrib.training's create_train_op, train ... and evaluate_once,
     # checkpoints_iterator ... are in these two)
     "tensorflow.contrib.training": ("tf_slim.training.training", "tf_slim.training.evaluation"),
+    # the internal modules those names came from (TF 1.15's contrib/training/python/training/*.py), whose tf-slim
+    # copies these are (hparam.py's HParams: SYMBOLS)
+    **{
+        f"tensorflow.contrib.training.python.training.{module}": (f"tf_slim.training.{module}",)
+        for module in ("training", "evaluation")
+    },
     "tensorflow.contrib.learn": ("compat.learn",),
     "tensorflow.contrib.learn.ModeKeys": (f"{V1}:estimator.ModeKeys",),
     "tensorflow.contrib.learn.monitors": ("compat.learn.monitors",),
@@ -500,7 +507,7 @@ CLOSEST = {
         "(ForestHParams and RandomForestGraphs' training and inference graphs have no TF 2 equivalent)"
     ),
     "tensorflow.contrib.tpu": "tf.compat.v1.estimator.tpu and tf.compat.v1.tpu (with import compat)",
-    # (also the manual step of its internal paths, `contrib.training.python.training.hparam.HParams`: where its names are)
+    # (also the manual step of its internal paths' other names, `contrib.training.python.training.bucket_ops`)
     "tensorflow.contrib.training": (
         "tf_slim.training.training (create_train_op, train), tf_slim.training.evaluation (evaluate_once, "
         "checkpoints_iterator), compat.hparams.HParams and compat.devices for the names they kept; tf.data for its "

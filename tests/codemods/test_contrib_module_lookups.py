@@ -9,6 +9,7 @@ the very same object.
 
 import importlib
 import inspect
+import json
 import pkgutil
 import textwrap
 import types
@@ -18,6 +19,7 @@ import pytest
 from codemods import rules
 from compat import tf1_names as names
 from tests.support.goldens import tf115_values
+from tests.support.processes import run_module
 from tests.support.rule_test import apply
 from uai_run import _tf1_modules
 
@@ -34,6 +36,17 @@ TRAINING = {
         "get_or_create_eval_step wait_for_new_checkpoint".split(),
         "tf_slim.training.evaluation",
     ),
+}
+
+# TF 1.15's modules below contrib.training's internal package whose names tf-slim or compat kept (the `__all__` of
+# training.py and evaluation.py; hparam.py had none, HParams is its class): {module: {name: the object's target}}
+_INTERNAL = f"{names.TF}.contrib.training.python.training"
+INTERNAL_TRAINING = {
+    **{
+        f"{_INTERNAL}.{module}": {n: f"{home}:{n}" for n, home in TRAINING.items() if home.endswith(f".{module}")}
+        for module in ("training", "evaluation")
+    },
+    f"{_INTERNAL}.hparam": {"HParams": names.SYMBOLS[f"{names.TF}.contrib.training.HParams"]},
 }
 
 
@@ -162,3 +175,52 @@ def test_contrib_learns_mnist_reader_is_the_tutorials_one():
     assert namespace["attribute"] is namespace["read_data_sets"] is expected.read_data_sets
     assert namespace["DataSet"] is expected.DataSet
     assert _tf1_modules.Face(f"{names.TF}.contrib.learn.datasets").mnist.read_data_sets is expected.read_data_sets
+
+
+def test_contrib_trainings_internal_modules_are_served_by_both_tools_as_the_same_objects():
+    """`from tensorflow.contrib.training.python.training.evaluation import checkpoints_iterator`, `import
+    ...hparam as hparam` and the attribute chains: uai-run's face and uai-migrate's rewrite give tf-slim's and
+    compat's objects, those of the public contrib.training."""
+    lines, expected = ["import tensorflow as tf"], {}
+    for module, found in INTERNAL_TRAINING.items():
+        alias = f"m{len(expected)}"
+        lines.append(f"import {module} as {alias}")
+        for name, target in sorted(found.items()):
+            assert getattr(_tf1_modules.Face(module), name) is names.resolve(target), (module, name)
+            for statement in (
+                f"from {module} import {name} as {{var}}",
+                f"{{var}} = {alias}.{name}",
+                f"{{var}} = tf.{module[len(names.TF) + 1 :]}.{name}",
+            ):
+                var = f"v{len(expected)}"
+                expected[var] = (statement, names.resolve(target))
+                lines.append(statement.format(var=var))
+    code = apply("\n".join(lines) + "\n", *rules.RULES).module.code
+    namespace: dict = {}
+    exec(code, namespace)  # noqa: S102
+    wrong = [statement for var, (statement, value) in expected.items() if namespace[var] is not value]
+    assert not wrong, code
+
+
+def test_uai_run_imports_contrib_trainings_internal_modules(tmp_path):
+    """The import forms through uai-run's finder (a real process): each name is the object of its target."""
+    program = ["import importlib, json", "import compat"]
+    checks = []
+    for number, (module, found) in enumerate(INTERNAL_TRAINING.items()):
+        program.append(f"import {module} as m{number}")
+        for name, target in sorted(found.items()):
+            home, _, attr = target.partition(":")
+            program.append(f"from {module} import {name} as n{number}_{name}")
+            checks.append(
+                f"{module}.{name}: m{number}.{name} is n{number}_{name} is getattr(importlib.import_module({home!r}), "
+                f"{attr!r})"
+            )
+    program.append(
+        "print('RESULT', json.dumps({" + ", ".join(f"{c.split(': ')[0]!r}: {c.split(': ')[1]}" for c in checks) + "}))"
+    )
+    script = tmp_path / "internal_training.py"
+    script.write_text("\n".join(program) + "\n")
+    ran = run_module("uai_run", [str(script)], cwd=tmp_path, timeout=120)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    result = json.loads(next(line for line in ran.stdout.splitlines() if line.startswith("RESULT "))[7:])
+    assert result and all(result.values()), result

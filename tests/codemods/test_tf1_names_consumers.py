@@ -183,6 +183,16 @@ def test_every_table_name_uai_migrate_rewrites_is_the_object_uai_run_gives():
         ("value = tf.contrib.tpu.TPUEstimator", f"{names.V1}:estimator.tpu.TPUEstimator"),
         ("from tensorflow.contrib.tpu import TPUEstimator as value", f"{names.V1}:estimator.tpu.TPUEstimator"),
         ("from tensorflow.contrib.tpu import RunConfig as value", f"{names.V1}:estimator.tpu.RunConfig"),
+        # contrib.training's internal modules (left as errors by both tools)
+        ("from tensorflow.contrib.training.python.training.hparam import HParams as value", "compat.hparams:HParams"),
+        (
+            "from tensorflow.contrib.training.python.training.evaluation import checkpoints_iterator as value",
+            "tf_slim.training.evaluation:checkpoints_iterator",
+        ),
+        (
+            "value = tf.contrib.training.python.training.training.create_train_op",
+            "tf_slim.training.training:create_train_op",
+        ),
     ],
 )
 def test_the_names_the_two_consumers_disagreed_on(statement, expected):
