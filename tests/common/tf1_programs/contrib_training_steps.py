@@ -7,7 +7,7 @@ checkpoint, TF 1.15's only after a timeout: the checkpoint written while the fir
 Prints `RESULT <json>`: the losses of the Session steps, the loss train() returned, the global step and mean
 evaluate_once computed, and the checkpoints the iterator yielded. The data and the weights are constants: no seed.
 Its output on real TensorFlow 1.15 is tests/common/golden/tf115_contrib_training.json (written by
-tests/common/golden/make_tf115_goldens.py's write_golden in the tf115 environment).
+`python3 dev.py tf115`: tests/common/golden/make_tf115_goldens.py).
 """
 
 import json
