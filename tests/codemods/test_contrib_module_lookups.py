@@ -164,17 +164,21 @@ def test_contrib_learns_mnist_reader_is_the_tutorials_one():
     source = f"""
         import tensorflow as tf
         from tensorflow.contrib.learn.datasets import mnist as public
-        from {internal}.mnist import read_data_sets, DataSet
+        from {internal}.mnist import read_data_sets, DataSet, dense_to_one_hot
         from {internal} import mnist as internal
 
         attribute = tf.contrib.learn.datasets.mnist.read_data_sets
+        one_hot = tf.contrib.learn.datasets.mnist.dense_to_one_hot
     """
     namespace: dict = {}
     exec(apply(textwrap.dedent(source), *rules.RULES).module.code, namespace)  # noqa: S102
     assert namespace["public"] is namespace["internal"] is expected
     assert namespace["attribute"] is namespace["read_data_sets"] is expected.read_data_sets
     assert namespace["DataSet"] is expected.DataSet
-    assert _tf1_modules.Face(f"{names.TF}.contrib.learn.datasets").mnist.read_data_sets is expected.read_data_sets
+    assert namespace["one_hot"] is namespace["dense_to_one_hot"] is expected.dense_to_one_hot
+    face = _tf1_modules.Face(f"{names.TF}.contrib.learn.datasets")
+    assert face.mnist.read_data_sets is expected.read_data_sets
+    assert face.mnist.dense_to_one_hot is expected.dense_to_one_hot
 
 
 def test_contrib_trainings_internal_modules_are_served_by_both_tools_as_the_same_objects():

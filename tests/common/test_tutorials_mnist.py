@@ -8,6 +8,7 @@ import pytest
 
 from compat.errors import DataError
 from compat.tutorials.mnist import input_data
+from tests.support.goldens import run_against_tf115
 
 
 def _write_idx(path, array, magic, gz=True):
@@ -72,3 +73,20 @@ def test_missing_or_damaged_files_name_the_problem(tmp_path):
     with pytest.raises(DataError, match="validation_size"):
         make_mnist(tmp_path)
         input_data.read_data_sets(str(tmp_path), validation_size=31)
+
+
+# labels TF 1.15's dense_to_one_hot wrote into a neighbouring row (its flat index ran past its own row)
+_OUTSIDE_THE_CLASSES = ("label past the last class", "negative label")
+
+
+def test_dense_to_one_hot_gives_tf115s_rows_and_refuses_labels_outside_the_classes(tmp_path):
+    """tests/common/tf1_programs/mnist_dense_to_one_hot.py, run under uai-run (tf.contrib.learn's datasets.mnist is
+    this module), prints TF 1.15's float64 one-hot rows for a vector, a column and no labels; a label outside
+    [0, num_classes), which TF 1.15 set in another row, is a DataError."""
+    values, golden = run_against_tf115("mnist_dense_to_one_hot.py", "tf115_dense_to_one_hot.json", tmp_path)
+    valid = sorted(set(golden) - set(_OUTSIDE_THE_CLASSES))
+    assert {case: values[case] for case in valid} == {case: golden[case] for case in valid}
+    for case in _OUTSIDE_THE_CLASSES:
+        assert "values" in golden[case] and values[case] == {"error": "DataError"}, case
+    with pytest.raises(DataError, match="label 4 out of range for 4 classes"):
+        input_data.dense_to_one_hot(numpy.array([4, 2]), 4)

@@ -6,6 +6,9 @@ returns `Datasets(train, validation, test)` whose `DataSet`s have TF1's `images`
 float32 in [0, 1] and flattened to 784 values (`reshape=True`), or uint8 with `dtype=tf.uint8`
 / `numpy.uint8`, as TF1 gave them.
 
+It is also tf.contrib.learn.datasets.mnist (compat/tf1_names.py), TF1's module whose `read_data_sets` the tutorials'
+input_data imported, with its `dense_to_one_hot`, `extract_images` and `extract_labels`.
+
 TF1 downloaded missing files on its own; this only downloads when asked (`download=True` or
 `UAI_MNIST_DOWNLOAD=1`): a training job should not fetch data behind its owner's back.
 """
@@ -73,6 +76,23 @@ def extract_labels(path: str, one_hot: bool = False, num_classes: int = 10) -> n
     if labels.size and labels.max() >= num_classes:
         raise DataError(f"{path}: label {labels.max()} out of range for {num_classes} classes")
     return numpy.eye(num_classes, dtype=numpy.float32)[labels]
+
+
+def dense_to_one_hot(labels_dense: Any, num_classes: int) -> numpy.ndarray:
+    """[count, num_classes] float64 rows, 1.0 in each label's column, for `count` class labels (a [count] vector or
+    a [count, 1] column), as TF1's tf.contrib.learn.datasets.mnist.dense_to_one_hot gave them. A label outside
+    [0, num_classes) is a DataError: TF1's set a 1.0 in another row."""
+    labels = numpy.asarray(labels_dense)
+    count = labels.shape[0]
+    flat = labels.reshape(-1)
+    if flat.size != count:
+        raise DataError(f"{labels.shape} labels: one class label per row expected ([count] or [count, 1])")
+    outside = flat[(flat < 0) | (flat >= num_classes)]
+    if outside.size:
+        raise DataError(f"label {outside[0]} out of range for {num_classes} classes")
+    rows = numpy.zeros((count, num_classes))
+    rows[numpy.arange(count), flat] = 1.0
+    return rows
 
 
 def _is_uint8(dtype: Any) -> bool:
