@@ -6,7 +6,11 @@ symlinks, hard links or `..`):
 
 - a file the run reads or runs (an input, the program, a module it imports),
 - anything but a regular file or a new path: a folder, a device, a FIFO, a socket. Replacing one
-  by an atomic rename turns it into a regular file: `/dev/null`, as root, would be gone.
+  by an atomic rename turns it into a regular file: `/dev/null`, as root, would be gone,
+- an existing file this option did not write: the file is read, and replaced only if it is empty or
+  what the option writes (`REPLACES`: a JSON report of uai-migrate or uai-run, a TFJob manifest), so a
+  rerun replaces its own report and `--report train.py model.py` (arguments swapped) loses nothing.
+  Checked again right before the write: a program may have written that file meanwhile.
 
 `-` means stdout where the option allows it (so does a path that resolves to this process's
 stdout, e.g. `/dev/stdout`). The path is resolved to an absolute one when it is checked, so a
@@ -14,10 +18,11 @@ program that changes its working folder cannot move where the output lands.
 """
 
 import dataclasses
+import json
 import os
 import stat
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from compat.errors import CompatError
 from compat.files import atomic_write, is_inside, new_file_mode
@@ -74,6 +79,94 @@ def _is_stdout(path: str) -> bool:
     return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
 
+# What a file is recognised by: the first members of its JSON object, as far as they can be read from
+# its first bytes (a report of a large tree is megabytes; its identifying members come first).
+_HEAD_BYTES = 64 * 1024
+
+
+def _first_members(data: bytes, count: int) -> list[tuple[str, object]]:
+    """The first `count` (key, value) members of the JSON object `data` starts with, whatever its
+    layout; fewer when it is not one or `data` ends first."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", "ignore")  # a cut multi-byte character at the end of the head
+    decoder = json.JSONDecoder()
+    members: list[tuple[str, object]] = []
+
+    def skip(at: int) -> int:
+        while at < len(text) and text[at] in " \t\r\n":
+            at += 1
+        return at
+
+    at = skip(0)
+    if not text.startswith("{", at):
+        return members
+    at += 1
+    try:
+        while len(members) < count:
+            at = skip(at)
+            key, at = decoder.raw_decode(text, at)
+            at = skip(at)
+            if not isinstance(key, str) or not text.startswith(":", at):
+                break
+            value, at = decoder.raw_decode(text, skip(at + 1))
+            members.append((key, value))
+            at = skip(at)
+            if not text.startswith(",", at):
+                break
+            at += 1
+    except (ValueError, RecursionError):
+        pass
+    return members
+
+
+def _is_report(head: bytes) -> bool:
+    """A JSON report of uai-migrate or uai-run (compat/reports.py's `to_json`: its members in this order)."""
+    members = dict(_first_members(head, 5))
+    kinds = {"version": int, "mode": str, "level": str, "summary": dict, "exit_code": int}
+    return list(members) == list(kinds) and all(isinstance(members[k], t) for k, t in kinds.items())
+
+
+def _is_tfjob(head: bytes) -> bool:
+    """A TFJob manifest as uai-launch --kubeflow writes it (uai_launch/_kubeflow.py)."""
+    members = dict(_first_members(head, 2))
+    version = members.get("apiVersion")
+    return isinstance(version, str) and version.startswith("kubeflow.org/") and members.get("kind") == "TFJob"
+
+
+# Per option, what it writes (named when an existing file is refused) and how a file of that kind is
+# recognised: an existing file is replaced only if it is one, or empty. An option not listed here
+# replaces no existing file but an empty one.
+REPLACES: dict[str, tuple[str, Callable[[bytes], bool]]] = {
+    "--report": ("a report of uai-migrate or uai-run", _is_report),
+    "--kubeflow": ("a TFJob manifest of uai-launch", _is_tfjob),
+}
+# Options whose files are appended to, never replaced (uai-launch's task logs): what is there stays.
+APPENDS = frozenset({"--log-dir"})
+
+
+def _not_replaceable(option: str, target: str) -> str | None:
+    """Why the existing regular file `target` must not be replaced by what `option` writes, or None."""
+    if option in APPENDS:
+        return None
+    try:
+        with open(target, "rb") as handle:
+            head = handle.read(_HEAD_BYTES)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        return f"exists and cannot be read to check what it is ({err.strerror or err}): name a new file"
+    if not head:
+        return None  # empty: nothing to lose
+    if option not in REPLACES:
+        return "exists: name a new file, or remove it first"
+    what, recognised = REPLACES[option]
+    if recognised(head):
+        return None
+    return f"exists and is not {what}, so it is not replaced: name a new file, or remove it first"
+
+
 class Reads:
     """The files a run reads or runs, by identity: a hard link or a symlink to one is the same file."""
 
@@ -114,8 +207,8 @@ class OutputFile:
         except OSError as err:
             raise OutputPathError(self.option, self.path, err.strerror or str(err)) from None
         else:
-            problem = _kind(info.st_mode)
-            if problem:  # it became one since the start: still never replaced
+            problem = _kind(info.st_mode) or _not_replaceable(self.option, self.target)
+            if problem:  # it became one since the start (the program wrote it): still never replaced
                 raise OutputPathError(self.option, self.path, problem)
         try:
             atomic_write(self.target, text.encode("utf-8"), mode=new_file_mode(self.target))
@@ -163,6 +256,9 @@ def output_file(
     folder = os.path.dirname(target)
     if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         raise OutputPathError(option, path, f"folder {folder} does not exist or is not writable")
+    problem = _not_replaceable(option, target) if info is not None else None
+    if problem:
+        raise OutputPathError(option, path, problem)
     return OutputFile(option, path, target)
 
 

@@ -1,5 +1,6 @@
 """No output option of any tool can name a file the run reads or runs, nor turn a device, FIFO or
-socket into a regular file (compat.outputs): every writing option of every CLI against every hazard.
+socket into a regular file, nor replace a file it did not write (compat.outputs): every writing option
+of every CLI against every hazard.
 
 Each case runs the real command line; it must stop before doing anything (exit 2, one line naming
 the option) and leave the hazard and every file the run reads exactly as they were.
@@ -147,7 +148,11 @@ HAZARDS: dict[str, Callable[[Path, list[Path]], None] | None] = {
     "a FIFO": lambda path, reads: os.mkfifo(path),
     "a socket": lambda path, reads: _socket(path),
     "a folder": lambda path, reads: path.mkdir(),
+    # `--report train.py model.py`, the arguments swapped: a file of the user's that the run does not read
+    "a source file it does not read": lambda path, reads: path.write_text("print('mine')\n"),
 }
+# (a log file is appended to, never replaced; a folder option's folder is refused as a file by "a device")
+FOREIGN_FILE_WRITERS = ("uai-migrate --report", "uai-run --report", "uai-launch --kubeflow")
 
 
 def _identity(path: Path) -> tuple:
@@ -164,6 +169,8 @@ def _cases():
                 continue
             if writer.folder and hazard == "a folder":
                 continue  # a folder is what a folder option names
+            if hazard == "a source file it does not read" and writer.name not in FOREIGN_FILE_WRITERS:
+                continue  # one process per tool: the policy itself is tested in-process below
             yield pytest.param(writer, hazard, id=f"{writer.name}: {hazard}")
 
 
@@ -288,3 +295,119 @@ def test_write_keeps_a_files_mode_and_owner(tmp_path):
     info = os.stat(target)
     assert "placeholder" in target.read_text() and target.read_text() != MODULE
     assert (stat.S_IMODE(info.st_mode), info.st_uid, info.st_gid) == (0o640, 1234, 5678)
+
+
+# -- replacing an existing file: only one this option wrote (compat.outputs, in-process) --------------------
+
+
+def _report_text(mode: str) -> str:
+    """A report as both tools write it (compat.reports.to_json, their one writer)."""
+    from compat.reports import Entry, to_json
+
+    entry = Entry("tf1-api", "tf.placeholder -> tf.compat.v1.placeholder", line=2, col=5, path="a.py")
+    summary = {"files": 1, "changed": 1, "skipped": 0, "cached": 0, "skipped_folders": 0, "info": 1}
+    files = [{"path": "a.py", "status": "changed", "entries": [entry.to_dict()]}]
+    return to_json(mode, "safe", summary, 0, files)
+
+
+def _manifest_text() -> str:
+    """A TFJob manifest as uai-launch --kubeflow writes it."""
+    from compat.outputs import OutputFile
+    from uai_launch import Layout, tfjob_manifest
+    from uai_launch._kubeflow import write_manifest
+
+    written: list[str] = []
+
+    class Capture(OutputFile):
+        def write(self, text: str) -> None:
+            written.append(text)
+
+    write_manifest(Capture("--kubeflow", "-", None), tfjob_manifest(Layout(), ["python", "train.py"], "img"))
+    return written[0]
+
+
+@pytest.mark.parametrize(
+    ("option", "previous"),
+    [
+        ("--report", lambda: _report_text("diff")),  # uai-migrate's
+        ("--report", lambda: _report_text("run")),  # uai-run's
+        ("--report", lambda: _report_text("diff").replace("\n", "\r\n").replace("  ", "\t")),  # reformatted
+        ("--kubeflow", _manifest_text),
+        ("--report", lambda: ""),  # empty: nothing to lose (a `touch`ed or mktemp'd file)
+        ("--kubeflow", lambda: ""),
+    ],
+    ids=["migrate report", "run report", "reformatted report", "manifest", "empty report", "empty manifest"],
+)
+def test_a_file_this_option_wrote_is_replaced(tmp_path, option, previous):
+    from compat.outputs import output_file
+
+    path = tmp_path / "out.json"
+    path.write_text(previous())
+    output_file(option, str(path)).write("new\n")
+    assert path.read_text() == "new\n"
+
+
+@pytest.mark.parametrize(
+    ("option", "existing", "why"),
+    [
+        ("--report", "import tensorflow as tf\n", "not a report"),
+        ("--report", '{"version": 1, "mode": "diff"}\n', "not a report"),  # JSON, but not our report's fields
+        ("--report", '[{"version": 1}]\n', "not a report"),
+        ("--report", b"\xff\xfe\x00binary", "not a report"),
+        ("--report", None, "not a report"),  # a manifest is not a report
+        ("--kubeflow", "apiVersion: kubeflow.org/v1\nkind: TFJob\n", "not a TFJob manifest"),  # the user's YAML
+        ("--kubeflow", "report", "not a TFJob manifest"),  # a report is not a manifest
+        ("--some-new-option", "anything\n", "exists"),  # an option the policy does not know replaces nothing
+    ],
+    ids=["source", "other JSON", "JSON list", "binary", "manifest", "yaml manifest", "report", "unknown option"],
+)
+def test_an_existing_file_this_option_did_not_write_is_refused(tmp_path, option, existing, why):
+    from compat.outputs import OutputPathError, output_file
+
+    path = tmp_path / "train.py"
+    if existing is None:
+        existing = _manifest_text()
+    elif existing == "report":
+        existing = _report_text("diff")
+    path.write_bytes(existing if isinstance(existing, bytes) else existing.encode())
+    before = path.read_bytes()
+    with pytest.raises(OutputPathError) as refused:
+        output_file(option, str(path))
+    message = str(refused.value)
+    assert message.startswith(f"{option} {path}: ") and why in message and "\n" not in message, message
+    assert path.read_bytes() == before
+
+
+def test_a_file_that_appears_after_the_check_is_not_replaced(tmp_path):
+    # uai-run's program may write the very file --report names: the report must not replace it at the end
+    from compat.outputs import OutputPathError, output_file
+
+    path = tmp_path / "results.json"
+    report = output_file("--report", str(path))
+    path.write_text('{"accuracy": 0.9}\n')  # the program's own output
+    with pytest.raises(OutputPathError, match="not a report"):
+        report.write(_report_text("run"))
+    assert path.read_text() == '{"accuracy": 0.9}\n'
+    path.write_text(_report_text("diff"))  # one of ours there by then: replaced as a rerun would
+    report.write(_report_text("run"))
+    assert '"mode": "run"' in path.read_text()
+
+
+def test_a_log_file_is_appended_to_so_any_existing_one_stands(tmp_path):
+    from compat.outputs import output_file
+
+    log = tmp_path / "chief-0.log"
+    log.write_text("an earlier run's output\n")
+    output_file("--log-dir", str(log), stdout_ok=False)  # uai-launch appends to it: nothing is lost
+    assert log.read_text() == "an earlier run's output\n"
+
+
+def test_uai_migrate_reruns_into_its_own_report(tmp_path, cli):
+    tree = tmp_path / "t"
+    tree.mkdir()
+    (tree / "m.py").write_text(MODULE)
+    report = tmp_path / "r.json"
+    for _ in range(2):
+        code, _, err = cli("--no-cache", tree, "--report", report)
+        assert code in (0, 1), err
+        assert '"mode": "diff"' in report.read_text()
