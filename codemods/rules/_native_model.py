@@ -91,11 +91,24 @@ class Model(Recurrent):
         args = arguments(updated, row.params, stmt, f"tf.train.{kind}")
         if "use_locking" in args:
             raise Refused(stmt, f"tf.train.{kind}(use_locking=...)")
+        self.host_arguments(stmt, kind, cast(cst.Call, original))
         values = {p: source_of(a.value) for p, a in args.items()}
         renamed = tables.renamed_slots(kind, values)
         if renamed is not None:
             raise Refused(stmt, renamed)
         self.optimizer_code, self.optimizer_said = tables.keras_optimizer(self.alias, kind, values)
+
+    def host_arguments(self, stmt: cst.CSTNode, kind: str, optimizer: cst.Call) -> None:
+        """The optimizer's arguments are host values: the Keras optimizer is made once, at the place of the graph,
+        out of model() and the train step, where no placeholder is fed and no tensor of the graph computed."""
+        for arg in optimizer.args:
+            computed = set(names_in(arg.value).names) & (self.graph - self.variables)
+            if computed or self.rule.tf_calls(arg.value):
+                raise Refused(
+                    stmt,
+                    f"tf.train.{kind} of `{min(computed) if computed else source_of(arg.value)}`, a value the graph "
+                    "computes (a placeholder or a tensor: the Keras optimizer is made once, out of the graph's function)",
+                )
 
     def generate(self) -> list[cst.BaseStatement]:
         alias, names = self.alias, self.names
