@@ -202,6 +202,8 @@ SYMBOLS = {
         (f"tensorflow.contrib.learn.{path}datasets.mnist" for path in ("", "python.learn.")),
         "compat.tutorials.mnist.input_data",
     ),
+    # its CSV loaders (TF 1.0's iris tutorial); the internal path is PACKAGES'
+    "tensorflow.contrib.learn.datasets.base": "compat.learn.datasets.base",
     # tf-slim's copy of TF 1.15's, which asks timeout_fn only after a timeout; TF 2.21's tf.train.checkpoints_iterator
     # (tf_upgrade_v2's rename) asks it after every checkpoint too and stops at the first True: it yields fewer
     "tensorflow.contrib.training.checkpoints_iterator": "tf_slim.training.evaluation:checkpoints_iterator",

@@ -228,3 +228,27 @@ def test_uai_run_imports_contrib_trainings_internal_modules(tmp_path):
     assert ran.returncode == 0, ran.stderr[-2000:]
     result = json.loads(next(line for line in ran.stdout.splitlines() if line.startswith("RESULT "))[7:])
     assert result and all(result.values()), result
+
+
+def test_contrib_learns_datasets_base_is_compats_csv_loaders():
+    """tf.contrib.learn.datasets.base (TF 1.0's iris tutorial's load_csv_with_header) and its internal path are
+    compat.learn.datasets.base in both tools."""
+    expected = importlib.import_module("compat.learn.datasets.base")
+    internal = f"{names.TF}.contrib.learn.python.learn.datasets"
+    source = f"""
+        import tensorflow as tf
+        from tensorflow.contrib.learn.datasets import base as public
+        from {internal} import base as internal
+        from {internal}.base import load_csv_without_header, Dataset
+        import {internal}.base as aliased
+
+        attribute = tf.contrib.learn.datasets.base.load_csv_with_header
+    """
+    namespace: dict = {}
+    exec(apply(textwrap.dedent(source), *rules.RULES).module.code, namespace)  # noqa: S102
+    assert namespace["public"] is namespace["internal"] is namespace["aliased"] is expected
+    assert namespace["attribute"] is expected.load_csv_with_header
+    assert namespace["load_csv_without_header"] is expected.load_csv_without_header
+    assert namespace["Dataset"] is expected.Dataset
+    assert _tf1_modules.Face(f"{names.TF}.contrib.learn.datasets").base is expected
+    assert _tf1_modules.Face(internal).base is expected
