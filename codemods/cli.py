@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from compat.cli_errors import fail, main_guard
 from compat.files import is_inside
-from compat.outputs import OutputFile, Reads, output_file
+from compat.outputs import OutputFile, Reads, output_file, output_folder
 
 if TYPE_CHECKING:
     from codemods._options import Options
@@ -159,13 +159,24 @@ def _check_values(args: argparse.Namespace) -> None:
     # a size in bytes must be a whole number: 1e400 and inf parse as floats but are none
     if not (math.isfinite(args.max_file_size) and args.max_file_size > 0):
         fail("--max-file-size must be a positive number of MB")
+    if args.cache_dir and not args.no_cache:
+        # the cache is written to: a file or a device named here left the run without one, and no word of it
+        output_folder("--cache-dir", args.cache_dir)
     if args.out and not args.no_cache:
         from codemods import _cache
 
         # (its records in --out would stop the next run into it: files uai-migrate did not write there)
         cache = args.cache_dir or _cache.default_dir()
-        if is_inside(os.path.realpath(cache), os.path.realpath(args.out)):
+        real_cache = os.path.realpath(cache)
+        if is_inside(real_cache, os.path.realpath(args.out)):
             fail(f"--cache-dir {cache}: lies inside --out {args.out}: name a folder elsewhere, or --no-cache")
+        # a folder --out copies would carry its records into the output (they are not inputs: only copied)
+        for path in args.paths:
+            if os.path.isdir(path) and is_inside(real_cache, os.path.realpath(path)):
+                fail(
+                    f"--cache-dir {cache}: lies inside {path}, which --out copies with its records: "
+                    "name a folder elsewhere, or --no-cache"
+                )
 
 
 def _report_file(args: argparse.Namespace, reads: Reads) -> OutputFile | None:

@@ -25,6 +25,36 @@ def test_a_cache_inside_out_is_refused_before_the_run(tmp_path, cli):
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("cache", "problem"),
+    [
+        ("src/train.py", "exists and is not a folder"),  # a file of the tree
+        ("/dev/null", "exists and is not a folder"),
+        ("src/train.py/cache", "cannot create it"),  # under a file
+    ],
+)
+def test_a_cache_dir_that_cannot_be_a_folder_is_refused(tmp_path, cli, cache, problem):
+    # (helper-95) each ran with no cache and no word about it
+    tree = write_tree(tmp_path / "src", {"train.py": TF1})
+    code, out, err = cli("--cache-dir", cache, tree, cwd=tmp_path)
+    assert code == 2 and err.count("\n") == 1 and f"--cache-dir {cache}: {problem}" in err, err
+    assert out == "" and (tree / "train.py").read_text() == TF1
+
+
+def test_a_cache_inside_the_tree_out_copies_is_refused_and_elsewhere_it_is_not_an_input(tmp_path, cli):
+    # --out copied the cache's records with the tree it migrated: the output carried them (helper-95); without
+    # --out they are only files beside the code, which the run does not read (records are not inputs)
+    tree = write_tree(tmp_path / "src", {"train.py": TF1})
+    out = tmp_path / "out"
+    code, _, err = cli("--out", out, "--cache-dir", tree / "cache", tree)
+    assert code == 2 and err.count("\n") == 1 and f"--cache-dir {tree / 'cache'}: lies inside {tree}" in err, err
+    assert not out.exists() and not (tree / "cache").exists()
+    for _ in range(2):  # the second run finds the first one's records in the tree
+        code, out_text, err = cli("-q", "--cache-dir", tree / "cache", tree)
+        assert code == 0 and "1 files scanned" in out_text, out_text + err
+    assert any((tree / "cache").rglob("*.json"))
+
+
 @pytest.mark.parametrize("source", [TF1, TF1_MIGRATED], ids=["migrated", "unchanged"])
 def test_out_writes_a_file_as_it_was_read_though_deleted_since(tmp_path, source):
     # a file read, then deleted before its copy was written: --out's write read the mode of the file no longer there
