@@ -1,5 +1,6 @@
 """The checkpoints of a TF1 training loop's directory, written by its TF 2 port (uai-migrate's native-estimator-loop,
-and native-session's MonitoredTrainingSession and tf-slim learning.train loops) and kept as the loop's Saver kept them.
+and native-session's MonitoredTrainingSession and tf-slim learning.train loops) and kept as the loop's Saver kept them;
+and a Session script's `saver.save(sess, path, global_step)` in its port (`save`).
 
 `CheckpointManager` stands for `tf.train.CheckpointManager` in the port (`latest_checkpoint`, `save`), and
 differs from it where the TF1 loops did (measured on TF 2.15's Estimator, and on TF 1.15's and 2.15's
@@ -29,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import weakref
 from collections.abc import Iterator
 
 import tensorflow as tf
@@ -97,6 +99,46 @@ class CheckpointManager:
             return path
         name = os.path.relpath(path, self._directory)
         return name if os.path.isabs(self._directory) else os.path.join(self._directory, name)
+
+
+class _ScriptSaver:
+    """A Session script's `tf.train.Saver()` (5 kept, save_relative_paths False) saving its variables, which
+    `checkpoint` holds in the port: its list of the checkpoints it saved starts empty, as a new TF1 Saver's did (only
+    the session managers recovered the folder's), so the checkpoints of an earlier run stay on disk, unlisted."""
+
+    MAX_TO_KEEP = 5
+
+    def __init__(self, checkpoint: tf.train.Checkpoint) -> None:
+        self._checkpoint = checkpoint
+        self._kept: list[str] = []  # (oldest first: the Saver's last checkpoints)
+
+    def save(self, save_path: str, global_step: int | tf.Variable | None) -> str:
+        path = save_path if global_step is None else f"{save_path}-{int(global_step)}"
+        with _root_logger_kept():
+            written = self._checkpoint.write(path)
+        # Saver._RecordLastCheckpoint: the path last in the list (once), the oldest past max_to_keep to be deleted
+        self._kept = [kept for kept in self._kept if kept != written] + [written]
+        deleted = self._kept.pop(0) if len(self._kept) > self.MAX_TO_KEEP else None
+        with deprecation.silence():  # (the state file without timestamps, as the Saver's)
+            # (a copy: under a relative folder, update_checkpoint_state rewrites the list's paths in place)
+            tf.compat.v1.train.update_checkpoint_state(os.path.dirname(save_path), written, list(self._kept))
+            if deleted is not None:
+                tf.compat.v1.train.remove_checkpoint(deleted)
+        return written
+
+
+_SCRIPT_SAVERS: weakref.WeakKeyDictionary[tf.train.Checkpoint, _ScriptSaver] = weakref.WeakKeyDictionary()
+
+
+def save(checkpoint: tf.train.Checkpoint, save_path: str, global_step: int | tf.Variable | None = None) -> str:
+    """A Session script's `saver.save(sess, save_path, global_step)` in its port, `checkpoint` standing for the
+    `tf.train.Saver()`: written at save_path (save_path-<global_step>) as an object-based checkpoint, the state file
+    in its folder updated as the Saver updated it (the checkpoints this saver saved, the 5 last, their paths as given),
+    so tf.train.latest_checkpoint finds it, and the oldest past 5 deleted; the path returned. No .meta is written."""
+    saver = _SCRIPT_SAVERS.get(checkpoint)
+    if saver is None:
+        saver = _SCRIPT_SAVERS[checkpoint] = _ScriptSaver(checkpoint)
+    return saver.save(save_path, global_step)
 
 
 @contextlib.contextmanager

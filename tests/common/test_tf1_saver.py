@@ -6,9 +6,11 @@ import pathlib
 import re
 import shutil
 
+import pytest
 import tensorflow as tf
 
 import compat  # noqa: F401
+from compat import tf1_saver
 from compat.tf1_saver import CheckpointManager
 
 
@@ -121,3 +123,53 @@ def test_a_monitored_training_sessions_saver_lists_paths_as_given_and_takes_the_
     assert _kept(port) == _kept(tf1) and _kept(tf1)[0][0] == "model.ckpt-1", (_kept(port), _kept(tf1))
     state = [(folder / "checkpoint").read_text().replace(str(folder), "<DIR>") for folder in (port, tf1)]
     assert state[0] == state[1] and '"<DIR>/model.ckpt-6"' in state[1], state
+
+
+def _plain_saves(folder: pathlib.Path, paths: list[tuple[str, int | None]], port: bool) -> list[str]:
+    """A run of a Session script's `tf.train.Saver()` saving `saver.save(sess, folder/name, global_step)` for each
+    (name, step), by a real TF1 Saver or, where `port`, by the port's compat.tf1_saver.save of its Checkpoint; the
+    paths the saves returned."""
+    if port:
+        checkpoint = tf.train.Checkpoint(v=tf.Variable(1.0, name="v"))
+        return [tf1_saver.save(checkpoint, str(folder / name), global_step=step) for name, step in paths]
+    with tf.Graph().as_default():
+        variable = tf.compat.v1.get_variable("v", initializer=1.0)
+        saver = tf.compat.v1.train.Saver()
+        with tf.compat.v1.Session() as session:
+            session.run(variable.initializer)
+            return [saver.save(session, str(folder / name), global_step=step) for name, step in paths]
+
+
+def _state(folder: pathlib.Path) -> str:
+    """`folder`'s state file, its folder written as <DIR>."""
+    return (folder / "checkpoint").read_text().replace(str(folder), "<DIR>")
+
+
+@pytest.mark.parametrize("relative", [False, True])
+def test_a_session_scripts_saver_keeps_the_checkpoints_a_tf1_saver_kept_across_runs(tmp_path, monkeypatch, relative):
+    """A script's tf.train.Saver() (5 kept, the paths listed as given) in three runs of the folder: the first saves
+    model.ckpt-0 .. -6 (0 and 1 deleted), the second a path without a step, then -7 and -8 (its Saver lists only
+    its own: TF1's new Saver took over none of the state file's, so -2 .. -6 stay on disk unlisted), the third -8
+    again (listed once). The same files (.meta aside, which the port does not write), the same state file; in folders
+    relative to the working directory too (update_checkpoint_state rewrites such paths relative to the folder)."""
+    if relative:
+        monkeypatch.chdir(tmp_path)
+    root = pathlib.Path("." if relative else tmp_path)
+    runs = [
+        [("model.ckpt", step) for step in range(7)],
+        [("model.ckpt", None), ("model.ckpt", 7), ("model.ckpt", 8)],
+        [("model.ckpt", 8), ("other.ckpt", None)],
+    ]
+    returned = {}
+    for port, folder in ((False, root / "tf1"), (True, root / "port")):
+        returned[port] = [
+            [path.replace(str(folder), "<DIR>") for path in _plain_saves(folder, run, port)] for run in runs
+        ]
+        assert tf.train.latest_checkpoint(str(folder)) == str(folder / "other.ckpt")
+    assert returned[True] == returned[False]
+    files = {
+        folder.name: sorted({re.sub(r"\.(index|data-.*|meta)$", "", p.name) for p in folder.glob("*.ckpt*")})
+        for folder in (root / "tf1", root / "port")
+    }
+    assert files["port"] == files["tf1"] and "model.ckpt-1" not in files["tf1"], files
+    assert _state(root / "port") == _state(root / "tf1"), _state(root / "tf1")
