@@ -151,18 +151,26 @@ def _shadowing(folder: str) -> tuple[str, str] | None:
 
 def _program_traceback(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
     """Print the program's uncaught exception as python would: from the program's first frame,
-    without uai-run's own (its CLI, runpy) above it."""
-    from uai_run import _code_owner
-
-    def is_program(filename: str) -> bool:
-        return not filename.startswith("<frozen ") and _code_owner.is_user(filename)
-
-    first = tb
-    while first is not None and not is_program(first.tb_frame.f_code.co_filename):
-        first = first.tb_next
+    without uai-run's own (its console script, its CLI, runpy) above it."""
+    first = _program_frames(tb)
     if first is not None:
         value = value.with_traceback(first)  # python prints the exception's own traceback, not `tb`
     sys.__excepthook__(kind, value, value.__traceback__)
+
+
+def _program_frames(tb: TracebackType | None) -> TracebackType | None:
+    """The entries of `tb` below `_run`'s call into runpy and runpy's own: the program's first frame on
+    (by position, not by file: the console script lies outside every library folder, as a user's file
+    does). runpy's first frame if the error is runpy's; None if `_run` is not in `tb`."""
+    entry = tb
+    while entry is not None and entry.tb_frame.f_code is not _run.__code__:
+        entry = entry.tb_next
+    if entry is None:
+        return None
+    runpy_first = program = entry.tb_next
+    while program is not None and program.tb_frame.f_globals.get("__name__") == "runpy":
+        program = program.tb_next
+    return program or runpy_first
 
 
 def _exit_code(code: object) -> int:

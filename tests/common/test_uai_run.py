@@ -6,6 +6,7 @@ the ones that need no TensorFlow import run first and take a fraction of a secon
 
 import importlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -446,10 +447,23 @@ def test_a_target_python_cannot_run_is_one_line(tmp_path, target, message):
 
 
 def test_the_programs_traceback_starts_at_the_program_as_pythons_does(tmp_path):
+    # the console script (installed beside this interpreter, as pip installs it) lies outside every library folder:
+    # its frame, uai-run's and runpy's were shown above the program's (helper-95)
+    console_script = os.path.join(os.path.dirname(sys.executable), "uai-run")
     script = _write(tmp_path, "boom.py", "def f():\n    raise ValueError('boom')\n\n\nf()\n")
-    results = _runs.run_all({"python": [sys.executable, str(script)], "uai-run": [*UAI_RUN, str(script)]}, tmp_path)
-    assert results["uai-run"].returncode == results["python"].returncode == 1
-    assert program_lines(results["uai-run"].stderr) == program_lines(results["python"].stderr)
+    runs = {
+        "python": [sys.executable, str(script)],
+        "-m": [*UAI_RUN, str(script)],
+        "uai-run": [console_script, str(script)],
+    }
+    results = _runs.run_all(runs, tmp_path)
+    assert {result.returncode for result in results.values()} == {1}
+    assert program_lines(results["python"].stderr)[:2] == [
+        "Traceback (most recent call last):",
+        f'  File "{script}", line 5, in <module>',
+    ]
+    for name in ("-m", "uai-run"):
+        assert program_lines(results[name].stderr) == program_lines(results["python"].stderr), name
 
 
 def test_a_symlinked_script_imports_its_real_folders_siblings_as_python_does(tmp_path):
