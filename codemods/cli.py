@@ -180,7 +180,8 @@ def _check_values(args: argparse.Namespace) -> None:
 
 
 def _report_file(args: argparse.Namespace, reads: Reads) -> OutputFile | None:
-    """The checked --report: never a file the run reads, never inside --out (the marker owns that)."""
+    """The checked --report: never a file the run reads, never inside --out (the marker owns that), never an
+    existing file but a report (compat/outputs.py)."""
     if args.report is None:
         return None
     outside = [("--out", args.out)] if args.out else []

@@ -196,7 +196,7 @@ def _report_file(
     args: argparse.Namespace, files: list[tuple[str, ast.Module | SyntaxError | None]]
 ) -> OutputFile | None:
     """The checked --report, resolved now (the program may change folder): never the program, nor a
-    module of its folder that it imports, nor a device or FIFO."""
+    module of its folder that it imports, nor a device or FIFO, nor an existing file but a report (compat/outputs.py)."""
     if args.report is None:
         return None
     return output_file("--report", args.report, [read for read, _ in files])
