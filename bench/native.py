@@ -328,7 +328,8 @@ def probe_native(script: str, checkpoint: str, record: str, argv: list[str]) -> 
             # a merge_all's value is a dict of the summarized tensors: its scalars, after the other values, as the
             # safe probe reads them from its serialized Summary (histograms are compared by the events)
             returned = result if isinstance(result, tuple) else [result]
-            kept = [v for v in returned if not isinstance(v, dict)]
+            # (a step returning nothing, its loss fetched by a run of its own, has None: no value, as in the safe probe)
+            kept = [v for v in returned if v is not None and not isinstance(v, dict)]
             kept += [s for v in returned if isinstance(v, dict) for s in v.values() if len(s.shape) == 0]
             if tf.nest.flatten(kept):  # (a step fetching no value has none to compare, as in the safe probe)
                 values.append([float(x) for v in tf.nest.flatten(kept) for x in np.ravel(v)])

@@ -298,3 +298,38 @@ def test_the_bench_does_not_load_a_checkpoint_value_into_a_variable_of_another_d
     assert row["steps"] == 3 and row["max_diff"] <= native.TOLERANCE, row  # (the losses alone would pass)
     assert row["loaded"] == "0/1" and row["unloaded"] == ["w (float64 in the checkpoint, float32 here)"], row
     assert not row["equal"], row
+
+
+# a train op run alone, the loss fetched by a run of its own (helper-95's v_feed.py): the native train step returns
+# nothing, which the bench's probe recorded as [None] and crashed on (float(None))
+SILENT_STEP = """
+    import numpy as np
+    import tensorflow as tf
+
+    rng = np.random.RandomState(0)
+    xs = rng.normal(size=(64, 4)).astype(np.float32)
+    x = tf.placeholder(tf.float32, [None, 4])
+    loss = tf.reduce_mean(tf.square(tf.layers.dense(x, 1, name="out")))
+    train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for i in range(3):
+            sess.run(train_op, {x: xs[i * 16 : i * 16 + 16]})
+            print("loss %.5f" % sess.run(loss, feed_dict={x: xs}))
+"""
+
+
+def test_a_train_step_returning_nothing_is_probed_by_its_printed_losses(tmp_path):
+    script = tmp_path / "silent.py"
+    script.write_text(textwrap.dedent(SILENT_STEP))
+    files = {}
+    for level in ("safe", "native"):
+        native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
+        files[level] = native.ported_file(str(tmp_path / level), "silent.py", "silent.py")
+    with open(files["native"], encoding="utf-8") as handle:
+        assert "sess.run" not in handle.read()  # (converted: its train step returns nothing)
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    row = native.equivalence("silent.py", files["safe"], files["native"], [], str(folder))
+    assert row["equal"] and row["unloaded"] == [], row
+    assert row["stdout"][0] == row["stdout"][1] and row["stdout"][0].count("loss") == 3, row
