@@ -1,6 +1,7 @@
-"""native-session's Saver: saver.save / saver.restore -> tf.train.Checkpoint write / restore, which reads a
-TF1 checkpoint by its variables' names; where the script trains, TF1's optimizer slots, which do not load by name,
-go into the Keras optimizer's through compat.tf1_slots."""
+"""native-session's Saver: saver.save -> compat.tf1_saver.save of the tf.train.Checkpoint standing for it (written as
+TF1's Saver wrote, its state file too: tf.train.latest_checkpoint finds it), saver.restore -> the Checkpoint's restore,
+which reads a TF1 checkpoint by its variables' names; where the script trains, TF1's optimizer slots, which do not
+load by name, go into the Keras optimizer's through compat.tf1_slots."""
 
 from __future__ import annotations
 
@@ -39,7 +40,8 @@ class Checkpoints(Metrics):
         updated_calls: list[cst.Call],
         runs: bool,
     ) -> list[cst.BaseStatement]:
-        """saver.save(sess, path) -> saver.write(path) (it returns the path too); a whole-statement
+        """saver.save(sess, path, global_step) -> compat.tf1_saver.save(saver, path, global_step=global_step), which
+        returns the path too and keeps the Saver's state file and its 5 last checkpoints; a whole-statement
         saver.restore(sess, path) -> saver.restore(path), which also reads a TF1 checkpoint by its names, then, where
         the script trains, compat.tf1_slots.restore_slots_when_built(optimizer, path): a TF1 checkpoint's optimizer
         slots, which the restore does not load by name, go into the Keras optimizer's when it makes them."""
@@ -48,11 +50,13 @@ class Checkpoints(Metrics):
         call, new = calls[0], updated_calls[0]
         method = self.saver_method(call)
         slots = ""
-        args = arguments(call, ("sess", "save_path"), line, f"{self.saver}.{method}")
+        params = ("sess", "save_path", *(("global_step",) if method == "save" else ()))
+        args = arguments(call, params, line, f"{self.saver}.{method}")
         session = args["sess"].value if "sess" in args else None
         if not (isinstance(session, cst.Name) and session.value in self.sessions) or "save_path" not in args:
-            raise Refused(line, f"{self.saver}.{method} without the session and a path (global_step, ...)")
-        path = arguments(new, ("sess", "save_path"), line, f"{self.saver}.{method}")["save_path"].value
+            raise Refused(line, f"{self.saver}.{method} without the session and a path")
+        new_args = arguments(new, params, line, f"{self.saver}.{method}")
+        path = new_args["save_path"].value
         if method == "restore":
             if not (isinstance(small, cst.Expr) and small.value is call):
                 raise Refused(line, f"the value of {self.saver}.restore (None in TF1) is used")
@@ -70,7 +74,20 @@ class Checkpoints(Metrics):
         else:
             if self.layers_pending and not self.steps_seen:
                 raise Refused(line, "a save before any step: the Keras layers have no variables yet")
-            replacement = cst.parse_expression(f"{self.saver}.write({source_of(path)})")
+            step = ""
+            if "global_step" in args:
+                # (a Python value, or a variable of the port: int() reads it, as TF1's Saver evaluated the tensor)
+                held = self.variables | {self.step_counter}
+                read = sorted(set(names_in(args["global_step"].value).names) & (self.graph - held))
+                if read:
+                    raise Refused(
+                        line,
+                        f"{self.saver}.save's global_step computed from the graph ({', '.join(read)}), which the port "
+                        "does not hold outside its functions",
+                    )
+                step = f", global_step={source_of(new_args['global_step'].value)}"
+            cast(Rule, self.rule).add_needed_import("compat.tf1_saver")
+            replacement = cst.parse_expression(f"compat.tf1_saver.save({self.saver}, {source_of(path)}{step})")
 
         class Swap(cst.CSTTransformer):
             def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:

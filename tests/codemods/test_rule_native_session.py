@@ -210,6 +210,7 @@ class TestNativeSessionRule(RuleTest):
                 print(other.run(loss, {x: [[1.0, 1.0]]}))
         """
         after = """
+            import compat.tf1_saver
             import compat.tf1_slots
             import tensorflow as tf
             w = tf.Variable(tf.ones([2, 1]), name="Variable")
@@ -232,7 +233,7 @@ class TestNativeSessionRule(RuleTest):
             saver = tf.train.Checkpoint(w=w, optimizer=optimizer)
 
             train_step([[1.0, 2.0]])
-            path = saver.write("/tmp/model.ckpt")
+            path = compat.tf1_saver.save(saver, "/tmp/model.ckpt")
             saver.restore(path)
             compat.tf1_slots.restore_slots_when_built(optimizer, path)
             print(evaluate([[1.0, 1.0]])["loss"].numpy())
@@ -260,8 +261,8 @@ class TestNativeSessionRule(RuleTest):
                 "a later session initialises the variables again (eager variables keep their values)"
             ),
             "saver = tf.train.Saver()\nwith tf.Session() as sess:\n    sess.run(op, {x: [[1.0]]})\n"
-            "    saver.save(sess, 'm', global_step=1)\n": (
-                "saver.save(global_step=...), which the native equivalent does not take as is"
+            "    saver.save(sess, 'm', write_meta_graph=False)\n": (
+                "saver.save(write_meta_graph=...), which the native equivalent does not take as is"
             ),
         }
         for session, why in cases.items():
@@ -721,14 +722,14 @@ class TestNativeSessionRule(RuleTest):
                 print("restored", sess.run(v), sess.run(add))
         """
         after = """
-            import compat
+            import compat.tf1_saver
             import tensorflow as tf
             v = tf.Variable(tf.constant([1.0, 2.0]), name="v")
             u = tf.Variable(tf.random_uniform_initializer(minval=0.0, maxval=2.0)([2]), trainable=False, name="u")
 
             saver = tf.train.Checkpoint(u=u, v=v)
             v.assign_add([1.0, 1.0])
-            path = saver.write("/tmp/model.ckpt")
+            path = compat.tf1_saver.save(saver, "/tmp/model.ckpt")
             saver.restore(path)
             print("restored", v.numpy(), v.assign_add([1.0, 1.0]).numpy())
         """
