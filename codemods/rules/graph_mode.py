@@ -42,10 +42,16 @@ warning stays: a program outside the tree needs them too. Only a run over a tree
 (codemods/engine/tree.py: every file is migrated alone, then such an entry script again); a file
 migrated alone is migrated as before.
 
-A graph-mode file that uses tf.keras gets `import compat`: measured on TF 2.15 and 2.21, tf.keras layers
-in a seeded graph draw other initial weights every run, Keras 3's and Keras 2's alike (their unseeded
-initializers take a seed from Python's `random`); with compat's Keras 2 they follow the graph seed
-(compat/_keras_setup.py) and draw TF 1.15's weights run after run, as under uai-run.
+Every file that gets the switches gets `import compat` too: a seeded graph draws TF 1.15's numbers only
+with compat's op seeds (compat/_graph_seed.py; TF 2 derives others from the graph seed: measured,
+`tf.set_random_seed(1); tf.random_normal([3])` and dropout masks drew TF 2's numbers in a port without it),
+and the seed may be set anywhere (another module, a RunConfig), so every switched file gets it. It costs
+little: compat is TensorFlow-free and lazy (about 0.1 s to import). And a graph-mode file that uses
+tf.keras needs it: measured on TF 2.15 and 2.21, tf.keras layers in a seeded graph draw other initial
+weights every run, Keras 3's and Keras 2's alike (their unseeded initializers take a seed from Python's
+`random`); with compat's Keras 2 they follow the graph seed (compat/_keras_setup.py) and draw TF 1.15's
+weights run after run, as under uai-run. A library (reported, not switched) gets neither: its report
+asks the program that uses it for both.
 
 Nothing is added when the file already switches eager execution or v2 behaviour off (or on): a
 file switched by hand, or ported by an earlier uai-migrate that wrote the first call alone, is left
@@ -156,7 +162,7 @@ class GraphModeRule(Rule):
     DESCRIPTION = (
         "Scripts using Session/placeholder/queue runners, or an Estimator with MultiWorkerMirroredStrategy, and "
         "in a tree the entry scripts importing a module that does: tf.compat.v1.disable_eager_execution(), "
-        "disable_resource_variables() and disable_control_flow_v2() once."
+        "disable_resource_variables() and disable_control_flow_v2() once, and `import compat` (TF 1.15's op seeds)."
     )
     ORDER = 170
     EXAMPLE = Example(
@@ -164,10 +170,10 @@ class GraphModeRule(Rule):
         "TF1's ref variables and control flow (resource variables and v2's If/While ops change the graph, so its "
         "graph-derived seeds, and the order of reads and updates). A library using them (no __main__ block) gets "
         "a warning; in a tree migrated with it, the entry scripts that import it, directly or through other "
-        "modules, get the switches.",
+        "modules, get the switches. `import compat` gives a seeded graph TF 1.15's op seeds, and so TF 1.15's random numbers.",
         before="import tensorflow as tf\nx = tf.placeholder(tf.float32, [None])\nwith tf.Session() as sess:\n"
         "    sess.run(x, {x: [1.0]})\n",
-        after="import tensorflow as tf\ntf.compat.v1.disable_eager_execution()\ntf.compat.v1.disable_resource_variables()\n"
+        after="import compat\nimport tensorflow as tf\ntf.compat.v1.disable_eager_execution()\ntf.compat.v1.disable_resource_variables()\n"
         "tf.compat.v1.disable_control_flow_v2()\nx = tf.placeholder(tf.float32, [None])\nwith tf.Session() as sess:\n    sess.run(x, {x: [1.0]})\n",
     )
     WORDS = frozenset()
@@ -363,7 +369,7 @@ class GraphModeRule(Rule):
                 first,
                 f"{self._reason} in a module without a __main__ block",
                 severity="warning",
-                manual=f"call {said} at the start of the program that uses this module",
+                manual=f"call {said} and `import compat` at the start of the program that uses this module",
                 statement=self._first_top,
             )
             return False
@@ -388,12 +394,15 @@ class GraphModeRule(Rule):
             return updated_node
         if self._uses:  # the file's own graph code: its Facts are a function of its bytes (codemods/engine/tree.py)
             self.state.signals.add(tree.GRAPH_PROGRAM)
-        if self._keras:
-            _tf.ensure_compat(self)
-            self.report(
-                first,
-                "tf.keras in graph-mode code: `import compat` makes it Keras 2, whose initializers follow the "
-                "graph seed as TF 1.x's did (Keras 3's, and Keras 2's without compat, draw from Python's random)",
-                statement=self._first_top,
-            )
+        _tf.ensure_compat(self)
+        keras = (
+            "; tf.keras is Keras 2, whose initializers follow the graph seed as TF 1.x's did (Keras 3's, and "
+            "Keras 2's without compat, draw from Python's random)"
+        )
+        self.report(
+            first,
+            "`import compat`: TF 1.15's op seeds in graph mode, so a seeded graph draws TF 1.15's numbers (TF 2 "
+            "derives other op seeds from the graph seed)" + (keras if self._keras else ""),
+            statement=self._first_top,
+        )
         return updated_node.with_changes(body=body)

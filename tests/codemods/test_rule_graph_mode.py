@@ -1,8 +1,17 @@
 """graph-mode: tf.compat.v1.disable_eager_execution(), disable_resource_variables() and disable_control_flow_v2()
 once, at the right place; not for TF2-style code."""
 
+import ast
+import json
+import os
+import subprocess
+import sys
+
+from codemods._migrate_file import Options, migrate_python
 from codemods.rules.graph_mode import GraphModeRule
+from tests.support.processes import REPO, result_json
 from tests.support.rule_test import RuleTest, apply
+from tests.support.runs import clean_env
 
 
 class TestGraphModeRule(RuleTest):
@@ -21,6 +30,7 @@ class TestGraphModeRule(RuleTest):
                 tf.app.run()
         """
         after = """
+            import compat
             import tensorflow as tf
 
             def main(_):
@@ -57,6 +67,7 @@ class TestGraphModeRule(RuleTest):
         """
         seeded = """
             \"\"\"A training script.\"\"\"
+            import compat
             import numpy as np
             import tensorflow as tf
             tf.compat.v1.disable_eager_execution()
@@ -86,6 +97,7 @@ class TestGraphModeRule(RuleTest):
                 tf.app.run()
         """
         op_in_graph = """
+            import compat
             import tensorflow as tf
             tf.compat.v1.disable_eager_execution()
             tf.compat.v1.disable_resource_variables()
@@ -110,6 +122,7 @@ class TestGraphModeRule(RuleTest):
                 tf.Session().run(Config.scale)
         """
         class_body_in_graph = """
+            import compat
             import tensorflow as tf
             tf.compat.v1.disable_eager_execution()
             tf.compat.v1.disable_resource_variables()
@@ -131,6 +144,7 @@ class TestGraphModeRule(RuleTest):
                 return tf.Session().run(x)
         """
         library_in_graph = """
+            import compat
             import tensorflow as tf
             tf.compat.v1.disable_eager_execution()
             tf.compat.v1.disable_resource_variables()
@@ -164,6 +178,7 @@ class TestGraphModeRule(RuleTest):
                 tf.app.run()
         """
         after = """
+            import compat
             import tensorflow as tf
 
             tf.app.flags.DEFINE_integer("steps", 3, "training steps")
@@ -195,6 +210,7 @@ class TestGraphModeRule(RuleTest):
             sess = tf.Session()
         """
         after = """
+            import compat
             import tensorflow as tf
             tf.compat.v1.disable_eager_execution()
             tf.compat.v1.disable_resource_variables()
@@ -212,6 +228,7 @@ class TestGraphModeRule(RuleTest):
         """
         after = """
             \"\"\"A tutorial script.\"\"\"
+            import compat
             import tensorflow.compat.v1 as tf
             tf.disable_eager_execution()
             tf.disable_resource_variables()
@@ -236,6 +253,7 @@ class TestGraphModeRule(RuleTest):
             main()
         """
         after = """
+            import compat
             import tensorflow as tf
             tf.compat.v1.disable_eager_execution()
             tf.compat.v1.disable_resource_variables()
@@ -283,6 +301,8 @@ class TestGraphModeRule(RuleTest):
         after = """
             from __future__ import print_function
             import sys
+            import compat
+
             sys.path.insert(0, ".")
             import tensorflow as tf
             import numpy as np
@@ -304,6 +324,8 @@ class TestGraphModeRule(RuleTest):
         after = """
             \"\"\"Doc.\"\"\"
             from __future__ import division
+            import compat
+
             try:
                 import tensorflow.compat.v1 as tf
             except ImportError:
@@ -349,7 +371,7 @@ def test_a_library_module_is_reported_not_changed():
     [entry] = applied.entries
     assert (entry.severity, entry.line) == ("warning", 4)
     calls = ("disable_eager_execution", "disable_resource_variables", "disable_control_flow_v2")
-    assert all(f"{call}()" in entry.manual for call in calls)
+    assert all(f"{call}()" in entry.manual for call in calls) and "`import compat`" in entry.manual
 
 
 def test_the_report_names_the_calls_and_where_they_went():
@@ -359,12 +381,13 @@ def test_the_report_names_the_calls_and_where_they_went():
         ("tf.set_random_seed(1)\n", "TensorFlow called on import: "),
         ("x = tf.placeholder(tf.float32)\n", "TensorFlow called on import: "),
     ):
-        [entry] = apply("import tensorflow as tf\n" + module_level + main, GraphModeRule).entries
+        entry, compat = apply("import tensorflow as tf\n" + module_level + main, GraphModeRule).entries
         assert entry.message.startswith(where), entry.message
+        assert compat.message.startswith("`import compat`: TF 1.15's op seeds"), compat.message
         calls = ("disable_eager_execution", "disable_resource_variables", "disable_control_flow_v2")
         assert "tf.compat.v1.{}(), tf.compat.v1.{}() and tf.compat.v1.{}()".format(*calls) in entry.message
         assert entry.message.endswith("first in the __main__ block" if not module_level else "after the imports")
-    [entry] = apply("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n", GraphModeRule).entries
+    entry, _ = apply("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n", GraphModeRule).entries
     assert entry.message.startswith("graph-mode TF1 code at module level: "), entry.message
 
 
@@ -391,7 +414,9 @@ class TestEstimatorStrategies(RuleTest):
     TRANSFORM = GraphModeRule
 
     def test_an_estimator_with_multi_worker_mirrored_strategy_runs_in_graph_mode(self):
-        self.assertCodemod(ESTIMATOR_MWMS + "    main()\n", ESTIMATOR_MWMS + GRAPH_MODE + "    main()\n")
+        self.assertCodemod(
+            ESTIMATOR_MWMS + "    main()\n", "import compat\n" + ESTIMATOR_MWMS + GRAPH_MODE + "    main()\n"
+        )
 
     def test_the_strategy_without_an_estimator_is_tf2_code(self):
         for source in (
@@ -410,7 +435,7 @@ class TestEstimatorStrategies(RuleTest):
 
 
 def test_the_report_says_why_an_estimator_program_gets_graph_mode():
-    [entry] = apply(ESTIMATOR_MWMS + "    main()\n", GraphModeRule).entries
+    entry, _ = apply(ESTIMATOR_MWMS + "    main()\n", GraphModeRule).entries  # (then `import compat`'s)
     assert entry.line == 4 and "MultiWorkerMirroredStrategy" in entry.message and "deep-cop" in entry.message
 
 
@@ -442,3 +467,79 @@ class TestGraphModeWithTfKeras(RuleTest):
     def test_eager_tf_keras_code_gets_no_compat(self):
         source = "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
         assert "import compat" not in self.applied(source).module.code
+
+
+class TestGraphModeImportsCompat(RuleTest):
+    """Every file the rule switches to graph mode gets `import compat`: a seeded graph draws TF 1.15's numbers only
+    with compat's op seeds (compat/_graph_seed.py), and a graph program's seed may be set anywhere (another module,
+    a RunConfig). compat is TensorFlow-free and lazy: importing it costs about 0.1 s."""
+
+    TRANSFORM = GraphModeRule
+
+    def test_a_seeded_graph_program_imports_compat(self):
+        before = """
+            import tensorflow as tf
+
+            def main():
+                tf.set_random_seed(1)
+                with tf.Session() as sess:
+                    print(sess.run(tf.random_normal([3])))
+
+            if __name__ == "__main__":
+                main()
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            def main():
+                tf.set_random_seed(1)
+                with tf.Session() as sess:
+                    print(sess.run(tf.random_normal([3])))
+
+            if __name__ == "__main__":
+                tf.compat.v1.disable_eager_execution()
+                tf.compat.v1.disable_resource_variables()
+                tf.compat.v1.disable_control_flow_v2()
+                main()
+        """
+        self.assertCodemod(before, after)
+        entries = [entry for entry in self.applied(before).entries if "import compat" in entry.message]
+        assert [entry.severity for entry in entries] == ["info"], entries
+
+    def test_must_not_fire_on_a_file_switched_by_hand_a_library_or_eager_code(self):
+        for source in (
+            "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\ntf.set_random_seed(1)\nx = tf.random_normal([3])\n",
+            "import tensorflow as tf\n\ndef build():\n    return tf.placeholder(tf.float32)\n",  # a library: reported
+            "import tensorflow as tf\ntf.random.set_seed(1)\nprint(tf.random.normal([3]))\n",
+        ):
+            assert "import compat" not in self.applied(source).module.code, source
+
+
+SEEDED_DRAWS = os.path.join(REPO, "tests", "common", "tf1_programs", "seeded_draws.py")
+TF115_RANDOM = os.path.join(REPO, "tests", "common", "golden", "tf115_random.json")
+
+
+def _functions(path: str, *names: str) -> str:
+    """The source of the top-level functions `names` of the file at `path`."""
+    text = open(path).read()
+    defs = [node for node in ast.parse(text).body if isinstance(node, ast.FunctionDef) and node.name in names]
+    return "\n\n\n".join(str(ast.get_source_segment(text, node)) for node in defs)
+
+
+def test_a_migrated_seeded_graph_program_draws_tf115s_numbers(tmp_path):
+    """seeded_draws.py's `random_ops` case (set_random_seed and the v1 random ops, nothing that imports compat for
+    another reason), as a program of its own, migrated at the safe level: it prints what real TF 1.15 printed
+    (tests/common/golden/tf115_random.json, `python3 dev.py tf115`)."""
+    source = (
+        "import json\n\nimport numpy as np\nimport tensorflow as tf\n\n\n"
+        + _functions(SEEDED_DRAWS, "values", "random_ops")
+        + '\n\n\nif __name__ == "__main__":\n    print("RESULT " + json.dumps(random_ops()))\n'
+    )
+    port = tmp_path / "random_ops.py"
+    port.write_bytes(migrate_python(source.encode(), Options()).new)
+    result = subprocess.run(
+        [sys.executable, str(port)], cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result_json(result.stdout) == json.load(open(TF115_RANDOM))["values"]["random_ops"]

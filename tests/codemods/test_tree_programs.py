@@ -69,6 +69,7 @@ if __name__ == "__main__":
 # before the tree's imports: their code runs on import (tensor2tensor caches its layers() answer then)
 ENTRY_SWITCHED = """\
 import sys
+import compat
 import tensorflow as tf
 tf.compat.v1.disable_eager_execution()
 tf.compat.v1.disable_resource_variables()
@@ -112,7 +113,8 @@ def test_an_entry_script_importing_a_graph_library_gets_the_switches_and_the_pro
     assert texts["train.py"] == ENTRY_SWITCHED
     assert texts["lib/layers.py"] == PROBE_ANSWERED
     assert texts["lib/graph.py"] == GRAPH_LIBRARY  # its switches belong in the program: it keeps its warning
-    [switched] = entries(report, "train.py")
+    switched, compat = entries(report, "train.py")
+    assert compat.message.startswith("`import compat`: TF 1.15's op seeds")  # (tests/codemods/test_rule_graph_mode.py)
     assert switched.line == 3 and "lib.graph" in switched.message and "lib/graph.py" in switched.message
     [answered] = entries(report, "lib/layers.py")
     assert answered.severity == "info" and "train.py" in answered.message
