@@ -100,8 +100,16 @@ class Model(Recurrent):
 
     def host_arguments(self, stmt: cst.CSTNode, kind: str, optimizer: cst.Call) -> None:
         """The optimizer's arguments are host values: the Keras optimizer is made once, at the place of the graph,
-        out of model() and the train step, where no placeholder is fed and no tensor of the graph computed."""
+        out of model() and the train step, where no placeholder is fed and no tensor of the graph computed, and it
+        reads a variable's value once."""
         for arg in optimizer.args:
+            held = set(names_in(arg.value).names) & self.variables
+            if held:  # (tf-keras's optimizer makes its own learning_rate variable from the value given)
+                raise Refused(
+                    stmt,
+                    f"tf.train.{kind} of the variable `{min(held)}`, which TF1 read at each step (a Keras optimizer "
+                    "copies its value once: an assign or restore of it would not reach the optimizer)",
+                )
             computed = set(names_in(arg.value).names) & (self.graph - self.variables)
             if computed or self.rule.tf_calls(arg.value):
                 raise Refused(

@@ -589,6 +589,12 @@ class TestNativeSessionRule(RuleTest):
             "lr = tf.constant(0.1) * 2.0\nop = tf.train.GradientDescentOptimizer(lr).minimize(loss)": computed.format(
                 "lr"
             ),
+            # (a tf-keras optimizer copies a variable's value into its own learning_rate variable when made)
+            "lr = tf.Variable(0.1, trainable=False)\ndecay = tf.assign(lr, lr * 0.5)\n"
+            "op = tf.train.GradientDescentOptimizer(lr).minimize(loss)": (
+                "tf.train.GradientDescentOptimizer of the variable `lr`, which TF1 read at each step (a Keras "
+                "optimizer copies its value once: an assign or restore of it would not reach the optimizer)"
+            ),
             "op = tf.train.GradientDescentOptimizer(tf.constant(0.1) * 2.0).minimize(loss)": (
                 "tf.train.GradientDescentOptimizer of `tf.constant(0.1) * 2.0`, a value the graph computes (a "
                 "placeholder or a tensor: the Keras optimizer is made once, out of the graph's function)"
