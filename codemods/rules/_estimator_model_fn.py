@@ -15,6 +15,7 @@ import libcst as cst
 
 from codemods.rules import _native_monitored as monitored
 from codemods.rules import _native_tables as tables
+from codemods.rules._native_names import unrun_updates
 from codemods.rules._native_syntax import (
     Refused,
     arguments,
@@ -200,11 +201,7 @@ class ModelFn:
             raise Refused(node, f"`{shadowed[0]}`, a layer's name, is a name the model_fn binds")
         for name, made, _ in self.layers:
             if ".BatchNormalization(" in made and not (name in self.appended and self.dependent):
-                raise Refused(
-                    node,
-                    f"`{name}`, a BatchNormalization whose updates the train op does not run (TF1's moving statistics "
-                    "stayed; a Keras layer in eager updates them at each call)",
-                )
+                raise Refused(node, unrun_updates(name))
         if self.device is not None and not self.minimized_on_device:
             raise Refused(node, "a device block in the model_fn that does not hold its minimize")
         self._variables_alone()

@@ -172,6 +172,8 @@ class Converter(RunRegion):
                 return slim_loops.create_train_op(self, stmt, name, value)
             if rule.is_call(value, OPTIMIZERS) and slim_loops.named_optimizer(self, stmt, name, value):
                 return True
+            if self.updates_read(stmt, name, value):
+                return True
             if rule.is_call(value, PLACEHOLDER):
                 return self.placeholder(stmt, name, value)
             if rule.is_call(value, WITH_DEFAULT):

@@ -20,6 +20,7 @@ from codemods.rules._native_names import (
     OPTIMIZERS,
     SLIM_FUNCTIONS,
     UPDATE_OPS,
+    unrun_updates,
 )
 from codemods.rules._native_rnn import Recurrent
 from codemods.rules._native_scopes import evaluation_order
@@ -40,6 +41,9 @@ from codemods.rules._native_syntax import (
 class Model(Recurrent):
     """Layers, losses, the train op, and the code written for the graph."""
 
+    updates_run = False  # does the train op run the layers' updates (its minimize under UPDATE_OPS)?
+    updates_name: str | None = None  # `update_ops` of `update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)`
+
     def updates_first(self, stmt: cst.With) -> bool:
         """`with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)): train_op = opt.minimize(loss)`:
         the layers' updates (batch norm's moving statistics) before the step, which Keras layers run in their call."""
@@ -49,14 +53,32 @@ class Model(Recurrent):
         if not (isinstance(call, cst.Call) and self.rule.is_call(call, CONTROL_DEPENDENCIES) and len(call.args) == 1):
             return False
         collection = call.args[0].value
-        if not (isinstance(collection, cst.Call) and self.rule.is_call(collection, GET_COLLECTION)):
-            return False
-        key = collection.args[0].value if len(collection.args) == 1 else None
-        if key is None or not self.rule.qualified_in(key, UPDATE_OPS) or len(stmt.body.body) != 1:
+        named = isinstance(collection, cst.Name) and collection.value == self.updates_name
+        if not (named or self.updates_collection(collection)) or len(stmt.body.body) != 1:
             return False
         name, value = assigned(single(stmt.body.body[0]))
         func = value.func if isinstance(value, cst.Call) else None
         return name is not None and isinstance(func, cst.Attribute) and func.attr.value == "minimize"
+
+    def updates_collection(self, value: cst.BaseExpression) -> bool:
+        """Is `value` `tf.get_collection(tf.GraphKeys.UPDATE_OPS)`?"""
+        if not (isinstance(value, cst.Call) and self.rule.is_call(value, GET_COLLECTION) and len(value.args) == 1):
+            return False
+        return self.rule.qualified_in(value.args[0].value, UPDATE_OPS)
+
+    def updates_read(self, stmt: cst.BaseStatement, name: str, value: cst.BaseExpression) -> bool:
+        """`update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)` whose one other use is a later updates_first
+        statement's (the TF docs' shape): read as that statement's collection (the statement goes)."""
+        if not self.updates_collection(value) or self.rule.module_names().get(name) != 2:
+            return False
+        statements = list(self.block.original)
+        later = statements[next((i for i, s in enumerate(statements) if s is stmt), len(statements)) + 1 :]
+        self.updates_name = name
+        if not any(isinstance(s, cst.With) and self.updates_first(s) for s in later):
+            self.updates_name = None
+            return False
+        self.replacements[id(stmt)] = []
+        return True
 
     def minimize(
         self, stmt: cst.BaseStatement, name: str, call: cst.Call, statement: cst.BaseStatement | None = None
@@ -74,6 +96,7 @@ class Model(Recurrent):
         updated = cast(cst.Attribute, self.updated_call(stmt).func).value
         self.keras_optimizer(stmt, cast(cst.Attribute, call.func).value, updated)
         self.train_op, self.loss = name, loss
+        self.updates_run = statement is not None  # (updates_first's with statement)
         self.graph.add(name)
         self.replacements[id(statement or stmt)] = []
         return True
@@ -302,6 +325,14 @@ class Model(Recurrent):
         if "inputs" not in args:
             raise Refused(line, f"tf.layers.{function} without its inputs")
         self.float32_inputs(line, f"tf.layers.{function}", args["inputs"].value)
+        training = args["training"].value if "training" in args else None
+        # (tf-slim's create_train_op runs UPDATE_OPS itself: _native_slim_loops)
+        updated = self.updates_run or bool(self.created_train_op)
+        if keras == "BatchNormalization" and training is not None and not updated:
+            if not (isinstance(training, cst.Name) and training.value == "False"):
+                literal = args["name"].value if "name" in args else None
+                named = literal.evaluated_value if isinstance(literal, cst.SimpleString) else None
+                raise Refused(line, unrun_updates(str(named or self.tf1_name(function))))
         if "name" in args:
             literal = args["name"].value
             if not isinstance(literal, cst.SimpleString):

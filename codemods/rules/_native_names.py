@@ -1,4 +1,5 @@
-"""The TF1 names native-session reads (tf.* and tf.compat.v1.* alike), grouped by what the rule does with them."""
+"""The TF1 names native-session reads (tf.* and tf.compat.v1.* alike), grouped by what the rule does with them, and
+what the native rules say alike of one of them (unrun_updates)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,15 @@ import libcst as cst
 from codemods.rules import _native_tables as tables
 
 PREFIXES = ("tensorflow.", "tensorflow.compat.v1.")
+
+
+def unrun_updates(layer: str) -> str:
+    """Why a batch normalization in training mode whose UPDATE_OPS the train op does not run stays at the safe level
+    (native-session's and native-estimator-loop's entry): TF1 never updated its moving statistics, Keras's would."""
+    return (
+        f"`{layer}`, a BatchNormalization whose updates the train op does not run (TF1's moving statistics stayed; "
+        "a Keras layer in eager updates them at each call)"
+    )
 
 
 def tf1_names(*names: str) -> frozenset[str]:

@@ -180,6 +180,60 @@ class TestNativeSessionRule(RuleTest):
         """
         self.assertCodemod(before, after, level="native")
 
+    def test_must_not_fire_on_a_batch_normalization_whose_updates_no_train_op_runs(self):
+        # (TF1's moving statistics stayed at their initial values; a Keras layer called in training mode updates
+        # them: the same training, another evaluation. The test above, with the updates run, converts.)
+        source = """
+            import tensorflow as tf
+            x = tf.placeholder(tf.float32, [None, 4])
+            y = tf.placeholder(tf.int64, [None])
+            training = tf.placeholder(tf.bool)
+            net = tf.layers.batch_normalization(x, training=training, name="bn")
+            loss = tf.losses.sparse_softmax_cross_entropy(y, tf.layers.dense(net, 2))
+            train_op = tf.train.AdamOptimizer(0.01).minimize(loss)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                sess.run(train_op, {x: next_images(), y: next_labels(), training: True})
+                print(sess.run(loss, {x: next_images(), y: next_labels(), training: False}))
+        """
+        self.assertEqual(
+            self.refused(source),
+            [
+                PREFIX + "`bn`, a BatchNormalization whose updates the train op does not run (TF1's moving statistics "
+                "stayed; a Keras layer in eager updates them at each call)"
+            ],
+        )
+        # in inference mode (tf.layers' default) neither updates them
+        inference = source.replace("training=training, ", "")
+        self.assertIn(
+            'bn = tf.keras.layers.BatchNormalization(name="bn")', self.applied(inference, level="native").module.code
+        )
+
+    def test_the_tf_docs_update_ops_line_converts_as_the_inline_collection(self):
+        # (`update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)` on its own line, read once by the with statement:
+        # the same port as the collection read inline; the equivalence: test_native_equivalence_optimizer.py)
+        inline = """
+            import tensorflow as tf
+            x = tf.placeholder(tf.float32, [None, 4])
+            training = tf.placeholder(tf.bool, [])
+            loss = tf.reduce_sum(tf.layers.batch_normalization(x, training=training))
+            with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+                train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                sess.run(train_op, {x: next_images(), training: True})
+        """
+        docs = inline.replace(
+            "with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):",
+            "update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n            with tf.control_dependencies(update_ops):",
+        )
+        converted = self.applied(inline, level="native").module.code
+        self.assertIn("BatchNormalization", converted)
+        self.assertCodemod(docs, converted, level="native")
+        # read again elsewhere: TF1's collection, which Keras layers do not fill
+        again = docs.replace("sess.run(train_op,", "sess.run(update_ops)\n                sess.run(train_op,")
+        self.assertEqual(len(self.refused(again)), 1)
+
     def test_a_feed_written_in_another_order_passes_keywords_evaluated_as_written(self):
         source = """
             import tensorflow as tf

@@ -1,0 +1,57 @@
+"""--level native trains like --level safe, by checkpoint (bench/native.py's method, as test_native_equivalence.py),
+for the TF docs' batch normalization shape (`update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)` on its own line,
+then `with tf.control_dependencies(update_ops):` around the minimize), which native-session converts as the inline
+`tf.control_dependencies(tf.get_collection(...))`.
+"""
+
+import os
+import textwrap
+
+import pytest
+
+from bench import native
+
+# the TF docs' shape: batch normalization's moving statistics updated with each step, read by the evaluation
+UPDATES = """
+    import numpy as np
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [None, 3])
+    y = tf.placeholder(tf.int64, [None])
+    training = tf.placeholder(tf.bool, [])
+    hidden = tf.layers.batch_normalization(tf.layers.dense(x, 4), training=training, name="bn")
+    logits = tf.layers.dense(tf.nn.relu(hidden), 2)
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+    update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+    with tf.control_dependencies(update_ops):
+        train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    rng = np.random.RandomState(5)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(4):
+            _, value = sess.run([train_op, loss], {x: rng.rand(8, 3), y: rng.randint(0, 2, 8), training: True})
+            print("step", step, value)
+        print("eval %.5f" % sess.run(loss, {x: rng.rand(8, 3), y: rng.randint(0, 2, 8), training: False}))
+"""
+
+
+@pytest.mark.parametrize("which", ["updates"])
+def test_the_port_of_a_named_optimizer_or_updates_trains_like_the_safe_port_from_its_step_0_checkpoint(tmp_path, which):
+    name = f"{which}.py"
+    script = tmp_path / name
+    script.write_text(textwrap.dedent({"updates": UPDATES}[which]))
+    ported = {
+        level: native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
+        for level in ("safe", "native")
+    }
+    assert [os.path.basename(p) for p in native.converted(ported["native"])] == [name]
+    files = {level: native.ported_file(str(tmp_path / level), name, name) for level in ported}
+    with open(files["native"], encoding="utf-8") as handle:
+        code = handle.read()
+    assert native.references(code)[1] == 0 and "optimizer = tf.keras.optimizers." in code
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    row = native.equivalence(name, files["safe"], files["native"], [], str(folder))
+    assert row["unloaded"] == [] and row["steps"] >= 4 and row["equal"], row
+    evaluations = [[line for line in out.splitlines() if line.startswith("eval")] for out in row["stdout"]]
+    assert evaluations[0] and evaluations[0] == evaluations[1]
