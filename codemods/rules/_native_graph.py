@@ -27,6 +27,7 @@ from codemods.rules._native_names import (
     LEARNING_TRAIN,
     MERGE_ALL,
     MONITORED,
+    NO_VARIABLES,
     OPTIMIZERS,
     PLACEHOLDER,
     PREFIXES,
@@ -172,6 +173,8 @@ class Converter(RunRegion):
                 return slim_loops.create_train_op(self, stmt, name, value)
             if rule.is_call(value, OPTIMIZERS) and slim_loops.named_optimizer(self, stmt, name, value):
                 return True
+            if rule.is_call(value, OPTIMIZERS) and self.named_optimizer(stmt, name, value):
+                return True
             if self.updates_read(stmt, name, value):
                 return True
             if rule.is_call(value, PLACEHOLDER):
@@ -210,7 +213,8 @@ class Converter(RunRegion):
                 return True
             func = value.func
             if isinstance(func, cst.Attribute) and func.attr.value == "minimize":
-                if rule.is_call(func.value, OPTIMIZERS):
+                named = isinstance(func.value, cst.Name) and func.value.value in self.optimizers
+                if rule.is_call(func.value, OPTIMIZERS) or named:
                     return self.minimize(stmt, name, value)
         if isinstance(small, cst.Assign) and self.metric_function(small.value) is not None:
             return self.metric(stmt, small)
@@ -261,7 +265,7 @@ class Converter(RunRegion):
         converted = self.slim_calls(stmt, reads.calls)  # (tf-slim's layers: Keras layers made once)
         for call in reads.calls:
             library = self.rule.variable_library(call)
-            if library is not None and id(call) not in converted:
+            if library is not None and id(call) not in converted and not self.rule.library_names(call) <= NO_VARIABLES:
                 raise Refused(
                     stmt,
                     f"{library}: a library whose calls may make variables, which model() would make again on every step",

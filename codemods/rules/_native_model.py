@@ -86,19 +86,51 @@ class Model(Recurrent):
         if self.train_op is not None:
             raise Refused(stmt, "a second train op")
         self.step_counter = monitored.minimize_step(self, stmt, call) if len(call.args) == 2 else None
-        if len(call.args) != 1 + bool(self.step_counter) or call.args[0].keyword is not None:
+        if len(call.args) != 1 + bool(self.step_counter):
+            raise Refused(stmt, "minimize() with arguments besides the loss (global_step, var_list ...)")
+        keyword = call.args[0].keyword
+        if keyword is not None and keyword.value == "loss":
+            raise Refused(stmt, "minimize(loss=...): the loss given by keyword")
+        if keyword is not None:
             raise Refused(stmt, "minimize() with arguments besides the loss (global_step, var_list ...)")
         if not isinstance(call.args[0].value, cst.Name):
-            raise Refused(stmt, "minimize() with arguments besides the loss (global_step, var_list ...)")
+            raise Refused(
+                stmt, f"minimize() of an expression (`{source_of(call.args[0].value)}`), not of a name the graph binds"
+            )
         loss = call.args[0].value.value
         if loss not in self.graph or loss in self.placeholders or loss in self.variables:
             raise Refused(stmt, f"minimize({loss}) of a name the graph does not compute")
-        updated = cast(cst.Attribute, self.updated_call(stmt).func).value
-        self.keras_optimizer(stmt, cast(cst.Attribute, call.func).value, updated)
+        made = cast(cst.Attribute, call.func).value
+        if isinstance(made, cst.Name) and made.value in self.optimizers:  # (`opt = tf.train.<Name>Optimizer(...)`)
+            self.keras_optimizer(stmt, *self.optimizers[made.value])
+        else:
+            updated = cast(cst.Attribute, self.updated_call(stmt).func).value
+            self.keras_optimizer(stmt, made, updated)
         self.train_op, self.loss = name, loss
         self.updates_run = statement is not None  # (updates_first's with statement)
         self.graph.add(name)
         self.replacements[id(statement or stmt)] = []
+        return True
+
+    def named_optimizer(self, stmt: cst.BaseStatement, name: str, call: cst.Call) -> bool:
+        """`opt = tf.train.<Name>Optimizer(...)` whose one other use is a later `opt.minimize(...)` of the block (TF 1.x's
+        Getting Started shape): the Keras optimizer that minimize writes (the statement goes). False for another."""
+        statements = list(self.block.original)
+        later = statements[next((i for i, s in enumerate(statements) if s is stmt), len(statements)) + 1 :]
+        minimized = any(
+            isinstance(c.func, cst.Attribute)
+            and c.func.attr.value == "minimize"
+            and isinstance(c.func.value, cst.Name)
+            and c.func.value.value == name
+            for s in later
+            for c in names_in(s).calls
+        )
+        if not minimized:
+            return False
+        if self.rule.module_names().get(name) != 2:
+            raise Refused(stmt, f"`{name}`, the optimizer, is used besides its minimize")
+        self.optimizers[name] = (call, assigned(single(cast(cst.BaseStatement, self.up(stmt))))[1])
+        self.replacements[id(stmt)] = []
         return True
 
     def keras_optimizer(

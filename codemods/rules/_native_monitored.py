@@ -226,9 +226,16 @@ def stop_hook(rule: Any, value: cst.BaseExpression) -> tuple[str, cst.BaseExpres
     return (kind, arg.value) if kind in ("last_step", "num_steps") and not arg.star else None
 
 
+# why a MonitoredTrainingSession's hooks stay (the loop is written for one StopAtStepHook)
+OTHER_HOOKS = "hooks other than one tf.train.StopAtStepHook, which the rule does not convert"
+
+
 def hooks_statement(converter: Any, stmt: cst.BaseStatement, name: str, value: cst.BaseExpression) -> bool:
     """`hooks = [tf.train.StopAtStepHook(...)]` before a MonitoredTrainingSession: read by the loop (deleted)."""
     found = stop_hook(converter.rule, value) if converter.training_session is not None else None
+    if converter.training_session is not None and isinstance(value, cst.List) and len(value.elements) > 1:
+        if any(converter.rule.is_call(e.value, STOP_AT_STEP) for e in value.elements):
+            raise Refused(stmt, OTHER_HOOKS)  # (not the StopAtStepHook, which converts alone)
     updated = assigned(single(cast(cst.BaseStatement, converter.up(stmt))))[1]
     if found is None or updated is None or (new := stop_hook_updated(updated)) is None:
         return False
@@ -301,7 +308,7 @@ def training_loop(converter: Any, stmt: cst.BaseStatement, call: cst.Call) -> li
     elif (found := stop_hook(converter.rule, hooks)) is not None:
         kind, steps = found[0], cast(cst.BaseExpression, stop_hook_updated(new["hooks"]))
     else:
-        raise Refused(stmt, "hooks other than one tf.train.StopAtStepHook, which the rule does not convert")
+        raise Refused(stmt, OTHER_HOOKS)
     step = converter.step_counter
     if step is None:
         raise Refused(stmt, "StopAtStepHook reads the global step, which no minimize(loss, global_step) increments")

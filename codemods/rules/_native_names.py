@@ -80,6 +80,12 @@ STATEFUL = frozenset({*tf1_names("variable_scope", "get_variable", "get_collecti
 INITIALIZER = "<tf.global_variables_initializer()>"  # what sess.run(tf.global_variables_initializer()) fetches
 # libraries whose calls make variables (layers, models, metrics, cells): a graph statement calling one would make
 # them again on each call of model(), so it is refused (tf.layers' functions have their own conversion)
+# functions of those libraries that make no variable (a regularizer: a function of a weight, called by the layer)
+NO_VARIABLES = frozenset(
+    f"{library}{function}"
+    for library in ("tensorflow.contrib.layers.", "tensorflow.contrib.slim.", "tf_slim.", "tf_slim.layers.")
+    for function in ("l1_regularizer", "l2_regularizer", "l1_l2_regularizer")
+)
 VARIABLE_LIBRARIES = (
     "tensorflow.contrib.",
     "tensorflow.keras.",

@@ -4,8 +4,10 @@ The shape, in one function body or at module level (or the body of a `with tf.Gr
 which the converted code no longer needs: nothing after it may read the graph's names): a graph built once
 (placeholders, with a literal default or not; tf.Variable; tf.layers dense/conv2d/pooling/flatten/dropout/
 batch_normalization; the v1 losses of _native_tables.LOSSES; tensor expressions), at most one
-`train_op = tf.train.<GradientDescent|Momentum|Adam|Adagrad>Optimizer(...).minimize(loss)` (also under
-`tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS))`), then a `with tf.Session() as
+`train_op = tf.train.<GradientDescent|Momentum|Adam|Adagrad>Optimizer(...).minimize(loss)` (or the optimizer bound
+to a name its minimize alone reads; its arguments host values, not a placeholder, tensor or variable of the graph;
+also under `tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS))`, the collection read there or bound
+on a line of its own, which a batch normalization in training mode needs), then a `with tf.Session() as
 sess:` block (or `sess = tf.Session()` / `tf.InteractiveSession()`) whose `sess.run` calls run the
 initializer, the train op, or tensors for evaluation, each feeding every placeholder without a default
 (a dict literal, or a name bound only to such dicts). The native version:

@@ -1,7 +1,9 @@
 """--level native trains like --level safe, by checkpoint (bench/native.py's method, as test_native_equivalence.py),
-for the TF docs' batch normalization shape (`update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)` on its own line,
-then `with tf.control_dependencies(update_ops):` around the minimize), which native-session converts as the inline
-`tf.control_dependencies(tf.get_collection(...))`.
+for an optimizer bound to a name before its minimize (TF 1.x's Getting Started shape: `optimizer =
+tf.train.<Name>Optimizer(...)`, then `train = optimizer.minimize(loss)`), which native-session converts as it converts
+the chained `tf.train.<Name>Optimizer(...).minimize(loss)`, and for the TF docs' batch normalization shape
+(`update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)` on its own line, then `with tf.control_dependencies(update_ops):`
+around the minimize), converted as the inline `tf.control_dependencies(tf.get_collection(...))`.
 """
 
 import os
@@ -11,6 +13,26 @@ import pytest
 
 from bench import native
 
+# a named Adam optimizer (its slots and step count) minimizing a dense net's loss; an evaluation after training
+NAMED = """
+    import numpy as np
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [None, 3])
+    y = tf.placeholder(tf.int64, [None])
+    hidden = tf.layers.dense(x, 4, activation=tf.nn.tanh)
+    logits = tf.layers.dense(hidden, 2)
+    loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+    optimizer = tf.train.AdamOptimizer(0.05)
+    train = optimizer.minimize(loss)
+    rng = np.random.RandomState(4)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(4):
+            _, value = sess.run([train, loss], {x: rng.rand(8, 3), y: rng.randint(0, 2, 8)})
+            print("step", step, value)
+        print("eval %.5f" % sess.run(loss, {x: rng.rand(8, 3), y: rng.randint(0, 2, 8)}))
+"""
 # the TF docs' shape: batch normalization's moving statistics updated with each step, read by the evaluation
 UPDATES = """
     import numpy as np
@@ -35,11 +57,11 @@ UPDATES = """
 """
 
 
-@pytest.mark.parametrize("which", ["updates"])
+@pytest.mark.parametrize("which", ["named", "updates"])
 def test_the_port_of_a_named_optimizer_or_updates_trains_like_the_safe_port_from_its_step_0_checkpoint(tmp_path, which):
     name = f"{which}.py"
     script = tmp_path / name
-    script.write_text(textwrap.dedent({"updates": UPDATES}[which]))
+    script.write_text(textwrap.dedent({"named": NAMED, "updates": UPDATES}[which]))
     ported = {
         level: native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
         for level in ("safe", "native")

@@ -269,7 +269,7 @@ class TestSlimLoops(RuleTest):
             f"{total}opt = tf.train.AdamOptimizer(0.1)\n"
             "train_op = opt.minimize(total)\n"
             "slim.learning.train(train_op, 'd', number_of_steps=2)": (
-                "tf.train.AdamOptimizer, which the rule does not convert"
+                "learning.train of a train op other than create_train_op's"
             ),
             f"{total}{create}y = tf.placeholder(tf.float32, [None])\n"
             "slim.learning.train(train_op, 'd', number_of_steps=2)": (

@@ -336,6 +336,24 @@ class TestNativeMonitored(RuleTest):
             ],
         )
 
+    def test_must_not_fire_on_hooks_beside_the_stop_hook_and_names_them_the_cause(self):
+        # (the StopAtStepHook converts alone: the entry names the list of hooks, not it)
+        source = (
+            "import tensorflow as tf\n"
+            "x = tf.placeholder(tf.float32, [None, 2])\n"
+            "w = tf.Variable(tf.zeros([2, 1]))\n"
+            "loss = tf.reduce_mean(tf.matmul(x, w))\n"
+            "gs = tf.train.get_or_create_global_step()\n"
+            "op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, gs)\n"
+            'hooks = [tf.train.StopAtStepHook(last_step=3), tf.train.LoggingTensorHook({"loss": loss}, every_n_iter=1)]\n'
+            "with tf.train.MonitoredTrainingSession(hooks=hooks) as sess:\n"
+            "    while not sess.should_stop():\n"
+            "        sess.run(op, {x: [[1.0, 2.0]]})\n"
+        )
+        self.assertEqual(
+            self.refused(source), ["hooks other than one tf.train.StopAtStepHook, which the rule does not convert"]
+        )
+
     def test_must_not_fire_on_a_one_shot_iterator_of_a_pipeline_bound_to_no_name(self):
         # (found here: the element was kept as a host statement, whose make_one_shot_iterator TF 2's datasets lack)
         source = """

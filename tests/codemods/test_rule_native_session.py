@@ -604,6 +604,11 @@ class TestNativeSessionRule(RuleTest):
                 "minimize(global_step=...) outside a MonitoredTrainingSession's loop, or of another variable"
             ),
             "op = tf.train.AdamOptimizer(0.1, use_locking=True).minimize(loss)": "tf.train.AdamOptimizer(use_locking=...)",
+            # (the loss only, but not by a name the graph binds, or by keyword)
+            "op = tf.train.AdamOptimizer(0.1).minimize(loss + loss)": (
+                "minimize() of an expression (`loss + loss`), not of a name the graph binds"
+            ),
+            "op = tf.train.AdamOptimizer(0.1).minimize(loss=loss)": "minimize(loss=...): the loss given by keyword",
             # (TF1 named the slots <variable>/Mom; compat.tf1_slots maps <variable>/Momentum: a restart from a TF1
             # checkpoint would start them at zero, as native-estimator-loop's port did, measured in ce95035)
             'op = tf.train.MomentumOptimizer(0.1, 0.9, name="Mom").minimize(loss)': (
@@ -628,6 +633,46 @@ class TestNativeSessionRule(RuleTest):
             )
             with self.subTest(graph=graph):
                 self.assertEqual(self.refused(source), [PREFIX + why])
+
+    def test_an_optimizer_bound_to_a_name_then_minimized_converts_as_the_chained_one(self):
+        # (TF 1.x's Getting Started shape; the equivalence: test_native_equivalence_optimizer.py)
+        before = """
+            import tensorflow as tf
+            W = tf.Variable([0.3])
+            x = tf.placeholder(tf.float32)
+            loss = tf.reduce_sum(tf.square(W * x - 1.0))
+            optimizer = tf.train.GradientDescentOptimizer(0.01)
+            train = optimizer.minimize(loss)
+            sess = tf.Session()
+            sess.run(tf.global_variables_initializer())
+            for i in range(3):
+                sess.run(train, {x: [1.0, 2.0]})
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            W = tf.Variable([0.3], name="Variable")
+
+            def model(x):
+                loss = tf.reduce_sum(tf.square(W * x - 1.0))
+                return {"loss": loss}
+
+            optimizer = tf.keras.optimizers.SGD(learning_rate=0.01)
+
+            @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+            def train_step(x):
+                with tf.GradientTape() as tape:
+                    outputs = model(x)
+                variables = tape.watched_variables()
+                optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+
+            for i in range(3):
+                train_step([1.0, 2.0])
+        """
+        self.assertCodemod(before, after, level="native")
+        # used besides its minimize (its gradients computed, its slots read): not the shape
+        used = before.replace("minimize(loss)\n", "minimize(loss)\n            slots = optimizer.get_slot_names()\n")
+        self.assertEqual(self.refused(used), [PREFIX + "`optimizer`, the optimizer, is used besides its minimize"])
 
     def test_must_not_fire_on_an_optimizer_of_a_value_the_graph_computes(self):
         # (the Keras optimizer is made once, at module level: a learning rate fed, computed or assigned in the graph
@@ -1163,6 +1208,17 @@ class TestNativeSessionRule(RuleTest):
             )
             with self.subTest(graph=graph):
                 why = f"{name}: a library whose calls may make variables, which model() would make again on every step"
+                self.assertEqual(self.refused(source), [PREFIX + why])
+        # a regularizer function makes none: the entry names what stays (the layer's regularizer argument)
+        for regularizer in ("tf.contrib.layers.l2_regularizer(0.05)", "tf.contrib.layers.l1_regularizer(0.05)"):
+            source = (
+                "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 3])\n"
+                f"net = tf.layers.dense(x, 2, kernel_regularizer={regularizer})\nloss = tf.reduce_sum(net)\n"
+                "op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+                "with tf.Session() as sess:\n    sess.run(op, {x: [[1.0, 2.0, 3.0]]})\n"
+            )
+            with self.subTest(regularizer=regularizer):
+                why = "tf.layers.dense(kernel_regularizer=...), which the native equivalent does not take as is"
                 self.assertEqual(self.refused(source), [PREFIX + why])
 
     def test_slim_fully_connected_under_arg_scope_becomes_a_keras_dense_keeping_tf1_s_variable_names(self):
