@@ -374,7 +374,11 @@ class Model(Recurrent):
         else:
             name = self.tf1_name(function)
         var = self.layer_var(name, layers, line)
-        keywords = [f"{p}={source_of(a.value)}" for p, a in args.items() if p not in ("inputs", "name", *call_keywords)]
+        keywords = [
+            f"{p}={self.layer_initializer(a.value, line) or source_of(a.value)}"
+            for p, a in args.items()
+            if p not in ("inputs", "name", *call_keywords)
+        ]
         layers.append(Layer(var, keras, [*keywords, f'name="{name}"'], name))
         call_args = [cst.Arg(args["inputs"].value)] + [
             cst.Arg(args[k].value, keyword=cst.Name(k), equal=EQUAL) for k in call_keywords if k in args

@@ -9,6 +9,7 @@ from typing import cast
 import libcst as cst
 
 from codemods.rules import _native_tables as tables
+from codemods.rules import _tf
 from codemods.rules._native_names import ASSIGNS, INITIALIZER_FUNCTIONS, VARIABLE_PARAMS
 from codemods.rules._native_queues import Queues
 from codemods.rules._native_syntax import Refused, arguments, names_in, source_of
@@ -169,6 +170,20 @@ class Variables(Queues):
         values = {**pinned, **{p: source_of(a.value) for p, a in given.items()}}
         keywords = [f"{p}={values[p]}" for p in params if p in values]
         return f"{self.alias}.{v2}({', '.join(keywords)})({shape}{dtype})"
+
+    def layer_initializer(self, value: cst.BaseExpression, node: cst.CSTNode) -> str | None:
+        """A layer's `kernel_initializer=tf.<v1 initializer>(...)` (as the safe pass left it, tf.compat.v1's) as the
+        TF 2 initializer of the table get_variable reads, TF1's defaults written out; None for another value."""
+        func = _tf.full_name(value.func) if isinstance(value, cst.Call) else ""
+        v1 = next(
+            (n for n in tables.INITIALIZERS if func in (f"{self.alias}.{n}", f"{self.alias}.compat.v1.{n}")), None
+        )
+        if v1 is None:
+            return None
+        v2, params, pinned = tables.INITIALIZERS[v1]
+        given = arguments(cast(cst.Call, value), params, node, f"tf.{v1}")
+        values = {**pinned, **{p: source_of(a.value) for p, a in given.items()}}
+        return f"{self.alias}.{v2}({', '.join(f'{p}={values[p]}' for p in params if p in values)})"
 
     def global_step(self, stmt: cst.BaseStatement, name: str) -> bool:
         """tf.train.get_or_create_global_step() -> TF1's global step as a variable: int64, 0, `global_step`."""

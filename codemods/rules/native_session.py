@@ -14,7 +14,8 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
 
 - creates the Keras layer objects once, named as TF1 named them (`dense`, `dense_1` ...), so their
   variables keep the TF1 checkpoint names (`dense/kernel`) and a TF1 checkpoint's values load into
-  them by name; tf.Variable gets its TF1 name (`Variable`, `Variable_1` ...) written out;
+  them by name (a v1 initializer given to a layer is the TF 2 one of _native_tables.INITIALIZERS, TF1's defaults
+  written out, as for get_variable); tf.Variable gets its TF1 name (`Variable`, `Variable_1` ...) written out;
 - moves the graph's expressions into `model(<placeholders>)`, which returns the fetched tensors;
 - turns the placeholders into the arguments of a `tf.function` train step (input_signature from
   their dtype and shape), which runs `model` under a GradientTape and applies the matching Keras

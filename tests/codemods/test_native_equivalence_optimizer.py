@@ -3,7 +3,8 @@ for an optimizer bound to a name before its minimize (TF 1.x's Getting Started s
 tf.train.<Name>Optimizer(...)`, then `train = optimizer.minimize(loss)`), which native-session converts as it converts
 the chained `tf.train.<Name>Optimizer(...).minimize(loss)`, and for the TF docs' batch normalization shape
 (`update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)` on its own line, then `with tf.control_dependencies(update_ops):`
-around the minimize), converted as the inline `tf.control_dependencies(tf.get_collection(...))`.
+around the minimize), converted as the inline `tf.control_dependencies(tf.get_collection(...))`, and for layers given
+v1 initializers (the TF 2 initializers of _native_tables.INITIALIZERS, as for get_variable).
 """
 
 import os
@@ -55,13 +56,33 @@ UPDATES = """
             print("step", step, value)
         print("eval %.5f" % sess.run(loss, {x: rng.rand(8, 3), y: rng.randint(0, 2, 8), training: False}))
 """
+# layers given v1 initializers (truncated normal, random uniform, zeros): the TF 2 initializers of the table
+INITIALIZED = """
+    import numpy as np
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [None, 3])
+    y = tf.placeholder(tf.float32, [None, 1])
+    hidden = tf.layers.dense(x, 4, tf.nn.tanh, kernel_initializer=tf.truncated_normal_initializer(stddev=0.1))
+    out = tf.layers.dense(hidden, 1, kernel_initializer=tf.random_uniform_initializer(-0.5, 0.5),
+                          bias_initializer=tf.zeros_initializer())
+    loss = tf.reduce_mean(tf.square(out - y))
+    train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    rng = np.random.RandomState(6)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(4):
+            _, value = sess.run([train_op, loss], {x: rng.rand(8, 3), y: rng.rand(8, 1)})
+            print("step", step, value)
+        print("eval %.5f" % sess.run(loss, {x: rng.rand(8, 3), y: rng.rand(8, 1)}))
+"""
 
 
-@pytest.mark.parametrize("which", ["named", "updates"])
+@pytest.mark.parametrize("which", ["named", "updates", "initialized"])
 def test_the_port_of_a_named_optimizer_or_updates_trains_like_the_safe_port_from_its_step_0_checkpoint(tmp_path, which):
     name = f"{which}.py"
     script = tmp_path / name
-    script.write_text(textwrap.dedent({"named": NAMED, "updates": UPDATES}[which]))
+    script.write_text(textwrap.dedent({"named": NAMED, "updates": UPDATES, "initialized": INITIALIZED}[which]))
     ported = {
         level: native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
         for level in ("safe", "native")

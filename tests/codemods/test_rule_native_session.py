@@ -234,6 +234,36 @@ class TestNativeSessionRule(RuleTest):
         again = docs.replace("sess.run(train_op,", "sess.run(update_ops)\n                sess.run(train_op,")
         self.assertEqual(len(self.refused(again)), 1)
 
+    def test_a_layer_s_v1_initializer_is_the_tf2_initializer_of_the_table_get_variable_reads(self):
+        # (native-estimator-loop's and get_variable's table, _native_tables.INITIALIZERS: TF1's defaults written out)
+        source = """
+            import tensorflow as tf
+            x = tf.placeholder(tf.float32, [None, 4])
+            init = tf.truncated_normal_initializer(stddev=0.1)
+            out = tf.layers.dense(x, 2, kernel_initializer=tf.truncated_normal_initializer(stddev=0.1), bias_initializer=tf.zeros_initializer())
+            loss = tf.reduce_sum(out)
+            op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                sess.run(op, {x: next_images()})
+        """.replace("            init = tf.truncated_normal_initializer(stddev=0.1)\n", "")
+        code = self.applied(source, level="native").module.code
+        self.assertIn(
+            "dense = tf.keras.layers.Dense(units=2, kernel_initializer=tf.keras.initializers.TruncatedNormal(stddev=0.1), "
+            'bias_initializer=tf.zeros_initializer(), name="dense")',
+            code,
+        )
+        # an initializer the table does not hold stays (after the safe pass: tf.compat.v1's), with its entry
+        other = self.make_fixture_data(
+            source.replace("tf.truncated_normal_initializer(stddev=0.1)", "tf.orthogonal_initializer()")
+        )
+        said = [
+            e.message
+            for e in apply(other, *select(level="native"), level="native").entries
+            if e.rule == "native-session"
+        ]
+        self.assertEqual(said, [PREFIX + "tf.compat.v1.orthogonal_initializer has no native equivalent the rule knows"])
+
     def test_a_feed_written_in_another_order_passes_keywords_evaluated_as_written(self):
         source = """
             import tensorflow as tf
