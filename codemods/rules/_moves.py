@@ -8,7 +8,7 @@ A subclass only fills tables:
     RUNTIME   a module to import for its side effects when a PACKAGES rewrite happened (or None)
 and gets, keeping the user's own alias:
     import old as a / from old_parent import old [as a] / a = <old expression>  ->  import new as a
-                                 (a tf-slim submodule: from new_package import last as a, see `_import`)
+                                 (a tf-slim submodule: from new_package import last as a, see `_from_package`)
     from old_parent import moved_function [as f]                             ->  from new import attr [as f]
     from old.sub import x                                                    ->  from new_package.sub import x
     <expression resolving to old>                                            ->  alias[.attr]
@@ -26,12 +26,23 @@ from codemods.rules import _tf
 from compat import tf1_names
 
 
-def _import(module: str, asname: str | None) -> cst.Import | cst.ImportFrom:
-    if asname and module.startswith("tf_slim.") and module.count(".") > 1:
-        # `import tf_slim.ops.variables as v` raises ImportError: it reads attribute `ops` of tf_slim, which tf_slim's
-        # __init__ rebinds (as `layers` and `training`); the module is read from its package instead
+def _from_package(module: str) -> tuple[str, str] | None:
+    """(package, submodule) for a tf-slim submodule `import <module> as m` cannot bind, else None.
+
+    `import tf_slim.ops.variables as v` raises ImportError: it reads attribute `ops` of tf_slim, which tf_slim's
+    `__init__` rebinds (`tf_slim.training` to its training submodule, `tf_slim.layers` to layers.layers,
+    `tf_slim.ops` to TensorFlow's ops), so the module is imported from its package: `from tf_slim.ops import variables
+    as v`."""
+    if module.startswith("tf_slim.") and module.count(".") > 1:
         package, _, last = module.rpartition(".")
-        return _import_from(package, [(last, asname)])
+        return package, last
+    return None
+
+
+def _import(module: str, asname: str | None) -> cst.Import | cst.ImportFrom:
+    found = _from_package(module) if asname else None
+    if found is not None:
+        return _import_from(found[0], [(found[1], cast(str, asname))])
     alias = cst.AsName(name=cst.Name(asname)) if asname and asname != module else None
     return cst.Import(names=[cst.ImportAlias(name=dotted(module), asname=alias)])
 
@@ -213,8 +224,12 @@ class ModuleMoveRule(InsideImport, Rule):
         if existing:
             return existing[0]  # the first binding in source order
         if module not in self._aliases:
-            self._aliases[module] = self.free_name(*self.ALIASES[module])
-            self.add_needed_import(module, asname=self._aliases[module])
+            self._aliases[module] = alias = self.free_name(*self.ALIASES[module])
+            found = _from_package(module)
+            if found is None:
+                self.add_needed_import(module, asname=alias)
+            else:
+                self.add_needed_import(found[0], found[1], None if alias == found[1] else alias)
         return self._aliases[module]
 
     def _forget_dead_import(self, node: cst.Attribute, old: str) -> None:

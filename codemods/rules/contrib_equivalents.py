@@ -9,7 +9,7 @@ every call and subclass of tf.contrib.learn.RunConfig keeps working.
 
 The table's tf-slim homes go the same way (tf.contrib.training's create_train_op -> tf_slim.training.training,
 tf.contrib.layers.summaries -> tf_slim.layers.summaries), a tf-slim submodule imported from its package
-(`from tf_slim.training import training`): tf_slim's `__init__` rebinds the attributes `import a.b.c as m` reads.
+(`from tf_slim.training import training`, as every move rule writes it: `_moves._from_package`).
 
 The names of a contrib module of that table with a TensorFlow home Python cannot import by name
 (`tf.compat.v1.estimator.tpu`, `tf.distribute.cluster_resolver`: attributes, which compat attaches
@@ -43,28 +43,6 @@ def _library_target(target: str) -> tuple[str, str | None] | None:
     """A SYMBOLS target in compat or tf-slim (contrib.layers.summaries: tf_slim.layers.summaries) as a MOVES value."""
     module, attr = tf1_names.split(target)
     return (module, attr) if module.startswith("tf_slim.") else _compat_target(target)
-
-
-def _from_package(module: str) -> tuple[str, str] | None:
-    """(package, submodule) for a tf-slim submodule `import <module> as m` cannot bind: `import a.b.c as m` reads
-    attribute `b` of `a`, which tf_slim's `__init__` rebinds (`tf_slim.training` to its training submodule,
-    `tf_slim.layers` to layers.layers, `tf_slim.ops` to TensorFlow's ops), so it is written `from a.b import c as m`."""
-    if module.startswith("tf_slim.") and module.count(".") > 1:
-        package, _, name = module.rpartition(".")
-        return package, name
-    return None
-
-
-def _importable(small: cst.BaseSmallStatement) -> cst.BaseSmallStatement:
-    """`import tf_slim.layers.summaries as s` (see _from_package) as `from tf_slim.layers import summaries as s`."""
-    if not (isinstance(small, cst.Import) and len(small.names) == 1 and small.names[0].asname is not None):
-        return small
-    found = _from_package(_tf.full_name(small.names[0].name))
-    if found is None:
-        return small
-    bound = small.names[0].evaluated_alias
-    alias = cst.ImportAlias(cst.Name(found[1]), asname=None if bound == found[1] else cst.AsName(cst.Name(bound or "")))
-    return cst.ImportFrom(module=_tf.dotted(found[0]), names=[alias])
 
 
 def _table_moves() -> dict:
@@ -193,8 +171,7 @@ class ContribEquivalentsRule(OutermostChain, ModuleMoveRule):
                 if not _tf.compat_provides(new, name):
                     self._keep(stmt, f"{modules[0]}.{name}", f"{new}.{name}")
                     return None
-        rewritten = super()._rewrite_import(stmt)
-        return None if rewritten is None else [_importable(small) for small in rewritten]
+        return super()._rewrite_import(stmt)
 
     def _moved_on_their_own(self, stmt: cst.Import | cst.ImportFrom, module: str) -> bool:
         """`from contrib.learn.python.learn.datasets import mnist`: every name imported from `module` (a package
@@ -216,20 +193,6 @@ class ContribEquivalentsRule(OutermostChain, ModuleMoveRule):
         # (a name an import bound below such a package is that import's: moved, or kept and reported there)
         if name is not None and name not in self._PRIVATE and self.match_prefix(_tf.head(node), self._PRIVATE) is None:
             self.report(node, f"{name} has no automatic conversion", "error", tf1_names.manual_for(name))
-
-    def add_needed_import(
-        self, module: str, obj: str | None = None, asname: str | None = None, relative: int = 0
-    ) -> None:
-        """A tf-slim submodule comes from its package (`_from_package`)."""
-        found = _from_package(module) if obj is None and asname is not None else None
-        if found is not None:
-            module, obj = found
-            asname = None if asname == obj else asname
-        super().add_needed_import(module, obj, asname, relative)
-
-    def _rewrite_assignment(self, stmt: cst.BaseSmallStatement) -> list[cst.BaseSmallStatement] | None:
-        rewritten = super()._rewrite_assignment(stmt)
-        return None if rewritten is None else [_importable(small) for small in rewritten]
 
     def _note(self, node: cst.CSTNode, old: str, new: str) -> None:
         _tf.ensure_compat(self)  # compat.learn's Estimator needs compat on TF 2.21; compat.hparams needs compat anyway
