@@ -65,8 +65,9 @@ sys.path.insert(0, REPO)
 
 from bench import corpus  # noqa: E402 - run as a script, the checkout is not on the path before
 
-# (bench/realworld.py, the projects of --realworld, their pinned sdists and cache, is imported where it is used: it puts
-# bench/ on sys.path for its siblings, which the tests importing this module need not have)
+# (bench/realworld.py, the projects of --realworld, their pinned sdists and cache, is imported only where it is used,
+# --realworld and -h: it puts bench/ on sys.path for its siblings, which the tests importing this module need not have,
+# nor a corpus script a --probe run executes: its `import corpus` would find bench's)
 
 SOURCES = {
     "corpus": os.path.join(REPO, "tests", "corpus"),
@@ -668,10 +669,29 @@ def ported_share(tree: str, out: str, report: dict) -> dict:
     }
 
 
-def main(argv: list[str]) -> int:
-    from bench import realworld
+class _HelpWithRealworldDefaults(argparse.Action):
+    """-h: the help, with --realworld's and --cache's defaults (bench/realworld.py's PROJECTS and default_cache())
+    filled in. Only this and --realworld import bench/realworld.py: a --probe run must not (see the note at the top)."""
 
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    def __init__(self, option_strings: list[str], dest: str, filled: list[argparse.Action]) -> None:
+        super().__init__(option_strings, argparse.SUPPRESS, nargs=0, help="show this help message and exit")
+        self.filled = filled
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from bench import realworld
+
+        for action in self.filled:
+            action.help = cast(str, action.help).format(
+                projects=", ".join(realworld.PROJECTS), cache=realworld.default_cache()
+            )
+        parser.print_help()
+        parser.exit()
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], add_help=False)
+    filled: list[argparse.Action] = []  # (the actions whose help names bench/realworld.py's defaults)
+    parser.add_argument("-h", "--help", action=_HelpWithRealworldDefaults, filled=filled)
     parser.add_argument("--json", help="also write the results here")
     parser.add_argument(
         "--only",
@@ -679,18 +699,20 @@ def main(argv: list[str]) -> int:
         metavar="SCRIPT",
         help="run the equivalence of these scripts only (file names, e.g. estimator_towers.py); the shares are whole",
     )
-    parser.add_argument(
-        "--realworld",
-        nargs="?",
-        const=",".join(realworld.PROJECTS),
-        metavar="PROJECTS",
-        help="measure instead the tf.compat.v1 share of bench/realworld.py's projects (comma-separated, default all: "
-        f"{', '.join(realworld.PROJECTS)}) after --level safe and --level native, as information; no equivalence runs",
+    filled.append(
+        parser.add_argument(
+            "--realworld",
+            nargs="?",
+            const="all",
+            metavar="PROJECTS",
+            help="measure instead the tf.compat.v1 share of bench/realworld.py's projects (comma-separated, default "
+            "all: {projects}) after --level safe and --level native, as information; no equivalence runs",
+        )
     )
-    parser.add_argument(
-        "--cache",
-        default=realworld.default_cache(),
-        help="--realworld: the projects' downloaded sources (bench/realworld.py's; default: %(default)s)",
+    filled.append(
+        parser.add_argument(
+            "--cache", help="--realworld: the projects' downloaded sources (bench/realworld.py's; default: {cache})"
+        )
     )
     parser.add_argument("--probe", nargs=4, metavar=("KIND", "SCRIPT", "CHECKPOINT", "RECORD"), help=argparse.SUPPRESS)
     args, rest = parser.parse_known_args(argv)
@@ -757,7 +779,11 @@ def main(argv: list[str]) -> int:
 def _realworld_main(args: argparse.Namespace) -> int:
     from bench import realworld
 
-    projects = [name.strip() for name in args.realworld.split(",") if name.strip()]
+    if args.realworld == "all":
+        projects = list(realworld.PROJECTS)
+    else:
+        projects = [name.strip() for name in args.realworld.split(",") if name.strip()]
+    cache = args.cache or realworld.default_cache()
     unknown = [name for name in projects if name not in realworld.PROJECTS]
     if unknown or not projects:
         print(
@@ -767,7 +793,7 @@ def _realworld_main(args: argparse.Namespace) -> int:
         return 2
     results: dict = {"load": os.getloadavg()[0], "commit": _commit()}
     with tempfile.TemporaryDirectory() as work:
-        results["realworld"] = realworld_shares(projects, args.cache, work)
+        results["realworld"] = realworld_shares(projects, cache, work)
     results["load_after"] = os.getloadavg()[0]
     _print_realworld(results)
     if args.json:

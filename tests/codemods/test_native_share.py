@@ -4,6 +4,8 @@ imported from a TensorFlow module is a reference wherever it is read, as `tf.x` 
 import json
 import os
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -156,3 +158,22 @@ def test_ported_share_counts_the_port_both_ways_and_leaves_out_the_files_uai_mig
         "errors": 1,
         "unparsed": 1,
     }
+
+
+def test_a_probe_runs_its_script_without_bench_realworld_and_the_help_still_names_its_defaults(tmp_path):
+    # a corpus script run by --probe does not have bench/realworld.py and its migrate_bench loaded: only --realworld
+    # (and -h, for the defaults) reads that module
+    script = tmp_path / "seen.py"
+    seen = tmp_path / "seen.json"
+    script.write_text(
+        "import json, sys\n"
+        f"json.dump(['bench.realworld' in sys.modules, 'migrate_bench' in sys.modules], open({str(seen)!r}, 'w'))\n"
+    )
+    probe = [sys.executable, native.__file__, "--probe", "native", str(script), "", str(tmp_path / "record.json")]
+    subprocess.run(probe, cwd=tmp_path, env=native._env(), check=True, capture_output=True, timeout=600)
+    assert json.loads(seen.read_text()) == [False, False]
+    shown = subprocess.run(
+        [sys.executable, native.__file__, "--help"], env=native._env(), check=True, capture_output=True, text=True
+    ).stdout
+    assert ", ".join(realworld.PROJECTS) in " ".join(shown.split()), shown
+    assert realworld.default_cache() in shown.replace("\n", "").replace(" ", ""), shown
