@@ -10,11 +10,11 @@ import libcst as cst
 from codemods.engine.syntax import head as head_of
 from codemods.rules import _tf
 from codemods.rules._native_syntax import collect
-from codemods.rules._tf_bindings import TF, tf_imports
+from codemods.rules._tf_bindings import tf_imports
+from compat.tf1_names import TF, V1
 
 # an import a rule scheduled for removal (libcst's RemoveImportsVisitor: module, object, alias)
 Dropped = Collection[tuple[str, str | None, str | None]]
-V1 = f"{TF}.compat.v1"
 # the modules whose attributes a chain reads tf.compat.v1 names through (`tf.compat.v1.x`, `compat.v1.x`, `v1.x`)
 _MODULES = frozenset({TF, f"{TF}.compat", V1})
 

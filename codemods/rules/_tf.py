@@ -13,11 +13,11 @@ from codemods import tables
 from codemods.engine.rule import Rule
 from codemods.engine.syntax import dotted, head  # noqa: F401 - the rules use dotted as _tf.dotted
 from compat import tf1_names
+from compat.tf1_names import TF  # (the rules read it as _tf.TF)
 
 if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
 
-TF = "tensorflow"
 api = tables.tf_api  # the table derived from the installed TensorFlow (codemods/tables)
 
 

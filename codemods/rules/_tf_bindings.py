@@ -16,7 +16,7 @@ import dataclasses
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-TF = "tensorflow"
+from compat.tf1_names import TF
 
 
 @dataclasses.dataclass(frozen=True)
