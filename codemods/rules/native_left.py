@@ -152,11 +152,17 @@ def _runs_nothing(module: cst.Module) -> bool:
 
 
 def _bound_anywhere(module: cst.Module) -> set[str]:
-    """The names the module binds by an import (of any package), a def or class, or an assignment, at any depth."""
+    """The names the module binds, at any depth: by an import (of any package), a def or class, an assignment, a
+    parameter (a lambda's too), a for or comprehension target, a with or except alias, or a walrus."""
     bound = {alias.evaluated_alias or alias.evaluated_name.split(".")[0] for alias in collect(module, cst.ImportAlias)}
     bound.update(d.name.value for d in collect(module, cst.FunctionDef) + collect(module, cst.ClassDef))
-    for target in collect(module, cst.AssignTarget):
-        bound.update(names_in(target).names)  # (not an attribute's name: `x.attr = ...` binds no `attr`)
+    bound.update(param.name.value for param in collect(module, cst.Param))
+    targets: list[cst.CSTNode] = [*collect(module, cst.AssignTarget), *collect(module, cst.NamedExpr)]
+    targets += [loop.target for loop in collect(module, cst.For) + collect(module, cst.CompFor)]
+    targets += [alias.name for alias in collect(module, cst.AsName)]  # (with ... as, except ... as; imports' too)
+    for target in targets:
+        # (not an attribute's name: `x.attr = ...` binds no `attr`)
+        bound.update(names_in(target.target if isinstance(target, cst.NamedExpr) else target).names)
     return bound
 
 

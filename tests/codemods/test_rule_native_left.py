@@ -134,6 +134,43 @@ class TestNativeLeftRule(RuleTest):
         ((_, message),) = self.entries(library)
         assert message == f"left at the safe level, in tf.compat.v1: train.*: {LIBRARY}", message
 
+    def test_a_star_imports_names_do_not_include_those_a_parameter_a_loop_or_a_walrus_binds(self):
+        # with `from tensorflow.compat.v1 import *`, a call of a name the module binds nowhere may be TensorFlow's; a
+        # lambda's parameter, a comprehension's or loop's target, a with/except alias and a walrus target are bound
+        library = textwrap.dedent(
+            """
+            from tensorflow.compat.v1 import *
+
+
+            def build():
+                return placeholder(float32)
+            """
+        )
+        ((_, message),) = self.entries(library)
+        assert message.endswith(LIBRARY), message
+        for line in (
+            "APPLY = lambda fn: fn(1)",
+            "SQUARES = [g(1) for g in (abs,)]",
+            "FIRST = {k: v() for k, v in {}.items()}",
+            "PAIR = ((h := abs), h(-1))",
+            "ITEMS = list(map(lambda *args, **kw: kw.get(args), ()))",
+        ):
+            ((_, message),) = self.entries(library + line + "\n")
+            assert message.endswith(LIBRARY), (line, message)
+        for defined in (
+            "    for step in (abs,):\n        step(1)",
+            "    with open(__file__) as handle:\n        handle.close()",
+            "    try:\n        pass\n    except ValueError as failed:\n        failed.with_traceback(None)",
+        ):
+            # (a name bound in a def counts as bound, as an assignment's there does: APPLY's never-run call reads it)
+            name = defined.split(" as ")[1].split(":")[0] if " as " in defined else "step"
+            source = library + f"\n\ndef more():\n{defined}\n\n\nAPPLY = [{name}(1) for _ in ()]\n"
+            ((_, message),) = self.entries(source)
+            assert message.endswith(LIBRARY), (defined, message)
+        # must not: a name bound nowhere may come from the star import (`Saver()` at the top level runs TF1's)
+        ((_, message),) = self.entries(library + "APPLY = lambda fn: Saver()\nS = Saver()\n")
+        assert message.endswith(OTHERS), message
+
     def test_a_module_calling_its_own_functions_at_import_runs_something(self):
         # MODEL = build() runs build's TensorFlow code when the module is imported: not a module that runs nothing
         source = """
