@@ -25,8 +25,9 @@ def v1_names_left(module: cst.Module, dropped: Dropped = ()) -> tuple[list[str],
     removal, which the engine drops after the pass where nothing reads them (not names the file keeps)."""
     tf_bound = tf_imports(module)
     # {name the file binds to tensorflow, tensorflow.compat or tensorflow.compat.v1: the path below `tensorflow.` of
-    # the module, where its attributes' tf.compat.v1 names are}; a name bound twice reads as the later binding, as
-    # the safe level read it when it spelled the names
+    # the module, where its attributes' tf.compat.v1 names are}; a name bound twice reads as the later binding in
+    # source order, a def's import included (`tf_imports` does not tell scopes apart), so a name TensorFlow and
+    # tf.compat.v1 both have (`tf.float32`) may be said for a `tf` the safe level read as tensorflow
     bound = {name: f"{path}.".removeprefix(f"{TF}.") for name, path in tf_bound.names.items() if path in _MODULES}
     left: dict[str, None] = {}
     keras = False
@@ -38,7 +39,9 @@ def v1_names_left(module: cst.Module, dropped: Dropped = ()) -> tuple[list[str],
         head, _, rest = _tf.full_name(chain).partition(".")
         if head not in bound:
             continue
-        path = bound[head] + rest
+        # (`tf.compat.v1.x` read through a `tf` bound to tensorflow.compat.v1 too: v1's compat.v1 is v1 itself, and
+        # the name is said once, as `x`)
+        path = (bound[head] + rest).replace("compat.v1.compat.v1.", "compat.v1.", 1)
         if path.startswith("compat.v1."):
             left[path.removeprefix("compat.v1.")] = None
         keras |= path.removeprefix("compat.v1.").startswith("keras.layers.")

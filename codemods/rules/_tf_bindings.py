@@ -35,8 +35,10 @@ class TFImports:
 
     @property
     def names(self) -> dict[str, str]:
-        """{local name: TensorFlow path}; a name two imports bind (a `try:` import and its `except ImportError:`
-        fallback) stands for the later's path here, and `bindings` holds both."""
+        """{local name: TensorFlow path}; a name two TensorFlow imports bind (a `try:` import and its `except
+        ImportError:` fallback) stands for the later's path in source order, and `bindings` holds both. Scopes are not
+        told apart (a def's import rebinds the module's name here too), nor is a later non-TensorFlow import of the
+        name (`import my_shim as tf`), which this table does not list."""
         return {binding.name: binding.path for binding in self.bindings}
 
 

@@ -108,6 +108,18 @@ class TestNativeLeftRule(RuleTest):
             ((_, message),) = self.entries(imports + textwrap.dedent(read))
             assert message == said, (first, message)
 
+    def test_a_chain_through_compat_v1_is_said_once_whichever_binding_of_its_name_is_read(self):
+        # `tf` bound to tensorflow and to tensorflow.compat.v1 (a try/except fallback, or a def's own import): the
+        # safe level wrote tf.compat.v1.placeholder where it read `tf` as tensorflow; read as the compat.v1 binding,
+        # that is tf.compat.v1.compat.v1.placeholder, TensorFlow's tf.compat.v1.placeholder, said `placeholder`
+        body = "\n\ndef build():\n    {local}return tf.compat.v1.placeholder(tf.float32, [None])\n"
+        fallback = "try:\n    import tensorflow as tf\nexcept ImportError:\n    import tensorflow.compat.v1 as tf\n"
+        local = "import tensorflow.compat.v1 as tf\n    "
+        for source in (fallback + body.format(local=""), "import tensorflow as tf\n" + body.format(local=local)):
+            ((_, message),) = self.entries(source)
+            names = message.removeprefix("left at the safe level, in tf.compat.v1: ").split(":")[0].split(", ")
+            assert "placeholder" in names and not any(n.startswith("compat.v1.") for n in names), (source, message)
+
     def test_a_star_import_of_tf_compat_v1_is_said_and_its_names_may_run_at_import(self):
         # the safe level keeps `from tensorflow import *` as `from tensorflow.compat.v1 import *` (tf1-api asks for
         # the names by hand): every name it binds is TF1's; `W = get_variable(...)` may call one of them at import,
