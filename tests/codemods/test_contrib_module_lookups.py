@@ -17,6 +17,7 @@ import types
 import pytest
 
 from codemods import rules
+from codemods.rules import _tf as rules_tf
 from compat import tf1_names as names
 from tests.support.goldens import tf115_values
 from tests.support.processes import run_module
@@ -252,3 +253,37 @@ def test_contrib_learns_datasets_base_is_compats_csv_loaders():
     assert namespace["Dataset"] is expected.Dataset
     assert _tf1_modules.Face(f"{names.TF}.contrib.learn.datasets").base is expected
     assert _tf1_modules.Face(internal).base is expected
+
+
+# compat modules a table may point to without `__all__`: they hold a library's every name, which migrating cannot
+# list without importing it (compat.slim star-imports tf_slim)
+EVERY_NAME = {"compat.slim"}
+
+
+def _compat_targets() -> set[str]:
+    """The compat modules compat/tf1_names.py moves TF1 names or modules to (not `module:name` objects)."""
+    found = {m for targets in names.MODULES.values() for m in targets}
+    found |= set(names.PACKAGES.values()) | {v for v in names.SYMBOLS.values() if isinstance(v, str)}
+    return {m for m in found if m.startswith("compat.") and ":" not in m}
+
+
+@pytest.mark.parametrize("module", sorted(_compat_targets() - EVERY_NAME))
+def test_every_compat_module_a_table_points_to_lists_its_names(module):
+    """uai-migrate reads a compat module's `__all__` to know whether it holds a name (codemods/rules/_tf.py's
+    compat_provides): without one, every name was taken as held, so a TF1 name compat lacks was moved silently and
+    the port stopped at an ImportError where the report should have said so."""
+    assert rules_tf.compat_exports(module), module
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from tensorflow.contrib.learn.python.learn.datasets.mnist import _read32\n\nvalue = _read32\n",
+        "from tensorflow.contrib.learn.python.learn.datasets.base import maybe_download\n\nvalue = maybe_download\n",
+        "from tensorflow.contrib.learn.python.learn.monitors import ValidationMonitor\n\nvalue = ValidationMonitor\n",
+    ],
+)
+def test_a_name_compats_module_lacks_stays_an_error_not_a_silent_move(source):
+    result = apply(source, *rules.RULES)
+    assert result.module.code == source
+    assert [e for e in result.entries if e.severity == "error"], result.entries

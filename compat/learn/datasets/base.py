@@ -18,6 +18,8 @@ import tensorflow as tf
 
 from compat.errors import DataError
 
+__all__ = ["Dataset", "Datasets", "load_csv_with_header", "load_csv_without_header"]  # (read by migrating)
+
 Dataset = collections.namedtuple("Dataset", ["data", "target"])
 Datasets = collections.namedtuple("Datasets", ["train", "validation", "test"])
 

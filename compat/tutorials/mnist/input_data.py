@@ -27,6 +27,18 @@ import numpy
 
 from compat.errors import DataError
 
+# (what TF 1.15's module offered: migrating reads this list to tell a name compat lacks from one it holds)
+__all__ = [
+    "DEFAULT_SOURCE_URL",
+    "DataSet",
+    "Datasets",
+    "dense_to_one_hot",
+    "extract_images",
+    "extract_labels",
+    "load_mnist",
+    "read_data_sets",
+]
+
 FILES = {
     "train_images": "train-images-idx3-ubyte.gz",
     "train_labels": "train-labels-idx1-ubyte.gz",
