@@ -462,7 +462,9 @@ class Converter(RunRegion):
             ]
         if self.saver:
             parts += [
-                "tf.train.Saver -> tf.train.Checkpoint (save -> write; restore also reads TF1 checkpoints by name)"
+                "tf.train.Saver -> tf.train.Checkpoint (saver.save -> compat.tf1_saver.save: <path>[-<step>] and the "
+                "'checkpoint' state file as the Saver wrote them, 5 kept, no .meta file; restore also reads TF1 "
+                "checkpoints by name)"
             ]
         if self.rule.v1 is not None:
             parts += [

@@ -18,6 +18,8 @@ class Optimizer:
     # keywords the Keras optimizer needs to compute what TF1's did (its defaults differ)
     pinned: dict[str, str]
     difference: str  # what may still differ numerically, for --explain and the report
+    # why a pinned keyword is written, said only where the TF1 call did not give that parameter itself
+    pinned_why: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 OPTIMIZERS = {
@@ -40,8 +42,9 @@ OPTIMIZERS = {
         "Adam",
         ("learning_rate", "beta1", "beta2", "epsilon", "use_locking", "name"),
         {"beta1": "beta_1", "beta2": "beta_2"},
-        {"epsilon": "1e-08"},  # TF1's default; Keras's is 1e-07
-        "the same update (epsilon pinned to TF1's 1e-08, Keras's default is 1e-07); float rounding only",
+        {"epsilon": "1e-08"},
+        "the same update; float rounding only",
+        {"epsilon": "epsilon pinned to TF1's 1e-08, Keras's default is 1e-07"},
     ),
     "AdagradOptimizer": Optimizer(
         "Adagrad",
@@ -71,7 +74,8 @@ def keras_optimizer(alias: str, kind: str, args: Mapping[str, str]) -> tuple[str
     keywords = [f"{row.renamed.get(p, p)}={value}" for p, value in args.items() if p not in DROPPED]
     keywords += [f"{p}={v}" for p, v in row.pinned.items() if p not in args]
     code = f"{alias}.keras.optimizers.{row.keras}({', '.join(keywords)})"
-    return code, f"tf.train.{kind} -> tf.keras.optimizers.{row.keras} ({row.difference})"
+    difference = "; ".join([row.difference, *(why for p, why in row.pinned_why.items() if p not in args)])
+    return code, f"tf.train.{kind} -> tf.keras.optimizers.{row.keras} ({difference})"
 
 
 def renamed_slots(kind: str, args: Mapping[str, str]) -> str | None:

@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from bench import native
+from codemods.rules import _native_tables as tables
 from codemods.rules.native_optimizer import NativeOptimizerRule
 from codemods.rules.native_session import NativeSessionRule
 from tests.support.native_ports import ports
@@ -298,3 +299,10 @@ def _number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def test_the_entry_says_a_default_is_pinned_only_where_the_user_did_not_give_it():
+    _, default = tables.keras_optimizer("tf", "AdamOptimizer", {"learning_rate": "0.1"})
+    code, given = tables.keras_optimizer("tf", "AdamOptimizer", {"learning_rate": "0.1", "epsilon": "1e-3"})
+    assert "epsilon pinned to TF1's 1e-08" in default
+    assert "epsilon=1e-3" in code and "pinned" not in given, given
