@@ -60,6 +60,11 @@ class Model(Recurrent):
         func = value.func if isinstance(value, cst.Call) else None
         return name is not None and isinstance(func, cst.Attribute) and func.attr.value == "minimize"
 
+    def statements_after(self, stmt: cst.BaseStatement) -> list[cst.BaseStatement]:
+        """The statements of the block after `stmt` (none where it is not one of them)."""
+        statements = list(self.block.original)
+        return statements[next((i for i, s in enumerate(statements) if s is stmt), len(statements)) + 1 :]
+
     def updates_collection(self, value: cst.BaseExpression) -> bool:
         """Is `value` `tf.get_collection(tf.GraphKeys.UPDATE_OPS)`?"""
         if not (isinstance(value, cst.Call) and self.rule.is_call(value, GET_COLLECTION) and len(value.args) == 1):
@@ -71,8 +76,7 @@ class Model(Recurrent):
         statement's (the TF docs' shape): read as that statement's collection (the statement goes)."""
         if not self.updates_collection(value) or self.rule.module_names().get(name) != 2:
             return False
-        statements = list(self.block.original)
-        later = statements[next((i for i, s in enumerate(statements) if s is stmt), len(statements)) + 1 :]
+        later = self.statements_after(stmt)
         self.updates_name = name
         if not any(isinstance(s, cst.With) and self.updates_first(s) for s in later):
             self.updates_name = None
@@ -115,8 +119,7 @@ class Model(Recurrent):
     def named_optimizer(self, stmt: cst.BaseStatement, name: str, call: cst.Call) -> bool:
         """`opt = tf.train.<Name>Optimizer(...)` whose one other use is a later `opt.minimize(...)` of the block (TF 1.x's
         Getting Started shape): the Keras optimizer that minimize writes (the statement goes). False for another."""
-        statements = list(self.block.original)
-        later = statements[next((i for i, s in enumerate(statements) if s is stmt), len(statements)) + 1 :]
+        later = self.statements_after(stmt)
         minimized = any(
             isinstance(c.func, cst.Attribute)
             and c.func.attr.value == "minimize"
