@@ -98,14 +98,10 @@ def _top_level_calls(module: cst.Module) -> list[cst.Call]:
 
 def _graph(names: frozenset[str]) -> str | None:
     """How the report names the first graph-mode name of `names` (None: none is)."""
-    graph = sorted(n for n in names if n in graph_names() or n in _GRAPH or _under(n, _GRAPH_PREFIXES))
+    graph = sorted(n for n in names if n in graph_names() or n in _GRAPH or _tf.under(n, _GRAPH_PREFIXES))
     if not graph:
         return None
     return "tf." + (_tf.tf_path(graph[0]) or "") if graph[0].startswith("tensorflow.") else graph[0]
-
-
-def _under(name: str, prefixes: tuple[str, ...]) -> bool:
-    return any(name == p or name.startswith(p + ".") for p in prefixes)
 
 
 def is_main_guard(stmt: cst.CSTNode) -> bool:

@@ -33,6 +33,11 @@ def v1_spelling(module: str) -> str:
     return module
 
 
+def under(name: str, prefixes: tuple[str, ...]) -> bool:
+    """Is the qualified `name` one of `prefixes` or a name below one (`tensorflow.layers.dense` under `tensorflow.layers`)?"""
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
 def tf_alias(rule: Rule, node: cst.CSTNode | None = None) -> str:
     """The name this file binds to `tensorflow` (the head of `node` if it is one), else a new import."""
     if node is not None:

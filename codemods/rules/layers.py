@@ -18,10 +18,6 @@ LAYERS = "tensorflow.layers"
 V1_LAYERS = "tensorflow.compat.v1.layers"  # TF 2's name of them: needs legacy Keras, not a new name
 
 
-def _under(name: str, prefix: str) -> bool:
-    return name == prefix or name.startswith(prefix + ".")
-
-
 class LayersRule(OutermostChain, Rule):
     ID = "tf-layers"
     DESCRIPTION = (
@@ -70,7 +66,7 @@ class LayersRule(OutermostChain, Rule):
         _tf.ensure_compat(self)
 
     def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
-        if any(_under(_tf.full_name(alias.name), V1_LAYERS) for alias in original_node.names):
+        if any(_tf.under(_tf.full_name(alias.name), (V1_LAYERS,)) for alias in original_node.names):
             self._legacy_keras(original_node)  # `import tensorflow.compat.v1.layers as layers`
         return updated_node
 
@@ -83,7 +79,7 @@ class LayersRule(OutermostChain, Rule):
             if isinstance(original_node.names, cst.ImportStar)
             else [_tf.full_name(a.name) for a in original_node.names]
         )
-        if _under(module, V1_LAYERS) or (module == V1_LAYERS.rpartition(".")[0] and "layers" in names):
+        if _tf.under(module, (V1_LAYERS,)) or (module == V1_LAYERS.rpartition(".")[0] and "layers" in names):
             self._legacy_keras(original_node)
             return updated_node
         if module == LAYERS or module.startswith(LAYERS + ".") or (module == _tf.TF and names == ["layers"]):
