@@ -59,6 +59,9 @@ from codemods.rules._native_syntax import (
 from codemods.rules._native_v1_module import check_equality
 from codemods.rules._shared import graph_names
 
+# what a function of the module called outside the graph's statements may not call: it would build the graph there
+BUILDERS = STATEFUL | PLACEHOLDER | GLOBAL_STEP | frozenset(OPTIMIZERS)
+
 
 class Converter(RunRegion):
     """One block's conversion: Refused, or the replacement of each of its statements."""
@@ -253,6 +256,7 @@ class Converter(RunRegion):
             self.replacements[id(stmt)] = [cst.parse_statement(seed_statement(self.alias, args, self.rule._module))]
             return False
         if not tf_calls and not set(reads.names) & self.graph and not any(map(self.slim_kind, reads.calls)):
+            self.check_builders(stmt)  # (a host value, unless a function of the module it calls builds the graph)
             if self.computes:
                 self.rebound |= bound_names(stmt)
             return False
@@ -365,6 +369,28 @@ class Converter(RunRegion):
                 raise Refused(
                     stmt,
                     f"the graph calls {fn.name.value}(), which builds graph state the rule does not convert ({what})",
+                )
+
+    def check_builders(self, stmt: cst.BaseStatement) -> None:
+        """A statement reading no graph name calls a function of this module that builds graph state (variables,
+        placeholders, an optimizer, the global step: `train_op, loss = build()`): the graph is that function's,
+        which the rule does not convert. (Read as a host value, its names were no tensors of the graph, and the
+        entry named a later symptom: a sess.run of no tensor, a global step no minimize increments.)"""
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            return  # (a definition calls nothing where it stands)
+        functions = {fn.name.value: fn for _, fn in self.rule._functions}  # noqa: SLF001
+        for call in evaluation_order(stmt):
+            fn = functions.get(call.func.value) if isinstance(call.func, cst.Name) else None
+            builds = [
+                c
+                for c in (names_in(fn).calls if fn is not None else ())
+                if self.rule.is_call(c, BUILDERS) or self.rule.variable_library(c)
+            ]
+            if fn is not None and builds:
+                raise Refused(
+                    stmt,
+                    f"the graph calls {fn.name.value}(), which builds graph state the rule does not convert "
+                    f"({_tf.full_name(builds[0].func)})",
                 )
 
     def choose_names(self) -> None:

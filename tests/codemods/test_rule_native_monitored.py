@@ -336,6 +336,50 @@ class TestNativeMonitored(RuleTest):
             ],
         )
 
+    def test_must_not_fire_on_a_graph_a_function_of_the_module_builds_and_says_so(self):
+        # (`train_op, loss = build()` reads no graph name and calls no TensorFlow: the entry said the train op, which
+        # build() makes with minimize(loss, global_step), increments no global step; a Session's, that sess.run
+        # fetched no tensor of the graph; the cause is the function, whose graph state the rule does not convert)
+        build = (
+            "import tensorflow as tf\n"
+            "def build():\n"
+            "    x = tf.ones([8, 4])\n"
+            "    w = tf.Variable(tf.zeros([4, 1]))\n"
+            "    loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))\n"
+            "    step = tf.train.get_or_create_global_step()\n"
+            "    return tf.train.GradientDescentOptimizer(0.1).minimize(loss, {step}), loss\n"
+            "def main(_):\n"
+            "    train_op, loss = build()\n"
+            "{session}"
+        )
+        monitored = (
+            "    hooks = [tf.train.StopAtStepHook(last_step=3)]\n"
+            '    with tf.train.MonitoredTrainingSession(checkpoint_dir="ck", hooks=hooks) as sess:\n'
+            "        while not sess.should_stop():\n"
+            "            sess.run([train_op, loss])\n"
+        )
+        session = "    with tf.Session() as sess:\n        sess.run([train_op, loss])\n"
+        why = "the graph calls build(), which builds graph state the rule does not convert (tf.Variable)"
+        for step in ("step", "global_step=step"):
+            for run in (monitored, session):
+                with self.subTest(step=step, run=run):
+                    self.assertEqual(self.refused(build.format(step=step, session=run)), [why])
+        # must-not-fire on the must-not-fire: a function building no graph state stays a host value, and converts
+        host = (
+            "import tensorflow as tf\n"
+            "def rate():\n"
+            "    return 0.1\n"
+            "def main(_):\n"
+            "    x = tf.placeholder(tf.float32, [None, 2])\n"
+            "    w = tf.Variable(tf.zeros([2, 1]))\n"
+            "    loss = tf.reduce_mean(tf.matmul(x, w))\n"
+            "    learning_rate = rate()\n"
+            "    op = tf.train.GradientDescentOptimizer(learning_rate).minimize(loss)\n"
+            "    with tf.Session() as sess:\n"
+            "        sess.run(op, {x: [[1.0, 2.0]]})\n"
+        )
+        self.assertIn("-> eager TF 2", self.applied(host, level="native").entries[0].message)
+
     def test_must_not_fire_on_hooks_beside_the_stop_hook_and_names_them_the_cause(self):
         # (the StopAtStepHook converts alone: the entry names the list of hooks, not it)
         source = (
