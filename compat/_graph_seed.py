@@ -58,6 +58,11 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
     variable is 9 ops; in uai-migrate's output the global step is a resource variable and TF 2 reads
     it with VarIsInitializedOp, If and an Identity (2 once the resource variable's ops are counted
     out). Under uai-run's TF1 face it is TF 1.15's cond already;
+  - a TensorArray's `size()` (which `stack()` calls: `dynamic_rnn`'s outputs): TF 1.15 built a TensorArraySizeV3
+    op, TF 2 answers a size known when the array was made with that size (no op where it is a tensor), and its
+    `concat()` asks `size()` for the static shape, which TF 1.15's did not (measured:
+    tests/common/tf1_programs/tensor_array_op_seeds.py; a GRU made after an LSTM's dynamic_rnn started from other
+    weights); both are TF 1.15's again, op for op;
   - a reduction over all the axes of a scalar (`tf.losses`' weighted sums, so model_deploy's clone losses):
     TF 1.15 made the empty constant of its axes, TF 2 `range(0, rank(x))` (4 ops; measured on the
     research/slim-style program, tests/common/tf1_programs/slim_classifier_tf14: its second clone's
@@ -631,11 +636,46 @@ def _tf1_shuffle_and_repeat(original: Any) -> Any:
     return __init__
 
 
-# Keras 2's and tf.data's modules (tf-keras, Keras 2.15) -> (class, method, the TF 1.15 version of the method)
-# (tf-slim's layers use TensorFlow's own internal Keras, tensorflow.python.keras, which has the same two)
+def _tf1_tensor_array_size(original: Any) -> Any:
+    @functools.wraps(original)
+    def size(self: Any, name: Any = None) -> Any:
+        # TF 1.15's size() asked the TensorArray (one TensorArraySizeV3 op, stack() built it too); TF 2's answers a
+        # size known when it was made with that size, building no op where it is a tensor: every op seed after a
+        # dynamic_rnn was another. The same value.
+        if self._dynamic_size or self._size is None or not _tf1_graph():
+            return original(self, name)
+        return _tf("ops.gen_data_flow_ops").tensor_array_size_v3(handle=self._handle, flow_in=self.flow, name=name)
+
+    size.tf1_ops = original  # type: ignore[attr-defined]
+    return size
+
+
+def _tf1_tensor_array_concat(original: Any) -> Any:
+    @functools.wraps(original)
+    def concat(self: Any, name: Any = None) -> Any:
+        if not _tf1_graph():
+            return original(self, name)
+        # TF 1.15's concat, op for op: TF 2's asks size() for the static shape (TF 1.15's size() op, above)
+        value, _ = _tf("ops.gen_data_flow_ops").tensor_array_concat_v3(
+            handle=self._handle,
+            flow_in=self._flow,
+            dtype=self._dtype,
+            name=name,
+            element_shape_except0=self.element_shape[1:],
+        )
+        if self.element_shape:
+            value.set_shape([None] + self.element_shape.dims[1:])
+        return value
+
+    concat.tf1_ops = original  # type: ignore[attr-defined]
+    return concat
+
+
+# Keras 2's, tf.data's and TensorArray's modules (tf-keras, Keras 2.15) -> [(class, method, the TF 1.15 version of
+# the method)] (tf-slim's layers use TensorFlow's own internal Keras, tensorflow.python.keras, which has the same two)
 _CLASSES = {
     **{
-        f"{package}.src.layers.{module}": (cls, method, make)
+        f"{package}.src.layers.{module}": [(cls, method, make)]
         for package in ("tf_keras", "keras")
         for module, cls, method, make in (
             ("reshaping.flatten", "Flatten", "call", _tf1_flatten_call),
@@ -643,29 +683,31 @@ _CLASSES = {
             ("normalization.batch_normalization", "BatchNormalizationBase", "_fused_batch_norm", _tf1_fused_batch_norm),
         )
     },
-    "tensorflow.python.keras.layers.core": ("Flatten", "call", _tf1_flatten_call),
-    "tensorflow.python.keras.layers.convolutional": ("Conv", "build", _tf1_conv_build),
-    "tensorflow.python.data.ops.readers": ("ParallelInterleaveDataset", "__init__", _tf1_parallel_interleave),
-    "tensorflow.python.data.ops.repeat_op": ("_RepeatDataset", "__init__", _tf1_repeat),
-    "tensorflow.python.data.experimental.ops.shuffle_ops": (
-        "_ShuffleAndRepeatDataset",
-        "__init__",
-        _tf1_shuffle_and_repeat,
-    ),
-    "tensorflow.python.data.ops.dataset_ops": (
-        "DatasetV1",
-        "_make_initializable_iterator",
-        _tf1_initializable_iterator,
-    ),
+    "tensorflow.python.keras.layers.core": [("Flatten", "call", _tf1_flatten_call)],
+    "tensorflow.python.keras.layers.convolutional": [("Conv", "build", _tf1_conv_build)],
+    "tensorflow.python.data.ops.readers": [("ParallelInterleaveDataset", "__init__", _tf1_parallel_interleave)],
+    "tensorflow.python.data.ops.repeat_op": [("_RepeatDataset", "__init__", _tf1_repeat)],
+    "tensorflow.python.data.experimental.ops.shuffle_ops": [
+        ("_ShuffleAndRepeatDataset", "__init__", _tf1_shuffle_and_repeat),
+    ],
+    "tensorflow.python.data.ops.dataset_ops": [
+        ("DatasetV1", "_make_initializable_iterator", _tf1_initializable_iterator),
+    ],
+    # the v1 control flow's TensorArray (uai-run's TF1 face and uai-migrate's graph-mode output)
+    "tensorflow.python.ops.tensor_array_ops": [
+        ("_GraphTensorArray", "size", _tf1_tensor_array_size),
+        ("_GraphTensorArray", "concat", _tf1_tensor_array_concat),
+    ],
 }
 
 
 def _install_methods() -> None:
-    for name, (cls_name, method, make) in _CLASSES.items():
-        cls = getattr(sys.modules.get(name), cls_name, None)
-        current = getattr(cls, method, None) if cls is not None else None
-        if current is not None and not hasattr(current, "tf1_ops"):
-            setattr(cls, method, make(current))
+    for name, methods in _CLASSES.items():
+        for cls_name, method, make in methods:
+            cls = getattr(sys.modules.get(name), cls_name, None)
+            current = getattr(cls, method, None) if cls is not None else None
+            if current is not None and not hasattr(current, "tf1_ops"):
+                setattr(cls, method, make(current))
 
 
 def _install_loaded() -> None:
