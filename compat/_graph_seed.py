@@ -48,7 +48,10 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
   - `shuffle(...).repeat(...)` and `tf.data.experimental.shuffle_and_repeat` with a seed: not an op count but
     the order. TF 1.15's default static optimization fused the first into the second's op, whose first epoch is
     the order a shuffle that does not reshuffle draws on TF 2 (measured, real TF 1.15 against 2.15 and 2.21;
-    tensor2tensor's training input); built so, the extra ops counted out. Later epochs stay TF 2's (docs/traps.md);
+    tensor2tensor's training input); built so, the extra ops counted out. Later epochs stay TF 2's (docs/traps.md).
+    1.15 optimized when the iterator was made or initialized: a `repeat(1)` was dropped first (noop_elimination:
+    a plain shuffle's order), and a count fed to an initializable iterator was fused or dropped by its value
+    (tests/common/tf1_programs/fed_input_pipelines.py);
   - an initializable iterator (`make_initializable_iterator`, the Estimator's input): TF 1.15 applied
     the dataset's options there as ops of the graph (by default the `optimizations` constant,
     OptimizeDataset and ModelDataset: 3 ops), TF 2 applies them at run time (none). Not reproduced:
@@ -557,7 +560,9 @@ def _tf1_fused_shuffle_and_repeat(options: Any) -> bool:
     return fusion is True or (fusion is None and optimization.apply_default_optimizations is not False)
 
 
-def _tf1_first_epoch(dataset: Any, built: int, source: Any, shuffle: tuple, more_epochs: Any) -> None:
+def _tf1_first_epoch(
+    dataset: Any, built: int, source: Any, shuffle: tuple, more_epochs: Any, once_unfused: bool = False
+) -> None:
     """Give `dataset`, a repeat of a shuffle of the variant `source` whose ops were just built (the graph held `built`
     ops before), TF 1.15's ShuffleAndRepeatDataset's first epoch.
 
@@ -566,12 +571,15 @@ def _tf1_first_epoch(dataset: Any, built: int, source: Any, shuffle: tuple, more
     first batch). A shuffle that does not reshuffle draws from the seeds: 1.15's first epoch, then TF 2's
     reshuffled epochs (`more_epochs(n)`: n of them). 1.15's later orders continued one random stream, which no
     TF 2 op reproduces. The ops built beyond `dataset`'s own are counted out: the op count stays 1.15's.
-    `shuffle`: (buffer_size, seed, seed2) tensors.
+    `shuffle`: (buffer_size, seed, seed2) tensors. `once_unfused`: a count of one was not fused (`repeat(1)`, which
+    1.15's noop_elimination dropped first: a plain shuffle's order, TF 2's).
+    1.15 optimized a dataset when its iterator was made or initialized, so a count fed to an initializable
+    iterator was known by then: such a count picks the datasets at run time (`_tf1_fed_epochs`).
     """
     graph = _tf("framework.ops").get_default_graph()
     tf1_ops = graph.version - built
     epochs = _tf("framework.tensor_util").constant_value(dataset._count)
-    if epochs is None or epochs == 0:  # a count known only at run time: TF 2's order
+    if epochs == 0 or (epochs == 1 and once_unfused):
         return
     gen_dataset_ops = _tf("ops.gen_dataset_ops")
     buffer_size, seed, seed2 = shuffle
@@ -579,11 +587,37 @@ def _tf1_first_epoch(dataset: Any, built: int, source: Any, shuffle: tuple, more
     variant = gen_dataset_ops.shuffle_dataset(
         source, buffer_size=buffer_size, seed=seed, seed2=seed2, reshuffle_each_iteration=False, **structure
     )
-    if epochs != 1:
+    if epochs is None:
+        variant = _tf1_fed_epochs(dataset, variant, source, shuffle, once_unfused)
+    elif epochs != 1:
         rest = dataset._variant_tensor if epochs < 0 else more_epochs(epochs - 1)
         variant = gen_dataset_ops.concatenate_dataset(variant, rest, **structure)
     dataset._variant_tensor_attr = variant
     count_tf1_ops(graph, built + tf1_ops - graph.version)
+
+
+def _tf1_fed_epochs(dataset: Any, first: Any, source: Any, shuffle: tuple, once_unfused: bool) -> Any:
+    """The variant of `dataset`, repeated a count known at run time: `first` (the fused first epoch), then TF 2's
+    reshuffled epochs; or only these where 1.15 did not fuse (a count of 0, or of 1 if `once_unfused`)."""
+    gen_dataset_ops, math_ops = _tf("ops.gen_dataset_ops"), _tf("ops.math_ops")
+    where, constant = _tf("ops.array_ops").where_v2, _tf("framework.constant_op").constant
+    count = dataset._count
+    unfused = math_ops.equal(count, 0)
+    if once_unfused:
+        unfused = math_ops.logical_or(unfused, math_ops.equal(count, 1))
+    structure = dataset._flat_structure
+    first = gen_dataset_ops.take_dataset(first, count=where(unfused, constant(0, count.dtype), -1), **structure)
+    buffer_size, seed, seed2 = shuffle
+    reshuffled = gen_dataset_ops.shuffle_dataset(
+        source, buffer_size=buffer_size, seed=seed, seed2=seed2, reshuffle_each_iteration=True, **structure
+    )
+    later = where(unfused, count, where(math_ops.greater(count, 0), count - 1, count))
+    # none as a take of one: TF 2's own static optimization fuses this repeat with its shuffle at run time, and the
+    # fused op refuses a count of 0
+    none = math_ops.equal(later, 0)
+    rest = gen_dataset_ops.repeat_dataset(reshuffled, count=where(none, constant(1, count.dtype), later), **structure)
+    rest = gen_dataset_ops.take_dataset(rest, count=where(none, constant(0, count.dtype), -1), **structure)
+    return gen_dataset_ops.concatenate_dataset(first, rest, **structure)
 
 
 def _tf1_repeat(original: Any) -> Any:
@@ -602,6 +636,7 @@ def _tf1_repeat(original: Any) -> Any:
             shuffle._input_dataset._variant_tensor,
             (shuffle._buffer_size, shuffle._seed, shuffle._seed2),
             lambda n: repeat(input_dataset._variant_tensor, count=n, **self._flat_structure),
+            once_unfused=True,
         )
 
     __init__.tf1_ops = original  # type: ignore[attr-defined]
