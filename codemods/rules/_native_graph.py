@@ -148,7 +148,7 @@ class Converter(RunRegion):
             isinstance(s, (cst.Import, cst.ImportFrom)) for s in stmt.body
         ):
             return False
-        if isinstance(stmt, cst.FunctionDef) and self.scope_helper(stmt):
+        if isinstance(stmt, cst.FunctionDef) and (self.scope_helper(stmt) or self.variable_helper(stmt)):
             return False  # (converted where the graph calls it)
         if isinstance(stmt, cst.FunctionDef) and self.pipeline_def(stmt):
             return False  # (converted with the pipeline that reads it: _native_pipeline)
@@ -362,6 +362,9 @@ class Converter(RunRegion):
             if self.scope_helper(fn):  # (variable_scope / get_variable: converted, or Refused saying why)
                 self.helper_call(stmt, call, fn)
                 continue
+            if self.variable_helper(fn):  # (tf.Variable, under name scopes: converted, or Refused saying why)
+                self.variable_helper_call(stmt, call, fn)
+                continue
             made = [c for c in names_in(fn).calls if self.rule.is_call(c, STATEFUL) or self.rule.variable_library(c)]
             left = re.search(r"\w+\.compat\.v1\.[\w.]+", source_of(self.up(fn)))
             if made or left:
@@ -471,12 +474,15 @@ class Converter(RunRegion):
         if self.device_reads:
             reads = ", ".join(f"{name}.device" for name in sorted(self.device_reads))
             parts += [f"{reads} -> the string TF1 recorded for the variable (eager TF 2's names its device in full)"]
-        if self.scope_helpers:
-            helpers = ", ".join(f"{name}()" for name in self.scope_helpers)
-            parts += [
-                f"tf.variable_scope/tf.get_variable in {helpers} -> {self.names['get_variable']}(), each variable made "
-                f"once, at the first step, under its TF1 name ({', '.join(self.scope_made)})"
-            ]
+        for variables, what in ((False, "tf.variable_scope/tf.get_variable"), (True, "tf.Variable")):
+            helpers = {name: h for name, h in self.scope_helpers.items() if h.variables == variables}
+            if helpers:
+                theirs = {full for h in helpers.values() for full in h.names}
+                made = [full for full in self.scope_made if full in theirs]  # (TF1's order)
+                parts += [
+                    f"{what} in {', '.join(f'{name}()' for name in helpers)} -> {self.names['get_variable']}(), each "
+                    f"variable made once, at the first step, under its TF1 name ({', '.join(made)})"
+                ]
         if self.trainable_read:
             parts += [f"tf.trainable_variables() -> the trainable variables of {self.names['scope_store']}"]
         if self.assigns:

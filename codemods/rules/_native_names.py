@@ -45,6 +45,7 @@ SAVER = tf1_names("train.Saver")
 SIDE_EFFECTS = frozenset({"tensorflow.print", "tensorflow.io.write_file"})
 GET_VARIABLE = tf1_names("get_variable")
 VARIABLE_SCOPE = tf1_names("variable_scope")
+NAME_SCOPE = tf1_names("name_scope")
 AUTO_REUSE = tf1_names("AUTO_REUSE")
 TRAINABLE_VARIABLES = tf1_names("trainable_variables")
 INITIALIZER_FUNCTIONS = {p + n: n for n in tables.INITIALIZERS for p in PREFIXES}

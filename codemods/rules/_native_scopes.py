@@ -9,7 +9,13 @@ one, as Keras layers are built at their first call.
 
 Proven from the graph's calls of the helper, in the order TF1 ran them: each scope name and reuse flag is a
 literal there (or the parameter's default), a variable is made by a call that does not reuse and reused by one
-that does (TF1 raises otherwise), and the helper is called nowhere else."""
+that does (TF1 raises otherwise), and the helper is called nowhere else.
+
+A tf.Variable helper (TensorFlow's MNIST tutorial's `inference`: `tf.Variable(<value>, name="weights")` under
+`with tf.name_scope("hidden1"):`) converts the same way, each tf.Variable a call of that get_variable under TF1's
+`name_scope/name` and the name_scope blocks flattened, where the graph calls it once (TF1 made new variables, under
+new name scopes, at each call), outside a comprehension or a lambda, every name and name scope a literal (the
+scopes distinct: TF1 named a second `hidden1_1`)."""
 
 from __future__ import annotations
 
@@ -24,8 +30,11 @@ from codemods.rules import _tf
 from codemods.rules._native_names import (
     AUTO_REUSE,
     GET_VARIABLE,
+    NAME_SCOPE,
     STATEFUL,
     TRAINABLE_VARIABLES,
+    VARIABLE,
+    VARIABLE_PARAMS,
     VARIABLE_SCOPE,
 )
 from codemods.rules._native_syntax import (
@@ -65,6 +74,7 @@ class Made:
     scope: cst.BaseExpression | None  # the name of its variable scope (None: outside any)
     reuse: cst.BaseExpression | None  # the scope's reuse argument (None: not given)
     name: str  # the variable's name in its scope
+    variable: bool = False  # a tf.Variable call (under a name_scope, whose name is `scope`), not get_variable
 
 
 @dataclasses.dataclass
@@ -73,8 +83,19 @@ class Helper:
     params: list[str]
     defaults: dict[str, cst.BaseExpression]
     made: list[Made]
-    scopes: list[cst.With]  # the variable_scope blocks (their statements take their place)
+    scopes: list[cst.With]  # the variable_scope (name_scope) blocks (their statements take their place)
     calls: int = 0  # the graph's calls of it
+    variables: bool = False  # a tf.Variable helper (name scopes), not a variable-scope one
+    names: list[str] = dataclasses.field(default_factory=list)  # the TF1 names it makes (scope/name)
+    # the graph statement of its first call (where an entry about it goes: the def may be outside the block)
+    site: cst.BaseStatement | None = None
+
+
+def tf1_name(made: Made) -> str:
+    """TF1's name of a helper's tf.Variable: `name_scope/name` (its name scope a literal)."""
+    if made.scope is None:
+        return made.name
+    return f"{cast(cst.SimpleString, made.scope).evaluated_value!s}/{made.name}"
 
 
 def evaluation_order(node: cst.CSTNode) -> list[cst.Call]:
@@ -108,6 +129,7 @@ class Scopes(Variables):
             raise Refused(stmt, f"{name}() called in a comprehension or a lambda (it may run more than once)")
         helper = self.scope_helpers.get(name) or self.read_helper(fn, stmt)
         self.scope_helpers[name] = helper
+        helper.site = helper.site or stmt
         helper.calls += 1
         bound = self.bind(call, helper, stmt)
         for made in helper.made:
@@ -121,8 +143,111 @@ class Scopes(Variables):
                     raise Refused(stmt, f"{name}() reuses {full!r} before it is made (TF1 raises)")
                 self.take_name(full, stmt)
                 self.scope_made.append(full)
+                helper.names.append(full)
 
-    def read_helper(self, fn: cst.FunctionDef, stmt: cst.BaseStatement) -> Helper:
+    def variable_helper(self, fn: cst.FunctionDef) -> bool:
+        """Does `fn` make variables with tf.Variable, none with variable_scope / get_variable (then it converts as
+        a tf.Variable helper or is refused)?"""
+        return not self.scope_helper(fn) and any(self.rule.is_call(c, VARIABLE) for c in names_in(fn).calls)
+
+    def variable_helper_call(self, stmt: cst.BaseStatement, call: cst.Call, fn: cst.FunctionDef) -> None:
+        """A graph statement's call of a tf.Variable helper: TF1 made its variables at this one call, named by the
+        helper's name scopes (`hidden1/weights`); model() calls it on every step, get_variable making them once."""
+        name = fn.name.value
+        if id(call) in repeated(stmt):
+            raise Refused(stmt, f"{name}() called in a comprehension or a lambda (it may run more than once)")
+        if name in self.scope_helpers:
+            raise Refused(
+                stmt, f"{name}() called twice by the graph: TF1 made new variables at each call, under new name scopes"
+            )
+        helper = self.read_variable_helper(fn, stmt)
+        helper.site = stmt
+        self.scope_helpers[name] = helper
+        helper.calls += 1
+        bound = self.bind(call, helper, stmt)
+        graph_params = {p for p, value in bound.items() if set(names_in(value).names) & self.graph}
+        for made in helper.made:
+            initial = arguments(made.call, VARIABLE_PARAMS, stmt, "tf.Variable")["initial_value"].value
+            if set(names_in(initial).names) & graph_params:
+                raise Refused(stmt, f"a variable of {name}() initialised from the graph's tensors")
+        scopes = [self.name_scope(w, helper, stmt) for w in helper.scopes]
+        for scope in scopes:
+            self.take_name(scope, stmt)  # (a name scope takes its name among the graph's: TF1 numbered a second)
+        for made in helper.made:
+            full = tf1_name(made)
+            self.take_name(full, stmt)
+            self.scope_made.append(full)
+            helper.names.append(full)
+
+    def name_scope(self, with_: cst.With, helper: Helper, stmt: cst.BaseStatement) -> str:
+        """The literal name of `with tf.name_scope("name"):` in a tf.Variable helper."""
+        item = with_.items[0].item if len(with_.items) == 1 and with_.items[0].asname is None else None
+        if not (isinstance(item, cst.Call) and self.rule.is_call(item, NAME_SCOPE)):
+            raise Refused(stmt, f"{helper.fn.name.value}() has a with block other than `with tf.name_scope(name):`")
+        args = arguments(item, ("name", "default_name", "values"), stmt, "tf.name_scope")
+        literal = args["name"].value if set(args) == {"name"} else None
+        if not isinstance(literal, cst.SimpleString) or not re.fullmatch(r"[\w.-]+", str(literal.evaluated_value)):
+            raise Refused(stmt, f"a name scope of {helper.fn.name.value}() other than one literal name")
+        return str(literal.evaluated_value)
+
+    def read_variable_helper(self, fn: cst.FunctionDef, stmt: cst.BaseStatement) -> Helper:
+        """Its statements: straight lines, or `with tf.name_scope("name"):` blocks of them (distinct names), making
+        variables by tf.Variable of a literal name, an initial value and `trainable`."""
+        name = fn.name.value
+        helper = self.new_helper(fn, stmt)
+        helper.variables = True
+        seen: set[str] = set()
+        for inner in cast(cst.IndentedBlock, fn.body).body:
+            if isinstance(inner, cst.With):
+                scope = self.name_scope(inner, helper, stmt)
+                if scope in seen:
+                    raise Refused(stmt, f"two name scopes {scope!r} in {name}(): TF1 named the second {scope}_1")
+                seen.add(scope)
+                helper.scopes.append(inner)
+                for line in cast(cst.IndentedBlock, inner.body).body:
+                    if not isinstance(line, cst.SimpleStatementLine):
+                        raise Refused(stmt, f"{name}() has a {type(line).__name__} in its name scope")
+                    self.variable_line(line, cast(cst.Call, inner.items[0].item), helper, stmt)
+            elif isinstance(inner, cst.SimpleStatementLine):
+                self.variable_line(inner, None, helper, stmt)
+            else:
+                raise Refused(stmt, f"{name}() has a {type(inner).__name__} statement (the rule reads straight lines)")
+        rebound = bound_names(cast(cst.IndentedBlock, fn.body)) & set(helper.params)
+        if rebound:
+            raise Refused(stmt, f"{name}() re-binds its parameter `{min(rebound)}`")
+        return helper
+
+    def variable_line(
+        self, line: cst.SimpleStatementLine, scope: cst.Call | None, helper: Helper, stmt: cst.BaseStatement
+    ) -> None:
+        name = helper.fn.name.value
+        functions = {fn.name.value for _, fn in self.rule._functions}  # noqa: SLF001
+        inside = repeated(line)
+        for call in evaluation_order(line):
+            if self.rule.is_call(call, VARIABLE):
+                if id(call) in inside:
+                    raise Refused(stmt, f"tf.Variable in a comprehension or a lambda of {name}()")
+                args = arguments(call, VARIABLE_PARAMS, stmt, "tf.Variable")
+                extra = set(args) - {"initial_value", "trainable", "name"}
+                if extra or "initial_value" not in args:
+                    raise Refused(stmt, f"tf.Variable({min(extra or {'no initial value'})}=...) in {name}()")
+                literal = args["name"].value if "name" in args else None
+                if not isinstance(literal, cst.SimpleString) or not re.fullmatch(
+                    r"[\w.-]+", str(literal.evaluated_value)
+                ):
+                    raise Refused(stmt, f"a tf.Variable in {name}() without a literal name")
+                where = scope.args[0].value if scope is not None else None
+                helper.made.append(Made(call, where, None, str(literal.evaluated_value), variable=True))
+                continue
+            library = self.rule.variable_library(call)
+            if self.rule.is_call(call, STATEFUL) or library:
+                what = library or _tf.full_name(call.func)
+                raise Refused(stmt, f"{name}() calls {what}, which the rule does not convert there")
+            if isinstance(call.func, cst.Name) and call.func.value in functions:
+                raise Refused(stmt, f"{name}() calls {call.func.value}(), another function of the module")
+
+    def new_helper(self, fn: cst.FunctionDef, stmt: cst.BaseStatement) -> Helper:
+        """A helper of plain parameters (Refused for decorators, *args, **kwargs, keyword-only parameters)."""
         name = fn.name.value
         params = fn.params
         if (
@@ -135,14 +260,18 @@ class Scopes(Variables):
             or not isinstance(fn.body, cst.IndentedBlock)
         ):
             raise Refused(stmt, f"{name}() has decorators, *args, **kwargs or keyword-only parameters")
-        helper = Helper(
+        return Helper(
             fn,
             [p.name.value for p in params.params],
             {p.name.value: p.default for p in params.params if p.default is not None},
             [],
             [],
         )
-        for inner in fn.body.body:
+
+    def read_helper(self, fn: cst.FunctionDef, stmt: cst.BaseStatement) -> Helper:
+        name = fn.name.value
+        helper = self.new_helper(fn, stmt)
+        for inner in cast(cst.IndentedBlock, fn.body).body:
             if isinstance(inner, cst.With):
                 scope, reuse = self.scope_arguments(inner, helper, stmt)
                 helper.scopes.append(inner)
@@ -154,7 +283,7 @@ class Scopes(Variables):
                 self.helper_line(inner, None, None, helper, stmt)
             else:
                 raise Refused(stmt, f"{name}() has a {type(inner).__name__} statement (the rule reads straight lines)")
-        rebound = bound_names(fn.body) & set(helper.params)
+        rebound = bound_names(cast(cst.IndentedBlock, fn.body)) & set(helper.params)
         if rebound:
             raise Refused(stmt, f"{name}() re-binds its parameter `{min(rebound)}`")
         if not helper.made:
@@ -284,11 +413,16 @@ class Scopes(Variables):
         first = True
         for name, helper in self.scope_helpers.items():
             if self.rule.module_names().get(name) != 1 + helper.calls:
-                raise Refused(helper.fn, f"{name}() is used besides by the graph's calls")
+                raise Refused(helper.site or helper.fn, f"{name}() is used besides by the graph's calls")
             new = self.rewrite_helper(helper, function)
             if first:
+                kind = (
+                    "TF1's variables: each made once, at the first call asking for its name (name_scope/name)"
+                    if all(h.variables for h in self.scope_helpers.values())
+                    else "TF1's get_variable: each variable made once, at the first call asking for its name (scope/name)"
+                )
                 code = (
-                    "# TF1's get_variable: each variable made once, at the first call asking for its name (scope/name)\n"
+                    f"# {kind}\n"
                     f"{store} = {{}}\n\n\n"
                     f"def {function}(name, initial_value, trainable=True):\n"
                     f"    if name not in {store}:\n"
@@ -311,7 +445,7 @@ class Scopes(Variables):
         before, after = evaluation_order(helper.fn), evaluation_order(updated)
         withs, new_withs = collect(helper.fn, cst.With), collect(updated, cst.With)
         if len(before) != len(after) or len(withs) != len(new_withs):
-            raise Refused(helper.fn, f"{helper.fn.name.value}() changed shape in the safe pass")
+            raise Refused(helper.site or helper.fn, f"{helper.fn.name.value}() changed shape in the safe pass")
         position = {id(call): index for index, call in enumerate(before)}
         calls = {
             id(after[position[id(m.call)]]): self.variable_code(m, after[position[id(m.call)]], function)
@@ -337,6 +471,11 @@ class Scopes(Variables):
 
     def variable_code(self, made: Made, new: cst.Call, function: str) -> str:
         """`function(<TF1 name>, lambda: <the initial value>)` for a get_variable call (`new`: as the pass left it)."""
+        if made.variable:  # (tf.Variable under a literal name scope: its initial value and trainable as given)
+            given = arguments(new, VARIABLE_PARAMS, made.call, "tf.Variable")
+            key = json.dumps(tf1_name(made))
+            trainable = f", trainable={source_of(given['trainable'].value)}" if "trainable" in given else ""
+            return f"{function}({key}, lambda: {source_of(given['initial_value'].value)}{trainable})"
         args = {p: a.value for p, a in arguments(new, GET_VARIABLE_PARAMS, made.call, "tf.get_variable").items()}
         originals = arguments(made.call, GET_VARIABLE_PARAMS, made.call, "tf.get_variable")
         if made.scope is None:

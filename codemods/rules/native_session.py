@@ -39,6 +39,9 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
   `get_variable` written once for the module, which makes the variable at the first call asking for its TF1 name
   (`scope/name`) and returns it after (the variables kept in a dict by name, which `tf.trainable_variables()`
   becomes), where every call's scope name and reuse flag are literals proving TF1 made and reused them so;
+  likewise a function the graph calls once making its variables with `tf.Variable(<value>, name="literal")`, under
+  `with tf.name_scope("literal"):` blocks of its own or none (TensorFlow's MNIST tutorial's `inference`): each
+  becomes a call of that `get_variable` under TF1's name (`hidden1/weights`), the name_scope blocks flattened;
 - makes tf-slim's `fully_connected` and `conv2d` (tf.contrib.layers', tf-slim's; also under `arg_scope([...], ...)`,
   whose arguments go to each call of those functions in its block) a Keras Dense / Conv2D made once under TF1's scope
   name, of a subclass written once that names its variables `weights` and `biases` as TF1 did
@@ -159,6 +162,11 @@ class NativeSessionRule(Rule):
         "a helper's tf.variable_scope/tf.get_variable variables are made at the first step (a dict by TF1 name, "
         "`scope/name`; tf.trainable_variables() reads it), from TF 2's initializers with TF1's defaults written out "
         "(their seeded draws differ), and a reuse is not checked against the variable's shape (TF1 raised on another); "
+        "a helper's tf.Variable variables (a function of the module the graph calls once, not in a loop nor a "
+        "comprehension: TF1 made new ones at each call; each of a literal name, under at most one literal "
+        "tf.name_scope of the helper's own) are made likewise at the first step, under TF1's `name_scope/name` "
+        "(hidden1/weights), their initial values computed then (a random one draws other numbers), the helper "
+        "called by model() on every step; "
         "tf-slim's fully_connected is a Keras Dense (its variables named weights and biases as TF1's), its xavier_initializer "
         "Keras's GlorotUniform (seeded draws differ) and its l2 regularizer's loss kept in the layer's .losses, not in "
         "TF1's REGULARIZATION_LOSSES collection (the rule refuses a script reading a graph collection); "

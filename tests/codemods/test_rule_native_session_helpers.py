@@ -1,0 +1,247 @@
+"""native-session on the graph a function of the module builds with tf.Variable (TensorFlow's MNIST tutorial shape:
+`logits = inference(images, units)`, its weights and biases `tf.Variable(..., name="weights")` under
+`with tf.name_scope("hidden1"):`): called once by the graph, the function is kept and each tf.Variable becomes the
+module's get_variable of its TF1 name (`hidden1/weights`), made at the first step (codemods/rules/_native_scopes.py).
+
+The rule runs alone in the before/after cases (the safe rules' rewrites are not applied); the equivalence test
+runs both ports from the safe port's checkpoint.
+"""
+
+import os
+import textwrap
+
+from bench import native
+from codemods.rules.native_session import NativeSessionRule
+from tests.support.rule_test import RuleTest
+
+PREFIX = "Session script left at the safe level: "
+# the helper the cases share: two name scopes, a variable name used in both, one variable not trained
+INFERENCE = """
+import tensorflow as tf
+
+
+def inference(images, units):
+    with tf.name_scope("hidden1"):
+        weights = tf.Variable(tf.truncated_normal([2, units], stddev=0.5), name="weights")
+        biases = tf.Variable(tf.zeros([units]), name="biases")
+        hidden = tf.nn.relu(tf.matmul(images, weights) + biases)
+    with tf.name_scope("softmax_linear"):
+        weights = tf.Variable(tf.truncated_normal([units, 3], stddev=0.5), name="weights")
+        scale = tf.Variable(2.0, trainable=False, name="scale")
+        return tf.matmul(hidden, weights) * scale
+"""
+
+
+class TestNativeSessionHelpers(RuleTest):
+    TRANSFORM = NativeSessionRule
+
+    def test_a_helper_making_tf_variables_under_name_scopes_keeps_their_tf1_names(self):
+        before = (
+            INFERENCE
+            + """
+
+def main():
+    x = tf.placeholder(tf.float32, [None, 2])
+    logits = inference(x, 4)
+    loss = tf.reduce_mean(tf.square(logits))
+    train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(train_op, {x: [[1.0, 2.0]]})
+        print(sess.run(logits, {x: [[1.0, 2.0]]}))
+"""
+        )
+        after = """
+import compat
+import tensorflow as tf
+
+
+# TF1's variables: each made once, at the first call asking for its name (name_scope/name)
+tf1_variables = {}
+
+
+def get_variable(name, initial_value, trainable=True):
+    if name not in tf1_variables:
+        tf1_variables[name] = tf.Variable(initial_value, trainable=trainable, name=name)
+    return tf1_variables[name]
+
+
+def inference(images, units):
+    weights = get_variable("hidden1/weights", lambda: tf.truncated_normal([2, units], stddev=0.5))
+    biases = get_variable("hidden1/biases", lambda: tf.zeros([units]))
+    hidden = tf.nn.relu(tf.matmul(images, weights) + biases)
+    weights = get_variable("softmax_linear/weights", lambda: tf.truncated_normal([units, 3], stddev=0.5))
+    scale = get_variable("softmax_linear/scale", lambda: 2.0, trainable=False)
+    return tf.matmul(hidden, weights) * scale
+
+
+def main():
+
+    def model(x):
+        logits = inference(x, 4)
+        loss = tf.reduce_mean(tf.square(logits))
+        return {"loss": loss, "logits": logits}
+
+    optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def train_step(x):
+        with tf.GradientTape() as tape:
+            outputs = model(x)
+        variables = tape.watched_variables()
+        optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+
+    evaluate = tf.function(model, input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+
+    train_step([[1.0, 2.0]])
+    print(evaluate([[1.0, 2.0]])["logits"].numpy())
+"""
+        self.assertCodemod(before, after, level="native")
+        said = [e.message for e in self.applied(before, level="native").entries if e.rule == NativeSessionRule.ID]
+        self.assertIn(
+            "tf.Variable in inference() -> get_variable(), each variable made once, at the first step, under its TF1 "
+            "name (hidden1/weights, hidden1/biases, softmax_linear/weights, softmax_linear/scale)",
+            said[0],
+        )
+
+    def test_must_not_fire_on_a_tf_variable_helper_it_cannot_prove(self):
+        # TF1 made new variables at each call of the helper (its name scopes numbered: hidden1_1/weights); model()
+        # calling it on every step may make them once only where the graph called it once
+        run = (
+            "    with tf.Session() as sess:\n"
+            "        sess.run(tf.global_variables_initializer())\n"
+            "        print(sess.run(a, {x: [[1.0, 2.0]]}))\n"
+        )
+        main = "\n\ndef main():\n    x = tf.placeholder(tf.float32, [None, 2])\n"
+        cases = {
+            INFERENCE + main + "    a = inference(x, 4) + inference(x, 4)\n" + run: (
+                "inference() called twice by the graph: TF1 made new variables at each call, under new name scopes"
+            ),
+            INFERENCE + main + "    a = tf.add_n([inference(x, i) for i in range(1, 3)])\n" + run: (
+                "inference() called in a comprehension or a lambda (it may run more than once)"
+            ),
+            INFERENCE.replace('"softmax_linear"', '"hidden1"') + main + "    a = inference(x, 4)\n" + run: (
+                "two name scopes 'hidden1' in inference(): TF1 named the second hidden1_1"
+            ),
+            INFERENCE.replace(', name="biases"', "") + main + "    a = inference(x, 4)\n" + run: (
+                "a tf.Variable in inference() without a literal name"
+            ),
+            INFERENCE.replace(', name="biases"', ', name="biases", dtype=tf.float64')
+            + main
+            + "    a = inference(x, 4)\n"
+            + run: ("tf.Variable(dtype=...) in inference()"),
+            INFERENCE.replace("tf.zeros([units])", "tf.zeros_like(images[0])")
+            + main
+            + "    a = inference(x, 4)\n"
+            + run: ("a variable of inference() initialised from the graph's tensors"),
+            INFERENCE + main + "    w = tf.Variable(1.0, name='hidden1')\n    a = inference(x, 4) * w\n" + run: (
+                "two variables or layers named 'hidden1': TF1 would have renamed one"
+            ),
+            INFERENCE + "\n\ndef other(x):\n    return inference(x, 2)\n" + main + "    a = inference(x, 4)\n" + run: (
+                "inference() is used besides by the graph's calls"
+            ),
+            INFERENCE.replace('    with tf.name_scope("hidden1"):', "    for _ in range(1):")
+            + main
+            + "    a = inference(x, 4)\n"
+            + run: ("inference() has a For statement (the rule reads straight lines)"),
+        }
+        for code, why in cases.items():
+            with self.subTest(why=why):
+                self.assertEqual(self.refused(code), [why])
+        # (a helper called from a loop of the graph: the loop is no graph statement the rule reads)
+        looped = INFERENCE + main + "    for _ in range(2):\n        a = inference(x, 4)\n" + run
+        self.assertEqual(self.refused(looped), ["a For statement that builds the graph"])
+
+
+def test_the_native_port_of_a_tf_variable_helper_trains_like_the_safe_port(tmp_path):
+    """The tutorial's shape at a small size: inference() with its variables under name scopes, loss() and the
+    graph's train op and evaluation; the native port loads the safe port's step-0 checkpoint by the TF1 names."""
+    script = tmp_path / "tutorial_helpers.py"
+    script.write_text(textwrap.dedent(TUTORIAL))
+    ported = {
+        level: native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
+        for level in ("safe", "native")
+    }
+    assert [os.path.basename(p) for p in native.converted(ported["native"])] == [script.name]
+    files = {level: native.ported_file(str(tmp_path / level), script.name, script.name) for level in ported}
+    with open(files["native"], encoding="utf-8") as handle:
+        code = handle.read()
+    assert native.references(code)[1] == 0  # no tf.* reference through tf.compat.v1
+    assert ".Session(" not in code and ".placeholder(" not in code and "sess.run" not in code
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    row = native.equivalence(script.name, files["safe"], files["native"], [], str(folder))
+    assert row["unloaded"] == [] and row["steps"] >= 4, row
+    assert row["loaded"] == "6/6", row  # (hidden1/weights, hidden1/biases, hidden2/..., softmax_linear/...)
+    assert row["equal"], row
+    evaluations = [[line for line in out.splitlines() if line.startswith("eval")] for out in row["stdout"]]
+    assert evaluations[0] and evaluations[0] == evaluations[1]
+
+
+# our own program of the MNIST tutorial's shape (mnist.py's inference and loss, fully_connected_feed.py's loop),
+# tiny, on generated data
+TUTORIAL = """
+    import math
+
+    import numpy as np
+    import tensorflow as tf
+
+    FEATURES = 6
+    CLASSES = 3
+    BATCH = 8
+
+
+    def inference(images, hidden1_units, hidden2_units):
+        with tf.name_scope("hidden1"):
+            weights = tf.Variable(
+                tf.truncated_normal([FEATURES, hidden1_units], stddev=1.0 / math.sqrt(float(FEATURES))), name="weights"
+            )
+            biases = tf.Variable(tf.zeros([hidden1_units]), name="biases")
+            hidden1 = tf.nn.relu(tf.matmul(images, weights) + biases)
+        with tf.name_scope("hidden2"):
+            weights = tf.Variable(
+                tf.truncated_normal([hidden1_units, hidden2_units], stddev=1.0 / math.sqrt(float(hidden1_units))),
+                name="weights",
+            )
+            biases = tf.Variable(tf.zeros([hidden2_units]), name="biases")
+            hidden2 = tf.nn.relu(tf.matmul(hidden1, weights) + biases)
+        with tf.name_scope("softmax_linear"):
+            weights = tf.Variable(
+                tf.truncated_normal([hidden2_units, CLASSES], stddev=1.0 / math.sqrt(float(hidden2_units))),
+                name="weights",
+            )
+            biases = tf.Variable(tf.zeros([CLASSES]), name="biases")
+            logits = tf.matmul(hidden2, weights) + biases
+        return logits
+
+
+    def loss(logits, labels):
+        labels = tf.to_int64(labels)
+        cross_entropy = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+        return tf.reduce_mean(cross_entropy)
+
+
+    def run_training():
+        rng = np.random.RandomState(0)
+        images_placeholder = tf.placeholder(tf.float32, shape=(None, FEATURES))
+        labels_placeholder = tf.placeholder(tf.int32, shape=(None,))
+        logits = inference(images_placeholder, 5, 4)
+        loss_op = loss(logits, labels_placeholder)
+        train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss_op)
+        correct = tf.reduce_sum(tf.cast(tf.equal(tf.argmax(logits, 1, output_type=tf.int32), labels_placeholder), tf.int32))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for step in range(5):
+                feed_dict = {
+                    images_placeholder: rng.rand(BATCH, FEATURES),
+                    labels_placeholder: rng.randint(0, CLASSES, BATCH),
+                }
+                _, loss_value = sess.run([train_op, loss_op], feed_dict=feed_dict)
+                print("step %d loss %.6f" % (step, loss_value))
+            feed_dict = {images_placeholder: rng.rand(BATCH, FEATURES), labels_placeholder: rng.randint(0, CLASSES, BATCH)}
+            print("eval correct", sess.run(correct, feed_dict=feed_dict))
+
+
+    if __name__ == "__main__":
+        run_training()
+"""
