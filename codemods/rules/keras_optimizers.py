@@ -1,0 +1,87 @@
+"""`tf.keras.optimizers.SGD(lr=0.1, decay=1e-6)` (TF 1.x's Keras optimizers, called with TF 1.x's keywords) ->
+`tf.keras.optimizers.legacy.SGD(learning_rate=0.1, decay=1e-6)`, with `import compat`.
+
+TF 1.x's tf.keras optimizers were the OptimizerV2 classes, which took `lr` (the rate's old name) and `decay` (the
+rate divided by 1 + decay * iterations). Since Keras 2.11 the classes of those names are other ones: measured on TF
+2.15 and on tf-keras 2.21, `SGD(lr=0.5)` drops `lr` with a logged warning and trains at its default rate, 0.01 (a
+silent wrong result), and `decay=` raises; Keras 3 (tf.keras on TF >= 2.16) raises on both. TF 1.x's classes are
+today's `tf.keras.optimizers.legacy` ones, which only Keras 2 has: hence `import compat` (tf-keras on TF >= 2.16).
+`lr=` is written `learning_rate=`, the same parameter.
+
+Only a call passing `lr=` or `decay=` is rewritten: those keywords make it a call of the OptimizerV2 classes, which
+tf.keras kept until TF 2.11 (TF 2.0-2.10 code wrote `Adam(lr=1e-3)` too, so a file of TF 2 code gets it as well). An
+optimizer made without them computes the same update with either class, and a native port makes them so
+(`tf.keras.optimizers.SGD(learning_rate=...)`): they stay as written. The classes are the names TF 2 has under
+`optimizers.legacy` (codemods/tables/tf_api.json, from the installed TensorFlow).
+"""
+
+import functools
+from typing import cast
+
+import libcst as cst
+
+from codemods.engine.rule import Rule
+from codemods.rule_description import Example
+from codemods.rules import _shared, _tf
+
+# TF 1.x's keywords of its Keras optimizers that TF 2.11+'s classes of the same names drop or refuse
+TF1_KEYWORDS = frozenset({"lr", "decay"})
+_HOMES = (f"{_tf.TF}.keras.optimizers", f"{_tf.TF}.compat.v1.keras.optimizers")
+_LEGACY = "optimizers.legacy."
+
+
+@functools.cache
+def tf1_classes() -> frozenset[str]:
+    """The qualified names of TF 1.x's Keras optimizer classes that TF 2 keeps as `legacy` ones."""
+    names = [name[len(_LEGACY) :] for name in _tf.api()["v2_only"] if name.startswith(_LEGACY)]
+    return frozenset(f"{home}.{name}" for home in _HOMES for name in names)
+
+
+def _legacy_of(rule: Rule, func: cst.BaseExpression) -> cst.BaseExpression:
+    """`<...>.optimizers.SGD` -> `<...>.optimizers.legacy.SGD`; a bare `SGD` -> `<tf>.keras.optimizers.legacy.SGD`."""
+    if isinstance(func, cst.Attribute):
+        return func.with_changes(value=cst.Attribute(value=func.value, attr=cst.Name("legacy")))
+    return _tf.dotted(f"{_tf.tf_alias(rule)}.keras.optimizers.legacy.{cast(cst.Name, func).value}")
+
+
+class KerasOptimizersRule(Rule):
+    ID = "keras-optimizers"
+    DESCRIPTION = (
+        "tf.keras.optimizers.X(lr=..., decay=...) (TF 1.x's keywords) -> tf.keras.optimizers.legacy.X(learning_rate=..., "
+        "decay=...), TF 1.x's class, with import compat: TF 2.11+'s X drops lr silently and refuses decay."
+    )
+    ORDER = 105
+    EXAMPLE = Example(
+        why="TF 1.x's tf.keras optimizers took lr and decay; since Keras 2.11 the classes of those names drop lr (training "
+        "at their default rate, with a logged warning only) and raise on decay, and Keras 3 raises on both. TF 1.x's "
+        "classes are tf.keras.optimizers.legacy's, which Keras 2 (tf-keras through compat on TF >= 2.16) has.",
+        before="import tensorflow as tf\noptimizer = tf.keras.optimizers.SGD(lr=0.01, momentum=0.9, decay=1e-6)\n",
+        after="import compat\nimport tensorflow as tf\n"
+        "optimizer = tf.keras.optimizers.legacy.SGD(learning_rate=0.01, momentum=0.9, decay=1e-6)\n",
+    )
+    WORDS = frozenset()
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        keywords = {keyword for arg in original_node.args if (keyword := _shared.keyword_of(arg))}
+        if not keywords & TF1_KEYWORDS:
+            return updated_node
+        name = self.match(original_node.func, tf1_classes())
+        if name is None:
+            return updated_node
+        old = _tf.full_name(original_node.func) or name
+        func = _legacy_of(self, updated_node.func)
+        rename = "learning_rate" not in keywords
+        args = [
+            arg.with_changes(keyword=cst.Name("learning_rate")) if rename and _shared.keyword_of(arg) == "lr" else arg
+            for arg in updated_node.args
+        ]
+        _tf.ensure_compat(self)
+        if isinstance(original_node.func, cst.Name):
+            self.remove_unused_import(name.rpartition(".")[0], original_node.func.value)
+        used = ", ".join(f"{keyword}=..." for keyword in sorted(keywords & TF1_KEYWORDS, reverse=True))
+        self.report(
+            original_node,
+            f"{old}({used}) -> {_tf.full_name(func)}: TF 1.x's class (OptimizerV2), as TF 2.11+'s {old.rpartition('.')[2]} "
+            "drops lr (training at its default rate) and refuses decay; import compat (Keras 2, which has it)",
+        )
+        return updated_node.with_changes(func=func, args=args)

@@ -1,0 +1,121 @@
+"""keras-optimizers: TF 1.x's Keras optimizers called with lr= or decay= -> tf.keras.optimizers.legacy's class (TF 1.x's),
+lr= spelled learning_rate=, with import compat; an optimizer made without those keywords stays as written.
+
+That the port trains as TF 1.15 did: tests/common/test_keras_optimizers.py (on TF 2.15 and 2.21).
+"""
+
+from codemods.rules.keras_optimizers import KerasOptimizersRule, tf1_classes
+from tests.support.rule_test import RuleTest
+from tests.support.runs import migrate
+
+
+class TestKerasOptimizers(RuleTest):
+    TRANSFORM = KerasOptimizersRule
+
+    def test_every_spelling_of_a_tf1_call(self):
+        before = """
+            import tensorflow as tf
+            from tensorflow import keras
+            from tensorflow.keras import optimizers
+            from tensorflow.keras.optimizers import RMSprop
+
+            sgd = tf.keras.optimizers.SGD(lr=0.01, momentum=0.9, decay=1e-6, nesterov=True)
+            adam = optimizers.Adam(lr=0.001)
+            adagrad = keras.optimizers.Adagrad(0.1, decay=0.1)
+            rmsprop = RMSprop(lr=0.01)
+            v1 = tf.compat.v1.keras.optimizers.Adam(lr=0.1)
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            from tensorflow import keras
+            from tensorflow.keras import optimizers
+
+            sgd = tf.keras.optimizers.legacy.SGD(learning_rate=0.01, momentum=0.9, decay=1e-6, nesterov=True)
+            adam = optimizers.legacy.Adam(learning_rate=0.001)
+            adagrad = keras.optimizers.legacy.Adagrad(0.1, decay=0.1)
+            rmsprop = tf.keras.optimizers.legacy.RMSprop(learning_rate=0.01)
+            v1 = tf.compat.v1.keras.optimizers.legacy.Adam(learning_rate=0.1)
+        """
+        self.assertCodemod(before, after)
+        said = [entry.message for entry in self.applied(before).entries]
+        assert len(said) == 5, said
+        assert said[0].startswith("tf.keras.optimizers.SGD(lr=..., decay=...) -> tf.keras.optimizers.legacy.SGD: ")
+
+    def test_an_optimizer_of_a_name_imported_by_a_module_without_tf(self):
+        before = """
+            from tensorflow.keras.optimizers import SGD
+
+            optimizer = SGD(lr=0.1)
+            other = SGD
+        """
+        after = """
+            import compat
+            from tensorflow.keras.optimizers import SGD
+            import tensorflow as tf
+
+            optimizer = tf.keras.optimizers.legacy.SGD(learning_rate=0.1)
+            other = SGD
+        """
+        self.assertCodemod(before, after)
+
+    def test_learning_rate_given_too_keeps_lr_as_written(self):
+        # TF 1.x's OptimizerV2 took both and read lr last; the legacy class reads them as TF 1.x's did
+        source = "import tensorflow as tf\nopt = tf.keras.optimizers.SGD(learning_rate=0.1, lr=0.2)\n"
+        expected = (
+            "import compat\nimport tensorflow as tf\nopt = tf.keras.optimizers.legacy.SGD(learning_rate=0.1, lr=0.2)\n"
+        )
+        self.assertCodemod(source, expected)
+
+    def test_must_not_fire(self):
+        source = """
+            import tensorflow as tf
+            from mylib import optimizers
+
+            plain = tf.keras.optimizers.SGD(0.1, momentum=0.9)  # the same update with either class
+            native = tf.keras.optimizers.Adam(learning_rate=0.01)
+            mine = optimizers.SGD(lr=0.1)  # not TensorFlow's
+            v1_train = tf.train.AdamOptimizer(learning_rate=0.1)
+            text = "tf.keras.optimizers.SGD(lr=0.1)"
+
+            def local(tf):
+                return tf.keras.optimizers.SGD(lr=0.1)  # a parameter named tf
+        """
+        self.assertCodemod(source, source)
+
+    def test_the_classes_are_tf2s_legacy_ones(self):
+        names = {name.rpartition(".")[2] for name in tf1_classes()}
+        assert {"SGD", "Adam", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "Ftrl"} <= names, names
+
+
+def test_a_file_of_tf2_code_gets_it_too(tmp_path):
+    # TF 2.0-2.10's tf.keras took lr= as TF 1.x's did: uai-migrate reads the file as TF 2 code, and still ports the call
+    source = (
+        "import tensorflow as tf\n"
+        "writer = tf.summary.create_file_writer('logs')\n"
+        "optimizer = tf.keras.optimizers.Adam(lr=1e-3)\n"
+    )
+    (tmp_path / "train.py").write_text(source)
+    result = migrate("--out", tmp_path / "out", tmp_path / "train.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "info tf2-code: TF 2 code" in result.stdout, result.stdout
+    text = (tmp_path / "out" / "train.py").read_text()
+    assert "optimizer = tf.keras.optimizers.legacy.Adam(learning_rate=1e-3)" in text and "import compat" in text, text
+
+
+class TestKerasOptimizersImports(RuleTest):
+    TRANSFORM = KerasOptimizersRule
+
+    def test_a_module_reading_keras_alone_gets_no_tensorflow_import(self):
+        before = """
+            from tensorflow.keras import optimizers
+
+            optimizer = optimizers.SGD(lr=0.1)
+        """
+        after = """
+            import compat
+            from tensorflow.keras import optimizers
+
+            optimizer = optimizers.legacy.SGD(learning_rate=0.1)
+        """
+        self.assertCodemod(before, after)
