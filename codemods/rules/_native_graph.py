@@ -468,6 +468,13 @@ class Converter(RunRegion):
                 f"tf.device({a})" + ("" if a == d else f" as tf.device({d})") for a, d in self.device_args.items()
             )
             parts += [f"{blocks} kept around the variables made and model()'s tensors"]
+        if (
+            self.step_counter
+            and self.train_op is not None
+            and self.training_session is None
+            and not self.created_train_op
+        ):
+            parts += [f"minimize(loss, global_step) -> the train step increments {self.step_counter} after the update"]
         parts += monitored.said(self.setters)
         parts += monitored.training_said(self)
         parts += slim_loops.said(self)

@@ -23,7 +23,7 @@ from typing import Any, cast
 
 import libcst as cst
 
-from codemods.rules._native_names import tf1_names
+from codemods.rules._native_names import VARIABLE, VARIABLE_PARAMS, tf1_names
 from codemods.rules._native_syntax import (
     Refused,
     arguments,
@@ -262,20 +262,37 @@ def stop_hook_updated(value: cst.BaseExpression) -> cst.BaseExpression | None:
 
 def minimize_step(converter: Any, stmt: cst.BaseStatement, call: cst.Call) -> str | None:
     """The global step `optimizer.minimize(loss, global_step)` increments after the update (TF1's apply_gradients),
-    where the session is a MonitoredTrainingSession whose StopAtStepHook reads it; None without one."""
+    where the session is a MonitoredTrainingSession whose StopAtStepHook reads it (get_or_create_global_step's), or
+    a tf.Session (that one, or the tutorials' `tf.Variable(0, name="global_step", trainable=False)`); None without one."""
     args = arguments(call, ("loss", "global_step"), stmt, "minimize()")
     if "global_step" not in args:
         return None
     step = args["global_step"].value
-    if (
-        converter.training_session is None
-        or not isinstance(step, cst.Name)
-        or step.value not in global_steps(converter)
-    ):
+    name = step.value if isinstance(step, cst.Name) else None
+    if converter.training_session is not None:
+        if name not in global_steps(converter):
+            raise Refused(
+                stmt, "minimize(global_step=...) outside a MonitoredTrainingSession's loop, or of another variable"
+            )
+        return name
+    if name is None or name not in global_steps(converter) | untrained_variables(converter):
         raise Refused(
-            stmt, "minimize(global_step=...) outside a MonitoredTrainingSession's loop, or of another variable"
+            stmt,
+            "minimize(global_step=...) of a variable that is not the global step (trainable, or none of the graph)",
         )
-    return step.value
+    return name
+
+
+def untrained_variables(converter: Any) -> set[str]:
+    """The names the block binds to `tf.Variable(..., trainable=False)` (a literal False)."""
+    found = set()
+    for stmt in converter.block.original:
+        name, value = assigned(single(stmt))
+        if name is not None and isinstance(value, cst.Call) and converter.rule.is_call(value, VARIABLE):
+            trainable = arguments(value, VARIABLE_PARAMS, stmt, "tf.Variable").get("trainable")
+            if trainable is not None and isinstance(trainable.value, cst.Name) and trainable.value.value == "False":
+                found.add(name)
+    return found
 
 
 def global_steps(converter: Any) -> set[str]:

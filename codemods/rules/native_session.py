@@ -25,7 +25,8 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
   `evaluate(...)` call (`tf.function(model)`), with `.numpy()` values as sess.run returned them (a list
   for a list of fetches); deletes the initializer runs and the session;
 - makes `tf.get_variable("v", initializer=<value>)` and the global step (`get_or_create_global_step`) variables
-  under their TF1 names; an assign op (`tf.assign_add(v, 1)`, `v.assign(...)`) runs as the eager call where
+  under their TF1 names (`minimize(loss, global_step)` in a tf.Session, of the global step or of a
+  `tf.Variable(..., trainable=False)`: the train step increments it after the update); an assign op (`tf.assign_add(v, 1)`, `v.assign(...)`) runs as the eager call where
   a sess.run fetched it (its new value, as TF1 fetched it), a fetched variable gives its value;
 - turns v1 summaries (`tf.summary.scalar` / `histogram` with a literal tag) collected by `merge_all` into
   the tensors model() returns, `tf.summary.FileWriter(logdir)` into `tf.summary.create_file_writer(logdir)`,
@@ -153,7 +154,9 @@ class NativeSessionRule(Rule):
         "events (the same steps; the tag as written, where TF1 made it unique among the graph's op names "
         "case-insensitively, `mean` next to a reduce_mean op becoming `mean_1`; a histogram has v2's equal-width "
         "buckets, not TF1's exponential ones; TensorBoard reads both), and the global step is a plain variable named global_step (not in the "
-        "GLOBAL_STEP collection); a device function proven to name one device is replaced by that device's name (it is no longer "
+        "GLOBAL_STEP collection); a tf.Session's minimize(loss, global_step) of the global step or of a "
+        "tf.Variable(..., trainable=False) (the tutorials' global_step) increments it in the train step after the "
+        "update, as TF1's apply_gradients did; a device function proven to name one device is replaced by that device's name (it is no longer "
         "called for each op), and a variable's .device read where TF1 recorded a device for it is that string as a literal (a "
         "device function's as it returned it, a device name in TF1's canonical form `/device:CPU:0`; eager TF 2's .device "
         "names the device the variable is on in full), the rule refusing any other .device read; "

@@ -630,8 +630,10 @@ class TestNativeSessionRule(RuleTest):
         cases = {
             "with tf.control_dependencies(deps):\n    op = opt.minimize(loss)": "a With statement that builds the graph",
             "op = tf.train.RMSPropOptimizer(0.1).minimize(loss)": "tf.train.RMSPropOptimizer, which the rule does not convert",
+            # (a tf.Session's minimize increments the global step, or a tf.Variable(..., trainable=False): `step`
+            # is neither, a name the graph does not bind)
             "op = tf.train.AdamOptimizer(0.1).minimize(loss, global_step=step)": (
-                "minimize(global_step=...) outside a MonitoredTrainingSession's loop, or of another variable"
+                "minimize(global_step=...) of a variable that is not the global step (trainable, or none of the graph)"
             ),
             "op = tf.train.AdamOptimizer(0.1, use_locking=True).minimize(loss)": "tf.train.AdamOptimizer(use_locking=...)",
             # (the loss only, but not by a name the graph binds, or by keyword)

@@ -152,10 +152,67 @@ def main():
         looped = INFERENCE + main + "    for _ in range(2):\n        a = inference(x, 4)\n" + run
         self.assertEqual(self.refused(looped), ["a For statement that builds the graph"])
 
+    def test_a_sessions_minimize_increments_its_global_step_after_the_update(self):
+        # (the tutorial's `global_step = tf.Variable(0, name="global_step", trainable=False)`, the train op
+        # minimize(loss, global_step=global_step), run by a tf.Session: TF1's apply_gradients added one after the update)
+        before = """
+            import tensorflow as tf
+
+            def main():
+                x = tf.placeholder(tf.float32, [None, 2])
+                w = tf.Variable(tf.zeros([2, 1]))
+                loss = tf.reduce_mean(tf.matmul(x, w))
+                global_step = tf.Variable(0, name="global_step", trainable=False)
+                train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=global_step)
+                with tf.Session() as sess:
+                    sess.run(tf.global_variables_initializer())
+                    sess.run(train_op, {x: [[1.0, 2.0]]})
+                    print(sess.run(global_step))
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            def main():
+                w = tf.Variable(tf.zeros([2, 1]), name="Variable")
+                global_step = tf.Variable(0, name="global_step", trainable=False)
+
+                def model(x):
+                    loss = tf.reduce_mean(tf.matmul(x, w))
+                    return {"loss": loss}
+
+                optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+                @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+                def train_step(x):
+                    with tf.GradientTape() as tape:
+                        outputs = model(x)
+                    variables = tape.watched_variables()
+                    optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+                    global_step.assign_add(1)
+
+                train_step([[1.0, 2.0]])
+                print(global_step.numpy())
+        """
+        self.assertCodemod(before, after, level="native")
+        said = [e.message for e in self.applied(before, level="native").entries if e.rule == NativeSessionRule.ID]
+        self.assertIn("minimize(loss, global_step) -> the train step increments global_step after the update", said[0])
+        # must not fire: a trainable variable as the global step (TF1 would have trained it), a global step whose value
+        # the graph computes (a Session has none of the MonitoredTrainingSession's hooks reading it), positional too
+        graph = textwrap.dedent(before)
+        trainable = graph.replace(", trainable=False)", ")")
+        self.assertEqual(
+            self.refused(trainable),
+            ["minimize(global_step=...) of a variable that is not the global step (trainable, or none of the graph)"],
+        )
+        positional = graph.replace("global_step=global_step)", "global_step)")
+        self.assertIn("-> eager TF 2", self.applied(positional, level="native").entries[0].message)
+
 
 def test_the_native_port_of_a_tf_variable_helper_trains_like_the_safe_port(tmp_path):
-    """The tutorial's shape at a small size: inference() with its variables under name scopes, loss() and the
-    graph's train op and evaluation; the native port loads the safe port's step-0 checkpoint by the TF1 names."""
+    """The tutorial's shape at a small size: inference() with its variables under name scopes, loss(), the graph's
+    train op incrementing its global step and evaluation; the native port loads the safe port's step-0 checkpoint by
+    the TF1 names, and prints the same losses, evaluation and global step."""
     script = tmp_path / "tutorial_helpers.py"
     script.write_text(textwrap.dedent(TUTORIAL))
     ported = {
@@ -172,10 +229,13 @@ def test_the_native_port_of_a_tf_variable_helper_trains_like_the_safe_port(tmp_p
     folder.mkdir()
     row = native.equivalence(script.name, files["safe"], files["native"], [], str(folder))
     assert row["unloaded"] == [] and row["steps"] >= 4, row
-    assert row["loaded"] == "6/6", row  # (hidden1/weights, hidden1/biases, hidden2/..., softmax_linear/...)
+    # (hidden1/weights, hidden1/biases, hidden2/..., softmax_linear/...: the bench saves the trainable variables; the
+    # global step is compared by what both print)
+    assert row["loaded"] == "6/6", row
     assert row["equal"], row
     evaluations = [[line for line in out.splitlines() if line.startswith("eval")] for out in row["stdout"]]
-    assert evaluations[0] and evaluations[0] == evaluations[1]
+    assert len(evaluations[0]) == 2 and evaluations[0] == evaluations[1]  # (the correct count, the global step: 5)
+    assert evaluations[0][1] == "eval global step 5"
 
 
 # our own program of the MNIST tutorial's shape (mnist.py's inference and loss, fully_connected_feed.py's loop),
@@ -227,7 +287,8 @@ TUTORIAL = """
         labels_placeholder = tf.placeholder(tf.int32, shape=(None,))
         logits = inference(images_placeholder, 5, 4)
         loss_op = loss(logits, labels_placeholder)
-        train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss_op)
+        global_step = tf.Variable(0, name="global_step", trainable=False)
+        train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss_op, global_step=global_step)
         correct = tf.reduce_sum(tf.cast(tf.equal(tf.argmax(logits, 1, output_type=tf.int32), labels_placeholder), tf.int32))
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
@@ -240,6 +301,7 @@ TUTORIAL = """
                 print("step %d loss %.6f" % (step, loss_value))
             feed_dict = {images_placeholder: rng.rand(BATCH, FEATURES), labels_placeholder: rng.randint(0, CLASSES, BATCH)}
             print("eval correct", sess.run(correct, feed_dict=feed_dict))
+            print("eval global step", sess.run(global_step))
 
 
     if __name__ == "__main__":
