@@ -66,6 +66,12 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
     `concat()` asks `size()` for the static shape, which TF 1.15's did not (measured:
     tests/common/tf1_programs/tensor_array_op_seeds.py; a GRU made after an LSTM's dynamic_rnn started from other
     weights); both are TF 1.15's again, op for op;
+  - `matrix_diag`, `matrix_diag_part` and `matrix_set_diag` (`tf.eye`, the identity initializer): TF 1.15 built
+    the v1 ops, TF 2 the v3 ones with constants for k, the sizes and the padding (1 to 4 ops more); a
+    `tf.tensordot` of a Python list (`rgb_to_grayscale`'s weights) is counted as of a tensor of its shape;
+    `crop_to_bounding_box` (`resize_image_with_crop_or_pad`, the cifar10 tutorial's eval input): TF 2 reads the
+    slice's batch and depth from the image's shape (12 ops where TF 1.15 made one constant). Measured:
+    tests/common/tf1_programs/image_matrix_op_seeds.py;
   - a reduction over all the axes of a scalar (`tf.losses`' weighted sums, so model_deploy's clone losses):
     TF 1.15 made the empty constant of its axes, TF 2 `range(0, rank(x))` (4 ops; measured on the
     research/slim-style program, tests/common/tf1_programs/slim_classifier_tf14: its second clone's
@@ -73,7 +79,8 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
 The input pipeline's builders (parsing, image decoding, tf-slim's data path) are compat/_graph_seed_inputs.py's.
 Where TF 1.15 built other ops or kernels for the same values, it counts the difference instead of building
 them (`count_tf1_ops`: the op count answered is the graph's plus what was counted, per graph).
-`random_uniform`, `random_gamma`, `split`, `tensordot`, `ones` and `zeros` are replaced where every binding sees them (`random_ops` and the
+`random_uniform`, `random_gamma`, `split`, `tensordot`, `ones`, `zeros`, the three diagonal ops and
+`crop_to_bounding_box` are replaced where every binding sees them (`random_ops` and the
 API modules: `tf.random.uniform`, `tf.compat.v1.random_uniform`, ...), the dropout body in `nn_ops`, the reductions'
 axes in `math_ops`, the iterator's method on `DatasetV1` (which `tf.compat.v1.data.make_initializable_iterator` calls), the global
 step's read in `training_util`, and the Keras methods on Keras 2's classes (tf-keras on TF 2.21, Keras 2.15 on TF 2.15, and TensorFlow's
@@ -232,16 +239,30 @@ def _tf1_split(original: Any) -> Any:
     return split
 
 
+def _static_shape(value: Any) -> Any:
+    """The TensorShape of `value`, a tensor or what tensordot converts to one (a Python list: rgb_to_grayscale's
+    weights), or None."""
+    shape = getattr(value, "shape", None)
+    if shape is None:
+        import numpy
+
+        try:
+            shape = numpy.shape(value)
+        except ValueError:  # a ragged list: no shape
+            return None
+    return _tf("framework.tensor_shape").TensorShape(shape)
+
+
 def _tensordot_skipped(a: Any, b: Any, axes: Any) -> int:
     """The ops TF 2's tensordot leaves out for `a`, `b` where TF 1.15's built them: with the axes given as
     numbers, TF 1.15 transposed and reshaped each side whose shape is fully known (a permutation constant and
     a Transpose, a shape constant and a Reshape) and, both known, reshaped the product (2 more); TF 2 each
     only when the permutation or the shape changes. A side of unknown shape (a batch of unknown size, as
     tensor2tensor's dense layers have) takes the dynamic path on both, with the same ops."""
-    known = [getattr(x, "shape", None) for x in (a, b)]
+    known = [_static_shape(x) for x in (a, b)]
     if any(shape is None or shape.rank is None for shape in known):
         return 0
-    rank_a = known[0].rank  # type: ignore[union-attr]
+    rank_a = known[0].rank
     if isinstance(axes, numbers.Integral):
         pairs = [list(range(rank_a - int(axes), rank_a)), list(range(int(axes)))]
     elif isinstance(axes, (list, tuple)) and len(axes) == 2:
@@ -250,9 +271,9 @@ def _tensordot_skipped(a: Any, b: Any, axes: Any) -> int:
         return 0
     skipped, free_dims, products = 0, [], []
     for side, contracted, flipped in ((known[0], pairs[0], False), (known[1], pairs[1], True)):
-        if not side.is_fully_defined():  # type: ignore[union-attr]
+        if not side.is_fully_defined():
             continue
-        shape: list[int] = side.as_list()  # type: ignore[union-attr]
+        shape: list[int] = side.as_list()
         contracted = [i if i >= 0 else i + len(shape) for i in contracted]
         free = [i for i in range(len(shape)) if i not in contracted]
         perm = contracted + free if flipped else free + contracted
@@ -303,6 +324,116 @@ def _tf1_fill(original: Any) -> Any:
 
     fill.tf1_ops = original  # type: ignore[attr-defined]
     return fill
+
+
+def _is_default(value: Any, default: Any) -> bool:
+    return not _is_tensor(value) and isinstance(value, (int, float, str)) and value == default
+
+
+def _tf1_matrix_diag(original: Any) -> Any:
+    # TF 1.15's matrix_diag, matrix_diag_part and matrix_set_diag called the v1 ops (its forward-compatibility
+    # horizon came before the v2 ones'); TF 2 builds the v3 op with constants for k, the sizes and the padding.
+    # The same values where those are the defaults.
+    @functools.wraps(original)
+    def matrix_diag(
+        diagonal: Any,
+        name: str = "diag",
+        k: Any = 0,
+        num_rows: Any = -1,
+        num_cols: Any = -1,
+        padding_value: Any = 0,
+        align: str = "RIGHT_LEFT",
+    ) -> Any:
+        defaults = ((k, 0), (num_rows, -1), (num_cols, -1), (padding_value, 0), (align, "RIGHT_LEFT"))
+        if _tf1_graph() and all(_is_default(value, default) for value, default in defaults):
+            return _tf("ops.gen_array_ops").matrix_diag(diagonal=diagonal, name=name)
+        return original(diagonal, name, k, num_rows, num_cols, padding_value, align)
+
+    matrix_diag.tf1_ops = original  # type: ignore[attr-defined]
+    return matrix_diag
+
+
+def _tf1_matrix_diag_part(original: Any) -> Any:
+    @functools.wraps(original)
+    def matrix_diag_part(
+        input: Any,  # noqa: A002 - TensorFlow's parameter name, passed by keyword
+        name: str = "diag_part",
+        k: Any = 0,
+        padding_value: Any = 0,
+        align: str = "RIGHT_LEFT",
+    ) -> Any:
+        defaults = ((k, 0), (padding_value, 0), (align, "RIGHT_LEFT"))
+        if _tf1_graph() and all(_is_default(value, default) for value, default in defaults):
+            return _tf("ops.gen_array_ops").matrix_diag_part(input=input, name=name)
+        return original(input, name, k, padding_value, align)
+
+    matrix_diag_part.tf1_ops = original  # type: ignore[attr-defined]
+    return matrix_diag_part
+
+
+def _tf1_matrix_set_diag(original: Any) -> Any:
+    @functools.wraps(original)
+    def matrix_set_diag(
+        input: Any,  # noqa: A002 - TensorFlow's parameter name, passed by keyword
+        diagonal: Any,
+        name: str = "set_diag",
+        k: Any = 0,
+        align: str = "RIGHT_LEFT",
+    ) -> Any:
+        if _tf1_graph() and _is_default(k, 0) and _is_default(align, "RIGHT_LEFT"):
+            return _tf("ops.gen_array_ops").matrix_set_diag(input=input, diagonal=diagonal, name=name)
+        return original(input, diagonal, name, k, align)
+
+    matrix_set_diag.tf1_ops = original  # type: ignore[attr-defined]
+    return matrix_set_diag
+
+
+def _tf1_crop_to_bounding_box(original: Any) -> Any:
+    @functools.wraps(original)
+    def crop_to_bounding_box(
+        image: Any, offset_height: Any, offset_width: Any, target_height: Any, target_width: Any
+    ) -> Any:
+        if not _tf1_graph():
+            return original(image, offset_height, offset_width, target_height, target_width)
+        # TF 1.15's body, op for op: TF 2 reads the batch and depth of the slice's size from the image's shape (10
+        # ops more), where TF 1.15 gave -1; the same slice
+        ops, array_ops = _tf("framework.ops"), _tf("ops.array_ops")
+        impl = _tf("ops.image_ops_impl")
+        with ops.name_scope(None, "crop_to_bounding_box", [image]):
+            image = ops.convert_to_tensor(image, name="image")
+            is_batch = True
+            ndims = image.get_shape().ndims
+            if ndims == 3 or ndims is None:
+                is_batch = False
+                image = array_ops.expand_dims(image, 0)
+                if ndims is None:
+                    image.set_shape([None] * 4)
+            elif ndims != 4:
+                raise ValueError("'image' must have either 3 or 4 dimensions.")
+            assert_ops = impl._CheckAtLeast3DImage(image, require_static=False)
+            batch, height, width, depth = impl._ImageDimensions(image, rank=4)
+            checks = (
+                (offset_width >= 0, "offset_width must be >= 0."),
+                (offset_height >= 0, "offset_height must be >= 0."),
+                (target_width > 0, "target_width must be > 0."),
+                (target_height > 0, "target_height must be > 0."),
+                (width >= (target_width + offset_width), "width must be >= target + offset."),
+                (height >= (target_height + offset_height), "height must be >= target + offset."),
+            )
+            for condition, message in checks:
+                assert_ops += impl._assert(condition, ValueError, message)
+            image = _tf("ops.control_flow_ops").with_dependencies(assert_ops, image)
+            cropped = array_ops.slice(
+                image,
+                array_ops.stack([0, offset_height, offset_width, 0]),
+                array_ops.stack([-1, target_height, target_width, -1]),
+            )
+            dims = [batch, target_height, target_width, depth]
+            cropped.set_shape([None if impl._is_tensor(i) else i for i in dims])
+            return cropped if is_batch else array_ops.squeeze(cropped, axis=[0])
+
+    crop_to_bounding_box.tf1_ops = original  # type: ignore[attr-defined]
+    return crop_to_bounding_box
 
 
 def _tf1_reduction_dims(original: Any) -> Any:
@@ -410,6 +541,18 @@ def _install_builders() -> None:
     _rebind(math_ops.tensordot, _tf1_tensordot(math_ops.tensordot))
     _rebind(array_ops.ones, _tf1_fill(array_ops.ones))
     _rebind(array_ops.zeros, _tf1_fill(array_ops.zeros))
+    # tf.matrix_diag is their deprecated endpoint's wrapper; tf.linalg.diag the function it wraps
+    for name, make in (
+        ("matrix_diag", _tf1_matrix_diag),
+        ("matrix_diag_part", _tf1_matrix_diag_part),
+        ("matrix_set_diag", _tf1_matrix_set_diag),
+    ):
+        endpoint = getattr(array_ops, name)
+        for original in (endpoint, getattr(endpoint, "__wrapped__", None)):
+            if original is not None:
+                _rebind(original, make(original))
+    image_ops_impl = _tf("ops.image_ops_impl")
+    _rebind(image_ops_impl.crop_to_bounding_box, _tf1_crop_to_bounding_box(image_ops_impl.crop_to_bounding_box))
     # `tf.compat.v1.get_variable` only: TF 2's tf.layers pass use_resource=True themselves (TF 1.15's did not)
     variable_scope = _tf("ops.variable_scope")
     _rebind(variable_scope.get_variable, _tf1_get_variable(variable_scope.get_variable), api_only=True)
