@@ -17,6 +17,7 @@ from codemods.rules import _tf
 from codemods.rules._native_devices import device_name, recorded_device, with_device
 from codemods.rules._native_monitored import REPLICA_SETTER
 from codemods.rules._native_names import (
+    BUILDERS,
     CREATE_TRAIN_OP,
     DEVICE,
     FILE_WRITER,
@@ -56,11 +57,9 @@ from codemods.rules._native_syntax import (
     source_of,
     target_names,
 )
+from codemods.rules._native_train_helper import minimize_call, train_helper_call
 from codemods.rules._native_v1_module import check_equality
 from codemods.rules._shared import graph_names
-
-# what a function of the module called outside the graph's statements may not call: it would build the graph there
-BUILDERS = STATEFUL | PLACEHOLDER | GLOBAL_STEP | frozenset(OPTIMIZERS)
 
 
 class Converter(RunRegion):
@@ -150,6 +149,12 @@ class Converter(RunRegion):
             return False
         if isinstance(stmt, cst.FunctionDef) and (self.scope_helper(stmt) or self.variable_helper(stmt)):
             return False  # (converted where the graph calls it)
+        if (
+            isinstance(stmt, cst.FunctionDef)
+            and minimize_call(stmt)
+            and self.rule.module_names().get(stmt.name.value) == 2
+        ):
+            return False  # (a train helper the module calls once: converted there, or Refused saying why)
         if isinstance(stmt, cst.FunctionDef) and self.pipeline_def(stmt):
             return False  # (converted with the pipeline that reads it: _native_pipeline)
         if self.rule.v1 is not None and any(stmt is s for s in self.rule.v1.switches):
@@ -214,6 +219,9 @@ class Converter(RunRegion):
                 self.graph.add(name)
                 self.replacements[id(stmt)] = []
                 return True
+            helper = self.module_function(value)
+            if helper is not None and minimize_call(helper) is not None:
+                return train_helper_call(self, stmt, name, value, helper)
             func = value.func
             if isinstance(func, cst.Attribute) and func.attr.value == "minimize":
                 named = isinstance(func.value, cst.Name) and func.value.value in self.optimizers
@@ -362,6 +370,10 @@ class Converter(RunRegion):
             if self.scope_helper(fn):  # (variable_scope / get_variable: converted, or Refused saying why)
                 self.helper_call(stmt, call, fn)
                 continue
+            if minimize_call(fn) is not None:
+                raise Refused(
+                    stmt, f"{fn.name.value}() makes a train op, called other than as `name = {fn.name.value}(...)`"
+                )
             if self.variable_helper(fn):  # (tf.Variable, under name scopes: converted, or Refused saying why)
                 self.variable_helper_call(stmt, call, fn)
                 continue
@@ -396,14 +408,25 @@ class Converter(RunRegion):
                     f"({_tf.full_name(builds[0].func)})",
                 )
 
+    def module_function(self, call: cst.Call) -> cst.FunctionDef | None:
+        """The top-level function of the module a call calls by name, else None."""
+        return self.module_function_named(call.func.value) if isinstance(call.func, cst.Name) else None
+
+    def module_function_named(self, name: str | None) -> cst.FunctionDef | None:
+        return next((fn for _, fn in self.rule._functions if fn.name.value == name), None)  # noqa: SLF001
+
     def choose_names(self) -> None:
         """model / train_step / evaluate / optimizer, or with a suffix where the module uses the name."""
         removed = {cast(str, self.train_op), *self.inits, *self.optimizers}
         block_names = [n for s in self.block.original for n in names_in(s).names]
         everywhere = self.rule.module_names()
+        # (a train helper is deleted: its names are free, but for the global step it made, moved into the block)
+        helper = self.module_function_named(self.train_helper)
+        deleted = [n for n in names_in(helper).names if n not in self.helper_steps] if helper else []
         for wanted in ("model", "train_step", "evaluate", "optimizer"):
             name = wanted
-            if name in everywhere and not (name in removed and everywhere[name] == block_names.count(name)):
+            kept = everywhere.get(name, 0) - deleted.count(name)
+            if kept and not (name in removed and kept == block_names.count(name)):
                 name = f"{wanted}_fn"
                 if name in everywhere:
                     raise Refused(self.block.original[0], f"both {wanted} and {name} are used in this module")
@@ -468,6 +491,11 @@ class Converter(RunRegion):
                 f"tf.device({a})" + ("" if a == d else f" as tf.device({d})") for a, d in self.device_args.items()
             )
             parts += [f"{blocks} kept around the variables made and model()'s tensors"]
+        if self.train_helper is not None:
+            parts += [
+                f"{self.train_helper}() -> the train op it returned (its optimizer's arguments as the call passed them, "
+                "its global step made in the call's place), the function deleted"
+            ]
         if (
             self.step_counter
             and self.train_op is not None

@@ -85,8 +85,15 @@ class Model(Recurrent):
         return True
 
     def minimize(
-        self, stmt: cst.BaseStatement, name: str, call: cst.Call, statement: cst.BaseStatement | None = None
+        self,
+        stmt: cst.BaseStatement,
+        name: str,
+        call: cst.Call,
+        statement: cst.BaseStatement | None = None,
+        helper: tuple[str, tuple[cst.Call, cst.BaseExpression]] | None = None,
     ) -> bool:
+        """`name = <optimizer>.minimize(loss)`; `helper`: a train helper's minimize (_native_train_helper), the loss
+        its call passes and the optimizer (as written, as the pass left it with the call's arguments in)."""
         if self.train_op is not None:
             raise Refused(stmt, "a second train op")
         self.step_counter = monitored.minimize_step(self, stmt, call) if len(call.args) == 2 else None
@@ -101,11 +108,13 @@ class Model(Recurrent):
             raise Refused(
                 stmt, f"minimize() of an expression (`{source_of(call.args[0].value)}`), not of a name the graph binds"
             )
-        loss = call.args[0].value.value
+        loss = call.args[0].value.value if helper is None else helper[0]
         if loss not in self.graph or loss in self.placeholders or loss in self.variables:
             raise Refused(stmt, f"minimize({loss}) of a name the graph does not compute")
         made = cast(cst.Attribute, call.func).value
-        if isinstance(made, cst.Name) and made.value in self.optimizers:  # (`opt = tf.train.<Name>Optimizer(...)`)
+        if helper is not None:
+            self.keras_optimizer(stmt, *helper[1])
+        elif isinstance(made, cst.Name) and made.value in self.optimizers:  # (`opt = tf.train.<Name>Optimizer(...)`)
             self.keras_optimizer(stmt, *self.optimizers[made.value])
         else:
             updated = cast(cst.Attribute, self.updated_call(stmt).func).value

@@ -275,7 +275,7 @@ def minimize_step(converter: Any, stmt: cst.BaseStatement, call: cst.Call) -> st
                 stmt, "minimize(global_step=...) outside a MonitoredTrainingSession's loop, or of another variable"
             )
         return name
-    if name is None or name not in global_steps(converter) | untrained_variables(converter):
+    if name is None or name not in global_steps(converter) | untrained_variables(converter) | converter.helper_steps:
         raise Refused(
             stmt,
             "minimize(global_step=...) of a variable that is not the global step (trainable, or none of the graph)",

@@ -78,6 +78,8 @@ OPTIMIZERS = {p + "train." + n: n for n in tables.OPTIMIZERS for p in PREFIXES}
 LAYERS = {p + "layers." + n: n for n in tables.LAYERS for p in PREFIXES}
 # what a function the graph calls may not do: it would run on every step of the converted code
 STATEFUL = frozenset({*tf1_names("variable_scope", "get_variable", "get_collection"), *VARIABLE, *LAYERS})
+# what a function of the module may not call where the rule does not convert it: it would build the graph there
+BUILDERS = STATEFUL | PLACEHOLDER | GLOBAL_STEP | frozenset(OPTIMIZERS)
 INITIALIZER = "<tf.global_variables_initializer()>"  # what sess.run(tf.global_variables_initializer()) fetches
 # libraries whose calls make variables (layers, models, metrics, cells): a graph statement calling one would make
 # them again on each call of model(), so it is refused (tf.layers' functions have their own conversion)

@@ -29,6 +29,7 @@ import libcst as cst
 from codemods.rules import _tf
 from codemods.rules._native_names import (
     AUTO_REUSE,
+    BUILDERS,
     GET_VARIABLE,
     NAME_SCOPE,
     STATEFUL,
@@ -47,6 +48,7 @@ from codemods.rules._native_syntax import (
     names_in,
     source_of,
 )
+from codemods.rules._native_train_helper import minimize_call
 from codemods.rules._native_variables import Variables
 
 # tf.get_variable's parameters in positional order, up to the last one a helper's call may reach by position
@@ -148,7 +150,12 @@ class Scopes(Variables):
     def variable_helper(self, fn: cst.FunctionDef) -> bool:
         """Does `fn` make variables with tf.Variable, none with variable_scope / get_variable (then it converts as
         a tf.Variable helper or is refused)?"""
-        return not self.scope_helper(fn) and any(self.rule.is_call(c, VARIABLE) for c in names_in(fn).calls)
+        calls = names_in(fn).calls
+        return (
+            not self.scope_helper(fn)
+            and minimize_call(fn) is None  # (a train helper: _native_train_helper)
+            and any(self.rule.is_call(c, VARIABLE) for c in calls)
+        )
 
     def variable_helper_call(self, stmt: cst.BaseStatement, call: cst.Call, fn: cst.FunctionDef) -> None:
         """A graph statement's call of a tf.Variable helper: TF1 made its variables at this one call, named by the
@@ -240,7 +247,7 @@ class Scopes(Variables):
                 helper.made.append(Made(call, where, None, str(literal.evaluated_value), variable=True))
                 continue
             library = self.rule.variable_library(call)
-            if self.rule.is_call(call, STATEFUL) or library:
+            if self.rule.is_call(call, STATEFUL | BUILDERS) or library:
                 what = library or _tf.full_name(call.func)
                 raise Refused(stmt, f"{name}() calls {what}, which the rule does not convert there")
             if isinstance(call.func, cst.Name) and call.func.value in functions:

@@ -133,6 +133,9 @@ class ConverterState:
         self.slim_said: tuple[str, str] | None = None  # (number_of_steps, the seconds between saves) as code
         self.scope_helpers: dict = {}  # a variable-scope helper's name -> what _native_scopes read of it (a Helper)
         self.scope_made: list[str] = []  # the TF1 names (scope/name) its get_variable calls make, in TF1's order
+        # a train helper (_native_train_helper): its name, the global steps it made (moved to the call's place)
+        self.train_helper: str | None = None
+        self.helper_steps: set[str] = set()
         self.trainable_read = False  # a tf.trainable_variables() written as the dict's trainable variables
         # tf-slim (_native_slim): names bound to xavier_initializer(), the arg_scope being read (parameter ->
         # (its value as written, as the safe pass left it)), the arg_scope defaults of each graph statement under one

@@ -43,6 +43,9 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
   likewise a function the graph calls once making its variables with `tf.Variable(<value>, name="literal")`, under
   `with tf.name_scope("literal"):` blocks of its own or none (TensorFlow's MNIST tutorial's `inference`): each
   becomes a call of that `get_variable` under TF1's name (`hidden1/weights`), the name_scope blocks flattened;
+- reads `train_op = training(loss, rate)`, a function of the module called once that holds only a tf.train optimizer,
+  a global step and the return of its minimize of a parameter (the tutorial's `training`), as the graph's minimize
+  (codemods/rules/_native_train_helper.py): the function is deleted, the global step made where the call was;
 - makes tf-slim's `fully_connected` and `conv2d` (tf.contrib.layers', tf-slim's; also under `arg_scope([...], ...)`,
   whose arguments go to each call of those functions in its block) a Keras Dense / Conv2D made once under TF1's scope
   name, of a subclass written once that names its variables `weights` and `biases` as TF1 did
@@ -170,6 +173,11 @@ class NativeSessionRule(Rule):
         "tf.name_scope of the helper's own) are made likewise at the first step, under TF1's `name_scope/name` "
         "(hidden1/weights), their initial values computed then (a random one draws other numbers), the helper "
         "called by model() on every step; "
+        "a function the graph calls once as `train_op = training(loss, learning_rate)` holding only a tf.train "
+        "optimizer, a global step (tf.Variable(..., trainable=False) or get_or_create_global_step()) and the return "
+        "of its minimize of a parameter (the tutorial's training()) is deleted, read as the graph's minimize: the "
+        "Keras optimizer made of the call's arguments where the parameters stood, the global step made where the "
+        "call was; "
         "tf-slim's fully_connected is a Keras Dense (its variables named weights and biases as TF1's), its xavier_initializer "
         "Keras's GlorotUniform (seeded draws differ) and its l2 regularizer's loss kept in the layer's .losses, not in "
         "TF1's REGULARIZATION_LOSSES collection (the rule refuses a script reading a graph collection); "

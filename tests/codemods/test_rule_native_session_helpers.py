@@ -10,6 +10,8 @@ runs both ports from the safe port's checkpoint.
 import os
 import textwrap
 
+import pytest
+
 from bench import native
 from codemods.rules.native_session import NativeSessionRule
 from tests.support.rule_test import RuleTest
@@ -208,13 +210,98 @@ def main():
         positional = graph.replace("global_step=global_step)", "global_step)")
         self.assertIn("-> eager TF 2", self.applied(positional, level="native").entries[0].message)
 
+    def test_a_helper_making_the_train_op_is_read_as_the_graphs_minimize(self):
+        # (the tutorial's training(loss, learning_rate): its optimizer of the call's learning rate, its global step)
+        before = """
+            import tensorflow as tf
 
-def test_the_native_port_of_a_tf_variable_helper_trains_like_the_safe_port(tmp_path):
-    """The tutorial's shape at a small size: inference() with its variables under name scopes, loss(), the graph's
-    train op incrementing its global step and evaluation; the native port loads the safe port's step-0 checkpoint by
-    the TF1 names, and prints the same losses, evaluation and global step."""
+
+            def training(loss, learning_rate):
+                \"\"\"The train op.\"\"\"
+                optimizer = tf.train.MomentumOptimizer(learning_rate, 0.9)
+                global_step = tf.Variable(0, name="global_step", trainable=False)
+                train_op = optimizer.minimize(loss, global_step=global_step)
+                return train_op
+
+
+            def main(rate):
+                x = tf.placeholder(tf.float32, [None, 2])
+                w = tf.Variable(tf.zeros([2, 1]))
+                loss = tf.reduce_mean(tf.matmul(x, w))
+                train_op = training(loss, rate * 2)
+                with tf.Session() as sess:
+                    sess.run(tf.global_variables_initializer())
+                    sess.run(train_op, {x: [[1.0, 2.0]]})
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+
+            def main(rate):
+                w = tf.Variable(tf.zeros([2, 1]), name="Variable")
+                global_step = tf.Variable(0, name="global_step", trainable=False)
+
+                def model(x):
+                    loss = tf.reduce_mean(tf.matmul(x, w))
+                    return {"loss": loss}
+
+                optimizer = tf.keras.optimizers.SGD(learning_rate=(rate * 2), momentum=0.9)
+
+                @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+                def train_step(x):
+                    with tf.GradientTape() as tape:
+                        outputs = model(x)
+                    variables = tape.watched_variables()
+                    optimizer.apply_gradients(zip(tape.gradient(outputs["loss"], variables), variables))
+                    global_step.assign_add(1)
+
+                train_step([[1.0, 2.0]])
+        """
+        self.assertCodemod(before, after, level="native")
+        said = [e.message for e in self.applied(before, level="native").entries if e.rule == NativeSessionRule.ID]
+        self.assertIn("training() -> the train op it returned", said[0])
+        self.assertIn("minimize(loss, global_step) -> the train step increments global_step after the update", said[0])
+        graph = textwrap.dedent(before)
+        cases = {
+            graph.replace("train_op = training(loss, rate * 2)", "train_op = training(loss, rate * w)"): (
+                "training()'s optimizer of `w`, a value of the graph (the Keras optimizer is made once, out of the "
+                "graph's function)"
+            ),
+            graph.replace("train_op = training(loss, rate * 2)", "train_op = training(loss + 1.0, 0.1)"): (
+                "training()'s minimize of other than a parameter the call passes a tensor of the graph"
+            ),
+            graph.replace("    return train_op\n", "    tf.summary.scalar('loss', loss)\n    return train_op\n"): (
+                "training() holds `tf.summary.scalar('loss', loss)`, which the rule does not read as its train op"
+            ),
+            graph.replace(", trainable=False)", ")"): (
+                "training() makes a variable besides a global step (trainable=False)"
+            ),
+            graph.replace(
+                "    train_op = training(loss, rate * 2)\n",
+                "    train_op = training(loss, 0.1)\n    again = training(loss, 0.1)\n",
+            ): ("training(), which makes the train op, is used besides by this call"),
+            graph.replace("    train_op = training(loss, rate * 2)\n", "    train_op = [training(loss, 0.1)]\n"): (
+                "training() makes a train op, called other than as `name = training(...)`"
+            ),
+            graph.replace("def main(rate):", "def main(rate):\n    global_step = 3"): (
+                "`global_step`, the global step of training(), is a name used outside it too"
+            ),
+        }
+        for code, why in cases.items():
+            with self.subTest(why=why):
+                self.assertEqual(self.refused(code), [why])
+
+
+@pytest.mark.parametrize("which", ["helpers", "global_step"])
+def test_the_native_port_of_a_tf_variable_helper_trains_like_the_safe_port(tmp_path, which):
+    """The tutorial's shape at a small size: inference() with its variables under name scopes, loss(), training()
+    making the train op that increments its global step, and evaluation; the native port loads the safe port's
+    step-0 checkpoint by the TF1 names, and prints the same losses and evaluation. `global_step`: the train op and
+    its global step in the graph's block instead, the global step printed at the end."""
     script = tmp_path / "tutorial_helpers.py"
-    script.write_text(textwrap.dedent(TUTORIAL))
+    program = TUTORIAL if which == "helpers" else TUTORIAL_GLOBAL_STEP
+    script.write_text(textwrap.dedent(program))
     ported = {
         level: native.migrate([str(script)], str(tmp_path / level), level, in_process=True)
         for level in ("safe", "native")
@@ -234,8 +321,8 @@ def test_the_native_port_of_a_tf_variable_helper_trains_like_the_safe_port(tmp_p
     assert row["loaded"] == "6/6", row
     assert row["equal"], row
     evaluations = [[line for line in out.splitlines() if line.startswith("eval")] for out in row["stdout"]]
-    assert len(evaluations[0]) == 2 and evaluations[0] == evaluations[1]  # (the correct count, the global step: 5)
-    assert evaluations[0][1] == "eval global step 5"
+    assert len(evaluations[0]) == (1 if which == "helpers" else 2) and evaluations[0] == evaluations[1]
+    assert which == "helpers" or evaluations[0][1] == "eval global step 5"
 
 
 # our own program of the MNIST tutorial's shape (mnist.py's inference and loss, fully_connected_feed.py's loop),
@@ -281,14 +368,20 @@ TUTORIAL = """
         return tf.reduce_mean(cross_entropy)
 
 
+    def training(loss, learning_rate):
+        optimizer = tf.train.GradientDescentOptimizer(learning_rate)
+        global_step = tf.Variable(0, name="global_step", trainable=False)
+        train_op = optimizer.minimize(loss, global_step=global_step)
+        return train_op
+
+
     def run_training():
         rng = np.random.RandomState(0)
         images_placeholder = tf.placeholder(tf.float32, shape=(None, FEATURES))
         labels_placeholder = tf.placeholder(tf.int32, shape=(None,))
         logits = inference(images_placeholder, 5, 4)
         loss_op = loss(logits, labels_placeholder)
-        global_step = tf.Variable(0, name="global_step", trainable=False)
-        train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss_op, global_step=global_step)
+        train_op = training(loss_op, 0.1)
         correct = tf.reduce_sum(tf.cast(tf.equal(tf.argmax(logits, 1, output_type=tf.int32), labels_placeholder), tf.int32))
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
@@ -301,9 +394,22 @@ TUTORIAL = """
                 print("step %d loss %.6f" % (step, loss_value))
             feed_dict = {images_placeholder: rng.rand(BATCH, FEATURES), labels_placeholder: rng.randint(0, CLASSES, BATCH)}
             print("eval correct", sess.run(correct, feed_dict=feed_dict))
-            print("eval global step", sess.run(global_step))
 
 
     if __name__ == "__main__":
         run_training()
 """
+# the train op and its global step written in the graph's block, the global step read after the loop
+TUTORIAL_GLOBAL_STEP = (
+    TUTORIAL.replace(TUTORIAL[TUTORIAL.index("    def training(") : TUTORIAL.index("    def run_training(")], "")
+    .replace(
+        "        train_op = training(loss_op, 0.1)\n",
+        '        global_step = tf.Variable(0, name="global_step", trainable=False)\n'
+        "        train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss_op, global_step=global_step)\n",
+    )
+    .replace(
+        '            print("eval correct", sess.run(correct, feed_dict=feed_dict))\n',
+        '            print("eval correct", sess.run(correct, feed_dict=feed_dict))\n'
+        '            print("eval global step", sess.run(global_step))\n',
+    )
+)
