@@ -10,7 +10,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from codemods import tables
-from codemods.engine.rule import Rule
+from codemods.engine.rule import FileState, Rule
 from codemods.engine.syntax import dotted, head  # noqa: F401 - the rules use dotted as _tf.dotted
 from compat import tf1_names
 from compat.tf1_names import TF  # (the rules read it as _tf.TF)
@@ -50,6 +50,13 @@ def tf_alias(rule: Rule, node: cst.CSTNode | None = None) -> str:
     alias = rule.free_name("tf", "tensorflow")
     rule.add_needed_import(TF, asname=alias)
     return alias
+
+
+def imports_tensorflow(state: FileState) -> bool:
+    """Does the module import TensorFlow (any module of it)? A method call's receiver is not known before run time:
+    in such a module, a method with a keyword only TensorFlow's took is TensorFlow's."""
+    imported = [q for qs in state.table.imported.values() for q in qs] + list(state.table.toplevel.values())
+    return any(q.split(".")[0] == TF for q in imported)
 
 
 def ensure_compat(rule: Rule) -> None:

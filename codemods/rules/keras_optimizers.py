@@ -8,10 +8,10 @@ silent wrong result), and `decay=` raises; Keras 3 (tf.keras on TF >= 2.16) rais
 today's `tf.keras.optimizers.legacy` ones, which only Keras 2 has: hence `import compat` (tf-keras on TF >= 2.16).
 `lr=` is written `learning_rate=`, the same parameter.
 
-Only a call passing `lr=` or `decay=` is rewritten: those keywords make it a call of the OptimizerV2 classes, which
-tf.keras kept until TF 2.11 (TF 2.0-2.10 code wrote `Adam(lr=1e-3)` too, so a file of TF 2 code gets it as well). An
-optimizer made without them computes the same update with either class, and a native port makes them so
-(`tf.keras.optimizers.SGD(learning_rate=...)`): they stay as written. The classes are the names TF 2 has under
+Only a call passing `lr=`, `decay=` or Nadam's `schedule_decay=` (its decay) is rewritten: those keywords make it a
+call of the OptimizerV2 classes, which tf.keras kept until TF 2.11 (TF 2.0-2.10 code wrote `Adam(lr=1e-3)` too, so
+a file of TF 2 code gets it as well). An optimizer made without them computes the same update with either class,
+and a native port makes them so (`tf.keras.optimizers.SGD(learning_rate=...)`): they stay as written. The classes are the names TF 2 has under
 `optimizers.legacy` (codemods/tables/tf_api.json, from the installed TensorFlow).
 """
 
@@ -25,7 +25,7 @@ from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
 
 # TF 1.x's keywords of its Keras optimizers that TF 2.11+'s classes of the same names drop or refuse
-TF1_KEYWORDS = frozenset({"lr", "decay"})
+TF1_KEYWORDS = frozenset({"lr", "decay", "schedule_decay"})  # schedule_decay: TF 1.x Nadam's decay
 _HOMES = (f"{_tf.TF}.keras.optimizers", f"{_tf.TF}.compat.v1.keras.optimizers")
 _LEGACY = "optimizers.legacy."
 

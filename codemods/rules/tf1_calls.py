@@ -101,8 +101,7 @@ class Tf1CallsRule(InsideImport, Rule):
         self._attrs: set[int] = (
             set()
         )  # the attribute names of attribute chains (`x.<name>`): no references of their own
-        imported = [q for qs in state.table.imported.values() for q in qs] + list(state.table.toplevel.values())
-        self._tensorflow = any(q.split(".")[0] == _tf.TF for q in imported)  # the module imports TensorFlow
+        self._tensorflow = _tf.imports_tensorflow(state)
 
     # -- which nodes are what
     def _transformation(self, node: cst.BaseExpression) -> str | None:

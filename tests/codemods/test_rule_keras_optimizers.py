@@ -1,7 +1,7 @@
 """keras-optimizers: TF 1.x's Keras optimizers called with lr= or decay= -> tf.keras.optimizers.legacy's class (TF 1.x's),
 lr= spelled learning_rate=, with import compat; an optimizer made without those keywords stays as written.
 
-That the port trains as TF 1.15 did: tests/common/test_keras_optimizers.py (on TF 2.15 and 2.21).
+That the port trains as TF 1.15 did: tests/common/test_tf1_keras.py (on TF 2.15 and 2.21).
 """
 
 from codemods.rules.keras_optimizers import KerasOptimizersRule, tf1_classes
@@ -118,4 +118,13 @@ class TestKerasOptimizersImports(RuleTest):
 
             optimizer = optimizers.legacy.SGD(learning_rate=0.1)
         """
+        self.assertCodemod(before, after)
+
+
+class TestNadamScheduleDecay(RuleTest):
+    TRANSFORM = KerasOptimizersRule
+
+    def test_nadams_schedule_decay_alone(self):
+        before = "import tensorflow as tf\nopt = tf.keras.optimizers.Nadam(0.002, schedule_decay=0.004)\n"
+        after = "import compat\nimport tensorflow as tf\nopt = tf.keras.optimizers.legacy.Nadam(0.002, schedule_decay=0.004)\n"
         self.assertCodemod(before, after)

@@ -1,42 +1,57 @@
-"""TF 1.x's tf.keras optimizers as TF 1.x programs called them (`lr=`, `decay=`) train as on TF 1.15, under uai-run
-and after uai-migrate, on this TensorFlow (both suites: TF 2.15 and 2.21).
+"""TF 1.x tf.keras programs run as on TF 1.15, under uai-run and after uai-migrate, on this TensorFlow (both suites:
+TF 2.15 and 2.21). Each program and its golden (real TF 1.15): tests/common/tf1_programs/, tests/common/golden/.
 
-TF 2.11+'s classes of those names take `lr` and drop it, training at their default rate with a warning only (a
-silent wrong result), and refuse `decay`; the port runs TF 1.x's classes, today's `tf.keras.optimizers.legacy`
-ones (the `keras-optimizers` rule). The program and its golden: tests/common/tf1_programs/keras_optimizers_fit.py,
-tests/common/golden/tf115_keras_optimizers.json (real TF 1.15).
+- keras_optimizers_fit.py: optimizers called as TF 1.x called them (`lr=`, `decay=`). TF 2.11+'s classes of those
+  names drop `lr`, training at their default rate with a warning only (a silent wrong result), and refuse `decay`;
+  the port runs TF 1.x's classes, today's `tf.keras.optimizers.legacy` ones (the `keras-optimizers` rule).
+- keras_metric_names.py: `metrics=["accuracy"]` read back as TF 1.x named it (`acc`, `val_acc`) by history,
+  ModelCheckpoint and EarlyStopping. TF 2 names it `accuracy`: the checkpoint is never written, the early stop never
+  comes, history["acc"] fails; the port compiles `metrics=["acc"]`, which TF 2 names `acc` (`keras-metric-names`).
 """
 
 import os
 import sys
 
+import pytest
+
 from tests.support.goldens import assert_close_to, run_against_tf115, tf115_values
 from tests.support.processes import REPO, result_json
 from tests.support.runs import migrate, run
 
-PROGRAM = os.path.join(REPO, "tests", "common", "tf1_programs", "keras_optimizers_fit.py")
-GOLDEN = "tf115_keras_optimizers.json"
-# float32 training over five epochs, in another summation order than TF 1.15's graph (measured: 6e-7 on TF 2.15 and
-# 2.21, both ways)
+# program -> (its golden, what the port's code must show it ran: a text and how often)
+PROGRAMS = {
+    "keras_optimizers_fit.py": ("tf115_keras_optimizers.json", ("optimizers.legacy.", 5)),
+    "keras_metric_names.py": ("tf115_keras_metric_names.json", ('metrics=["acc"]', 1)),
+}
+# float32 training in another summation order than TF 1.15's graph (measured: 6e-7 on TF 2.15 and 2.21, both ways)
 ATOL = 2e-6
+# what each program prints besides numbers: compared exactly (keras_metric_names.py)
+EXACT = ("keys", "saved")
 
 
 def _assert_as_tf115(values: dict, golden: dict) -> None:
     assert sorted(values) == sorted(golden)
-    for name in golden:
-        assert_close_to(values[name], golden[name], atol=ATOL)
+    for name, value in golden.items():
+        if isinstance(value, dict):
+            assert_close_to(values[name], value, atol=ATOL)
+        else:
+            assert_close_to({name: values[name]}, {name: value}, atol=ATOL, exact=EXACT)
 
 
-def test_uai_run_trains_them_as_tf115(tmp_path):
-    _assert_as_tf115(*run_against_tf115(os.path.basename(PROGRAM), GOLDEN, tmp_path))
+@pytest.mark.parametrize("program", sorted(PROGRAMS))
+def test_uai_run_runs_it_as_tf115(tmp_path, program):
+    _assert_as_tf115(*run_against_tf115(program, PROGRAMS[program][0], tmp_path))
 
 
-def test_the_port_trains_them_as_tf115(tmp_path):
-    migrated = migrate("--out", tmp_path / "port", PROGRAM, cwd=tmp_path)
+@pytest.mark.parametrize("program", sorted(PROGRAMS))
+def test_the_port_runs_it_as_tf115(tmp_path, program):
+    golden, (shown, times) = PROGRAMS[program]
+    path = os.path.join(REPO, "tests", "common", "tf1_programs", program)
+    migrated = migrate("--out", tmp_path / "port", path, cwd=tmp_path)
     assert migrated.returncode == 0, migrated.stdout[-3000:] + migrated.stderr[-3000:]
-    port = tmp_path / "port" / os.path.basename(PROGRAM)
-    code = port.read_text().split('"""', 2)[2]  # (the docstring names them as TF 1.x did)
-    assert "import compat" in code and code.count(".legacy.") == 4 and "lr=" not in code, code
+    port = tmp_path / "port" / program
+    code = port.read_text().split('"""', 2)[2]  # (the docstring names TF 1.x's spellings)
+    assert "import compat" in code and code.count(shown) == times, code
     result = run([sys.executable, str(port)], tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
-    _assert_as_tf115(result_json(result.stdout), tf115_values(GOLDEN))
+    _assert_as_tf115(result_json(result.stdout), tf115_values(golden))

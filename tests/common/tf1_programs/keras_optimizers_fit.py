@@ -1,6 +1,6 @@
 """A TF 1.x tf.keras program: a small model compiled with Keras optimizers as TF 1.x wrote them (`lr=`, `decay=`,
-the OptimizerV2 classes of TF 1.x's tf.keras), trained with fit() and fit_generator(), the rate changed through
-`K.set_value(model.optimizer.lr, ...)` between two fits.
+Nadam's `schedule_decay=`, the OptimizerV2 classes of TF 1.x's tf.keras), trained with fit() and fit_generator(),
+the rate changed through `K.set_value(model.optimizer.lr, ...)` between two fits.
 
 TF 2.11+'s optimizers of the same names take `lr` and drop it (training at their default rate, with a warning
 only) and refuse `decay`; TF 1.x's classes are today's `tf.keras.optimizers.legacy` ones.
@@ -33,6 +33,8 @@ def optimizer(name):
         return optimizers.Adam(lr=0.01, decay=0.05)
     if name == "rmsprop":
         return RMSprop(lr=0.01)
+    if name == "nadam":
+        return tf.keras.optimizers.Nadam(lr=0.01, schedule_decay=0.01)
     return tf.keras.optimizers.Adagrad(lr=0.1, decay=0.1)
 
 
@@ -57,7 +59,7 @@ def run(name):
 
 def main():
     results = {}
-    for name in ("sgd", "adam", "rmsprop", "adagrad"):
+    for name in ("sgd", "adam", "rmsprop", "nadam", "adagrad"):
         with tf.Graph().as_default():
             results[name] = run(name)
         K.clear_session()
