@@ -72,6 +72,10 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
     `crop_to_bounding_box` (`resize_image_with_crop_or_pad`, the cifar10 tutorial's eval input): TF 2 reads the
     slice's batch and depth from the image's shape (12 ops where TF 1.15 made one constant). Measured:
     tests/common/tf1_programs/image_matrix_op_seeds.py;
+  - a variable made with a regularizer (`tf.get_variable(regularizer=)`, `tf.variable_scope(regularizer=)`, tf-slim's
+    variables): TF 1.15 ran the regularizer once and collected its loss; TF 2 runs it once more to see whether it
+    gives one (3 ops for an l2 regularizer) and collects a tensor that builds it again whenever it is read. Made
+    as 1.15 made it (measured: tests/common/tf1_programs/regularized_variables.py);
   - a reduction over all the axes of a scalar (`tf.losses`' weighted sums, so model_deploy's clone losses):
     TF 1.15 made the empty constant of its axes, TF 2 `range(0, rank(x))` (4 ops; measured on the
     research/slim-style program, tests/common/tf1_programs/slim_classifier_tf14: its second clone's
@@ -88,6 +92,7 @@ internal Keras, which tf-slim's layers use).
 """
 
 import functools
+import inspect
 import math
 import numbers
 import sys
@@ -849,6 +854,35 @@ def _tf1_tensor_array_concat(original: Any) -> Any:
     return concat
 
 
+def _tf1_single_variable(original: Any) -> Any:
+    signature = inspect.signature(original)
+
+    @functools.wraps(original)
+    def _get_single_variable(self: Any, *args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind(self, *args, **kwargs)
+        regularizer = bound.arguments.get("regularizer")
+        if regularizer is None or not _tf1_graph():
+            return original(self, *args, **kwargs)
+        # TF 1.15 ran a variable's regularizer once, when it made the variable, and collected that loss; TF 2 runs it
+        # once more to see whether it gives a loss, and collects a tensor that runs it again each time it is read
+        name = bound.arguments["name"]
+        made = name not in self._vars
+        bound.arguments["regularizer"] = None
+        variable = original(*bound.args, **bound.kwargs)
+        if made:
+            ops = _tf("framework.ops")
+            with ops.colocate_with(variable):
+                with ops.name_scope(name + "/Regularizer/"):
+                    with ops.init_scope():
+                        loss = regularizer(variable)
+            if loss is not None:
+                ops.add_to_collection(ops.GraphKeys.REGULARIZATION_LOSSES, loss)
+        return variable
+
+    _get_single_variable.tf1_ops = original  # type: ignore[attr-defined]
+    return _get_single_variable
+
+
 # Keras 2's, tf.data's and TensorArray's modules (tf-keras, Keras 2.15) -> [(class, method, the TF 1.15 version of
 # the method)] (tf-slim's layers use TensorFlow's own internal Keras, tensorflow.python.keras, which has the same two)
 _CLASSES = {
@@ -871,6 +905,8 @@ _CLASSES = {
     "tensorflow.python.data.ops.dataset_ops": [
         ("DatasetV1", "_make_initializable_iterator", _tf1_initializable_iterator),
     ],
+    # a variable made with a regularizer (tf.get_variable, tf-slim's variables)
+    "tensorflow.python.ops.variable_scope": [("_VariableStore", "_get_single_variable", _tf1_single_variable)],
     # the v1 control flow's TensorArray (uai-run's TF1 face and uai-migrate's graph-mode output)
     "tensorflow.python.ops.tensor_array_ops": [
         ("_GraphTensorArray", "size", _tf1_tensor_array_size),
