@@ -15,6 +15,8 @@ from codemods.rules import _native_monitored as monitored
 from codemods.rules import _native_slim_loops as slim_loops
 from codemods.rules import _tf
 from codemods.rules._native_devices import device_name, recorded_device, with_device
+from codemods.rules._native_in_top_k import SAID as IN_TOP_K_SAID
+from codemods.rules._native_in_top_k import tf2_in_top_k
 from codemods.rules._native_monitored import REPLICA_SETTER
 from codemods.rules._native_names import (
     BUILDERS,
@@ -378,7 +380,11 @@ class Converter(RunRegion):
                 self.variable_helper_call(stmt, call, fn)
                 continue
             made = [c for c in names_in(fn).calls if self.rule.is_call(c, STATEFUL) or self.rule.variable_library(c)]
-            left = re.search(r"\w+\.compat\.v1\.[\w.]+", source_of(self.up(fn)))
+            written, count = tf2_in_top_k(self.up(fn), self.alias, stmt)  # (the one v1 spelling it rewrites there)
+            left = re.search(r"\w+\.compat\.v1\.[\w.]+", source_of(self.up(fn) if made else written))
+            if not made and not left and count:
+                self.replacements[id(fn)] = [cast(cst.BaseStatement, written)]
+                self.in_top_k = True
             if made or left:
                 what = _tf.full_name(made[0].func) if made else cast(re.Match, left).group(0)
                 raise Refused(
@@ -491,6 +497,8 @@ class Converter(RunRegion):
                 f"tf.device({a})" + ("" if a == d else f" as tf.device({d})") for a, d in self.device_args.items()
             )
             parts += [f"{blocks} kept around the variables made and model()'s tensors"]
+        if self.in_top_k:
+            parts += [IN_TOP_K_SAID]
         if self.train_helper is not None:
             parts += [
                 f"{self.train_helper}() -> the train op it returned (its optimizer's arguments as the call passed them, "

@@ -12,6 +12,7 @@ from codemods.rules import _native_monitored as monitored
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
 from codemods.rules._native_devices import under_devices
+from codemods.rules._native_in_top_k import tf2_in_top_k
 from codemods.rules._native_names import (
     CONTROL_DEPENDENCIES,
     GET_COLLECTION,
@@ -203,6 +204,10 @@ class Model(Recurrent):
         ]
         if len(layers) + self.losses != len(calls):
             raise Refused(self.computes[0], "a tf.layers or tf.losses call the safe pass wrote in another form")
+        for index, (stmt, line) in enumerate(zip(self.computes, body)):
+            written, count = tf2_in_top_k(line, alias, stmt)  # (tf.compat.v1.nn.in_top_k: TF 2's, _native_in_top_k)
+            if count:
+                body[index], self.in_top_k = cast(cst.SimpleStatementLine, written), True
         layers += self.recurrent_layers  # (the RNN of a dynamic_rnn: _native_rnn)
         outputs = list(
             dict.fromkeys([*([self.loss] if self.loss else []), *(self.train_outputs or []), *self.eval_outputs])

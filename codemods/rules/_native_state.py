@@ -136,6 +136,7 @@ class ConverterState:
         # a train helper (_native_train_helper): its name, the global steps it made (moved to the call's place)
         self.train_helper: str | None = None
         self.helper_steps: set[str] = set()
+        self.in_top_k = False  # a tf.compat.v1.nn.in_top_k written as TF 2's (_native_in_top_k)
         self.trainable_read = False  # a tf.trainable_variables() written as the dict's trainable variables
         # tf-slim (_native_slim): names bound to xavier_initializer(), the arg_scope being read (parameter ->
         # (its value as written, as the safe pass left it)), the arg_scope defaults of each graph statement under one

@@ -46,6 +46,8 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
 - reads `train_op = training(loss, rate)`, a function of the module called once that holds only a tf.train optimizer,
   a global step and the return of its minimize of a parameter (the tutorial's `training`), as the graph's minimize
   (codemods/rules/_native_train_helper.py): the function is deleted, the global step made where the call was;
+- writes `tf.compat.v1.nn.in_top_k(predictions, targets, k)` in model() and in the functions it calls as TF 2's
+  `tf.math.in_top_k(targets=..., predictions=..., k=...)`, the same op (codemods/rules/_native_in_top_k.py);
 - makes tf-slim's `fully_connected` and `conv2d` (tf.contrib.layers', tf-slim's; also under `arg_scope([...], ...)`,
   whose arguments go to each call of those functions in its block) a Keras Dense / Conv2D made once under TF1's scope
   name, of a subclass written once that names its variables `weights` and `biases` as TF1 did
@@ -177,7 +179,8 @@ class NativeSessionRule(Rule):
         "optimizer, a global step (tf.Variable(..., trainable=False) or get_or_create_global_step()) and the return "
         "of its minimize of a parameter (the tutorial's training()) is deleted, read as the graph's minimize: the "
         "Keras optimizer made of the call's arguments where the parameters stood, the global step made where the "
-        "call was; "
+        "call was; tf.compat.v1.nn.in_top_k(predictions, targets, k) (the safe pass's tf.nn.in_top_k) in model() "
+        "and in the functions it calls is tf.math.in_top_k(targets=..., predictions=..., k=...), the same op; "
         "tf-slim's fully_connected is a Keras Dense (its variables named weights and biases as TF1's), its xavier_initializer "
         "Keras's GlorotUniform (seeded draws differ) and its l2 regularizer's loss kept in the layer's .losses, not in "
         "TF1's REGULARIZATION_LOSSES collection (the rule refuses a script reading a graph collection); "

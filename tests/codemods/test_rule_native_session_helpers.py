@@ -292,6 +292,66 @@ def main():
             with self.subTest(why=why):
                 self.assertEqual(self.refused(code), [why])
 
+    def test_in_top_k_is_tf2s_in_the_graph_and_in_the_functions_it_calls(self):
+        # (the tutorial's evaluation(): TF1's in_top_k(predictions, targets, k), which the safe pass writes through
+        # tf.compat.v1, is TF 2's in_top_k(targets, predictions, k): the same op)
+        before = """
+            import tensorflow as tf
+
+
+            def evaluation(logits, labels):
+                correct = tf.compat.v1.nn.in_top_k(logits, labels, 1)
+                return tf.reduce_sum(tf.cast(correct, tf.int32))
+
+
+            def main():
+                x = tf.placeholder(tf.float32, [None, 2])
+                y = tf.placeholder(tf.int32, [None])
+                w = tf.Variable(1.0)
+                logits = x * w
+                correct = evaluation(logits, y)
+                top = tf.compat.v1.math.in_top_k(predictions=logits, targets=y, k=2)
+                with tf.Session() as sess:
+                    sess.run(tf.global_variables_initializer())
+                    print(sess.run([correct, top], {x: [[1.0, 2.0]], y: [1]}))
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+
+            def evaluation(logits, labels):
+                correct = tf.math.in_top_k(targets=labels, predictions=logits, k=1)
+                return tf.reduce_sum(tf.cast(correct, tf.int32))
+
+
+            def main():
+                w = tf.Variable(1.0, name="Variable")
+
+                def model(x, y):
+                    logits = x * w
+                    correct = evaluation(logits, y)
+                    top = tf.math.in_top_k(targets=y, predictions=logits, k=2)
+                    return {"correct": correct, "top": top}
+
+                evaluate = tf.function(model, input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None], tf.int32)])
+
+                print([outputs[name].numpy() for outputs in [evaluate([[1.0, 2.0]], [1])] for name in ("correct", "top")])
+        """
+        self.assertCodemod(before, after, level="native")
+        said = [e.message for e in self.applied(before, level="native").entries if e.rule == NativeSessionRule.ID]
+        self.assertIn("tf.compat.v1.nn.in_top_k(predictions, targets, k) -> tf.math.in_top_k(", said[0])
+        # must not fire: another tf.compat.v1 name in the function the graph calls stays at the safe level
+        other = textwrap.dedent(before).replace(
+            "tf.reduce_sum(tf.cast(correct", "tf.compat.v1.to_float(tf.cast(correct"
+        )
+        self.assertEqual(
+            self.refused(other),
+            [
+                "the graph calls evaluation(), which builds graph state the rule does not convert (tf.compat.v1.to_float)"
+            ],
+        )
+
 
 @pytest.mark.parametrize("which", ["helpers", "global_step"])
 def test_the_native_port_of_a_tf_variable_helper_trains_like_the_safe_port(tmp_path, which):
@@ -368,6 +428,11 @@ TUTORIAL = """
         return tf.reduce_mean(cross_entropy)
 
 
+    def evaluation(logits, labels):
+        correct = tf.nn.in_top_k(logits, labels, 1)
+        return tf.reduce_sum(tf.cast(correct, tf.int32))
+
+
     def training(loss, learning_rate):
         optimizer = tf.train.GradientDescentOptimizer(learning_rate)
         global_step = tf.Variable(0, name="global_step", trainable=False)
@@ -382,7 +447,7 @@ TUTORIAL = """
         logits = inference(images_placeholder, 5, 4)
         loss_op = loss(logits, labels_placeholder)
         train_op = training(loss_op, 0.1)
-        correct = tf.reduce_sum(tf.cast(tf.equal(tf.argmax(logits, 1, output_type=tf.int32), labels_placeholder), tf.int32))
+        eval_correct = evaluation(logits, labels_placeholder)
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
             for step in range(5):
@@ -393,7 +458,7 @@ TUTORIAL = """
                 _, loss_value = sess.run([train_op, loss_op], feed_dict=feed_dict)
                 print("step %d loss %.6f" % (step, loss_value))
             feed_dict = {images_placeholder: rng.rand(BATCH, FEATURES), labels_placeholder: rng.randint(0, CLASSES, BATCH)}
-            print("eval correct", sess.run(correct, feed_dict=feed_dict))
+            print("eval correct", sess.run(eval_correct, feed_dict=feed_dict))
 
 
     if __name__ == "__main__":
@@ -408,8 +473,8 @@ TUTORIAL_GLOBAL_STEP = (
         "        train_op = tf.train.GradientDescentOptimizer(0.1).minimize(loss_op, global_step=global_step)\n",
     )
     .replace(
-        '            print("eval correct", sess.run(correct, feed_dict=feed_dict))\n',
-        '            print("eval correct", sess.run(correct, feed_dict=feed_dict))\n'
+        '            print("eval correct", sess.run(eval_correct, feed_dict=feed_dict))\n',
+        '            print("eval correct", sess.run(eval_correct, feed_dict=feed_dict))\n'
         '            print("eval global step", sess.run(global_step))\n',
     )
 )
