@@ -47,6 +47,7 @@ from compat import (
     _dataset_division,
     _estimator_support,
     _graph_seed,
+    _keras_rnn,
     _keras_setup,
     _protobuf_text,
     _slim_fix,
@@ -60,6 +61,7 @@ _slim_fix.watch()
 _tf_internals.watch()  # private names TF moved, for every library; watches one module name
 _protobuf_text.watch()  # TF <= 2.20's text write_graph under protobuf >= 7; watches one module name
 _keras_setup.seed_keras_from_graph()  # watches two module names, imports nothing
+_keras_rnn.tf1_recurrent_layers()  # Keras 2's recurrent layers as TF 1.15's in v1 graphs; watches four module names
 _graph_seed.tf1_op_seeds()  # TF 1.x's op seeds in graph mode; watches one module name, imports nothing
 _dataset_division.tf1_dataset_division()  # TF 1.15's reciprocal multiply in tf.data functions; watches one name
 
