@@ -286,6 +286,12 @@ class Converter(RunRegion):
                 )
         for call in tf_calls:
             names = self.rule.tf_names(call)
+            if names & (VARIABLE | GET_VARIABLE):  # (a statement of its own is made once: variable, get_variable)
+                raise Refused(
+                    stmt,
+                    f"{'tf.Variable' if names & VARIABLE else 'tf.get_variable'} inside an expression: model() would "
+                    "make it at each call (TF1 made it once)",
+                )
             if names & REGULARIZATION:
                 raise Refused(stmt, f"{_tf.full_name(call.func)}: a graph collection, which Keras layers do not fill")
             if names & QUEUE_INPUT:

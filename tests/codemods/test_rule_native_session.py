@@ -269,7 +269,8 @@ class TestNativeSessionRule(RuleTest):
             import tensorflow as tf
             x = tf.placeholder(tf.float32, [None])
             y = tf.placeholder(tf.float32, [None])
-            loss = tf.reduce_sum(x * y * tf.Variable(1.0))
+            v = tf.Variable(1.0)
+            loss = tf.reduce_sum(x * y * v)
             op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
             with tf.Session() as sess:
                 sess.run(op, {y: draw(), x: draw()})
@@ -597,7 +598,8 @@ class TestNativeSessionRule(RuleTest):
             import tensorflow as tf
             x = tf.placeholder(tf.float32, [None])
             y = tf.placeholder(tf.float32, [None])
-            loss = tf.reduce_sum(x * tf.Variable(1.0))
+            v = tf.Variable(1.0)
+            loss = tf.reduce_sum(x * v)
             op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
             with tf.Session() as sess:
                 sess.run(tf.global_variables_initializer())
@@ -616,7 +618,8 @@ class TestNativeSessionRule(RuleTest):
 
             def main():
                 x = tf.placeholder(tf.float32, [None])
-                loss = tf.reduce_sum(x * tf.Variable(1.0))
+                v = tf.Variable(1.0)
+                loss = tf.reduce_sum(x * v)
                 op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
                 with tf.Session() as sess:
                     sess.run(tf.global_variables_initializer())
@@ -734,7 +737,7 @@ class TestNativeSessionRule(RuleTest):
         for graph, why in cases.items():
             source = (
                 "import tensorflow as tf\nx = tf.placeholder(tf.float32, [None, 1])\n"
-                "loss = tf.reduce_sum(x * tf.Variable(1.0))\n"
+                "v = tf.Variable(1.0)\nloss = tf.reduce_sum(x * v)\n"
                 f"{graph}\nwith tf.Session() as sess:\n    sess.run(op, {{x: [[1.0]]}})\n"
             )
             with self.subTest(graph=graph):
@@ -744,7 +747,8 @@ class TestNativeSessionRule(RuleTest):
             import tensorflow as tf
             rate = 0.1 * 2
             x = tf.placeholder(tf.float32, [None, 1])
-            loss = tf.reduce_sum(x * tf.Variable(1.0))
+            v = tf.Variable(1.0)
+            loss = tf.reduce_sum(x * v)
             op = tf.train.GradientDescentOptimizer(rate).minimize(loss)
             with tf.Session() as sess:
                 sess.run(op, {x: [[1.0]]})
@@ -1619,7 +1623,8 @@ class TestNativeSessionRule(RuleTest):
             import tensorflow as tf
             scale = 1.0
             x = tf.placeholder(tf.float32, [None])
-            loss = tf.reduce_sum(x * tf.Variable(1.0)) * scale
+            v = tf.Variable(1.0)
+            loss = tf.reduce_sum(x * v) * scale
             op = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
             with tf.Session() as sess:
                 for scale in (1.0, 2.0):

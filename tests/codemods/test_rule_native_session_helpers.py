@@ -352,6 +352,27 @@ def main():
             ],
         )
 
+    def test_must_not_fire_on_a_variable_made_inside_an_expression_of_the_graph(self):
+        # (TF1 made it once, with the graph; in model(), traced by the train step and by evaluate, it would be made
+        # at each trace: evaluate() would read another variable than the one trained)
+        graph = (
+            "import tensorflow as tf\n"
+            "x = tf.placeholder(tf.float32, [None, 2])\n"
+            "{line}\n"
+            "with tf.Session() as sess:\n"
+            "    sess.run(tf.global_variables_initializer())\n"
+            "    print(sess.run(y, {{x: [[1.0, 2.0]]}}))\n"
+        )
+        cases = {
+            "y = x * tf.Variable(1.0)": "tf.Variable inside an expression: model() would make it at each call (TF1 made it once)",
+            "y = x * tf.get_variable('w', initializer=1.0)": (
+                "tf.get_variable inside an expression: model() would make it at each call (TF1 made it once)"
+            ),
+        }
+        for line, why in cases.items():
+            with self.subTest(line=line):
+                self.assertEqual(self.refused(graph.format(line=line)), [why])
+
 
 @pytest.mark.parametrize("which", ["helpers", "global_step"])
 def test_the_native_port_of_a_tf_variable_helper_trains_like_the_safe_port(tmp_path, which):
