@@ -35,8 +35,10 @@ def activate_tf1() -> None:
     hook, builtins.__import__ = builtins.__import__, _state["original"] or builtins.__import__
     try:
         import compat
+        import compat.keras_models
 
         compat.install()
+        compat.keras_models.serve_removed_methods()  # Keras 2's Sequential as TF 1.x's had it
         import tensorflow as tf
     finally:
         builtins.__import__ = hook

@@ -37,6 +37,10 @@ CASTS = {
 DROPPED_KEYWORDS = {"train.SyncReplicasOptimizer": ("replica_id",)}
 
 
+# `keyword=value` as code writes a call's keyword arguments
+NO_SPACE = cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+
 def keyword_of(arg: cst.Arg) -> str | None:
     return arg.keyword.value if arg.keyword is not None else None
 
@@ -137,7 +141,7 @@ def _dropout(rule: Rule, node: cst.Call, args: list[cst.Arg]) -> list[cst.Arg]:
     arg = args[i]
     args[i] = arg.with_changes(
         keyword=cst.Name("rate"),
-        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+        equal=NO_SPACE,
         value=_one_minus(arg.value),
     )
     if i == 1 and arg.keyword is None:
@@ -145,12 +149,7 @@ def _dropout(rule: Rule, node: cst.Call, args: list[cst.Arg]) -> list[cst.Arg]:
         v1 = _tf.api()["differs"]["nn.dropout"]["v1"]
         for j in range(2, len(args)):
             if args[j].keyword is None:
-                args[j] = args[j].with_changes(
-                    keyword=cst.Name(v1[j]),
-                    equal=cst.AssignEqual(
-                        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
-                    ),
-                )
+                args[j] = args[j].with_changes(keyword=cst.Name(v1[j]), equal=NO_SPACE)
     rule.report(node, "tf.nn.dropout: keep_prob=k -> rate=1 - k")
     return args
 

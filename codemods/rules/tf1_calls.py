@@ -52,7 +52,6 @@ CALLABLES = _callables()
 _CALLABLE_NAMES = frozenset(CALLABLES)
 TRANSFORMATIONS = _V1_TWINS(tf1_names.TRANSFORMATIONS)
 _TRANSFORMATION_NAMES = frozenset(TRANSFORMATIONS)
-_NO_SPACE = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
 
 
 def _is_none(node: cst.BaseExpression) -> bool:
@@ -228,7 +227,8 @@ class Tf1CallsRule(InsideImport, Rule):
                 )
             names = iter(order)
             args = [
-                arg if arg.keyword else arg.with_changes(keyword=cst.Name(next(names)), equal=_NO_SPACE) for arg in args
+                arg if arg.keyword else arg.with_changes(keyword=cst.Name(next(names)), equal=_shared.NO_SPACE)
+                for arg in args
             ]
         given = {_keyword(arg): arg for arg in args if _keyword(arg) in keywords}
         if not given and not (order and positional):

@@ -1,6 +1,6 @@
 """TF 1.x's tf.keras, as its guides wrote it: a seeded classifier compiled with `SGD(lr=..., decay=...)` and
 `metrics=["accuracy"]`, trained with fit_generator keeping its best epoch by `val_acc`, the rate set again through
-`K.set_value(model.optimizer.lr, ...)`."""
+`K.set_value(model.optimizer.lr, ...)`, its classes read by `predict_classes`."""
 
 import os
 import tempfile
@@ -40,4 +40,5 @@ K.set_value(model.optimizer.lr, 0.01)
 history.history["loss"] += model.fit(features, labels, batch_size=8, epochs=1, verbose=0).history["loss"]
 for epoch, loss in enumerate(history.history["loss"]):
     print(f"epoch {epoch} loss {loss:.6f} val_acc {history.history['val_acc'][min(epoch, 1)]:.3f}")
+print("classes", model.predict_classes(features[:4]).ravel().tolist())
 print("trained" if os.path.exists(best) else "no best checkpoint")
