@@ -32,6 +32,9 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
     reshaped to `(tf.shape(x)[0], -1)` (8 ops), TF 2 to a constant `[-1, n]` (2 ops);
   - Keras' `Conv` (`tf.layers.conv2d`, `slim.conv2d`): TF 1.15's build made a `dilation_rate`
     constant for its `nn_ops.Convolution`, TF 2 makes none (1 op);
+  - Keras' `Conv2DTranspose` (`tf.layers.conv2d_transpose`, `slim.conv2d_transpose`): TF 1.15 read the output's
+    height and width from `tf.shape(inputs)` (strided slices, the output length's arithmetic), TF 2 from the static
+    shape where it is known (10 ops fewer for a stride-2 SAME layer; tests/common/tf1_programs/conv_transpose_op_seeds.py);
   - Keras' fused batch normalization (`tf.layers.batch_normalization`, `slim.batch_norm`): training,
     TF 1.15 passed empty mean and variance constants to the fused op (2 ops) where TF 2 passes the
     moving averages (which the op ignores when training); not training, TF 1.15 still made its
@@ -604,6 +607,54 @@ def _tf1_conv_build(original: Any) -> Any:
     return build
 
 
+def _tf1_conv2d_transpose_call(original: Any) -> Any:
+    @functools.wraps(original)
+    def call(self: Any, inputs: Any) -> Any:
+        if not _tf1_graph():
+            return original(self, inputs)
+        # TF 1.15's Conv2DTranspose.call, op for op: the output's height and width from tf.shape(inputs), where
+        # Keras 2 reads the static shape when it is known (10 ops fewer for a stride-2 SAME layer); the same values.
+        # conv_utils and backend: those of the Keras copy the class is defined in.
+        keras = sys.modules[original.__module__]
+        conv_utils, backend, array_ops = keras.conv_utils, keras.backend, _tf("ops.array_ops")
+        shape = array_ops.shape(inputs)
+        h_axis, w_axis = (2, 3) if self.data_format == "channels_first" else (1, 2)
+        out_pads = (None, None) if self.output_padding is None else self.output_padding
+        height, width = (
+            conv_utils.deconv_output_length(
+                shape[axis],
+                self.kernel_size[i],
+                padding=self.padding,
+                output_padding=out_pads[i],
+                stride=self.strides[i],
+                dilation=self.dilation_rate[i],
+            )
+            for i, axis in enumerate((h_axis, w_axis))
+        )
+        if self.data_format == "channels_first":
+            output_shape = (shape[0], self.filters, height, width)
+        else:
+            output_shape = (shape[0], height, width, self.filters)
+        outputs = backend.conv2d_transpose(
+            inputs,
+            self.kernel,
+            array_ops.stack(output_shape),
+            strides=self.strides,
+            padding=self.padding,
+            data_format=self.data_format,
+            dilation_rate=self.dilation_rate,
+        )
+        if inputs.shape.rank:
+            outputs.set_shape(self.compute_output_shape(inputs.shape))
+        if self.use_bias:
+            data_format = conv_utils.convert_data_format(self.data_format, ndim=4)
+            outputs = _tf("ops.nn_ops").bias_add(outputs, self.bias, data_format=data_format)
+        return outputs if self.activation is None else self.activation(outputs)
+
+    call.tf1_ops = original  # type: ignore[attr-defined]
+    return call
+
+
 def _tf1_fused_batch_norm(original: Any) -> Any:
     @functools.wraps(original)
     def _fused_batch_norm(self: Any, inputs: Any, *args: Any, **kwargs: Any) -> Any:
@@ -892,11 +943,15 @@ _CLASSES = {
         for module, cls, method, make in (
             ("reshaping.flatten", "Flatten", "call", _tf1_flatten_call),
             ("convolutional.base_conv", "Conv", "build", _tf1_conv_build),
+            ("convolutional.conv2d_transpose", "Conv2DTranspose", "call", _tf1_conv2d_transpose_call),
             ("normalization.batch_normalization", "BatchNormalizationBase", "_fused_batch_norm", _tf1_fused_batch_norm),
         )
     },
     "tensorflow.python.keras.layers.core": [("Flatten", "call", _tf1_flatten_call)],
-    "tensorflow.python.keras.layers.convolutional": [("Conv", "build", _tf1_conv_build)],
+    "tensorflow.python.keras.layers.convolutional": [
+        ("Conv", "build", _tf1_conv_build),
+        ("Conv2DTranspose", "call", _tf1_conv2d_transpose_call),
+    ],
     "tensorflow.python.data.ops.readers": [("ParallelInterleaveDataset", "__init__", _tf1_parallel_interleave)],
     "tensorflow.python.data.ops.repeat_op": [("_RepeatDataset", "__init__", _tf1_repeat)],
     "tensorflow.python.data.experimental.ops.shuffle_ops": [
