@@ -1,46 +1,41 @@
-"""`model.predict_classes(x)` -> `compat.keras_models.predict_classes(model, x)`; `model.predict_proba(x)` ->
-`model.predict(x, verbose=0)`.
+"""`model.predict_classes(x)` -> `compat.keras_models.predict_classes(model, x)`, and `predict_proba` likewise.
 
 TF 1.x's Sequential had both; tf.keras removed them in TF 2.6 (measured on TF 2.15 and 2.21: AttributeError), so a
-TF 1.x program stops at its first prediction. `predict_proba(x, batch_size=32, verbose=0)` was `predict` with those
-arguments: the call keeps them, and `verbose=0` is written where it was not given (TF 2's predict shows a progress
-bar by default). `predict_classes` depends on the model's output (the largest output's index, or a sigmoid's
-output above 0.5): compat.keras_models computes it as TF 1.x did.
+TF 1.x program stops at its first prediction. compat.keras_models computes them as TF 1.x did (`predict_classes`:
+the largest output's index, or a sigmoid's output above 0.5; `predict_proba`: `predict` with TF 1.x's defaults,
+verbose=0 where TF 2's predict shows a progress bar).
 
 A method call's receiver is not known before run time: a `predict_classes` / `predict_proba` call in a module that
-imports TensorFlow is Keras's (no TensorFlow class had others of those names).
+imports TensorFlow is rewritten, and the function calls the receiver's own method where it has one, so a
+scikit-learn estimator's `predict_proba` in the same module still runs as written.
 """
 
 import libcst as cst
 
 from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
-from codemods.rules import _shared, _tf
+from codemods.rules import _tf
 
 HELPER = "compat.keras_models"
-_WRITTEN = frozenset({f"{HELPER}.predict_classes"})
-_VERBOSE_POSITION = 2  # predict_proba(x, batch_size, verbose)
-
-
-def _verbose_given(call: cst.Call) -> bool:
-    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
-    starred = any(arg.star for arg in call.args)
-    return starred or len(positional) > _VERBOSE_POSITION or any(_shared.keyword_of(a) == "verbose" for a in call.args)
+METHODS = ("predict_classes", "predict_proba")
+_WRITTEN = frozenset(f"{HELPER}.{method}" for method in METHODS)
 
 
 class KerasPredictRule(Rule):
     ID = "keras-predict"
     DESCRIPTION = (
-        "model.predict_classes(x) -> compat.keras_models.predict_classes(model, x); model.predict_proba(x) -> "
-        "model.predict(x, verbose=0): TF 1.x's Sequential methods, which TF 2.6 removed."
+        "model.predict_classes(x) / predict_proba(x) -> compat.keras_models.predict_classes(model, x) / "
+        "predict_proba(model, x): TF 1.x's Sequential methods, which TF 2.6 removed."
     )
     ORDER = 108
     EXAMPLE = Example(
         why="TF 1.x's Keras Sequential had predict_classes and predict_proba; tf.keras removed them in TF 2.6, so the "
-        "program stops with an AttributeError. predict_proba was predict; predict_classes is computed as TF 1.x did.",
+        "program stops with an AttributeError. compat computes them as TF 1.x did, and calls a model's own method "
+        "where it has one (a scikit-learn estimator's predict_proba).",
         before="import tensorflow as tf\nlabels = model.predict_classes(x_test)\nscores = model.predict_proba(x_test)\n",
         after="import compat.keras_models\nimport tensorflow as tf\n"
-        "labels = compat.keras_models.predict_classes(model, x_test)\nscores = model.predict(x_test, verbose=0)\n",
+        "labels = compat.keras_models.predict_classes(model, x_test)\n"
+        "scores = compat.keras_models.predict_proba(model, x_test)\n",
     )
     WORDS = frozenset({"predict_classes", "predict_proba"})
 
@@ -53,29 +48,15 @@ class KerasPredictRule(Rule):
         if not (self._tensorflow and isinstance(func, cst.Attribute)):
             return updated_node
         method = func.attr.value
-        if self.match(original_node.func, _WRITTEN):
-            return updated_node  # what this rule writes
-        if method == "predict_proba":
-            args = list(updated_node.args)
-            if not _verbose_given(updated_node):
-                if args:
-                    args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-                args.append(cst.Arg(keyword=cst.Name("verbose"), value=cst.Integer("0"), equal=_shared.NO_SPACE))
-            self.report(
-                original_node, "predict_proba(...) -> predict(...): TF 1.x's Sequential method, gone since TF 2.6"
-            )
-            return updated_node.with_changes(func=func.with_changes(attr=cst.Name("predict")), args=args)
-        if method == "predict_classes":
-            self.add_needed_import(HELPER)
-            self.report(
-                original_node,
-                f"predict_classes(...) -> {HELPER}.predict_classes(model, ...): TF 1.x's Sequential method, gone since "
-                "TF 2.6, computed as TF 1.x did",
-            )
-            model = cst.Arg(value=func.value)
-            if updated_node.args:
-                model = model.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-            return updated_node.with_changes(
-                func=_tf.dotted(f"{HELPER}.predict_classes"), args=[model, *updated_node.args]
-            )
-        return updated_node
+        if method not in METHODS or self.match(original_node.func, _WRITTEN):
+            return updated_node  # (what this rule writes is read again by a second run)
+        self.add_needed_import(HELPER)
+        self.report(
+            original_node,
+            f"{method}(...) -> {HELPER}.{method}(model, ...): TF 1.x's Sequential method, gone since TF 2.6, computed as "
+            "TF 1.x did (a model with the method, such as a scikit-learn one, gets its own)",
+        )
+        model = cst.Arg(value=func.value)
+        if updated_node.args:
+            model = model.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        return updated_node.with_changes(func=_tf.dotted(f"{HELPER}.{method}"), args=[model, *updated_node.args])

@@ -1,5 +1,5 @@
-"""keras-predict: TF 1.x's Sequential.predict_classes -> compat.keras_models.predict_classes(model, ...), predict_proba
--> predict with verbose=0 unless given, in a module importing TensorFlow.
+"""keras-predict: TF 1.x's Sequential.predict_classes and predict_proba -> compat.keras_models' functions of the model,
+in a module importing TensorFlow.
 
 That the port predicts as TF 1.15 did: tests/common/test_tf1_keras.py (keras_predict_classes.py, TF 2.15 and 2.21).
 """
@@ -28,10 +28,10 @@ class TestKerasPredict(RuleTest):
 
             labels = compat.keras_models.predict_classes(model, x_test)
             more = compat.keras_models.predict_classes(nets[0], x_test, 64, verbose=1)
-            scores = model.predict(x_test, verbose=0)
-            batched = model.predict(x_test, batch_size=8, verbose=0)
-            loud = model.predict(x_test, 8, 1)
-            told = model.predict(x_test, verbose=2)
+            scores = compat.keras_models.predict_proba(model, x_test)
+            batched = compat.keras_models.predict_proba(model, x_test, batch_size=8)
+            loud = compat.keras_models.predict_proba(model, x_test, 8, 1)
+            told = compat.keras_models.predict_proba(model, x_test, verbose=2)
         """
         self.assertCodemod(before, after)
         said = [entry.message for entry in self.applied(before).entries]

@@ -10,7 +10,7 @@ TF 2.15 and 2.21). Each program and its golden (real TF 1.15): tests/common/tf1_
 - keras_fit_generator.py: TF 1.x code of Keras 2's API (fit_generator, .h5 checkpoints), which Keras 3 (tf.keras on
   TF >= 2.16) lacks; the port of a file of TF 1.x code using tf.keras imports compat, selecting tf-keras (`tf1-keras`).
 - keras_predict_classes.py: Sequential.predict_classes and predict_proba, which TF 2.6 removed; the port calls
-  `compat.keras_models.predict_classes(model, ...)` and `predict(..., verbose=0)` (`keras-predict`).
+  `compat.keras_models.predict_classes(model, ...)` and `predict_proba(model, ...)` (`keras-predict`).
 """
 
 import os
@@ -27,7 +27,7 @@ PROGRAMS = {
     "keras_optimizers_fit.py": ("tf115_keras_optimizers.json", ("optimizers.legacy.", 5)),
     "keras_metric_names.py": ("tf115_keras_metric_names.json", ('metrics=["acc"]', 1)),
     "keras_fit_generator.py": ("tf115_keras_fit_generator.json", (".fit_generator(", 1)),
-    "keras_predict_classes.py": ("tf115_keras_predict_classes.json", ("compat.keras_models.predict_classes(", 3)),
+    "keras_predict_classes.py": ("tf115_keras_predict_classes.json", ("compat.keras_models.predict_", 5)),
 }
 # float32 training in another summation order than TF 1.15's graph (measured: 6e-7 on TF 2.15 and 2.21, both ways)
 ATOL = 2e-6
