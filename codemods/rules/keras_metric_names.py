@@ -9,12 +9,16 @@ TF 2's Keras computes the same metric (it resolves both strings alike) and names
 program reads what it read. `import compat`: the file is TF 1.x Keras code, which is Keras 2's (tf-keras on
 TF >= 2.16).
 
+"crossentropy" likewise: TF 1.x named it `ce`, TF 2 names it as given, and takes "ce" as TF 1.x's name of it.
+
 A method call's receiver is not known before run time: the call is a `compile` with a `metrics=` or
 `weighted_metrics=` keyword (or metrics third, positionally) holding the string, in a module that imports
-TensorFlow. A file that reads TF 2's names (`val_accuracy`, `history["accuracy"]`, `monitor="accuracy"`) is left as
+TensorFlow; or holding a name (`metrics=METRICS`) the module binds once, to a list, tuple or dict
+(`METRICS = ["accuracy"]`), whose strings are renamed there. A name bound more than once is left as written. A file that reads TF 2's names (`val_accuracy`, `history["accuracy"]`, `monitor="accuracy"`) is left as
 written: TF 1.x's Keras had no such key, so it is TF 2 code.
 """
 
+import ast
 import re
 
 import libcst as cst
@@ -23,11 +27,53 @@ from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _shared, _tf
 
-TF1_NAMES = {"accuracy": "acc"}  # a metric string -> the name TF 1.x's Keras gave it, which TF 2's takes as written
+# a metric string -> the name TF 1.x's Keras gave it, which TF 2's takes as written (measured on TF 1.15: metrics=
+# ["accuracy", "crossentropy"] gave history ['loss', 'acc', 'ce']; TF 2.15 ['loss', 'accuracy', 'crossentropy'])
+TF1_NAMES = {"accuracy": "acc", "crossentropy": "ce"}
 _KEYWORDS = frozenset({"metrics", "weighted_metrics"})
 _METRICS_POSITION = 2  # compile(optimizer, loss, metrics, ...)
 # a read of a key only TF 2's Keras wrote: the file is TF 2 code
-_TF2_READS = re.compile(r"""\bval_accuracy\b|[\w)\]]\s*\[\s*(['"])accuracy\1\s*\]|monitor\s*=\s*(['"])accuracy\2""")
+_TF2_READS = re.compile(
+    r"""\bval_(?:accuracy|crossentropy)\b|[\w)\]]\s*\[\s*(['"])(?:accuracy|crossentropy)\1\s*\]"""
+    r"""|monitor\s*=\s*(['"])(?:accuracy|crossentropy)\2"""
+)
+
+
+def _is_metrics(arg: ast.keyword | ast.expr, index: int) -> bool:
+    return arg.arg in _KEYWORDS if isinstance(arg, ast.keyword) else index == _METRICS_POSITION
+
+
+def _named_lists(source: str) -> frozenset[str]:
+    """The names a `compile` call reads its metrics from (`metrics=METRICS`) that the module binds once, by
+    `NAME = [...]` (a list, tuple or dict): which value the call reads is then known."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # (a notebook's cells with magics: no evidence here)
+        return frozenset()
+    read: set[str] = set()
+    bindings: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "compile":
+            arguments: list[ast.keyword | ast.expr] = [*node.args, *node.keywords]
+            for index, arg in enumerate(arguments):
+                value = arg.value if isinstance(arg, ast.keyword) else arg
+                if isinstance(value, ast.Name) and _is_metrics(arg, index):
+                    read.add(value.id)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bindings.setdefault(node.id, []).append(node)
+        elif isinstance(node, ast.arg):
+            bindings.setdefault(node.arg, []).append(node)
+        elif isinstance(node, ast.alias):
+            bindings.setdefault((node.asname or node.name).split(".")[0], []).append(node)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bindings.setdefault(node.name, []).append(node)
+    once = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            if name in read and len(bindings[name]) == 1 and isinstance(node.value, (ast.List, ast.Tuple, ast.Dict)):
+                once.add(name)
+    return frozenset(once)
 
 
 def _renamed(node: cst.BaseExpression) -> tuple[cst.BaseExpression, list[str]]:
@@ -69,11 +115,34 @@ class KerasMetricNamesRule(Rule):
         before='import tensorflow as tf\nmodel.compile(optimizer="sgd", loss="mse", metrics=["accuracy"])\n',
         after='import compat\nimport tensorflow as tf\nmodel.compile(optimizer="sgd", loss="mse", metrics=["acc"])\n',
     )
-    WORDS = frozenset({"compile"})
+    WORDS = frozenset({"compile", *TF1_NAMES})  # (a metrics list bound to a name holds the metric's string)
 
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
         self._active = _tf.imports_tensorflow(state) and not _TF2_READS.search(state.source)
+        self._named = _named_lists(state.source) if self._active and "compile" in state.source else frozenset()
+
+    def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
+        target = original_node.targets[0].target if len(original_node.targets) == 1 else None
+        if not (isinstance(target, cst.Name) and target.value in self._named):
+            return updated_node
+        value, changed = _renamed(updated_node.value)
+        if not changed:
+            return updated_node
+        _tf.ensure_compat(self)
+        self.report(
+            original_node,
+            f'{target.value} = ["{changed[0]}"] (compile\'s metrics) -> "{TF1_NAMES[changed[0]]}": {self._why(changed[0])}',
+        )
+        return updated_node.with_changes(value=value)
+
+    @staticmethod
+    def _why(old: str) -> str:
+        new = TF1_NAMES[old]
+        return (
+            f"TF 1.x's Keras named it {new} (history, val_{new}, a callback's monitor), TF 2's names it as given; "
+            "import compat (TF 1.x's Keras code: Keras 2)"
+        )
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         func = original_node.func
@@ -92,8 +161,6 @@ class KerasMetricNamesRule(Rule):
         _tf.ensure_compat(self)
         self.report(
             original_node,
-            f'compile(metrics=["{changed[0]}"]) -> "{TF1_NAMES[changed[0]]}": TF 1.x\'s Keras named it '
-            f"{TF1_NAMES[changed[0]]} (history, val_{TF1_NAMES[changed[0]]}, a callback's monitor), TF 2's names it as "
-            "given; import compat (TF 1.x's Keras code: Keras 2)",
+            f'compile(metrics=["{changed[0]}"]) -> "{TF1_NAMES[changed[0]]}": {self._why(changed[0])}',
         )
         return updated_node.with_changes(args=args)

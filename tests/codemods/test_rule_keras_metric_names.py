@@ -51,3 +51,51 @@ class TestKerasMetricNames(RuleTest):
         ):
             with self.subTest(source=source):
                 self.assertCodemod(source, source)
+
+
+class TestKerasMetricNamesHostile(RuleTest):
+    TRANSFORM = KerasMetricNamesRule
+
+    def test_crossentropy_was_ce(self):
+        # TF 1.15 named metrics=["crossentropy"] ce (measured: history ['loss', 'ce']); TF 2 names it crossentropy
+        before = 'import tensorflow as tf\nm.compile(loss="mse", metrics=["accuracy", "crossentropy"])\n'
+        after = 'import compat\nimport tensorflow as tf\nm.compile(loss="mse", metrics=["acc", "ce"])\n'
+        self.assertCodemod(before, after)
+
+    def test_a_metrics_list_bound_to_a_name_once(self):
+        before = """
+            import tensorflow as tf
+
+            METRICS = ["accuracy"]
+
+            def build(model):
+                model.compile(optimizer="sgd", loss="mse", metrics=METRICS)
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            METRICS = ["acc"]
+
+            def build(model):
+                model.compile(optimizer="sgd", loss="mse", metrics=METRICS)
+        """
+        self.assertCodemod(before, after)
+        said = [entry.message for entry in self.applied(before).entries]
+        assert len(said) == 1 and said[0].startswith('METRICS = ["accuracy"] (compile\'s metrics) -> "acc": '), said
+
+    def test_must_not_fire_on_names(self):
+        for source in (
+            # bound twice (which one compile reads is known at run time only)
+            'import tensorflow as tf\nM = ["accuracy"]\nif a:\n    M = ["mae"]\nm.compile(loss="mse", metrics=M)\n',
+            'import tensorflow as tf\nM = ["accuracy"]\nfor M in x:\n    pass\nm.compile(loss="mse", metrics=M)\n',
+            'import tensorflow as tf\ndef f(M=["accuracy"]):\n    M = ["accuracy"]\n    m.compile(loss="mse", metrics=M)\n',
+            # a list of this name no compile reads
+            'import tensorflow as tf\nM = ["accuracy"]\nm.compile(loss="mse", metrics=N)\nprint(M)\n',
+            # another library's compile without TensorFlow, a file reading TF 2's names
+            'import re\nM = ["accuracy"]\nr.compile(metrics=M)\n',
+            'import tensorflow as tf\nM = ["accuracy"]\nm.compile(loss="mse", metrics=M)\nk = "val_accuracy"\n',
+            'import tensorflow as tf\nm.compile(loss="mse", metrics=["crossentropy"])\nk = "val_crossentropy"\n',
+        ):
+            with self.subTest(source=source):
+                self.assertCodemod(source, source)

@@ -7,6 +7,8 @@ TF 2.15 and 2.21). Each program and its golden (real TF 1.15): tests/common/tf1_
 - keras_metric_names.py: `metrics=["accuracy"]` read back as TF 1.x named it (`acc`, `val_acc`) by history,
   ModelCheckpoint and EarlyStopping. TF 2 names it `accuracy`: the checkpoint is never written, the early stop never
   comes, history["acc"] fails; the port compiles `metrics=["acc"]`, which TF 2 names `acc` (`keras-metric-names`).
+- keras_named_metrics.py: `METRICS = ["accuracy", "crossentropy"]` then `compile(metrics=METRICS)`, read back as
+  `acc`, `ce`, `val_acc` (TF 1.x's names of both; TF 2's `accuracy`, `crossentropy`): the port renames the list.
 - keras_fit_generator.py: TF 1.x code of Keras 2's API (fit_generator, .h5 checkpoints), which Keras 3 (tf.keras on
   TF >= 2.16) lacks; the port of a file of TF 1.x code using tf.keras imports compat, selecting tf-keras (`tf1-keras`).
 - keras_predict_classes.py: Sequential.predict_classes and predict_proba, which TF 2.6 removed; the port calls
@@ -28,6 +30,7 @@ PROGRAMS = {
     "keras_metric_names.py": ("tf115_keras_metric_names.json", ('metrics=["acc"]', 1)),
     "keras_fit_generator.py": ("tf115_keras_fit_generator.json", (".fit_generator(", 1)),
     "keras_predict_classes.py": ("tf115_keras_predict_classes.json", ("compat.keras_models.predict_", 5)),
+    "keras_named_metrics.py": ("tf115_keras_named_metrics.json", ('METRICS = ["acc", "ce"]', 1)),
 }
 # float32 training in another summation order than TF 1.15's graph (measured: 6e-7 on TF 2.15 and 2.21, both ways)
 ATOL = 2e-6

@@ -40,16 +40,20 @@ def main():
             ),
             tf.keras.callbacks.EarlyStopping(monitor="val_ce", patience=1),
         ]
-        history = build().fit(
-            FEATURES[:32],
-            LABELS[:32],
-            batch_size=8,
-            epochs=6,
-            shuffle=False,
-            verbose=0,
-            validation_data=(FEATURES[32:], LABELS[32:]),
-            callbacks=callbacks,
-        ).history
+        history = (
+            build()
+            .fit(
+                FEATURES[:32],
+                LABELS[:32],
+                batch_size=8,
+                epochs=6,
+                shuffle=False,
+                verbose=0,
+                validation_data=(FEATURES[32:], LABELS[32:]),
+                callbacks=callbacks,
+            )
+            .history
+        )
         result = {"keys": sorted(history), "saved": sorted(os.listdir(folder))}
         for key in ("acc", "ce", "val_acc", "val_ce", "loss"):
             result[key] = [round(float(v), 6) for v in history[key]]
