@@ -51,6 +51,7 @@ GOLDENS = {
     "tf115_keras_predict_classes.json": "tf1_programs/keras_predict_classes.py",
     "tf115_softmax_labels.json": "tf1_programs/softmax_labels_gradient.py",
     "tf115_keras_named_metrics.json": "tf1_programs/keras_named_metrics.py",
+    "tf115_keras_custom_optimizer.json": "tf1_programs/keras_custom_optimizer.py",
     "tf115_tensor_array_seeds.json": "tf1_programs/tensor_array_op_seeds.py",
     "tf115_fed_input_pipelines.json": "tf1_programs/fed_input_pipelines.py",
     "tf115_image_matrix_seeds.json": "tf1_programs/image_matrix_op_seeds.py",
