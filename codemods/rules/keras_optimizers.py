@@ -13,12 +13,18 @@ call of the OptimizerV2 classes, which tf.keras kept until TF 2.11 (TF 2.0-2.10 
 a file of TF 2 code gets it as well). An optimizer made without them computes the same update with either class,
 and a native port makes them so (`tf.keras.optimizers.SGD(learning_rate=...)`): they stay as written. The classes are the names TF 2 has under
 `optimizers.legacy` (codemods/tables/tf_api.json, from the installed TensorFlow).
+
+A program's own optimizer, a class of these bases (`class HeavyBall(tf.keras.optimizers.Optimizer)`) whose body uses
+OptimizerV2's hooks (`_set_hyper`, `_create_slots`, `_resource_apply_dense` ...), gets the legacy base: Keras 2.11+'s
+Optimizer has none of them (its hooks are `build` and `update_step`), and refuses the `lr=` a TF 1.x subclass passes
+on to it (measured on TF 2.21: 'Argument(s) not recognized'). A subclass using none of them is left as written.
 """
 
 import functools
 from typing import cast
 
 import libcst as cst
+import libcst.matchers as m
 
 from codemods.engine.rule import Rule
 from codemods.rule_description import Example
@@ -28,6 +34,19 @@ from codemods.rules import _shared, _tf
 TF1_KEYWORDS = frozenset({"lr", "decay", "schedule_decay"})  # schedule_decay: TF 1.x Nadam's decay
 _HOMES = (f"{_tf.TF}.keras.optimizers", f"{_tf.TF}.compat.v1.keras.optimizers")
 _LEGACY = "optimizers.legacy."
+# what only TF 1.x's OptimizerV2 (today's legacy classes) has for a subclass to call or override
+OPTIMIZER_V2_HOOKS = frozenset(
+    {
+        "_set_hyper",
+        "_get_hyper",
+        "_create_slots",
+        "_prepare_local",
+        "_resource_apply_dense",
+        "_resource_apply_sparse",
+        "_resource_apply_sparse_duplicate_indices",
+        "_serialize_hyperparameter",
+    }
+)
 
 
 @functools.cache
@@ -60,6 +79,33 @@ class KerasOptimizersRule(Rule):
         "optimizer = tf.keras.optimizers.legacy.SGD(learning_rate=0.01, momentum=0.9, decay=1e-6)\n",
     )
     WORDS = frozenset()
+
+    def leave_ClassDef(self, original_node: cst.ClassDef, updated_node: cst.ClassDef) -> cst.ClassDef:
+        bases = [
+            (index, name)
+            for index, base in enumerate(original_node.bases)
+            if base.keyword is None and (name := self.match(base.value, tf1_classes()))
+        ]
+        if not bases:
+            return updated_node
+        used = {cast(cst.Name, node).value for node in m.findall(original_node.body, m.Name())} & OPTIMIZER_V2_HOOKS
+        if not used:
+            return updated_node
+        args = list(updated_node.bases)
+        for index, name in bases:
+            func = original_node.bases[index].value
+            legacy = _legacy_of(self, args[index].value)
+            args[index] = args[index].with_changes(value=legacy)
+            if isinstance(func, cst.Name):
+                self.remove_unused_import(name.rpartition(".")[0], func.value)
+            self.report(
+                original_node,
+                f"class {original_node.name.value}({_tf.full_name(func) or name}) -> {_tf.full_name(legacy)}: its body "
+                f"uses TF 1.x's OptimizerV2 ({', '.join(sorted(used))}), which Keras 2.11+'s class of that name lacks; "
+                "import compat (Keras 2, which has it)",
+            )
+        _tf.ensure_compat(self)
+        return updated_node.with_changes(bases=args)
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         keywords = {keyword for arg in original_node.args if (keyword := _shared.keyword_of(arg))}

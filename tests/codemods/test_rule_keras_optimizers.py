@@ -128,3 +128,54 @@ class TestNadamScheduleDecay(RuleTest):
         before = "import tensorflow as tf\nopt = tf.keras.optimizers.Nadam(0.002, schedule_decay=0.004)\n"
         after = "import compat\nimport tensorflow as tf\nopt = tf.keras.optimizers.legacy.Nadam(0.002, schedule_decay=0.004)\n"
         self.assertCodemod(before, after)
+
+
+class TestOptimizerV2Subclasses(RuleTest):
+    TRANSFORM = KerasOptimizersRule
+
+    def test_a_subclass_written_on_optimizer_v2s_hooks(self):
+        before = """
+            import tensorflow as tf
+            from tensorflow.keras.optimizers import SGD
+
+            class HeavyBall(tf.keras.optimizers.Optimizer):
+                def __init__(self, learning_rate=0.01, name="HeavyBall", **kwargs):
+                    super(HeavyBall, self).__init__(name, **kwargs)
+                    self._set_hyper("learning_rate", kwargs.get("lr", learning_rate))
+
+            class Clipped(SGD):
+                def _resource_apply_dense(self, grad, var):
+                    return super()._resource_apply_dense(grad, var)
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+
+            class HeavyBall(tf.keras.optimizers.legacy.Optimizer):
+                def __init__(self, learning_rate=0.01, name="HeavyBall", **kwargs):
+                    super(HeavyBall, self).__init__(name, **kwargs)
+                    self._set_hyper("learning_rate", kwargs.get("lr", learning_rate))
+
+            class Clipped(tf.keras.optimizers.legacy.SGD):
+                def _resource_apply_dense(self, grad, var):
+                    return super()._resource_apply_dense(grad, var)
+        """
+        self.assertCodemod(before, after)
+        said = [entry.message for entry in self.applied(before).entries]
+        assert len(said) == 2 and said[0].startswith(
+            "class HeavyBall(tf.keras.optimizers.Optimizer) -> tf.keras.optimizers.legacy.Optimizer: "
+        ), said
+
+    def test_must_not_fire(self):
+        for source in (
+            # Keras 2.11+'s API (build, update_step): TF 2 code
+            "import tensorflow as tf\nclass Mine(tf.keras.optimizers.Optimizer):\n"
+            "    def update_step(self, gradient, variable):\n        pass\n",
+            # a subclass adding nothing of OptimizerV2's
+            "import tensorflow as tf\nclass Named(tf.keras.optimizers.Adam):\n    pass\n",
+            # another library's Optimizer
+            "import tensorflow as tf\nimport torch\nclass Mine(torch.optim.Optimizer):\n"
+            "    def _create_slots(self, var_list):\n        pass\n",
+        ):
+            with self.subTest(source=source):
+                self.assertCodemod(source, source)

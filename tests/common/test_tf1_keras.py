@@ -9,6 +9,9 @@ TF 2.15 and 2.21). Each program and its golden (real TF 1.15): tests/common/tf1_
   comes, history["acc"] fails; the port compiles `metrics=["acc"]`, which TF 2 names `acc` (`keras-metric-names`).
 - keras_named_metrics.py: `METRICS = ["accuracy", "crossentropy"]` then `compile(metrics=METRICS)`, read back as
   `acc`, `ce`, `val_acc` (TF 1.x's names of both; TF 2's `accuracy`, `crossentropy`): the port renames the list.
+- keras_custom_optimizer.py: a program's own optimizers, subclasses of tf.keras.optimizers.Optimizer and SGD written
+  on OptimizerV2's hooks (`_create_slots`, `_resource_apply_dense`), one made with `lr=`. Keras 2.11+'s classes of
+  those names have none of them; the port subclasses `tf.keras.optimizers.legacy`'s (`keras-optimizers`).
 - keras_fit_generator.py: TF 1.x code of Keras 2's API (fit_generator, .h5 checkpoints), which Keras 3 (tf.keras on
   TF >= 2.16) lacks; the port of a file of TF 1.x code using tf.keras imports compat, selecting tf-keras (`tf1-keras`).
 - keras_predict_classes.py: Sequential.predict_classes and predict_proba, which TF 2.6 removed; the port calls
@@ -31,6 +34,7 @@ PROGRAMS = {
     "keras_fit_generator.py": ("tf115_keras_fit_generator.json", (".fit_generator(", 1)),
     "keras_predict_classes.py": ("tf115_keras_predict_classes.json", ("compat.keras_models.predict_", 5)),
     "keras_named_metrics.py": ("tf115_keras_named_metrics.json", ('METRICS = ["acc", "ce"]', 1)),
+    "keras_custom_optimizer.py": ("tf115_keras_custom_optimizer.json", ("optimizers.legacy.", 2)),
 }
 # float32 training in another summation order than TF 1.15's graph (measured: 6e-7 on TF 2.15 and 2.21, both ways)
 ATOL = 2e-6

@@ -25,7 +25,7 @@ class HeavyBall(tf.keras.optimizers.Optimizer):
     """Momentum SGD written on OptimizerV2's hooks, as TF 1.x's custom Keras optimizers were."""
 
     def __init__(self, learning_rate=0.01, momentum=0.5, name="HeavyBall", **kwargs):
-        super(HeavyBall, self).__init__(name, **kwargs)
+        super().__init__(name, **kwargs)
         self._set_hyper("learning_rate", kwargs.get("lr", learning_rate))
         self._set_hyper("momentum", momentum)
 
@@ -44,7 +44,7 @@ class HeavyBall(tf.keras.optimizers.Optimizer):
         raise NotImplementedError
 
     def get_config(self):
-        config = super(HeavyBall, self).get_config()
+        config = super().get_config()
         config["learning_rate"] = self._serialize_hyperparameter("learning_rate")
         return config
 
@@ -53,7 +53,7 @@ class ClippedSGD(tf.keras.optimizers.SGD):
     """SGD whose dense update clips each gradient to [-0.5, 0.5]."""
 
     def _resource_apply_dense(self, grad, var):
-        return super(ClippedSGD, self)._resource_apply_dense(tf.clip_by_value(grad, -0.5, 0.5), var)
+        return super()._resource_apply_dense(tf.clip_by_value(grad, -0.5, 0.5), var)
 
 
 def run(optimizer):
