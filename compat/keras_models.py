@@ -22,14 +22,15 @@ __all__ = ["predict_classes", "predict_proba", "serve_removed_methods"]
 _SEQUENTIAL_MODULES = ("tf_keras.src.engine.sequential", "keras.src.engine.sequential")
 
 
-def predict_classes(model: Any, x: Any, *args: Any, **kwargs: Any) -> Any:
+def predict_classes(model: Any, /, *args: Any, **kwargs: Any) -> Any:
     """TF 1.x's `Sequential.predict_classes(x, batch_size=32, verbose=0)`: for each sample the index of the largest of
     the model's outputs, or, for a model of one output unit (a sigmoid's), 1 where it is above 0.5, else 0 (int32). A
-    model with a `predict_classes` of its own gets it called with the arguments given."""
+    model with a `predict_classes` of its own gets it called with the arguments given, whatever their names
+    (positional-only `model`: scikit-learn's `X=`, a keyword `model=`, are the method's)."""
     own = getattr(model, "predict_classes", None)
     if own is not None:
-        return own(x, *args, **kwargs)
-    return _keras_predict_classes(model, x, *args, **kwargs)
+        return own(*args, **kwargs)
+    return _keras_predict_classes(model, *args, **kwargs)
 
 
 def _keras_predict_classes(model: Any, x: Any, batch_size: int = 32, verbose: int = 0) -> Any:
@@ -39,13 +40,13 @@ def _keras_predict_classes(model: Any, x: Any, batch_size: int = 32, verbose: in
     return (scores > 0.5).astype("int32")
 
 
-def predict_proba(model: Any, x: Any, *args: Any, **kwargs: Any) -> Any:
+def predict_proba(model: Any, /, *args: Any, **kwargs: Any) -> Any:
     """TF 1.x's `Sequential.predict_proba(x, batch_size=32, verbose=0)`: `predict` with those defaults; a model with a
-    `predict_proba` of its own (a scikit-learn estimator) gets it called with the arguments given."""
+    `predict_proba` of its own (a scikit-learn estimator) gets it called with the arguments given (`X=` too)."""
     own = getattr(model, "predict_proba", None)
     if own is not None:
-        return own(x, *args, **kwargs)
-    return _keras_predict_proba(model, x, *args, **kwargs)
+        return own(*args, **kwargs)
+    return _keras_predict_proba(model, *args, **kwargs)
 
 
 def _keras_predict_proba(model: Any, x: Any, batch_size: int = 32, verbose: int = 0) -> Any:

@@ -46,3 +46,19 @@ def test_a_keras_model_gets_tf1s_computation_and_the_face_gives_the_methods_back
     finally:
         for name in ("predict_classes", "predict_proba"):
             delattr(type(softmax), name)
+
+
+def test_a_receivers_own_method_gets_its_keywords_whatever_their_names():
+    # scikit-learn names its argument X: estimator.predict_proba(X=x) is ported to predict_proba(estimator, X=x)
+    estimator = ProbabilisticClassifier()
+    estimator.predict_proba = lambda X, model=None: (X, model)  # type: ignore[method-assign]
+    assert keras_models.predict_proba(estimator, X="x", model="m") == ("x", "m")
+    assert keras_models.predict_classes(estimator_with_classes(), X="x") == "x"
+
+
+def estimator_with_classes():
+    class WithClasses:
+        def predict_classes(self, X):  # noqa: N803 - scikit-learn's spelling
+            return X
+
+    return WithClasses()
