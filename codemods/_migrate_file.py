@@ -18,7 +18,7 @@ from codemods._report import PARSE, TF2_CODE, Entry, Outcome
 from codemods.engine import names as _names
 from codemods.engine import tree as _tree
 from codemods.engine.apply import apply_rules, claims_of
-from codemods.rules import device, select, tf1_api
+from codemods.rules import device, select, softmax_labels, tf1_api
 from compat import library_names
 from compat.python2 import is_python2
 
@@ -36,8 +36,9 @@ _WIDE_BOMS = (
     (codecs.BOM_UTF16_BE, "UTF-16"),
 )
 PY2_MANUAL = "port this file to Python 3, then run uai-migrate again"
-# the rules that read TensorFlow's names as TF1's: left out of TF 2 code (tf.device takes a function in TF1 alone)
-TF1_READINGS = (tf1_api.Tf1ApiRule.ID, device.DeviceRule.ID)
+# the rules that read TensorFlow's names as TF1's: left out of TF 2 code (tf.device takes a function in TF1 alone,
+# TF 2's softmax_cross_entropy_with_logits back-propagates into the labels on purpose)
+TF1_READINGS = (tf1_api.Tf1ApiRule.ID, device.DeviceRule.ID, softmax_labels.SoftmaxLabelsRule.ID)
 
 
 def _syntax_entry(err: SyntaxError, what: str = "file") -> Entry:
