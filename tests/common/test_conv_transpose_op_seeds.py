@@ -8,14 +8,9 @@ printed tests/common/golden/tf115_conv_transpose_seeds.json on real TensorFlow 1
 rounds to 5 decimals (one unit of slack: the draws are the same bits).
 """
 
-import os
-import sys
+from tests.support.goldens import assert_close_to, port_against_tf115, run_against_tf115
 
-from tests.support import runs
-from tests.support.goldens import assert_close_to, run_against_tf115, tf115_values
-from tests.support.processes import REPO, result_json
-
-PROGRAM = os.path.join(REPO, "tests", "common", "tf1_programs", "conv_transpose_op_seeds.py")
+PROGRAM = "conv_transpose_op_seeds.py"  # of tests/common/tf1_programs
 GOLDEN = "tf115_conv_transpose_seeds.json"
 
 
@@ -26,12 +21,9 @@ def _assert_tf115s(values: dict, golden: dict) -> None:
 
 
 def test_uai_run_draws_tf115s_numbers_after_transposed_convolutions(tmp_path):
-    _assert_tf115s(*run_against_tf115("conv_transpose_op_seeds.py", GOLDEN, tmp_path))
+    _assert_tf115s(*run_against_tf115(PROGRAM, GOLDEN, tmp_path))
 
 
 def test_uai_migrates_port_draws_tf115s_numbers_after_transposed_convolutions(tmp_path):
-    migrated = runs.migrate(PROGRAM, "--out", tmp_path / "out", cwd=tmp_path)
-    assert migrated.returncode == 0, migrated.stderr[-3000:]
-    result = runs.run([sys.executable, str(tmp_path / "out" / "conv_transpose_op_seeds.py")], tmp_path)
-    assert result.returncode == 0, result.stderr[-3000:]
-    _assert_tf115s(result_json(result.stdout), tf115_values(GOLDEN))
+    values, golden = port_against_tf115(PROGRAM, GOLDEN, tmp_path)
+    _assert_tf115s(values, golden)

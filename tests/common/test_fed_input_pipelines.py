@@ -8,25 +8,17 @@ shuffle's order). Found: a fed `num_epochs` gave TF 2's order from the first ele
 fused one.
 """
 
-import os
-import sys
+from tests.support.goldens import port_against_tf115, run_against_tf115
 
-from tests.support import runs
-from tests.support.goldens import run_against_tf115, tf115_values
-from tests.support.processes import REPO, result_json
-
-PROGRAM = os.path.join(REPO, "tests", "common", "tf1_programs", "fed_input_pipelines.py")
+PROGRAM = "fed_input_pipelines.py"  # of tests/common/tf1_programs
 GOLDEN = "tf115_fed_input_pipelines.json"
 
 
 def test_uai_run_reads_fed_pipelines_in_tf115s_order(tmp_path):
-    values, golden = run_against_tf115("fed_input_pipelines.py", GOLDEN, tmp_path)
+    values, golden = run_against_tf115(PROGRAM, GOLDEN, tmp_path)
     assert values == golden
 
 
 def test_uai_migrates_port_reads_fed_pipelines_in_tf115s_order(tmp_path):
-    migrated = runs.migrate(PROGRAM, "--out", tmp_path / "out", cwd=tmp_path)
-    assert migrated.returncode == 0, migrated.stderr[-3000:]
-    result = runs.run([sys.executable, str(tmp_path / "out" / "fed_input_pipelines.py")], tmp_path)
-    assert result.returncode == 0, result.stderr[-3000:]
-    assert result_json(result.stdout) == tf115_values(GOLDEN)
+    values, golden = port_against_tf115(PROGRAM, GOLDEN, tmp_path)
+    assert values == golden

@@ -9,14 +9,9 @@ image_matrix_op_seeds.py printed tests/common/golden/tf115_image_matrix_seeds.js
 (`python3 dev.py tf115`); it rounds to 5 decimals (one unit of slack: the draws are the same bits).
 """
 
-import os
-import sys
+from tests.support.goldens import assert_close_to, port_against_tf115, run_against_tf115
 
-from tests.support import runs
-from tests.support.goldens import assert_close_to, run_against_tf115, tf115_values
-from tests.support.processes import REPO, result_json
-
-PROGRAM = os.path.join(REPO, "tests", "common", "tf1_programs", "image_matrix_op_seeds.py")
+PROGRAM = "image_matrix_op_seeds.py"  # of tests/common/tf1_programs
 GOLDEN = "tf115_image_matrix_seeds.json"
 
 
@@ -27,12 +22,9 @@ def _assert_tf115s(values: dict, golden: dict) -> None:
 
 
 def test_uai_run_draws_tf115s_numbers_after_image_and_matrix_ops(tmp_path):
-    _assert_tf115s(*run_against_tf115("image_matrix_op_seeds.py", GOLDEN, tmp_path))
+    _assert_tf115s(*run_against_tf115(PROGRAM, GOLDEN, tmp_path))
 
 
 def test_uai_migrates_port_draws_tf115s_numbers_after_image_and_matrix_ops(tmp_path):
-    migrated = runs.migrate(PROGRAM, "--out", tmp_path / "out", cwd=tmp_path)
-    assert migrated.returncode == 0, migrated.stderr[-3000:]
-    result = runs.run([sys.executable, str(tmp_path / "out" / "image_matrix_op_seeds.py")], tmp_path)
-    assert result.returncode == 0, result.stderr[-3000:]
-    _assert_tf115s(result_json(result.stdout), tf115_values(GOLDEN))
+    values, golden = port_against_tf115(PROGRAM, GOLDEN, tmp_path)
+    _assert_tf115s(values, golden)

@@ -7,14 +7,9 @@ Bidirectional GRU, an RNN of an LSTMCell, SimpleRNN) printed tests/common/golden
 real TensorFlow 1.15 (`python3 dev.py tf115`); it rounds to 5 and 6 decimals.
 """
 
-import os
-import sys
+from tests.support.goldens import assert_close_to, port_against_tf115, run_against_tf115
 
-from tests.support import runs
-from tests.support.goldens import assert_close_to, run_against_tf115, tf115_values
-from tests.support.processes import REPO, result_json
-
-PROGRAM = os.path.join(REPO, "tests", "common", "tf1_programs", "keras_rnn_variables.py")
+PROGRAM = "keras_rnn_variables.py"  # of tests/common/tf1_programs
 GOLDEN = "tf115_keras_rnn_variables.json"
 
 
@@ -26,7 +21,7 @@ def _assert_tf115s(values: dict, golden: dict) -> None:
 
 
 def test_uai_run_keras_rnn_variables_are_tf115s(tmp_path):
-    _assert_tf115s(*run_against_tf115("keras_rnn_variables.py", GOLDEN, tmp_path))
+    _assert_tf115s(*run_against_tf115(PROGRAM, GOLDEN, tmp_path))
 
 
 # The port keeps TF 2 behaviour (uai-migrate's graph-mode switches), under which tf.keras.layers.GRU is Keras' TF 2
@@ -36,12 +31,8 @@ GRU_PORT = "bidirectional/forward_gru/bias [2, 9]"
 
 
 def test_uai_migrates_port_runs_keras_rnns_with_tf115s_names(tmp_path):
-    migrated = runs.migrate(PROGRAM, "--out", tmp_path / "out", cwd=tmp_path)
-    assert migrated.returncode == 0, migrated.stderr[-3000:]
-    result = runs.run([sys.executable, str(tmp_path / "out" / "keras_rnn_variables.py")], tmp_path)
     # an RNN layer without return_sequences stopped here ("Could not write to TensorArray index 0")
-    assert result.returncode == 0, result.stderr[-3000:]
-    values, golden = result_json(result.stdout), tf115_values(GOLDEN)
+    values, golden = port_against_tf115(PROGRAM, GOLDEN, tmp_path)
     assert GRU_PORT in values["variables"]
     before_gru = ("lstm/",)
     assert [v for v in values["variables"] if v.startswith(before_gru)] == [

@@ -32,6 +32,18 @@ def run_against_tf115(program: str, golden: str, tmp_path: os.PathLike) -> tuple
     return got, want
 
 
+def port_against_tf115(program: str, golden: str, tmp_path: os.PathLike) -> tuple[dict, dict]:
+    """(what the safe port of tests/common/tf1_programs/`program` printed as its result line, run with plain python on
+    this TensorFlow; the values of golden file `golden`), after checking that uai-migrate --out wrote the port
+    without an error and that it ended well. The port is `tmp_path`/port/`program`."""
+    path = os.path.join(REPO, "tests", "common", "tf1_programs", program)
+    migrated = _runs.migrate("--out", os.path.join(tmp_path, "port"), path, cwd=tmp_path)
+    assert migrated.returncode == 0, migrated.stdout[-3000:] + migrated.stderr[-3000:]
+    result = _runs.run([sys.executable, os.path.join(tmp_path, "port", program)], tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result_json(result.stdout), tf115_values(golden)
+
+
 def assert_close_to(values: dict, golden: dict, atol: float, exact: tuple[str, ...] = ()) -> None:
     """`values` has `golden`'s keys and, key by key, its numbers (lists of any depth) to within `atol`;
     the keys in `exact` (names, shapes) are equal."""
