@@ -62,9 +62,15 @@ GONE = (
 )
 
 
+# TF 1.x's private Keras: TF 2 keeps Keras in another package (tf_keras, keras), not in the TF core modules it split,
+# so a name's public twins elsewhere say nothing of it (tensorflow.python.keras.optimizers.SGD is no TPU embedding SGD)
+_OWN_PACKAGES = (f"{PRIVATE}.keras",)
+
+
 def _looks_like_module(name: str) -> bool:
-    """`tensorflow.python.ops.control_flow_ops`, not `...ops.Graph` (a class, whose attributes are no module's names)."""
-    return name.startswith(PRIVATE + ".") and name.islower()
+    """`tensorflow.python.ops.control_flow_ops`, not `...ops.Graph` (a class, whose attributes are no module's names),
+    of TF's core (not TF 1.x's private Keras)."""
+    return name.startswith(PRIVATE + ".") and name.islower() and not _tf.under(name, _OWN_PACKAGES)
 
 
 class PrivateRule(OutermostChain, InsideImport, Rule):

@@ -333,3 +333,13 @@ def test_the_tf2_probe_imported_by_name_too():
     applied = apply_rules(cst.parse_module(source), [PrivateRule()], claims_of((PrivateRule,)), tree_context=told)
     assert applied.module.code.startswith("import compat\nfrom compat.graph_mode import tf2_enabled as enabled\n")
     assert [e.severity for e in applied.entries] == ["info"]
+
+
+def test_tf1s_private_keras_is_not_read_by_a_names_other_public_twins():
+    # TF 1.x's private Keras (tensorflow.python.keras) is not the TF core split TF 2.21 made: its optimizers.SGD is
+    # Keras', not the one public SGD of that name (tf.tpu.experimental.embedding.SGD, which the port crashed on)
+    source = "from tensorflow.python.keras import optimizers as po\nopt = po.SGD(lr=0.1)\n"
+    applied = apply(source, PrivateRule)
+    assert applied.module.code == source
+    [entry] = applied.entries
+    assert entry.severity == "error" and "tensorflow.python.keras.optimizers.SGD" in entry.message, entry
