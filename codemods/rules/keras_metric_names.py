@@ -14,8 +14,9 @@ TF >= 2.16).
 A method call's receiver is not known before run time: the call is a `compile` with a `metrics=` or
 `weighted_metrics=` keyword (or metrics third, positionally) holding the string, in a module that imports
 TensorFlow; or holding a name (`metrics=METRICS`) the module binds once, to a list, tuple or dict
-(`METRICS = ["accuracy"]`), whose strings are renamed there. A name bound more than once is left as written. A file that reads TF 2's names (`val_accuracy`, `history["accuracy"]`, `monitor="accuracy"`) is left as
-written: TF 1.x's Keras had no such key, so it is TF 2 code.
+(`METRICS = ["accuracy"]`), whose strings are renamed there. A name bound more than once is left as written. A file
+that reads TF 2's names (`val_accuracy`, `history["accuracy"]`, `monitor="accuracy"`) is left as written: TF 1.x's
+Keras had no such key, so it is TF 2 code.
 """
 
 import ast

@@ -11,8 +11,8 @@ today's `tf.keras.optimizers.legacy` ones, which only Keras 2 has: hence `import
 Only a call passing `lr=`, `decay=` or Nadam's `schedule_decay=` (its decay) is rewritten: those keywords make it a
 call of the OptimizerV2 classes, which tf.keras kept until TF 2.11 (TF 2.0-2.10 code wrote `Adam(lr=1e-3)` too, so
 a file of TF 2 code gets it as well). An optimizer made without them computes the same update with either class,
-and a native port makes them so (`tf.keras.optimizers.SGD(learning_rate=...)`): they stay as written. The classes are the names TF 2 has under
-`optimizers.legacy` (codemods/tables/tf_api.json, from the installed TensorFlow).
+and a native port makes them so (`tf.keras.optimizers.SGD(learning_rate=...)`): they stay as written. The classes
+are the names TF 2 has under `optimizers.legacy` (codemods/tables/tf_api.json, from the installed TensorFlow).
 
 A program's own optimizer, a class of these bases (`class HeavyBall(tf.keras.optimizers.Optimizer)`) whose body uses
 OptimizerV2's hooks (`_set_hyper`, `_create_slots`, `_resource_apply_dense` ...), gets the legacy base: Keras 2.11+'s
