@@ -96,5 +96,12 @@ def test_the_port_of_a_named_optimizer_or_updates_trains_like_the_safe_port_from
     folder.mkdir()
     row = native.equivalence(name, files["safe"], files["native"], [], str(folder))
     assert row["unloaded"] == [] and row["steps"] >= 4 and row["equal"], row
-    evaluations = [[line for line in out.splitlines() if line.startswith("eval")] for out in row["stdout"]]
-    assert evaluations[0] and evaluations[0] == evaluations[1]
+    # the evaluation after training, printed to 5 decimals, agrees as the losses do (the bench's tolerance): Keras'
+    # Adam rounds otherwise than TF1's (below 1e-6 relative), and the unseeded weights put a printed value on a
+    # rounding boundary now and then (CI at 445224e: 'eval 0.71214' against 'eval 0.71213')
+    evaluations = [
+        [float(line.split()[1]) for line in out.splitlines() if line.startswith("eval")] for out in row["stdout"]
+    ]
+    assert evaluations[0] and len(evaluations[0]) == len(evaluations[1])
+    for safe, ported in zip(*evaluations):
+        assert abs(safe - ported) <= native.TOLERANCE * max(1.0, abs(safe)), evaluations
