@@ -1,6 +1,7 @@
 """The `uai-launch` command line."""
 
 import argparse
+import contextlib
 import math
 import os
 import signal
@@ -120,7 +121,18 @@ def _temporary_log_dir() -> str:
 
 
 def _run(layout: Layout, command: list[str], args: argparse.Namespace) -> int:
-    log_dir = args.log_dir or _temporary_log_dir()
+    if args.log_dir is not None:
+        return _run_cluster(layout, command, args, args.log_dir)
+    log_dir = _temporary_log_dir()
+    try:
+        return _run_cluster(layout, command, args, log_dir)
+    finally:
+        # a cluster that never started (its command not found, no free port) wrote no log: its folder goes too
+        with contextlib.suppress(OSError):
+            os.rmdir(log_dir)  # (an empty folder only: logs are kept)
+
+
+def _run_cluster(layout: Layout, command: list[str], args: argparse.Namespace, log_dir: str) -> int:
     # A subreaper: uai-launch runs nothing but the cluster, so every process it adopts is the tasks'.
     cluster = LocalCluster(layout, command, log_dir, echo=_Echo(log_dir), keep_going=args.keep_going, subreaper=True)
 

@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -16,7 +17,10 @@ SHOW_TASK = [sys.executable, "-c", "import os, json; c = json.loads(os.environ['
 
 
 def _launch(*args, timeout=120):
-    return run_module("uai_launch", args, timeout=timeout)
+    # without --log-dir uai-launch keeps the task logs in a new temporary folder, for the user: here, in one the test
+    # removes (TMPDIR), not in /tmp for good
+    with tempfile.TemporaryDirectory() as scratch:
+        return run_module("uai_launch", args, env={"TMPDIR": scratch}, timeout=timeout)
 
 
 def _alive(pid):
@@ -328,3 +332,17 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     result = run_module("uai_launch", args, cwd=tmp_path, timeout=60)
     assert_one_line_error(result, message)
     assert not (tmp_path / "job.json").exists()
+
+
+def test_a_cluster_that_never_starts_leaves_no_empty_log_folder(tmp_path):
+    # without --log-dir the logs go to a new temporary folder; a command that cannot start left it behind, empty
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    result = run_module("uai_launch", ["--", "uai-no-such-program"], env={"TMPDIR": str(scratch)}, timeout=60)
+    assert_one_line_error(result, "command: 'uai-no-such-program' not found")
+    assert list(scratch.iterdir()) == []
+    # a cluster that ran keeps its logs there, as --help says
+    result = run_module("uai_launch", ["--workers", "0", "--", "true"], env={"TMPDIR": str(scratch)}, timeout=60)
+    assert result.returncode == 0, result.stderr
+    [kept] = scratch.iterdir()
+    assert kept.name.startswith("uai-launch-") and sorted(p.name for p in kept.iterdir()) == ["chief-0.log"]

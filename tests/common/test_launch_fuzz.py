@@ -104,7 +104,7 @@ def test_the_command_exits_0_1_or_2_and_never_with_a_traceback(argv, command):
             [sys.executable, "-m", "uai_launch", *argv, "--", *command],
             capture_output=True,
             text=True,
-            env=python_env(),
+            env=python_env({"TMPDIR": scratch}),  # (the logs' temporary folder, without --log-dir: removed with it)
             cwd=scratch,
             timeout=120,
         )
