@@ -1,12 +1,12 @@
 """keras-optimizers: TF 1.x's Keras optimizers called with lr= or decay= -> tf.keras.optimizers.legacy's class (TF 1.x's),
 lr= spelled learning_rate=, with import compat; an optimizer made without those keywords stays as written.
 
-That the port trains as TF 1.15 did: tests/common/test_tf1_keras.py (on TF 2.15 and 2.21).
+That the port trains as TF 1.15 did: tests/common/test_tf1_keras.py (on TF 2.15 and 2.21); TF 2 code:
+tests/codemods/test_tf2_code.py.
 """
 
 from codemods.rules.keras_optimizers import KerasOptimizersRule, tf1_classes
 from tests.support.rule_test import RuleTest
-from tests.support.runs import migrate
 
 
 class TestKerasOptimizers(RuleTest):
@@ -86,21 +86,6 @@ class TestKerasOptimizers(RuleTest):
     def test_the_classes_are_tf2s_legacy_ones(self):
         names = {name.rpartition(".")[2] for name in tf1_classes()}
         assert {"SGD", "Adam", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "Ftrl"} <= names, names
-
-
-def test_a_file_of_tf2_code_gets_it_too(tmp_path):
-    # TF 2.0-2.10's tf.keras took lr= as TF 1.x's did: uai-migrate reads the file as TF 2 code, and still ports the call
-    source = (
-        "import tensorflow as tf\n"
-        "writer = tf.summary.create_file_writer('logs')\n"
-        "optimizer = tf.keras.optimizers.Adam(lr=1e-3)\n"
-    )
-    (tmp_path / "train.py").write_text(source)
-    result = migrate("--out", tmp_path / "out", tmp_path / "train.py", cwd=tmp_path)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "info tf2-code: TF 2 code" in result.stdout, result.stdout
-    text = (tmp_path / "out" / "train.py").read_text()
-    assert "optimizer = tf.keras.optimizers.legacy.Adam(learning_rate=1e-3)" in text and "import compat" in text, text
 
 
 class TestKerasOptimizersImports(RuleTest):

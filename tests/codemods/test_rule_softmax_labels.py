@@ -1,12 +1,12 @@
 """softmax-labels: TF 1's tf.nn.softmax_cross_entropy_with_logits(labels=L) -> labels=tf.stop_gradient(L); the _v2
 function, tf.compat.v1's spelling, labels already stopped and TF 2 code are left as written.
 
-That the port trains as TF 1.15 did: tests/common/test_softmax_labels.py (TF 2.15 and 2.21).
+That the port trains as TF 1.15 did: tests/common/test_softmax_labels.py (TF 2.15 and 2.21); TF 2 code:
+tests/codemods/test_tf2_code.py.
 """
 
 from codemods.rules.softmax_labels import SoftmaxLabelsRule
 from tests.support.rule_test import RuleTest
-from tests.support.runs import migrate
 
 
 class TestSoftmaxLabels(RuleTest):
@@ -43,16 +43,3 @@ class TestSoftmaxLabels(RuleTest):
                 return tf.nn.softmax_cross_entropy_with_logits(labels=soft, logits=logits)  # a parameter named tf
         """
         self.assertCodemod(source, source)
-
-
-def test_tf2_code_keeps_tf2s_function(tmp_path):
-    # a TF 2 file means TF 2's function: its gradient into the labels may be wanted
-    source = (
-        "import tensorflow as tf\n"
-        "writer = tf.summary.create_file_writer('logs')\n"
-        "loss = tf.nn.softmax_cross_entropy_with_logits(labels=soft, logits=logits)\n"
-    )
-    (tmp_path / "train.py").write_text(source)
-    result = migrate("--out", tmp_path / "out", tmp_path / "train.py", cwd=tmp_path)
-    assert result.returncode == 0 and "info tf2-code: TF 2 code" in result.stdout, result.stdout + result.stderr
-    assert (tmp_path / "out" / "train.py").read_text() == source

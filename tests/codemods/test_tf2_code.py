@@ -86,6 +86,23 @@ def test_what_tf2_code_still_needs_is_done():
     assert {TF2_CODE, "graph-mode", "library-names"} <= {e.rule for e in entries}, entries
 
 
+def test_tf2_code_gets_tf1_keras_optimizers_and_keeps_tf2s_softmax_labels():
+    # keras-optimizers: TF 2.0-2.10's tf.keras took lr= as TF 1.x's did, so TF 2 code gets the legacy class too;
+    # softmax-labels reads the name as TF1's (a TF1 reading, left out here): TF 2's gradient into the labels may be wanted
+    source = """
+        import tensorflow as tf
+        writer = tf.summary.create_file_writer('logs')
+        optimizer = tf.keras.optimizers.Adam(lr=1e-3)
+        loss = tf.nn.softmax_cross_entropy_with_logits(labels=soft, logits=logits)
+    """
+    text, entries = migrated(source)
+    assert {TF2_CODE, "keras-optimizers"} <= {e.rule for e in entries}, entries
+    assert "optimizer = tf.keras.optimizers.legacy.Adam(learning_rate=1e-3)" in text and "import compat" in text, text
+    assert "loss = tf.nn.softmax_cross_entropy_with_logits(labels=soft, logits=logits)" in text, text
+    alone = "import tensorflow as tf\nw = tf.summary.create_file_writer('l')\nloss = tf.nn.softmax_cross_entropy_with_logits(labels=s, logits=x)\n"
+    assert migrated(alone)[0] == alone
+
+
 @pytest.mark.parametrize("name", ["session_summaries.py", "layers_graph.py", "rnn_text_classifier.py"])
 def test_a_native_port_migrated_again_comes_out_as_it_went_in(name):
     # on each of these the second, safe, run rewrote tf.summary.scalar(..., step=), tf.Variable or
