@@ -13,6 +13,7 @@ test_rule_native_io.py, tests/tf2/test_contrib_training_port.py). Runs on Python
 no project import.
 """
 
+import argparse
 import json
 import os
 import subprocess
@@ -81,17 +82,26 @@ def write_golden(golden, program, version):
     print(f"wrote tests/common/golden/{golden} ({len(result)} cases)")
 
 
+def _arguments():
+    """The golden files asked for, all of them when none is named (checked before TensorFlow is imported)."""
+    parser = argparse.ArgumentParser(
+        description=f"Run TF 1 programs on TensorFlow 1.15 and store what they print ({COMMAND} -- [GOLDEN ...]).",
+        epilog="golden files: " + ", ".join(sorted(GOLDENS)),
+    )
+    parser.add_argument("golden", nargs="*", help="golden files to write (default: all)")
+    chosen = parser.parse_args().golden or sorted(GOLDENS)
+    unknown = sorted(set(chosen) - set(GOLDENS))
+    if unknown:
+        parser.error(f"no golden file {', '.join(unknown)} (see --help for the known ones)")
+    return chosen
+
+
 def main():
+    chosen = _arguments()
     import tensorflow as tf
 
     if not tf.__version__.startswith("1.15."):
         sys.exit(f"{os.path.basename(__file__)}: needs TensorFlow 1.15 (the tf115 env), found {tf.__version__}")
-    chosen = sys.argv[1:] or sorted(GOLDENS)
-    unknown = sorted(set(chosen) - set(GOLDENS))
-    if unknown:
-        sys.exit(
-            f"{os.path.basename(__file__)}: no golden file {', '.join(unknown)} (known: {', '.join(sorted(GOLDENS))})"
-        )
     for golden in chosen:
         write_golden(golden, GOLDENS[golden], tf.__version__)
 
