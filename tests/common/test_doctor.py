@@ -151,6 +151,16 @@ def test_python_m_compat_without_a_command_is_a_usage_error(tmp_path):
     assert result.stderr.splitlines()[-1].startswith("python -m compat: error:"), result.stderr
 
 
+@pytest.mark.parametrize("argv", [["--nosuch"], ["doctor", "--nosuch"]])
+def test_python_m_compat_names_an_unknown_option(argv, capsys):
+    from compat.__main__ import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == "python -m compat: error: unrecognized arguments: --nosuch"
+
+
 def test_the_printed_pins_are_the_tf2_environments():
     pins = {}
     for name in ("tf2.txt", "tf2-nodeps.txt"):
