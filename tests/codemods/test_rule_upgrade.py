@@ -109,6 +109,39 @@ class TestUpgradeRule(RuleTest):
         """
         self.assertCodemod(source, source)
 
+    def test_a_module_bound_to_a_name_once_at_module_level_is_that_module(self):
+        # `K = tf.keras.backend` is Keras' own idiom: K.set_session stopped the port (tf_keras' backend has none)
+        before = """
+            import tensorflow as tf
+            K = tf.keras.backend
+            K.set_session(sess)
+
+            def reset():
+                K.clear_session()
+                return K.get_session()
+        """
+        after = """
+            import compat
+            import tensorflow as tf
+            K = tf.keras.backend
+            tf.compat.v1.keras.backend.set_session(sess)
+
+            def reset():
+                K.clear_session()
+                return tf.compat.v1.keras.backend.get_session()
+        """
+        self.assertCodemod(before, after)
+
+    def test_a_name_bound_to_a_module_and_to_something_else_is_left(self):
+        source = """
+            import tensorflow as tf
+            K = tf.keras.backend
+
+            def session(K):
+                return K.get_session()
+        """
+        self.assertCodemod(source, source)
+
     def test_contrib_names_without_a_home_stay_for_contrib_removed(self):
         source = """
             import tensorflow as tf
