@@ -30,11 +30,12 @@ logical CPUs), `compat.strategy` (strategy and Estimator RunConfig from TF_CONFI
 `compat.weight_decay` (tf.contrib.opt's AdamW, MomentumW and extend_with_decoupled_weight_decay),
 `compat.learn` (tf.contrib.learn's Experiment, learn_runner, run_config),
 `compat.scoped_layers` (Keras layers shared by TF1 variable scopes: uai-migrate's native ports of towers),
+`compat.slim_nets` (a tf-slim net function, such as the slim zoo's, as a Keras layer keeping TF1's variable names),
 `compat.tutorials` (tensorflow.examples.tutorials), `uai_run` (`uai-run`: unmodified TF1 programs),
 `compat.tf1_names` (the TF1 name -> new home table `uai_run` and uai-migrate read), `compat.tf1_modules`
 (a TF1 module path as an object resolving its names by that table: a contrib module read as a value) and
 `compat.library_names` (the same for names other libraries removed, such as Pillow's ANTIALIAS).
-Lazy shortcuts: `compat.device(setter)`, `compat.strategy(...)`, `compat.scoped_layers`.
+Lazy shortcuts: `compat.device(setter)`, `compat.strategy(...)`, `compat.scoped_layers`, `compat.slim_nets`.
 
 Above the shims, and imported by the programs only: their shared code (`trainlib.models`,
 `trainlib.data`, `trainlib.training`); no shim imports it (tests/common/test_layering.py).
@@ -72,6 +73,7 @@ _LAZY = {
     "run_config": ("compat.strategy", "run_config"),
     "logical_cpus": ("compat.devices", "logical_cpus"),
     "scoped_layers": ("compat.scoped_layers", None),  # (uai-migrate's native ports write compat.scoped_layers.layer)
+    "slim_nets": ("compat.slim_nets", None),  # (and compat.slim_nets.SlimNet)
 }
 
 

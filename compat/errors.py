@@ -59,6 +59,14 @@ class ScopeReuseError(CompatError, ValueError):
     """
 
 
+class SlimNetError(CompatError, TypeError):
+    """`compat.slim_nets.SlimNet` got no net function, an arg_scope that is not the dict a zoo's *_arg_scope()
+    returns, or no tf.TensorSpec to make its variables for.
+
+    Subclasses TypeError: each is an argument of the wrong kind.
+    """
+
+
 class KerasSetupError(CompatError):
     """Legacy Keras (needed by tf.compat.v1.layers and tf-slim) can no longer be selected in this process."""
 
