@@ -23,6 +23,7 @@ from codemods.rules import _tf
 from codemods.rules._native_checkpoint import Checkpoints
 from codemods.rules._native_names import ARG_SCOPE, L2_REGULARIZER, XAVIER
 from codemods.rules._native_names import SLIM_LAYERS as SLIM_NAMES
+from codemods.rules._native_slim_nets import ZooNet, is_net_call, net_block, zoo_scope
 from codemods.rules._native_state import Layer
 from codemods.rules._native_syntax import Refused, arguments, assigned, single, source_of
 
@@ -322,7 +323,11 @@ class SlimReader:
 
 
 class SlimLayers(Checkpoints, SlimReader):
-    """fully_connected, its initializer and regularizer, and arg_scope around them, in a Session script."""
+    """fully_connected, its initializer and regularizer, and arg_scope around them, in a Session script; a zoo net
+    under its arg_scope (_native_slim_nets)."""
+
+    zoo_net: ZooNet | None = None  # the zoo net of the block (_native_slim_nets)
+    updates_run: bool  # (_native_model's: the train op runs UPDATE_OPS)
 
     @property
     def slim_names(self) -> SlimNames:
@@ -345,6 +350,9 @@ class SlimLayers(Checkpoints, SlimReader):
         functions in its block (written out on the Keras layer); the block's statements stay, without the scope."""
         if self.scope_defaults is not None:
             raise Refused(stmt, "arg_scope inside arg_scope")
+        zoo = zoo_scope(self, call)
+        if zoo is not None:  # (a zoo net's arg_scope, resnet_v1.resnet_arg_scope(): _native_slim_nets)
+            return net_block(self, stmt, zoo)
         self.scope_defaults, self.scope_kinds = self.arg_scope_defaults(stmt, call)
         made: list[cst.BaseStatement] = []
         try:
@@ -363,7 +371,7 @@ class SlimLayers(Checkpoints, SlimReader):
     def slim_calls(self, stmt: cst.BaseStatement, calls: list[cst.Call]) -> set[int]:
         """The library calls of a graph statement this module converts: the tf-slim layers and the initializer and
         regularizer calls in their arguments (checked here, written by slim_layer())."""
-        found: set[int] = set()
+        found = {id(call) for call in calls if is_net_call(self, stmt, call)}  # (a zoo net's: _native_slim_nets)
         for call in calls:
             kind = self.slim_kind(call)
             if kind is not None:
