@@ -35,6 +35,12 @@ ONE_DEVICE, MIRRORED, MULTI_WORKER, PARAMETER_SERVER, EVALUATOR = (
     "parameter_server",
     "evaluator",
 )
+# why a cluster of a chief (or master) and ps tasks alone stops: its coordinator would have no task to run a step on
+NO_WORKER = (
+    "parameter-server training needs a worker task: this cluster has a chief (the platform's master) and ps tasks "
+    "only, and TF 2's ParameterServerStrategy runs its steps on workers alone (TF1's master trained on the ps's "
+    "variables itself); add a worker task, or run without ps tasks"
+)
 
 
 def _config(config: ClusterConfig | None) -> ClusterConfig:
@@ -106,6 +112,8 @@ def strategy(
         names = local_devices(num_devices)
         chosen = kind(config, len(names))
     if chosen == PARAMETER_SERVER:
+        if not config.num_tasks(tf_config.WORKER):
+            raise DistConfigError(NO_WORKER)
         if not config.is_chief:
             if not join:
                 raise DistConfigError(

@@ -3,12 +3,10 @@
 A `tf.train.MonitoredSession()` (or SingularMonitoredSession, MonitoredTrainingSession) called without arguments is
 a local Session whose scaffold initialises the variables, with no hook, no checkpoint and no master: the rule reads
 it as `tf.Session()` with its initializer run. Any argument (hooks, checkpoint_dir, master, is_chief, a scaffold)
-keeps the script at the safe level, with an entry naming the arguments and why (`reason`). A master or is_chief of a
-cluster (TF1's between-graph training: each task a client training on the parameter servers' variables) has no port:
-TF 2 keeps variables on parameter servers for asynchronous workers only under ParameterServerStrategy, whose chief
-computes no step and whose parameter servers only serve, where TF1's chief (the platform's master) trained steps of
-its own, and TF1's tasks raced for the steps (how many ran, and where, differed between runs), so no port is proven
-equal to it.
+keeps the script at the safe level, with an entry naming the arguments and why (`reason`), but a master or is_chief
+of a cluster (TF1's between-graph training: each task a client training on the parameter servers' variables) in the
+platform's uai_dist shape, which codemods/rules/_native_cluster.py ports to ParameterServerStrategy (the roles change:
+its chief schedules the steps on the workers, its ps and workers only serve).
 
 `tf.train.replica_device_setter(ps_tasks, ps_device=D, worker_device=D)` with one local device D (no job) and no
 cluster places every op on D, or returns None where ps_tasks is 0 (TF1's device_setter): the setter's name is bound
@@ -47,19 +45,18 @@ CONVERTS = (
 SETTER_PARAMS = ("ps_tasks", "ps_device", "worker_device", "merge_devices", "cluster", "ps_ops", "ps_strategy")
 # a device of this process: no job, task or replica (which name a cluster's process)
 _LOCAL = re.compile(r"/(device:)?(cpu|gpu):\d+", re.IGNORECASE)
-# what a monitored session's arguments do that a Session does not (the entry of a session the rule leaves). A master
-# or is_chief of a cluster has no port: TF 2 keeps variables on parameter servers for asynchronous workers only under
-# ParameterServerStrategy, a training of other roles, and TF1's own run is a race (measured: the safe port of
-# tests/corpus/uai_dist_local.py, whose ps task trains too, in a cluster of a master, a worker and a ps, ran 3 steps in
-# one run, 5 in the next)
+# what a monitored session's master or is_chief of a cluster does, and which of them the rule ports (to
+# ParameterServerStrategy: codemods/rules/_native_cluster.py, whose docstring gives the shape). Measured: the safe port
+# of tests/corpus/uai_dist_local.py, whose ps task trains too, in a cluster of a master, a worker and a ps, ran 3 steps
+# in one run, 5 in the next (TF1's tasks race)
 CLUSTER = (
     "may make this process a task of a cluster's between-graph training (each task a client running steps of its "
     "own, asynchronously, on the variables a device setter put on the parameter servers, shared by name; one that "
-    "is not the chief waits for the chief's initialisation); TF 2 keeps variables on parameter servers, for workers"
-    " to update asynchronously, only under ParameterServerStrategy, whose chief computes no step (it schedules them"
-    " on the workers) and whose parameter servers only serve: TF1's chief (the platform's master, worker 0) trained"
-    " steps of its own, and which task ran which step and how many ran in all (each task checking the stop hook "
-    "after its own run) came from the race, so no TF 2 port is proven equal to it"
+    "is not the chief waits for the chief's initialisation); the rule ports one to ParameterServerStrategy only in "
+    "the shape of the platform's uai_dist scripts (the cluster setup, then `train_op, ... = build()` of a function "
+    "returning an optimizer's minimize(loss, global step) and tensors, then this session of master, is_chief and one "
+    "StopAtStepHook(last_step=N) around `while not sess.should_stop():` fetching the train op and those tensors once, "
+    "nothing after it), which this is not"
 )
 _WHY = {
     "hooks": "hooks run around each run",

@@ -53,10 +53,6 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
   name, of a subclass written once that names its variables `weights` and `biases` as TF1 did
   (codemods/rules/_native_slim.py), with `xavier_initializer()` as GlorotUniform and `l2_regularizer(s)` as
   `tf.keras.regularizers.l2(0.5 * s)`; tf-slim's `flatten` a Keras Flatten;
-- makes a tf-slim zoo net called alone under its arg_scope (`with slim.arg_scope(resnet_v1.resnet_arg_scope()):` around
-  `logits, end_points = resnet_v1.resnet_v1_50(images, num_classes=10, is_training=True)`, any function of tf-slim's
-  nets, tf.contrib.slim.nets' in TF1) a `compat.slim_nets.SlimNet` made once of the function, its arg_scope and its
-  keyword arguments where the `with` stood, called in model() with the inputs (codemods/rules/_native_slim_nets.py);
 - computes a `tf.losses` loss of its own statement under a name, and `tf.losses.get_total_loss()` as the sum of the
   tf.losses losses and the Keras layers' regularization losses made before it (TF1's collections then);
 - makes `train_op = slim.learning.create_train_op(total, tf.train.<Name>Optimizer(...))` the train step and
@@ -77,7 +73,8 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
 
 A `tf.train.MonitoredSession()` without arguments is a Session, a local `tf.train.replica_device_setter` its one
 device, and a MonitoredTrainingSession of a checkpoint_dir and a StopAtStepHook around `while not sess.should_stop():`
-an eager loop to the hook's step writing its checkpoints there (codemods/rules/_native_monitored.py).
+an eager loop to the hook's step writing its checkpoints there (codemods/rules/_native_monitored.py); a cluster's, in
+the platform's uai_dist shape, ParameterServerStrategy training (codemods/rules/_native_cluster.py).
 - makes a lookup table (`HashTable` / v1 `StaticHashTable` of a `KeyValueTensorInitializer` of host values, read only
   by its `lookup` calls) TF 2's `tf.lookup.StaticHashTable`, made once and filled when made (tables_initializer runs
   go with the other initializers: codemods/rules/_native_lookup.py);
@@ -111,9 +108,9 @@ from libcst.codemod.visitors import AddImportsVisitor
 
 from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
+from codemods.rules import _native_cluster as cluster
 from codemods.rules import _native_monitored as monitored
 from codemods.rules import _native_slim_loops as slim_loops
-from codemods.rules import _native_slim_nets as slim_nets
 from codemods.rules import _tf
 from codemods.rules._native_graph import Converter
 from codemods.rules._native_lookup import drop_v1_imports
@@ -207,9 +204,7 @@ class NativeSessionRule(Rule):
         "worker_device are one local device (no cluster) is that device's name, or None where ps_tasks is 0 (TF1 "
         "returned None), kept around the variables and model()'s tensors as for a device name; "
         "a tf.train.MonitoredTrainingSession(checkpoint_dir=D, hooks=[tf.train.StopAtStepHook(last_step=N)]) (or "
-        "num_steps; no master, is_chief True: a cluster's has no port proven equal, TF 2 keeping variables on parameter "
-        "servers for asynchronous workers only under ParameterServerStrategy, whose chief computes no step, where "
-        "TF1's chief trained steps of its own and its tasks raced for the steps) around `while not "
+        "num_steps; no master, is_chief True) around `while not "
         "sess.should_stop():` whose body runs the train op in "
         "one sess.run, minimize(loss, global_step) incrementing the global step, is an eager loop: the train step "
         "increments it after the update, and the body runs once at least, then until the global step reaches N (TF "
@@ -221,6 +216,21 @@ class NativeSessionRule(Rule):
         "listed checkpoints taken over, TF1's too, the oldest deleted one per save, .meta included; the state file "
         "listing their paths, absolute where D is), as TF 2 object-based checkpoints; TF1's chief also wrote graph.pbtxt, each checkpoint's .meta, "
         "and events (the graph, global_step/sec every 100 steps), which the loop does not; "
+        "a cluster's tf.train.MonitoredTrainingSession(master=..., is_chief=..., hooks=[tf.train.StopAtStepHook(last_step=N)]) "
+        "in the platform's uai_dist shape (a cluster setup of the uai_dist parser, ClusterSpec, tf.train.Server and "
+        "replica_device_setter, read only as the session's master and is_chief and the graph's device; then "
+        "`train_op, t = build()` of a function of the module returning an optimizer's minimize(loss, global step) and "
+        "tensors; the loop fetching sess.run([train_op, t]) once; nothing after it; no checkpoint_dir) is "
+        "ParameterServerStrategy training, and the roles change: the setup is compat.strategy(), whose chief (the "
+        "platform's master) coordinates and computes no step, whose ps and worker tasks only serve (a ps task that ran "
+        "the script's loop too, racing the master, as tests/corpus/uai_dist_local.py's did, included), a cluster of a "
+        "master and ps tasks alone stopping with one line (TF 2 runs the steps on workers only), no cluster one device; "
+        "the builder makes the variables (TF1's names), the global step and the Keras optimizer, called under "
+        "strategy.scope(), and returns a tf.function train step; compat.train_steps.steps schedules it on the workers "
+        "(a ClusterCoordinator; last_step minus the global step of them, once at least; two per worker in flight) and "
+        "yields their values in order where sess.run's were read: with one worker the steps run in turn as TF1's one "
+        "trainer ran them, with more they race as TF1's tasks did; a random op that is the graph's first op, under a "
+        "graph seed, is given TF1's op seed (3: TF1's numbers), any other random op of the builder refused; "
         "tf-slim's conv2d is a Keras Conv2D and flatten a Keras Flatten, as fully_connected a Dense (conv2d's variables "
         "weights and biases under TF1's scope, Conv; its default padding SAME written out; its xavier initializer "
         "Keras's GlorotUniform, other seeded draws); "
@@ -253,12 +263,6 @@ class NativeSessionRule(Rule):
         "[input + units, 4 * units] and a bias, gates i, j, f, o, forget_bias added to f: the same values; its loop a "
         "Keras while loop, not dynamic_rnn's), the final state it returned not kept (the rule refuses a script reading "
         "it); a static shape TF1 read off the graph (`x.get_shape()[1].value`) is written as its value; "
-        "a tf-slim zoo net under its arg_scope (resnet_v1.resnet_v1_50 ...) is a compat.slim_nets.SlimNet, Keras 2's "
-        "track_tf1_style_variables shim around the same function: its variables are made at the first step under TF1's "
-        "names (in no graph collection: the rule refuses a Saver, get_total_loss, learning.train and a monitored loop "
-        "beside it), its regularizers' losses are the layer's .losses (added where the program added them), a batch "
-        "normalization in training mode updates its moving statistics in the call (the rule asks the train op to run "
-        "UPDATE_OPS, and refuses an evaluation sess.run of a net in training mode: TF1 ran no update there); "
         "a file importing tensorflow.compat.v1 with disable_v2_behavior() imports tensorflow (TF 2 behaviour: the "
         "rule refuses .value and == between tensors, which v1 shapes and equality answer otherwise). "
         "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name, and a "
@@ -458,7 +462,6 @@ class NativeSessionRule(Rule):
                         raise Refused(node, "the file reads TensorFlow through tensorflow.compat.v1 and another import")
                 converter = Converter(self, block)
                 replacements, covered, said = converter.convert(session)
-                said = "; ".join([said, *slim_nets.checked(converter)])  # (a zoo net: Refused, or what became what)
                 self._check_after(block, converter.watched())
             except Refused as refused:
                 self._refuse(refused, block)
@@ -478,6 +481,9 @@ class NativeSessionRule(Rule):
             )
         left = [c for c in self._graph_calls.values() if self.is_call(c, MONITORED) and not monitored.plain(c)]
         if left and not seen and not elsewhere:
+            ported = cluster.port(self, original_node, updated_node, left[0])  # (None: not its shape)
+            if ported is not None:
+                return ported
             why = monitored.reason(_tf.full_name(left[0].func), left[0])
             self.report(
                 left[0],
