@@ -53,6 +53,10 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
   name, of a subclass written once that names its variables `weights` and `biases` as TF1 did
   (codemods/rules/_native_slim.py), with `xavier_initializer()` as GlorotUniform and `l2_regularizer(s)` as
   `tf.keras.regularizers.l2(0.5 * s)`; tf-slim's `flatten` a Keras Flatten;
+- makes a tf-slim zoo net called alone under its arg_scope (`with slim.arg_scope(resnet_v1.resnet_arg_scope()):` around
+  `logits, end_points = resnet_v1.resnet_v1_50(images, num_classes=10, is_training=True)`, any function of tf-slim's
+  nets, tf.contrib.slim.nets' in TF1) a `compat.slim_nets.SlimNet` made once of the function, its arg_scope and its
+  keyword arguments where the `with` stood, called in model() with the inputs (codemods/rules/_native_slim_nets.py);
 - computes a `tf.losses` loss of its own statement under a name, and `tf.losses.get_total_loss()` as the sum of the
   tf.losses losses and the Keras layers' regularization losses made before it (TF1's collections then);
 - makes `train_op = slim.learning.create_train_op(total, tf.train.<Name>Optimizer(...))` the train step and
@@ -111,6 +115,7 @@ from codemods.rule_description import Example
 from codemods.rules import _native_cluster as cluster
 from codemods.rules import _native_monitored as monitored
 from codemods.rules import _native_slim_loops as slim_loops
+from codemods.rules import _native_slim_nets as slim_nets
 from codemods.rules import _tf
 from codemods.rules._native_graph import Converter
 from codemods.rules._native_lookup import drop_v1_imports
@@ -263,6 +268,12 @@ class NativeSessionRule(Rule):
         "[input + units, 4 * units] and a bias, gates i, j, f, o, forget_bias added to f: the same values; its loop a "
         "Keras while loop, not dynamic_rnn's), the final state it returned not kept (the rule refuses a script reading "
         "it); a static shape TF1 read off the graph (`x.get_shape()[1].value`) is written as its value; "
+        "a tf-slim zoo net under its arg_scope (resnet_v1.resnet_v1_50 ...) is a compat.slim_nets.SlimNet, Keras 2's "
+        "track_tf1_style_variables shim around the same function: its variables are made at the first step under TF1's "
+        "names (in no graph collection: the rule refuses a Saver, get_total_loss, learning.train and a monitored loop "
+        "beside it), its regularizers' losses are the layer's .losses (added where the program added them), a batch "
+        "normalization in training mode updates its moving statistics in the call (the rule asks the train op to run "
+        "UPDATE_OPS, and refuses an evaluation sess.run of a net in training mode: TF1 ran no update there); "
         "a file importing tensorflow.compat.v1 with disable_v2_behavior() imports tensorflow (TF 2 behaviour: the "
         "rule refuses .value and == between tensors, which v1 shapes and equality answer otherwise). "
         "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name, and a "
@@ -462,6 +473,7 @@ class NativeSessionRule(Rule):
                         raise Refused(node, "the file reads TensorFlow through tensorflow.compat.v1 and another import")
                 converter = Converter(self, block)
                 replacements, covered, said = converter.convert(session)
+                said = "; ".join([said, *slim_nets.checked(converter)])  # (a zoo net: Refused, or what became what)
                 self._check_after(block, converter.watched())
             except Refused as refused:
                 self._refuse(refused, block)
