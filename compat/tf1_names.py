@@ -16,6 +16,8 @@ not a module Python can import).
             the manual step uai-migrate reports (`{name}` is the TF1 name)
   CLOSEST   {contrib prefix: its closest TF 2 replacement}  the manual step instead, for a contrib family
             nothing converts (factorization, tensor_forest, ...); `manual_for` reads both
+  KERAS_GONE {TF 1.x tf.keras name: its closest TF 2 replacement}  a name TF 2's Keras 2 dropped
+            (`tf.keras.utils.multi_gpu_model`), the manual step of both tools
   RULES     {old prefix: uai-migrate rule id} the rule whose rewrite an alias stands for (longest prefix);
             REMOVED_RULES the same for the report of a name nothing provides
   LIBRARIES {compat module: library}      the names such a module lacks are the library's (compat.flags: absl.flags)
@@ -521,6 +523,39 @@ CLOSEST = {
 }
 
 # uai-migrate's rule reporting a name nothing provides (longest prefix)
+# TF 1.x tf.keras names that TF 2's Keras 2 (tf-keras, what `import compat` makes tf.keras) no longer has, none of
+# them rewritten by tf_upgrade_v2's tables: {name: its closest TF 2 replacement}. Hand-kept, as CLOSEST is; which
+# names belong here is derived from real TF 1.15 (tests/codemods/test_rule_keras_gone.py reads its tf.keras names,
+# tests/common/golden/tf115_keras_names.json). uai-migrate's keras-gone rule and uai-run's one line name the replacement.
+_MIXED = "tf.keras.mixed_precision"
+KERAS_GONE = {
+    "tensorflow.keras.experimental.LinearCosineDecay": "tf.compat.v1.train.linear_cosine_decay (a function of the "
+    "global step, not a schedule object)",
+    "tensorflow.keras.experimental.NoisyLinearCosineDecay": "tf.compat.v1.train.noisy_linear_cosine_decay (a function "
+    "of the global step, not a schedule object)",
+    "tensorflow.keras.experimental.PeepholeLSTMCell": "tf.compat.v1.nn.rnn_cell.LSTMCell(units, use_peepholes=True) "
+    "(its variables are laid out otherwise: a Keras checkpoint does not load into it)",
+    "tensorflow.keras.experimental.export_saved_model": "model.save(path) or tf.saved_model.save(model, path)",
+    "tensorflow.keras.experimental.load_from_saved_model": "tf.keras.models.load_model(path)",
+    "tensorflow.keras.experimental.terminate_keras_multiprocessing_pools": "nothing: TF 2's Keras closes its worker "
+    "pools itself; delete the call",
+    "tensorflow.keras.mixed_precision.experimental.LossScaleOptimizer": f"{_MIXED}.LossScaleOptimizer(optimizer) "
+    "(dynamic=True for loss_scale='dynamic'; a fixed scale is dynamic=False, initial_scale=<scale>)",
+    "tensorflow.keras.mixed_precision.experimental.Policy": f"{_MIXED}.Policy(name) (no loss_scale argument: wrap the "
+    f"optimizer in {_MIXED}.LossScaleOptimizer)",
+    "tensorflow.keras.mixed_precision.experimental.global_policy": f"{_MIXED}.global_policy()",
+    "tensorflow.keras.mixed_precision.experimental.set_policy": f"{_MIXED}.set_global_policy(policy)",
+    "tensorflow.keras.utils.HDF5Matrix": "an h5py dataset read through tf.data.Dataset.from_generator",
+    "tensorflow.keras.utils.convert_all_kernels_in_model": "nothing: it flipped Theano kernels, which TF 2's Keras "
+    "does not read; delete the call",
+    "tensorflow.keras.utils.multi_gpu_model": "tf.distribute.MirroredStrategy(): build and compile the model inside "
+    "its scope() and fit it as it is (each replica takes a slice of the batch, as multi_gpu_model's did)",
+    "tensorflow.keras.wrappers.scikit_learn.KerasClassifier": "SciKeras' scikeras.wrappers.KerasClassifier "
+    "(pip install scikeras)",
+    "tensorflow.keras.wrappers.scikit_learn.KerasRegressor": "SciKeras' scikeras.wrappers.KerasRegressor "
+    "(pip install scikeras)",
+}
+
 REMOVED_RULES = {"tensorflow": "tf1-api", "tensorflow.contrib": "contrib-removed"}
 
 RULES = {
@@ -663,6 +698,8 @@ def rule_for(name: str) -> str:
 
 
 def removed_rule_for(name: str) -> str:
+    if tf1_name(name) in KERAS_GONE:
+        return "keras-gone"
     return longest_prefix(REMOVED_RULES, name) or REMOVED_RULES[TF]
 
 
@@ -674,6 +711,8 @@ def manual_for(name: str) -> str:
     parts = name.split(".")
     # `contrib.rnn.python.ops.rnn.X` is what `contrib.rnn.X` re-exported
     public = ".".join([*parts[:3], parts[-1]]) if len(parts) > 5 and parts[3] == "python" else name
+    if name in KERAS_GONE:
+        return f"TensorFlow 2's tf.keras has no {short[len('tf.keras.') :]}: use {KERAS_GONE[name]}"
     closest = CLOSEST.get(public) or longest_prefix(CLOSEST, name)
     if closest:
         return f"tf.contrib was removed in TensorFlow 2: {short} has no drop-in replacement; the closest is {closest}"

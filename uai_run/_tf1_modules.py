@@ -139,9 +139,22 @@ class TF2Name(CompatError, AttributeError):
         super().__init__(f"{self.problem} ({path}:{line}); {self.manual}")
 
 
-def tf2_name(error: BaseException, tf2_code: Callable[[], bool]) -> TF2Name | None:
+class GoneTF1Name(CompatError, AttributeError):
+    """A TF1 name read off a real module the face served that TF 2 dropped, with a closest replacement the table
+    knows (`tf.keras.utils.multi_gpu_model`: compat.tf1_names.KERAS_GONE)."""
+
+    def __init__(self, name: str, path: str, line: int) -> None:
+        self.tf1_name, self.path, self.line = name, path, line
+        self.problem = f"{short(name)} is not available on this TensorFlow"
+        self.manual = names.manual_for(name)
+        self.rule = names.removed_rule_for(name)
+        super().__init__(f"{self.problem} ({path}:{line}); uai-migrate: {self.manual}")
+
+
+def tf2_name(error: BaseException, tf2_code: Callable[[], bool]) -> TF2Name | GoneTF1Name | None:
     """The one-line stop for `error` when the user's line read a name off a module of TF1's API that TF 2's
-    module of the same path has (`tf2_code()`: does the program name nothing only TF1 had?); else None."""
+    module of the same path has (`tf2_code()`: does the program name nothing only TF1 had?), or that TF 2 dropped
+    and the table names a replacement for; else None."""
     at_hand: BaseException | None = error
     seen = 0
     # autograph (a model_fn under a distribution strategy) re-raises the read's error as a new one of its type
@@ -151,9 +164,12 @@ def tf2_name(error: BaseException, tf2_code: Callable[[], bool]) -> TF2Name | No
         found = _V1_API.search(module.__name__) if isinstance(module, ModuleType) else None
         if found is not None:
             name, at = f"{names.TF}.{found['path']}.{error.name}", _raised_at(error)
-            if at is None or _in_tf2(name) is _MISSING:
-                return None  # not the user's own read (a library's is its own business), or TF 2 lacks it too
-            return TF2Name(name, *at, tf2_code())
+            if at is None:
+                return None  # not the user's own read (a library's is its own business)
+            if _in_tf2(name) is not _MISSING:
+                return TF2Name(name, *at, tf2_code())
+            # TF 2 lacks it too: python's error, unless the table knows what replaced it
+            return GoneTF1Name(name, *at) if name in names.KERAS_GONE else None
         at_hand, seen = error.__cause__ or error.__context__, seen + 1
     return None
 

@@ -15,6 +15,7 @@ import tomllib
 
 import pytest
 
+from compat import tf1_names
 from tests.support import runs as _runs
 from tests.support.processes import REPO, assert_one_line_error, program_lines
 from uai_run import __main__ as as_module
@@ -210,6 +211,26 @@ def test_a_tf_2_name_the_tf1_face_lacks_is_one_line_naming_uai_run_auto(tmp_path
     assert_one_line_error(result, f"error: {problem} ({script}:3); {step}")
     entries = json.loads((tmp_path / "report.json").read_text())["files"][0]["entries"]
     assert [(e["message"], e["line"], e["manual"]) for e in entries if e["severity"] == "error"] == [(problem, 3, step)]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import tensorflow as tf\n\nparallel = tf.keras.utils.multi_gpu_model(model, gpus=2)\n",
+        "import tensorflow as tf\nfrom tensorflow.keras.utils import multi_gpu_model\n",
+    ],
+    ids=["read", "imported"],
+)
+def test_a_tf1_keras_name_tf_2_dropped_is_one_line_naming_its_closest_replacement(tmp_path, source):
+    script = _write(tmp_path, "parallel.py", source)
+    result = _runs.run([*UAI_RUN, str(script)], tmp_path)
+    line = 3 if "parallel =" in source else 2
+    assert_one_line_error(
+        result,
+        f"error: tf.keras.utils.multi_gpu_model is not available on this TensorFlow ({script}:{line}); uai-migrate: "
+        f"{tf1_names.manual_for('tensorflow.keras.utils.multi_gpu_model')}",
+    )
+    assert "MirroredStrategy" in result.stderr
 
 
 def test_a_tf1_program_reading_a_tf_2_name_is_told_its_tf_compat_v2_spelling_which_the_face_serves():
