@@ -12,7 +12,9 @@ is a layer made once with the function, its arg_scope (the dict a zoo's `*_arg_s
 call as `with slim.arg_scope(...)` was) and the function's keyword arguments; called with the inputs, it returns what
 the function returned. Its variables are made at the first call (or by `create_variables`) under TF1's names, TF's
 own migration shim (`track_tf1_style_variables` of Keras 2's legacy_tf_layers) keeping them: later calls use them,
-`.variables` / `.trainable_variables` list them, and a TF1 checkpoint's values load into them by name. A batch
+`.variables` / `.trainable_variables` list them, a TF1 checkpoint's values load into them by name (through
+`tf.train.Checkpoint(net=layer).restore(tf1_path)`), and a TF 2 checkpoint tracking the layer holds them all, moving
+statistics included (restored as they are made where the restore comes first). A batch
 normalization in training mode (is_training=True) updates its moving statistics in the call, as TF1's
 create_train_op ran UPDATE_OPS with each step; the regularizers' losses are the layer's `.losses`.
 

@@ -129,3 +129,41 @@ def test_bad_arguments_raise_a_typed_error(make, says):
     with pytest.raises(SlimNetError, match=says) as raised:
         make()
     assert isinstance(raised.value, CompatError) and isinstance(raised.value, TypeError)
+
+
+def test_a_tf1_checkpoint_of_the_net_restores_into_the_layer_by_name(tmp_path):
+    with tf.Graph().as_default() as graph:
+        images = tf.compat.v1.placeholder(tf.float32, [None, 16, 16, 3])
+        with slim.arg_scope(resnet_v1.resnet_arg_scope()):
+            _tiny_resnet(images)
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            saved = {v.op.name: sess.run(v) for v in graph.get_collection("variables")}
+            path = tf.compat.v1.train.Saver().save(sess, str(tmp_path / "model.ckpt"))
+    net = slim_nets.SlimNet(_tiny_resnet, resnet_v1.resnet_arg_scope(), is_training=True)
+    net.create_variables(tf.TensorSpec([None, 16, 16, 3]))
+    tf.train.Checkpoint(net=net).restore(path).assert_existing_objects_matched()
+    restored = {v.name.split(":")[0]: v.numpy() for v in net.variables}
+    assert sorted(restored) == sorted(saved)
+    for name, value in saved.items():
+        np.testing.assert_array_equal(restored[name], value, err_msg=name)
+    assert any(not np.all(value == 0) for value in saved.values())
+
+
+@pytest.mark.parametrize("restore_first", [False, True])
+def test_a_tf2_checkpoint_restores_before_or_after_the_variables_are_made(tmp_path, restore_first):
+    spec = tf.TensorSpec([None, 16, 16, 3])
+    saved = slim_nets.SlimNet(_tiny_resnet, resnet_v1.resnet_arg_scope(), is_training=True)
+    saved.create_variables(spec)
+    for index, variable in enumerate(saved.variables):
+        variable.assign(tf.fill(variable.shape, 0.5 + index))
+    path = tf.train.Checkpoint(net=saved).save(str(tmp_path / "ckpt"))
+    net = slim_nets.SlimNet(_tiny_resnet, resnet_v1.resnet_arg_scope(), is_training=True)
+    if not restore_first:
+        net.create_variables(spec)
+    status = tf.train.Checkpoint(net=net).restore(path)  # (first: restored as the variables are made)
+    net.create_variables(spec)
+    status.assert_consumed()
+    assert [v.name for v in net.variables] == [v.name for v in saved.variables]
+    for variable, original in zip(net.variables, saved.variables):
+        np.testing.assert_array_equal(variable.numpy(), original.numpy(), err_msg=variable.name)
