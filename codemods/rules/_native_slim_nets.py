@@ -116,6 +116,8 @@ def net_block(converter: SlimLayers, stmt: cst.With, scope_call: cst.Call) -> bo
     what = f"tf-slim's {function.rpartition('.')[2]}"
     if not value.args or value.args[0].keyword is not None or value.args[0].star:
         raise Refused(stmt, f"{what} without its inputs as its first argument")
+    if not set(names_in(value.args[0].value).names) & converter.graph:
+        raise Refused(stmt, f"{what} of inputs that are no tensor of the graph (a zoo module's helper, not a net)")
     keywords: dict[str, cst.Arg] = {}
     for arg, new in zip(value.args[1:], updated.args[1:]):
         if arg.keyword is None or arg.star:

@@ -95,6 +95,12 @@ class TestSlimNets(RuleTest):
                 "saver = tf.train.Saver()\nrng = np.random",
                 "a zoo net in a graph with a Saver",
             ),
+            # a zoo module's helper under the arg_scope: its first argument no tensor
+            "helper": (
+                "logits, end_points = resnet_v1.resnet_v1_50(images, num_classes=3, is_training=True)",
+                'block = resnet_v1.resnet_v1_block("block1", base_depth=2, num_units=1, stride=1)',
+                "of inputs that are no tensor of the graph",
+            ),
             "two statements": (
                 "is_training=True)\n",
                 "is_training=True)\n    flat = tf.squeeze(logits, [1, 2])\n",
