@@ -140,7 +140,9 @@ def apply_rules(
     quiet, statements = _quiet.quiet_statements(rules, table, tree, source)
     names = _names.resolver(module, table)
     context = CodemodContext() if context is None else context
-    state = FileState(names=names, table=table, source=source, claims=claims, context=context, tree=tree_context)
+    state = FileState(
+        names=names, table=table, source=source, syntax=tree, claims=claims, context=context, tree=tree_context
+    )
     for rule in rules:
         rule.begin_file(state)
     dispatcher = _Dispatcher(rules, state, quiet)
@@ -149,7 +151,9 @@ def apply_rules(
         # libcst's statements did not line up with the ast's: the pass again, every statement visited
         for key in (AddImportsVisitor.CONTEXT_KEY, RemoveImportsVisitor.CONTEXT_KEY):
             context.scratch.pop(key, None)
-        state = FileState(names=names, table=table, source=source, claims=claims, context=context, tree=tree_context)
+        state = FileState(
+            names=names, table=table, source=source, syntax=tree, claims=claims, context=context, tree=tree_context
+        )
         for rule in rules:
             rule.begin_file(state)
         dispatcher = _Dispatcher(rules, state)

@@ -1,5 +1,6 @@
 """The base class of every migration rule (the contract: docs/adding.md, "How to add a rule")."""
 
+import ast
 import dataclasses
 from collections.abc import Collection, Iterable
 from collections.abc import Set as AbstractSet
@@ -47,6 +48,7 @@ class FileState:
     names: "TableNames | ScopeNames"
     table: "NameTable"
     source: str  # the module's text: a rule tests it for a word before searching the whole tree
+    syntax: ast.Module  # the module's `ast`, which the engine parsed once for every rule (a notebook: its cells joined)
     claims: Claims  # qualified-name prefixes rewritten by the active rules
     # the imports the rules schedule (libcst's AddImportsVisitor / RemoveImportsVisitor keys in its scratch)
     context: CodemodContext = dataclasses.field(default_factory=CodemodContext)

@@ -44,13 +44,9 @@ def _is_metrics(arg: ast.keyword | ast.expr, index: int) -> bool:
     return arg.arg in _KEYWORDS if isinstance(arg, ast.keyword) else index == _METRICS_POSITION
 
 
-def _named_lists(source: str) -> frozenset[str]:
-    """The names a `compile` call reads its metrics from (`metrics=METRICS`) that the module binds once, by
-    `NAME = [...]` (a list, tuple or dict): which value the call reads is then known."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:  # (a notebook's cells with magics: no evidence here)
-        return frozenset()
+def _named_lists(tree: ast.Module) -> frozenset[str]:
+    """The names a `compile` call reads its metrics from (`metrics=METRICS`) that the module (its `ast`, the
+    engine's) binds once, by `NAME = [...]` (a list, tuple or dict): which value the call reads is then known."""
     read: set[str] = set()
     bindings: dict[str, list[ast.AST]] = {}
     for node in ast.walk(tree):
@@ -121,7 +117,7 @@ class KerasMetricNamesRule(Rule):
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
         self._active = _tf.imports_tensorflow(state) and not _TF2_READS.search(state.source)
-        self._named = _named_lists(state.source) if self._active and "compile" in state.source else frozenset()
+        self._named = _named_lists(state.syntax) if self._active and "compile" in state.source else frozenset()
 
     def leave_Assign(self, original_node: cst.Assign, updated_node: cst.Assign) -> cst.Assign:
         target = original_node.targets[0].target if len(original_node.targets) == 1 else None

@@ -24,12 +24,8 @@ from codemods.rules import _tf
 KERAS = tuple(f"{_tf.TF}.{home}keras" for home in ("", "compat.v1."))
 
 
-def tf1_code(source: str) -> bool:
-    """Does the module name something TF 2's tf lacks?"""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:  # (a notebook's cells with magics: the engine reads them otherwise; no evidence here)
-        return False
+def tf1_code(tree: ast.Module) -> bool:
+    """Does the module (its `ast`, the engine's) name something TF 2's tf lacks?"""
     return _tf2_code.tf1_name([tree]) is not None
 
 
@@ -53,7 +49,7 @@ class Tf1KerasRule(InsideImport, Rule):
 
     def begin_file(self, state: FileState) -> None:
         super().begin_file(state)
-        self._pending = "keras" in state.source and tf1_code(state.source)
+        self._pending = "keras" in state.source and tf1_code(state.syntax)
 
     def _reference(self, node: cst.CSTNode) -> None:
         if not self._pending or self.in_import:
