@@ -236,7 +236,7 @@ class ContribRule(OutermostChain, InsideImport, Rule):
         migrated apart (the table is scanned from them all): another cell may read what this one imports,
         so an import this cell does not read is not proven unused. (A cell among others that bind nothing
         is taken for a whole module.)"""
-        own = {name for name, _ in bindings(ast.parse(self.state.source))}
+        own = {name for name, _ in bindings(self.state.syntax)}
         return self.state.table.bound <= own
 
     def _check(self, node: cst.Import | cst.ImportFrom, statement: int, name: str, stays: bool, branches: bool) -> None:

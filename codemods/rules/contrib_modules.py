@@ -33,9 +33,8 @@ MANUAL = (
 )
 
 
-def _bare_reads(source: str) -> set[str]:
+def _bare_reads(tree: ast.Module) -> set[str]:
     """The names the module reads other than as the base of an attribute (`f(m)`, `return m`, `x = m`)."""
-    tree = ast.parse(source)
     bases = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
     return {
         node.id
@@ -66,7 +65,7 @@ class ContribModulesRule(Rule):
         if not _tf.is_served_contrib_module(name):
             return False
         if self._bare is None:
-            self._bare = _bare_reads(self.state.source)
+            self._bare = _bare_reads(self.state.syntax)
         return alias in self._bare
 
     def _bind(self, node: cst.CSTNode, name: str, alias: str) -> cst.Assign:
