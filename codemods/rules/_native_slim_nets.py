@@ -37,8 +37,12 @@ NETS_HOMES = (
 )
 SAID = (
     "{var} = compat.slim_nets.SlimNet({function}, {scope}, ...): tf-slim's {function} under its arg_scope made once "
-    "as a Keras layer (its variables made at the first step under TF1's names, {name}/...; a batch normalization in "
-    "training mode updates its moving statistics in the call, where UPDATE_OPS ran them with the step)"
+    "as a Keras layer (its variables made at the first step under TF1's names, {name}/...{training})"
+)
+# (the net in training mode: what its call does that TF1's step did through UPDATE_OPS)
+TRAINING_SAID = (
+    "; a batch normalization in training mode updates its moving statistics in the call, where UPDATE_OPS ran them "
+    "with the step"
 )
 
 
@@ -194,4 +198,5 @@ def checked(converter: SlimLayers) -> list[str]:
                 f"an evaluation sess.run of `{net.name}` in training mode: TF1 ran no UPDATE_OPS there, the layer "
                 "updates its moving statistics at each call",
             )
-    return [SAID.format(var=net.var, function=net.function, scope=net.scope, name=net.name)]
+    training = TRAINING_SAID if net.training else ""
+    return [SAID.format(var=net.var, function=net.function, scope=net.scope, name=net.name, training=training)]

@@ -72,6 +72,18 @@ class TestSlimNets(RuleTest):
         (said,) = [e.message for e in self.applied(SCRIPT, level="native").entries]
         assert "resnet_v1_50 = compat.slim_nets.SlimNet(resnet_v1.resnet_v1_50" in said, said
         assert "under TF1's names, resnet_v1_50/..." in said, said
+        assert "updates its moving statistics in the call" in said, said
+        (said,) = [
+            e.message
+            for e in self.applied(
+                SCRIPT.replace("is_training=True", "is_training=False").replace(
+                    "    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):\n        train_op",
+                    "    train_op",
+                ),
+                level="native",
+            ).entries
+        ]
+        assert "under TF1's names, resnet_v1_50/...)" in said, said  # (a net in inference mode updates nothing)
 
     def test_what_the_layer_would_not_do_as_tf1_did_keeps_the_script(self):
         cases = {
