@@ -10,21 +10,30 @@ gave this task.
 
 Without a cluster the step runs here (`strategy.run`), the body of the loop after each step, until the global step
 reaches `last_step` (once at least: TF 1.15's StopAtStepHook checked after each run). Under ParameterServerStrategy
-the chief runs no step: a `ClusterCoordinator` schedules them on the workers, `last_step` minus the restored global
-step of them (once at least), at most two per worker in flight, and their values come back in the order they were
+the chief runs no step: a `ClusterCoordinator` schedules them on the workers, `last_step` minus the global step at the
+start of them (once at least), at most two per worker in flight, and their values come back in the order they were
 scheduled. With one worker the steps run one after the other, as TF1's one trainer ran them; with more they race
 for the variables on the parameter servers, as TF1's tasks did.
+
+With a `manager` (compat.tf1_saver.CheckpointManager, of the session's checkpoint_dir, its latest checkpoint restored
+by the caller) the chief saves as TF1's chief did: at the start (not again where it restored that step), every
+`every_secs` seconds between steps and at the end.
 """
 
 import collections
+import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import tensorflow as tf
 
+    from compat.tf1_saver import CheckpointManager
+
 # scheduled steps in flight per worker: enough to keep a worker busy while the chief fetches the previous value
 IN_FLIGHT_PER_WORKER = 2
+# TF 1.15's CheckpointSaverHook of a MonitoredTrainingSession: save_checkpoint_secs' default
+EVERY_SECS = 600
 
 
 def _numpy(value: Any) -> Any:
@@ -40,20 +49,48 @@ def is_parameter_server(strategy: "tf.distribute.Strategy") -> bool:
     return isinstance(strategy, tf.distribute.experimental.ParameterServerStrategy)
 
 
+class _Saves:
+    """When the chief writes the manager's checkpoints: at the start, every `every_secs` seconds, at the end."""
+
+    def __init__(self, manager: "CheckpointManager | None", global_step: "tf.Variable", every_secs: float) -> None:
+        self.manager, self.global_step, self.every_secs = manager, global_step, every_secs
+        if manager is not None:
+            manager.save_at_start(checkpoint_number=self.step())
+        self.saved = (self.step(), time.time())
+
+    def step(self) -> int:
+        return int(self.global_step.numpy())
+
+    def between_steps(self) -> None:
+        if self.manager is not None and time.time() >= self.saved[1] + self.every_secs and self.step() != self.saved[0]:
+            self.manager.save(checkpoint_number=self.step())
+            self.saved = (self.step(), time.time())
+
+    def at_end(self) -> None:
+        if self.manager is not None and self.step() != self.saved[0]:
+            self.manager.save(checkpoint_number=self.step())
+
+
 def steps(
     strategy: "tf.distribute.Strategy",
     train_step: Callable[[], Any],
     global_step: "tf.Variable",
     last_step: int,
+    manager: "CheckpointManager | None" = None,
+    every_secs: float = EVERY_SECS,
 ) -> Iterator[Any]:
     """Run `train_step` (no arguments; it increments `global_step`) until `global_step` reaches `last_step`,
-    yielding each step's returned values as NumPy values."""
-    if not is_parameter_server(strategy):
+    yielding each step's returned values as NumPy values; save `manager`'s checkpoints as TF1's chief did."""
+    saves = _Saves(manager, global_step, every_secs)
+    if is_parameter_server(strategy):
+        yield from _scheduled(strategy, train_step, global_step, last_step, saves)
+    else:
         while True:
             yield _numpy(strategy.run(train_step))
-            if int(global_step.numpy()) >= last_step:
-                return
-    yield from _scheduled(strategy, train_step, global_step, last_step)
+            saves.between_steps()
+            if saves.step() >= last_step:
+                break
+    saves.at_end()
 
 
 def _scheduled(
@@ -61,6 +98,7 @@ def _scheduled(
     train_step: Callable[[], Any],
     global_step: "tf.Variable",
     last_step: int,
+    saves: _Saves,
 ) -> Iterator[Any]:
     import tensorflow as tf
 
@@ -68,9 +106,11 @@ def _scheduled(
     coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
     step = tf.function(lambda: strategy.run(train_step))
     pending: collections.deque = collections.deque()
-    for _ in range(max(1, last_step - int(global_step.numpy()))):
+    for _ in range(max(1, last_step - saves.step())):
         pending.append(coordinator.schedule(step))
         if len(pending) >= IN_FLIGHT_PER_WORKER * workers:
             yield pending.popleft().fetch()
+            saves.between_steps()
     while pending:
         yield pending.popleft().fetch()
+    coordinator.join()

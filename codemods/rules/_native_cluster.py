@@ -1,30 +1,39 @@
 """native-session's port of TF1's between-graph cluster training (the platform's uai_dist scripts) to
 ParameterServerStrategy.
 
-The shape (tests/corpus/uai_dist_local.py): a function of the module builds the graph once and returns
+The shape: a function of the module, the builder, builds the graph once and returns
 `tf.train.<Name>Optimizer(...).minimize(loss, global_step), t1, ...` (its statements tf.Variable,
-get_or_create_global_step and tensor expressions); the function running it, `main`, first sets up the cluster (the
-uai_dist parser, a ClusterSpec, a tf.train.Server, a replica_device_setter, the master and is_chief values: names read
-afterwards only as the session's master and is_chief and the device the graph is built under), then calls the
-builder (`train_op, t1, ... = build()`, under `with tf.device(<setup name>):` or not), then
-`with tf.train.MonitoredTrainingSession(master=..., is_chief=..., hooks=[StopAtStepHook(last_step=N)]) as sess:`
-around `while not sess.should_stop():` whose body fetches `sess.run([train_op, t1, ...])` once, subscripted
-(`[k]`) or unpacked (`_, a = ...`), and nothing after it.
+get_or_create_global_step, tensor expressions and, where the session saves none, v1 summaries); the trainer, the
+function holding `with tf.train.MonitoredTrainingSession(master=..., is_chief=..., hooks=[StopAtStepHook(last_step=N)]
+[, checkpoint_dir=D][, save_summaries_steps=None]) as sess:` as its last statement, calls the builder once
+(`train_op, t1, ... = build()`, under `with tf.device(<setup name>):` or not) and runs `while not sess.should_stop():`
+fetching `sess.run([train_op, t1, ...])` once, subscripted (`[k]`) or unpacked (`_, a = ...`), after plain
+assignments. The cluster setup (the uai_dist parser, ClusterSpec, tf.train.Server, replica_device_setter; names read
+only as the session's master and is_chief and the build's device) is either
+A. the trainer's statements before the build (tests/corpus/uai_dist_local.py), or
+B. the function calling the trainer, main (samples/tf1/train_slim_classifier.py): all of it setup, a ps task's
+   `server.join()`, bare returns and calls of the trainer, once a run, with the master, is_chief and device; the
+   trainer (in a `with tf.Graph().as_default():` or not) seeding the graph before the build.
 
-The port (the roles change, as native-session's explain says): the setup is `strategy = compat.strategy()` (ps and
-worker tasks serve there, the chief, the platform's master, gets ParameterServerStrategy, no cluster one device); the
-builder makes the variables (TF1's names), the global step and the Keras optimizer, called under `strategy.scope()`,
-and returns a tf.function train step (the tensors computed under a GradientTape, the update applied, the global step
-incremented after it, the fetched tensors returned) with the global step; the loop is
-`for values in compat.train_steps.steps(strategy, train_step, global_step, N):` (compat/train_steps.py: the chief
-schedules the steps on the workers, the fetched values in order), the body reading `values` where it read sess.run.
+The port (the roles change, as native-session's explain says): the setup is `compat.strategy()` (ps and worker tasks
+serve there, the chief, the platform's master, gets ParameterServerStrategy, no cluster one device; B: main calls the
+trainer with it); the builder makes the variables (TF1's names), the global step and the Keras optimizer, called under
+`strategy.scope()`, and returns a tf.function train step (the tensors computed under a GradientTape, the update
+applied, the global step incremented after it, the fetched tensors returned) with the global step (and, with a
+checkpoint_dir, a tf.train.Checkpoint of the variables and the optimizer, which compat.tf1_saver's CheckpointManager
+restores and writes there, as TF1's chief did); the loop is
+`for values in compat.train_steps.steps(strategy, train_step, global_step, N[, manager]):` (compat/train_steps.py:
+the chief schedules the steps on the workers, the fetched values in order), the body reading `values` where it read
+sess.run.
 
-A random op is the graph's first op, drawn where a graph seed is set: its TF1 op seed (the graph's op count then: 3,
-its shape, mean and stddev constants) is written out, so the port draws TF1's numbers; any other random op is refused.
+A random op that is the graph's first op, drawn where a graph seed is set, gets its TF1 op seed written out (the
+graph's op count then: 3, its shape, mean and stddev constants), so the port draws TF1's numbers; any other random op
+is refused.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -32,8 +41,17 @@ import libcst as cst
 
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
-from codemods.rules._native_monitored import GLOBAL_STEP, TRAINING, stop_hook, stop_hook_updated
-from codemods.rules._native_names import OPTIMIZERS, SEED, VARIABLE, VARIABLE_LIBRARIES, tf1_names
+from codemods.rules._native_monitored import (
+    EVERY_SECS,
+    GLOBAL_STEP,
+    KEEP,
+    PREFIX,
+    TRAINING,
+    manager,
+    stop_hook,
+    stop_hook_updated,
+)
+from codemods.rules._native_names import GRAPH, OPTIMIZERS, SEED, SUMMARIES, VARIABLE, VARIABLE_LIBRARIES, tf1_names
 from codemods.rules._native_syntax import Refused, arguments, bound_names, descendants, names_in, source_of
 from codemods.rules._shared import SWITCH_NAMES, graph_names
 
@@ -81,12 +99,12 @@ class _Port:
         """A statement as the safe pass left it."""
         return self.rule._updated.get(id(node), node)  # noqa: SLF001 - the rule's record, shared with its helpers
 
-    # -- main: setup, build, session
+    # -- the trainer (the function holding the session) and the driver (its caller, shape B)
     def convert(self) -> tuple[cst.Module, str]:
-        main = next((f for f in self.functions.values() if any(n is self.call for n in descendants(f))), None)
-        if main is None:
+        trainer = next((f for f in self.functions.values() if any(n is self.call for n in descendants(f))), None)
+        if trainer is None:
             raise Refused(self.call, "a cluster's MonitoredTrainingSession outside a function of the module")
-        body = list(cast(cst.IndentedBlock, main.body).body)
+        body = self._trainer_body(trainer)
         session = next(i for i, s in enumerate(body) if any(n is self.call for n in descendants(s)))
         if session != len(body) - 1:
             raise Refused(body[session + 1], "statements after a cluster's training session")
@@ -95,49 +113,148 @@ class _Port:
             raise Refused(with_, "a cluster's MonitoredTrainingSession not used as `with ... as sess:`")
         build_at = next((i for i, s in enumerate(body[:session]) if self._build_call(s) is not None), None)
         if build_at is None:
-            raise Refused(main, "no `train_op, ... = build()` of a function of the module before the session")
-        setup = body[:build_at]
-        setup_names = set().union(set(), *(bound_names(s) for s in setup))
-        self._check_setup(setup, setup_names)
+            raise Refused(trainer, "no `train_op, ... = build()` of a function of the module before the session")
+        params = [p.name.value for p in trainer.params.params]
+        if source_of(trainer.params).strip() and (len(params) != len(trainer.params.params) or not params):
+            raise Refused(trainer, "a trainer with *args, **kwargs or keyword-only parameters")
+        if any(p.default is not None for p in trainer.params.params):
+            raise Refused(trainer, "a trainer with parameter defaults")
+        driver: cst.FunctionDef | None = None
+        called = any(
+            isinstance(c.func, cst.Name) and c.func.value == trainer.name.value
+            for f in self.functions.values()
+            for c in names_in(f).calls
+        )
+        if called:  # (B: a function of the module calls the trainer, giving it the master, is_chief and device)
+            setup_names, setup, kept = set(params), [], body[:build_at]
+            for stmt in kept:
+                if set(names_in(stmt).names) & setup_names or not all(
+                    self.rule.is_call(c, SEED) for c in names_in(stmt).calls
+                ):
+                    raise Refused(stmt, "a trainer statement before the build other than tf.set_random_seed")
+            driver = self._driver(trainer)
+        else:  # (A: the cluster setup is the trainer's)
+            setup, kept = body[:build_at], []
+            setup_names = set().union(set(), *(bound_names(s) for s in setup))
+            self._check_setup(setup, setup_names, None)
         hooks = body[build_at + 1 : session]
         builder, targets, device = self._build_call(body[build_at])  # type: ignore[misc]
         if device is not None and not set(names_in(device).names) <= setup_names | {"None"}:
             raise Refused(body[build_at], "the graph built under a device that is not the cluster setup's")
         last_step, hook_names = self._hooks(hooks, with_)
-        self._session_keywords(setup_names)
+        directory = self._session_keywords(setup_names)
         for name in _BOUND:
             if name in self.rule.module_names():
-                raise Refused(main, f"`{name}`, a name the port binds, is used in this module")
+                raise Refused(trainer, f"`{name}`, a name the port binds, is used in this module")
         if self.rule.module_names().get(builder.name.value, 0) != 2:
             raise Refused(builder, f"`{builder.name.value}`, the graph's builder, is used besides its one call")
-        built, returned, said = self._builder(builder)
+        built, returned, said = self._builder(builder, directory is not None)
         if len(returned) != len(targets) - 1:
             raise Refused(body[build_at], "the builder's results unpacked into other names than it returns")
-        loop = self._loop(with_, targets)
+        before, loop = self._loop(with_, targets)
         built_at = body[build_at]
         if isinstance(built_at, cst.With):
             built_at = cast(cst.IndentedBlock, built_at.body).body[0]
         statements = list(cast(cst.IndentedBlock, loop.body).body)
-        later = [built_at, *hooks, *statements]
+        later = [built_at, *hooks, *before, *statements]
         read = set().union(set(), *(names_in(s).names for s in later)) & setup_names
         if read:
             raise Refused(with_, f"`{min(read)}`, of the cluster setup, read besides as master, is_chief and device")
-        new_main = cst.parse_statement(
-            f"def {main.name.value}({source_of(main.params)}):\n"
-            f"    strategy = compat.strategy()\n"
-            f"    with strategy.scope():\n"
-            f"        train_step, {self.step} = {builder.name.value}()\n"
-            f"    for values in compat.train_steps.steps(strategy, train_step, {self.step}, {last_step}):\n"
-            f"        pass\n"
-        )
-        new_main = _with_loop_body(cast(cst.FunctionDef, new_main), statements)
-        new_main = new_main.with_changes(leading_lines=self.up(main).leading_lines)
+        step, head = self.step, ["    strategy = compat.strategy()"] if driver is None else []
+        lines = [
+            f"def {trainer.name.value}({'strategy' if driver is not None else source_of(trainer.params)}):",
+            *(f"    {source_of(self.up(s)).strip()}" for s in kept),
+            *head,
+            "    with strategy.scope():",
+            f"        train_step, {step}{', checkpoint' if directory else ''} = {builder.name.value}()",
+        ]
+        saving = ""
+        if directory is not None:
+            lines += [
+                "    manager = " + manager(directory).replace("(", "(\n        ", 1)[:-1] + "\n    )",
+                "    checkpoint.restore(manager.latest_checkpoint)",
+                f"    compat.tf1_slots.restore_slots(checkpoint.optimizer, [{', '.join(f'checkpoint.{v}' for v in self.trained)}], manager.latest_checkpoint)",
+            ]
+            saving = ", manager"
+            for needed in ("compat.tf1_saver", "compat.tf1_slots"):
+                self.rule.add_needed_import(needed)
+        lines += [*(f"    {source_of(s).strip()}" for s in before)]
+        lines += [
+            f"    for values in compat.train_steps.steps(strategy, train_step, {step}, {last_step}{saving}):",
+            "        pass",
+        ]
+        new_trainer = _with_loop_body(cast(cst.FunctionDef, cst.parse_statement("\n".join(lines) + "\n")), statements)
+        new_trainer = new_trainer.with_changes(leading_lines=self.up(trainer).leading_lines)
+        functions: dict[str, cst.BaseStatement] = {builder.name.value: built, trainer.name.value: new_trainer}
+        if driver is not None:
+            new_driver = cst.parse_statement(
+                f"def {driver.name.value}({source_of(driver.params)}):\n    {trainer.name.value}(compat.strategy())\n"
+            )
+            functions[driver.name.value] = new_driver.with_changes(leading_lines=self.up(driver).leading_lines)
         self.rule.add_needed_import("compat.train_steps")
         _tf.ensure_compat(self.rule)
-        removed = [*setup, *hooks]
-        module = self._module({builder.name.value: built, main.name.value: new_main}, removed)
-        self._drop_reports(main, builder, removed)
+        removed = [*setup, *hooks, *([driver] if driver is not None else [])]
+        module = self._module(functions, removed)
+        self._drop_reports(trainer, builder, removed)
+        if driver is not None:
+            said.insert(
+                1,
+                f"{driver.name.value}()'s cluster setup (its ps task's join, its local call) -> {trainer.name.value}(compat.strategy())",
+            )
+        if directory is not None:
+            said.append(
+                f"checkpoint_dir -> compat.tf1_saver.CheckpointManager there, written by the chief as TF1's chief wrote "
+                f"({PREFIX}-<global step> at the start, every {EVERY_SECS} seconds between steps and at the end, "
+                f"{KEEP} kept; its latest checkpoint restored, a TF1 one by its names, its slots by compat.tf1_slots)"
+            )
         return module, "; ".join(said)
+
+    def _trainer_body(self, trainer: cst.FunctionDef) -> list[cst.BaseStatement]:
+        """The trainer's statements; those of its body's one `with tf.Graph().as_default():` (eager TF 2 has no
+        graph to enter)."""
+        body = list(cast(cst.IndentedBlock, trainer.body).body)
+        if len(body) == 1 and isinstance(body[0], cst.With) and len(body[0].items) == 1 and not body[0].items[0].asname:
+            call = body[0].items[0].item
+            func = call.func if isinstance(call, cst.Call) and not call.args else None
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value == "as_default"
+                and self.rule.is_call(func.value, GRAPH) is not None
+            ):
+                return list(cast(cst.IndentedBlock, body[0].body).body)
+        return body
+
+    def _driver(self, trainer: cst.FunctionDef) -> cst.FunctionDef:
+        """The one function calling the trainer, all of it the cluster setup and the trainer's calls (B)."""
+        name = trainer.name.value
+        callers = [
+            f
+            for f in self.functions.values()
+            if any(isinstance(c.func, cst.Name) and c.func.value == name for c in names_in(f).calls)
+        ]
+        calls = sum(
+            1
+            for s in self.original.body
+            for c in names_in(s).calls
+            if isinstance(c.func, cst.Name) and c.func.value == name
+        )
+        if len(callers) != 1 or callers[0] is trainer or self.rule.module_names().get(name, 0) != calls + 1:
+            raise Refused(trainer, f"`{name}`, the trainer, is not called by one other function alone")
+        driver = callers[0]
+        statements = list(cast(cst.IndentedBlock, driver.body).body)
+        blocks = [statements] + [
+            list(cast(cst.IndentedBlock, n.body).body) for n in descendants(driver) if isinstance(n, (cst.If, cst.Else))
+        ]
+        for block in blocks:  # (one call a run: the driver's last statement, or one a return follows)
+            for index, stmt in enumerate(block):
+                if not isinstance(stmt, cst.SimpleStatementLine):
+                    continue  # (an if's blocks are checked as blocks; the setup refuses other compound statements)
+                called = any(isinstance(c.func, cst.Name) and c.func.value == name for c in names_in(stmt).calls)
+                returns = index + 1 < len(block) and source_of(block[index + 1]).strip() == "return"
+                if called and not returns and not (block is statements and index == len(block) - 1):
+                    raise Refused(stmt, f"`{name}`, the trainer, called otherwise than once a run")
+        self._check_setup(statements, set().union(set(), *(bound_names(s) for s in statements)), name)
+        return driver
 
     def _build_call(
         self, stmt: cst.BaseStatement
@@ -167,32 +284,66 @@ class _Port:
         names = [e.value.value for e in target.elements if isinstance(e.value, cst.Name)]
         return (builder, names, device) if len(names) == len(target.elements) >= 2 else None
 
-    def _check_setup(self, setup: Sequence[cst.BaseStatement], names: set[str]) -> None:
-        """The statements before the build bind only the setup's names, and run only calls on them or to build them
-        (the uai_dist parser, ClusterSpec, Server, replica_device_setter)."""
+    def _check_setup(self, setup: Sequence[cst.BaseStatement], names: set[str], trainer: str | None) -> None:
+        """The cluster setup binds only its names and runs only calls on them, uai_dist's, TF's cluster calls
+        (ClusterSpec, Server, replica_device_setter) and, in a driver, the trainer's and bare returns."""
+        platform = self._platform_names()
         for stmt in setup:
             for node in descendants(stmt):
+                if isinstance(node, cst.Return) and trainer is not None and node.value is None:
+                    continue
                 if isinstance(node, (cst.Return, cst.Raise, cst.For, cst.While, cst.Try, cst.FunctionDef, cst.Global)):
                     raise Refused(node, "cluster setup code that is not assignments and calls (a return, loop, def)")
-                if isinstance(node, cst.Expr) and not (
-                    isinstance(node.value, cst.Call)
-                    and isinstance(node.value.func, cst.Attribute)
-                    and isinstance(node.value.func.value, cst.Name)
-                    and node.value.func.value.value in names
-                ):
-                    raise Refused(node, "a statement of the cluster setup that is not a call on its objects")
             for call in names_in(stmt).calls:
-                if self.rule.tf_names(call) - _SETUP_CALLS and self.rule.tf_names(call):
-                    raise Refused(call, f"{source_of(call.func)} in the cluster setup, which the port does not run")
+                head = _head(call.func)
+                if self.rule.tf_names(call):
+                    if self.rule.tf_names(call) - _SETUP_CALLS:
+                        raise Refused(call, f"{source_of(call.func)} in the cluster setup, which the port does not run")
+                elif not (head in names | platform or (trainer is not None and source_of(call.func) == trainer)):
+                    raise Refused(call, f"{source_of(call.func)}() in the cluster setup, which the port does not run")
 
-    def _session_keywords(self, setup: set[str]) -> None:
+    def _platform_names(self) -> set[str]:
+        """The names the module binds to the platform's uai_dist module (its setup's parser)."""
+        found: set[str] = set()
+        for stmt in self.original.body:
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if isinstance(small, (cst.Import, cst.ImportFrom)) and "uai_dist" in source_of(small):
+                if not isinstance(small.names, cst.ImportStar):
+                    found |= {
+                        cast(cst.Name, a.asname.name).value if a.asname else source_of(a.name).partition(".")[0]
+                        for a in small.names
+                        if "uai_dist" in source_of(a)
+                    }
+        return found
+
+    def _session_keywords(self, setup: set[str]) -> str | None:
+        """The session's checkpoint_dir, as code (None: none); Refused for keywords the port does not convert."""
         keywords = {a.keyword.value: a.value for a in self.call.args if a.keyword is not None}
-        if len(keywords) != len(self.call.args) or set(keywords) - {"master", "is_chief", "hooks"}:
-            others = sorted(set(keywords) - {"master", "is_chief", "hooks"}) or ["positional arguments"]
+        allowed = {"master", "is_chief", "hooks", "checkpoint_dir", "save_summaries_steps"}
+        if len(keywords) != len(self.call.args) or set(keywords) - allowed:
+            others = sorted(set(keywords) - allowed) or ["positional arguments"]
             raise Refused(self.call, f"a cluster's MonitoredTrainingSession with {', '.join(others)}")
+        summaries = keywords.get("save_summaries_steps")
+        if summaries is not None and not (isinstance(summaries, cst.Name) and summaries.value == "None"):
+            raise Refused(self.call, "save_summaries_steps other than None (the port writes no summaries)")
+        self.summaries_off = summaries is not None
         for key in ("master", "is_chief"):
             if key in keywords and not set(names_in(keywords[key]).names) <= setup:
                 raise Refused(self.call, f"{key}= of a value that is not the cluster setup's")
+        if "checkpoint_dir" not in keywords:
+            return None
+        updated = cast(cst.Call, cast(cst.With, self.up(self._session_with())).items[0].item)
+        value = next(a.value for a in updated.args if a.keyword and a.keyword.value == "checkpoint_dir")
+        if set(names_in(keywords["checkpoint_dir"]).names) & setup:
+            raise Refused(self.call, "checkpoint_dir of the cluster setup's values")
+        return source_of(value)
+
+    def _session_with(self) -> cst.With:
+        return next(
+            n
+            for n in descendants(self.original)
+            if isinstance(n, cst.With) and any(i.item is self.call for i in n.items)
+        )
 
     def _hooks(self, statements: Sequence[cst.BaseStatement], with_: cst.With) -> tuple[str, list[str]]:
         """The StopAtStepHook's last step, as code (num_steps refused: the port counts from the global step)."""
@@ -220,13 +371,19 @@ class _Port:
             raise Refused(with_, "hooks other than one tf.train.StopAtStepHook(last_step=N)")
         return source_of(step), names
 
-    def _loop(self, with_: cst.With, targets: list[str]) -> cst.While:
+    def _loop(self, with_: cst.With, targets: list[str]) -> tuple[list[cst.BaseStatement], cst.While]:
+        """(the session block's statements before its loop, as the safe pass left them; the loop, its sess.run read
+        as the step's values)."""
         sess = with_.items[0].asname
         if sess is None or not isinstance(sess.name, cst.Name) or not isinstance(with_.body, cst.IndentedBlock):
             raise Refused(with_, "a cluster's MonitoredTrainingSession not used as `with ... as sess:`")
         name = sess.name.value
         body = list(with_.body.body)
-        loop = body[0] if len(body) == 1 else None
+        loop = body[-1]
+        before = body[:-1]
+        for stmt in before:
+            if name in names_in(stmt).names or not isinstance(stmt, cst.SimpleStatementLine) or names_in(stmt).calls:
+                raise Refused(stmt, "a statement of the session block before its loop other than a plain assignment")
         if not (
             isinstance(loop, cst.While) and loop.orelse is None and source_of(loop.test) == f"not {name}.should_stop()"
         ):
@@ -277,10 +434,10 @@ class _Port:
         converted = cast(cst.While, loop.visit(Fetched()))
         if Fetched.done != 1 or "values" in self.rule.module_names():
             raise Refused(loop, f"{name}.run's values read otherwise than `run(...)[k]` or `_, a = run(...)`")
-        return converted
+        return [self.up(stmt) for stmt in before], converted
 
     # -- the builder
-    def _builder(self, fn: cst.FunctionDef) -> tuple[cst.FunctionDef, list[str], list[str]]:
+    def _builder(self, fn: cst.FunctionDef, saving: bool) -> tuple[cst.FunctionDef, list[str], list[str]]:
         if source_of(fn.params).strip() or fn.decorators:
             raise Refused(fn, f"`{fn.name.value}`, the graph's builder, with parameters or decorators")
         statements = list(cast(cst.IndentedBlock, fn.body).body)
@@ -290,8 +447,15 @@ class _Port:
         graph: set[str] = set()
         self.step = ""
         numbered = 0
+        self.trained: list[str] = []
+        dropped = 0
         for index, stmt in enumerate(statements[:-1]):
             small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if isinstance(small, cst.Expr) and self.rule.is_call(small.value, SUMMARIES) and self.summaries_off:
+                if set(names_in(small.value).names) - graph - {self.alias}:
+                    raise Refused(stmt, "a summary of values the builder does not compute")
+                dropped += 1  # (TF1's session wrote no summary: save_summaries_steps=None)
+                continue
             if not (
                 isinstance(small, cst.Assign)
                 and len(small.targets) == 1
@@ -315,6 +479,10 @@ class _Port:
                     raise Refused(
                         stmt, "a random op that is not the graph's first op of a shape alone (its TF1 op seed unproven)"
                     )
+                if seeded and self._ops_before():
+                    raise Refused(
+                        stmt, "a random op after ops of the module's own statements (its TF1 op seed unproven)"
+                    )
                 if seeded:  # (TF1's op seed: the ops the graph held when it drew)
                     new = cst.parse_expression(source_of(new)[:-1] + f", seed={FIRST_OP_SEED})")
             if self.rule.is_call(value, VARIABLE):
@@ -325,6 +493,7 @@ class _Port:
                 label = "Variable" if numbered == 0 else f"Variable_{numbered}"
                 numbered += 1
                 made.append(f'{name} = {self.alias}.Variable({initial}, name="{label}")')
+                self.trained.append(name)
             elif self.rule.is_call(value, GLOBAL_STEP) and not cast(cst.Call, value).args:
                 self.step = name
                 made.append(
@@ -390,6 +559,9 @@ class _Port:
             "",
             f"    return train_step, {self.step}",
         ]
+        if saving:  # (the objects TF1's Saver wrote, under the builder's names, and the optimizer)
+            objects = ", ".join(f"{v}={v}" for v in sorted([*self.trained, self.step]))
+            lines[-1] += f", {self.alias}.train.Checkpoint({objects}, optimizer=optimizer)"
         built = cast(cst.FunctionDef, cst.parse_statement("\n".join(lines) + "\n"))
         built = built.with_changes(leading_lines=self.up(fn).leading_lines)
         said = [
@@ -400,9 +572,24 @@ class _Port:
             "reaches StopAtStepHook's last_step, the fetched values read where sess.run's were",
             changed,
         ]
+        if dropped:
+            said.append(
+                f"{dropped} v1 summary op(s) of the builder deleted: the session wrote none (save_summaries_steps=None)"
+            )
         if seeded and any("random" in n for c in names_in(fn).calls for n in self.rule.tf_names(c)):
             said.append(f"the graph's first op, a random op, given TF1's op seed {FIRST_OP_SEED} (TF1's numbers)")
         return built, fetched, said
+
+    def _ops_before(self) -> bool:
+        """Does a statement of the module (outside its functions) call TensorFlow otherwise than to seed it, or read
+        and define flags? (Its ops would be in the graph before the builder's.)"""
+        return any(
+            not (self.rule.is_call(c, SEED) or any(".flags." in n or n.endswith(".run") for n in self.rule.tf_names(c)))
+            for stmt in self.original.body
+            if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef))
+            for c in names_in(stmt).calls
+            if self.rule.tf_names(c)
+        )
 
     @property
     def alias(self) -> str:
@@ -419,9 +606,12 @@ class _Port:
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value in functions:
                 body.append(functions[stmt.name.value])
                 continue
-            code = source_of(stmt).strip()
-            if code.endswith("()") and ".compat.v1.disable_" in code and "\n" not in code:
+            if _switch(stmt):
                 continue  # (graph-mode's switches, written by the safe pass: the port runs eagerly)
+            if isinstance(stmt, cst.If) and isinstance(stmt.body, cst.IndentedBlock):  # (a main guard's)
+                kept = [s for s in stmt.body.body if not _switch(s)]
+                if kept and len(kept) != len(stmt.body.body):
+                    stmt = stmt.with_changes(body=stmt.body.with_changes(body=kept))
             body.append(stmt)
 
         def imported(stmt: cst.BaseStatement) -> set[str]:
@@ -456,6 +646,23 @@ _SETUP_CALLS = tf1_names("train.ClusterSpec", "train.Server", "train.replica_dev
     "tensorflow.distribute.Server",
     "tensorflow.train.ClusterSpec",
 }
+
+
+def _switch(stmt: cst.BaseStatement) -> bool:
+    """Is `stmt` one of graph-mode's switches (`tf.compat.v1.disable_eager_execution()` ...), which the safe pass
+    writes? (The port refuses a file switching itself, so every one is the pass's.)"""
+    code = source_of(stmt).strip()
+    return isinstance(stmt, cst.SimpleStatementLine) and bool(_SWITCH.match(code))
+
+
+_SWITCH = re.compile(r"^\w+(\.\w+)*\.compat\.v1\.disable_\w+\(\)$")
+
+
+def _head(func: cst.BaseExpression) -> str:
+    """The name an attribute chain starts at (`dist` of `dist.is_ps`)."""
+    while isinstance(func, cst.Attribute):
+        func = func.value
+    return func.value if isinstance(func, cst.Name) else ""
 
 
 def _with_loop_body(fn: cst.FunctionDef, statements: Sequence[cst.BaseStatement]) -> cst.FunctionDef:

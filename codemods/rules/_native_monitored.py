@@ -53,10 +53,11 @@ CLUSTER = (
     "may make this process a task of a cluster's between-graph training (each task a client running steps of its "
     "own, asynchronously, on the variables a device setter put on the parameter servers, shared by name; one that "
     "is not the chief waits for the chief's initialisation); the rule ports one to ParameterServerStrategy only in "
-    "the shape of the platform's uai_dist scripts (the cluster setup, then `train_op, ... = build()` of a function "
-    "returning an optimizer's minimize(loss, global step) and tensors, then this session of master, is_chief and one "
-    "StopAtStepHook(last_step=N) around `while not sess.should_stop():` fetching the train op and those tensors once, "
-    "nothing after it), which this is not"
+    "the shape of the platform's uai_dist scripts (the cluster setup, in the function holding the session or in the "
+    "one function calling it; then `train_op, ... = build()` of a function returning an optimizer's minimize(loss, "
+    "global step) and tensors; then this session of master, is_chief, one StopAtStepHook(last_step=N) and at most a "
+    "checkpoint_dir and save_summaries_steps=None, around `while not sess.should_stop():` fetching the train op and "
+    "those tensors once, nothing after it), which this is not"
 )
 _WHY = {
     "hooks": "hooks run around each run",

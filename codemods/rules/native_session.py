@@ -113,6 +113,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _native_cluster as cluster
+from codemods.rules import _native_model_deploy as model_deploy
 from codemods.rules import _native_monitored as monitored
 from codemods.rules import _native_slim_loops as slim_loops
 from codemods.rules import _native_slim_nets as slim_nets
@@ -222,19 +223,25 @@ class NativeSessionRule(Rule):
         "listing their paths, absolute where D is), as TF 2 object-based checkpoints; TF1's chief also wrote graph.pbtxt, each checkpoint's .meta, "
         "and events (the graph, global_step/sec every 100 steps), which the loop does not; "
         "a cluster's tf.train.MonitoredTrainingSession(master=..., is_chief=..., hooks=[tf.train.StopAtStepHook(last_step=N)]) "
-        "in the platform's uai_dist shape (a cluster setup of the uai_dist parser, ClusterSpec, tf.train.Server and "
-        "replica_device_setter, read only as the session's master and is_chief and the graph's device; then "
-        "`train_op, t = build()` of a function of the module returning an optimizer's minimize(loss, global step) and "
-        "tensors; the loop fetching sess.run([train_op, t]) once; nothing after it; no checkpoint_dir) is "
-        "ParameterServerStrategy training, and the roles change: the setup is compat.strategy(), whose chief (the "
-        "platform's master) coordinates and computes no step, whose ps and worker tasks only serve (a ps task that ran "
-        "the script's loop too, racing the master, as tests/corpus/uai_dist_local.py's did, included), a cluster of a "
-        "master and ps tasks alone stopping with one line (TF 2 runs the steps on workers only), no cluster one device; "
-        "the builder makes the variables (TF1's names), the global step and the Keras optimizer, called under "
+        "(and at most checkpoint_dir=D and save_summaries_steps=None) in the platform's uai_dist shape (a cluster setup "
+        "of the uai_dist parser, ClusterSpec, tf.train.Server and replica_device_setter, read only as the session's "
+        "master and is_chief and the graph's device, in the function holding the session or in the one function "
+        "calling it, main, whose ps task joins its server and whose other calls give the master, is_chief and device; "
+        "then `train_op, t = build()` of a function of the module returning an optimizer's minimize(loss, global step) "
+        "and tensors; the loop fetching sess.run([train_op, t]) once; nothing after it) is ParameterServerStrategy "
+        "training, and the roles change: the setup is compat.strategy() (main calls the trainer with it), whose chief "
+        "(the platform's master) coordinates and computes no step, whose ps and worker tasks only serve (a ps task that "
+        "ran the script's loop too, racing the master, as tests/corpus/uai_dist_local.py's did, included), a cluster "
+        "of a master and ps tasks alone stopping with one line (TF 2 runs the steps on workers only), no cluster one "
+        "device; the builder makes the variables (TF1's names), the global step and the Keras optimizer, called under "
         "strategy.scope(), and returns a tf.function train step; compat.train_steps.steps schedules it on the workers "
         "(a ClusterCoordinator; last_step minus the global step of them, once at least; two per worker in flight) and "
         "yields their values in order where sess.run's were read: with one worker the steps run in turn as TF1's one "
-        "trainer ran them, with more they race as TF1's tasks did; a random op that is the graph's first op, under a "
+        "trainer ran them, with more they race as TF1's tasks did; D's latest checkpoint is restored (a TF1 one by its "
+        "names, its slots by compat.tf1_slots) and the chief writes model.ckpt-<global step> there at the start, every "
+        "600 seconds between steps and at the end, 5 kept, as TF1's chief did (under ParameterServerStrategy its data "
+        "in a shard per device holding variables, TF1's in one; no graph.pbtxt, .meta or events); a v1 summary of the "
+        "builder, which such a session never wrote, is deleted; a random op that is the graph's first op, under a "
         "graph seed, is given TF1's op seed (3: TF1's numbers), any other random op of the builder refused; "
         "tf-slim's conv2d is a Keras Conv2D and flatten a Keras Flatten, as fully_connected a Dense (conv2d's variables "
         "weights and biases under TF1's scope, Conv; its default padding SAME written out; its xavier initializer "
@@ -471,10 +478,15 @@ class NativeSessionRule(Rule):
                         raise Refused(node, "the file switches eager execution itself")
                     if self.v1 is None:
                         raise Refused(node, "the file reads TensorFlow through tensorflow.compat.v1 and another import")
-                converter = Converter(self, block)
-                replacements, covered, said = converter.convert(session)
-                said = "; ".join([said, *slim_nets.checked(converter)])  # (a zoo net: Refused, or what became what)
-                self._check_after(block, converter.watched())
+                deployed = model_deploy.port(self, block, session)  # (None: no model_deploy clones)
+                if deployed is not None:
+                    replacements, covered, said, watched = deployed
+                else:
+                    converter = Converter(self, block)
+                    replacements, covered, said = converter.convert(session)
+                    said = "; ".join([said, *slim_nets.checked(converter)])  # (a zoo net: Refused, or what became what)
+                    watched = converter.watched()
+                self._check_after(block, watched)
             except Refused as refused:
                 self._refuse(refused, block)
                 scratch[AddImportsVisitor.CONTEXT_KEY] = list(imports)
@@ -640,10 +652,12 @@ class NativeSessionRule(Rule):
         return cast(cst.FunctionDef, self._updated.get(id(fn), fn))
 
     def _statement(self, block: Block, node: cst.CSTNode) -> int:
-        """The index of the top-level statement holding `node` (for the report's position)."""
-        if block.top is not None:
+        """The index of the top-level statement holding `node` (for the report's position): the block's, or another
+        where the node is outside it (a function the graph calls: an input function's nested def)."""
+        if block.top is not None and any(n is node for n in descendants(self._module.body[block.top])):
             return block.top
-        return next(i for i, stmt in enumerate(block.original) if any(n is node for n in descendants(stmt)))
+        holding = (i for i, stmt in enumerate(self._module.body) if any(n is node for n in descendants(stmt)))
+        return next(holding, block.top or 0)
 
     def _refuse(self, refused: Refused, block: Block) -> None:
         self.report(

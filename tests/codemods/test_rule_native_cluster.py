@@ -111,7 +111,11 @@ class TestNativeCluster(RuleTest):
                 '    print("cluster")\n    target, is_chief, device',
             ),
             "the setup read in the loop": ('print("loss",', 'print(target, "loss",'),
-            "a checkpoint_dir": ("hooks=hooks) as sess", 'hooks=hooks, checkpoint_dir="out") as sess'),
+            "summaries saved": ("hooks=hooks) as sess", "hooks=hooks, save_summaries_steps=10) as sess"),
+            "a random op after module-level ops": (
+                "tf.set_random_seed(1)\n",
+                "tf.set_random_seed(1)\nc = tf.constant(2.0)\n",
+            ),
         }
         for case, (old, new) in cases.items():
             source = self.make_fixture_data(SCRIPT)
@@ -124,3 +128,139 @@ class TestNativeCluster(RuleTest):
     def test_must_not_fire_on_a_local_training_session(self):
         source = SCRIPT.replace("master=target, is_chief=is_chief, ", "")
         assert not any("ParameterServerStrategy" in why for why in self.refused(source))
+
+
+# tests/common/tf1_programs/uai_dist_trainer.py's shape (samples/tf1/train_slim_classifier.py's cluster part): the
+# setup in main(), its ps joining, the trainer given the master, is_chief and device
+TRAINER = """
+    import tensorflow as tf
+    from uaitrain.arch.tensorflow import uai_dist
+
+    FLAGS = tf.app.flags.FLAGS
+
+
+    def build_train_op():
+        images = tf.random_normal([8, 4])
+        weights = tf.Variable(tf.zeros([4, 1]))
+        total_loss = tf.reduce_mean(tf.square(tf.matmul(images, weights) - 1.0))
+        tf.summary.scalar("total_loss", total_loss)
+        global_step = tf.train.get_or_create_global_step()
+        return tf.train.GradientDescentOptimizer(0.1).minimize(total_loss, global_step), total_loss
+
+
+    def train(master, is_chief, device_fn):
+        with tf.Graph().as_default():
+            tf.set_random_seed(1)
+            with tf.device(device_fn):
+                train_op, total_loss = build_train_op()
+            hooks = [tf.train.StopAtStepHook(last_step=FLAGS.max_step or 5)]
+            with tf.train.MonitoredTrainingSession(
+                master=master, is_chief=is_chief, checkpoint_dir=FLAGS.output_dir, hooks=hooks, save_summaries_steps=None
+            ) as sess:
+                step = 0
+                while not sess.should_stop():
+                    loss = sess.run([train_op, total_loss])[1]
+                    step += 1
+                    print("step %d loss %.4f" % (step, loss))
+
+
+    def main(_):
+        dist = uai_dist.UAITensorFlowDistRunConfigParser()
+        if not dist.is_dist():
+            train("", True, None)
+            return
+        dist.load_cluster_config()
+        cluster = tf.train.ClusterSpec({"ps": dist.get_ps_list(), "worker": dist.get_worker_list()})
+        job = "ps" if dist.is_ps() else "worker"
+        server = tf.train.Server(cluster, job_name=job, task_index=dist.get_task_id())
+        if dist.is_ps():
+            server.join()
+            return
+        device_fn = tf.train.replica_device_setter(worker_device="/job:worker/task:%d" % dist.get_task_id(), cluster=cluster)
+        train(server.target, dist.get_task_id() == 0, device_fn)
+"""
+TRAINER_PORT = """
+    import compat.tf1_saver
+    import compat.tf1_slots
+    import compat.train_steps
+    import tensorflow as tf
+
+    FLAGS = tf.app.flags.FLAGS
+
+
+    def build_train_op():
+        weights = tf.Variable(tf.zeros([4, 1]), name="Variable")
+        global_step = tf.Variable(0, dtype=tf.int64, trainable=False, name="global_step")
+        optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+
+        @tf.function
+        def train_step():
+            with tf.GradientTape() as tape:
+                images = tf.random_normal([8, 4], seed=3)  # (TF1's op seed: the graph held 3 ops when it drew)
+                total_loss = tf.reduce_mean(tf.square(tf.matmul(images, weights) - 1.0))
+            variables = tape.watched_variables()
+            optimizer.apply_gradients(zip(tape.gradient(total_loss, variables), variables))
+            global_step.assign_add(1)
+            return (total_loss,)
+
+        return train_step, global_step, tf.train.Checkpoint(global_step=global_step, weights=weights, optimizer=optimizer)
+
+
+    def train(strategy):
+        tf.set_random_seed(1)
+        with strategy.scope():
+            train_step, global_step, checkpoint = build_train_op()
+        manager = compat.tf1_saver.CheckpointManager(
+            checkpoint, FLAGS.output_dir, max_to_keep=5, checkpoint_name="model.ckpt", relative_paths=False
+        )
+        checkpoint.restore(manager.latest_checkpoint)
+        compat.tf1_slots.restore_slots(checkpoint.optimizer, [checkpoint.weights], manager.latest_checkpoint)
+        step = 0
+        for values in compat.train_steps.steps(strategy, train_step, global_step, FLAGS.max_step or 5, manager):
+            loss = values[0]
+            step += 1
+            print("step %d loss %.4f" % (step, loss))
+
+
+    def main(_):
+        train(compat.strategy())
+"""
+
+
+class TestNativeClusterTrainer(RuleTest):
+    TRANSFORM = NativeSessionRule
+
+    def test_a_trainer_given_the_cluster_by_main_trains_under_the_strategy_main_makes(self):
+        self.assertCodemod(TRAINER, TRAINER_PORT, level="native")
+
+    def test_its_entry_says_what_became_of_main_the_summary_and_the_checkpoints(self):
+        entries = [e.message for e in self.applied(TRAINER, level="native").entries if e.rule == "native-session"]
+        assert len(entries) == 1, entries
+        assert "main()'s cluster setup (its ps task's join, its local call) -> train(compat.strategy())" in entries[0]
+        assert "1 v1 summary op(s) of the builder deleted: the session wrote none" in entries[0]
+        assert "checkpoint_dir -> compat.tf1_saver.CheckpointManager there, written by the chief" in entries[0]
+
+    def test_must_not_fire_where_main_or_the_trainer_does_more(self):
+        cases = {
+            "main prints": (
+                "    dist.load_cluster_config()\n",
+                '    dist.load_cluster_config()\n    print("cluster")\n',
+            ),
+            "the trainer called twice": (
+                "    train(server.target, dist.get_task_id() == 0, device_fn)\n",
+                "    train(server.target, dist.get_task_id() == 0, device_fn)\n    train(server.target, False, None)\n",
+            ),
+            "the trainer reads is_chief": ("step += 1", "step += int(is_chief)"),
+            "a statement before the build": (
+                "tf.set_random_seed(1)\n",
+                "tf.set_random_seed(1)\n        print(master)\n",
+            ),
+            "a summary saved": ("save_summaries_steps=None", "save_summaries_steps=5"),
+        }
+        for case, (old, new) in cases.items():
+            source = self.make_fixture_data(TRAINER)
+            assert old in source, case
+            source = source.replace(old, new)
+            with self.subTest(case=case):
+                refused = self.refused(source)
+                assert len(refused) == 1 and CLUSTER in refused[0], refused
