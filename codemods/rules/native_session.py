@@ -113,7 +113,6 @@ from libcst.codemod.visitors import AddImportsVisitor
 from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _native_cluster as cluster
-from codemods.rules import _native_model_deploy as model_deploy
 from codemods.rules import _native_monitored as monitored
 from codemods.rules import _native_slim_loops as slim_loops
 from codemods.rules import _native_slim_nets as slim_nets
@@ -478,15 +477,10 @@ class NativeSessionRule(Rule):
                         raise Refused(node, "the file switches eager execution itself")
                     if self.v1 is None:
                         raise Refused(node, "the file reads TensorFlow through tensorflow.compat.v1 and another import")
-                deployed = model_deploy.port(self, block, session)  # (None: no model_deploy clones)
-                if deployed is not None:
-                    replacements, covered, said, watched = deployed
-                else:
-                    converter = Converter(self, block)
-                    replacements, covered, said = converter.convert(session)
-                    said = "; ".join([said, *slim_nets.checked(converter)])  # (a zoo net: Refused, or what became what)
-                    watched = converter.watched()
-                self._check_after(block, watched)
+                converter = Converter(self, block)
+                replacements, covered, said = converter.convert(session)
+                said = "; ".join([said, *slim_nets.checked(converter)])  # (a zoo net: Refused, or what became what)
+                self._check_after(block, converter.watched())
             except Refused as refused:
                 self._refuse(refused, block)
                 scratch[AddImportsVisitor.CONTEXT_KEY] = list(imports)
@@ -652,12 +646,10 @@ class NativeSessionRule(Rule):
         return cast(cst.FunctionDef, self._updated.get(id(fn), fn))
 
     def _statement(self, block: Block, node: cst.CSTNode) -> int:
-        """The index of the top-level statement holding `node` (for the report's position): the block's, or another
-        where the node is outside it (a function the graph calls: an input function's nested def)."""
-        if block.top is not None and any(n is node for n in descendants(self._module.body[block.top])):
+        """The index of the top-level statement holding `node` (for the report's position)."""
+        if block.top is not None:
             return block.top
-        holding = (i for i, stmt in enumerate(self._module.body) if any(n is node for n in descendants(stmt)))
-        return next(holding, block.top or 0)
+        return next(i for i, stmt in enumerate(block.original) if any(n is node for n in descendants(stmt)))
 
     def _refuse(self, refused: Refused, block: Block) -> None:
         self.report(
