@@ -646,10 +646,12 @@ class NativeSessionRule(Rule):
         return cast(cst.FunctionDef, self._updated.get(id(fn), fn))
 
     def _statement(self, block: Block, node: cst.CSTNode) -> int:
-        """The index of the top-level statement holding `node` (for the report's position)."""
-        if block.top is not None:
+        """The index of the top-level statement holding `node` (for the report's position): the block's, or another
+        where the node is outside it (a function the graph calls: an input function's nested def)."""
+        if block.top is not None and any(n is node for n in descendants(self._module.body[block.top])):
             return block.top
-        return next(i for i, stmt in enumerate(block.original) if any(n is node for n in descendants(stmt)))
+        holding = (i for i, stmt in enumerate(self._module.body) if any(n is node for n in descendants(stmt)))
+        return next(holding, block.top or 0)
 
     def _refuse(self, refused: Refused, block: Block) -> None:
         self.report(
