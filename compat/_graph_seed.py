@@ -83,7 +83,8 @@ tests/common/tf1_programs/seeded_draws.py, TF 1.15 against TF 2.15 and 2.21):
     TF 1.15 made the empty constant of its axes, TF 2 `range(0, rank(x))` (4 ops; measured on the
     research/slim-style program, tests/common/tf1_programs/slim_classifier_tf14: its second clone's
     dropout drew with op seed 484 against 1.15's 478).
-The input pipeline's builders (parsing, image decoding, tf-slim's data path) are compat/_graph_seed_inputs.py's.
+The input pipeline's builders (parsing, image decoding, tf-slim's data path) are compat/_graph_seed_inputs.py's,
+tf.feature_column's compat/_graph_seed_columns.py's.
 Where TF 1.15 built other ops or kernels for the same values, it counts the difference instead of building
 them (`count_tf1_ops`: the op count answered is the graph's plus what was counted, per graph).
 `random_uniform`, `random_gamma`, `split`, `tensordot`, `ones`, `zeros`, the three diagonal ops and
@@ -102,6 +103,7 @@ import sys
 import weakref
 from typing import Any
 
+from compat import _graph_seed_columns
 from compat._graph_seed_ops import _TF1_COUNTED, _is_tensor, _rebind, _tf, _tf1_graph, count_tf1_ops
 
 _RANDOM_SEED = "tensorflow.python.framework.random_seed"
@@ -963,6 +965,7 @@ _CLASSES = {
     # a variable made with a regularizer (tf.get_variable, tf-slim's variables)
     "tensorflow.python.ops.variable_scope": [("_VariableStore", "_get_single_variable", _tf1_single_variable)],
     # the v1 control flow's TensorArray (uai-run's TF1 face and uai-migrate's graph-mode output)
+    **_graph_seed_columns.CLASSES,
     "tensorflow.python.ops.tensor_array_ops": [
         ("_GraphTensorArray", "size", _tf1_tensor_array_size),
         ("_GraphTensorArray", "concat", _tf1_tensor_array_concat),
@@ -996,7 +999,7 @@ def tf1_op_seeds() -> None:
     _install_loaded()
     _import_hook.on_import(_RANDOM_SEED, after=_install_loaded)
     # the builders once TensorFlow's API modules, which bind random_uniform too, are all loaded
-    for install in (_install_builders, _graph_seed_inputs.install):
+    for install in (_install_builders, _graph_seed_inputs.install, _graph_seed_columns.install):
         if "tensorflow" in sys.modules:
             install()
         _import_hook.on_import("tensorflow", after=install)

@@ -8,7 +8,7 @@ on Python 3.7) and prints `RESULT <json>`; that value is stored with a header na
 tests compare uai-run's output, and the ports', on TF 2.15 and 2.21 with these values:
 test_tf115_random.py, test_runtime_learn.py, test_graph_editor.py, test_contrib_rnn.py, test_lazy_adam.py, test_weight_decay.py,
 test_layer_norm_lstm.py, test_seq2seq.py, tests/codemods/test_native_rnn.py, test_official_resnet_program.py, test_slim_classifier_tf14.py and
-test_tf1_signatures.py, test_contrib_training.py, test_tutorials_mnist.py, test_learn_datasets.py, test_tensor_array_op_seeds.py, test_fed_input_pipelines.py, test_tf1_keras.py, test_image_matrix_op_seeds.py, test_regularized_variables.py, test_keras_rnn_variables.py, test_conv_transpose_op_seeds.py, test_softmax_labels.py (and tests/codemods/test_rule_keras_gone.py, test_rule_native_monitored.py, test_native_slim_loops.py,
+test_tf1_signatures.py, test_contrib_training.py, test_tutorials_mnist.py, test_learn_datasets.py, test_tensor_array_op_seeds.py, test_fed_input_pipelines.py, test_tf1_keras.py, test_image_matrix_op_seeds.py, test_regularized_variables.py, test_keras_rnn_variables.py, test_conv_transpose_op_seeds.py, test_softmax_labels.py, test_feature_column_op_seeds.py (and tests/codemods/test_rule_keras_gone.py, test_rule_native_monitored.py, test_native_slim_loops.py,
 test_rule_native_io.py, tests/tf2/test_contrib_training_port.py). Runs on Python 3.7:
 no project import.
 """
@@ -37,6 +37,7 @@ GOLDENS = {
     "tf115_data_path_op_seeds.json": "tf1_programs/data_path_op_seeds.py",
     "tf115_signatures.json": "tf1_programs/tf1_signatures.py",
     "tf115_keras_names.json": "tf1_programs/keras_names.py",
+    "tf115_feature_column_seeds.json": "tf1_programs/feature_column_op_seeds.py",
     "tf115_contrib_losses.json": "tf1_programs/contrib_losses_positional.py",
     "tf115_contrib_aliases.json": "tf1_programs/contrib_aliases.py",
     "tf115_call_keywords.json": "tf1_programs/tf1_call_keywords.py",
