@@ -48,6 +48,7 @@ from codemods.rules._native_monitored import (
     PREFIX,
     TRAINING,
     manager,
+    reason,
     stop_hook,
     stop_hook_updated,
 )
@@ -70,14 +71,25 @@ def is_cluster_session(rule: Any, call: cst.Call) -> bool:
 
 
 def port(rule: Any, original: cst.Module, updated: cst.Module, call: cst.Call) -> cst.Module | None:
-    """The converted module, its entry reported; None where `call` is no cluster's session of the shape (the caller
-    reports the session's entry, which says what the port converts: _native_monitored.CLUSTER)."""
+    """The converted module, its entry reported; None where `call` is no cluster's session of a trainer calling a
+    builder (the caller reports the session's entry, which says what the port converts: _native_monitored.CLUSTER).
+    Where it is and the port refuses the rest, the module unchanged, with that entry and the cause reported."""
     if not is_cluster_session(rule, call):
         return None
+    ported = _Port(rule, original, updated, call)
     try:
-        converted, said = _Port(rule, original, updated, call).convert()
-    except Refused:
-        return None
+        converted, said = ported.convert()
+    except Refused as refused:
+        if not ported.recognized:
+            return None
+        why = reason(_tf.full_name(call.func), call)
+        rule.report(
+            call,
+            f"Session script left at the safe level: {why}; the cluster port refuses {source_of(refused.node).strip().splitlines()[0][:80]!r}: {refused.why}",
+            native=True,
+            statement=_top(original, call),
+        )
+        return updated
     rule.report(call, said, native=True, statement=_top(original, call))
     return converted
 
@@ -89,6 +101,7 @@ def _top(module: cst.Module, node: cst.CSTNode) -> int:
 class _Port:
     def __init__(self, rule: Any, original: cst.Module, updated: cst.Module, call: cst.Call) -> None:
         self.rule, self.original, self.updated, self.call = rule, original, updated, call
+        self.recognized = False
         self.functions = {
             s.name.value: s
             for s in original.body
@@ -104,6 +117,7 @@ class _Port:
         trainer = next((f for f in self.functions.values() if any(n is self.call for n in descendants(f))), None)
         if trainer is None:
             raise Refused(self.call, "a cluster's MonitoredTrainingSession outside a function of the module")
+        self.recognized = True  # (a session of a function: a refusal from here on is said with its cause)
         body = self._trainer_body(trainer)
         session = next(i for i, s in enumerate(body) if any(n is self.call for n in descendants(s)))
         if session != len(body) - 1:

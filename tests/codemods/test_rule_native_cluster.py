@@ -123,7 +123,9 @@ class TestNativeCluster(RuleTest):
             source = source.replace(old, new)
             with self.subTest(case=case):
                 refused = self.refused(source)
-                assert len(refused) == 1 and CLUSTER in refused[0], refused
+                assert len(refused) == 1 and CLUSTER in refused[0] and "; the cluster port refuses " in refused[0], (
+                    refused
+                )
 
     def test_must_not_fire_on_a_local_training_session(self):
         source = SCRIPT.replace("master=target, is_chief=is_chief, ", "")
@@ -263,4 +265,6 @@ class TestNativeClusterTrainer(RuleTest):
             source = source.replace(old, new)
             with self.subTest(case=case):
                 refused = self.refused(source)
-                assert len(refused) == 1 and CLUSTER in refused[0], refused
+                assert len(refused) == 1 and CLUSTER in refused[0] and "; the cluster port refuses " in refused[0], (
+                    refused
+                )
