@@ -3,7 +3,8 @@
 TF 1.15's op seed is the graph's op count (compat/_graph_seed.py); its identity column asserted its ids and its
 sparse embedding lookup gathered the unique ids first, which TF 2 does not (compat/_graph_seed_columns.py). Found: an
 embedding column of an identity column started from other weights, and every draw after an embedding column, an
-indicator column or a linear model was another (a wide-and-deep model's first loss 160.48 against 1.15's 872.59).
+indicator column or a linear model was another (a wide-and-deep model's first loss 160.48 against 1.15's 872.59; the
+census tutorial's canned DNNLinearCombinedClassifier 32.59 against 18.14, its AUC 0.018 against 0.982).
 tests/common/tf1_programs/feature_column_op_seeds.py, a TF 1 program, printed
 tests/common/golden/tf115_feature_column_seeds.json on real TensorFlow 1.15 (`python3 dev.py tf115`), rounded to 6
 decimals; the losses are compared relatively (a sum over the inputs' ages, 21 to 47, rounds otherwise in float32).
@@ -20,8 +21,9 @@ GOLDEN = "tf115_feature_column_seeds.json"
 def _assert_tf115s(values: dict, golden: dict) -> None:
     assert sorted(values) == sorted(golden)
     for case in sorted(golden):
-        if case == "wide and deep":
-            np.testing.assert_allclose(values[case]["losses"], golden[case]["losses"], rtol=1e-6)
+        if case in ("wide and deep", "census estimator"):
+            for name in sorted(golden[case]):
+                np.testing.assert_allclose(values[case][name], golden[case][name], rtol=1e-6, atol=1e-6, err_msg=name)
         else:
             assert_close_to(values[case], golden[case], atol=1.5e-6)
 

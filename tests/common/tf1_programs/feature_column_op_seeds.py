@@ -5,12 +5,15 @@ TF 1.15's op seed is the graph's op count. Its identity column checked its ids w
 embedding lookup gathered the unique ids before averaging them; TF 2 builds neither, so an embedding column of an
 identity column started from other weights and every draw after an embedding column was another. Prints
 `RESULT {case: {name: values}}`, each case in its own seeded graph: the column's output, a random_normal and a
-glorot get_variable made after it, and for "wide and deep" three Adagrad steps' losses. Its output on real
+glorot get_variable made after it, for "wide and deep" three Adagrad steps' losses, and for "census estimator" a
+canned DNNLinearCombinedClassifier's four losses and its evaluation. Its output on real
 TensorFlow 1.15 is tests/common/golden/tf115_feature_column_seeds.json (written by `python3 dev.py tf115`:
 tests/common/golden/make_tf115_goldens.py).
 """
 
 import json
+import shutil
+import tempfile
 
 import numpy as np
 import tensorflow as tf
@@ -94,7 +97,52 @@ def trained():
     return {"losses": np.round(losses, 6).tolist()}
 
 
+def census():
+    """The TF 1.x census tutorial's shape in miniature: a canned DNNLinearCombinedClassifier over bucketized,
+    vocabulary, hash-bucket, crossed, identity and embedding columns, seeded by its RunConfig, 4 steps."""
+    rng = np.random.RandomState(0)
+    data = {
+        "age": rng.randint(18, 70, size=(64, 1)).astype(np.float32),
+        "education": rng.choice(["bachelors", "masters", "hs"], size=(64, 1)),
+        "occupation": rng.choice(["tech", "sales", "craft", "admin"], size=(64, 1)),
+        "hours": rng.randint(0, 4, size=(64, 1)).astype(np.int64),
+    }
+    labels = (data["age"][:, 0] > 40).astype(np.int32)
+    age = fc.numeric_column("age")
+    education = fc.categorical_column_with_vocabulary_list("education", ["bachelors", "masters", "hs"])
+    occupation = fc.categorical_column_with_hash_bucket("occupation", 10)
+    hours = fc.categorical_column_with_identity("hours", 4)
+    wide = [fc.bucketized_column(age, [25, 35, 45, 55]), education, occupation]
+    wide.append(fc.crossed_column(["education", "occupation"], 20))
+    deep = [age, fc.indicator_column(education), fc.embedding_column(occupation, 4), fc.embedding_column(hours, 3)]
+    losses = []
+
+    class Losses(tf.train.SessionRunHook):
+        def before_run(self, run_context):
+            return tf.train.SessionRunArgs(tf.get_collection(tf.GraphKeys.LOSSES))
+
+        def after_run(self, run_context, run_values):
+            losses.append(float(run_values.results[0]))
+
+    def input_fn():
+        return tf.data.Dataset.from_tensor_slices((data, labels)).batch(16).repeat()
+
+    model_dir = tempfile.mkdtemp()
+    try:
+        config = tf.estimator.RunConfig(tf_random_seed=1, model_dir=model_dir)
+        estimator = tf.estimator.DNNLinearCombinedClassifier(
+            linear_feature_columns=wide, dnn_feature_columns=deep, dnn_hidden_units=[8, 4], config=config
+        )
+        estimator.train(input_fn, steps=4, hooks=[Losses()])
+        evaluation = estimator.evaluate(input_fn, steps=2)
+    finally:
+        shutil.rmtree(model_dir)
+    keys = ("accuracy", "auc", "average_loss", "loss", "prediction/mean")
+    return {"losses": np.round(losses, 6).tolist(), "evaluation": [round(float(evaluation[k]), 6) for k in keys]}
+
+
 if __name__ == "__main__":
     results = {name: draws_after(build) for name, build in CASES.items()}
     results["wide and deep"] = trained()
+    results["census estimator"] = census()
     print("RESULT " + json.dumps(results, sort_keys=True))
