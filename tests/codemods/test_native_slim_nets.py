@@ -24,12 +24,12 @@ SCRIPT = """
         logits, end_points = resnet_v1.resnet_v1_50(images, num_classes=3, is_training=True)
     loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=tf.squeeze(logits, [1, 2])))
     with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
-        train_op = tf.train.GradientDescentOptimizer(0.01).minimize(loss)
+        train_op = tf.train.GradientDescentOptimizer(0.001).minimize(loss)
     rng = np.random.RandomState(0)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         for step in range(3):
-            feed = {images: rng.rand(2, 32, 32, 3).astype(np.float32), labels: rng.randint(0, 3, 2)}
+            feed = {images: rng.rand(4, 32, 32, 3).astype(np.float32), labels: rng.randint(0, 3, 4)}
             _, value = sess.run([train_op, loss], feed_dict=feed)
             print("step", step, value)
 """
@@ -52,7 +52,7 @@ class TestSlimNets(RuleTest):
                 loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=tf.squeeze(logits, [1, 2])))
                 return {"loss": loss}
 
-            optimizer = tf.keras.optimizers.SGD(learning_rate=0.01)
+            optimizer = tf.keras.optimizers.SGD(learning_rate=0.001)
 
             @tf.function(input_signature=[tf.TensorSpec([None, 32, 32, 3], tf.float32), tf.TensorSpec([None], tf.int64)])
             def train_step(images, labels):
@@ -64,7 +64,7 @@ class TestSlimNets(RuleTest):
 
             rng = np.random.RandomState(0)
             for step in range(3):
-                feed = {"images": rng.rand(2, 32, 32, 3).astype(np.float32), "labels": rng.randint(0, 3, 2)}
+                feed = {"images": rng.rand(4, 32, 32, 3).astype(np.float32), "labels": rng.randint(0, 3, 4)}
                 value = train_step(**feed).numpy()
                 print("step", step, value)
         """
