@@ -112,6 +112,6 @@ CLASSES = {
 def install() -> None:
     """Replace TF 2's sparse embedding lookup (called through its module) once TensorFlow is loaded."""
     embedding_ops = _tf("ops.embedding_ops")
-    current = embedding_ops.embedding_lookup_sparse_impl
-    if not hasattr(current, "tf1_ops"):
+    current = getattr(embedding_ops, "embedding_lookup_sparse_impl", None)  # (measured on TF 2.15 and 2.21)
+    if current is not None and not hasattr(current, "tf1_ops"):
         embedding_ops.embedding_lookup_sparse_impl = _tf1_sparse_lookup(current)
