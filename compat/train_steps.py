@@ -15,6 +15,10 @@ start of them (once at least), at most two per worker in flight, and their value
 scheduled. With one worker the steps run one after the other, as TF1's one trainer ran them; with more they race
 for the variables on the parameter servers, as TF1's tasks did.
 
+With a `dataset_fn` (a function returning the tf.data dataset TF1's graph read one element of per run) each step
+takes the next element as its arguments: here from the dataset, under ParameterServerStrategy from each worker's own
+copy (`create_per_worker_dataset`), as each TF1 task read its own pipeline.
+
 With a `manager` (compat.tf1_saver.CheckpointManager, of the session's checkpoint_dir, its latest checkpoint restored
 by the caller) the chief saves as TF1's chief did: at the start (not again where it restored that step), every
 `every_secs` seconds between steps and at the end.
@@ -73,41 +77,55 @@ class _Saves:
 
 def steps(
     strategy: "tf.distribute.Strategy",
-    train_step: Callable[[], Any],
+    train_step: Callable[..., Any],
     global_step: "tf.Variable",
     last_step: int,
     manager: "CheckpointManager | None" = None,
     every_secs: float = EVERY_SECS,
+    dataset_fn: "Callable[[], tf.data.Dataset] | None" = None,
 ) -> Iterator[Any]:
-    """Run `train_step` (no arguments; it increments `global_step`) until `global_step` reaches `last_step`,
-    yielding each step's returned values as NumPy values; save `manager`'s checkpoints as TF1's chief did."""
+    """Run `train_step` (it increments `global_step`; its arguments an element of `dataset_fn`'s dataset, or none)
+    until `global_step` reaches `last_step`, yielding each step's returned values as NumPy values; save `manager`'s
+    checkpoints as TF1's chief did."""
     saves = _Saves(manager, global_step, every_secs)
     if is_parameter_server(strategy):
-        yield from _scheduled(strategy, train_step, global_step, last_step, saves)
+        yield from _scheduled(strategy, train_step, last_step, saves, dataset_fn)
     else:
+        elements = iter(dataset_fn()) if dataset_fn is not None else None
         while True:
-            yield _numpy(strategy.run(train_step))
+            args = _arguments(next(elements)) if elements is not None else ()
+            yield _numpy(strategy.run(train_step, args=args))
             saves.between_steps()
             if saves.step() >= last_step:
                 break
     saves.at_end()
 
 
+def _arguments(element: Any) -> tuple:
+    """A dataset element as a step's arguments (a tuple element: its parts)."""
+    return element if isinstance(element, tuple) else (element,)
+
+
 def _scheduled(
     strategy: "tf.distribute.experimental.ParameterServerStrategy",
-    train_step: Callable[[], Any],
-    global_step: "tf.Variable",
+    train_step: Callable[..., Any],
     last_step: int,
     saves: _Saves,
+    dataset_fn: "Callable[[], tf.data.Dataset] | None",
 ) -> Iterator[Any]:
     import tensorflow as tf
 
     workers = strategy.extended._num_workers  # noqa: SLF001 - the cluster's worker count, which PSS keeps
     coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
-    step = tf.function(lambda: strategy.run(train_step))
+    args: tuple = ()
+    if dataset_fn is None:
+        step = tf.function(lambda: strategy.run(train_step))
+    else:  # (each worker reads its own copy of the input, as each TF1 task did)
+        step = tf.function(lambda elements: strategy.run(train_step, args=_arguments(next(elements))))
+        args = (iter(coordinator.create_per_worker_dataset(dataset_fn)),)
     pending: collections.deque = collections.deque()
     for _ in range(max(1, last_step - saves.step())):
-        pending.append(coordinator.schedule(step))
+        pending.append(coordinator.schedule(step, args=args))
         if len(pending) >= IN_FLIGHT_PER_WORKER * workers:
             yield pending.popleft().fetch()
             saves.between_steps()

@@ -3,7 +3,9 @@ ParameterServerStrategy.
 
 The shape: a function of the module, the builder, builds the graph once and returns
 `tf.train.<Name>Optimizer(...).minimize(loss, global_step), t1, ...` (its statements tf.Variable,
-get_or_create_global_step, tensor expressions and, where the session saves none, v1 summaries); the trainer, the
+get_or_create_global_step, tensor expressions, where the session saves none v1 summaries, and at most one
+`a, b = load()` of an input function ending in `return D.make_one_shot_iterator().get_next()`, D an unshuffled
+tf.data pipeline, which the port makes return D, the train step taking its elements); the trainer, the
 function holding `with tf.train.MonitoredTrainingSession(master=..., is_chief=..., hooks=[StopAtStepHook(last_step=N)]
 [, checkpoint_dir=D][, save_summaries_steps=None]) as sess:` as its last statement, calls the builder once
 (`train_op, t1, ... = build()`, under `with tf.device(<setup name>):` or not) and runs `while not sess.should_stop():`
@@ -53,7 +55,7 @@ from codemods.rules._native_monitored import (
     stop_hook_updated,
 )
 from codemods.rules._native_names import GRAPH, OPTIMIZERS, SEED, SUMMARIES, VARIABLE, VARIABLE_LIBRARIES, tf1_names
-from codemods.rules._native_syntax import Refused, arguments, bound_names, descendants, names_in, source_of
+from codemods.rules._native_syntax import Refused, arguments, bound_names, collect, descendants, names_in, source_of
 from codemods.rules._shared import SWITCH_NAMES, graph_names
 
 # the random ops whose TF1 op seed the port writes (TF 1.15 made 3 constants before reading the seed: shape, mean,
@@ -163,6 +165,15 @@ class _Port:
         if self.rule.module_names().get(builder.name.value, 0) != 2:
             raise Refused(builder, f"`{builder.name.value}`, the graph's builder, is used besides its one call")
         built, returned, said = self._builder(builder, directory is not None)
+        functions: dict[str, cst.BaseStatement] = {builder.name.value: built}
+        data = ""
+        if self.input is not None:
+            functions[self.input[0].name.value] = self.input[1]
+            data = f", dataset_fn={self.input[0].name.value}"
+            said.append(
+                f"{self.input[0].name.value}() returns its dataset, whose elements the train step takes (each worker's "
+                "own copy under ParameterServerStrategy: create_per_worker_dataset, as each TF1 task read its own)"
+            )
         if len(returned) != len(targets) - 1:
             raise Refused(body[build_at], "the builder's results unpacked into other names than it returns")
         before, loop = self._loop(with_, targets)
@@ -194,12 +205,14 @@ class _Port:
                 self.rule.add_needed_import(needed)
         lines += [*(f"    {source_of(s).strip()}" for s in before)]
         lines += [
-            f"    for values in compat.train_steps.steps(strategy, train_step, {step}, {last_step}{saving}):",
+            _wrapped(
+                f"    for values in compat.train_steps.steps(strategy, train_step, {step}, {last_step}{saving}{data}):"
+            ),
             "        pass",
         ]
         new_trainer = _with_loop_body(cast(cst.FunctionDef, cst.parse_statement("\n".join(lines) + "\n")), statements)
         new_trainer = new_trainer.with_changes(leading_lines=self.up(trainer).leading_lines)
-        functions: dict[str, cst.BaseStatement] = {builder.name.value: built, trainer.name.value: new_trainer}
+        functions[trainer.name.value] = new_trainer
         if driver is not None:
             new_driver = cst.parse_statement(
                 f"def {driver.name.value}({source_of(driver.params)}):\n    {trainer.name.value}(compat.strategy())\n"
@@ -462,9 +475,16 @@ class _Port:
         self.step = ""
         numbered = 0
         self.trained: list[str] = []
+        self.input: tuple[cst.FunctionDef, cst.FunctionDef] | None = None  # (the input function, as ported)
+        inputs: list[str] = []  # the names the input's element is unpacked into: the step's parameters
         dropped = 0
         for index, stmt in enumerate(statements[:-1]):
             small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            element = self._input(stmt) if self.input is None else None
+            if element is not None:
+                inputs = element
+                graph |= set(element)
+                continue
             if isinstance(small, cst.Expr) and self.rule.is_call(small.value, SUMMARIES) and self.summaries_off:
                 if set(names_in(small.value).names) - graph - {self.alias}:
                     raise Refused(stmt, "a summary of values the builder does not compute")
@@ -563,7 +583,7 @@ class _Port:
             f"    optimizer = {code}",
             "",
             f"    @{self.alias}.function",
-            "    def train_step():",
+            f"    def train_step({', '.join(inputs)}):",
             f"        with {self.alias}.GradientTape() as tape:",
             *(f"{indent[:8]}    {line}" for line in computed),
             "        variables = tape.watched_variables()",
@@ -593,6 +613,40 @@ class _Port:
         if seeded and any("random" in n for c in names_in(fn).calls for n in self.rule.tf_names(c)):
             said.append(f"the graph's first op, a random op, given TF1's op seed {FIRST_OP_SEED} (TF1's numbers)")
         return built, fetched, said
+
+    def _input(self, stmt: cst.BaseStatement) -> list[str] | None:
+        """`a, b = load()` of a function of the module called there alone, whose one return, its last statement,
+        returns its pipeline's one-shot element (`return D.make_one_shot_iterator().get_next()`): the names (the
+        function recorded, with its port returning D). None for another statement."""
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.value, cst.Call)):
+            return None
+        call, target = small.value, small.targets[0].target
+        fn = self.functions.get(call.func.value) if isinstance(call.func, cst.Name) and not call.args else None
+        elements = target.elements if isinstance(target, cst.Tuple) else [cst.Element(target)]
+        names = [e.value.value for e in elements if isinstance(e.value, cst.Name)]
+        if fn is None or len(names) != len(elements):
+            return None
+        body = list(cast(cst.IndentedBlock, fn.body).body)
+        last = body[-1].body[0] if isinstance(body[-1], cst.SimpleStatementLine) and len(body[-1].body) == 1 else None
+        dataset = _one_shot_element(self.rule, last.value) if isinstance(last, cst.Return) and last.value else None
+        if dataset is None:
+            return None
+        where = f"`{fn.name.value}`, the input"
+        if source_of(fn.params).strip() or fn.decorators or self.rule.module_names().get(fn.name.value) != 2:
+            raise Refused(stmt, f"{where}, with parameters or decorators, or read besides its one call")
+        if len(collect(fn, cst.Return)) != 1 or collect(fn, cst.Yield) or dataset not in bound_names(fn.body):
+            raise Refused(stmt, f"{where}, returning otherwise than its pipeline's element at its end")
+        calls = names_in(fn).calls
+        if any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "shuffle" for c in calls) or any(
+            "random" in n for c in calls for n in self.rule.tf_names(c)
+        ):
+            raise Refused(stmt, f"{where}, shuffled or drawing random numbers (TF1's graph seeds drew other ones)")
+        ported = cast(cst.FunctionDef, self.up(fn))
+        kept = list(cast(cst.IndentedBlock, ported.body).body)
+        kept[-1] = kept[-1].with_changes(body=[cst.Return(cst.Name(dataset))])
+        self.input = (fn, ported.with_changes(body=ported.body.with_changes(body=kept)))
+        return names
 
     def _ops_before(self) -> bool:
         """Does a statement of the module (outside its functions) call TensorFlow otherwise than to seed it, or read
@@ -660,6 +714,33 @@ _SETUP_CALLS = tf1_names("train.ClusterSpec", "train.Server", "train.replica_dev
     "tensorflow.distribute.Server",
     "tensorflow.train.ClusterSpec",
 }
+
+
+def _wrapped(line: str, width: int = 120) -> str:
+    """`    for x in f(a, b):` over `width` characters -> its arguments on a line of their own."""
+    if len(line) <= width:
+        return line
+    head, _, rest = line.partition("(")
+    return f"{head}(\n        {rest[:-2]}\n    ):"
+
+
+def _one_shot_element(rule: Any, value: cst.BaseExpression) -> str | None:
+    """D of `D.make_one_shot_iterator().get_next()` or `tf.compat.v1.data.make_one_shot_iterator(D).get_next()`."""
+    if not (isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Attribute)):
+        return None
+    if value.func.attr.value != "get_next" or not isinstance(value.func.value, cst.Call):
+        return None
+    iterator = value.func.value
+    if isinstance(iterator.func, cst.Attribute) and iterator.func.attr.value == "make_one_shot_iterator":
+        held = iterator.func.value if not iterator.args else None
+    elif rule.is_call(iterator, ONE_SHOT) and len(iterator.args) == 1:
+        held = iterator.args[0].value
+    else:
+        held = None
+    return held.value if isinstance(held, cst.Name) else None
+
+
+ONE_SHOT = tf1_names("data.make_one_shot_iterator")
 
 
 def _switch(stmt: cst.BaseStatement) -> bool:

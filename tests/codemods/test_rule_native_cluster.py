@@ -141,10 +141,15 @@ TRAINER = """
     FLAGS = tf.app.flags.FLAGS
 
 
+    def load_batch():
+        dataset = tf.data.TFRecordDataset(FLAGS.files).map(parse).repeat().batch(8)
+        return dataset.make_one_shot_iterator().get_next()
+
+
     def build_train_op():
-        images = tf.random_normal([8, 4])
+        images, labels = load_batch()
         weights = tf.Variable(tf.zeros([4, 1]))
-        total_loss = tf.reduce_mean(tf.square(tf.matmul(images, weights) - 1.0))
+        total_loss = tf.reduce_mean(tf.square(tf.matmul(images, weights) - labels))
         tf.summary.scalar("total_loss", total_loss)
         global_step = tf.train.get_or_create_global_step()
         return tf.train.GradientDescentOptimizer(0.1).minimize(total_loss, global_step), total_loss
@@ -190,16 +195,20 @@ TRAINER_PORT = """
     FLAGS = tf.app.flags.FLAGS
 
 
+    def load_batch():
+        dataset = tf.data.TFRecordDataset(FLAGS.files).map(parse).repeat().batch(8)
+        return dataset
+
+
     def build_train_op():
         weights = tf.Variable(tf.zeros([4, 1]), name="Variable")
         global_step = tf.Variable(0, dtype=tf.int64, trainable=False, name="global_step")
         optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
 
         @tf.function
-        def train_step():
+        def train_step(images, labels):
             with tf.GradientTape() as tape:
-                images = tf.random_normal([8, 4], seed=3)  # (TF1's op seed: the graph held 3 ops when it drew)
-                total_loss = tf.reduce_mean(tf.square(tf.matmul(images, weights) - 1.0))
+                total_loss = tf.reduce_mean(tf.square(tf.matmul(images, weights) - labels))
             variables = tape.watched_variables()
             optimizer.apply_gradients(zip(tape.gradient(total_loss, variables), variables))
             global_step.assign_add(1)
@@ -218,7 +227,9 @@ TRAINER_PORT = """
         checkpoint.restore(manager.latest_checkpoint)
         compat.tf1_slots.restore_slots(checkpoint.optimizer, [checkpoint.weights], manager.latest_checkpoint)
         step = 0
-        for values in compat.train_steps.steps(strategy, train_step, global_step, FLAGS.max_step or 5, manager):
+        for values in compat.train_steps.steps(
+            strategy, train_step, global_step, FLAGS.max_step or 5, manager, dataset_fn=load_batch
+        ):
             loss = values[0]
             step += 1
             print("step %d loss %.4f" % (step, loss))
@@ -241,6 +252,7 @@ class TestNativeClusterTrainer(RuleTest):
         assert "main()'s cluster setup (its ps task's join, its local call) -> train(compat.strategy())" in entries[0]
         assert "1 v1 summary op(s) of the builder deleted: the session wrote none" in entries[0]
         assert "checkpoint_dir -> compat.tf1_saver.CheckpointManager there, written by the chief" in entries[0]
+        assert "load_batch() returns its dataset, whose elements the train step takes" in entries[0]
 
     def test_must_not_fire_where_main_or_the_trainer_does_more(self):
         cases = {
@@ -258,6 +270,11 @@ class TestNativeClusterTrainer(RuleTest):
                 "tf.set_random_seed(1)\n        print(master)\n",
             ),
             "a summary saved": ("save_summaries_steps=None", "save_summaries_steps=5"),
+            "a shuffled input": (".repeat().batch(8)", ".shuffle(16).repeat().batch(8)"),
+            "an input read besides": (
+                "    images, labels = load_batch()\n",
+                "    images, labels = load_batch()\n    load_batch()\n",
+            ),
         }
         for case, (old, new) in cases.items():
             source = self.make_fixture_data(TRAINER)

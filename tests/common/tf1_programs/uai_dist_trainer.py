@@ -1,8 +1,10 @@
-"""samples/tf1/train_slim_classifier.py's cluster part, with plain ops for its net and input (its tf-slim ResNet and
-TFRecord input are another conversion's): asynchronous parameter-server training when the platform sets TF_CONFIG
-(the master is worker 0, a ps task joins its server), a local MonitoredTrainingSession otherwise, writing checkpoints
-to --output_dir. The input is the graph's first op, a seeded normal draw, so each step reads new numbers.
+"""samples/tf1/train_slim_classifier.py's cluster part, with plain ops for its net (its tf-slim ResNet is another
+conversion's) and a tf.data input of NumPy arrays for its TFRecords: asynchronous parameter-server training when the
+platform sets TF_CONFIG (the master is worker 0, a ps task joins its server), a local MonitoredTrainingSession
+otherwise, writing checkpoints to --output_dir.
 """
+
+import numpy as np
 import tensorflow as tf
 from uaitrain.arch.tensorflow import uai_dist
 
@@ -11,10 +13,18 @@ tf.app.flags.DEFINE_integer("max_step", 4, "last step")
 FLAGS = tf.app.flags.FLAGS
 
 
+def load_batch():
+    rng = np.random.RandomState(0)
+    features = rng.rand(64, 4).astype(np.float32)
+    targets = rng.rand(64, 1).astype(np.float32)
+    dataset = tf.data.Dataset.from_tensor_slices((features, targets)).repeat().batch(8, drop_remainder=True)
+    return dataset.make_one_shot_iterator().get_next()
+
+
 def build_train_op():
-    images = tf.random_normal([8, 4])
+    images, labels = load_batch()
     weights = tf.Variable(tf.zeros([4, 1]))
-    total_loss = tf.reduce_mean(tf.square(tf.matmul(images, weights) - 1.0))
+    total_loss = tf.reduce_mean(tf.square(tf.matmul(images, weights) - labels))
     tf.summary.scalar("total_loss", total_loss)
     global_step = tf.train.get_or_create_global_step()
     return tf.train.GradientDescentOptimizer(0.1).minimize(total_loss, global_step), total_loss
@@ -33,7 +43,7 @@ def train(master, is_chief, device_fn):
             while not sess.should_stop():
                 loss = sess.run([train_op, total_loss])[1]
                 step += 1
-                print("step %d loss %.4f" % (step, loss))
+                print(f"step {step} loss {loss:.4f}")
 
 
 def main(_):
@@ -48,7 +58,7 @@ def main(_):
     if dist.is_ps():
         server.join()
         return
-    device_fn = tf.train.replica_device_setter(worker_device="/job:worker/task:%d" % dist.get_task_id(), cluster=cluster)
+    device_fn = tf.train.replica_device_setter(worker_device=f"/job:worker/task:{dist.get_task_id()}", cluster=cluster)
     train(server.target, dist.get_task_id() == 0, device_fn)
 
 
