@@ -350,7 +350,7 @@ class SlimLayers(Checkpoints, SlimReader):
         functions in its block (written out on the Keras layer); the block's statements stay, without the scope."""
         if self.scope_defaults is not None:
             raise Refused(stmt, "arg_scope inside arg_scope")
-        zoo = zoo_scope(self, call)
+        zoo = zoo_scope(self.slim_names, call)
         if zoo is not None:  # (a zoo net's arg_scope, resnet_v1.resnet_arg_scope(): _native_slim_nets)
             return net_block(self, stmt, zoo)
         self.scope_defaults, self.scope_kinds = self.arg_scope_defaults(stmt, call)

@@ -24,7 +24,7 @@ from typing import Any, Protocol, cast
 
 import libcst as cst
 
-from codemods.rules._native_names import unrun_updates
+from codemods.rules._native_names import ARG_SCOPE, unrun_updates
 from codemods.rules._native_state import NativeSessionRule
 from codemods.rules._native_syntax import Refused, names_in, single, source_of
 
@@ -84,43 +84,87 @@ class SlimLayers(Protocol):
     def up(self, node: cst.CSTNode) -> cst.CSTNode: ...
 
 
-def net_name(converter: SlimLayers, node: cst.CSTNode) -> str | None:
+class LibraryNames(Protocol):
+    """What reading a zoo net asks of the rule that recorded the calls (native-session; its cluster port alike)."""
+
+    updated_calls: dict[int, cst.Call]  # id(a library call) -> as the safe pass left it
+
+    def library_names(self, call: cst.CSTNode) -> frozenset[str]: ...
+
+
+def net_name(rule: LibraryNames, node: cst.CSTNode) -> str | None:
     """The qualified name of a call of tf-slim's nets (`tf_slim.nets.resnet_v1.resnet_v1_50`), else None."""
-    found = sorted(n for n in converter.slim_names.library_names(node) if n.startswith(NETS_HOMES))
+    found = sorted(n for n in rule.library_names(node) if n.startswith(NETS_HOMES))
     return found[0] if found else None
 
 
-def zoo_scope(converter: SlimLayers, call: cst.Call) -> cst.Call | None:
+def zoo_scope(rule: LibraryNames, call: cst.Call) -> cst.Call | None:
     """The `resnet_v1.resnet_arg_scope(...)` call of `arg_scope(resnet_v1.resnet_arg_scope(...))`, else None."""
     if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
         return None
     inner = call.args[0].value
-    name = net_name(converter, inner)
+    name = net_name(rule, inner)
     return cast(cst.Call, inner) if name is not None and name.endswith("arg_scope") else None
 
 
-def net_block(converter: SlimLayers, stmt: cst.With, scope_call: cst.Call) -> bool:
-    """`with arg_scope(<zoo>_arg_scope(...)):` around one `names = <zoo net>(inputs, keyword=value ...)`: the
-    layer made where the with statement stood, its call in model() (the statement a graph statement)."""
-    if converter.zoo_net is not None:
-        raise Refused(stmt, "a second tf-slim zoo net (the rule makes one)")
+def zoo_with(rule: LibraryNames, stmt: cst.BaseStatement) -> cst.Call | None:
+    """The zoo's arg_scope call of `with slim.arg_scope(resnet_v1.resnet_arg_scope(...)):` around a block, else
+    None (for a builder reading statements of its own: the cluster port's)."""
+    if not isinstance(stmt, cst.With) or len(stmt.items) != 1 or stmt.items[0].asname is not None:
+        return None
+    call = stmt.items[0].item
+    if not (
+        isinstance(call, cst.Call) and rule.library_names(call) & ARG_SCOPE and isinstance(stmt.body, cst.IndentedBlock)
+    ):
+        return None
+    return zoo_scope(rule, call)
+
+
+@dataclasses.dataclass
+class NetCode:
+    """A zoo net's statement read (`read_net`): the layer's code and its call's."""
+
+    function: str  # the net function, as the safe pass left it (resnet_v1.resnet_v1_50)
+    scope: str  # its arg_scope's dict, as code (resnet_v1.resnet_arg_scope())
+    keywords: list[str]  # the net's keyword arguments, as code
+    name: str  # TF1's scope of its variables (the function's name, or scope=)
+    training: bool  # is_training not a literal False: its batch normalizations update their moving statistics
+    inner: cst.BaseStatement  # the net's statement (original)
+    inputs: cst.BaseExpression  # its inputs (original)
+    updated_inputs: str  # its inputs as the safe pass left them, as code
+
+    def made(self, var: str) -> str:
+        """`var = compat.slim_nets.SlimNet(...)`: the layer, made once."""
+        return f"{var} = compat.slim_nets.SlimNet({', '.join([self.function, self.scope, *self.keywords])})"
+
+    def called(self, var: str, updated: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        """The net's statement (`updated`: as the safe pass left it) with the layer's call for the net's."""
+        assign = cast(cst.Assign, updated.body[0])
+        return updated.with_changes(
+            body=[assign.with_changes(value=cst.parse_expression(f"{var}({self.updated_inputs})"))]
+        )
+
+
+def read_net(rule: LibraryNames, stmt: cst.With, scope_call: cst.Call, graph: set[str]) -> NetCode:
+    """`with arg_scope(<zoo>_arg_scope(...)):` around one `names = <zoo net>(inputs, keyword=value ...)`, its inputs
+    reading `graph`'s tensors, its arguments none: the net's code, or Refused saying why not."""
     body = cast(cst.IndentedBlock, stmt.body).body
     inner = body[0] if len(body) == 1 else None
     small = single(inner) if inner is not None else None
     value = small.value if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
-    if not isinstance(value, cst.Call) or net_name(converter, value) is None:
+    if inner is None or not isinstance(value, cst.Call) or net_name(rule, value) is None:
         raise Refused(stmt, "a zoo net's arg_scope block holding other than one assignment of the net's call")
-    function = cast(str, net_name(converter, value))
+    function = cast(str, net_name(rule, value))
     if function.endswith("arg_scope"):
         raise Refused(stmt, f"{function} inside a zoo net's arg_scope")
-    updated = converter.slim_names.updated_calls.get(id(value))
-    updated_scope = converter.slim_names.updated_calls.get(id(scope_call))
+    updated = rule.updated_calls.get(id(value))
+    updated_scope = rule.updated_calls.get(id(scope_call))
     if updated is None or updated_scope is None or len(updated.args) != len(value.args):
         raise Refused(stmt, "a zoo net's call the safe pass rewrote out of shape")
     what = f"tf-slim's {function.rpartition('.')[2]}"
     if not value.args or value.args[0].keyword is not None or value.args[0].star:
         raise Refused(stmt, f"{what} without its inputs as its first argument")
-    if not set(names_in(value.args[0].value).names) & converter.graph:
+    if not set(names_in(value.args[0].value).names) & graph:
         raise Refused(stmt, f"{what} of inputs that are no tensor of the graph (a zoo module's helper, not a net)")
     keywords: dict[str, cst.Arg] = {}
     for arg, new in zip(value.args[1:], updated.args[1:]):
@@ -129,39 +173,50 @@ def net_block(converter: SlimLayers, stmt: cst.With, scope_call: cst.Call) -> bo
         keywords[arg.keyword.value] = new
     if "reuse" in keywords:
         raise Refused(stmt, f"{what}(reuse=...): the layer keeps its variables, TF1's variable scope reused them")
-    computed = sorted(set(names_in(scope_call).names).union(*(names_in(a.value).names for a in value.args[1:])))
-    if set(computed) & converter.graph:
-        read = min(set(computed) & converter.graph)
+    computed = set(names_in(scope_call).names).union(*(names_in(a.value).names for a in value.args[1:]))
+    if computed & graph:
+        read = min(computed & graph)
         raise Refused(stmt, f"{what} or its arg_scope reads `{read}`, a tensor of the graph (the layer is made once)")
     scope = keywords.get("scope")
     if scope is not None and not isinstance(scope.value, cst.SimpleString):
         raise Refused(stmt, f"{what} with a computed scope")
     name = str(cast(cst.SimpleString, scope.value).evaluated_value) if scope else function.rpartition(".")[2]
     training_arg = keywords.get("is_training")
-    training = not (
-        training_arg is not None and isinstance(training_arg.value, cst.Name) and training_arg.value.value == "False"
-    )
     if training_arg is not None and not (
         isinstance(training_arg.value, cst.Name) and training_arg.value.value in ("True", "False")
     ):
         raise Refused(stmt, f"{what}(is_training=...) other than a literal True or False (the layer is made once)")
-    converter.float32_inputs(stmt, what, value.args[0].value)
-    converter.host_input(stmt, what, value.args[0].value)
-    var = converter.layer_var(name, [], stmt)
-    inner = cast(cst.BaseStatement, inner)
-    net = ZooNet(var, source_of(updated.func), source_of(updated_scope), name, training, stmt, inner)
-    converter.zoo_net = net
-    if not converter.graph_statement(inner):  # (its call accepted by slim_calls: is_net_call)
-        raise Refused(stmt, "a zoo net's statement that is no tensor of the graph")
-    converter.replacements.pop(id(inner), None)
+    training = training_arg is None or cast(cst.Name, training_arg.value).value == "True"
     written = [f"{keyword}={source_of(arg.value)}" for keyword, arg in keywords.items()]
-    arguments = ", ".join([net.function, net.scope, *written])
-    made = cst.parse_statement(f"{var} = compat.slim_nets.SlimNet({arguments})\n")
-    converter.replacements[id(stmt)] = [made]
-    line = cast(cst.SimpleStatementLine, converter.up(inner))
-    inputs = source_of(updated.args[0].value)
-    assign = cast(cst.Assign, line.body[0]).with_changes(value=cst.parse_expression(f"{var}({inputs})"))
-    converter.merge_lines[id(inner)] = line.with_changes(body=[assign], leading_lines=stmt.leading_lines)
+    return NetCode(
+        source_of(updated.func),
+        source_of(updated_scope),
+        written,
+        name,
+        training,
+        inner,
+        value.args[0].value,
+        source_of(updated.args[0].value),
+    )
+
+
+def net_block(converter: SlimLayers, stmt: cst.With, scope_call: cst.Call) -> bool:
+    """`with arg_scope(<zoo>_arg_scope(...)):` around one `names = <zoo net>(inputs, keyword=value ...)`: the
+    layer made where the with statement stood, its call in model() (the statement a graph statement)."""
+    if converter.zoo_net is not None:
+        raise Refused(stmt, "a second tf-slim zoo net (the rule makes one)")
+    code = read_net(converter.slim_names, stmt, scope_call, converter.graph)
+    what = f"tf-slim's {code.function.rpartition('.')[2]}"
+    converter.float32_inputs(stmt, what, code.inputs)
+    converter.host_input(stmt, what, code.inputs)
+    var = converter.layer_var(code.name, [], stmt)
+    converter.zoo_net = ZooNet(var, code.function, code.scope, code.name, code.training, stmt, code.inner)
+    if not converter.graph_statement(code.inner):  # (its call accepted by slim_calls: is_net_call)
+        raise Refused(stmt, "a zoo net's statement that is no tensor of the graph")
+    converter.replacements.pop(id(code.inner), None)
+    converter.replacements[id(stmt)] = [cst.parse_statement(code.made(var) + "\n")]
+    line = code.called(var, cast(cst.SimpleStatementLine, converter.up(code.inner)))
+    converter.merge_lines[id(code.inner)] = line.with_changes(leading_lines=stmt.leading_lines)
     converter.rule.slim_converted = True  # (tf-slim's imports go where nothing reads them: the nets' module stays)
     return True  # (`import compat`: the rule's, for every conversion)
 

@@ -157,3 +157,35 @@ def test_the_native_port_of_a_zoo_net_trains_like_the_safe_port(tmp_path):
     assert row["unloaded"] == [] and row["steps"] == 3, row
     assert row["loaded"].split("/")[0] == row["loaded"].split("/")[1] != "0", row
     assert row["equal"], row
+
+
+def test_a_builder_reads_a_zoo_net_statement_through_zoo_with_and_read_net():
+    # (the API a builder of its own reads a zoo net with, as the cluster port's: the rule's records of the pass)
+    import libcst as cst
+
+    from codemods.rules._native_slim_nets import read_net, zoo_with
+    from tests.support.rule_test import apply
+
+    found = {}
+
+    class Reading(NativeSessionRule):
+        def leave_Module(self, original_node, updated_node):
+            for stmt in original_node.body:
+                scope = zoo_with(self, stmt)
+                if scope is not None:
+                    code = read_net(self, stmt, scope, {"images"})
+                    line = self._updated[id(code.inner)]
+                    found["made"], found["called"] = code.made("net"), cst.Module([code.called("net", line)]).code
+                    found["training"] = code.training
+                elif isinstance(stmt, cst.With):
+                    found["not a zoo scope"] = stmt
+            return updated_node
+
+    source = textwrap.dedent(SCRIPT).replace("is_training=True", "is_training=False")
+    apply(source, Reading, level="native")
+    assert found["made"] == (
+        "net = compat.slim_nets.SlimNet(resnet_v1.resnet_v1_50, resnet_v1.resnet_arg_scope(weight_decay=0.001), "
+        "num_classes=3, is_training=False)"
+    )
+    assert found["called"] == "logits, end_points = net(images)\n" and found["training"] is False
+    assert "not a zoo scope" in found  # (the control_dependencies block: no arg_scope of a zoo)
