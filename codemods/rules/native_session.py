@@ -78,7 +78,9 @@ initializer, the train op, or tensors for evaluation, each feeding every placeho
 A `tf.train.MonitoredSession()` without arguments is a Session, a local `tf.train.replica_device_setter` its one
 device, and a MonitoredTrainingSession of a checkpoint_dir and a StopAtStepHook around `while not sess.should_stop():`
 an eager loop to the hook's step writing its checkpoints there (codemods/rules/_native_monitored.py); a cluster's, in
-the platform's uai_dist shape, ParameterServerStrategy training (codemods/rules/_native_cluster.py).
+the platform's uai_dist shape, ParameterServerStrategy training (codemods/rules/_native_cluster.py); one training
+tf-slim's `model_deploy.create_clones(config, clone_fn)` by create_train_op of get_total_loss(), clone_fn a function of
+the input element called on each of the config's clones over Keras layers made once (codemods/rules/_native_model_deploy.py).
 - makes a lookup table (`HashTable` / v1 `StaticHashTable` of a `KeyValueTensorInitializer` of host values, read only
   by its `lookup` calls) TF 2's `tf.lookup.StaticHashTable`, made once and filled when made (tables_initializer runs
   go with the other initializers: codemods/rules/_native_lookup.py);
@@ -113,6 +115,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 from codemods.engine.rule import FileState, Rule
 from codemods.rule_description import Example
 from codemods.rules import _native_cluster as cluster
+from codemods.rules import _native_model_deploy as model_deploy
 from codemods.rules import _native_monitored as monitored
 from codemods.rules import _native_slim_loops as slim_loops
 from codemods.rules import _native_slim_nets as slim_nets
@@ -284,6 +287,22 @@ class NativeSessionRule(Rule):
         "beside it), its regularizers' losses are the layer's .losses (added where the program added them), a batch "
         "normalization in training mode updates its moving statistics in the call (the rule asks the train op to run "
         "UPDATE_OPS, and refuses an evaluation sess.run of a net in training mode: TF1 ran no update there); "
+        "model_deploy.create_clones(config, clone_fn) trained by create_train_op(tf.losses.get_total_loss(), ...) in a "
+        "MonitoredTrainingSession(checkpoint_dir, [StopAtStepHook]) loop (research/slim's create_clones, read as it "
+        "computes: every clone calls clone_fn on the same batch and variables, its losses summed into the total, no "
+        "1/num_clones; the rule refuses the clones' outputs read, as deploy/optimize_clones read them) keeps the "
+        "user's DeploymentConfig and reads its clones at run time (any num_clones): clone_fn is a function of the "
+        "input element returning its losses, called under tf.device(config.clone_device(i)) for each clone in one "
+        "tf.function (TF1's graph could run the clones at once: the same values), the name scopes clone_<i> gone "
+        "(op names only); a clone device this process lacks, or a variables device that is a device function (ps "
+        "tasks), stops the port with one line before it writes anything (compat.clones; TF1's session without soft "
+        "placement stopped at its first step), where eager TF 2 would have placed the ops elsewhere; its layers (a "
+        "literal scope each) make their variables in a traced call of clone_fn under config.variables_device() before "
+        "the first checkpoint; tf-slim's max_pool2d/avg_pool2d are tf.nn's pools, one_hot_encoding tf.one_hot, a "
+        "softmax cross-entropy loss (tf-slim's or tf.losses', no weights) the batch mean of "
+        "tf.nn.softmax_cross_entropy_with_logits (TF1: the sum over the count of examples; float rounding only), the "
+        "regularization losses the layers' .losses added once; the library module (deployment/model_deploy.py) stays "
+        "at the safe level, no longer called by the port; "
         "a file importing tensorflow.compat.v1 with disable_v2_behavior() imports tensorflow (TF 2 behaviour: the "
         "rule refuses .value and == between tensors, which v1 shapes and equality answer otherwise). "
         "Variables and layers keep their TF1 names, so a TF1 checkpoint's values load into them by name, and a "
@@ -481,10 +500,15 @@ class NativeSessionRule(Rule):
                         raise Refused(node, "the file switches eager execution itself")
                     if self.v1 is None:
                         raise Refused(node, "the file reads TensorFlow through tensorflow.compat.v1 and another import")
-                converter = Converter(self, block)
-                replacements, covered, said = converter.convert(session)
-                said = "; ".join([said, *slim_nets.checked(converter)])  # (a zoo net: Refused, or what became what)
-                self._check_after(block, converter.watched())
+                deployed = model_deploy.port(self, block, session)  # (None: no model_deploy clones)
+                if deployed is not None:
+                    replacements, covered, said, watched = deployed
+                else:
+                    converter = Converter(self, block)
+                    replacements, covered, said = converter.convert(session)
+                    said = "; ".join([said, *slim_nets.checked(converter)])  # (a zoo net: Refused, or what became what)
+                    watched = converter.watched()
+                self._check_after(block, watched)
             except Refused as refused:
                 self._refuse(refused, block)
                 scratch[AddImportsVisitor.CONTEXT_KEY] = list(imports)
