@@ -63,7 +63,7 @@ from codemods.rules._shared import SWITCH_NAMES, graph_names
 FIRST_RANDOM = tf1_names("random_normal", "random.normal", "truncated_normal", "random.truncated_normal")
 FIRST_OP_SEED = 3
 # the names the port binds in the builder and in main
-_BOUND = ("strategy", "train_step", "optimizer", "values", "tape", "variables")
+_BOUND = ("strategy", "train_step", "optimizer", "values", "tape", "variables", "checkpoint", "manager")
 
 
 def is_cluster_session(rule: Any, call: cst.Call) -> bool:
@@ -186,6 +186,8 @@ class _Port:
         if read:
             raise Refused(with_, f"`{min(read)}`, of the cluster setup, read besides as master, is_chief and device")
         step, head = self.step, ["    strategy = compat.strategy()"] if driver is None else []
+        if step in names_in(trainer).names:  # (the trainer binds the builder's global step under its name)
+            raise Refused(trainer, f"`{step}`, the builder's global step, is a name of the trainer too")
         lines = [
             f"def {trainer.name.value}({'strategy' if driver is not None else source_of(trainer.params)}):",
             *(f"    {source_of(self.up(s)).strip()}" for s in kept),
@@ -503,6 +505,11 @@ class _Port:
                 n.startswith(VARIABLE_LIBRARIES) for c in calls for n in self.rule.tf_names(c)
             ):
                 raise Refused(stmt, "a library call in the builder, which may make variables at each step")
+            other = [c for c in calls if not self.rule.tf_names(c) and _head(c.func) not in graph]
+            if other:  # (a function of the module or a library's may make variables or state at each step)
+                raise Refused(
+                    stmt, f"{source_of(other[0].func)}() in the builder, which the port would call at each step"
+                )
             random = [c for c in calls if any("random" in n for n in self.rule.tf_names(c))]
             if random:
                 first = (
@@ -533,7 +540,7 @@ class _Port:
                 made.append(
                     f'{name} = {self.alias}.Variable(0, dtype={self.alias}.int64, trainable=False, name="global_step")'
                 )
-            elif any(self.rule.tf_names(c) & graph_names() for c in calls):
+            elif any(self.rule.tf_names(c) & graph_names() or _stateful(self.rule.tf_names(c)) for c in calls):
                 raise Refused(stmt, f"{source_of(value)}: graph state the port does not make")
             else:
                 why = (
@@ -714,6 +721,37 @@ _SETUP_CALLS = tf1_names("train.ClusterSpec", "train.Server", "train.replica_dev
     "tensorflow.distribute.Server",
     "tensorflow.train.ClusterSpec",
 }
+
+
+# parts of the TensorFlow names of calls that make or read state, or graph collections, which a tensor statement moved
+# into the train step would make or read at each step (the port's builder refuses them)
+_STATE = (
+    "ariable",
+    "layers",
+    "keras",
+    "placeholder",
+    ".train.",
+    "metrics",
+    "losses",
+    "Saver",
+    "collection",
+    "assign",
+    "Session",
+    "py_func",
+    ".data.",
+    "summary",
+    "contrib",
+    "Iterator",
+    "iterator",
+    "table",
+    "Table",
+    "queue",
+    "Queue",
+)
+
+
+def _stateful(names: frozenset[str]) -> bool:
+    return any(part in name for name in names for part in _STATE)
 
 
 def _wrapped(line: str, width: int = 120) -> str:

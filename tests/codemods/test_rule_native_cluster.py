@@ -112,6 +112,15 @@ class TestNativeCluster(RuleTest):
             ),
             "the setup read in the loop": ('print("loss",', 'print(target, "loss",'),
             "summaries saved": ("hooks=hooks) as sess", "hooks=hooks, save_summaries_steps=10) as sess"),
+            "a function of the module called by the builder": (
+                "    loss = tf.reduce_mean(",
+                "    x = helper(x)\n    loss = tf.reduce_mean(",
+            ),
+            "tf.get_variable": (
+                "w = tf.Variable(tf.zeros([4, 1]))",
+                'w = tf.get_variable("w", initializer=tf.zeros([4, 1]))',
+            ),
+            "the trainer's own name for the global step": ('print("loss",', 'step = 1\n            print("loss",'),
             "a random op after module-level ops": (
                 "tf.set_random_seed(1)\n",
                 "tf.set_random_seed(1)\nc = tf.constant(2.0)\n",
