@@ -6,7 +6,9 @@ session (no soft placement: MonitoredTrainingSession's default) failed where a d
 slim_model_deploy with `--noclone_on_cpu` on a machine without a GPU stopped at its first step ("Cannot assign a
 device for operation clone_0/conv1/Conv2D"). Eager TF 2 places an op of a missing device elsewhere without a word,
 so the port asks here first and stops with one line where TF1 stopped; a device function (model_deploy's
-replica_device_setter of ps tasks, for a cluster) has no eager equal and stops it too.
+replica_device_setter of ps tasks, for a cluster) has no eager equal and stops it too. TF1's tf-slim layers made
+their variables in their input's dtype, the port's Keras layers are float32: a floating input of another dtype stops
+it as well (float32_inputs).
 """
 
 from __future__ import annotations
@@ -15,7 +17,11 @@ from typing import Any
 
 import tensorflow as tf
 
-from compat.errors import DeviceError
+from compat.errors import CompatError, DeviceError
+
+
+class InputDtypeError(CompatError, TypeError):
+    """A floating input the port's float32 Keras layers would compute otherwise than TF1's layers of its dtype."""
 
 
 def _local(device: str) -> bool:
@@ -56,3 +62,15 @@ def clone_devices(config: Any) -> list[str]:
                 "stopped there too: Cannot assign a device); run with clone_on_cpu, or fewer clones"
             )
     return devices
+
+
+def float32_inputs(spec: Any) -> None:
+    """Every floating tensor of the input element (`spec`: a dataset's or iterator's element_spec) is float32, else
+    InputDtypeError: TF1's clones made float64 variables of a float64 input, the port's layers are float32."""
+    for part in tf.nest.flatten(spec):
+        dtype = getattr(part, "dtype", None)
+        if dtype is not None and dtype.is_floating and dtype != tf.float32:
+            raise InputDtypeError(
+                f"model_deploy's clones read a {dtype.name} input: TF1's tf-slim layers made {dtype.name} variables "
+                "of it, the port's Keras layers are float32; cast the input to float32 in its pipeline"
+            )

@@ -95,6 +95,9 @@ SLIM_XENT = slim_names("losses.softmax_cross_entropy")
 TF_XENT = frozenset(p + "losses.softmax_cross_entropy" for p in PREFIXES)
 SLIM_XENT_PARAMS = ("logits", "onehot_labels", "weights", "label_smoothing", "scope")
 TF_XENT_PARAMS = ("onehot_labels", "logits", "weights", "label_smoothing", "scope")
+# what a TensorFlow call of clone_fn may not be (besides STATEFUL's): graph state the converted code would not keep
+GRAPH_STATE = ("losses.", "summary", "collection", "assign", "py_func", "numpy_function", "print", "Print")
+BUILTINS = frozenset({"len", "int", "float", "range", "list", "tuple", "min", "max", "abs", "round"})
 # the names the converted code binds (a free variant where the module uses one)
 _NAMES = (
     "iterator",
@@ -514,7 +517,18 @@ class Deploy(SlimReader):
             raise Refused(stmt, f"{what} in {fn.name.value}(): graph state or a loss inside an expression")
         if any("random" in n or "dropout" in n for n in names):
             raise Refused(stmt, f"{what} in {fn.name.value}(): graph and eager op seeds differ")
-        if not names and isinstance(call.func, cst.Name) and call.func.value not in ("len", "int", "float"):
+        if any(word in n for n in names for word in GRAPH_STATE):
+            raise Refused(stmt, f"{what} in {fn.name.value}(): a loss, summary, collection or side effect of the graph")
+        if names:
+            return
+        head = call.func
+        while isinstance(head, cst.Attribute):
+            head = head.value
+        local = set().union(*(bound_names(s) for s in cast(cst.IndentedBlock, fn.body).body))
+        method = isinstance(call.func, cst.Attribute) and isinstance(head, cst.Name)
+        if method and cast(cst.Name, head).value in local | set(cast(tuple, self.inputs)[1]):
+            return  # (a tensor's method: net.get_shape())
+        if not (isinstance(call.func, cst.Name) and call.func.value in BUILTINS):
             raise Refused(stmt, f"{what}() in {fn.name.value}(), which the conversion does not read")
 
     def slim_op(self, call: cst.CSTNode) -> str | None:
@@ -737,6 +751,7 @@ class Deploy(SlimReader):
             f"    return {returned}\n"
             "\n"
             "# (the layers make their variables, on the variables' device: TF1's graph held them before its first step)\n"
+            f"compat.clones.float32_inputs({names['iterator']}.element_spec)\n"
             f"with {tf}.device(compat.clones.variables_device({self.config})):\n"
             f"    {tf}.function({clone}).get_concrete_function(*{names['iterator']}.element_spec)\n"
             f"{names['optimizer']}.build({variables})\n"

@@ -131,6 +131,7 @@ class TestModelDeploy(RuleTest):
             return tf.debugging.check_numerics(loss, "LossTensor is inf or nan")
 
         # (the layers make their variables, on the variables' device: TF1's graph held them before its first step)
+        compat.clones.float32_inputs(iterator.element_spec)
         with tf.device(compat.clones.variables_device(config)):
             tf.function(clone_fn).get_concrete_function(*iterator.element_spec)
         optimizer.build([*logits_1.trainable_variables])
@@ -173,6 +174,11 @@ class TestModelDeploy(RuleTest):
             ', scope="logits")': "fully_connected without a literal scope in a clone",
             # clone_fn reading a graph name besides the input
             "slim.one_hot_encoding(labels, 3))": "clone_fn() reads `global_step`, a graph name",
+            # a summary (TF1's collection, which the monitored session's summary hook wrote), a helper of the module
+            # (it may make variables at every step), a loss the conversion does not know
+            "summary": "tf.summary.histogram in clone_fn(): a loss, summary, collection or side effect of the graph",
+            "helper": "helper() in clone_fn(), which the conversion does not read",
+            "mse": "tf.losses.mean_squared_error in clone_fn(): a loss, summary, collection or side effect",
         }
         edits = {
             "        clones = model_deploy.create_clones(config, clone_fn)\n": (
@@ -184,6 +190,18 @@ class TestModelDeploy(RuleTest):
             "slim.one_hot_encoding(labels, 3))": (
                 "slim.one_hot_encoding(labels, 3))",
                 "slim.one_hot_encoding(labels, 3), weights=global_step)",
+            ),
+            "summary": (
+                "            return logits\n",
+                "            summary = tf.summary.histogram('logits', logits)\n                return logits\n",
+            ),
+            "helper": (
+                "            return logits\n",
+                "            logits = helper(logits)\n                return logits\n",
+            ),
+            "mse": (
+                "            return logits\n",
+                "            mse = tf.losses.mean_squared_error(features[:, :3], logits)\n                return logits\n",
             ),
         }
         for key, why in cases.items():

@@ -50,3 +50,12 @@ def test_a_device_this_process_lacks_is_one_line_naming_the_clone():
 def test_variables_on_parameter_servers_are_refused():
     with pytest.raises(DeviceError, match="variables_device\\(\\) is a device function"):
         clones.variables_device(DeploymentConfig(num_ps_tasks=2))
+
+
+def test_a_floating_input_other_than_float32_is_refused():
+    import tensorflow as tf
+
+    spec = (tf.TensorSpec([None, 8], tf.float32), tf.TensorSpec([None], tf.int64))
+    clones.float32_inputs(spec)  # (the labels are no floating input)
+    with pytest.raises(clones.InputDtypeError, match="a float64 input: TF1's tf-slim layers made float64 variables"):
+        clones.float32_inputs((tf.TensorSpec([None, 8], tf.float64), spec[1]))
