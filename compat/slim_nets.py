@@ -24,7 +24,6 @@ second graph's call `resnet_v1_50_1/...`).
 
 from __future__ import annotations
 
-import importlib
 import re
 import types
 from collections.abc import Callable, Mapping
@@ -39,15 +38,9 @@ _slim_fix.install()  # (tf-slim's batch_norm reads Keras 2's legacy_tf_layers un
 import tensorflow as tf  # noqa: E402
 import tf_slim as slim  # noqa: E402
 
-
-def _shim() -> Any:
-    """Keras 2's variable_scope_shim, of the Keras tf.keras is (tf-keras on TF 2.21, keras 2.15 on TF 2.15):
-    `tf.compat.v1.keras.utils.track_tf1_style_variables` is not usable on TF 2.21 with tf-keras."""
-    package = tf.keras.layers.Layer.__module__.split(".")[0]
-    return importlib.import_module(f"{package}.src.legacy_tf_layers.variable_scope_shim")
-
-
-_track = _shim().track_tf1_style_variables
+# Keras 2's shim for TF1-style variables: with compat's legacy Keras, the one of tf-keras on TF 2.21 (keras 2.15's on
+# TF 2.15), the Keras whose Layer SlimNet is
+_track = tf.compat.v1.keras.utils.track_tf1_style_variables
 
 
 def _layer_name(net_fn: Callable[..., Any]) -> str | None:
