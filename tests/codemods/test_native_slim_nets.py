@@ -85,6 +85,29 @@ class TestSlimNets(RuleTest):
         ]
         assert "under TF1's names, resnet_v1_50/...)" in said, said  # (a net in inference mode updates nothing)
 
+    def test_each_home_of_the_zoo_converts(self):
+        # (tf.contrib.slim.nets as TF1 wrote it, its nets read through the slim module, a file of tensorflow.compat.v1)
+        base = textwrap.dedent(SCRIPT)
+        forms = {
+            "contrib": base.replace(
+                "import tf_slim as slim\nfrom tf_slim.nets import resnet_v1",
+                ("from tensorflow.contrib.slim.nets import resnet_v1\n\nslim = tf.contrib.slim"),
+            ),
+            "through slim": base.replace("from tf_slim.nets import resnet_v1\n", "").replace(
+                "resnet_v1.", "slim.nets.resnet_v1."
+            ),
+            "compat.v1": base.replace("import tensorflow as tf", "import tensorflow.compat.v1 as tf").replace(
+                "from tf_slim.nets import resnet_v1\n",
+                "from tf_slim.nets import resnet_v1\n\ntf.disable_v2_behavior()\n",
+            ),
+        }
+        for what, source in forms.items():
+            assert source != base, what
+            applied = self.applied(source, level="native")
+            (said,) = [e.message for e in applied.entries if e.rule == NativeSessionRule.ID]
+            assert "= compat.slim_nets.SlimNet(" in said and "compat.v1" not in applied.module.code, (what, said)
+            assert "= compat.slim_nets.SlimNet(" in applied.module.code, what
+
     def test_what_the_layer_would_not_do_as_tf1_did_keeps_the_script(self):
         cases = {
             # TF1's minimize without UPDATE_OPS never updated the moving statistics
