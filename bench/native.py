@@ -89,6 +89,11 @@ ARGS = {
         "dropout off: graph and eager op seeds draw other masks",
     ),
     # (tests/support/programs.py's flags of the sample for 3 steps, over the bench's generated TFRecords)
+    # (its cluster port without a cluster: one device; its input the bench's generated TFRecords, 3 steps of 4 images)
+    "train_slim_classifier.py": (
+        ["--data_dir={data}", "--output_dir={out}", "--max_step=3", "--batch_size=4"],
+        "its TFRecords the bench's (its flags' defaults read none)",
+    ),
     "resnet_estimator.py": (
         ["--data_dir={data}", "--output_dir={out}", "--max_step=3", "--train_batch_size=4", "--num_classes=11"],
         "Dataset.shuffle the identity in both ports: its order came from the Estimator's graph seed, the port's from "

@@ -19,6 +19,8 @@ With a `dataset_fn` (a function returning the tf.data dataset TF1's graph read o
 takes the next element as its arguments: here from the dataset, under ParameterServerStrategy from each worker's own
 copy (`create_per_worker_dataset`), as each TF1 task read its own pipeline.
 
+At the end of the input the loop ends quietly, as TF1's session did at its OutOfRangeError.
+
 With a `manager` (compat.tf1_saver.CheckpointManager, of the session's checkpoint_dir, its latest checkpoint restored
 by the caller) the chief saves as TF1's chief did: at the start (not again where it restored that step), every
 `every_secs` seconds between steps and at the end.
@@ -93,7 +95,10 @@ def steps(
     else:
         elements = iter(dataset_fn()) if dataset_fn is not None else None
         while True:
-            args = _arguments(next(elements)) if elements is not None else ()
+            try:
+                args = _arguments(next(elements)) if elements is not None else ()
+            except StopIteration:
+                break  # (the end of the input: TF1's session ended there quietly)
             yield _numpy(strategy.run(train_step, args=args))
             saves.between_steps()
             if saves.step() >= last_step:
@@ -124,11 +129,14 @@ def _scheduled(
         step = tf.function(lambda elements: strategy.run(train_step, args=_arguments(next(elements))))
         args = (iter(coordinator.create_per_worker_dataset(dataset_fn)),)
     pending: collections.deque = collections.deque()
-    for _ in range(max(1, last_step - saves.step())):
-        pending.append(coordinator.schedule(step, args=args))
-        if len(pending) >= IN_FLIGHT_PER_WORKER * workers:
+    try:
+        for _ in range(max(1, last_step - saves.step())):
+            pending.append(coordinator.schedule(step, args=args))
+            if len(pending) >= IN_FLIGHT_PER_WORKER * workers:
+                yield pending.popleft().fetch()
+                saves.between_steps()
+        while pending:
             yield pending.popleft().fetch()
-            saves.between_steps()
-    while pending:
-        yield pending.popleft().fetch()
-    coordinator.join()
+        coordinator.join()
+    except tf.errors.OutOfRangeError:
+        pass  # (a worker's input ended: TF1's session ended there quietly; the steps scheduled after it do not run)

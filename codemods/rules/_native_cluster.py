@@ -40,6 +40,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 import libcst as cst
+from libcst.codemod.visitors import AddImportsVisitor
 
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
@@ -55,7 +56,17 @@ from codemods.rules._native_monitored import (
     stop_hook_updated,
 )
 from codemods.rules._native_names import GRAPH, OPTIMIZERS, SEED, SUMMARIES, VARIABLE, VARIABLE_LIBRARIES, tf1_names
-from codemods.rules._native_syntax import Refused, arguments, bound_names, collect, descendants, names_in, source_of
+from codemods.rules._native_slim_nets import read_net, zoo_with
+from codemods.rules._native_syntax import (
+    Refused,
+    arguments,
+    bound_names,
+    collect,
+    descendants,
+    names_in,
+    single,
+    source_of,
+)
 from codemods.rules._shared import SWITCH_NAMES, graph_names
 
 # the random ops whose TF1 op seed the port writes (TF 1.15 made 3 constants before reading the seed: shape, mean,
@@ -63,7 +74,7 @@ from codemods.rules._shared import SWITCH_NAMES, graph_names
 FIRST_RANDOM = tf1_names("random_normal", "random.normal", "truncated_normal", "random.truncated_normal")
 FIRST_OP_SEED = 3
 # the names the port binds in the builder and in main
-_BOUND = ("strategy", "train_step", "optimizer", "values", "tape", "variables", "checkpoint", "manager")
+_BOUND = ("strategy", "train_step", "values", "tape", "variables", "checkpoint", "manager")
 
 
 def is_cluster_session(rule: Any, call: cst.Call) -> bool:
@@ -79,9 +90,12 @@ def port(rule: Any, original: cst.Module, updated: cst.Module, call: cst.Call) -
     if not is_cluster_session(rule, call):
         return None
     ported = _Port(rule, original, updated, call)
+    scratch = rule.state.context.scratch
+    imports = list(scratch.get(AddImportsVisitor.CONTEXT_KEY, []))
     try:
         converted, said = ported.convert()
     except Refused as refused:
+        scratch[AddImportsVisitor.CONTEXT_KEY] = imports  # (the imports the refused conversion asked for go)
         if not ported.recognized:
             return None
         why = reason(_tf.full_name(call.func), call)
@@ -200,7 +214,7 @@ class _Port:
             lines += [
                 "    manager = " + manager(directory).replace("(", "(\n        ", 1)[:-1] + "\n    )",
                 "    checkpoint.restore(manager.latest_checkpoint)",
-                f"    compat.tf1_slots.restore_slots(checkpoint.optimizer, [{', '.join(f'checkpoint.{v}' for v in self.trained)}], manager.latest_checkpoint)",
+                f"    compat.tf1_slots.restore_slots(checkpoint.optimizer, [{', '.join([*(f'checkpoint.{v}' for v in self.trained), *(f'*checkpoint.{n}.trainable_variables' for n, _ in self.nets)])}], manager.latest_checkpoint)",
             ]
             saving = ", manager"
             for needed in ("compat.tf1_saver", "compat.tf1_slots"):
@@ -477,6 +491,11 @@ class _Port:
         self.step = ""
         numbered = 0
         self.trained: list[str] = []
+        self.nets: list[tuple[str, bool]] = []  # the zoo nets' layers: (name, in training mode)
+        self.losses: list[str] = []  # the tf-slim losses' names, in the order TF1 added them to its collection
+        self.optimizers: dict[
+            str, tuple[cst.Call, cst.Call]
+        ] = {}  # a named optimizer: (as written, as the pass left it)
         self.input: tuple[cst.FunctionDef, cst.FunctionDef] | None = None  # (the input function, as ported)
         inputs: list[str] = []  # the names the input's element is unpacked into: the step's parameters
         dropped = 0
@@ -486,6 +505,8 @@ class _Port:
             if element is not None:
                 inputs = element
                 graph |= set(element)
+                continue
+            if self._slim_statement(stmt, small, graph, inputs, made, computed, fn):
                 continue
             if isinstance(small, cst.Expr) and self.rule.is_call(small.value, SUMMARIES) and self.summaries_off:
                 if set(names_in(small.value).names) - graph - {self.alias}:
@@ -549,39 +570,8 @@ class _Port:
                 computed.append(f"{name} = {source_of(new)}{why}")
             graph.add(name)
         returned = statements[-1]
-        ret = returned.body[0] if isinstance(returned, cst.SimpleStatementLine) and len(returned.body) == 1 else None
-        if not (isinstance(ret, cst.Return) and isinstance(ret.value, cst.Tuple)):
-            raise Refused(returned, "a builder not ending in `return <optimizer>.minimize(loss, global_step), tensors`")
-        minimize, *tensors = [e.value for e in ret.value.elements]
-        fetched = [t.value for t in tensors if isinstance(t, cst.Name) and t.value in graph]
-        if len(fetched) != len(tensors) or not tensors:
-            raise Refused(returned, "the builder returns values that are not its tensors")
-        func = minimize.func if isinstance(minimize, cst.Call) else None
-        if not (
-            isinstance(func, cst.Attribute)
-            and func.attr.value == "minimize"
-            and self.rule.is_call(func.value, OPTIMIZERS)
-        ):
-            raise Refused(returned, "the builder's train op is not a tf.train optimizer's minimize(loss, global_step)")
-        minimized = arguments(cast(cst.Call, minimize), ("loss", "global_step"), returned, "minimize()")
-        loss, step = minimized.get("loss"), minimized.get("global_step")
-        if (
-            not (loss and step and isinstance(loss.value, cst.Name) and isinstance(step.value, cst.Name))
-            or step.value.value != self.step
-        ):
-            raise Refused(returned, "minimize without (loss, the global step of get_or_create_global_step())")
-        kind = OPTIMIZERS[cast(str, self.rule.is_call(func.value, OPTIMIZERS))]
-        new_ret = cast(cst.Return, cast(cst.SimpleStatementLine, self.up(returned)).body[0])
-        optimizer = cast(cst.Attribute, cast(cst.Call, cast(cst.Tuple, new_ret.value).elements[0].value).func).value
-        row = tables.OPTIMIZERS[kind]
-        values = {
-            p: source_of(a.value) for p, a in arguments(cast(cst.Call, optimizer), row.params, returned, kind).items()
-        }
-        if "use_locking" in values or tables.renamed_slots(kind, values):
-            raise Refused(returned, f"tf.train.{kind}(use_locking= or name=)")
-        for given_value in values.values():
-            if set(names_in(cst.parse_expression(given_value)).names) & graph:
-                raise Refused(returned, f"tf.train.{kind} of the graph's values (the Keras optimizer is made once)")
+        loss_name, kind, values, created = self._train_op(returned, graph)
+        fetched = self.fetched
         code, changed = tables.keras_optimizer(self.alias, kind, values)
         indent = "            "
         lines = [
@@ -594,14 +584,19 @@ class _Port:
             f"        with {self.alias}.GradientTape() as tape:",
             *(f"{indent[:8]}    {line}" for line in computed),
             "        variables = tape.watched_variables()",
-            f"        optimizer.apply_gradients(zip(tape.gradient({loss.value.value}, variables), variables))",
+            *(
+                [f'        {self.alias}.debugging.check_numerics({loss_name}, "LossTensor is inf or nan")']
+                if created
+                else []
+            ),
+            f"        optimizer.apply_gradients(zip(tape.gradient({loss_name}, variables), variables))",
             f"        {self.step}.assign_add(1)",
             f"        return ({', '.join(fetched)},)",
             "",
             f"    return train_step, {self.step}",
         ]
         if saving:  # (the objects TF1's Saver wrote, under the builder's names, and the optimizer)
-            objects = ", ".join(f"{v}={v}" for v in sorted([*self.trained, self.step]))
+            objects = ", ".join(f"{v}={v}" for v in sorted([*self.trained, *(n for n, _ in self.nets), self.step]))
             lines[-1] += f", {self.alias}.train.Checkpoint({objects}, optimizer=optimizer)"
         built = cast(cst.FunctionDef, cst.parse_statement("\n".join(lines) + "\n"))
         built = built.with_changes(leading_lines=self.up(fn).leading_lines)
@@ -613,6 +608,28 @@ class _Port:
             "reaches StopAtStepHook's last_step, the fetched values read where sess.run's were",
             changed,
         ]
+        for net, training in self.nets:
+            said.append(
+                f"the zoo net -> {net} = compat.slim_nets.SlimNet(...), its variables (TF1's names) made under the "
+                "strategy's scope by create_variables of the input's element spec"
+                + (
+                    ", its batch normalizations updating their moving statistics in its call, as create_train_op ran "
+                    "UPDATE_OPS"
+                    if training
+                    else ""
+                )
+            )
+        if self.losses:
+            said.append(
+                "slim.one_hot_encoding -> tf.one_hot; slim.losses.softmax_cross_entropy(logits, labels) -> the mean of "
+                "tf.nn.softmax_cross_entropy_with_logits; slim.losses.get_total_loss() -> tf.add_n of those losses and "
+                "the nets' regularization losses (.losses), where TF1 summed its LOSSES and REGULARIZATION_LOSSES"
+            )
+        if created:
+            said.append(
+                "slim.learning.create_train_op -> the train step: the loss check_numerics'd, the update, the global "
+                "step incremented after it"
+            )
         if dropped:
             said.append(
                 f"{dropped} v1 summary op(s) of the builder deleted: the session wrote none (save_summaries_steps=None)"
@@ -620,6 +637,128 @@ class _Port:
         if seeded and any("random" in n for c in names_in(fn).calls for n in self.rule.tf_names(c)):
             said.append(f"the graph's first op, a random op, given TF1's op seed {FIRST_OP_SEED} (TF1's numbers)")
         return built, fetched, said
+
+    def _slim_statement(
+        self,
+        stmt: cst.BaseStatement,
+        small: cst.BaseSmallStatement | None,
+        graph: set[str],
+        inputs: list[str],
+        made: list[str],
+        computed: list[str],
+        fn: cst.FunctionDef,
+    ) -> bool:
+        """A statement of tf-slim's (a zoo net under its arg_scope, one_hot_encoding, slim.losses'
+        softmax_cross_entropy and get_total_loss) or a named tf.train optimizer, written into `made` / `computed`
+        (True); False for another statement."""
+        tf = self.alias
+        scope = zoo_with(self.rule, stmt)
+        if scope is not None:
+            code = read_net(self.rule, cast(cst.With, stmt), scope, graph)
+            var = code.name
+            if not var.isidentifier() or var in self.rule.module_names() or var in _BOUND:
+                raise Refused(stmt, f"`{var}`, the zoo net's layer, is a name of the module")
+            held = code.inputs.value if isinstance(code.inputs, cst.Name) else None
+            if self.input is None or held not in inputs:
+                raise Refused(
+                    stmt, "a zoo net whose inputs are not the input function's element (its variables' shape)"
+                )
+            spec = f"{self.input[0].name.value}().element_spec" + (f"[{inputs.index(held)}]" if len(inputs) > 1 else "")
+            made += [code.made(var), f"{var}.create_variables({spec})"]
+            computed.append(source_of(code.called(var, cast(cst.SimpleStatementLine, self.up(code.inner)))).strip())
+            graph |= bound_names(code.inner)
+            self.nets.append((var, code.training))
+            self.rule.add_needed_import("compat.slim_nets")
+            return True
+        call = small.value if isinstance(small, (cst.Assign, cst.Expr)) else None
+        named = _slim_name(self.rule, call) if isinstance(call, cst.Call) else None
+        target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
+        name = target.value if isinstance(target, cst.Name) else None
+        if isinstance(call, cst.Call) and name is not None and self.rule.is_call(call, OPTIMIZERS):
+            self.optimizers[name] = (call, cast(cst.Call, cast(cst.Assign, single(self.up(stmt))).value))
+            return True
+        if named is None:
+            return False
+        call = cast(cst.Call, call)
+        args = cast(cst.Call, cast(cst.Assign | cst.Expr, single(self.up(stmt))).value).args
+        if any(a.keyword is not None or a.star for a in call.args):
+            raise Refused(stmt, f"tf-slim's {named} with keyword arguments, which the port does not read")
+        values = [source_of(a.value) for a in args]
+        if named == "one_hot_encoding" and name is not None and len(values) == 2:
+            computed.append(f"{name} = {tf}.one_hot({values[0]}, {values[1]}, on_value=1.0, off_value=0.0)")
+        elif named == "softmax_cross_entropy" and isinstance(small, cst.Expr) and len(values) == 2:
+            taken = set(names_in(fn).names) | set(self.losses)
+            loss = next(n for n in (f"loss_{i}" if i else "loss" for i in range(len(taken) + 1)) if n not in taken)
+            logits, labels = values  # (contrib's order; weights 1, no label smoothing: a mean over the batch)
+            computed.append(
+                f"{loss} = {tf}.reduce_mean({tf}.nn.softmax_cross_entropy_with_logits("
+                f"labels={tf}.stop_gradient({labels}), logits={logits}))"
+            )
+            self.losses.append(loss)
+        elif named == "get_total_loss" and name is not None and not values and self.losses:
+            regularization = [f"*{net}.losses" for net, _ in self.nets]
+            computed.append(f"{name} = {tf}.add_n([{', '.join([*self.losses, *regularization])}])")
+        else:
+            raise Refused(stmt, f"tf-slim's {named} as the port does not read it")
+        graph |= {name} if name is not None else set()
+        return True
+
+    def _train_op(self, returned: cst.BaseStatement, graph: set[str]) -> tuple[str, str, dict[str, str], bool]:
+        """The builder's `return <train op>, tensors`: `tf.train.<Name>Optimizer(...).minimize(loss, global_step)`
+        or tf-slim's `create_train_op(total_loss, optimizer, global_step=global_step)`, its optimizer a call or a
+        name bound to one: (the loss's name, the optimizer's kind, its arguments as code, create_train_op?)."""
+        ret = returned.body[0] if isinstance(returned, cst.SimpleStatementLine) and len(returned.body) == 1 else None
+        if not (isinstance(ret, cst.Return) and isinstance(ret.value, cst.Tuple)):
+            raise Refused(returned, "a builder not ending in `return <optimizer>.minimize(loss, global_step), tensors`")
+        train_op, *tensors = [e.value for e in ret.value.elements]
+        self.fetched = [t.value for t in tensors if isinstance(t, cst.Name) and t.value in graph]
+        if len(self.fetched) != len(tensors) or not tensors:
+            raise Refused(returned, "the builder returns values that are not its tensors")
+        new_op = cast(cst.Tuple, cast(cst.Return, single(self.up(returned))).value).elements[0].value
+        func = train_op.func if isinstance(train_op, cst.Call) else None
+        created = isinstance(train_op, cst.Call) and _slim_name(self.rule, train_op) == "create_train_op"
+        if created:
+            args = arguments(
+                cast(cst.Call, train_op), ("total_loss", "optimizer", "global_step"), returned, "create_train_op"
+            )
+            given = args.get("optimizer")
+            optimizer = given.value if given is not None else None
+            new_optimizer = arguments(
+                cast(cst.Call, new_op), ("total_loss", "optimizer", "global_step"), returned, "create_train_op"
+            )
+        elif isinstance(func, cst.Attribute) and func.attr.value == "minimize":
+            args = arguments(cast(cst.Call, train_op), ("loss", "global_step"), returned, "minimize()")
+            args = {"total_loss": args["loss"], **args} if "loss" in args else args
+            optimizer = func.value
+            new_optimizer = {"optimizer": cst.Arg(cast(cst.Attribute, cast(cst.Call, new_op).func).value)}
+        else:
+            raise Refused(returned, "the builder's train op is not a tf.train optimizer's minimize or create_train_op")
+        loss, step = args.get("total_loss"), args.get("global_step")
+        if not (loss and step and isinstance(loss.value, cst.Name) and isinstance(step.value, cst.Name)):
+            raise Refused(returned, "a train op without (the loss, the global step of get_or_create_global_step())")
+        if step.value.value != self.step or loss.value.value not in graph:
+            raise Refused(returned, "a train op of another global step or loss than the builder's")
+        if isinstance(optimizer, cst.Name) and optimizer.value in self.optimizers:
+            original, updated = self.optimizers.pop(optimizer.value)
+            if self.rule.module_names().get(optimizer.value) != 2:
+                raise Refused(returned, f"`{optimizer.value}`, the optimizer, is used besides its train op")
+        elif isinstance(optimizer, cst.Call) and self.rule.is_call(optimizer, OPTIMIZERS):
+            original, updated = optimizer, cast(cst.Call, new_optimizer["optimizer"].value)
+        else:
+            raise Refused(returned, "a train op whose optimizer is not a tf.train optimizer the port reads")
+        if self.optimizers or "optimizer" in self.rule.module_names() and not isinstance(optimizer, cst.Name):
+            raise Refused(returned, "`optimizer`, the name the port binds, or another optimizer, in the module")
+        if any(training for _, training in self.nets) and not created:
+            raise Refused(returned, "a zoo net in training mode under a bare minimize (TF1 ran no UPDATE_OPS)")
+        kind = OPTIMIZERS[cast(str, self.rule.is_call(original, OPTIMIZERS))]
+        row = tables.OPTIMIZERS[kind]
+        values = {p: source_of(a.value) for p, a in arguments(updated, row.params, returned, kind).items()}
+        if "use_locking" in values or tables.renamed_slots(kind, values):
+            raise Refused(returned, f"tf.train.{kind}(use_locking= or name=)")
+        for given_value in values.values():
+            if set(names_in(cst.parse_expression(given_value)).names) & graph:
+                raise Refused(returned, f"tf.train.{kind} of the graph's values (the Keras optimizer is made once)")
+        return loss.value.value, kind, values, created
 
     def _input(self, stmt: cst.BaseStatement) -> list[str] | None:
         """`a, b = load()` of a function of the module called there alone, whose one return, its last statement,
@@ -642,9 +781,16 @@ class _Port:
         where = f"`{fn.name.value}`, the input"
         if source_of(fn.params).strip() or fn.decorators or self.rule.module_names().get(fn.name.value) != 2:
             raise Refused(stmt, f"{where}, with parameters or decorators, or read besides its one call")
-        if len(collect(fn, cst.Return)) != 1 or collect(fn, cst.Yield) or dataset not in bound_names(fn.body):
+        own = [
+            n for n in descendants(fn.body) if not any(n in descendants(d) for d in collect(fn.body, cst.FunctionDef))
+        ]
+        returns = [n for n in own if isinstance(n, cst.Return)]
+        if len(returns) != 1 or any(isinstance(n, cst.Yield) for n in own) or dataset not in bound_names(fn.body):
             raise Refused(stmt, f"{where}, returning otherwise than its pipeline's element at its end")
         calls = names_in(fn).calls
+        if not any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "repeat" and not c.args for c in calls):
+            # (TF's advice for ParameterServerStrategy: a worker's input ending has no ordered end of the steps)
+            raise Refused(stmt, f"{where}, its pipeline not repeated without end (.repeat())")
         if any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "shuffle" for c in calls) or any(
             "random" in n for c in calls for n in self.rule.tf_names(c)
         ):
@@ -675,7 +821,9 @@ class _Port:
         switches = [c for c in names_in(self.original).calls if self.rule.is_call(c, SWITCH_NAMES)]
         if switches:
             raise Refused(switches[0], "the file switches eager execution itself")
-        gone = set().union(set(), *(names_in(s).names for s in removed))
+        # (the names the replaced code read: an import of one the port reads nowhere goes, as uai_dist's and slim's)
+        replaced = [*removed, *(f for f in self.functions.values() if f.name.value in functions)]
+        gone = set().union(set(), *(names_in(s).names for s in replaced))
         body: list[cst.BaseStatement] = []
         for stmt in self.updated.body:
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value in functions:
@@ -752,6 +900,18 @@ _STATE = (
 
 def _stateful(names: frozenset[str]) -> bool:
     return any(part in name for name in names for part in _STATE)
+
+
+def _slim_name(rule: Any, call: cst.Call) -> str | None:
+    """The tf-slim function a call is, of those the port reads (one_hot_encoding, losses.softmax_cross_entropy,
+    losses.get_total_loss, learning.create_train_op), by its last name; None for another call."""
+    for name in rule.library_names(call):
+        for suffix in (".one_hot_encoding", ".losses.softmax_cross_entropy", ".losses.get_total_loss"):
+            if name.endswith(suffix) and ".slim." in name + ".":
+                return suffix.rpartition(".")[2]
+        if name.endswith(".learning.create_train_op"):
+            return "create_train_op"
+    return None
 
 
 def _wrapped(line: str, width: int = 120) -> str:

@@ -280,6 +280,7 @@ class TestNativeClusterTrainer(RuleTest):
             ),
             "a summary saved": ("save_summaries_steps=None", "save_summaries_steps=5"),
             "a shuffled input": (".repeat().batch(8)", ".shuffle(16).repeat().batch(8)"),
+            "an input that ends": (".repeat().batch(8)", ".batch(8)"),
             "an input read besides": (
                 "    images, labels = load_batch()\n",
                 "    images, labels = load_batch()\n    load_batch()\n",
@@ -287,6 +288,154 @@ class TestNativeClusterTrainer(RuleTest):
         }
         for case, (old, new) in cases.items():
             source = self.make_fixture_data(TRAINER)
+            assert old in source, case
+            source = source.replace(old, new)
+            with self.subTest(case=case):
+                refused = self.refused(source)
+                assert len(refused) == 1 and CLUSTER in refused[0] and "; the cluster port refuses " in refused[0], (
+                    refused
+                )
+
+
+# samples/tf1/train_slim_classifier.py's builder: its input function, a zoo net under its arg_scope, tf-slim's losses
+# and create_train_op (compat.slim_nets.SlimNet: helper-108's, codemods/rules/_native_slim_nets.py)
+ZOO = """
+    import tensorflow as tf
+    import tensorflow.contrib.slim as slim
+    from tensorflow.contrib.slim.nets import resnet_v1
+    from uaitrain.arch.tensorflow import uai_dist
+
+    FLAGS = tf.app.flags.FLAGS
+
+
+    def load_batch():
+        dataset = tf.data.TFRecordDataset(FLAGS.files).map(parse).repeat().batch(8, drop_remainder=True)
+        return dataset.make_one_shot_iterator().get_next()
+
+
+    def build_train_op():
+        images, labels = load_batch()
+        with slim.arg_scope(resnet_v1.resnet_arg_scope()):
+            logits, _ = resnet_v1.resnet_v1_50(images, num_classes=10, is_training=True)
+        logits = tf.squeeze(logits, [1, 2])
+        one_hot = slim.one_hot_encoding(labels, 10)
+        slim.losses.softmax_cross_entropy(logits, one_hot)
+        total_loss = slim.losses.get_total_loss()
+        optimizer = tf.train.GradientDescentOptimizer(FLAGS.learning_rate)
+        global_step = tf.train.get_or_create_global_step()
+        return slim.learning.create_train_op(total_loss, optimizer, global_step=global_step), total_loss
+
+
+    def train(master, is_chief, device_fn):
+        with tf.Graph().as_default():
+            with tf.device(device_fn):
+                train_op, total_loss = build_train_op()
+            hooks = [tf.train.StopAtStepHook(last_step=FLAGS.max_step)]
+            with tf.train.MonitoredTrainingSession(master=master, is_chief=is_chief, hooks=hooks) as sess:
+                while not sess.should_stop():
+                    print("loss", sess.run([train_op, total_loss])[1])
+
+
+    def main(_):
+        dist = uai_dist.UAITensorFlowDistRunConfigParser()
+        if not dist.is_dist():
+            train("", True, None)
+            return
+        dist.load_cluster_config()
+        cluster = tf.train.ClusterSpec({"ps": dist.get_ps_list(), "worker": dist.get_worker_list()})
+        server = tf.train.Server(cluster, job_name="ps" if dist.is_ps() else "worker", task_index=dist.get_task_id())
+        if dist.is_ps():
+            server.join()
+            return
+        train(server.target, dist.get_task_id() == 0, tf.train.replica_device_setter(cluster=cluster))
+"""
+ZOO_PORT = """
+    import compat.slim_nets
+    import compat.train_steps
+    import tensorflow as tf
+    from tensorflow.contrib.slim.nets import resnet_v1
+
+    FLAGS = tf.app.flags.FLAGS
+
+
+    def load_batch():
+        dataset = tf.data.TFRecordDataset(FLAGS.files).map(parse).repeat().batch(8, drop_remainder=True)
+        return dataset
+
+
+    def build_train_op():
+        resnet_v1_50 = compat.slim_nets.SlimNet(resnet_v1.resnet_v1_50, resnet_v1.resnet_arg_scope(), num_classes=10, is_training=True)
+        resnet_v1_50.create_variables(load_batch().element_spec[0])
+        global_step = tf.Variable(0, dtype=tf.int64, trainable=False, name="global_step")
+        optimizer = tf.keras.optimizers.SGD(learning_rate=FLAGS.learning_rate)
+
+        @tf.function
+        def train_step(images, labels):
+            with tf.GradientTape() as tape:
+                logits, _ = resnet_v1_50(images)
+                logits = tf.squeeze(logits, [1, 2])
+                one_hot = tf.one_hot(labels, 10, on_value=1.0, off_value=0.0)
+                loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(one_hot), logits=logits))
+                total_loss = tf.add_n([loss, *resnet_v1_50.losses])
+            variables = tape.watched_variables()
+            tf.debugging.check_numerics(total_loss, "LossTensor is inf or nan")
+            optimizer.apply_gradients(zip(tape.gradient(total_loss, variables), variables))
+            global_step.assign_add(1)
+            return (total_loss,)
+
+        return train_step, global_step
+
+
+    def train(strategy):
+        with strategy.scope():
+            train_step, global_step = build_train_op()
+        for values in compat.train_steps.steps(strategy, train_step, global_step, FLAGS.max_step, dataset_fn=load_batch):
+            print("loss", values[0])
+
+
+    def main(_):
+        train(compat.strategy())
+"""
+
+
+class TestNativeClusterZooNet(RuleTest):
+    TRANSFORM = NativeSessionRule
+
+    def test_the_samples_builder_becomes_a_slim_net_layer_and_tf_slims_losses_tf_2_ops(self):
+        self.assertCodemod(ZOO, ZOO_PORT, level="native")
+
+    def test_its_entry_says_what_became_of_the_net_the_losses_and_the_train_op(self):
+        entries = [e.message for e in self.applied(ZOO, level="native").entries if e.rule == "native-session"]
+        assert len(entries) == 1, entries
+        assert "the zoo net -> resnet_v1_50 = compat.slim_nets.SlimNet(...)" in entries[0]
+        assert "as create_train_op ran UPDATE_OPS" in entries[0]
+        assert (
+            "slim.losses.get_total_loss() -> tf.add_n of those losses and the nets' regularization losses" in entries[0]
+        )
+        assert "slim.learning.create_train_op -> the train step: the loss check_numerics'd" in entries[0]
+
+    def test_must_not_fire_where_the_builder_does_otherwise(self):
+        cases = {
+            "a net in training mode under a bare minimize": (
+                "slim.learning.create_train_op(total_loss, optimizer, global_step=global_step)",
+                "optimizer.minimize(total_loss, global_step)",
+            ),
+            "a net of a computed tensor": ("resnet_v1_50(images,", "resnet_v1_50(images * 2.0,"),
+            "a loss with weights": (
+                "softmax_cross_entropy(logits, one_hot)",
+                "softmax_cross_entropy(logits, one_hot, weights=2.0)",
+            ),
+            "the optimizer read besides": (
+                "    global_step = tf.train.get_or_create_global_step()\n",
+                "    global_step = tf.train.get_or_create_global_step()\n    print(optimizer)\n",
+            ),
+            "create_train_op's other arguments": (
+                "global_step=global_step), total_loss",
+                "global_step=global_step, clip_gradient_norm=1.0), total_loss",
+            ),
+        }
+        for case, (old, new) in cases.items():
+            source = self.make_fixture_data(ZOO)
             assert old in source, case
             source = source.replace(old, new)
             with self.subTest(case=case):
