@@ -47,6 +47,8 @@ SLIM_XENT_PARAMS = ("logits", "onehot_labels", "weights", "label_smoothing", "sc
 TF_XENT_PARAMS = ("onehot_labels", "logits", "weights", "label_smoothing", "scope")
 # what a TensorFlow call of clone_fn may not be (besides STATEFUL's): graph state the converted code would not keep
 GRAPH_STATE = ("losses.", "summary", "collection", "assign", "py_func", "numpy_function", "print", "Print")
+# floating dtypes besides float32 (a tf-slim layer of such an input made variables of that dtype)
+OTHER_FLOATS = frozenset({"float64", "double", "float16", "half", "bfloat16"})
 BUILTINS = frozenset({"len", "int", "float", "range", "list", "tuple", "min", "max", "abs", "round"})
 
 
@@ -89,6 +91,13 @@ class CloneFunction(SlimReader):
             raise Refused(fn, f"{fn.name.value}() reads `{min(read & (graph - set(targets)))}`, a graph name")
         if local & set(targets):
             raise Refused(fn, f"{fn.name.value}() binds `{min(local & set(targets))}`, the input's name")
+        dtypes = [n.value for n in collect(fn, cst.Name) if n.value in OTHER_FLOATS]
+        dtypes += [str(n.evaluated_value) for n in collect(fn, cst.SimpleString) if n.evaluated_value in OTHER_FLOATS]
+        if dtypes:
+            raise Refused(
+                fn,
+                f"{dtypes[0]} in {fn.name.value}(): TF1's layers made variables of their input's dtype, Keras's are float32",
+            )
         self.taken |= local
         lines: list[str] = []
         for index, stmt in enumerate(body):

@@ -182,6 +182,8 @@ class TestModelDeploy(RuleTest):
             "summary": "tf.summary.histogram in clone_fn(): a loss, summary, collection or side effect of the graph",
             "helper": "helper() in clone_fn(), which the conversion does not read",
             "mse": "tf.losses.mean_squared_error in clone_fn(): a loss, summary, collection or side effect",
+            # TF1's layer made float64 variables of a float64 input, the Keras layer is float32
+            "float64": "float64 in clone_fn(): TF1's layers made variables of their input's dtype",
         }
         edits = {
             "        clones = model_deploy.create_clones(config, clone_fn)\n": (
@@ -206,6 +208,7 @@ class TestModelDeploy(RuleTest):
                 "            return logits\n",
                 "            mse = tf.losses.mean_squared_error(features[:, :3], logits)\n                return logits\n",
             ),
+            "float64": ("slim.fully_connected(features,", "slim.fully_connected(tf.cast(features, tf.float64),"),
         }
         for key, why in cases.items():
             old, new = edits[key]
