@@ -11,7 +11,8 @@
    (the TF1 names the rule writes out are the mapping), and the values its train step returns are
    recorded. Both see the same batches (the scripts' own seeded NumPy draws, unchanged by the rules).
    The losses must agree to TOLERANCE (relative above 1; its cause is said where it is defined); a
-   script run with other arguments than its manifest's says why.
+   script run with other arguments than its manifest's says why. Each probe imports compat before TensorFlow, as
+   the ports do (compat's import-time fixes, such as TF 1.15's division in tf.data functions, act then).
    A script the native level turns into evaluation only (no optimizer), or converts with the rules for
    eager code (no Session), must print the same. Both must write the same summaries (the [step, tag]
    pairs of the event files a run writes; v1 summaries become tf.summary v2 at native level).
@@ -92,12 +93,12 @@ ARGS = {
     # (its cluster port without a cluster: one device; its input the bench's generated TFRecords, 3 steps of 4 images)
     "train_slim_classifier.py": (
         ["--data_dir={data}", "--output_dir={out}", "--max_step=3", "--batch_size=4"],
-        "its TFRecords the bench's (its flags' defaults read none)",
+        "its TFRecords the bench's (its flags' defaults read none); exact division in both ports (EXACT_DIVISION)",
     ),
     "resnet_estimator.py": (
         ["--data_dir={data}", "--output_dir={out}", "--max_step=3", "--train_batch_size=4", "--num_classes=11"],
         "Dataset.shuffle the identity in both ports: its order came from the Estimator's graph seed, the port's from "
-        "tf.random's",
+        "tf.random's; exact division in both ports (EXACT_DIVISION)",
     ),
 }
 # Scripts whose dropout rate is written in the code (no flag turns it off): the bench makes tf.layers.dropout
@@ -111,6 +112,14 @@ FIXED_ORDER = {
     "session_queue_runners.py": "shuffles off in both ports (safe: string_input_producer(shuffle=False), shuffle_batch -> "
     "batch with one thread; native: Dataset.shuffle the identity): queue threads and tf.data draw other orders",
     "resnet_estimator.py": "Dataset.shuffle the identity in both ports (an Estimator's input_fn: its tf.data graph)",
+}
+# A division by a constant in a tf.data function: TF 1.15's Grappler made it a multiplication by the reciprocal (one ulp
+# off in a third of the values), which compat reproduces for a v1 graph (compat/_dataset_division.py: the safe port);
+# a native port's pipeline runs as TF 2 functions, dividing exactly. The bench makes the safe port divide exactly too.
+EXACT_DIVISION = {
+    "train_slim_classifier.py": "exact division in both ports (its parse's image / 127.5: TF 1.15 multiplied by the "
+    "reciprocal, as compat does in the safe port's v1 graph; TF 2's tf.data functions divide)",
+    "resnet_estimator.py": "exact division in both ports (its input_fn's division by a constant, as above)",
 }
 # TF1 names a summary's tag as its name scope, made unique in the graph case-insensitively: `mean` next to a
 # reduce_mean op (`Mean`) becomes `mean_1`. tf.summary v2 writes the tag as given. Tags are compared without it.
@@ -213,10 +222,18 @@ def rule_counts(report: dict) -> dict[str, tuple[int, int]]:
 # -- the probes: run in a subprocess each, so that graph mode and eager mode never share a process
 def probe_safe(script: str, checkpoint: str, record: str, argv: list[str]) -> None:
     """Run the safe port; write its variables at step 0 and the values of each training run."""
+    # compat before TensorFlow, as the port imports them: its import-time fixes (TF 1.15's division in tf.data
+    # functions among them) are then in place as in the port's own run
+    import compat  # noqa: I001 - legacy Keras for tf.compat.v1.layers, as the port itself selects
     import numpy as np
     import tensorflow as tf
 
-    import compat  # noqa: F401 - legacy Keras for tf.compat.v1.layers, as the port itself selects
+    if os.path.basename(script) in EXACT_DIVISION:
+
+        class _Exact:  # (compat._dataset_division's tracing depth, always 0: TF 2's exact real_div)
+            depth = property(lambda self: 0, lambda self, value: None)
+
+        compat._dataset_division._TRACING = _Exact()  # noqa: SLF001 - the named change, off in the safe port
 
     if os.path.basename(script) in NO_DROPOUT:
         tf.compat.v1.layers.dropout = lambda inputs, *args, **kwargs: inputs
@@ -290,10 +307,9 @@ def probe_safe(script: str, checkpoint: str, record: str, argv: list[str]) -> No
 
 def probe_native(script: str, checkpoint: str, record: str, argv: list[str]) -> None:
     """Run the native port; variables named as in the checkpoint start from it; record the train step's values."""
+    import compat  # noqa: F401, I001 - tf.keras is legacy Keras, as the port itself selects (imported first, as there)
     import numpy as np
     import tensorflow as tf
-
-    import compat  # noqa: F401 - tf.keras is legacy Keras, as the port itself selects
 
     if os.path.basename(script) in NO_DROPOUT:
         tf.keras.layers.Dropout.call = lambda self, inputs, training=None: inputs
