@@ -63,9 +63,18 @@ def _watcher() -> Watcher:
     return finder
 
 
+def _imported(name: str) -> bool:
+    """Has module `name`'s body run to its end already (imported before compat was)?"""
+    module = sys.modules.get(name)
+    return module is not None and not getattr(getattr(module, "__spec__", None), "_initializing", False)
+
+
 def on_import(name: str, before: Callable[[], None] | None = None, after: Callable[[], None] | None = None) -> None:
-    """Call `before()` when module `name` is about to be imported, `after()` once it has been (idempotently)."""
+    """Call `before()` when module `name` is about to be imported, `after()` once it has been (idempotently): at
+    once where the program imported it before compat (`import tensorflow as tf; import compat`)."""
     watcher = _watcher()
     for table, callback in ((watcher.before, before), (watcher.after, after)):
         if callback is not None and callback not in table.setdefault(name, []):
             table[name].append(callback)
+    if after is not None and _imported(name):
+        after()

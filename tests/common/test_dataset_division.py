@@ -4,6 +4,7 @@ skips tf.data functions now), so image pipelines' `image / 255.0` gave values on
 quotient (docs/traps.md). Here in a v1 graph under compat, as uai-run and uai-migrate's ports build it."""
 
 import numpy as np
+import pytest
 
 from tests.support.processes import result_json, run_script
 
@@ -24,8 +25,16 @@ PROGRAM = """
 """
 
 
-def test_a_constant_divisor_in_a_dataset_function_divides_as_tf115s_reciprocal_multiply(tmp_path):
-    result = run_script(tmp_path, PROGRAM)
+# compat's fixes hold whatever the import order (compat/_import_hook.py): here TensorFlow, and its tf.data, first
+TENSORFLOW_FIRST = PROGRAM.replace("    import compat  # noqa: F401 - first, as in uai-migrate's output\n", "").replace(
+    "    import tensorflow as tf\n", "    import tensorflow as tf\n    import compat  # noqa: F401\n"
+)
+
+
+@pytest.mark.parametrize("program", [PROGRAM, TENSORFLOW_FIRST], ids=["compat first", "tensorflow first"])
+def test_a_constant_divisor_in_a_dataset_function_divides_as_tf115s_reciprocal_multiply(tmp_path, program):
+    assert program.count("import compat") == 1
+    result = run_script(tmp_path, program)
     assert result.returncode == 0, result.stderr[-3000:]
     by_255, by_3, by_computed = (np.array(q, dtype=np.float32) for q in result_json(result.stdout))
     values = np.arange(256, dtype=np.float32)
