@@ -31,6 +31,8 @@ logical CPUs), `compat.strategy` (strategy and Estimator RunConfig from TF_CONFI
 `compat.learn` (tf.contrib.learn's Experiment, learn_runner, run_config),
 `compat.scoped_layers` (Keras layers shared by TF1 variable scopes: uai-migrate's native ports of towers),
 `compat.slim_nets` (a tf-slim net function, such as the slim zoo's, as a Keras layer keeping TF1's variable names),
+`compat.train_steps` (a ported MonitoredTrainingSession's train steps on the strategy `compat.strategy()` gives),
+`compat.clones` (model_deploy's clone and variable devices, checked at run time by the ports),
 `compat.tutorials` (tensorflow.examples.tutorials), `uai_run` (`uai-run`: unmodified TF1 programs),
 `compat.tf1_names` (the TF1 name -> new home table `uai_run` and uai-migrate read), `compat.tf1_modules`
 (a TF1 module path as an object resolving its names by that table: a contrib module read as a value) and
