@@ -19,7 +19,8 @@ import libcst as cst
 
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
-from codemods.rules._native_names import PREFIXES, STATEFUL, slim_names
+from codemods.rules._native_classifier_loss import SLIM_XENT, TF_XENT, one_hot_call, softmax_xent_call
+from codemods.rules._native_names import STATEFUL, slim_names
 from codemods.rules._native_pipeline import RESIZE, resize
 from codemods.rules._native_slim import SLIM_LAYERS, SlimNames, SlimReader
 from codemods.rules._native_syntax import (
@@ -38,13 +39,6 @@ from codemods.rules._shared import graph_names
 # tf-slim's functions without variables the port writes as TensorFlow's ops: name -> parameters in positional order
 POOLS = {"max_pool2d": "max_pool2d", "avg_pool2d": "avg_pool2d"}
 POOL_PARAMS = ("inputs", "kernel_size", "stride", "padding", "data_format", "outputs_collections", "scope")
-ONE_HOT_PARAMS = ("labels", "num_classes", "on_value", "off_value", "outputs_collections", "scope")
-# softmax cross-entropy: tf-slim's (tf.contrib.losses' order: logits first) and tf.losses' (labels first); both the
-# mean over the batch of softmax_cross_entropy_with_logits, no gradient into the labels (weights 1, no smoothing)
-SLIM_XENT = slim_names("losses.softmax_cross_entropy")
-TF_XENT = frozenset(p + "losses.softmax_cross_entropy" for p in PREFIXES)
-SLIM_XENT_PARAMS = ("logits", "onehot_labels", "weights", "label_smoothing", "scope")
-TF_XENT_PARAMS = ("onehot_labels", "logits", "weights", "label_smoothing", "scope")
 # what a TensorFlow call of clone_fn may not be (besides STATEFUL's): graph state the converted code would not keep
 GRAPH_STATE = ("losses.", "summary", "collection", "assign", "py_func", "numpy_function", "print", "Print")
 # floating dtypes besides float32 (a tf-slim layer of such an input made variables of that dtype)
@@ -147,7 +141,9 @@ class CloneFunction(SlimReader):
         inverse = {id(known[id(c)]): c for c in names_in(value).calls if id(c) in known}
         new_value = cast(cst.BaseExpression, new_value.visit(_Calls(self, stmt, inverse)))
         if loss is not None:
-            new_value = self.loss_code(stmt, value, cast(cst.Call, new_value), loss)
+            new_value = cst.parse_expression(
+                softmax_xent_call(self.alias, stmt, value, cast(cst.Call, new_value), loss)
+            )
         code = source_of(self.tf2_names(new_value, stmt))
         if loss is not None:
             name = targets[0] if targets and len(targets) == 1 else self.free("loss")
@@ -202,20 +198,6 @@ class CloneFunction(SlimReader):
             return "tf"
         return None
 
-    def loss_code(
-        self, stmt: cst.BaseStatement, original: cst.BaseExpression, updated: cst.Call, kind: str
-    ) -> cst.BaseExpression:
-        params = SLIM_XENT_PARAMS if kind == "slim" else TF_XENT_PARAMS
-        given = arguments(cast(cst.Call, original), params, stmt, "softmax_cross_entropy")
-        if set(given) != {"logits", "onehot_labels"}:
-            raise Refused(stmt, "softmax_cross_entropy with weights, label_smoothing or a scope")
-        new = {p: a.value for p, a in arguments(updated, params, stmt, "softmax_cross_entropy").items()}
-        tf = self.alias
-        return cst.parse_expression(
-            f"{tf}.reduce_mean({tf}.nn.softmax_cross_entropy_with_logits(labels={tf}.stop_gradient("
-            f"{source_of(new['onehot_labels'])}), logits={source_of(new['logits'])}))"
-        )
-
     def layer(self, stmt: cst.BaseStatement, original: cst.Call, kind: str) -> str:
         """A Keras layer made once for a tf-slim layer call: its variable."""
         originals, values = self.slim_arguments(stmt, original, kind, {})
@@ -263,16 +245,6 @@ class CloneFunction(SlimReader):
         )
         stride = new.get("stride", "2")
         return f'{self.alias}.nn.{POOLS[kind]}({new["inputs"]}, ksize={new["kernel_size"]}, strides={stride}, padding="{mode}")'
-
-    def one_hot_code(self, stmt: cst.BaseStatement, original: cst.Call, updated: cst.Call) -> str:
-        given = arguments(original, ONE_HOT_PARAMS, stmt, "one_hot_encoding")
-        if "outputs_collections" in given and source_of(given["outputs_collections"].value) != "None":
-            raise Refused(stmt, "one_hot_encoding(outputs_collections=...), a graph collection")
-        new = {p: source_of(a.value) for p, a in arguments(updated, ONE_HOT_PARAMS, stmt, "one_hot_encoding").items()}
-        if not {"labels", "num_classes"} <= set(new):
-            raise Refused(stmt, "one_hot_encoding without its labels and num_classes")
-        on, off = new.get("on_value", "1.0"), new.get("off_value", "0.0")
-        return f"{self.alias}.one_hot({new['labels']}, {new['num_classes']}, on_value={on}, off_value={off})"
 
     def tf2_names(self, node: cst.CSTNode, where: cst.CSTNode) -> cst.CSTNode:
         """`node` in TF 2's names (tf.compat.v1.data's datasets as tf.data's, a tf.compat.v1 name that is the same
@@ -323,5 +295,5 @@ class _Calls(cst.CSTTransformer):
         if op in POOLS:
             return cst.parse_expression(deploy.pool_code(self.stmt, original, updated_node, op))
         if op == "one_hot_encoding":
-            return cst.parse_expression(deploy.one_hot_code(self.stmt, original, updated_node))
+            return cst.parse_expression(one_hot_call(deploy.alias, self.stmt, original, updated_node))
         return updated_node

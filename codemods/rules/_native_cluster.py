@@ -44,6 +44,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 
 from codemods.rules import _native_tables as tables
 from codemods.rules import _tf
+from codemods.rules._native_classifier_loss import one_hot, softmax_xent
 from codemods.rules._native_monitored import (
     EVERY_SECS,
     GLOBAL_STEP,
@@ -685,15 +686,12 @@ class _Port:
             raise Refused(stmt, f"tf-slim's {named} with keyword arguments, which the port does not read")
         values = [source_of(a.value) for a in args]
         if named == "one_hot_encoding" and name is not None and len(values) == 2:
-            computed.append(f"{name} = {tf}.one_hot({values[0]}, {values[1]}, on_value=1.0, off_value=0.0)")
+            computed.append(f"{name} = {one_hot(tf, values[0], values[1])}")
         elif named == "softmax_cross_entropy" and isinstance(small, cst.Expr) and len(values) == 2:
             taken = set(names_in(fn).names) | set(self.losses)
             loss = next(n for n in (f"loss_{i}" if i else "loss" for i in range(len(taken) + 1)) if n not in taken)
             logits, labels = values  # (contrib's order; weights 1, no label smoothing: a mean over the batch)
-            computed.append(
-                f"{loss} = {tf}.reduce_mean({tf}.nn.softmax_cross_entropy_with_logits("
-                f"labels={tf}.stop_gradient({labels}), logits={logits}))"
-            )
+            computed.append(f"{loss} = {softmax_xent(tf, labels, logits)}")
             self.losses.append(loss)
         elif named == "get_total_loss" and name is not None and not values and self.losses:
             regularization = [f"*{net}.losses" for net, _ in self.nets]
