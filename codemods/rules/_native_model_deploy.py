@@ -296,12 +296,7 @@ class Deploy(CloneFunction):
             raise Refused(stmt, f"{fn.name.value}() called with calls in its arguments")
         if fn.decorators or fn.asynchronous:
             raise Refused(fn, f"{fn.name.value}() has decorators or is asynchronous")
-        for inner in names_in(fn).calls:
-            names = self.rule.tf_names(inner)
-            if self.rule.is_call(inner, STATEFUL) or self.rule.variable_library(inner) or names & graph_names():
-                raise Refused(fn, f"{_tf.full_name(inner.func)} in {fn.name.value}(): it makes graph state")
-            if any("random" in n for n in names):
-                raise Refused(fn, f"{_tf.full_name(inner.func)} in {fn.name.value}(): graph and eager op seeds differ")
+        self.stateless(fn, "it makes graph state", "graph and eager op seeds differ")
         iterators = [
             c for c in names_in(fn).calls if isinstance(c.func, cst.Attribute) and "iterator" in c.func.attr.value
         ]
@@ -341,14 +336,19 @@ class Deploy(CloneFunction):
                     continue
                 if self.rule.module_names().get(mapped.name.value) != 2 or mapped.decorators:
                     raise Refused(mapped, f"{mapped.name.value}() is used besides as the function its pipeline maps")
-                for inner in names_in(mapped).calls:
-                    names = self.rule.tf_names(inner)
-                    if self.rule.is_call(inner, STATEFUL) or self.rule.variable_library(inner) or names & graph_names():
-                        raise Refused(mapped, f"{_tf.full_name(inner.func)} in {mapped.name.value}(): graph state")
-                    if any("random" in n for n in names):
-                        raise Refused(mapped, f"{_tf.full_name(inner.func)} in {mapped.name.value}(): other op seeds")
+                self.stateless(mapped, "graph state", "other op seeds")
                 found.append(mapped)
         return found
+
+    def stateless(self, fn: cst.FunctionDef, state: str, random: str) -> None:
+        """Refused (`state` or `random` the reason) where a call of `fn` makes a variable or other graph state, or
+        draws a random number (graph and eager op seeds differ): the input pipeline's functions."""
+        for inner in names_in(fn).calls:
+            names = self.rule.tf_names(inner)
+            if self.rule.is_call(inner, STATEFUL) or self.rule.variable_library(inner) or names & graph_names():
+                raise Refused(fn, f"{_tf.full_name(inner.func)} in {fn.name.value}(): {state}")
+            if any("random" in n for n in names):
+                raise Refused(fn, f"{_tf.full_name(inner.func)} in {fn.name.value}(): {random}")
 
     def returned_pipeline(self, fn: cst.FunctionDef, updated: bool = False) -> cst.BaseExpression | None:
         """The pipeline of a def ending in `return <tf.data call chain>.make_one_shot_iterator().get_next()`."""
@@ -476,15 +476,7 @@ class Deploy(CloneFunction):
         new = {a.keyword.value: a.value for a in updated_call.args if a.keyword is not None}
         if "checkpoint_dir" not in keywords:
             raise Refused(stmt, "a MonitoredTrainingSession without a checkpoint_dir")
-        hooks = keywords["hooks"]
-        if isinstance(hooks, cst.Name) and hooks.value in self.hooks:
-            if self.rule.module_names().get(hooks.value, 0) != 2:
-                raise Refused(stmt, f"`{hooks.value}`, the hooks, is read elsewhere")
-            kind, steps = self.hooks[hooks.value]
-        elif (found := monitored.stop_hook(self.rule, hooks)) is not None:
-            kind, steps = found[0], cast(cst.BaseExpression, monitored.stop_hook_updated(new["hooks"]))
-        else:
-            raise Refused(stmt, monitored.OTHER_HOOKS)
+        kind, steps = monitored.stop_steps(self.rule, stmt, keywords["hooks"], new, self.hooks)
         body = list(stmt.body.body)
         loop = body[0] if len(body) == 1 and isinstance(body[0], cst.While) else None
         test = loop.test if loop is not None else None
@@ -521,8 +513,9 @@ class Deploy(CloneFunction):
         targets = ", ".join(cast(tuple, self.inputs)[1])
         for module in ("time", "compat.tf1_saver", "compat.tf1_slots"):
             self.rule.add_needed_import(module)
-        last = source_of(steps) if kind == "last_step" else f"int({step}) + {source_of(steps)}"
+        names = {**names, "last": monitored.last_step(kind, steps, step)}
         objects = ", ".join([*(f"{v}={v}" for v in made), f"{step}={step}", f"optimizer={names['optimizer']}"])
+        directory = source_of(new["checkpoint_dir"])
         head = (
             f"@{tf}.function(input_signature=[])\n"
             f"def {names['train_step']}():\n"
@@ -539,24 +532,9 @@ class Deploy(CloneFunction):
             f"with {tf}.device(compat.clones.variables_device({self.config})):\n"
             f"    {tf}.function({clone}).get_concrete_function(*{names['iterator']}.element_spec)\n"
             f"{names['optimizer']}.build({variables})\n"
-            f"{names['checkpoint']} = {tf}.train.Checkpoint({objects})\n"
-            f"{names['manager']} = {monitored.manager(source_of(new['checkpoint_dir']))}\n".replace(
-                "(checkpoint,", f"({names['checkpoint']},"
-            )
-            + f"{names['checkpoint']}.restore({names['manager']}.latest_checkpoint)\n"
-            f"compat.tf1_slots.restore_slots({names['optimizer']}, {variables}, {names['manager']}.latest_checkpoint)\n"
-            f"{names['last_step']} = {last}\n"
-            f"{names['manager']}.save_at_start(checkpoint_number={step})\n"
-            f"{names['saved']} = (int({step}), time.time())\n"
-        )
-        saved, manager = names["saved"], names["manager"]
-        tail = cst.parse_module(
-            f"if int({step}) != {saved}[0] and time.time() >= {saved}[1] + {monitored.EVERY_SECS}:\n"
-            f"    {manager}.save(checkpoint_number={step})\n"
-            f"    {saved} = (int({step}), time.time())\n"
-            f"if int({step}) >= {names['last_step']}:\n"
-            "    break\n"
-        ).body
+        ) + monitored.restored(tf, step, names, objects, directory, names["optimizer"], variables)
+        every, stop, end_code = monitored.saving(step, names)
+        tail = cst.parse_module(every + stop).body
         eager = cst.While(test=cst.Name("True"), body=cst.IndentedBlock(body=[*converted, *tail]))
         handler = cast(
             cst.Try,
@@ -564,7 +542,7 @@ class Deploy(CloneFunction):
                 f"try:\n    pass\nexcept (StopIteration, {tf}.errors.OutOfRangeError):\n    pass  # (the end of the input)\n"
             ),
         )
-        end = cst.parse_statement(f"if int({step}) != {saved}[0]:\n    {manager}.save(checkpoint_number={step})\n")
+        end = cst.parse_statement(end_code)
         self.kind = kind
         made_step = statements_of(head)
         made_step[0] = made_step[0].with_changes(leading_lines=[cst.EmptyLine(indent=False)])

@@ -188,12 +188,12 @@ _TRAINING_KEYWORDS = ("checkpoint_dir", "hooks", "master", "is_chief")
 KEEP, EVERY_SECS, PREFIX = 5, 600, "model.ckpt"
 
 
-def manager(directory: str) -> str:
+def manager(directory: str, checkpoint: str = "checkpoint") -> str:
     """The port's checkpoint manager over `directory` (code): the one of MonitoredTrainingSession's scaffold Saver and
     learning.train's `Saver()` (5 kept, the folder's listed checkpoints taken over, the state file listing the paths
     written: save_relative_paths=False), which compat.tf1_saver keeps as they did."""
     return (
-        f"compat.tf1_saver.CheckpointManager(checkpoint, {directory}, max_to_keep={KEEP}, "
+        f"compat.tf1_saver.CheckpointManager({checkpoint}, {directory}, max_to_keep={KEEP}, "
         f'checkpoint_name="{PREFIX}", relative_paths=False)'
     )
 
@@ -226,6 +226,66 @@ def stop_hook(rule: Any, value: cst.BaseExpression) -> tuple[str, cst.BaseExpres
 
 # why a MonitoredTrainingSession's hooks stay (the loop is written for one StopAtStepHook)
 OTHER_HOOKS = "hooks other than one tf.train.StopAtStepHook, which the rule does not convert"
+
+
+def stop_steps(
+    rule: Any,
+    stmt: cst.BaseStatement,
+    hooks: cst.BaseExpression,
+    updated: dict[str, cst.BaseExpression],
+    known: dict[str, tuple[str, cst.BaseExpression]],
+) -> tuple[str, cst.BaseExpression]:
+    """A MonitoredTrainingSession's hooks (`hooks`; `updated` its keywords as the safe pass left them), a name of
+    `known`'s (a `hooks = [StopAtStepHook(...)]` read by the loop alone) or the list itself -> ("last_step" or
+    "num_steps", N); Refused for other hooks."""
+    if isinstance(hooks, cst.Name) and hooks.value in known:
+        if rule.module_names().get(hooks.value, 0) != 2:
+            raise Refused(stmt, f"`{hooks.value}`, the hooks, is read elsewhere")
+        return known[hooks.value]
+    found = stop_hook(rule, hooks)
+    if found is None:
+        raise Refused(stmt, OTHER_HOOKS)
+    return found[0], cast(cst.BaseExpression, stop_hook_updated(updated["hooks"]))
+
+
+def last_step(kind: str, steps: cst.BaseExpression, step: str) -> str:
+    """The global step StopAtStepHook(kind=steps) stops at (code; num_steps counts from the step restored)."""
+    return source_of(steps) if kind == "last_step" else f"int({step}) + {source_of(steps)}"
+
+
+def restored(
+    tf: str, step: str, names: dict[str, str], objects: str, directory: str, optimizer: str, variables: str
+) -> str:
+    """The eager loop's start where the session had a checkpoint_dir (code): the checkpoint of `objects` and its
+    manager, the latest checkpoint restored (a TF1 one's optimizer slots of `variables` too, which the restore does
+    not load by name: compat/tf1_slots.py), the last step bound and the start recorded. `names` holds the names the
+    code binds (checkpoint, manager, last_step, saved) and, as "last", the last step's code."""
+    checkpoint, kept = names["checkpoint"], names["manager"]
+    return (
+        f"{checkpoint} = {tf}.train.Checkpoint({objects})\n"
+        f"{kept} = {manager(directory, checkpoint)}\n"
+        f"{checkpoint}.restore({kept}.latest_checkpoint)\n"
+        f"compat.tf1_slots.restore_slots({optimizer}, {variables}, {kept}.latest_checkpoint)\n"
+        f"{names['last_step']} = {names['last']}\n"
+        # (TF1's chief saved the step it started from; the checkpoint restored already holds it, and the
+        # optimizer's slots, not made before the first step, would be missing from it: recorded, not written)
+        f"{kept}.save_at_start(checkpoint_number={step})\n"
+        f"{names['saved']} = (int({step}), time.time())\n"
+    )
+
+
+def saving(step: str, names: dict[str, str]) -> tuple[str, str, str]:
+    """The eager loop's end and the checkpoints it writes as TF1's chief did (code): in the loop, after each step,
+    every EVERY_SECS seconds, then its end at the last step; after it, at the end (where the step moved since the
+    last checkpoint)."""
+    kept, saved = names["manager"], names["saved"]
+    every = (
+        f"if int({step}) != {saved}[0] and time.time() >= {saved}[1] + {EVERY_SECS}:\n"
+        f"    {kept}.save(checkpoint_number={step})\n"
+        f"    {saved} = (int({step}), time.time())\n"
+    )
+    stop = f"if int({step}) >= {names['last_step']}:\n    break\n"
+    return every, stop, f"if int({step}) != {saved}[0]:\n    {kept}.save(checkpoint_number={step})\n"
 
 
 def hooks_statement(converter: Any, stmt: cst.BaseStatement, name: str, value: cst.BaseExpression) -> bool:
@@ -315,15 +375,7 @@ def training_loop(converter: Any, stmt: cst.BaseStatement, call: cst.Call) -> li
     keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     updated_call = cast(cst.With, converter.up(stmt)).items[0].item
     new = {a.keyword.value: a.value for a in cast(cst.Call, updated_call).args if a.keyword is not None}
-    hooks = keywords["hooks"]
-    if isinstance(hooks, cst.Name) and hooks.value in converter.stop_hooks:
-        kind, steps = converter.stop_hooks[hooks.value]
-        if converter.rule.module_names().get(hooks.value, 0) != 2:
-            raise Refused(stmt, f"`{hooks.value}`, the hooks, is read elsewhere")
-    elif (found := stop_hook(converter.rule, hooks)) is not None:
-        kind, steps = found[0], cast(cst.BaseExpression, stop_hook_updated(new["hooks"]))
-    else:
-        raise Refused(stmt, OTHER_HOOKS)
+    kind, steps = stop_steps(converter.rule, stmt, keywords["hooks"], new, converter.stop_hooks)
     step = converter.step_counter
     if step is None:
         raise Refused(stmt, "StopAtStepHook reads the global step, which no minimize(loss, global_step) increments")
@@ -359,35 +411,25 @@ def training_loop(converter: Any, stmt: cst.BaseStatement, call: cst.Call) -> li
     before = [n for s in body[: body.index(loop)] for n in converter.run_statement(s)]
     after = [n for s in body[body.index(loop) + 1 :] for n in converter.run_statement(s)]
     converted = [n for s in inner for n in converter.run_statement(s)]
-    last = source_of(steps) if kind == "last_step" else f"int({step}) + {source_of(steps)}"
-    head = f"last_step = {last}\n"
-    check = f"if int({step}) != saved[0] and time.time() >= saved[1] + {EVERY_SECS}:\n    manager.save(checkpoint_number={step})\n    saved = (int({step}), time.time())\n"
+    names["last"] = last_step(kind, steps, step)
+    every, stop, end = saving(step, names)
+    head = f"last_step = {names['last']}\n"
     if directory is not None:
         for module in ("time", "compat.tf1_saver", "compat.tf1_slots"):
             converter.rule.add_needed_import(module)
         objects = ", ".join(f"{v}={v}" for v in sorted(converter.variables))
         optimizer = converter.names["optimizer"]
-        head = (
-            f"checkpoint = {tf}.train.Checkpoint({objects}, optimizer={optimizer})\n"
-            f"manager = {manager(source_of(directory))}\n"
-            "checkpoint.restore(manager.latest_checkpoint)\n"
-            # (a TF1 checkpoint's optimizer slots, which the restore does not load by name: compat/tf1_slots.py)
-            f"compat.tf1_slots.restore_slots({optimizer}, [{', '.join(sorted(converter.variables))}], manager.latest_checkpoint)\n"
-            + head
-            # (TF1's chief saved the step it started from; the checkpoint restored already holds it, and the
-            # optimizer's slots, not made before the first step, would be missing from it: recorded, not written)
-            + f"manager.save_at_start(checkpoint_number={step})\n"
-            f"saved = (int({step}), time.time())\n"
+        variables = f"[{', '.join(sorted(converter.variables))}]"
+        head = restored(
+            tf, step, names, f"{objects}, optimizer={optimizer}", source_of(directory), optimizer, variables
         )
-    stop = cst.parse_statement(f"if int({step}) >= last_step:\n    break\n")
-    tail = [*(cst.parse_module(check).body if directory is not None else []), stop]
+    tail = [*(cst.parse_module(every).body if directory is not None else []), cst.parse_statement(stop)]
     eager = cast(cst.While, loop).with_changes(
         test=cst.Name("True"), body=cst.IndentedBlock(body=[*converted, *tail]), leading_lines=[]
     )
-    end = [cst.parse_statement(f"if int({step}) != saved[0]:\n    manager.save(checkpoint_number={step})\n")]
     converter.monitored_said = (kind, directory is not None)
     block = until_end_of_input(converter, [*before, eager, *after])
-    return [*cst.parse_module(head).body, *block, *(end if directory is not None else [])]
+    return [*cst.parse_module(head).body, *block, *([cst.parse_statement(end)] if directory is not None else [])]
 
 
 def should_stop(converter: Any, test: cst.BaseExpression) -> bool:
