@@ -11,6 +11,32 @@ from codemods.rules._native_monitored import CLUSTER
 from codemods.rules.native_session import NativeSessionRule
 from tests.support.rule_test import RuleTest
 
+
+class ClusterTest(RuleTest):
+    """The rule on one of this file's programs: its one entry, and variants of it that stay at the safe level."""
+
+    TRANSFORM = NativeSessionRule
+
+    def entry(self, source: str) -> str:
+        """The one native-session entry of `source` converted."""
+        entries = [e.message for e in self.applied(source, level="native").entries if e.rule == "native-session"]
+        assert len(entries) == 1, entries
+        return entries[0]
+
+    def assert_refused(self, fixture: str, cases: dict[str, tuple[str, str]]) -> None:
+        """Each case, `fixture` with its `old` text made `new`, stays with the session's one entry naming the cluster
+        port's refusal."""
+        for case, (old, new) in cases.items():
+            source = self.make_fixture_data(fixture)
+            assert old in source, case
+            source = source.replace(old, new)
+            with self.subTest(case=case):
+                refused = self.refused(source)
+                assert len(refused) == 1 and CLUSTER in refused[0] and "; the cluster port refuses " in refused[0], (
+                    refused
+                )
+
+
 # tests/corpus/uai_dist_local.py's shape
 SCRIPT = """
     import tensorflow as tf
@@ -78,17 +104,15 @@ PORT = """
 REFUSED = "tf.train.MonitoredTrainingSession(master=..., is_chief=..., hooks=...): master=target and is_chief=is_chief "
 
 
-class TestNativeCluster(RuleTest):
-    TRANSFORM = NativeSessionRule
-
+class TestNativeCluster(ClusterTest):
     def test_a_uai_dist_script_becomes_parameter_server_strategy_training(self):
         self.assertCodemod(SCRIPT, PORT, level="native")
 
     def test_its_entry_says_the_roles_change_and_tf1s_op_seed_is_written(self):
-        entries = [e.message for e in self.applied(SCRIPT, level="native").entries if e.rule == "native-session"]
-        assert len(entries) == 1 and "-> ParameterServerStrategy training" in entries[0], entries
-        assert "ps and worker tasks serve, the chief coordinates" in entries[0]
-        assert "given TF1's op seed 3" in entries[0]
+        entry = self.entry(SCRIPT)
+        assert "-> ParameterServerStrategy training" in entry, entry
+        assert "ps and worker tasks serve, the chief coordinates" in entry
+        assert "given TF1's op seed 3" in entry
 
     def test_unpacked_fetches_are_the_steps_values(self):
         before = SCRIPT.replace('print("loss", sess.run([train_op, loss])[1])', "_, value = sess.run([train_op, loss])")
@@ -126,15 +150,7 @@ class TestNativeCluster(RuleTest):
                 "tf.set_random_seed(1)\nc = tf.constant(2.0)\n",
             ),
         }
-        for case, (old, new) in cases.items():
-            source = self.make_fixture_data(SCRIPT)
-            assert old in source, case
-            source = source.replace(old, new)
-            with self.subTest(case=case):
-                refused = self.refused(source)
-                assert len(refused) == 1 and CLUSTER in refused[0] and "; the cluster port refuses " in refused[0], (
-                    refused
-                )
+        self.assert_refused(SCRIPT, cases)
 
     def test_must_not_fire_on_a_local_training_session(self):
         source = SCRIPT.replace("master=target, is_chief=is_chief, ", "")
@@ -249,19 +265,16 @@ TRAINER_PORT = """
 """
 
 
-class TestNativeClusterTrainer(RuleTest):
-    TRANSFORM = NativeSessionRule
-
+class TestNativeClusterTrainer(ClusterTest):
     def test_a_trainer_given_the_cluster_by_main_trains_under_the_strategy_main_makes(self):
         self.assertCodemod(TRAINER, TRAINER_PORT, level="native")
 
     def test_its_entry_says_what_became_of_main_the_summary_and_the_checkpoints(self):
-        entries = [e.message for e in self.applied(TRAINER, level="native").entries if e.rule == "native-session"]
-        assert len(entries) == 1, entries
-        assert "main()'s cluster setup (its ps task's join, its local call) -> train(compat.strategy())" in entries[0]
-        assert "1 v1 summary op(s) of the builder deleted: the session wrote none" in entries[0]
-        assert "checkpoint_dir -> compat.tf1_saver.CheckpointManager there, written by the chief" in entries[0]
-        assert "load_batch() returns its dataset, whose elements the train step takes" in entries[0]
+        entry = self.entry(TRAINER)
+        assert "main()'s cluster setup (its ps task's join, its local call) -> train(compat.strategy())" in entry
+        assert "1 v1 summary op(s) of the builder deleted: the session wrote none" in entry
+        assert "checkpoint_dir -> compat.tf1_saver.CheckpointManager there, written by the chief" in entry
+        assert "load_batch() returns its dataset, whose elements the train step takes" in entry
 
     def test_must_not_fire_where_main_or_the_trainer_does_more(self):
         cases = {
@@ -286,15 +299,7 @@ class TestNativeClusterTrainer(RuleTest):
                 "    images, labels = load_batch()\n    load_batch()\n",
             ),
         }
-        for case, (old, new) in cases.items():
-            source = self.make_fixture_data(TRAINER)
-            assert old in source, case
-            source = source.replace(old, new)
-            with self.subTest(case=case):
-                refused = self.refused(source)
-                assert len(refused) == 1 and CLUSTER in refused[0] and "; the cluster port refuses " in refused[0], (
-                    refused
-                )
+        self.assert_refused(TRAINER, cases)
 
 
 # samples/tf1/train_slim_classifier.py's builder: its input function, a zoo net under its arg_scope, tf-slim's losses
@@ -398,21 +403,16 @@ ZOO_PORT = """
 """
 
 
-class TestNativeClusterZooNet(RuleTest):
-    TRANSFORM = NativeSessionRule
-
+class TestNativeClusterZooNet(ClusterTest):
     def test_the_samples_builder_becomes_a_slim_net_layer_and_tf_slims_losses_tf_2_ops(self):
         self.assertCodemod(ZOO, ZOO_PORT, level="native")
 
     def test_its_entry_says_what_became_of_the_net_the_losses_and_the_train_op(self):
-        entries = [e.message for e in self.applied(ZOO, level="native").entries if e.rule == "native-session"]
-        assert len(entries) == 1, entries
-        assert "the zoo net -> resnet_v1_50 = compat.slim_nets.SlimNet(...)" in entries[0]
-        assert "as create_train_op ran UPDATE_OPS" in entries[0]
-        assert (
-            "slim.losses.get_total_loss() -> tf.add_n of those losses and the nets' regularization losses" in entries[0]
-        )
-        assert "slim.learning.create_train_op -> the train step: the loss check_numerics'd" in entries[0]
+        entry = self.entry(ZOO)
+        assert "the zoo net -> resnet_v1_50 = compat.slim_nets.SlimNet(...)" in entry
+        assert "as create_train_op ran UPDATE_OPS" in entry
+        assert "slim.losses.get_total_loss() -> tf.add_n of those losses and the nets' regularization losses" in entry
+        assert "slim.learning.create_train_op -> the train step: the loss check_numerics'd" in entry
 
     def test_must_not_fire_where_the_builder_does_otherwise(self):
         cases = {
@@ -434,12 +434,4 @@ class TestNativeClusterZooNet(RuleTest):
                 "global_step=global_step, clip_gradient_norm=1.0), total_loss",
             ),
         }
-        for case, (old, new) in cases.items():
-            source = self.make_fixture_data(ZOO)
-            assert old in source, case
-            source = source.replace(old, new)
-            with self.subTest(case=case):
-                refused = self.refused(source)
-                assert len(refused) == 1 and CLUSTER in refused[0] and "; the cluster port refuses " in refused[0], (
-                    refused
-                )
+        self.assert_refused(ZOO, cases)
