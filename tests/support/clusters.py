@@ -12,9 +12,10 @@ from tests.support.processes import REPO, python_env
 from uai_launch import Layout, LocalCluster
 
 
-def run_cluster(tmp_path, source=None, timeout=180, env=None, command=None, **layout):
+def run_cluster(tmp_path, source=None, timeout=180, env=None, command=None, grace=10.0, **layout):
     """Run `source` (a script) or `command` (argv, e.g. `tests.conftest.module_command(...)`) once per task of
-    `Layout(**layout)`; return (chief exit status, {"job:i": log})."""
+    `Layout(**layout)`; return (chief exit status, {"job:i": log}). `grace`: the seconds the other tasks get to end
+    after the chief (LocalCluster.wait's; 0 for servers that only serve)."""
     if command is None:
         script = tmp_path / "task.py"
         script.write_text(textwrap.dedent(source))
@@ -22,7 +23,7 @@ def run_cluster(tmp_path, source=None, timeout=180, env=None, command=None, **la
     cluster = LocalCluster(Layout(**layout), command, str(tmp_path / "logs"), env=python_env(env), cwd=REPO)
     try:
         cluster.start()
-        status = cluster.wait(timeout=timeout)
+        status = cluster.wait(timeout=timeout, grace=grace)
     finally:
         cluster.stop()
     return status, {str(task): text for task, text in cluster.logs().items()}

@@ -15,6 +15,7 @@ train as their safe ports:
 
 import json
 import os
+import pathlib
 import signal
 import subprocess
 import sys
@@ -23,8 +24,8 @@ import pytest
 
 from bench import native
 from compat.strategy import NO_WORKER
+from tests.support.clusters import run_cluster
 from tests.support.processes import REPO, python_env
-from uai_launch import Layout, LocalCluster
 from uai_launch._layout import free_ports
 
 SCRIPT = os.path.join(REPO, "tests", "corpus", "uai_dist_local.py")
@@ -108,18 +109,12 @@ def _safe_cluster(script: str, args: tuple[str, ...] = (), joins: bool = False) 
     return run.stdout
 
 
-def _native_cluster(command: list[str], logs: str) -> dict[str, str]:
+def _native_cluster(command: list[str], tmp_path: pathlib.Path) -> dict[str, str]:
     """`command` as the tasks of a master-dialect cluster of a chief, a worker and a ps (uai-launch's engine): the
     logs by task, the chief having ended well."""
-    cluster = LocalCluster(
-        Layout(chief=1, workers=1, ps=1, dialect="master"), command, logs, env=python_env(), cwd=REPO
+    status, found = run_cluster(
+        tmp_path, command=command, timeout=TIMEOUT, grace=0, chief=1, workers=1, ps=1, dialect="master"
     )
-    try:
-        cluster.start()
-        status = cluster.wait(timeout=TIMEOUT, grace=0)
-    finally:
-        cluster.stop()
-    found = {str(task): text for task, text in cluster.logs().items()}
     assert status == 0, found
     return found
 
@@ -127,7 +122,7 @@ def _native_cluster(command: list[str], logs: str) -> dict[str, str]:
 @pytest.mark.slow
 def test_on_a_cluster_the_native_port_trains_as_tf1s_one_trainer(ports, tmp_path):
     expected = losses(_safe_cluster(ports["safe"]))
-    logs = _native_cluster([sys.executable, ports["native"]], str(tmp_path / "logs"))
+    logs = _native_cluster([sys.executable, ports["native"]], tmp_path)
     assert len(expected) == 3 and losses(logs["chief:0"]) == expected, (expected, logs["chief:0"][-3000:])
     assert losses(logs["worker:0"]) == losses(logs["ps:0"]) == []  # (they serve: the steps ran there, printed here)
 
@@ -180,9 +175,7 @@ def _same_checkpoints(tf1_dir, port_dir) -> None:
 def test_on_a_cluster_the_trainers_native_port_trains_and_its_chief_saves_as_tf1s_master(trainer_ports, tmp_path):
     tf1_dir, port_dir = tmp_path / "tf1", tmp_path / "port"
     expected = losses_of_steps(_safe_cluster(trainer_ports["safe"], (f"--output_dir={tf1_dir}",), joins=True))
-    logs = _native_cluster(
-        [sys.executable, trainer_ports["native"], f"--output_dir={port_dir}"], str(tmp_path / "logs")
-    )
+    logs = _native_cluster([sys.executable, trainer_ports["native"], f"--output_dir={port_dir}"], tmp_path)
     assert len(expected) == TRAINER_STEPS and losses_of_steps(logs["chief:0"]) == expected, logs["chief:0"][-3000:]
     assert losses_of_steps(logs["worker:0"]) == losses_of_steps(logs["ps:0"]) == []
     _same_checkpoints(tf1_dir, port_dir)

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
+from tests.support.clusters import run_cluster
 from tests.support.processes import REPO, python_env
-from uai_launch import Layout, LocalCluster
 
 PROGRAM = """
 import numpy as np
@@ -79,19 +79,10 @@ def test_a_slim_net_trains_on_a_parameter_server_cluster_as_on_one_device(tmp_pa
         [sys.executable, str(script)], env=python_env(), cwd=REPO, capture_output=True, text=True, timeout=TIMEOUT
     )
     assert alone.returncode == 0, alone.stderr[-3000:]
-    cluster = LocalCluster(
-        Layout(chief=1, workers=1, ps=1, dialect="master"),
-        [sys.executable, str(script)],
-        str(tmp_path / "logs"),
-        env=python_env(),
-        cwd=REPO,
-    )
-    try:
-        cluster.start()
-        status = cluster.wait(timeout=TIMEOUT, grace=0)
-    finally:
-        cluster.stop()
-    logs = {str(task): text for task, text in cluster.logs().items()}
+    status, logs = run_cluster(
+        tmp_path, command=[sys.executable, str(script)], timeout=TIMEOUT, grace=0, chief=1, workers=1, ps=1,
+        dialect="master",
+    )  # fmt: skip
     assert status == 0, logs
     chief, one = _printed(logs["chief:0"]), _printed(alone.stdout)
     assert chief[0] == "placed ['/job:ps/replica:0/task:0/device:CPU:0'] 27", chief
