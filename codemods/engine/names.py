@@ -235,13 +235,15 @@ class TableNames:
     """Qualified names from the module's import table (exact when no watched name is re-bound).
 
     A name bound once, at module level, to a TensorFlow name (`K = tf.keras.backend`) and nowhere else is
-    that name everywhere: Python would raise NameError before that binding, and nothing re-binds it."""
+    that name at the head of an attribute chain (`K.set_session`): Python would raise NameError before that
+    binding, and nothing re-binds it. The name alone is not: the binding's own target is such a name, and a
+    rule would take it for a use of what it is bound to."""
 
     def __init__(self, table: NameTable) -> None:
         self._imports = {**table.imports, **{n: q for n, q in table.toplevel.items() if _is_watched(q)}}
         # every rule asks about every name and attribute it visits: a name's answer per import, an
         # attribute's per node (keyed by id, the node kept in the value so that no other takes its id)
-        self._of_import = {name: frozenset({target}) for name, target in self._imports.items()}
+        self._of_import = {name: frozenset({target}) for name, target in table.imports.items()}
         self._memo: dict[int, tuple[cst.CSTNode, frozenset[str]]] = {}
 
     def qualified(self, node: cst.CSTNode, top: int = -1) -> frozenset[str]:
