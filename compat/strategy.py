@@ -104,7 +104,10 @@ def strategy(
     serves: with `join=True` it blocks in `serve()` (as TF's own recipe does), else this
     raises `DistConfigError`.
     """
-    config = export(_training_cluster(_config(config)))
+    config = _training_cluster(_config(config))
+    if kind(config) == PARAMETER_SERVER and not config.num_tasks(tf_config.WORKER):
+        raise DistConfigError(NO_WORKER)  # (before export: a refused cluster leaves TF_CONFIG as it was)
+    config = export(config)
     import tensorflow as tf
 
     chosen = kind(config)
@@ -112,8 +115,6 @@ def strategy(
         names = local_devices(num_devices)
         chosen = kind(config, len(names))
     if chosen == PARAMETER_SERVER:
-        if not config.num_tasks(tf_config.WORKER):
-            raise DistConfigError(NO_WORKER)
         if not config.is_chief:
             if not join:
                 raise DistConfigError(
