@@ -120,8 +120,10 @@ def _scheduled(
 ) -> Iterator[Any]:
     import tensorflow as tf
 
+    from compat.strategy import coordinator as make_coordinator
+
     workers = strategy.extended._num_workers  # noqa: SLF001 - the cluster's worker count, which PSS keeps
-    coordinator = tf.distribute.experimental.coordinator.ClusterCoordinator(strategy)
+    coordinator = make_coordinator(strategy)
     args: tuple = ()
     if dataset_fn is None:
         step = tf.function(lambda: strategy.run(train_step))
